@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Device discovery for builds with CUDA.  A machine without a GPU makes
+ * cudaGetDeviceCount fail (insufficient driver or no device): that is "no
+ * device", never an error. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fr-device.h"
+#include "fr-spr.h"
+#include "spr-private.h"
+
+extern "C" fr_status
+fr_cuda_devices (fr_device_info *out, int max, int *count, char *why, size_t why_len)
+{
+  int n = 0;
+  cudaError_t rc = cudaGetDeviceCount (&n);
+
+  *count = 0;
+  if (rc != cudaSuccess || n == 0)
+    {
+      if (why != NULL && why_len > 0)
+        snprintf (why, why_len, "no usable CUDA device (%s)",
+                  rc != cudaSuccess ? cudaGetErrorString (rc) : "none present");
+      cudaGetLastError ();  /* clear the sticky-free error state */
+      return FR_OK;
+    }
+  for (int i = 0; i < n && i < max; i++)
+    {
+      cudaDeviceProp prop;
+      if (cudaGetDeviceProperties (&prop, i) != cudaSuccess)
+        continue;
+      fr_device_info *d = &out[*count];
+      snprintf (d->name, sizeof d->name, "%s", prop.name);
+      d->memory_bytes = prop.totalGlobalMem;
+      d->multiprocessors = prop.multiProcessorCount;
+      d->major = prop.major;
+      d->minor = prop.minor;
+      (*count)++;
+    }
+  return FR_OK;
+}
+
+extern "C" bool
+fr_cuda_built (void)
+{
+  return true;
+}
+
+extern "C" bool
+fr_cuda_usable (void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount (&n) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return false;
+    }
+  return n > 0;
+}
+
+/* Until the CUDA SPR kernels land, the CUDA back end reports "not built". */
+extern "C" fr_status
+spr_solve_cuda (const spr_problem *pb, fr_spr_result *res, fr_error *err)
+{
+  (void) pb;
+  (void) res;
+  return fr_error_set (err, FR_E_UNSUPPORTED, "the CUDA SPR back end is not implemented yet");
+}

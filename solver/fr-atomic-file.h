@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Atomic file replacement: write into a temporary file in the same folder,
+ * flush it to disk, then rename it over the target.  Readers see either the
+ * old file or the complete new one, never a torn one, and a failure at any
+ * step removes the temporary file. */
+#pragma once
+
+#include <stdio.h>
+
+#include "fr-status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fr_atomic_file {
+  FILE *fp;          /* write through this */
+  char *path;        /* final name */
+  char *tmp_path;    /* temporary name beside it */
+} fr_atomic_file;
+
+fr_status fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err);
+
+/* Flushes, fsyncs and renames; on any failure removes the temporary file.
+ * Checks the stream's error flag, so earlier failed fwrite calls surface here. */
+fr_status fr_atomic_commit (fr_atomic_file *af, fr_error *err);
+
+/* Discards everything written; safe to call after a failed commit or twice. */
+void fr_atomic_abort (fr_atomic_file *af);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fr-grid.h"
+
+#include <math.h>
+
+fr_grid
+fr_grid_2d (size_t nx, size_t nz, double dx, double dz, double x0, double z0)
+{
+  fr_grid g = { .ndim = 2, .nx = nx, .ny = 1, .nz = nz,
+                .dx = dx, .dy = 1.0, .dz = dz, .x0 = x0, .y0 = 0.0, .z0 = z0 };
+  return g;
+}
+
+fr_grid
+fr_grid_3d (size_t nx, size_t ny, size_t nz, double dx, double dy, double dz,
+            double x0, double y0, double z0)
+{
+  fr_grid g = { .ndim = 3, .nx = nx, .ny = ny, .nz = nz,
+                .dx = dx, .dy = dy, .dz = dz, .x0 = x0, .y0 = y0, .z0 = z0 };
+  return g;
+}
+
+static bool
+spacing_ok (double d)
+{
+  return isfinite (d) && d > 0.0;
+}
+
+fr_status
+fr_grid_check (const fr_grid *g, fr_error *err)
+{
+  if (g->ndim != 2 && g->ndim != 3)
+    return fr_error_set (err, FR_E_INPUT, "a grid must have 2 or 3 dimensions, not %d", g->ndim);
+  if (g->nx < 1 || g->ny < 1 || g->nz < 1 || (g->ndim == 2 && g->ny != 1))
+    return fr_error_set (err, FR_E_INPUT, "grid size %zu x %zu x %zu is empty or malformed",
+                         g->nx, g->ny, g->nz);
+  if (g->nx > FR_GRID_MAX_NODES / g->ny / g->nz)
+    return fr_error_set (err, FR_E_INPUT, "grid of %zu x %zu x %zu nodes is too large",
+                         g->nx, g->ny, g->nz);
+  if (!spacing_ok (g->dx) || !spacing_ok (g->dz) || (g->ndim == 3 && !spacing_ok (g->dy)))
+    return fr_error_set (err, FR_E_INPUT, "grid spacing must be finite and positive");
+  if (!isfinite (g->x0) || !isfinite (g->y0) || !isfinite (g->z0))
+    return fr_error_set (err, FR_E_INPUT, "grid origin must be finite");
+  return FR_OK;
+}
+
+void
+fr_grid_node_position (const fr_grid *g, size_t ix, size_t iy, size_t iz,
+                       double *x, double *y, double *z)
+{
+  if (x) *x = g->x0 + (double) ix * g->dx;
+  if (y) *y = g->ndim == 3 ? g->y0 + (double) iy * g->dy : 0.0;
+  if (z) *z = g->z0 + (double) iz * g->dz;
+}
+
+/* Fractional index of a coordinate along one axis, or false when outside. */
+static bool
+axis_locate (double v, double v0, double d, size_t n, double *f)
+{
+  double t = (v - v0) / d;
+  const double tol = 1e-9;
+
+  if (!isfinite (t) || t < -tol || t > (double) (n - 1) + tol)
+    return false;
+  *f = t < 0.0 ? 0.0 : (t > (double) (n - 1) ? (double) (n - 1) : t);
+  return true;
+}
+
+bool
+fr_grid_contains (const fr_grid *g, double x, double y, double z)
+{
+  double f;
+  if (!axis_locate (x, g->x0, g->dx, g->nx, &f) || !axis_locate (z, g->z0, g->dz, g->nz, &f))
+    return false;
+  return g->ndim == 2 || axis_locate (y, g->y0, g->dy, g->ny, &f);
+}
+
+bool
+fr_grid_nearest_node (const fr_grid *g, double x, double y, double z,
+                      size_t *ix, size_t *iy, size_t *iz)
+{
+  double fx, fy = 0.0, fz;
+
+  if (!axis_locate (x, g->x0, g->dx, g->nx, &fx) || !axis_locate (z, g->z0, g->dz, g->nz, &fz))
+    return false;
+  if (g->ndim == 3 && !axis_locate (y, g->y0, g->dy, g->ny, &fy))
+    return false;
+  if (ix) *ix = (size_t) llround (fx);
+  if (iy) *iy = (size_t) llround (fy);
+  if (iz) *iz = (size_t) llround (fz);
+  return true;
+}
+
+bool
+fr_grid_exact_node (const fr_grid *g, double x, double y, double z,
+                    size_t *ix, size_t *iy, size_t *iz)
+{
+  size_t i, j, k;
+  const double tol = 1e-6;
+
+  if (!fr_grid_nearest_node (g, x, y, z, &i, &j, &k))
+    return false;
+  if (fabs ((x - g->x0) / g->dx - (double) i) > tol || fabs ((z - g->z0) / g->dz - (double) k) > tol)
+    return false;
+  if (g->ndim == 3 && fabs ((y - g->y0) / g->dy - (double) j) > tol)
+    return false;
+  if (ix) *ix = i;
+  if (iy) *iy = j;
+  if (iz) *iz = k;
+  return true;
+}
+
+fr_status
+fr_check_speed_f32 (const fr_grid *g, const float *v, const char *what, fr_error *err)
+{
+  size_t n = fr_grid_count (g);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      float val = v[i];
+      if (isfinite (val) && val >= 0.0f)
+        continue;
+      size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
+      const char *kind = isnan (val) ? "NaN" : (isinf (val) ? "an infinite value" : "a negative value");
+      if (g->ndim == 3)
+        return fr_error_set (err, FR_E_INPUT, "%s holds %s at node (ix=%zu, iy=%zu, iz=%zu)",
+                             what, kind, ix, iy, iz);
+      return fr_error_set (err, FR_E_INPUT, "%s holds %s at node (ix=%zu, iz=%zu)",
+                           what, kind, ix, iz);
+    }
+  return FR_OK;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internals shared by the SPR back ends (dijkstra, cpu, cuda).
+ *
+ * Stencils: for one offset (a, b) the cells its segment crosses, and the
+ * length inside each, are the same at every node.  A weight is therefore a
+ * short fixed stencil over the slowness grid:
+ *     w(v, v + (a, b)) = sum_k len_k * slowness[v + (di_k, dj_k)]
+ * built once per radius and spacing (Kanoksirirath: walk the x- and
+ * z-crossings of the segment in order; a crossing through a cell corner
+ * steps both ways at once, so corner-touched cells get no length). */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fr-spr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct spr_cell {
+  int di, dj;        /* cell offset from the start node, in x and z */
+  double len;        /* physical length of the segment inside the cell */
+} spr_cell;
+
+typedef struct spr_offset {
+  int a, b;          /* the neighbour sits at (ix + a, iz + b) */
+  int first, count;  /* its cells are cells[first .. first + count) */
+  double length;     /* the segment's physical length */
+} spr_offset;
+
+typedef struct spr_stencils {
+  int rx, rz;
+  int noffsets;
+  spr_offset *offsets;   /* symmetric: (a, b) present iff (-a, -b) present */
+  int ncells;
+  spr_cell *cells;
+  int max_count;         /* longest stencil */
+} spr_stencils;
+
+/* Builds the stencils of every offset with |a| <= rx, |b| <= rz, (a,b) != 0,
+ * keeping only gcd(|a|,|b|) == 1 unless full is set. */
+fr_status spr_stencils_build (spr_stencils *s, int rx, int rz, double dx, double dz,
+                              bool full, fr_error *err);
+void spr_stencils_clear (spr_stencils *s);
+
+/* One solve, as the dispatcher hands it to a back end.  The dispatcher has
+ * checked every input, found the source nodes and allocated res->time and
+ * res->pred (nx·nz each); the back end fills them, plus iterations and
+ * edges_relaxed.  solve_ms and backend are set by the dispatcher. */
+typedef struct spr_problem {
+  const fr_grid *grid;
+  const float *velocity;        /* nx·nz, >= 0, 0 = obstacle */
+  const size_t *sources;        /* node indices */
+  size_t nsrc;
+  const fr_spr_params *params;
+  const spr_stencils *stencils;
+} spr_problem;
+
+fr_status spr_solve_dijkstra (const spr_problem *pb, fr_spr_result *res, fr_error *err);
+fr_status spr_solve_cpu (const spr_problem *pb, fr_spr_result *res, fr_error *err);
+/* In spr-cuda.cu, or the stub without CUDA (FR_E_UNSUPPORTED).  A device
+ * failure returns FR_E_DEVICE so that `auto` can fall back to the CPU. */
+fr_status spr_solve_cuda (const spr_problem *pb, fr_spr_result *res, fr_error *err);
+
+#ifdef __cplusplus
+}
+#endif

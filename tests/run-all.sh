@@ -1,0 +1,25 @@
+#!/bin/sh
+# Builds Foldray and runs every test: the normal build, then the CPU code
+# again under AddressSanitizer and UndefinedBehaviorSanitizer (any report
+# fails the run).  Ends with one line `N passed, N failed, N skipped`.
+set -u
+cd "$(dirname "$0")/.."
+status=0
+
+if [ ! -d build ]; then meson setup build -Dbuildtype=debugoptimized || exit 1; fi
+meson compile -C build || exit 1
+meson test -C build --print-errorlogs --num-processes 2 || status=1
+
+# The sanitizer build leaves CUDA out: the sanitizers check host code, and
+# the CUDA runtime's own allocations would only add noise.
+if [ ! -d build-asan ]; then
+  CC=clang-14 meson setup build-asan -Dbuildtype=debug -Dcuda=disabled -Dapp=disabled \
+    -Db_sanitize=address,undefined -Db_lundef=false || exit 1
+fi
+meson compile -C build-asan || exit 1
+ASAN_OPTIONS=halt_on_error=1:abort_on_error=0:detect_leaks=1 \
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  meson test -C build-asan --print-errorlogs --num-processes 2 --suite unit --suite cli || status=1
+
+python3 tests/summarize.py build/meson-logs/testlog.json build-asan/meson-logs/testlog.json || status=1
+exit $status
