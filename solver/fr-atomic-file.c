@@ -1,1 +1,178 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fr-atomic-file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The process umask, read without umask(2): setting and restoring it would
+ * race with other threads creating files.  Linux reports it in
+ * /proc/self/status; elsewhere assume the common 022. */
+static mode_t
+current_umask (void)
+{
+  mode_t mask = 022;
+  char line[128];
+  FILE *f = fopen ("/proc/self/status", "re");
+
+  if (f == NULL)
+    return mask;
+  while (fgets (line, sizeof line, f) != NULL)
+    {
+      if (strncmp (line, "Umask:", 6) == 0)
+        {
+          char *end;
+          unsigned long v = strtoul (line + 6, &end, 8);
+          if (end != line + 6 && v <= 0777)
+            mask = (mode_t) v;
+          break;
+        }
+    }
+  fclose (f);
+  return mask;
+}
+
+static void
+free_names (fr_atomic_file *af)
+{
+  free (af->path);
+  free (af->tmp_path);
+  af->path = NULL;
+  af->tmp_path = NULL;
+}
+
+fr_status
+fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
+{
+  const char *slash, *base;
+  size_t dir_len, len;
+  int fd, e;
+
+  if (af == NULL)
+    return fr_error_set (err, FR_E_IO, "no atomic file to open");
+  memset (af, 0, sizeof *af);
+  if (path == NULL || path[0] == '\0')
+    return fr_error_set (err, FR_E_IO, "no output file name");
+
+  slash = strrchr (path, '/');
+  base = slash != NULL ? slash + 1 : path;
+  if (base[0] == '\0' || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
+    return fr_error_set (err, FR_E_IO, "%s: not a file name", path);
+  dir_len = (size_t) (base - path);   /* includes the slash, 0 for "name" */
+
+  len = strlen (path);
+  af->path = strdup (path);
+  /* "DIR/" + "." + BASE + ".XXXXXX" */
+  af->tmp_path = malloc (len + 1 + 7 + 1);
+  if (af->path == NULL || af->tmp_path == NULL)
+    {
+      free_names (af);
+      return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+    }
+  memcpy (af->tmp_path, path, dir_len);
+  af->tmp_path[dir_len] = '.';
+  memcpy (af->tmp_path + dir_len + 1, base, len - dir_len);
+  memcpy (af->tmp_path + len + 1, ".XXXXXX", 8);
+
+  fd = mkstemp (af->tmp_path);
+  if (fd < 0)
+    {
+      e = errno;
+      free_names (af);
+      return fr_error_set (err, FR_E_IO, "%s: cannot create a temporary file beside it: %s",
+                           path, strerror (e));
+    }
+  (void) fcntl (fd, F_SETFD, FD_CLOEXEC);
+  /* mkstemp makes 0600; an output file should look like any other. */
+  if (fchmod (fd, 0666 & ~current_umask ()) != 0
+      || (af->fp = fdopen (fd, "wb")) == NULL)
+    {
+      e = errno;
+      close (fd);
+      unlink (af->tmp_path);
+      free_names (af);
+      return fr_error_set (err, FR_E_IO, "%s: cannot open a temporary file: %s",
+                           path, strerror (e));
+    }
+  return FR_OK;
+}
+
+/* Makes the rename itself durable; a failure here loses nothing that the
+ * caller could act on, so it is not reported. */
+static void
+sync_parent_dir (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  char *dir;
+  int fd;
+
+  if (slash == NULL)
+    dir = strdup (".");
+  else if (slash == path)
+    dir = strdup ("/");
+  else
+    dir = strndup (path, (size_t) (slash - path));
+  if (dir == NULL)
+    return;
+  fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      (void) fsync (fd);
+      close (fd);
+    }
+  free (dir);
+}
+
+fr_status
+fr_atomic_commit (fr_atomic_file *af, fr_error *err)
+{
+  const char *step = NULL;
+  FILE *fp;
+  int e = 0;
+
+  if (af == NULL || af->fp == NULL || af->tmp_path == NULL || af->path == NULL)
+    {
+      fr_atomic_abort (af);
+      return fr_error_set (err, FR_E_IO, "no open atomic file to commit");
+    }
+  fp = af->fp;
+  af->fp = NULL;
+
+  /* ferror catches an fwrite that failed earlier, whose errno is long gone. */
+  if (fflush (fp) != 0)
+    e = errno, step = "cannot write";
+  else if (ferror (fp))
+    e = EIO, step = "cannot write";
+  else if (fsync (fileno (fp)) != 0)
+    e = errno, step = "cannot flush to disk";
+  if (fclose (fp) != 0 && step == NULL)
+    e = errno, step = "cannot close";
+  if (step == NULL && rename (af->tmp_path, af->path) != 0)
+    e = errno, step = "cannot replace";
+
+  if (step != NULL)
+    {
+      fr_error_set (err, FR_E_IO, "%s: %s: %s", af->path, step, strerror (e));
+      fr_atomic_abort (af);
+      return FR_E_IO;
+    }
+  sync_parent_dir (af->path);
+  free_names (af);
+  return FR_OK;
+}
+
+void
+fr_atomic_abort (fr_atomic_file *af)
+{
+  if (af == NULL)
+    return;
+  if (af->fp != NULL)
+    fclose (af->fp);
+  af->fp = NULL;
+  if (af->tmp_path != NULL)
+    unlink (af->tmp_path);
+  free_names (af);
+}
