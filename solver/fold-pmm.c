@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Local solvers and the parallel marching method (PMM) sweep of one
+ * subdomain.
+ *
+ * A sweep is 4 sub-sweeps in 2D (+x, −x, +z, −z) and 6 in 3D.  A sub-sweep
+ * along +x visits the planes x = const in increasing order; every node of a
+ * plane is updated from the previous plane only, so a plane's nodes are
+ * independent (the PMM of Weber et al. / Detrixhe et al., as Gillberg et al.
+ * use it).  The stencil is a triangle in 2D (apex and the 3 nodes of the
+ * previous column) and a pyramid in 3D (apex and the 3×3 nodes of the
+ * previous plane, the base cut into 8 triangles around its centre).  Over
+ * the 2·d sub-sweeps the bases tile the faces of the box around the node, so
+ * every direction of arrival is covered.
+ *
+ * Each stencil gives the node the least T(y) + τ(x − y) over its base
+ * (fold-private.h): vertices, interiors of edges (closed form) and, in 3D,
+ * interiors of triangles (T linear on the tetrahedron: a quadratic in the
+ * apex value, then the conditional-upwind test that the characteristic
+ * F·n + ψ enters through the triangle).  With ψ = 0 these are the usual
+ * upwind eikonal updates on triangles and tetrahedra. */
+#include "fold-private.h"
+
+#include <string.h>
+
+/* The candidate from a base triangle (3D), or +inf unless its
+ * characteristic enters strictly inside.  With x = T − min T on the
+ * triangle and p = E⁻¹(x − t·1) the linear gradient:
+ *   F|p| = 1 − ψ·p  ⇔  A t² − 2 B t + C = 0,
+ * A = F² 1ᵀM1 − r², B = F² xᵀM1 + s r, C = F² xᵀMx − s², s = 1 − ψ·E⁻¹x;
+ * and the characteristic v = F p/|p| + ψ points back into the triangle iff
+ * every component of E⁻ᵀ v is negative. */
+static inline double
+fold_tri_time (const fold_tri *t, double T1, double T2, double T3, double F)
+{
+  double base = fmin (T1, fmin (T2, T3));
+  double x[3] = { T1 - base, T2 - base, T3 - base };
+  double Mx[3];
+
+  for (int i = 0; i < 3; i++)
+    Mx[i] = t->M[i][0] * x[0] + t->M[i][1] * x[1] + t->M[i][2] * x[2];
+  double xMx = x[0] * Mx[0] + x[1] * Mx[1] + x[2] * Mx[2];
+  double xM1 = x[0] * t->M1[0] + x[1] * t->M1[1] + x[2] * t->M1[2];
+  double s = 1.0 - (t->phi[0] * x[0] + t->phi[1] * x[1] + t->phi[2] * x[2]);
+  double F2 = F * F;
+  double A = F2 * t->bb - t->r * t->r;
+  double B = F2 * xM1 + s * t->r;
+  double C = F2 * xMx - s * s;
+  double disc = B * B - A * C;
+
+  if (!(disc >= 0.0) || !(A > 0.0))
+    return INFINITY;
+  double sq = sqrt (disc);
+  double best = INFINITY;
+  double roots[2] = { (B + sq) / A, (B - sq) / A };
+  for (int k = 0; k < 2; k++)
+    {
+      double t0 = roots[k];
+      double pn = (s + t0 * t->r) / F;     /* |p|, from F|p| = 1 − ψ·p */
+      if (!(t0 > 0.0) || !(pn > 0.0))
+        continue;
+      bool inside = true;
+      for (int i = 0; i < 3 && inside; i++)
+        inside = F * (Mx[i] - t0 * t->M1[i]) + pn * t->phi[i] < 0.0;
+      if (inside && base + t0 < best)
+        best = base + t0;
+    }
+  return best;
+}
+
+/* The least candidate over one sub-sweep's stencil, or best when none is
+ * lower.  Tn holds the base nodes' values (+inf for unknown or obstacles). */
+static inline double
+fold_node_update (const fold_subsweep *ss, const double *Tn, double F, double psi2, double psin,
+                  double best)
+{
+  const double c = F * F - psi2;
+  const double tlb = ss->h / (F + psin);   /* no base point is closer in time */
+  double mn = INFINITY;
+
+  for (int n = 0; n < ss->nbase; n++)
+    mn = fmin (mn, Tn[n]);
+  if (!(mn + tlb < best))
+    return best;
+  for (int n = 0; n < ss->nbase; n++)
+    if (Tn[n] + tlb < best)
+      best = fmin (best, Tn[n] + fold_tau (ss->m[n], ss->dd[n], c));
+  /* Triangles before edges: a triangle whose minimiser lies inside is
+   * also the least over its closed triangle, so its edges need no look. */
+  uint32_t dominated = 0;
+  for (int k = 0; k < ss->nt; k++)
+    {
+      const fold_tri *t = &ss->t[k];
+      double T1 = Tn[t->n[0]], T2 = Tn[t->n[1]], T3 = Tn[t->n[2]];
+      if (!(fmax (T1, fmax (T2, T3)) < INFINITY) || !(fmin (T1, fmin (T2, T3)) + tlb < best))
+        continue;
+      double v = fold_tri_time (t, T1, T2, T3, F);
+      if (v < INFINITY)
+        {
+          dominated |= t->edges;
+          best = fmin (best, v);
+        }
+    }
+  for (int k = 0; k < ss->ne; k++)
+    {
+      const fold_edge *e = &ss->e[k];
+      double T1 = Tn[e->n1], T2 = Tn[e->n2];
+      if ((dominated >> k) & 1u)
+        continue;
+      if (!(fmax (T1, T2) < INFINITY) || !(fmin (T1, T2) + tlb < best))
+        continue;
+      best = fmin (best, fold_edge_time (T1, T2 - T1, e->m0, e->m1, e->ee, e->de, e->dd0, c, NULL));
+    }
+  return best;
+}
+
+static double
+dot3 (const double *a, const double *b)
+{
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Inverse of a 3×3 matrix; false when singular. */
+static bool
+inverse3 (const double m[3][3], double inv[3][3])
+{
+  double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+             - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+             + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+  if (det == 0.0)
+    return false;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      {
+        int i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
+        inv[i][j] = (m[i1][j1] * m[i2][j2] - m[i1][j2] * m[i2][j1]) / det;
+      }
+  return true;
+}
+
+void
+fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
+                    const double psi[3])
+{
+  const double h[3] = { g->dx, g->ndim == 3 ? g->dy : 1.0, g->dz };
+  static const int axes2[2] = { 0, 2 };
+
+  memset (st, 0, sizeof *st);
+  st->ndim = g->ndim;
+  st->psi2 = dot3 (psi, psi);
+  st->psin = sqrt (st->psi2);
+  st->nsub = 2 * g->ndim;
+  for (int s = 0; s < st->nsub; s++)
+    {
+      fold_subsweep *ss = &st->sub[s];
+      int a = g->ndim == 3 ? s / 2 : axes2[s / 2];
+      ss->axis = a;
+      ss->sign = s % 2 == 0 ? 1 : -1;
+      if (g->ndim == 2)
+        ss->u = a == 0 ? 2 : 0, ss->v = -1;
+      else
+        ss->u = a == 0 ? 1 : 0, ss->v = a == 2 ? 1 : 2;
+      ss->h = h[a];
+      ss->nbase = g->ndim == 3 ? 9 : 3;
+
+      /* d[n] = apex − base node n, in x, y, z. */
+      double d[9][3];
+      for (int n = 0; n < ss->nbase; n++)
+        {
+          int du = g->ndim == 3 ? n % 3 - 1 : n - 1;
+          int dv = g->ndim == 3 ? n / 3 - 1 : 0;
+          ss->off[n] = -ss->sign * L->stride[a] + du * L->stride[ss->u]
+                       + (ss->v >= 0 ? dv * L->stride[ss->v] : 0);
+          d[n][0] = d[n][1] = d[n][2] = 0.0;
+          d[n][a] = ss->sign * h[a];
+          d[n][ss->u] = -du * h[ss->u];
+          if (ss->v >= 0)
+            d[n][ss->v] = -dv * h[ss->v];
+          ss->m[n] = dot3 (psi, d[n]);
+          ss->dd[n] = dot3 (d[n], d[n]);
+        }
+
+      /* Edges and triangles of the base around its centre node. */
+      static const int edges2[2][2] = { { 1, 0 }, { 1, 2 } };
+      static const int edges3[16][2] = {
+        { 4, 1 }, { 4, 3 }, { 4, 5 }, { 4, 7 }, { 4, 0 }, { 4, 2 }, { 4, 6 }, { 4, 8 },
+        { 1, 0 }, { 1, 2 }, { 3, 0 }, { 3, 6 }, { 5, 2 }, { 5, 8 }, { 7, 6 }, { 7, 8 },
+      };
+      static const int tris3[8][3] = {
+        { 4, 1, 0 }, { 4, 1, 2 }, { 4, 3, 0 }, { 4, 3, 6 },
+        { 4, 5, 2 }, { 4, 5, 8 }, { 4, 7, 6 }, { 4, 7, 8 },
+      };
+      ss->ne = g->ndim == 3 ? 16 : 2;
+      for (int k = 0; k < ss->ne; k++)
+        {
+          fold_edge *e = &ss->e[k];
+          e->n1 = g->ndim == 3 ? edges3[k][0] : edges2[k][0];
+          e->n2 = g->ndim == 3 ? edges3[k][1] : edges2[k][1];
+          double ev[3];
+          for (int i = 0; i < 3; i++)
+            ev[i] = d[e->n1][i] - d[e->n2][i];    /* x2 − x1 */
+          e->m0 = dot3 (psi, d[e->n1]);
+          e->m1 = dot3 (psi, ev);
+          e->ee = dot3 (ev, ev);
+          e->de = dot3 (d[e->n1], ev);
+          e->dd0 = dot3 (d[e->n1], d[e->n1]);
+        }
+      ss->nt = g->ndim == 3 ? 8 : 0;
+      for (int k = 0; k < ss->nt; k++)
+        {
+          fold_tri *t = &ss->t[k];
+          double E[3][3], Ei[3][3];
+          for (int i = 0; i < 3; i++)
+            {
+              t->n[i] = tris3[k][i];
+              for (int j = 0; j < 3; j++)
+                E[i][j] = -d[t->n[i]][j];        /* e_i = x_i − x0 */
+            }
+          if (!inverse3 (E, Ei))
+            {
+              t->bb = 0.0;                        /* never happens on a grid */
+              continue;
+            }
+          /* M = E⁻ᵀ E⁻¹, φ = E⁻ᵀ ψ. */
+          for (int i = 0; i < 3; i++)
+            {
+              for (int j = 0; j < 3; j++)
+                t->M[i][j] = Ei[0][i] * Ei[0][j] + Ei[1][i] * Ei[1][j] + Ei[2][i] * Ei[2][j];
+              t->phi[i] = Ei[0][i] * psi[0] + Ei[1][i] * psi[1] + Ei[2][i] * psi[2];
+            }
+          t->bb = 0.0;
+          t->r = t->phi[0] + t->phi[1] + t->phi[2];
+          t->edges = 0;
+          for (int q = 0; q < ss->ne; q++)
+            {
+              bool has1 = false, has2 = false;
+              for (int i = 0; i < 3; i++)
+                has1 |= ss->e[q].n1 == t->n[i], has2 |= ss->e[q].n2 == t->n[i];
+              if (has1 && has2)
+                t->edges |= 1u << q;
+            }
+          for (int i = 0; i < 3; i++)
+            {
+              t->M1[i] = t->M[i][0] + t->M[i][1] + t->M[i][2];
+              t->bb += t->M1[i];
+            }
+        }
+    }
+}
+
+#define REAL float
+#define SFX(name) fold_##name##_f32
+#include "fold-pmm-kernels.h"
+#undef REAL
+#undef SFX
+
+#define REAL double
+#define SFX(name) fold_##name##_f64
+#include "fold-pmm-kernels.h"
+#undef REAL
+#undef SFX
+
+const fold_ops *
+fold_ops_get (bool double_precision)
+{
+  return double_precision ? &fold_ops_f64 : &fold_ops_f32;
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Internals shared by the fold solver's files:
+ *   fold.c        checks, dispatch, result
+ *   fold-init.c   start values (point sources, horizon, boundary grid)
+ *   fold-blocks.c the blocked layout of subdomains with ghost nodes
+ *   fold-pmm.c    local solvers (stencils) and PMM sweeps, per precision
+ *   fold-sched.c  LAS and SOLAS schedules, OpenMP, compute locks
+ *   fold-ray.c    rays traced back along the characteristics
+ *
+ * Local solver (every update is a "Fermat" update, Hopf–Lax in the
+ * vocabulary of optimal control): for constant F and ψ a point source at y
+ * reaches x after τ(x − y) with
+ *     τ(d) = (−ψ·d + sqrt((ψ·d)² + c|d|²)) / c = |d|² / (ψ·d + sqrt((ψ·d)² + c|d|²)),
+ * c = F² − |ψ|² > 0 (the second form never divides by c).  A node takes the
+ * least T(y) + τ(x − y) over the points y of its stencil's base, T linear
+ * between base nodes.  The minimiser is a vertex, a point inside an edge or
+ * a point inside a triangle; an edge or triangle candidate is accepted only
+ * when it lies strictly inside, i.e. when the characteristic F·n + ψ enters
+ * through the base ("conditional upwind").  Since T(y) >= min base T and
+ * τ >= distance / (F + |ψ|), a whole stencil is skipped when that bound
+ * cannot lower the node. */
+#pragma once
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fr-fold.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ math */
+
+/* τ for a displacement with ψ·d = m and |d|² = dd. */
+static inline double
+fold_tau (double m, double dd, double c)
+{
+  if (dd <= 0.0)
+    return 0.0;
+  return dd / (m + sqrt (m * m + c * dd));
+}
+
+/* Least T over an edge: T1 at x1, T1 + dT at x2, d0 = x0 − x1, e = x2 − x1,
+ * m0 = ψ·d0, m1 = ψ·e, ee = |e|², de = d0·e, dd0 = |d0|².  Minimises
+ * f(λ) = T1 + λ dT + τ(d0 − λ e), convex in λ; gives +inf unless the
+ * minimiser lies strictly inside (0, 1).  Derivation: with
+ * Q(λ) = α λ² − 2 β λ + γ the squared root's argument times c, f'(λ) = 0
+ * reads (αλ − β)/sqrt(Q) = −κ, κ = c dT + m1, solved in closed form. */
+static inline double
+fold_edge_time (double T1, double dT, double m0, double m1, double ee, double de, double dd0,
+                double c, double *lambda_out)
+{
+  double alpha = m1 * m1 + c * ee;
+  double beta = m0 * m1 + c * de;
+  double gamma = m0 * m0 + c * dd0;
+  double kappa = c * dT + m1;
+  double den = alpha - kappa * kappa;
+
+  if (!(den > 0.0))
+    return INFINITY;
+  double D = alpha * gamma - beta * beta;
+  if (D < 0.0)
+    D = 0.0;
+  double u = -kappa * sqrt (D / den);
+  double lambda = (beta + u) / alpha;
+  if (!(lambda > 0.0 && lambda < 1.0))
+    return INFINITY;
+  if (lambda_out)
+    *lambda_out = lambda;
+  double m = m0 - lambda * m1;
+  double dd = dd0 - 2.0 * lambda * de + lambda * lambda * ee;
+  return T1 + lambda * dT + fold_tau (m, dd, c);
+}
+
+/* ------------------------------------------------------------- problem */
+
+/* One solve, as fold.c hands it to the CPU back end: inputs checked. */
+typedef struct fold_problem {
+  const fr_grid *grid;
+  const float *speed;         /* nx·ny·nz, >= 0; 0 = obstacle */
+  double psi[3];              /* y = 0 in 2D */
+  const double *t0;           /* start values, +inf where free */
+  const uint8_t *frozen;      /* 1 where the boundary grid fixes T */
+  fr_fold_method method;      /* LAS or SOLAS */
+  int block;
+  int threads;
+  bool double_precision;
+  const fr_cancel *cancel;
+} fold_problem;
+
+/* The source radius actually used (see fr_fold_params.source_radius). */
+double fold_source_radius (const fr_grid *g, double requested);
+
+/* Start values: t0 (+inf where free) and frozen (boundary-grid nodes), both
+ * nx·ny·nz, from start.  Checks positions (inside the grid, not in an
+ * obstacle) and the horizon and boundary values. */
+fr_status fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
+                           const fr_fold_start *start, double radius, double *t0,
+                           uint8_t *frozen, fr_error *err);
+
+/* Exact constant-parameter time from a polyline (2D) at point x: the least
+ * τ(x − y) over the points y of its segments, with speed F. */
+double fold_polyline_time (const double *xz, size_t n, double x, double z, double F,
+                           const double psi[3], double *yx, double *yz);
+
+/* -------------------------------------------------------------- layout */
+
+typedef struct fold_layout {
+  int ndim, b;
+  size_t n[3];                /* grid nodes along x, y, z (n[1] = 1 in 2D) */
+  size_t nb[3];               /* subdomains along x, y, z (nb[1] = 1 in 2D) */
+  size_t nblocks;
+  int p[3];                   /* padded subdomain size: b + 2 (y: 1 in 2D) */
+  int g[3];                   /* ghost width per axis: 1 (y: 0 in 2D) */
+  ptrdiff_t stride[3];        /* 1, p[0], p[0]·p[1] */
+  ptrdiff_t inner0;           /* offset of inner node (0, 0, 0) in a subdomain */
+  size_t bsize;               /* p[0]·p[1]·p[2] values per subdomain */
+} fold_layout;
+
+void fold_layout_init (fold_layout *L, const fr_grid *g, int b);
+
+/* Subdomain index of block coordinates, or -1 outside. */
+static inline ptrdiff_t
+fold_block_id (const fold_layout *L, ptrdiff_t bx, ptrdiff_t by, ptrdiff_t bz)
+{
+  if (bx < 0 || by < 0 || bz < 0 || (size_t) bx >= L->nb[0] || (size_t) by >= L->nb[1]
+      || (size_t) bz >= L->nb[2])
+    return -1;
+  return ((ptrdiff_t) bz * (ptrdiff_t) L->nb[1] + by) * (ptrdiff_t) L->nb[0] + bx;
+}
+
+/* Speeds in the blocked layout: F > 0 is solved, 0 an obstacle, -1 a node
+ * never updated (frozen start value, or padding past the grid's end).
+ * Ghost entries are unused.  Also reports which subdomains hold a node to
+ * solve (solvable[k] = 1). */
+float *fold_blocks_speed (const fold_layout *L, const float *speed, const uint8_t *frozen,
+                          uint8_t *solvable, int threads);
+
+/* ------------------------------------------------------------- stencils */
+
+typedef struct fold_edge {
+  int n1, n2;                     /* base nodes */
+  double m0, m1, ee, de, dd0;     /* see fold_edge_time */
+} fold_edge;
+
+typedef struct fold_tri {
+  int n[3];                       /* base nodes */
+  double M[3][3];                 /* (E Eᵀ)⁻¹, E's rows e_i = x_i − x0 */
+  double M1[3];                   /* M·1 */
+  double bb;                      /* 1ᵀ M 1 = |E⁻¹ 1|² */
+  double phi[3];                  /* E⁻ᵀ ψ */
+  double r;                       /* ψ·E⁻¹ 1 */
+  uint32_t edges;                 /* bit q: edge q of the sub-sweep is one of its sides */
+} fold_tri;
+
+/* One PMM sub-sweep: planes along axis in direction sign, each node
+ * updated from the 3 (2D) or 3×3 (3D) nodes of the previous plane. */
+typedef struct fold_subsweep {
+  int axis, sign, u, v;           /* v = -1 in 2D */
+  int nbase;
+  ptrdiff_t off[9];               /* base node offsets from the apex */
+  double m[9], dd[9];             /* ψ·d and |d|², d = apex − base node */
+  double h;                       /* spacing along axis: distance to the base plane */
+  int ne, nt;
+  fold_edge e[16];
+  fold_tri t[8];
+} fold_subsweep;
+
+typedef struct fold_stencil {
+  int ndim, nsub;
+  fold_subsweep sub[6];
+  double psi2, psin;              /* |ψ|², |ψ| */
+} fold_stencil;
+
+void fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
+                         const double psi[3]);
+
+/* Per-precision kernels (fold-pmm.c): T points at one subdomain's values. */
+typedef struct fold_ops {
+  size_t esize;
+  /* One PMM sweep of a subdomain; true when an inner node was lowered, then
+   * *minchg is the least new value.  stamp (same layout) holds the
+   * sub-sweep count (*counter, advanced by the sweep) at which each value
+   * last changed: a node whose base nodes did not change since it was last
+   * evaluated in a direction is skipped, which gives the same result. */
+  bool (*sweep) (const fold_stencil *st, const fold_layout *L, void *T, const float *F,
+                 uint32_t *stamp, uint32_t *counter, double *minchg);
+  /* Lowers dst's ghost region facing direction dir (dst = src + dir) from
+   * src's inner nodes, stamping lowered ghosts with mark; true when a ghost
+   * was lowered, *minlow the least. */
+  bool (*push) (const fold_layout *L, const void *src, void *dst, uint32_t *dst_stamp,
+                uint32_t mark, const int dir[3], double *minlow);
+  /* Flat grid values (+inf free) into every subdomain, ghosts included. */
+  void (*scatter) (const fold_layout *L, const double *flat, void *T, int threads);
+  /* Inner values back into a flat grid. */
+  void (*gather) (const fold_layout *L, const void *T, double *flat, int threads);
+} fold_ops;
+
+const fold_ops *fold_ops_get (bool double_precision);
+
+/* ---------------------------------------------------------- back ends */
+
+typedef struct fold_stats {
+  long iterations, schedules;
+  uint64_t sweeps;
+  size_t subdomains;
+  int threads;
+} fold_stats;
+
+/* Runs LAS or SOLAS and writes the converged times (nx·ny·nz) to out. */
+fr_status fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats,
+                          fr_error *err);
+
+/* ---------------------------------------------------------- rays */
+
+struct fr_fold_trace {
+  fr_grid grid;
+  float *speed;               /* copy, nx·ny·nz */
+  double psi[3];
+  double *sources;            /* nsrc·ndim */
+  size_t nsrc;
+  double radius;
+  double *horizon;            /* nhorizon·2 */
+  size_t nhorizon;
+  uint8_t *frozen;            /* copy, or NULL without a boundary grid */
+};
+
+void fold_trace_free (fr_fold_trace *tr);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The fold solver's entry point: checks every input, builds the start
+ * values, picks the back end and method, and fills the result. */
+#include "fold-private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fr-device.h"
+#include "fr-spr.h"   /* fr_cuda_usable */
+
+void
+fr_fold_params_init (fr_fold_params *p)
+{
+  memset (p, 0, sizeof *p);
+  p->speed_const = 1.0;
+  p->method = FR_FOLD_METHOD_AUTO;
+  p->backend = FR_FOLD_BACKEND_AUTO;
+}
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec * 1e-6;
+}
+
+void
+fold_trace_free (fr_fold_trace *tr)
+{
+  if (tr == NULL)
+    return;
+  free (tr->speed);
+  free (tr->sources);
+  free (tr->horizon);
+  free (tr->frozen);
+  free (tr);
+}
+
+void
+fr_fold_result_clear (fr_fold_result *res)
+{
+  if (res == NULL)
+    return;
+  free (res->time);
+  fold_trace_free (res->trace);
+  memset (res, 0, sizeof *res);
+}
+
+double
+fr_fold_group_speed (double F, const double psi_a[3], const double u[3])
+{
+  double pu = psi_a[0] * u[0] + psi_a[1] * u[1] + psi_a[2] * u[2];
+  double p2 = psi_a[0] * psi_a[0] + psi_a[1] * psi_a[1] + psi_a[2] * psi_a[2];
+  return pu + sqrt (pu * pu + F * F - p2);
+}
+
+/* |ψ| < F at every node with F > 0 (checked in float's terms too, since
+ * c = F² − |ψ|² must stay positive). */
+static fr_status
+check_psi (const fr_grid *g, const float *speed, const double psi[3], fr_error *err)
+{
+  const double pn = sqrt (psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
+  const size_t n = fr_grid_count (g);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      if (!(speed[i] > 0.0f) || pn < (double) speed[i])
+        continue;
+      size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
+      if (g->ndim == 3)
+        return fr_error_set (err, FR_E_INPUT,
+                             "|psi_a| = %g is not below the speed F = %g at node (ix=%zu, iy=%zu, iz=%zu)",
+                             pn, (double) speed[i], ix, iy, iz);
+      return fr_error_set (err, FR_E_INPUT,
+                           "|psi_a| = %g is not below the speed F = %g at node (ix=%zu, iz=%zu)",
+                           pn, (double) speed[i], ix, iz);
+    }
+  return FR_OK;
+}
+
+static fr_status
+make_trace (const fr_grid *g, const float *speed, const double psi[3], const fr_fold_start *start,
+            double radius, const uint8_t *frozen, fr_fold_trace **out)
+{
+  const size_t n = fr_grid_count (g);
+  fr_fold_trace *tr = calloc (1, sizeof *tr);
+
+  if (tr == NULL)
+    return FR_E_NOMEM;
+  tr->grid = *g;
+  memcpy (tr->psi, psi, sizeof tr->psi);
+  tr->radius = radius;
+  tr->speed = malloc (n * sizeof *tr->speed);
+  if (tr->speed == NULL)
+    goto nomem;
+  memcpy (tr->speed, speed, n * sizeof *speed);
+  if (start->nsrc > 0)
+    {
+      size_t m = start->nsrc * (size_t) g->ndim;
+      if ((tr->sources = malloc (m * sizeof (double))) == NULL)
+        goto nomem;
+      memcpy (tr->sources, start->sources, m * sizeof (double));
+      tr->nsrc = start->nsrc;
+    }
+  if (start->horizon != NULL && start->nhorizon > 0)
+    {
+      if ((tr->horizon = malloc (2 * start->nhorizon * sizeof (double))) == NULL)
+        goto nomem;
+      memcpy (tr->horizon, start->horizon, 2 * start->nhorizon * sizeof (double));
+      tr->nhorizon = start->nhorizon;
+    }
+  if (start->boundary != NULL)
+    {
+      if ((tr->frozen = malloc (n)) == NULL)
+        goto nomem;
+      memcpy (tr->frozen, frozen, n);
+    }
+  *out = tr;
+  return FR_OK;
+nomem:
+  fold_trace_free (tr);
+  return FR_E_NOMEM;
+}
+
+fr_status
+fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_params *p,
+               fr_fold_result *res, fr_error *err)
+{
+  fr_status st;
+  float *speed_owned = NULL;
+  double *t0 = NULL;
+  uint8_t *frozen = NULL;
+  double psi[3];
+
+  if (g == NULL || start == NULL || p == NULL || res == NULL)
+    return fr_error_set (err, FR_E_INPUT, "fr_fold_solve: a required argument is NULL");
+  memset (res, 0, sizeof *res);
+  if ((st = fr_grid_check (g, err)) != FR_OK)
+    return st;
+  const size_t n = fr_grid_count (g);
+
+  /* Back end: only the CPU exists so far. */
+  if (p->backend == FR_FOLD_CUDA)
+    return fr_error_set (err, FR_E_UNSUPPORTED, "the CUDA fold back end is not implemented yet");
+  if (p->backend != FR_FOLD_BACKEND_AUTO && p->backend != FR_FOLD_CPU)
+    return fr_error_set (err, FR_E_INPUT, "unknown fold back end %d", (int) p->backend);
+  if (p->method != FR_FOLD_METHOD_AUTO && p->method != FR_FOLD_LAS && p->method != FR_FOLD_SOLAS)
+    return fr_error_set (err, FR_E_INPUT, "unknown fold method %d", (int) p->method);
+  if (p->block != 0 && (p->block < 2 || p->block > 64))
+    return fr_error_set (err, FR_E_INPUT, "subdomain size %d is outside 2..64", p->block);
+  if (p->threads < 0 || p->threads > 1024)
+    return fr_error_set (err, FR_E_INPUT, "thread count %d is outside 0..1024", p->threads);
+  if (!isfinite (p->source_radius))
+    return fr_error_set (err, FR_E_INPUT, "source radius must be finite");
+
+  psi[0] = p->psi_a[0];
+  psi[1] = g->ndim == 3 ? p->psi_a[1] : 0.0;
+  psi[2] = p->psi_a[2];
+  if (!isfinite (psi[0]) || !isfinite (psi[1]) || !isfinite (psi[2]))
+    return fr_error_set (err, FR_E_INPUT, "psi_a must be finite");
+  if (start->nsrc > 0 && start->sources == NULL)
+    return fr_error_set (err, FR_E_INPUT, "%zu sources announced but none given", start->nsrc);
+
+  const float *speed = p->speed;
+  if (speed == NULL)
+    {
+      if (!isfinite (p->speed_const) || !(p->speed_const > 0.0) || p->speed_const > 3.0e38)
+        return fr_error_set (err, FR_E_INPUT, "constant speed must be finite and > 0, not %g",
+                             p->speed_const);
+      if ((speed_owned = malloc (n * sizeof *speed_owned)) == NULL)
+        return fr_error_set (err, FR_E_NOMEM, "out of memory for %zu speeds", n);
+      for (size_t i = 0; i < n; i++)
+        speed_owned[i] = (float) p->speed_const;
+      speed = speed_owned;
+    }
+  else if ((st = fr_check_speed_f32 (g, speed, "speed", err)) != FR_OK)
+    goto out;
+  if ((st = check_psi (g, speed, psi, err)) != FR_OK)
+    goto out;
+
+  res->grid = *g;
+  res->backend = FR_FOLD_CPU;
+  res->method = p->method == FR_FOLD_METHOD_AUTO ? FR_FOLD_SOLAS : p->method;
+  res->double_precision = p->double_precision;
+  res->block = p->block != 0 ? p->block : (g->ndim == 3 ? 8 : 16);
+  if (p->backend == FR_FOLD_BACKEND_AUTO && fr_cuda_usable ())
+    snprintf (res->notice, sizeof res->notice, "the fold solver has no CUDA back end yet; ran on the CPU");
+
+  t0 = malloc (n * sizeof *t0);
+  frozen = malloc (n);
+  res->time = malloc (n * sizeof *res->time);
+  if (t0 == NULL || frozen == NULL || res->time == NULL)
+    {
+      st = fr_error_set (err, FR_E_NOMEM, "out of memory for a grid of %zu nodes", n);
+      goto out;
+    }
+
+  double t_start = now_ms ();
+  double radius = fold_source_radius (g, p->source_radius);
+  if ((st = fold_init_start (g, speed, psi, start, radius, t0, frozen, err)) != FR_OK)
+    goto out;
+
+  fold_problem pb = {
+    .grid = g,
+    .speed = speed,
+    .psi = { psi[0], psi[1], psi[2] },
+    .t0 = t0,
+    .frozen = frozen,
+    .method = res->method,
+    .block = res->block,
+    .threads = p->threads,
+    .double_precision = p->double_precision,
+    .cancel = p->cancel,
+  };
+  fold_stats stats;
+  if ((st = fold_solve_cpu (&pb, res->time, &stats, err)) != FR_OK)
+    goto out;
+  res->solve_ms = now_ms () - t_start;
+  res->iterations = stats.iterations;
+  res->schedules = stats.schedules;
+  res->subdomain_sweeps = stats.sweeps;
+  res->subdomains = stats.subdomains;
+  res->threads = stats.threads;
+
+  if (make_trace (g, speed, psi, start, radius, frozen, &res->trace) != FR_OK)
+    st = fr_error_set (err, FR_E_NOMEM, "out of memory for the ray tracer's copy of the model");
+
+out:
+  free (speed_owned);
+  free (t0);
+  free (frozen);
+  if (st != FR_OK)
+    {
+      free (res->time);
+      res->time = NULL;
+    }
+  return st;
+}
+
+bool
+fr_fold_method_from_name (const char *name, fr_fold_method *out)
+{
+  if (name == NULL)
+    return false;
+  if (strcmp (name, "auto") == 0)
+    *out = FR_FOLD_METHOD_AUTO;
+  else if (strcmp (name, "las") == 0)
+    *out = FR_FOLD_LAS;
+  else if (strcmp (name, "solas") == 0)
+    *out = FR_FOLD_SOLAS;
+  else
+    return false;
+  return true;
+}
+
+const char *
+fr_fold_method_name (fr_fold_method m)
+{
+  switch (m)
+    {
+    case FR_FOLD_LAS:
+      return "las";
+    case FR_FOLD_SOLAS:
+      return "solas";
+    case FR_FOLD_METHOD_AUTO:
+    default:
+      return "auto";
+    }
+}
+
+bool
+fr_fold_backend_from_name (const char *name, fr_fold_backend *out)
+{
+  if (name == NULL)
+    return false;
+  if (strcmp (name, "auto") == 0)
+    *out = FR_FOLD_BACKEND_AUTO;
+  else if (strcmp (name, "cpu") == 0)
+    *out = FR_FOLD_CPU;
+  else if (strcmp (name, "cuda") == 0)
+    *out = FR_FOLD_CUDA;
+  else
+    return false;
+  return true;
+}
+
+const char *
+fr_fold_backend_name (fr_fold_backend b)
+{
+  switch (b)
+    {
+    case FR_FOLD_CPU:
+      return "cpu";
+    case FR_FOLD_CUDA:
+      return "cuda";
+    case FR_FOLD_BACKEND_AUTO:
+    default:
+      return "auto";
+    }
+}

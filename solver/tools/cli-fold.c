@@ -1,0 +1,620 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* `foldray-cli fold`: front propagation F|∇T| + ψa·∇T = 1 on a 2D or 3D
+ * grid, from point sources, a boundary grid or (2D) a horizon polyline;
+ * writes T (and rays).
+ *
+ * As in `spr`: every input is checked before the solve, so a usage error
+ * costs nothing and names the flag or file at fault, and the outputs are
+ * written only once everything is computed, both or neither. */
+#include <math.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli-common.h"
+#include "fr-array.h"
+#include "fr-atomic-file.h"
+#include "fr-csv.h"
+#include "fr-fold.h"
+#include "fr-npy.h"
+
+#define FOLD_CLI_SHAPE_MAX 1000000L
+
+enum {
+  O_SPEED, O_SPEED_CONST, O_SHAPE, O_SPACING, O_ORIGIN, O_PSI_A, O_SOURCE, O_BOUNDARY,
+  O_HORIZON, O_METHOD, O_BACKEND, O_PRECISION, O_OUT, O_RECEIVERS, O_RAYS_OUT, O_STATS,
+  O_COUNT
+};
+
+static void
+usage (void)
+{
+  puts ("Usage: foldray-cli fold (--speed F.npy | --speed-const F --shape NX,NZ|NX,NY,NZ)\n"
+        "                        --spacing D[,...] [--origin ...] [--psi-a AX,AZ | --psi-a AX,AY,AZ]\n"
+        "                        (--source X,Z[,..] ... | --boundary B.npy | --horizon H.csv)\n"
+        "                        [--method las|solas] [--backend auto|cpu|cuda]\n"
+        "                        [--precision single|double] --out T.npy\n"
+        "                        [--receivers R.csv --rays-out RAYS.csv] [--stats]\n"
+        "\n"
+        "Solves F|grad T| + psi_a . grad T = 1 on a 2D grid of shape (nz, nx) or a 3D grid\n"
+        "of shape (nz, ny, nx).  Speed 0 marks an impermeable cell; |psi_a| < F wherever\n"
+        "F > 0.  Sources may lie anywhere inside the grid.  B.npy has the grid's shape:\n"
+        "finite values are fixed start values, NaN elsewhere.  H.csv (2D) is a horizon\n"
+        "polyline with the header x,z; the front grows to both sides of it.  --spacing and\n"
+        "--origin list x,z (2D) or x,y,z (3D); one spacing stands for all axes.\n"
+        "T.npy is float32 unless --precision double; unreached nodes hold +inf.  Rays\n"
+        "run from the start to each receiver.  --stats prints one JSON object on stdout.");
+}
+
+/* SIGINT and SIGTERM raise the solve's cancel flag (one atomic store,
+ * async-signal-safe), so an interrupted run leaves no file behind. */
+static fr_cancel *cancel_flag;
+
+static void
+on_signal (int sig)
+{
+  (void) sig;
+  if (cancel_flag != NULL)
+    fr_cancel_raise (cancel_flag);
+}
+
+typedef struct fold_job {
+  /* inputs */
+  const char *speed_path, *boundary_path, *horizon_path, *out_path, *receivers_path, *rays_path;
+  double speed_const;
+  long shape[3];
+  int shape_n;                /* 0 without --shape */
+  double spacing[3], origin[3];
+  int spacing_n, origin_n, psi_n;
+  double psi[3];
+  double *sources;            /* 3 per source as given (2 or 3 used) */
+  int *source_n;
+  size_t nsrc;
+  fr_fold_params params;
+  bool stats;
+  /* loaded and computed */
+  int ndim;
+  fr_grid grid;
+  fr_array speed;
+  float *speed_f32;
+  bool speed_owned;
+  fr_array boundary;
+  double *boundary_f64;
+  fr_points horizon;
+  double *src_flat;           /* ndim per source */
+  fr_points receivers;
+  fr_fold_result result;
+  fr_csv_ray *rays;
+  size_t nrays;
+  size_t unreached;
+} fold_job;
+
+static void
+fold_job_clear (fold_job *job)
+{
+  free (job->sources);
+  free (job->source_n);
+  free (job->src_flat);
+  if (job->speed_owned)
+    free (job->speed_f32);
+  fr_array_clear (&job->speed);
+  fr_array_clear (&job->boundary);
+  free (job->boundary_f64);
+  fr_points_clear (&job->horizon);
+  fr_points_clear (&job->receivers);
+  fr_fold_result_clear (&job->result);
+  for (size_t i = 0; i < job->nrays; i++)
+    free ((double *) job->rays[i].points);
+  free (job->rays);
+}
+
+/* Options to job; every failure here is bad usage (exit 2). */
+static int
+parse_job (cli_option *o, fold_job *job)
+{
+  double v[3];
+  int n;
+
+  if (o[O_SPEED].count == 0 && o[O_SPEED_CONST].count == 0)
+    return cli_fail (CLI_EXIT_USAGE, "missing --speed or --speed-const (try foldray-cli fold --help)");
+  if (o[O_SPEED].count > 0 && o[O_SPEED_CONST].count > 0)
+    return cli_fail (CLI_EXIT_USAGE, "--speed and --speed-const exclude each other");
+  if (o[O_SPEED_CONST].count > 0 && o[O_SHAPE].count == 0)
+    return cli_fail (CLI_EXIT_USAGE, "--speed-const needs --shape NX,NZ or NX,NY,NZ");
+  if (o[O_SPEED].count > 0 && o[O_SHAPE].count > 0)
+    return cli_fail (CLI_EXIT_USAGE, "--shape goes with --speed-const; --speed takes its shape from the file");
+  if (o[O_SPACING].count == 0)
+    return cli_fail (CLI_EXIT_USAGE, "missing --spacing (try foldray-cli fold --help)");
+  if (o[O_OUT].count == 0)
+    return cli_fail (CLI_EXIT_USAGE, "missing --out (try foldray-cli fold --help)");
+  if (o[O_SOURCE].count == 0 && o[O_BOUNDARY].count == 0 && o[O_HORIZON].count == 0)
+    return cli_fail (CLI_EXIT_USAGE, "missing a start: --source, --boundary or --horizon");
+  if ((o[O_RECEIVERS].count > 0) != (o[O_RAYS_OUT].count > 0))
+    return cli_fail (CLI_EXIT_USAGE, "%s needs %s as well", o[O_RECEIVERS].count > 0 ? "--receivers" : "--rays-out",
+                     o[O_RECEIVERS].count > 0 ? "--rays-out" : "--receivers");
+
+  job->speed_path = cli_value (&o[O_SPEED]);
+  job->boundary_path = cli_value (&o[O_BOUNDARY]);
+  job->horizon_path = cli_value (&o[O_HORIZON]);
+  job->out_path = cli_value (&o[O_OUT]);
+  job->receivers_path = cli_value (&o[O_RECEIVERS]);
+  job->rays_path = cli_value (&o[O_RAYS_OUT]);
+  job->stats = o[O_STATS].count > 0;
+
+  if (o[O_SPEED_CONST].count > 0)
+    {
+      const char *text = cli_value (&o[O_SPEED_CONST]);
+      if (!cli_parse_numbers ("--speed-const", text, v, 1, 1, &n))
+        return CLI_EXIT_USAGE;
+      if (!(v[0] > 0.0) || v[0] > 3.0e38)
+        return cli_fail (CLI_EXIT_USAGE, "--speed-const '%s': the speed must be positive", text);
+      job->speed_const = v[0];
+      if (!cli_parse_counts ("--shape", cli_value (&o[O_SHAPE]), job->shape, 2, 3, &job->shape_n,
+                             FOLD_CLI_SHAPE_MAX))
+        return CLI_EXIT_USAGE;
+    }
+  if (!cli_parse_numbers ("--spacing", cli_value (&o[O_SPACING]), job->spacing, 1, 3, &job->spacing_n))
+    return CLI_EXIT_USAGE;
+  for (int a = 0; a < job->spacing_n; a++)
+    if (!(job->spacing[a] > 0.0))
+      return cli_fail (CLI_EXIT_USAGE, "--spacing '%s': spacing must be positive",
+                       cli_value (&o[O_SPACING]));
+  if (o[O_ORIGIN].count > 0
+      && !cli_parse_numbers ("--origin", cli_value (&o[O_ORIGIN]), job->origin, 2, 3, &job->origin_n))
+    return CLI_EXIT_USAGE;
+  if (o[O_PSI_A].count > 0
+      && !cli_parse_numbers ("--psi-a", cli_value (&o[O_PSI_A]), job->psi, 2, 3, &job->psi_n))
+    return CLI_EXIT_USAGE;
+
+  job->nsrc = (size_t) o[O_SOURCE].count;
+  if (job->nsrc > 0)
+    {
+      job->sources = calloc (3 * job->nsrc, sizeof *job->sources);
+      job->source_n = calloc (job->nsrc, sizeof *job->source_n);
+      if (job->sources == NULL || job->source_n == NULL)
+        return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+    }
+  for (size_t s = 0; s < job->nsrc; s++)
+    if (!cli_parse_numbers ("--source", o[O_SOURCE].values[s], job->sources + 3 * s, 2, 3,
+                            &job->source_n[s]))
+      return CLI_EXIT_USAGE;
+
+  if (o[O_METHOD].count > 0)
+    {
+      const char *m = cli_value (&o[O_METHOD]);
+      if (!fr_fold_method_from_name (m, &job->params.method))
+        return cli_fail (CLI_EXIT_USAGE, "--method '%s': expected las or solas", m);
+    }
+  if (o[O_BACKEND].count > 0
+      && !fr_fold_backend_from_name (cli_value (&o[O_BACKEND]), &job->params.backend))
+    return cli_fail (CLI_EXIT_USAGE, "--backend '%s': expected auto, cpu or cuda",
+                     cli_value (&o[O_BACKEND]));
+  if (o[O_PRECISION].count > 0)
+    {
+      const char *p = cli_value (&o[O_PRECISION]);
+      if (strcmp (p, "single") == 0)
+        job->params.double_precision = false;
+      else if (strcmp (p, "double") == 0)
+        job->params.double_precision = true;
+      else
+        return cli_fail (CLI_EXIT_USAGE, "--precision '%s': expected single or double", p);
+    }
+  if (job->rays_path != NULL && strcmp (job->rays_path, job->out_path) == 0)
+    return cli_fail (CLI_EXIT_USAGE, "--out and --rays-out name the same file '%s'", job->out_path);
+  return CLI_EXIT_OK;
+}
+
+static int
+check_paths (const fold_job *job)
+{
+  static const struct { size_t off; const char *flag; bool input; } paths[] = {
+    { offsetof (fold_job, speed_path), "--speed", true },
+    { offsetof (fold_job, boundary_path), "--boundary", true },
+    { offsetof (fold_job, horizon_path), "--horizon", true },
+    { offsetof (fold_job, receivers_path), "--receivers", true },
+    { offsetof (fold_job, out_path), "--out", false },
+    { offsetof (fold_job, rays_path), "--rays-out", false },
+  };
+  for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+    {
+      const char *path = *(const char *const *) ((const char *) job + paths[i].off);
+      int status;
+      if (path == NULL)
+        continue;
+      status = paths[i].input ? cli_check_input (paths[i].flag, path)
+                              : cli_check_output (paths[i].flag, path);
+      if (status != CLI_EXIT_OK)
+        return status;
+    }
+  return CLI_EXIT_OK;
+}
+
+/* Grid from the speed file or --shape, then spacing and origin. */
+static int
+build_grid (fold_job *job)
+{
+  fr_error err = { 0 };
+  size_t nx, ny = 1, nz;
+
+  if (job->speed_path != NULL)
+    {
+      const fr_array *a = &job->speed;
+      if (fr_npy_read (job->speed_path, &job->speed, &err) != FR_OK)
+        return cli_fail_error (&err, job->speed_path);
+      if (a->ndim != 2 && a->ndim != 3)
+        return cli_fail (CLI_EXIT_USAGE, "%s: fold needs a 2D (nz, nx) or 3D (nz, ny, nx) speed grid; "
+                         "this one has %d dimension%s", job->speed_path, a->ndim, a->ndim == 1 ? "" : "s");
+      job->ndim = a->ndim;
+      nz = a->shape[0];
+      ny = a->ndim == 3 ? a->shape[1] : 1;
+      nx = a->shape[a->ndim - 1];
+    }
+  else
+    {
+      job->ndim = job->shape_n;
+      nx = (size_t) job->shape[0];
+      ny = job->ndim == 3 ? (size_t) job->shape[1] : 1;
+      nz = (size_t) job->shape[job->ndim - 1];
+    }
+
+  const int nd = job->ndim;
+  if (job->spacing_n != 1 && job->spacing_n != nd)
+    return cli_fail (CLI_EXIT_USAGE, "--spacing: give one spacing or %d (%s) for this %dD grid",
+                     nd, nd == 3 ? "x,y,z" : "x,z", nd);
+  if (job->origin_n != 0 && job->origin_n != nd)
+    return cli_fail (CLI_EXIT_USAGE, "--origin: give %d numbers (%s) for this %dD grid", nd,
+                     nd == 3 ? "x,y,z" : "x,z", nd);
+  if (job->psi_n != 0 && job->psi_n != nd)
+    return cli_fail (CLI_EXIT_USAGE, "--psi-a: give %d components (%s) for this %dD grid", nd,
+                     nd == 3 ? "AX,AY,AZ" : "AX,AZ", nd);
+  double d[3] = { 0, 0, 0 }, o[3] = { 0, 0, 0 };
+  for (int a = 0; a < nd; a++)
+    {
+      d[a] = job->spacing_n == 1 ? job->spacing[0] : job->spacing[a];
+      if (job->origin_n)
+        o[a] = job->origin[a];
+    }
+  if (nd == 3)
+    job->grid = fr_grid_3d (nx, ny, nz, d[0], d[1], d[2], o[0], o[1], o[2]);
+  else
+    job->grid = fr_grid_2d (nx, nz, d[0], d[1], o[0], o[1]);
+  if (fr_grid_check (&job->grid, &err) != FR_OK)
+    return cli_fail_error (&err, job->speed_path ? job->speed_path : "--shape");
+
+  job->params.psi_a[0] = job->psi[0];
+  job->params.psi_a[1] = nd == 3 ? job->psi[1] : 0.0;
+  job->params.psi_a[2] = nd == 3 ? job->psi[2] : job->psi[1];
+
+  if (job->speed_path != NULL)
+    {
+      if (job->speed.dtype == FR_F32)
+        job->speed_f32 = job->speed.data;
+      else
+        {
+          if (fr_array_to_f32 (&job->speed, &job->speed_f32, &err) != FR_OK)
+            return cli_fail_error (&err, job->speed_path);
+          job->speed_owned = true;
+        }
+      if (fr_check_speed_f32 (&job->grid, job->speed_f32, job->speed_path, &err) != FR_OK)
+        return cli_fail_error (&err, job->speed_path);
+      job->params.speed = job->speed_f32;
+    }
+  else
+    job->params.speed_const = job->speed_const;
+  return CLI_EXIT_OK;
+}
+
+static void
+grid_extent (const fr_grid *g, char *buf, size_t size)
+{
+  if (g->ndim == 3)
+    snprintf (buf, size, "x from %g to %g, y from %g to %g, z from %g to %g", g->x0,
+              g->x0 + (double) (g->nx - 1) * g->dx, g->y0, g->y0 + (double) (g->ny - 1) * g->dy,
+              g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
+  else
+    snprintf (buf, size, "x from %g to %g, z from %g to %g", g->x0,
+              g->x0 + (double) (g->nx - 1) * g->dx, g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
+}
+
+/* Sources, boundary, horizon and receivers against the grid. */
+static int
+load_starts (fold_job *job)
+{
+  const fr_grid *g = &job->grid;
+  const int nd = job->ndim;
+  char extent[200];
+  fr_error err = { 0 };
+
+  grid_extent (g, extent, sizeof extent);
+  if (job->nsrc > 0)
+    {
+      job->src_flat = malloc (job->nsrc * (size_t) nd * sizeof *job->src_flat);
+      if (job->src_flat == NULL)
+        return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+    }
+  for (size_t s = 0; s < job->nsrc; s++)
+    {
+      const double *v = job->sources + 3 * s;
+      if (job->source_n[s] != nd)
+        return cli_fail (CLI_EXIT_USAGE, "--source %g,%g%s: this %dD grid needs %s", v[0], v[1],
+                         job->source_n[s] == 3 ? ",..." : "", nd, nd == 3 ? "X,Y,Z" : "X,Z");
+      double x = v[0], y = nd == 3 ? v[1] : 0.0, z = v[nd - 1];
+      if (!fr_grid_contains (g, x, y, z))
+        {
+          if (nd == 3)
+            return cli_fail (CLI_EXIT_USAGE, "--source %g,%g,%g lies outside the grid (%s)", x, y, z, extent);
+          return cli_fail (CLI_EXIT_USAGE, "--source %g,%g lies outside the grid (%s)", x, z, extent);
+        }
+      for (int a = 0; a < nd; a++)
+        job->src_flat[s * (size_t) nd + (size_t) a] = v[a];
+    }
+
+  if (job->boundary_path != NULL)
+    {
+      const fr_array *b = &job->boundary;
+      if (fr_npy_read (job->boundary_path, &job->boundary, &err) != FR_OK)
+        return cli_fail_error (&err, job->boundary_path);
+      bool same = b->ndim == nd && b->shape[0] == g->nz
+                  && (nd == 2 ? b->shape[1] == g->nx : b->shape[1] == g->ny && b->shape[2] == g->nx);
+      if (!same)
+        return cli_fail (CLI_EXIT_USAGE, "%s: its shape differs from the grid's (%s)", job->boundary_path,
+                         nd == 3 ? "nz, ny, nx" : "nz, nx");
+      if (fr_array_to_f64 (b, &job->boundary_f64, &err) != FR_OK)
+        return cli_fail_error (&err, job->boundary_path);
+    }
+
+  if (job->horizon_path != NULL)
+    {
+      if (nd != 2)
+        return cli_fail (CLI_EXIT_USAGE, "--horizon is for 2D grids; give a 3D start surface with --boundary");
+      if (fr_csv_read_points (job->horizon_path, &job->horizon, &err) != FR_OK)
+        return cli_fail_error (&err, job->horizon_path);
+      if (job->horizon.ndim != 2)
+        return cli_fail (CLI_EXIT_USAGE, "%s: line 1: a horizon is 2D; expected the header x,z",
+                         job->horizon_path);
+      if (job->horizon.count < 2)
+        return cli_fail (CLI_EXIT_USAGE, "%s: a horizon needs at least 2 points", job->horizon_path);
+    }
+
+  if (job->receivers_path == NULL)
+    return CLI_EXIT_OK;
+  if (fr_csv_read_points (job->receivers_path, &job->receivers, &err) != FR_OK)
+    return cli_fail_error (&err, job->receivers_path);
+  if (job->receivers.ndim != nd)
+    return cli_fail (CLI_EXIT_USAGE, "%s: line 1: this grid is %dD; expected the header %s",
+                     job->receivers_path, nd, nd == 3 ? "x,y,z" : "x,z");
+  for (size_t k = 0; k < job->receivers.count; k++)
+    {
+      const double *p = job->receivers.xyz + k * (size_t) nd;
+      if (!fr_grid_contains (g, p[0], nd == 3 ? p[1] : 0.0, p[nd - 1]))
+        return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver lies outside the grid (%s)",
+                         job->receivers_path, k + 2, extent);
+    }
+  return CLI_EXIT_OK;
+}
+
+static int
+solve (fold_job *job)
+{
+  fr_error err = { 0 };
+  const char *context = NULL;
+  fr_fold_start st = {
+    .sources = job->src_flat,
+    .nsrc = job->nsrc,
+    .boundary = job->boundary_f64,
+    .horizon = job->horizon_path ? job->horizon.xyz : NULL,
+    .nhorizon = job->horizon_path ? job->horizon.count : 0,
+  };
+
+  job->params.cancel = cancel_flag;
+  if (fr_fold_solve (&job->grid, &st, &job->params, &job->result, &err) == FR_OK)
+    return CLI_EXIT_OK;
+  /* Name the flag or file at fault. */
+  if (strstr (err.message, "psi_a") != NULL)
+    context = "--psi-a";
+  else if (strstr (err.message, "source") != NULL)
+    context = "--source";
+  else if (strstr (err.message, "boundary") != NULL)
+    context = job->boundary_path;
+  else if (strstr (err.message, "horizon") != NULL)
+    context = job->horizon_path;
+  else if (strstr (err.message, "speed") != NULL)
+    context = job->speed_path ? job->speed_path : "--speed-const";
+  else if (err.code == FR_E_UNSUPPORTED || err.code == FR_E_DEVICE)
+    context = "--backend";
+  return cli_fail_error (&err, context);
+}
+
+/* One ray per reached receiver; an unreached one gets none and a note. */
+static int
+trace_rays (fold_job *job)
+{
+  const fr_points *rc = &job->receivers;
+  const fr_grid *g = &job->grid;
+  const int nd = job->ndim;
+
+  if (rc->count == 0)
+    return CLI_EXIT_OK;
+  job->rays = calloc (rc->count, sizeof *job->rays);
+  if (job->rays == NULL)
+    return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+  for (size_t k = 0; k < rc->count; k++)
+    {
+      const double *p = rc->xyz + k * (size_t) nd;
+      size_t ix, iy = 0, iz;
+      double *pts;
+      size_t n;
+      fr_error err = { 0 };
+
+      if (!fr_grid_nearest_node (g, p[0], nd == 3 ? p[1] : 0.0, p[nd - 1], &ix, &iy, &iz))
+        return cli_fail (CLI_EXIT_FAILURE, "receiver %zu: lost its node", k);
+      if (!isfinite (job->result.time[fr_grid_index (g, ix, nd == 3 ? iy : 0, iz)]))
+        {
+          job->unreached++;
+          continue;
+        }
+      if (fr_fold_ray (&job->result, p, &pts, &n, &err) != FR_OK)
+        return cli_fail_error (&err, job->receivers_path);
+      job->rays[job->nrays++] = (fr_csv_ray) { .receiver = k, .npoints = n, .points = pts };
+    }
+  return CLI_EXIT_OK;
+}
+
+/* T through fr_npy_write (atomic) and the rays through an fr_atomic_file
+ * committed after T: a failure leaves neither file. */
+static int
+write_outputs (fold_job *job)
+{
+  const fr_grid *g = &job->grid;
+  size_t n = fr_grid_count (g);
+  fr_atomic_file rays_file = { 0 };
+  bool have_rays = job->rays_path != NULL;
+  float *t32 = NULL;
+  fr_array t;
+  fr_error err = { 0 };
+  fr_status st;
+
+  if (have_rays)
+    {
+      if (fr_atomic_open (&rays_file, job->rays_path, &err) != FR_OK)
+        return cli_fail_error (&err, "--rays-out");
+      if (fr_csv_write_rays_to (rays_file.fp, job->ndim, job->rays, job->nrays, &err) != FR_OK)
+        {
+          fr_atomic_abort (&rays_file);
+          return cli_fail_error (&err, job->rays_path);
+        }
+    }
+  if (job->params.double_precision)
+    t = fr_array_wrap_grid (g, FR_F64, job->result.time);
+  else
+    {
+      t32 = malloc (n * sizeof *t32);
+      if (t32 == NULL)
+        {
+          fr_atomic_abort (&rays_file);
+          return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+        }
+      for (size_t i = 0; i < n; i++)
+        t32[i] = (float) job->result.time[i];
+      t = fr_array_wrap_grid (g, FR_F32, t32);
+    }
+  st = fr_npy_write (job->out_path, &t, &err);
+  free (t32);
+  if (st != FR_OK)
+    {
+      fr_atomic_abort (&rays_file);
+      err.code = err.code == FR_E_NOMEM ? FR_E_NOMEM : FR_E_IO;
+      return cli_fail_error (&err, job->out_path);
+    }
+  if (have_rays && fr_atomic_commit (&rays_file, &err) != FR_OK)
+    {
+      fr_atomic_abort (&rays_file);
+      unlink (job->out_path);
+      return cli_fail_error (&err, job->rays_path);
+    }
+  return CLI_EXIT_OK;
+}
+
+static void
+print_stats (const fold_job *job)
+{
+  const fr_fold_result *r = &job->result;
+  const fr_grid *g = &job->grid;
+
+  printf ("{\"backend\": \"%s\", \"solve_ms\": %.3f, \"iterations\": %ld, \"method\": \"%s\", "
+          "\"schedules\": %ld, \"subdomain_sweeps\": %llu, \"subdomains\": %zu, "
+          "\"sweeps_per_subdomain\": %.3f, \"block\": %d, \"threads\": %d, ",
+          fr_fold_backend_name (r->backend), r->solve_ms, r->iterations,
+          fr_fold_method_name (r->method), r->schedules, (unsigned long long) r->subdomain_sweeps,
+          r->subdomains, r->subdomains ? (double) r->subdomain_sweeps / (double) r->subdomains : 0.0,
+          r->block, r->threads);
+  if (g->ndim == 3)
+    printf ("\"grid\": [%zu, %zu, %zu], ", g->nx, g->ny, g->nz);
+  else
+    printf ("\"grid\": [%zu, %zu], ", g->nx, g->nz);
+  printf ("\"precision\": \"%s\", \"sources\": %zu, \"receivers\": %zu, \"notice\": ",
+          r->double_precision ? "double" : "single", job->nsrc, job->receivers.count);
+  cli_json_string (stdout, r->notice);
+  fputs ("}\n", stdout);
+}
+
+int
+cli_fold (int argc, char **argv)
+{
+  cli_option opts[O_COUNT] = {
+    [O_SPEED] = { "--speed", true, false },
+    [O_SPEED_CONST] = { "--speed-const", true, false },
+    [O_SHAPE] = { "--shape", true, false },
+    [O_SPACING] = { "--spacing", true, false },
+    [O_ORIGIN] = { "--origin", true, false },
+    [O_PSI_A] = { "--psi-a", true, false },
+    [O_SOURCE] = { "--source", true, true },
+    [O_BOUNDARY] = { "--boundary", true, false },
+    [O_HORIZON] = { "--horizon", true, false },
+    [O_METHOD] = { "--method", true, false },
+    [O_BACKEND] = { "--backend", true, false },
+    [O_PRECISION] = { "--precision", true, false },
+    [O_OUT] = { "--out", true, false },
+    [O_RECEIVERS] = { "--receivers", true, false },
+    [O_RAYS_OUT] = { "--rays-out", true, false },
+    [O_STATS] = { "--stats", false, false },
+  };
+  fold_job job = { 0 };
+  struct sigaction sa = { 0 }, old_int, old_term;
+  bool help;
+  int status;
+
+  fr_fold_params_init (&job.params);
+  status = cli_parse_options (argc, argv, 1, opts, O_COUNT, &help);
+  if (status == CLI_EXIT_OK && help)
+    usage ();
+  else if (status == CLI_EXIT_OK)
+    status = parse_job (opts, &job);
+  if (status != CLI_EXIT_OK || help)
+    goto out;
+
+  cancel_flag = fr_cancel_new ();
+  if (cancel_flag == NULL)
+    {
+      status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
+      goto out;
+    }
+  sa.sa_handler = on_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, &old_int);
+  sigaction (SIGTERM, &sa, &old_term);
+
+  if ((status = check_paths (&job)) == CLI_EXIT_OK
+      && (status = build_grid (&job)) == CLI_EXIT_OK
+      && (status = load_starts (&job)) == CLI_EXIT_OK
+      && (status = solve (&job)) == CLI_EXIT_OK
+      && (status = trace_rays (&job)) == CLI_EXIT_OK)
+    {
+      if (fr_cancel_raised (cancel_flag))
+        status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
+      else
+        status = write_outputs (&job);
+    }
+
+  sigaction (SIGINT, &old_int, NULL);
+  sigaction (SIGTERM, &old_term, NULL);
+  if (status == CLI_EXIT_OK)
+    {
+      if (job.result.notice[0])
+        cli_note ("%s", job.result.notice);
+      if (job.unreached > 0)
+        cli_note ("%zu receiver%s not reached: no ray written for %s", job.unreached,
+                  job.unreached == 1 ? " is" : "s are", job.unreached == 1 ? "it" : "them");
+      if (job.stats)
+        print_stats (&job);
+    }
+
+out:
+  fr_cancel_free (cancel_flag);
+  cancel_flag = NULL;
+  fold_job_clear (&job);
+  cli_options_clear (opts, O_COUNT);
+  return status;
+}

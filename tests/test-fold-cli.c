@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* `foldray-cli fold` against CONTRACT.md: outputs, --stats, rays, and bad
+ * input (exit 2, one stderr line naming the flag or file, no output). */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "fr-npy.h"
+#include "test-fold-common.h"
+
+typedef struct run_out {
+  int status;
+  char *out, *err;
+} run_out;
+
+static run_out
+run_cli (const char *const *args)
+{
+  const char *cli = g_getenv ("FOLDRAY_CLI");
+  GPtrArray *argv = g_ptr_array_new ();
+  run_out r = { 0 };
+  GError *error = NULL;
+  int wait_status;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  g_ptr_array_add (argv, (gpointer) "fold");
+  for (const char *const *a = args; *a; a++)
+    g_ptr_array_add (argv, (gpointer) *a);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r.out, &r.err, &wait_status, &error));
+  g_assert_no_error (error);
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  g_ptr_array_free (argv, TRUE);
+  return r;
+}
+
+static void
+run_out_clear (run_out *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+static char *
+tmp_path (const char *dir, const char *name)
+{
+  return g_build_filename (dir, name, NULL);
+}
+
+static void
+test_solve_and_rays (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fold-cli-XXXXXX", NULL);
+  g_autofree char *out = tmp_path (dir, "T.npy");
+  g_autofree char *rcv = tmp_path (dir, "R.csv");
+  g_autofree char *rays = tmp_path (dir, "RAYS.csv");
+
+  g_assert_true (g_file_set_contents (rcv, "x,z\n0.9,0.7\n0.2,0.05\n", -1, NULL));
+  const char *args[] = { "--speed-const", "1.2", "--shape", "61,41", "--spacing", "0.02",
+                         "--source", "0.31,0.27", "--psi-a", "0.3,-0.2", "--method", "las",
+                         "--out", out, "--receivers", rcv, "--rays-out", rays, "--stats", NULL };
+  run_out r = run_cli (args);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"backend\": \"cpu\""));
+  g_assert_nonnull (strstr (r.out, "\"solve_ms\""));
+  g_assert_nonnull (strstr (r.out, "\"iterations\""));
+
+  /* The file holds what the library computes for the same job. */
+  fr_array a = { 0 };
+  fr_error err = { 0 };
+  g_assert_cmpint (fr_npy_read (out, &a, &err), ==, FR_OK);
+  g_assert_cmpint (a.dtype, ==, FR_F32);
+  g_assert_cmpint (a.ndim, ==, 2);
+  g_assert_cmpuint (a.shape[0], ==, 41);
+  g_assert_cmpuint (a.shape[1], ==, 61);
+  fr_grid g = fr_grid_2d (61, 41, 0.02, 0.02, 0, 0);
+  fr_fold_params p;
+  fr_fold_params_init (&p);
+  p.speed_const = 1.2;
+  p.psi_a[0] = 0.3, p.psi_a[2] = -0.2;
+  p.method = FR_FOLD_LAS;
+  double src[2] = { 0.31, 0.27 };
+  fr_fold_start st = { .sources = src, .nsrc = 1 };
+  fr_fold_result res;
+  fold_solve_ok (&g, &st, &p, &res);
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    g_assert_cmpfloat (((float *) a.data)[i], ==, (float) res.time[i]);
+  fr_fold_result_clear (&res);
+  fr_array_clear (&a);
+
+  /* Rays: the header, then each ray from the source to its receiver. */
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (rays, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "receiver,x,z");
+  g_assert_true (g_str_has_prefix (lines[1], "0,0.31"));
+  gboolean saw1 = FALSE;
+  for (int i = 1; lines[i] && lines[i][0]; i++)
+    saw1 |= g_str_has_prefix (lines[i], "1,");
+  g_assert_true (saw1);
+  run_out_clear (&r);
+  g_unlink (out), g_unlink (rcv), g_unlink (rays), g_rmdir (dir);
+}
+
+static void
+test_3d_and_horizon (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fold-cli-XXXXXX", NULL);
+  g_autofree char *out = tmp_path (dir, "T.npy");
+  g_autofree char *rcv = tmp_path (dir, "R.csv");
+  g_autofree char *rays = tmp_path (dir, "RAYS.csv");
+  g_autofree char *hz = tmp_path (dir, "H.csv");
+
+  g_assert_true (g_file_set_contents (rcv, "x,y,z\n0.5,0.4,0.6\n", -1, NULL));
+  const char *a3[] = { "--speed-const", "1", "--shape", "13,11,12", "--spacing", "0.05,0.06,0.055",
+                       "--source", "0.2,0.3,0.25", "--precision", "double", "--out", out,
+                       "--receivers", rcv, "--rays-out", rays, NULL };
+  run_out r = run_cli (a3);
+  g_assert_cmpint (r.status, ==, 0);
+  fr_array a = { 0 };
+  g_assert_cmpint (fr_npy_read (out, &a, NULL), ==, FR_OK);
+  g_assert_cmpint (a.dtype, ==, FR_F64);
+  g_assert_cmpint (a.ndim, ==, 3);
+  g_assert_cmpuint (a.shape[0], ==, 12);
+  g_assert_cmpuint (a.shape[1], ==, 11);
+  g_assert_cmpuint (a.shape[2], ==, 13);
+  fr_array_clear (&a);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (rays, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "receiver,x,y,z\n0,0.2,0.3,0.25\n"));
+  run_out_clear (&r);
+
+  g_assert_true (g_file_set_contents (hz, "x,z\n-0.1,0.3\n1.1,0.35\n", -1, NULL));
+  const char *ah[] = { "--speed-const", "1", "--shape", "21,21", "--spacing", "0.05",
+                       "--horizon", hz, "--out", out, NULL };
+  r = run_cli (ah);
+  g_assert_cmpint (r.status, ==, 0);
+  run_out_clear (&r);
+  g_unlink (out), g_unlink (rcv), g_unlink (rays), g_unlink (hz), g_rmdir (dir);
+}
+
+typedef struct bad_case {
+  const char *args[16];
+  const char *needle;    /* what the one stderr line must name */
+} bad_case;
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fold-cli-XXXXXX", NULL);
+  g_autofree char *out = tmp_path (dir, "T.npy");
+  g_autofree char *missing = tmp_path (dir, "nope.npy");
+  const bad_case cases[] = {
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--psi-a", "1,0.5", "--out", out }, "--psi-a" },
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "5,0.5", "--out", out }, "--source" },
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5,0.5", "--out", out }, "--source" },
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--out", out }, "--source" },
+    { { "--speed-const", "1", "--spacing", "0.1", "--source", "0.5,0.5", "--out", out }, "--shape" },
+    { { "--speed-const", "-1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--out", out }, "--speed-const" },
+    { { "--speed", missing, "--spacing", "0.1", "--source", "0.5,0.5", "--out", out }, "--speed" },
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--method", "fast", "--out", out }, "--method" },
+    { { "--speed-const", "1", "--shape", "20,20,20", "--spacing", "0.1", "--source", "0.5,0.5,0.5", "--horizon", missing, "--out", out }, "--horizon" },
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--bogus", "--out", out }, "--bogus" },
+  };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      run_out r = run_cli (cases[i].args);
+      g_test_message ("case %zu: exit %d, stderr: %s", i, r.status, r.err);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_true (g_str_has_prefix (r.err, "foldray-cli: "));
+      /* One line. */
+      g_assert_null (strchr (r.err, '\n') == NULL ? NULL : strchr (strchr (r.err, '\n') + 1, '\n'));
+      g_assert_nonnull (strstr (r.err, cases[i].needle));
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+      run_out_clear (&r);
+    }
+  /* CUDA is not there yet: exit 1, still no file. */
+  const char *cuda[] = { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source",
+                         "0.5,0.5", "--backend", "cuda", "--out", out, NULL };
+  run_out r = run_cli (cuda);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "--backend"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  run_out_clear (&r);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/fold/cli/solve-and-rays", test_solve_and_rays);
+  g_test_add_func ("/fold/cli/3d-and-horizon", test_3d_and_horizon);
+  g_test_add_func ("/fold/cli/bad-input", test_bad_input);
+  return g_test_run ();
+}

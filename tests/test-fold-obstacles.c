@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Walls: an impermeable wall is never crossed, the front reaches around
+ * it through a narrow opening (Ex_C), and a semi-permeable wall (Ex_B) is
+ * crossed slowly.  Truth is a pair of bounds derived without any graph
+ * search: every path to the far side crosses the wall's mid-plane inside
+ * the opening, so
+ *     T(x) >= min over y in the opening of (|s − y| + |y − x|) / F,
+ * and the path s → a → b → x through the points a, b where the straight
+ * crossing height, clamped into the opening, meets the wall's two faces is
+ * free, so T(x) is at most its length / F (plus the scheme's error). */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "test-fold-common.h"
+
+/* min over y in [lo, hi] (at x = xw) of |s − y| + |y − x| in 2D (x, z):
+ * the straight crossing height, clamped (the function is convex in y). */
+static double
+via_opening_2d (const double s[2], const double x[2], double xw, double lo, double hi, double *zc)
+{
+  double t = (xw - s[0]) / (x[0] - s[0]);
+  double z = s[1] + t * (x[1] - s[1]);
+  z = fmin (hi, fmax (lo, z));
+  if (zc)
+    *zc = z;
+  return hypot (xw - s[0], z - s[1]) + hypot (x[0] - xw, x[1] - z);
+}
+
+static void
+wall_2d (gboolean open, float wall_speed, fr_fold_result *res, fr_grid *g, float **F_out)
+{
+  *g = fr_grid_2d (161, 121, 0.0125, 0.0125, 0, 0);   /* [0, 2] × [0, 1.5] */
+  size_t n = fr_grid_count (g);
+  float *F = g_new (float, n);
+  double src[2] = { 0.5, 1.1 };
+
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t ix = i % g->nx, iz = i / g->nx;
+      /* Wall: node columns 78..82 (x 0.975..1.025); opening rows 56..64
+       * (z 0.7..0.8) unless closed. */
+      gboolean wall = ix >= 78 && ix <= 82 && !(open && iz >= 56 && iz <= 64);
+      F[i] = wall ? wall_speed : 1.0f;
+    }
+  fr_fold_params p;
+  fr_fold_params_init (&p);
+  p.speed = F;
+  fr_fold_start st = { .sources = src, .nsrc = 1 };
+  fold_solve_ok (g, &st, &p, res);
+  *F_out = F;
+}
+
+static void
+test_opening_2d (void)
+{
+  fr_grid g;
+  fr_fold_result res;
+  float *F;
+  double s[2] = { 0.5, 1.1 };
+
+  wall_2d (TRUE, 0.0f, &res, &g, &F);
+  double worst_lo = 0.0, worst_hi = 0.0;
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 84; ix < g.nx; ix++)
+      {
+        double x[2] = { ix * g.dx, iz * g.dz };
+        double t = res.time[fr_grid_index (&g, ix, 0, iz)];
+        g_assert_true (isfinite (t));   /* the front reaches around */
+        /* The free rows span z in [0.7, 0.8]; their cells [0.69375, 0.80625]. */
+        double lo = via_opening_2d (s, x, 1.0, 0.69375, 0.80625, NULL);
+        double zc;
+        via_opening_2d (s, x, 1.0, 0.7, 0.8, &zc);
+        double hi = hypot (0.975 - s[0], zc - s[1]) + 0.05 + hypot (x[0] - 1.025, x[1] - zc);
+        worst_lo = fmax (worst_lo, (lo - t) / lo);
+        worst_hi = fmax (worst_hi, (t - hi) / hi);
+        g_assert_cmpfloat (t, >=, lo * (1.0 - 1e-6));
+        g_assert_cmpfloat (t, <=, hi * 1.03 + 2 * g.dx);
+      }
+  g_test_message ("behind the wall: T below the lower bound by at most %.2e, above the path by at most %.2f%%",
+                  worst_lo, 100 * worst_hi);
+  /* Wall nodes stay unreached. */
+  for (size_t iz = 0; iz < g.nz; iz++)
+    if (iz < 56 || iz > 64)
+      g_assert_true (isinf (res.time[fr_grid_index (&g, 80, 0, iz)]));
+  fr_fold_result_clear (&res);
+  g_free (F);
+}
+
+static void
+test_closed_2d (void)
+{
+  fr_grid g;
+  fr_fold_result res;
+  float *F;
+
+  wall_2d (FALSE, 0.0f, &res, &g, &F);
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 78; ix < g.nx; ix++)
+      g_assert_true (isinf (res.time[fr_grid_index (&g, ix, 0, iz)]));
+  fr_fold_result_clear (&res);
+  g_free (F);
+}
+
+static void
+test_semi_permeable_2d (void)
+{
+  fr_grid g;
+  fr_fold_result res;
+  float *F;
+  const float fw = 0.03f;   /* Ex_B's slow walls */
+
+  wall_2d (FALSE, fw, &res, &g, &F);
+  /* Crossing 5 wall nodes takes at least the 4 spacings between the first
+   * and the last at the wall's speed. */
+  double cross = 4 * g.dx / fw;
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 83; ix < g.nx; ix++)
+      {
+        double x[2] = { ix * g.dx, iz * g.dz };
+        double t = res.time[fr_grid_index (&g, ix, 0, iz)];
+        g_assert_true (isfinite (t));
+        g_assert_cmpfloat (t, >=, cross + (hypot (x[0] - 0.5, x[1] - 1.1) - 5 * g.dx));
+      }
+  fr_fold_result_clear (&res);
+  g_free (F);
+}
+
+/* 3D: a wall x in [0.45, 0.55] with a square opening; the lower bound's
+ * minimum over the opening square is sampled, less the sampling slack (the
+ * function is 2-Lipschitz in y, so a sample within δ·√2/2 of the true
+ * minimiser is at most √2·δ above it). */
+static void
+test_opening_3d (void)
+{
+  fr_grid g = fr_grid_3d (41, 41, 41, 0.025, 0.025, 0.025, 0, 0, 0);
+  size_t n = fr_grid_count (&g);
+  float *F = g_new (float, n);
+  double s[3] = { 0.2, 0.7, 0.75 };
+
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t ix = i % g.nx, iy = (i / g.nx) % g.ny, iz = i / (g.nx * g.ny);
+      gboolean opening = iy >= 16 && iy <= 20 && iz >= 12 && iz <= 16;   /* y 0.4..0.5, z 0.3..0.4 */
+      F[i] = (ix >= 18 && ix <= 22 && !opening) ? 0.0f : 1.0f;
+    }
+  fr_fold_params p;
+  fr_fold_params_init (&p);
+  p.speed = F;
+  fr_fold_start st = { .sources = s, .nsrc = 1 };
+  fr_fold_result res;
+  fold_solve_ok (&g, &st, &p, &res);
+
+  const int m = 40;
+  const double ylo = 0.3875, yhi = 0.5125, zlo = 0.2875, zhi = 0.4125;   /* the free cells */
+  const double delta = fmax (yhi - ylo, zhi - zlo) / m;
+  for (size_t iz = 0; iz < g.nz; iz += 2)
+    for (size_t iy = 0; iy < g.ny; iy += 2)
+      for (size_t ix = 24; ix < g.nx; ix += 2)
+        {
+          double x[3] = { ix * g.dx, iy * g.dy, iz * g.dz };
+          double t = res.time[fr_grid_index (&g, ix, iy, iz)];
+          g_assert_true (isfinite (t));
+          double lo = INFINITY;
+          for (int a = 0; a <= m; a++)
+            for (int b = 0; b <= m; b++)
+              {
+                double y[3] = { 0.5, ylo + (yhi - ylo) * a / m, zlo + (zhi - zlo) * b / m };
+                double d1 = sqrt ((y[0] - s[0]) * (y[0] - s[0]) + (y[1] - s[1]) * (y[1] - s[1]) + (y[2] - s[2]) * (y[2] - s[2]));
+                double d2 = sqrt ((y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) + (y[2] - x[2]) * (y[2] - x[2]));
+                lo = fmin (lo, d1 + d2);
+              }
+          lo -= sqrt (2.0) * delta;
+          g_assert_cmpfloat (t, >=, lo);
+          /* Not absurdly above it either: the wall is 0.1 thick. */
+          g_assert_cmpfloat (t, <=, 1.1 * (lo + 0.1) + 0.05);
+        }
+  fr_fold_result_clear (&res);
+
+  /* Closed: nothing beyond the wall is reached. */
+  for (size_t i = 0; i < n; i++)
+    if (i % g.nx >= 18 && i % g.nx <= 22)
+      F[i] = 0.0f;
+  fold_solve_ok (&g, &st, &p, &res);
+  for (size_t i = 0; i < n; i++)
+    if (i % g.nx >= 18)
+      g_assert_true (isinf (res.time[i]));
+  fr_fold_result_clear (&res);
+  g_free (F);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/fold/obstacles/opening-2d", test_opening_2d);
+  g_test_add_func ("/fold/obstacles/closed-2d", test_closed_2d);
+  g_test_add_func ("/fold/obstacles/semi-permeable-2d", test_semi_permeable_2d);
+  g_test_add_func ("/fold/obstacles/opening-3d", test_opening_3d);
+  return g_test_run ();
+}
