@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-application"
+
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "fr-application.h"
+#include "fr-bench.h"
+#include "fr-window.h"
+
+struct _FrApplication
+{
+  GtkApplication  parent_instance;
+
+  int             exit_status;
+  guint           pending_exports;
+};
+
+G_DEFINE_FINAL_TYPE (FrApplication, fr_application, GTK_TYPE_APPLICATION)
+
+/* What --export-on-idle writes, with fixed names. */
+static const struct {
+  FrExportKind  kind;
+  const char   *name;
+} idle_exports[] = {
+  { FR_EXPORT_PICTURE,      "canvas.png" },
+  { FR_EXPORT_TIME_NPY,     "T.npy" },
+  { FR_EXPORT_TIME_VTI,     "T.vti" },
+  { FR_EXPORT_VELOCITY_NPY, "velocity.npy" },
+  { FR_EXPORT_VELOCITY_VTI, "velocity.vti" },
+  { FR_EXPORT_RAYS_CSV,     "rays.csv" },
+  { FR_EXPORT_RAYS_VTP,     "rays.vtp" },
+};
+
+static const GOptionEntry option_entries[] = {
+  { "source", 's', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+    N_("Place a source at X,Z in model units (repeatable)"), "X,Z" },
+  { "receiver", 'r', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+    N_("Place a receiver at X,Z in model units (repeatable)"), "X,Z" },
+  { "clear", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Start without the example’s source and receivers"), NULL },
+  { "example", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Open a bundled example: three-layer (default) or gradient"), "NAME" },
+  { "backend", 'b', 0, G_OPTION_ARG_STRING, NULL,
+    N_("Solver back end: auto, dijkstra, cpu or cuda"), "NAME" },
+  { "radius", 'R', 0, G_OPTION_ARG_INT, NULL,
+    N_("Neighbourhood radius in nodes (default 4)"), "N" },
+  { "spacing", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Node spacing of FILE.npy when it has no sidecar FILE.json"), "D[,DZ]" },
+  { "origin", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Origin of FILE.npy when it has no sidecar FILE.json"), "X0,Z0" },
+  { "colormap", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Colour map: viridis, cividis or magma"), "NAME" },
+  { "interval", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
+    N_("Time between isochrons"), "T" },
+  { "wavefront", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
+    N_("Shade what the wave has not reached at time T"), "T" },
+  { "geometry", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Window size in pixels"), "WxH" },
+  { "export-on-idle", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Once the picture has settled, export everything into DIR and quit (for tests)"), "DIR" },
+  { "bench-interaction", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Drag a source along a scripted path and report input-to-frame latency"), NULL },
+  { "bench-size", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Grid size of the interaction benchmark (default 512)"), "N" },
+  { "bench-moves", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Pointer moves in the interaction benchmark (default 240)"), "N" },
+  { "bench-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Where the interaction benchmark writes its CSV"), "FILE" },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+  { NULL }
+};
+
+/* Parses "A,B" (or "A" when allow_one, giving A,A) in the C locale. */
+static gboolean
+parse_pair (const char *text,
+            gboolean    allow_one,
+            double      out[2])
+{
+  g_auto(GStrv) parts = NULL;
+  guint n;
+
+  if (text == NULL)
+    return FALSE;
+  parts = g_strsplit (text, ",", -1);
+  n = g_strv_length (parts);
+  if (n < 1 || n > 2 || (n == 1 && !allow_one))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      char *end = NULL;
+
+      g_strstrip (parts[i]);
+      out[i] = g_ascii_strtod (parts[i], &end);
+      if (end == parts[i] || *end != '\0' || !isfinite (out[i]))
+        return FALSE;
+    }
+  if (n == 1)
+    out[1] = out[0];
+  return TRUE;
+}
+
+static int
+usage_error (GApplicationCommandLine *cmdline,
+             const char              *format,
+             ...) G_GNUC_PRINTF (2, 3);
+
+static int
+usage_error (GApplicationCommandLine *cmdline,
+             const char              *format,
+             ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_application_command_line_printerr (cmdline, "foldray: %s\n", msg);
+  return 2;
+}
+
+static void
+idle_export_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  FrApplication *self = FR_APPLICATION (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (!fr_window_export_finish (FR_WINDOW (object), result, &error))
+    {
+      g_printerr ("foldray: export failed: %s\n", error->message);
+      self->exit_status = 1;
+    }
+  if (--self->pending_exports == 0)
+    g_application_quit (G_APPLICATION (self));
+  g_application_release (G_APPLICATION (self));
+}
+
+static void
+settled_export_cb (FrWindow *window,
+                   gpointer  user_data)
+{
+  const char *dir = g_object_get_data (G_OBJECT (window), "export-dir");
+  FrApplication *self = FR_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+
+  /* Only the first settled picture is exported. */
+  g_signal_handlers_disconnect_by_func (window, settled_export_cb, user_data);
+
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      g_printerr ("foldray: %s: %s\n", dir, g_strerror (errno));
+      self->exit_status = 1;
+      g_application_quit (G_APPLICATION (self));
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (idle_exports); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, idle_exports[i].name, NULL);
+
+      self->pending_exports++;
+      g_application_hold (G_APPLICATION (self));
+      fr_window_export_async (window, idle_exports[i].kind, path, 1, NULL,
+                              idle_export_done_cb, self);
+    }
+}
+
+static int
+fr_application_command_line (GApplication            *app,
+                             GApplicationCommandLine *cmdline)
+{
+  GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
+  g_auto(GStrv) args = NULL;
+  g_autofree const char **sources = NULL;
+  g_autofree const char **receivers = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *backend_name = NULL, *spacing_text = NULL, *origin_text = NULL;
+  const char *example = NULL, *geometry = NULL, *colormap_name = NULL;
+  const char *export_dir = NULL, *bench_csv = NULL;
+  double spacing[2], origin[2], interval = -1.0, front = -1.0;
+  gboolean clear = FALSE, bench = FALSE;
+  int radius = 0, bench_size = 512, bench_moves = 240;
+  fr_spr_backend backend = FR_SPR_AUTO;
+  FrColormap colormap = FR_COLORMAP_VIRIDIS;
+  FrWindow *window;
+  int width = 1200, height = 760;
+  int argc;
+
+  args = g_application_command_line_get_arguments (cmdline, &argc);
+
+  g_variant_dict_lookup (options, "source", "^a&s", &sources);
+  g_variant_dict_lookup (options, "receiver", "^a&s", &receivers);
+  g_variant_dict_lookup (options, "clear", "b", &clear);
+  g_variant_dict_lookup (options, "example", "&s", &example);
+  g_variant_dict_lookup (options, "backend", "&s", &backend_name);
+  g_variant_dict_lookup (options, "radius", "i", &radius);
+  g_variant_dict_lookup (options, "spacing", "&s", &spacing_text);
+  g_variant_dict_lookup (options, "origin", "&s", &origin_text);
+  g_variant_dict_lookup (options, "colormap", "&s", &colormap_name);
+  g_variant_dict_lookup (options, "interval", "d", &interval);
+  g_variant_dict_lookup (options, "geometry", "&s", &geometry);
+  g_variant_dict_lookup (options, "wavefront", "d", &front);
+  g_variant_dict_lookup (options, "export-on-idle", "^&ay", &export_dir);
+  g_variant_dict_lookup (options, "bench-interaction", "b", &bench);
+  g_variant_dict_lookup (options, "bench-size", "i", &bench_size);
+  g_variant_dict_lookup (options, "bench-moves", "i", &bench_moves);
+  g_variant_dict_lookup (options, "bench-csv", "^&ay", &bench_csv);
+
+  if (backend_name != NULL && !fr_spr_backend_from_name (backend_name, &backend))
+    return usage_error (cmdline, _("--backend: unknown back end “%s”"), backend_name);
+  if (colormap_name != NULL && !fr_colormap_from_id (colormap_name, &colormap))
+    return usage_error (cmdline, _("--colormap: unknown colour map “%s”"), colormap_name);
+  if (radius < 0 || radius > 16)
+    return usage_error (cmdline, _("--radius: must be between 1 and 16"));
+  if (spacing_text != NULL && (!parse_pair (spacing_text, TRUE, spacing) ||
+                               !(spacing[0] > 0.0 && spacing[1] > 0.0)))
+    return usage_error (cmdline, _("--spacing: expected D or DX,DZ > 0, not “%s”"), spacing_text);
+  if (origin_text != NULL && !parse_pair (origin_text, FALSE, origin))
+    return usage_error (cmdline, _("--origin: expected X0,Z0, not “%s”"), origin_text);
+  if (geometry != NULL && (sscanf (geometry, "%dx%d", &width, &height) != 2 ||
+                           width < 200 || height < 150))
+    return usage_error (cmdline, _("--geometry: expected WxH, not “%s”"), geometry);
+  if (argc > 2)
+    return usage_error (cmdline, _("expected at most one FILE.npy"));
+  if (bench_size < 16 || bench_size > 8192 || bench_moves < 2)
+    return usage_error (cmdline, _("--bench-size or --bench-moves out of range"));
+
+  window = fr_window_new (GTK_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  if (radius > 0)
+    fr_side_panel_set_radius (fr_window_get_side_panel (window), radius);
+  fr_side_panel_set_backend (fr_window_get_side_panel (window), backend);
+  fr_side_panel_set_colormap (fr_window_get_side_panel (window), colormap);
+  if (interval >= 0.0)
+    fr_side_panel_set_interval (fr_window_get_side_panel (window), interval);
+  if (front >= 0.0)
+    fr_side_panel_set_front (fr_window_get_side_panel (window), TRUE, front);
+
+  if (bench)
+    {
+      FrBenchOptions bo = {
+        .size = bench_size,
+        .radius = radius > 0 ? radius : 4,
+        .moves = bench_moves,
+        .backend = backend_name != NULL ? backend : FR_SPR_CPU,
+        .csv_path = bench_csv,
+      };
+
+      gtk_window_present (GTK_WINDOW (window));
+      fr_bench_start (window, &bo);
+      return 0;
+    }
+
+  if (argc == 2)
+    {
+      if (!fr_window_load_npy (window, args[1], spacing_text != NULL ? spacing : NULL,
+                               origin_text != NULL ? origin : NULL, &error))
+        {
+          g_application_command_line_printerr (cmdline, "foldray: %s\n", error->message);
+          gtk_window_destroy (GTK_WINDOW (window));
+          return 2;
+        }
+    }
+  else
+    {
+      gboolean with_markers = !clear && sources == NULL && receivers == NULL;
+
+      if (!fr_window_load_example (window, example != NULL ? example : "three-layer",
+                                   with_markers, &error))
+        {
+          g_application_command_line_printerr (cmdline, "foldray: %s\n", error->message);
+          gtk_window_destroy (GTK_WINDOW (window));
+          return 2;
+        }
+    }
+
+  /* Markers from the command line: one edit, then forget it (it is where
+   * the session starts, not something to undo). */
+  if ((sources != NULL || receivers != NULL) && fr_scene_has_model (fr_window_get_scene (window)))
+    {
+      FrScene *scene = fr_window_get_scene (window);
+
+      fr_scene_begin_edit (scene);
+      for (guint k = 0; k < 2; k++)
+        {
+          const char **list = k == 0 ? sources : receivers;
+
+          for (guint i = 0; list != NULL && list[i] != NULL; i++)
+            {
+              double xz[2];
+
+              if (!parse_pair (list[i], FALSE, xz))
+                {
+                  fr_scene_end_edit (scene, NULL);
+                  gtk_window_destroy (GTK_WINDOW (window));
+                  return usage_error (cmdline, _("--%s: expected X,Z, not “%s”"),
+                                      k == 0 ? "source" : "receiver", list[i]);
+                }
+              fr_scene_add_marker (scene, k == 0 ? FR_MARKER_SOURCE : FR_MARKER_RECEIVER,
+                                   xz[0], xz[1]);
+            }
+        }
+      fr_scene_select (scene, FR_MARKER_NONE, 0);
+      fr_scene_end_edit (scene, NULL);
+      fr_undo_clear (fr_scene_get_undo (scene));
+    }
+
+  if (export_dir != NULL)
+    {
+      g_object_set_data_full (G_OBJECT (window), "export-dir", g_strdup (export_dir), g_free);
+      g_signal_connect (window, "settled", G_CALLBACK (settled_export_cb), NULL);
+    }
+
+  gtk_window_present (GTK_WINDOW (window));
+  return 0;
+}
+
+static int
+fr_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("foldray %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  return -1;
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  static const char *authors[] = { "The Foldray developers", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (app),
+                         "program-name", "Foldray",
+                         "logo-icon-name", APPLICATION_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Seismic shortest-path ray tracing and fold simulation, "
+                                       "redrawn while you drag"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         /* Translators: your names, one per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = gtk_application_get_windows (app);
+
+  while (windows != NULL)
+    {
+      GList *next = windows->next;
+
+      gtk_window_destroy (windows->data);
+      windows = next;
+    }
+}
+
+static void
+fr_application_startup (GApplication *app)
+{
+  static const GActionEntry actions[] = {
+    { "about", about_action },
+    { "quit", quit_action },
+  };
+  static const struct {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.quit",              { "<Control>q", NULL } },
+    { "win.open",              { "<Control>o", NULL } },
+    { "win.export('picture')", { "<Control>e", NULL } },
+    { "win.undo",              { "<Control>z", NULL } },
+    { "win.redo",              { "<Control><Shift>z", "<Control>y", NULL } },
+    { "win.delete-marker",     { "Delete", "KP_Delete", NULL } },
+    { "win.zoom-in",           { "<Control>plus", "<Control>equal", NULL } },
+    { "win.zoom-out",          { "<Control>minus", NULL } },
+    { "win.zoom-fit",          { "<Control>0", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
+  };
+
+  G_APPLICATION_CLASS (fr_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), actions, G_N_ELEMENTS (actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+}
+
+static void
+fr_application_window_added (GtkApplication *app,
+                             GtkWindow      *window)
+{
+  GTK_APPLICATION_CLASS (fr_application_parent_class)->window_added (app, window);
+
+  if (GTK_IS_APPLICATION_WINDOW (window) &&
+      gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/org/foldray/Foldray/ui/fr-shortcuts.ui");
+      GtkShortcutsWindow *overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+
+      gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (window), overlay);
+    }
+}
+
+static void
+fr_application_class_init (FrApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GtkApplicationClass *gtk_app_class = GTK_APPLICATION_CLASS (klass);
+
+  app_class->command_line = fr_application_command_line;
+  app_class->handle_local_options = fr_application_handle_local_options;
+  app_class->startup = fr_application_startup;
+  gtk_app_class->window_added = fr_application_window_added;
+}
+
+static void
+fr_application_init (FrApplication *self)
+{
+  g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE.npy]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Seismic shortest-path ray tracing, redrawn while you drag."));
+}
+
+FrApplication *
+fr_application_new (void)
+{
+  /* Not unique: every invocation is its own process, which tests rely on
+   * and which needs no session bus. */
+  return g_object_new (FR_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE,
+                       "resource-base-path", "/org/foldray/Foldray",
+                       NULL);
+}
+
+/* A failure that happened after g_application_run started (an export on
+ * idle, a benchmark over its target) becomes the process's exit status. */
+int
+fr_application_get_exit_status (FrApplication *self)
+{
+  g_return_val_if_fail (FR_IS_APPLICATION (self), 1);
+  return self->exit_status;
+}
+
+void
+fr_application_set_exit_status (FrApplication *self,
+                                int            status)
+{
+  g_return_if_fail (FR_IS_APPLICATION (self));
+  self->exit_status = status;
+}

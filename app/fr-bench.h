@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The interaction benchmark (`foldray --bench-interaction`): drags a
+ * source along a scripted path through the same code the pointer uses,
+ * and measures the latency from each input event to the first frame that
+ * shows a result including it. */
+#pragma once
+
+#include "fr-window.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int             size;       /* grid nodes per side */
+  int             radius;
+  int             moves;      /* pointer moves, one per timer tick */
+  fr_spr_backend  backend;
+  const char     *csv_path;   /* NULL: bench-interaction.csv */
+} FrBenchOptions;
+
+void fr_bench_start (FrWindow             *window,
+                     const FrBenchOptions *options);
+
+G_END_DECLS

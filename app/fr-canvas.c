@@ -1,0 +1,1451 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-canvas"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <epoxy/gl.h>
+#include <glib/gi18n.h>
+
+#include "fr-canvas.h"
+
+/* Pixels within which a press grabs a marker, and a press must travel
+ * before it becomes a pan instead of a click. */
+#define PICK_RADIUS_PX  12.0
+#define CLICK_SLOP_PX    5.0
+
+/* Shapes in lines.frag.glsl. */
+enum { SHAPE_DISC = 0, SHAPE_DIAMOND = 1, SHAPE_CAPSULE = 2 };
+
+typedef struct
+{
+  float pos[2];
+  float shape[4];
+  float color[4];
+} LineVertex;
+
+typedef enum
+{
+  DRAG_NONE,
+  DRAG_PENDING,   /* left press on empty space: a click unless it moves */
+  DRAG_MARKER,
+  DRAG_PAN,
+} DragMode;
+
+/* A result first shown by a frame, and when that frame finished. */
+typedef struct
+{
+  FrResult *result;
+  gint64    time;
+} DrawnFrame;
+
+/* A request to render the picture at another size (PNG export). */
+typedef struct
+{
+  int width, height;
+} RenderRequest;
+
+struct _FrCanvas
+{
+  GtkGLArea     parent_instance;
+
+  FrScene      *scene;
+  FrResult     *result;
+  FrView        view;
+  gboolean      view_fitted;
+
+  FrColormap    colormap;
+  double        interval;
+  gboolean      front_enabled;
+  double        front_time;
+
+  /* GL objects: made in realize, freed in unrealize, used only in render. */
+  gboolean      gl_ready;
+  GLuint        field_program;
+  GLuint        lines_program;
+  GLuint        field_vao, field_vbo;
+  GLuint        lines_vao, lines_vbo;
+  GLuint        tex_velocity, tex_time, tex_lut;
+  int           time_width, time_height;
+  GLint         u_clip, u_cells, u_velocity, u_time, u_lut, u_vrange, u_size,
+                u_has_time, u_interval, u_front, u_viewport;
+  gboolean      velocity_dirty;
+  gboolean      time_dirty;
+  gboolean      lut_dirty;
+  gboolean      time_valid;
+  GArray       *line_vertices;
+
+  /* Pointer interaction. */
+  DragMode      drag_mode;
+  guint         drag_button;
+  gboolean      drag_shift;
+  FrMarkerKind  drag_kind;
+  guint         drag_index;
+  double        drag_x, drag_y;
+  double        pan_cx, pan_cz;
+  double        pinch_scale;
+  double        pointer_x, pointer_y;
+
+  guint64       input_seq;
+  guint         drawn_serial;
+  gint64        render_start;
+  GQueue        drawn;          /* DrawnFrame: results first shown, to announce */
+  guint         drawn_idle_id;
+
+  GQueue        render_tasks;   /* GTask, data RenderRequest */
+};
+
+G_DEFINE_FINAL_TYPE (FrCanvas, fr_canvas, GTK_TYPE_GL_AREA)
+
+enum {
+  FRAME_DRAWN,
+  VIEW_CHANGED,
+  CURSOR_MOVED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const float ray_color[4]      = { 1.00f, 0.00f, 1.00f, 1.0f };  /* magenta: absent from every map */
+static const float ray_halo[4]       = { 0.00f, 0.00f, 0.00f, 0.55f };
+static const float source_color[4]   = { 1.00f, 0.30f, 0.08f, 1.0f };
+static const float receiver_color[4] = { 0.20f, 0.85f, 1.00f, 1.0f };
+static const float ring_light[4]     = { 1.00f, 1.00f, 1.00f, 1.0f };
+static const float ring_dark[4]      = { 0.00f, 0.00f, 0.00f, 0.85f };
+static const float select_color[4]   = { 1.00f, 0.92f, 0.20f, 1.0f };
+
+/* ---------------------------------------------------------------- GL helpers */
+
+static GLuint
+compile_shader (GLenum       type,
+                const char  *header,
+                const char  *resource,
+                GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  const char *sources[2];
+  GLint lengths[2];
+  GLuint shader;
+  GLint ok = 0;
+
+  bytes = g_resources_lookup_data (resource, 0, error);
+  if (bytes == NULL)
+    return 0;
+
+  sources[0] = header;
+  lengths[0] = (GLint) strlen (header);
+  sources[1] = g_bytes_get_data (bytes, NULL);
+  lengths[1] = (GLint) g_bytes_get_size (bytes);
+
+  shader = glCreateShader (type);
+  glShaderSource (shader, 2, sources, lengths);
+  glCompileShader (shader);
+  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
+  if (!ok)
+    {
+      GLint len = 0;
+      g_autofree char *log = NULL;
+
+      glGetShaderiv (shader, GL_INFO_LOG_LENGTH, &len);
+      log = g_malloc0 (MAX (len, 1) + 1);
+      glGetShaderInfoLog (shader, len, NULL, log);
+      g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_COMPILATION_FAILED,
+                   "%s: %s", resource, log);
+      glDeleteShader (shader);
+      return 0;
+    }
+  return shader;
+}
+
+/* Links a program from two resources; attribute locations are bound by
+ * name so the GLSL needs no layout qualifiers. */
+static GLuint
+link_program (const char          *header,
+              const char          *vert,
+              const char          *frag,
+              const char * const  *attributes,
+              GError             **error)
+{
+  GLuint vs, fs, program;
+  GLint ok = 0;
+
+  if ((vs = compile_shader (GL_VERTEX_SHADER, header, vert, error)) == 0)
+    return 0;
+  if ((fs = compile_shader (GL_FRAGMENT_SHADER, header, frag, error)) == 0)
+    {
+      glDeleteShader (vs);
+      return 0;
+    }
+
+  program = glCreateProgram ();
+  glAttachShader (program, vs);
+  glAttachShader (program, fs);
+  for (guint i = 0; attributes[i] != NULL; i++)
+    glBindAttribLocation (program, i, attributes[i]);
+  glLinkProgram (program);
+  glGetProgramiv (program, GL_LINK_STATUS, &ok);
+  glDetachShader (program, vs);
+  glDetachShader (program, fs);
+  glDeleteShader (vs);
+  glDeleteShader (fs);
+
+  if (!ok)
+    {
+      GLint len = 0;
+      g_autofree char *log = NULL;
+
+      glGetProgramiv (program, GL_INFO_LOG_LENGTH, &len);
+      log = g_malloc0 (MAX (len, 1) + 1);
+      glGetProgramInfoLog (program, len, NULL, log);
+      g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_LINK_FAILED, "%s: %s", vert, log);
+      glDeleteProgram (program);
+      return 0;
+    }
+  return program;
+}
+
+static GLuint
+new_texture (GLint filter)
+{
+  GLuint tex = 0;
+
+  glGenTextures (1, &tex);
+  glBindTexture (GL_TEXTURE_2D, tex);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  return tex;
+}
+
+static void
+upload_velocity_texture (FrCanvas *self)
+{
+  const fr_grid *g = fr_scene_get_grid (self->scene);
+  GBytes *v = fr_scene_get_velocity (self->scene);
+
+  glBindTexture (GL_TEXTURE_2D, self->tex_velocity);
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, (GLsizei) g->nx, (GLsizei) g->nz, 0,
+                GL_RED, GL_FLOAT, g_bytes_get_data (v, NULL));
+}
+
+/* The one place traveltimes reach GL: a host-to-texture copy.  A CUDA–GL
+ * interop path (T already in a registered GL buffer) replaces only this. */
+static void
+upload_time_texture (FrCanvas       *self,
+                     const fr_grid  *g,
+                     const float    *time)
+{
+  glBindTexture (GL_TEXTURE_2D, self->tex_time);
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  if (self->time_width != (int) g->nx || self->time_height != (int) g->nz)
+    {
+      glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, (GLsizei) g->nx, (GLsizei) g->nz, 0,
+                    GL_RED, GL_FLOAT, NULL);
+      self->time_width = (int) g->nx;
+      self->time_height = (int) g->nz;
+    }
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) g->nx, (GLsizei) g->nz,
+                   GL_RED, GL_FLOAT, time);
+}
+
+static void
+upload_lut_texture (FrCanvas *self)
+{
+  guint8 rgba[FR_COLORMAP_LUT_SIZE * 4];
+
+  fr_colormap_fill_lut (self->colormap, rgba);
+  glBindTexture (GL_TEXTURE_2D, self->tex_lut);
+  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_RGBA8, FR_COLORMAP_LUT_SIZE, 1, 0,
+                GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+}
+
+/* Whether the current result belongs to the scene's current model. */
+static gboolean
+result_matches_scene (FrCanvas *self)
+{
+  return self->result != NULL && self->result->ok && self->result->time != NULL &&
+         self->scene != NULL &&
+         self->result->job->velocity == fr_scene_get_velocity (self->scene);
+}
+
+/* ------------------------------------------------------------- tessellation */
+
+static void
+push_vertex (GArray      *a,
+             double       x,
+             double       y,
+             double       u,
+             double       v,
+             int          kind,
+             double       half_len,
+             const float  color[4])
+{
+  LineVertex vert = {
+    { (float) x, (float) y },
+    { (float) u, (float) v, (float) kind, (float) half_len },
+    { color[0], color[1], color[2], color[3] },
+  };
+
+  g_array_append_val (a, vert);
+}
+
+/* A disc or diamond of radius r pixels centred at (x, y). */
+static void
+push_shape (GArray      *a,
+            int          kind,
+            double       x,
+            double       y,
+            double       r,
+            const float  color[4])
+{
+  static const int corners[6][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
+
+  for (guint i = 0; i < 6; i++)
+    push_vertex (a, x + corners[i][0] * r, y + corners[i][1] * r,
+                 corners[i][0], corners[i][1], kind, 0.0, color);
+}
+
+/* A segment of width w pixels with round caps. */
+static void
+push_capsule (GArray      *a,
+              double       x0,
+              double       y0,
+              double       x1,
+              double       y1,
+              double       w,
+              const float  color[4])
+{
+  static const int corners[6][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
+  double dx = x1 - x0, dy = y1 - y0;
+  double len = hypot (dx, dy);
+  double hw = 0.5 * w;
+  double ux, uy, nx, ny, half, mx, my;
+
+  if (len < 1e-9)
+    {
+      ux = 1.0;
+      uy = 0.0;
+    }
+  else
+    {
+      ux = dx / len;
+      uy = dy / len;
+    }
+  nx = -uy;
+  ny = ux;
+  half = 0.5 * len / hw;
+  mx = 0.5 * (x0 + x1);
+  my = 0.5 * (y0 + y1);
+
+  for (guint i = 0; i < 6; i++)
+    {
+      double s = corners[i][0] * (0.5 * len + hw);
+      double t = corners[i][1] * hw;
+
+      push_vertex (a, mx + ux * s + nx * t, my + uy * s + ny * t,
+                   corners[i][0] * (half + 1.0), corners[i][1], SHAPE_CAPSULE, half, color);
+    }
+}
+
+static void
+push_rays (FrCanvas     *self,
+           const FrView *view,
+           double        k,
+           double        width,
+           const float   color[4])
+{
+  GArray *a = self->line_vertices;
+
+  for (guint r = 0; r < self->result->rays->len; r++)
+    {
+      GArray *ray = g_ptr_array_index (self->result->rays, r);
+      const double *xz = (const double *) ray->data;
+      guint n = ray->len / 2;
+
+      for (guint i = 0; i + 1 < n; i++)
+        {
+          double x0, y0, x1, y1;
+
+          fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &x0, &y0);
+          fr_view_model_to_widget (view, xz[2 * i + 2], xz[2 * i + 3], &x1, &y1);
+          push_capsule (a, x0, y0, x1, y1, width * k, color);
+        }
+    }
+}
+
+static void
+push_markers (FrCanvas     *self,
+              const FrView *view,
+              double        k)
+{
+  GArray *a = self->line_vertices;
+  const FrPoint *pts;
+  FrMarkerKind sel_kind;
+  guint sel_index = 0;
+  guint n;
+
+  sel_kind = fr_scene_get_selection (self->scene, &sel_index);
+
+  pts = fr_scene_get_markers (self->scene, FR_MARKER_RECEIVER, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      double x, y;
+
+      fr_view_model_to_widget (view, pts[i].x, pts[i].z, &x, &y);
+      if (sel_kind == FR_MARKER_RECEIVER && sel_index == i)
+        push_shape (a, SHAPE_DIAMOND, x, y, 15.0 * k, select_color);
+      push_shape (a, SHAPE_DIAMOND, x, y, 11.0 * k, ring_dark);
+      push_shape (a, SHAPE_DIAMOND, x, y, 10.0 * k, ring_light);
+      push_shape (a, SHAPE_DIAMOND, x, y, 7.5 * k, receiver_color);
+    }
+
+  pts = fr_scene_get_markers (self->scene, FR_MARKER_SOURCE, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      double x, y;
+
+      fr_view_model_to_widget (view, pts[i].x, pts[i].z, &x, &y);
+      if (sel_kind == FR_MARKER_SOURCE && sel_index == i)
+        push_shape (a, SHAPE_DISC, x, y, 12.5 * k, select_color);
+      push_shape (a, SHAPE_DISC, x, y, 9.5 * k, ring_dark);
+      push_shape (a, SHAPE_DISC, x, y, 8.5 * k, ring_light);
+      push_shape (a, SHAPE_DISC, x, y, 6.5 * k, source_color);
+    }
+}
+
+/* Draws everything into the bound framebuffer.  view is in logical pixels;
+ * k scales line widths and marker sizes (k > 1 for a larger export). */
+static void
+draw_picture (FrCanvas     *self,
+              const FrView *view,
+              double        k)
+{
+  gboolean has_time;
+
+  glClearColor (0.17f, 0.17f, 0.19f, 1.0f);
+  glClear (GL_COLOR_BUFFER_BIT);
+
+  if (self->scene == NULL || !fr_scene_has_model (self->scene))
+    return;
+
+  has_time = self->time_valid && result_matches_scene (self);
+
+  /* The field: one quad over the cells. */
+  {
+    const fr_grid *g = fr_scene_get_grid (self->scene);
+    double x0, z0, x1, z1;
+    float clip[9], quad[8];
+    float vmin, vmax;
+
+    fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+    fr_scene_get_velocity_range (self->scene, &vmin, &vmax);
+    fr_view_clip_matrix (view, clip);
+    /* Relative to the box's corner, so single-precision vertices keep
+     * their accuracy far from the origin. */
+    quad[0] = (float) x0; quad[1] = (float) z0;
+    quad[2] = (float) x1; quad[3] = (float) z0;
+    quad[4] = (float) x0; quad[5] = (float) z1;
+    quad[6] = (float) x1; quad[7] = (float) z1;
+
+    glUseProgram (self->field_program);
+    glUniformMatrix3fv (self->u_clip, 1, GL_FALSE, clip);
+    glUniform4f (self->u_cells, (float) x0, (float) z0, (float) (x1 - x0), (float) (z1 - z0));
+    glUniform2f (self->u_vrange, vmin, vmax);
+    glUniform2i (self->u_size, (GLint) g->nx, (GLint) g->nz);
+    glUniform1i (self->u_has_time, has_time);
+    glUniform1f (self->u_interval, (float) self->interval);
+    glUniform1f (self->u_front, self->front_enabled ? (float) self->front_time : -1.0f);
+
+    glActiveTexture (GL_TEXTURE0);
+    glBindTexture (GL_TEXTURE_2D, self->tex_velocity);
+    glUniform1i (self->u_velocity, 0);
+    glActiveTexture (GL_TEXTURE1);
+    glBindTexture (GL_TEXTURE_2D, self->tex_time);
+    glUniform1i (self->u_time, 1);
+    glActiveTexture (GL_TEXTURE2);
+    glBindTexture (GL_TEXTURE_2D, self->tex_lut);
+    glUniform1i (self->u_lut, 2);
+
+    glBindVertexArray (self->field_vao);
+    glBindBuffer (GL_ARRAY_BUFFER, self->field_vbo);
+    glBufferData (GL_ARRAY_BUFFER, sizeof quad, quad, GL_STREAM_DRAW);
+    glDrawArrays (GL_TRIANGLE_STRIP, 0, 4);
+    glActiveTexture (GL_TEXTURE0);
+  }
+
+  /* Rays and markers. */
+  g_array_set_size (self->line_vertices, 0);
+  if (has_time)
+    {
+      push_rays (self, view, k, 5.5, ray_halo);
+      push_rays (self, view, k, 3.0, ray_color);
+    }
+  push_markers (self, view, k);
+
+  if (self->line_vertices->len > 0)
+    {
+      glEnable (GL_BLEND);
+      glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+      glUseProgram (self->lines_program);
+      glUniform2f (self->u_viewport, (float) view->width, (float) view->height);
+      glBindVertexArray (self->lines_vao);
+      glBindBuffer (GL_ARRAY_BUFFER, self->lines_vbo);
+      glBufferData (GL_ARRAY_BUFFER, sizeof (LineVertex) * self->line_vertices->len,
+                    self->line_vertices->data, GL_STREAM_DRAW);
+      glDrawArrays (GL_TRIANGLES, 0, (GLsizei) self->line_vertices->len);
+      glDisable (GL_BLEND);
+    }
+
+  glBindVertexArray (0);
+  glUseProgram (0);
+}
+
+static void
+set_pixel_byte_order (guint8 *dst,
+                      const guint8 *rgba)
+{
+  /* cairo ARGB32 is native-endian premultiplied; the picture is opaque. */
+  guint32 px = (255u << 24) | ((guint32) rgba[0] << 16) | ((guint32) rgba[1] << 8) | rgba[2];
+
+  memcpy (dst, &px, 4);
+}
+
+static gboolean
+return_render_task (gpointer data)
+{
+  GTask *task = data;
+  cairo_surface_t *surface = g_object_get_data (G_OBJECT (task), "surface");
+
+  if (surface != NULL)
+    g_task_return_pointer (task, cairo_surface_reference (surface),
+                           (GDestroyNotify) cairo_surface_destroy);
+  else
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
+                             "%s", (const char *) g_object_get_data (G_OBJECT (task), "error"));
+  return G_SOURCE_REMOVE;
+}
+
+/* Renders the picture at width × height into an offscreen framebuffer
+ * and hands the pixels to the task.  Called inside render only. */
+static void
+render_offscreen (FrCanvas *self,
+                  GTask    *task)
+{
+  RenderRequest *req = g_task_get_task_data (task);
+  GLint max_size = 0;
+  GLuint fbo = 0, rb = 0;
+  g_autofree guint8 *pixels = NULL;
+  cairo_surface_t *surface;
+  FrView view;
+  guint8 *dst;
+  int stride;
+
+  glGetIntegerv (GL_MAX_RENDERBUFFER_SIZE, &max_size);
+  if (req->width > max_size || req->height > max_size)
+    {
+      g_object_set_data_full (G_OBJECT (task), "error",
+                              g_strdup_printf (_("The picture may be at most %d pixels wide and high"),
+                                               max_size),
+                              g_free);
+      g_idle_add_full (G_PRIORITY_DEFAULT, return_render_task, g_object_ref (task), g_object_unref);
+      return;
+    }
+
+  glGenFramebuffers (1, &fbo);
+  glGenRenderbuffers (1, &rb);
+  glBindRenderbuffer (GL_RENDERBUFFER, rb);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_RGBA8, req->width, req->height);
+  glBindFramebuffer (GL_FRAMEBUFFER, fbo);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+
+  if (glCheckFramebufferStatus (GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE)
+    {
+      view = fr_view_scaled (&self->view, req->width, req->height);
+      glViewport (0, 0, req->width, req->height);
+      draw_picture (self, &view, req->width / self->view.width);
+      pixels = g_malloc ((gsize) req->width * req->height * 4);
+      glPixelStorei (GL_PACK_ALIGNMENT, 1);
+      glReadPixels (0, 0, req->width, req->height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+    }
+
+  glBindFramebuffer (GL_FRAMEBUFFER, 0);
+  glDeleteRenderbuffers (1, &rb);
+  glDeleteFramebuffers (1, &fbo);
+  /* Give the GL area its own framebuffer back. */
+  gtk_gl_area_attach_buffers (GTK_GL_AREA (self));
+
+  if (pixels == NULL)
+    {
+      g_object_set_data_full (G_OBJECT (task), "error",
+                              g_strdup (_("Could not create an offscreen framebuffer")), g_free);
+      g_idle_add_full (G_PRIORITY_DEFAULT, return_render_task, g_object_ref (task), g_object_unref);
+      return;
+    }
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, req->width, req->height);
+  dst = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  cairo_surface_flush (surface);
+  /* GL rows run bottom-up. */
+  for (int y = 0; y < req->height; y++)
+    {
+      const guint8 *src = pixels + (gsize) (req->height - 1 - y) * req->width * 4;
+
+      for (int x = 0; x < req->width; x++)
+        set_pixel_byte_order (dst + (gsize) y * stride + 4 * x, src + 4 * x);
+    }
+  cairo_surface_mark_dirty (surface);
+  g_object_set_data_full (G_OBJECT (task), "surface", surface,
+                          (GDestroyNotify) cairo_surface_destroy);
+  g_idle_add_full (G_PRIORITY_DEFAULT, return_render_task, g_object_ref (task), g_object_unref);
+}
+
+static void
+drawn_frame_free (gpointer data)
+{
+  DrawnFrame *df = data;
+
+  fr_result_unref (df->result);
+  g_free (df);
+}
+
+/* Announces drawn frames outside render, so handlers may queue renders
+ * (a queue_render inside render is lost) or start exports. */
+static gboolean
+announce_frames_cb (gpointer data)
+{
+  FrCanvas *self = data;
+  DrawnFrame *df;
+
+  self->drawn_idle_id = 0;
+  while ((df = g_queue_pop_head (&self->drawn)) != NULL)
+    {
+      g_signal_emit (self, signals[FRAME_DRAWN], 0, df->result, df->time);
+      drawn_frame_free (df);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* --------------------------------------------------------------- view state */
+
+static void
+fit_view (FrCanvas *self)
+{
+  double x0, z0, x1, z1;
+
+  if (self->scene == NULL || !fr_scene_has_model (self->scene))
+    return;
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  /* Leave room for the axes and colour bar drawn over the canvas. */
+  fr_view_fit (&self->view, x0, z0, x1, z1, 56.0);
+  self->view.cx += 22.0 / self->view.scale;
+  self->view_fitted = TRUE;
+}
+
+static void
+view_changed (FrCanvas *self)
+{
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  g_signal_emit (self, signals[VIEW_CHANGED], 0);
+}
+
+static void
+scene_changed_cb (FrCanvas *self,
+                  guint     what,
+                  FrScene  *scene)
+{
+  if (what & FR_SCENE_CHANGED_MODEL)
+    {
+      self->velocity_dirty = TRUE;
+      g_clear_pointer (&self->result, fr_result_unref);
+      self->time_valid = FALSE;
+      self->view_fitted = FALSE;
+      if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+        fit_view (self);
+      g_signal_emit (self, signals[VIEW_CHANGED], 0);
+    }
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+/* ----------------------------------------------------------- GtkGLArea vfuncs */
+
+static void
+fr_canvas_realize (GtkWidget *widget)
+{
+  FrCanvas *self = FR_CANVAS (widget);
+  static const char * const field_attrs[] = { "a_pos", NULL };
+  static const char * const lines_attrs[] = { "a_pos", "a_shape", "a_color", NULL };
+  GdkGLContext *context;
+  g_autoptr(GError) error = NULL;
+  const char *header;
+
+  GTK_WIDGET_CLASS (fr_canvas_parent_class)->realize (widget);
+
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  if (gtk_gl_area_get_error (GTK_GL_AREA (self)) != NULL)
+    return;
+
+  context = gtk_gl_area_get_context (GTK_GL_AREA (self));
+  header = gdk_gl_context_get_use_es (context)
+             ? "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n"
+             : "#version 330 core\n";
+
+  self->field_program = link_program (header, "/org/foldray/Foldray/shaders/field.vert.glsl",
+                                      "/org/foldray/Foldray/shaders/field.frag.glsl",
+                                      field_attrs, &error);
+  if (self->field_program != 0)
+    self->lines_program = link_program (header, "/org/foldray/Foldray/shaders/lines.vert.glsl",
+                                        "/org/foldray/Foldray/shaders/lines.frag.glsl",
+                                        lines_attrs, &error);
+  if (error != NULL)
+    {
+      gtk_gl_area_set_error (GTK_GL_AREA (self), error);
+      return;
+    }
+
+  self->u_clip = glGetUniformLocation (self->field_program, "u_clip");
+  self->u_cells = glGetUniformLocation (self->field_program, "u_cells");
+  self->u_velocity = glGetUniformLocation (self->field_program, "u_velocity");
+  self->u_time = glGetUniformLocation (self->field_program, "u_time");
+  self->u_lut = glGetUniformLocation (self->field_program, "u_lut");
+  self->u_vrange = glGetUniformLocation (self->field_program, "u_vrange");
+  self->u_size = glGetUniformLocation (self->field_program, "u_size");
+  self->u_has_time = glGetUniformLocation (self->field_program, "u_has_time");
+  self->u_interval = glGetUniformLocation (self->field_program, "u_interval");
+  self->u_front = glGetUniformLocation (self->field_program, "u_front");
+  self->u_viewport = glGetUniformLocation (self->lines_program, "u_viewport");
+
+  glGenVertexArrays (1, &self->field_vao);
+  glBindVertexArray (self->field_vao);
+  glGenBuffers (1, &self->field_vbo);
+  glBindBuffer (GL_ARRAY_BUFFER, self->field_vbo);
+  glEnableVertexAttribArray (0);
+  glVertexAttribPointer (0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof (float), NULL);
+
+  glGenVertexArrays (1, &self->lines_vao);
+  glBindVertexArray (self->lines_vao);
+  glGenBuffers (1, &self->lines_vbo);
+  glBindBuffer (GL_ARRAY_BUFFER, self->lines_vbo);
+  glEnableVertexAttribArray (0);
+  glVertexAttribPointer (0, 2, GL_FLOAT, GL_FALSE, sizeof (LineVertex),
+                         (void *) G_STRUCT_OFFSET (LineVertex, pos));
+  glEnableVertexAttribArray (1);
+  glVertexAttribPointer (1, 4, GL_FLOAT, GL_FALSE, sizeof (LineVertex),
+                         (void *) G_STRUCT_OFFSET (LineVertex, shape));
+  glEnableVertexAttribArray (2);
+  glVertexAttribPointer (2, 4, GL_FLOAT, GL_FALSE, sizeof (LineVertex),
+                         (void *) G_STRUCT_OFFSET (LineVertex, color));
+  glBindVertexArray (0);
+
+  /* Velocity is one value per cell: nearest.  T is interpolated by hand in
+   * the shader.  The colour map may be filtered. */
+  self->tex_velocity = new_texture (GL_NEAREST);
+  self->tex_time = new_texture (GL_NEAREST);
+  self->tex_lut = new_texture (GL_LINEAR);
+  self->time_width = self->time_height = 0;
+
+  self->velocity_dirty = TRUE;
+  self->time_dirty = TRUE;
+  self->lut_dirty = TRUE;
+  self->gl_ready = TRUE;
+}
+
+static void
+fr_canvas_unrealize (GtkWidget *widget)
+{
+  FrCanvas *self = FR_CANVAS (widget);
+
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  if (gtk_gl_area_get_error (GTK_GL_AREA (self)) == NULL)
+    {
+      if (self->field_program != 0)
+        glDeleteProgram (self->field_program);
+      if (self->lines_program != 0)
+        glDeleteProgram (self->lines_program);
+      if (self->field_vbo != 0)
+        glDeleteBuffers (1, &self->field_vbo);
+      if (self->lines_vbo != 0)
+        glDeleteBuffers (1, &self->lines_vbo);
+      if (self->field_vao != 0)
+        glDeleteVertexArrays (1, &self->field_vao);
+      if (self->lines_vao != 0)
+        glDeleteVertexArrays (1, &self->lines_vao);
+      if (self->tex_velocity != 0)
+        glDeleteTextures (1, &self->tex_velocity);
+      if (self->tex_time != 0)
+        glDeleteTextures (1, &self->tex_time);
+      if (self->tex_lut != 0)
+        glDeleteTextures (1, &self->tex_lut);
+    }
+  self->field_program = self->lines_program = 0;
+  self->field_vbo = self->lines_vbo = self->field_vao = self->lines_vao = 0;
+  self->tex_velocity = self->tex_time = self->tex_lut = 0;
+  self->time_width = self->time_height = 0;
+  self->time_valid = FALSE;
+  self->gl_ready = FALSE;
+
+  GTK_WIDGET_CLASS (fr_canvas_parent_class)->unrealize (widget);
+}
+
+static gboolean
+fr_canvas_render (GtkGLArea    *area,
+                  GdkGLContext *context)
+{
+  FrCanvas *self = FR_CANVAS (area);
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  gboolean new_result = FALSE;
+  GTask *task;
+
+
+  if (gtk_gl_area_get_error (area) != NULL || !self->gl_ready)
+    return FALSE;
+
+  if (self->scene != NULL && fr_scene_has_model (self->scene))
+    {
+      if (self->velocity_dirty)
+        {
+          upload_velocity_texture (self);
+          self->velocity_dirty = FALSE;
+        }
+      if (self->time_dirty)
+        {
+          if (result_matches_scene (self))
+            {
+              upload_time_texture (self, &self->result->job->grid, self->result->time);
+              self->time_valid = TRUE;
+            }
+          self->time_dirty = FALSE;
+        }
+    }
+  if (self->lut_dirty)
+    {
+      upload_lut_texture (self);
+      self->lut_dirty = FALSE;
+    }
+
+  self->render_start = g_get_monotonic_time ();
+  glViewport (0, 0, width * scale, height * scale);
+  draw_picture (self, &self->view, 1.0);
+
+  if (self->result != NULL && self->result->serial != self->drawn_serial)
+    {
+      /* First frame showing this result: wait for the pixels, then stamp
+       * the time (input-to-frame latency is measured against this). */
+      glFinish ();
+      self->drawn_serial = self->result->serial;
+      new_result = TRUE;
+    }
+
+  while ((task = g_queue_pop_head (&self->render_tasks)) != NULL)
+    {
+      render_offscreen (self, task);
+      g_object_unref (task);
+    }
+
+  if (new_result)
+    {
+      DrawnFrame *df = g_new0 (DrawnFrame, 1);
+
+      df->result = fr_result_ref (self->result);
+      df->time = g_get_monotonic_time ();
+      g_debug ("frame for job %u: render %.1f ms", df->result->serial,
+               (df->time - self->render_start) / 1000.0);
+      g_queue_push_tail (&self->drawn, df);
+      if (self->drawn_idle_id == 0)
+        self->drawn_idle_id = g_idle_add_full (G_PRIORITY_HIGH, announce_frames_cb, self, NULL);
+    }
+
+  return TRUE;
+}
+
+static void
+fr_canvas_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  FrCanvas *self = FR_CANVAS (widget);
+
+  GTK_WIDGET_CLASS (fr_canvas_parent_class)->size_allocate (widget, width, height, baseline);
+
+  if (width != (int) self->view.width || height != (int) self->view.height)
+    {
+      fr_view_set_size (&self->view, width, height);
+      if (!self->view_fitted)
+        fit_view (self);
+      g_signal_emit (self, signals[VIEW_CHANGED], 0);
+    }
+}
+
+/* ----------------------------------------------------------------- GObject */
+
+static void
+fr_canvas_dispose (GObject *object)
+{
+  FrCanvas *self = (FrCanvas *)object;
+  GTask *task;
+
+  while ((task = g_queue_pop_head (&self->render_tasks)) != NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s",
+                               _("The canvas was closed"));
+      g_object_unref (task);
+    }
+  g_clear_handle_id (&self->drawn_idle_id, g_source_remove);
+  g_queue_clear_full (&self->drawn, drawn_frame_free);
+  g_clear_object (&self->scene);
+  g_clear_pointer (&self->result, fr_result_unref);
+  g_clear_pointer (&self->line_vertices, g_array_unref);
+
+  G_OBJECT_CLASS (fr_canvas_parent_class)->dispose (object);
+}
+
+static void
+fr_canvas_class_init (FrCanvasClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkGLAreaClass *area_class = GTK_GL_AREA_CLASS (klass);
+
+  object_class->dispose = fr_canvas_dispose;
+
+  widget_class->realize = fr_canvas_realize;
+  widget_class->unrealize = fr_canvas_unrealize;
+  widget_class->size_allocate = fr_canvas_size_allocate;
+
+  area_class->render = fr_canvas_render;
+
+  /**
+   * FrCanvas::frame-drawn:
+   * @result: the result the frame first showed
+   * @time: g_get_monotonic_time when that frame had finished drawing
+   *
+   * Emitted soon after the first frame showing a new result has finished
+   * drawing (after glFinish), for latency measurements.
+   */
+  signals[FRAME_DRAWN] =
+    g_signal_new ("frame-drawn", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                  FR_TYPE_RESULT | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_INT64);
+
+  signals[VIEW_CHANGED] =
+    g_signal_new ("view-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * FrCanvas::cursor-moved:
+   * @x: model x under the pointer
+   * @z: model z under the pointer
+   * @inside: FALSE when the pointer left the canvas
+   */
+  signals[CURSOR_MOVED] =
+    g_signal_new ("cursor-moved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                  G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_BOOLEAN);
+
+  gtk_widget_class_set_css_name (widget_class, "frcanvas");
+}
+
+/* ---------------------------------------------------------------- callbacks */
+
+static void
+drag_begin_cb (FrCanvas       *self,
+               double          x,
+               double          y,
+               GtkGestureDrag *gesture)
+{
+  GdkModifierType state;
+
+  self->drag_button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  self->drag_shift = (state & GDK_SHIFT_MASK) != 0;
+  self->drag_x = x;
+  self->drag_y = y;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+
+  if (self->drag_button == GDK_BUTTON_PRIMARY && !self->drag_shift &&
+      fr_canvas_begin_drag_at (self, x, y))
+    return;
+
+  if (self->drag_button == GDK_BUTTON_PRIMARY)
+    self->drag_mode = DRAG_PENDING;
+  else
+    {
+      self->drag_mode = DRAG_PAN;
+      self->pan_cx = self->view.cx;
+      self->pan_cz = self->view.cz;
+    }
+}
+
+static void
+drag_update_cb (FrCanvas       *self,
+                double          dx,
+                double          dy,
+                GtkGestureDrag *gesture)
+{
+  switch (self->drag_mode)
+    {
+    case DRAG_MARKER:
+      fr_canvas_drag_to (self, self->drag_x + dx, self->drag_y + dy);
+      break;
+
+    case DRAG_PENDING:
+      if (hypot (dx, dy) < CLICK_SLOP_PX)
+        break;
+      self->drag_mode = DRAG_PAN;
+      self->pan_cx = self->view.cx;
+      self->pan_cz = self->view.cz;
+      G_GNUC_FALLTHROUGH;
+
+    case DRAG_PAN:
+      self->view.cx = self->pan_cx - dx / self->view.scale;
+      self->view.cz = self->pan_cz - dy / self->view.scale;
+      view_changed (self);
+      break;
+
+    case DRAG_NONE:
+    default:
+      break;
+    }
+}
+
+static void
+drag_end_cb (FrCanvas       *self,
+             double          dx,
+             double          dy,
+             GtkGestureDrag *gesture)
+{
+  switch (self->drag_mode)
+    {
+    case DRAG_MARKER:
+      fr_canvas_drag_to (self, self->drag_x + dx, self->drag_y + dy);
+      fr_canvas_end_drag (self);
+      break;
+
+    case DRAG_PENDING:
+      if (self->scene != NULL && fr_scene_has_model (self->scene))
+        {
+          double x, z;
+
+          fr_view_widget_to_model (&self->view, self->drag_x, self->drag_y, &x, &z);
+          self->input_seq++;
+          fr_scene_add_marker (self->scene,
+                               self->drag_shift ? FR_MARKER_RECEIVER : FR_MARKER_SOURCE,
+                               x, z);
+        }
+      break;
+
+    case DRAG_PAN:
+    case DRAG_NONE:
+    default:
+      break;
+    }
+  self->drag_mode = DRAG_NONE;
+}
+
+static void
+motion_cb (FrCanvas                 *self,
+           double                    x,
+           double                    y,
+           GtkEventControllerMotion *controller)
+{
+  double mx, mz;
+
+  self->pointer_x = x;
+  self->pointer_y = y;
+  fr_view_widget_to_model (&self->view, x, y, &mx, &mz);
+  g_signal_emit (self, signals[CURSOR_MOVED], 0, mx, mz, TRUE);
+}
+
+static void
+leave_cb (FrCanvas                 *self,
+          GtkEventControllerMotion *controller)
+{
+  g_signal_emit (self, signals[CURSOR_MOVED], 0, 0.0, 0.0, FALSE);
+}
+
+static gboolean
+scroll_cb (FrCanvas                 *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *controller)
+{
+  if (dy == 0.0)
+    return FALSE;
+  fr_view_zoom_at (&self->view, self->pointer_x, self->pointer_y, pow (1.15, -dy));
+  view_changed (self);
+  return TRUE;
+}
+
+static void
+zoom_begin_cb (FrCanvas       *self,
+               GdkEventSequence *sequence,
+               GtkGesture     *gesture)
+{
+  self->pinch_scale = 1.0;
+}
+
+static void
+zoom_scale_changed_cb (FrCanvas       *self,
+                       double          scale,
+                       GtkGestureZoom *gesture)
+{
+  double cx, cy;
+
+  if (!(scale > 0.0) || !gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    return;
+  fr_view_zoom_at (&self->view, cx, cy, scale / self->pinch_scale);
+  self->pinch_scale = scale;
+  view_changed (self);
+}
+
+static void
+fr_canvas_init (FrCanvas *self)
+{
+  GtkGesture *drag;
+  GtkGesture *zoom;
+  GtkEventController *motion;
+  GtkEventController *scroll;
+
+  fr_view_init (&self->view);
+  self->colormap = FR_COLORMAP_VIRIDIS;
+  self->interval = 0.05;
+  self->line_vertices = g_array_new (FALSE, FALSE, sizeof (LineVertex));
+  g_queue_init (&self->render_tasks);
+  g_queue_init (&self->drawn);
+
+  /* GLES needs the version asked for explicitly; desktop GL still gets a
+   * 3.2+ core context. */
+  gtk_gl_area_set_required_version (GTK_GL_AREA (self), 3, 0);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 200, 150);
+
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect_swapped (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect_swapped (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect_swapped (drag, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+
+  zoom = gtk_gesture_zoom_new ();
+  g_signal_connect_swapped (zoom, "begin", G_CALLBACK (zoom_begin_cb), self);
+  g_signal_connect_swapped (zoom, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (zoom));
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect_swapped (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+}
+
+/* --------------------------------------------------------------- public API */
+
+GtkWidget *
+fr_canvas_new (void)
+{
+  return g_object_new (FR_TYPE_CANVAS, NULL);
+}
+
+/* Shows scene (the canvas keeps a reference and follows its changes). */
+void
+fr_canvas_set_scene (FrCanvas *self,
+                     FrScene  *scene)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+  g_return_if_fail (scene == NULL || FR_IS_SCENE (scene));
+
+  if (self->scene == scene)
+    return;
+  if (self->scene != NULL)
+    g_signal_handlers_disconnect_by_func (self->scene, scene_changed_cb, self);
+  g_set_object (&self->scene, scene);
+  if (scene != NULL)
+    g_signal_connect_object (scene, "changed", G_CALLBACK (scene_changed_cb), self,
+                             G_CONNECT_SWAPPED);
+  scene_changed_cb (self, FR_SCENE_CHANGED_MODEL, scene);
+}
+
+FrScene *
+fr_canvas_get_scene (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), NULL);
+  return self->scene;
+}
+
+/* Draws result from the next frame on; the texture upload happens in
+ * render. */
+void
+fr_canvas_set_result (FrCanvas *self,
+                      FrResult *result)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+
+  if (result != NULL)
+    fr_result_ref (result);
+  g_clear_pointer (&self->result, fr_result_unref);
+  self->result = result;
+  self->time_dirty = TRUE;
+  if (result == NULL)
+    self->time_valid = FALSE;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+FrResult *
+fr_canvas_get_result (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), NULL);
+  return self->result;
+}
+
+void
+fr_canvas_set_colormap (FrCanvas   *self,
+                        FrColormap  colormap)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+  g_return_if_fail (colormap < FR_N_COLORMAPS);
+
+  if (self->colormap == colormap)
+    return;
+  self->colormap = colormap;
+  self->lut_dirty = TRUE;
+  view_changed (self);
+}
+
+FrColormap
+fr_canvas_get_colormap (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), FR_COLORMAP_VIRIDIS);
+  return self->colormap;
+}
+
+/* The time between isochrons; 0 hides them. */
+void
+fr_canvas_set_interval (FrCanvas *self,
+                        double    interval)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+
+  self->interval = MAX (interval, 0.0);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+/* Shades everything the wave has not reached by time. */
+void
+fr_canvas_set_front (FrCanvas *self,
+                     gboolean  enabled,
+                     double    time)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+
+  self->front_enabled = enabled;
+  self->front_time = MAX (time, 0.0);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+const FrView *
+fr_canvas_get_view (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), NULL);
+  return &self->view;
+}
+
+/* Shows the whole model. */
+void
+fr_canvas_zoom_fit (FrCanvas *self)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+
+  fit_view (self);
+  view_changed (self);
+}
+
+/* Zooms about the centre of the canvas. */
+void
+fr_canvas_zoom_by (FrCanvas *self,
+                   double    factor)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+  g_return_if_fail (factor > 0.0);
+
+  fr_view_zoom_at (&self->view, 0.5 * self->view.width, 0.5 * self->view.height, factor);
+  view_changed (self);
+}
+
+/* The traveltime at (x, z), bilinear between nodes as the shader draws it.
+ * FALSE outside the grid, where unreached, or without a result. */
+gboolean
+fr_canvas_time_at (FrCanvas *self,
+                   double    x,
+                   double    z,
+                   double   *t)
+{
+  const fr_grid *g;
+  const float *time;
+  double fx, fz, wx, wz, v[4];
+  size_t ix, iz, ix1, iz1;
+
+  g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
+  g_return_val_if_fail (t != NULL, FALSE);
+
+  if (!result_matches_scene (self))
+    return FALSE;
+  g = &self->result->job->grid;
+  time = self->result->time;
+  fx = (x - g->x0) / g->dx;
+  fz = (z - g->z0) / g->dz;
+  if (!(fx >= -0.5 && fz >= -0.5 && fx <= g->nx - 0.5 && fz <= g->nz - 0.5))
+    return FALSE;
+  fx = CLAMP (fx, 0.0, (double) (g->nx - 1));
+  fz = CLAMP (fz, 0.0, (double) (g->nz - 1));
+  ix = (size_t) floor (fx);
+  iz = (size_t) floor (fz);
+  ix1 = MIN (ix + 1, g->nx - 1);
+  iz1 = MIN (iz + 1, g->nz - 1);
+  wx = fx - ix;
+  wz = fz - iz;
+  v[0] = time[fr_grid_index (g, ix, 0, iz)];
+  v[1] = time[fr_grid_index (g, ix1, 0, iz)];
+  v[2] = time[fr_grid_index (g, ix, 0, iz1)];
+  v[3] = time[fr_grid_index (g, ix1, 0, iz1)];
+  for (guint i = 0; i < 4; i++)
+    if (!isfinite (v[i]))
+      return FALSE;
+  *t = (1 - wz) * ((1 - wx) * v[0] + wx * v[1]) + wz * ((1 - wx) * v[2] + wx * v[3]);
+  return TRUE;
+}
+
+/* Starts dragging the marker under (px, py) widget pixels, selecting it.
+ * FALSE when there is none.  The pointer gesture and the interaction
+ * benchmark both come through here. */
+gboolean
+fr_canvas_begin_drag_at (FrCanvas *self,
+                         double    px,
+                         double    py)
+{
+  FrMarkerKind kind;
+  guint index;
+  double x, z;
+
+  g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
+
+  if (self->scene == NULL)
+    return FALSE;
+  fr_view_widget_to_model (&self->view, px, py, &x, &z);
+  if (!fr_scene_pick (self->scene, x, z, PICK_RADIUS_PX / self->view.scale, &kind, &index))
+    {
+      fr_scene_select (self->scene, FR_MARKER_NONE, 0);
+      return FALSE;
+    }
+  fr_scene_select (self->scene, kind, index);
+  fr_scene_begin_edit (self->scene);
+  self->drag_mode = DRAG_MARKER;
+  self->drag_kind = kind;
+  self->drag_index = index;
+  self->drag_x = px;
+  self->drag_y = py;
+  return TRUE;
+}
+
+/* Moves the dragged marker to (px, py); the scene's "changed" starts the
+ * solve.  Each call is one input event for latency accounting. */
+void
+fr_canvas_drag_to (FrCanvas *self,
+                   double    px,
+                   double    py)
+{
+  double x, z;
+
+  g_return_if_fail (FR_IS_CANVAS (self));
+
+  if (self->drag_mode != DRAG_MARKER || self->scene == NULL)
+    return;
+  fr_view_widget_to_model (&self->view, px, py, &x, &z);
+  self->input_seq++;
+  fr_scene_move_marker (self->scene, self->drag_kind, self->drag_index, x, z);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+/* Ends a marker drag, recording one undo step for the whole move. */
+void
+fr_canvas_end_drag (FrCanvas *self)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+
+  if (self->drag_mode != DRAG_MARKER)
+    return;
+  self->drag_mode = DRAG_NONE;
+  fr_scene_end_edit (self->scene, self->drag_kind == FR_MARKER_SOURCE
+                                    ? _("Move Source") : _("Move Receiver"));
+}
+
+gboolean
+fr_canvas_is_dragging (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
+  return self->drag_mode == DRAG_MARKER;
+}
+
+/* A counter of the input events that changed the scene; jobs carry it so
+ * a drawn frame can be traced back to the events it answers. */
+guint64
+fr_canvas_get_input_seq (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), 0);
+  return self->input_seq;
+}
+
+/* Renders the picture (without overlays) at width × height pixels in the
+ * next frame, into a cairo image surface. */
+void
+fr_canvas_render_async (FrCanvas            *self,
+                        int                  width,
+                        int                  height,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  RenderRequest *req;
+
+  g_return_if_fail (FR_IS_CANVAS (self));
+  g_return_if_fail (width > 0 && height > 0);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fr_canvas_render_async);
+  if (!gtk_widget_get_realized (GTK_WIDGET (self)) || !self->gl_ready)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "%s",
+                               _("The canvas has no OpenGL context"));
+      return;
+    }
+  req = g_new0 (RenderRequest, 1);
+  req->width = width;
+  req->height = height;
+  g_task_set_task_data (task, req, g_free);
+  g_queue_push_tail (&self->render_tasks, g_steal_pointer (&task));
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+cairo_surface_t *
+fr_canvas_render_finish (FrCanvas      *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-export"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "fr-array.h"
+#include "fr-axes-draw.h"
+#include "fr-csv.h"
+#include "fr-export.h"
+#include "fr-npy.h"
+#include "fr-vtk.h"
+
+static cairo_status_t
+append_bytes (void                *closure,
+              const unsigned char *data,
+              unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static gboolean
+fail_fr (GError        **error,
+         const fr_error *err)
+{
+  g_set_error_literal (error, G_IO_ERROR,
+                       err->code == FR_E_IO ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_ARGUMENT,
+                       err->message);
+  return FALSE;
+}
+
+/* Writes picture (the GL rendering) with the axes and colour bar drawn
+ * over it, scaled like the picture, as a PNG at path. */
+gboolean
+fr_export_png (cairo_surface_t  *picture,
+               const FrView     *view,
+               FrScene          *scene,
+               FrColormap        colormap,
+               const char       *path,
+               GError          **error)
+{
+  g_autoptr(GByteArray) png = NULL;
+  cairo_t *cr;
+  FrView scaled;
+  int width, height;
+  cairo_status_t status;
+
+  g_return_val_if_fail (picture != NULL, FALSE);
+  g_return_val_if_fail (view != NULL, FALSE);
+  g_return_val_if_fail (FR_IS_SCENE (scene), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  width = cairo_image_surface_get_width (picture);
+  height = cairo_image_surface_get_height (picture);
+  scaled = fr_view_scaled (view, width, height);
+
+  cr = cairo_create (picture);
+  fr_axes_draw (cr, &scaled, scene, colormap, width / view->width);
+  cairo_destroy (cr);
+  cairo_surface_flush (picture);
+
+  png = g_byte_array_new ();
+  status = cairo_surface_write_to_png_stream (picture, append_bytes, png);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not encode the picture: %s"),
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  /* g_file_set_contents writes a temporary file beside path and renames
+   * it, so a failed write leaves nothing half-written. */
+  return g_file_set_contents (path, (const char *) png->data, png->len, error);
+}
+
+/* Writes a node grid (T or velocity) as .npy or .vti. */
+gboolean
+fr_export_grid (FrExportKind    kind,
+                const fr_grid  *grid,
+                const float    *values,
+                const char     *name,
+                const char     *path,
+                GError        **error)
+{
+  fr_error err = { 0 };
+
+  g_return_val_if_fail (grid != NULL, FALSE);
+  g_return_val_if_fail (values != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  switch (kind)
+    {
+    case FR_EXPORT_TIME_NPY:
+    case FR_EXPORT_VELOCITY_NPY:
+      {
+        fr_array a = fr_array_wrap_grid (grid, FR_F32, values);
+
+        if (fr_npy_write (path, &a, &err) != FR_OK)
+          return fail_fr (error, &err);
+        return TRUE;
+      }
+
+    case FR_EXPORT_TIME_VTI:
+    case FR_EXPORT_VELOCITY_VTI:
+      {
+        fr_vtk_field field = { name, FR_F32, values };
+
+        if (fr_vtk_write_image (path, grid, &field, 1, &err) != FR_OK)
+          return fail_fr (error, &err);
+        return TRUE;
+      }
+
+    case FR_EXPORT_PICTURE:
+    case FR_EXPORT_RAYS_CSV:
+    case FR_EXPORT_RAYS_VTP:
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+/* Writes the result's rays as CSV (CONTRACT.md's RAYS.csv) or .vtp. */
+gboolean
+fr_export_rays (FrExportKind   kind,
+                FrResult      *result,
+                const char    *path,
+                GError       **error)
+{
+  fr_error err = { 0 };
+  guint n;
+
+  g_return_val_if_fail (result != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  n = result->rays->len;
+  if (kind == FR_EXPORT_RAYS_CSV)
+    {
+      g_autofree fr_csv_ray *rays = g_new0 (fr_csv_ray, MAX (n, 1));
+
+      for (guint i = 0; i < n; i++)
+        {
+          GArray *ray = g_ptr_array_index (result->rays, i);
+
+          rays[i].receiver = i;
+          rays[i].npoints = ray->len / 2;
+          rays[i].points = (const double *) ray->data;
+        }
+      if (fr_csv_write_rays (path, 2, rays, n, &err) != FR_OK)
+        return fail_fr (error, &err);
+      return TRUE;
+    }
+  else if (kind == FR_EXPORT_RAYS_VTP)
+    {
+      g_autofree const double **pts = g_new0 (const double *, MAX (n, 1));
+      g_autofree size_t *npts = g_new0 (size_t, MAX (n, 1));
+
+      for (guint i = 0; i < n; i++)
+        {
+          GArray *ray = g_ptr_array_index (result->rays, i);
+
+          pts[i] = (const double *) ray->data;
+          npts[i] = ray->len / 2;
+        }
+      if (fr_vtk_write_polylines (path, 2, pts, npts, n, "receiver", &err) != FR_OK)
+        return fail_fr (error, &err);
+      return TRUE;
+    }
+  g_return_val_if_reached (FALSE);
+}
+
+/* Writes one of the non-picture exports of the current scene and result. */
+gboolean
+fr_export_result (FrExportKind   kind,
+                  FrScene       *scene,
+                  FrResult      *result,
+                  const char    *path,
+                  GError       **error)
+{
+  g_return_val_if_fail (FR_IS_SCENE (scene), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  switch (kind)
+    {
+    case FR_EXPORT_VELOCITY_NPY:
+    case FR_EXPORT_VELOCITY_VTI:
+      if (!fr_scene_has_model (scene))
+        break;
+      return fr_export_grid (kind, fr_scene_get_grid (scene),
+                             g_bytes_get_data (fr_scene_get_velocity (scene), NULL),
+                             "velocity", path, error);
+
+    case FR_EXPORT_TIME_NPY:
+    case FR_EXPORT_TIME_VTI:
+      if (result == NULL || !result->ok || result->time == NULL)
+        break;
+      return fr_export_grid (kind, &result->job->grid, result->time, "T", path, error);
+
+    case FR_EXPORT_RAYS_CSV:
+    case FR_EXPORT_RAYS_VTP:
+      if (result == NULL || !result->ok)
+        break;
+      return fr_export_rays (kind, result, path, error);
+
+    case FR_EXPORT_PICTURE:
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                       _("There is nothing to export yet: the traveltimes are still being computed"));
+  return FALSE;
+}
+
+/* The file name suffix of an export, with its dot. */
+const char *
+fr_export_suffix (FrExportKind kind)
+{
+  switch (kind)
+    {
+    case FR_EXPORT_PICTURE:
+      return ".png";
+    case FR_EXPORT_TIME_NPY:
+    case FR_EXPORT_VELOCITY_NPY:
+      return ".npy";
+    case FR_EXPORT_TIME_VTI:
+    case FR_EXPORT_VELOCITY_VTI:
+      return ".vti";
+    case FR_EXPORT_RAYS_CSV:
+      return ".csv";
+    case FR_EXPORT_RAYS_VTP:
+      return ".vtp";
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}

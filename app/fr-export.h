@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Writing what the canvas shows: the picture as PNG, T and velocity as
+ * .npy and .vti, rays as CSV and .vtp.  Every writer is atomic: a failure
+ * leaves no file behind, partial or otherwise. */
+#pragma once
+
+#include <gio/gio.h>
+#include <cairo.h>
+
+#include "fr-colormap.h"
+#include "fr-job.h"
+#include "fr-scene.h"
+#include "fr-view.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  FR_EXPORT_PICTURE,
+  FR_EXPORT_TIME_NPY,
+  FR_EXPORT_TIME_VTI,
+  FR_EXPORT_VELOCITY_NPY,
+  FR_EXPORT_VELOCITY_VTI,
+  FR_EXPORT_RAYS_CSV,
+  FR_EXPORT_RAYS_VTP,
+} FrExportKind;
+
+gboolean  fr_export_png          (cairo_surface_t  *picture,
+                                  const FrView     *view,
+                                  FrScene          *scene,
+                                  FrColormap        colormap,
+                                  const char       *path,
+                                  GError          **error);
+gboolean  fr_export_grid         (FrExportKind      kind,
+                                  const fr_grid    *grid,
+                                  const float      *values,
+                                  const char       *name,
+                                  const char       *path,
+                                  GError          **error);
+gboolean  fr_export_rays         (FrExportKind      kind,
+                                  FrResult         *result,
+                                  const char       *path,
+                                  GError          **error);
+gboolean  fr_export_result       (FrExportKind      kind,
+                                  FrScene          *scene,
+                                  FrResult         *result,
+                                  const char       *path,
+                                  GError          **error);
+const char *fr_export_suffix     (FrExportKind      kind);
+
+G_END_DECLS

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-job"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "fr-job.h"
+
+G_DEFINE_BOXED_TYPE (FrJob, fr_job, fr_job_ref, fr_job_unref)
+G_DEFINE_BOXED_TYPE (FrResult, fr_result, fr_result_ref, fr_result_unref)
+
+static void
+job_clear (gpointer data)
+{
+  FrJob *job = data;
+
+  g_clear_pointer (&job->velocity, g_bytes_unref);
+  g_clear_pointer (&job->sources, g_free);
+  g_clear_pointer (&job->receivers, g_free);
+}
+
+static void
+result_clear (gpointer data)
+{
+  FrResult *result = data;
+
+  g_clear_pointer (&result->job, fr_job_unref);
+  g_clear_pointer (&result->error, g_free);
+  g_clear_pointer (&result->time, g_free);
+  g_clear_pointer (&result->rays, g_ptr_array_unref);
+  g_clear_pointer (&result->backend, g_free);
+  g_clear_pointer (&result->notice, g_free);
+}
+
+/* A job over a 2D grid; the velocity bytes are shared, the point lists
+ * copied.  The serial is set by the solver thread. */
+FrJob *
+fr_job_new (const fr_grid  *grid,
+            GBytes         *velocity,
+            const double   *sources,
+            guint           n_sources,
+            const double   *receivers,
+            guint           n_receivers,
+            int             radius,
+            fr_spr_backend  backend)
+{
+  FrJob *job;
+
+  g_return_val_if_fail (grid != NULL, NULL);
+  g_return_val_if_fail (velocity != NULL, NULL);
+  g_return_val_if_fail (g_bytes_get_size (velocity) == fr_grid_count (grid) * sizeof (float), NULL);
+  g_return_val_if_fail (n_sources == 0 || sources != NULL, NULL);
+  g_return_val_if_fail (n_receivers == 0 || receivers != NULL, NULL);
+
+  job = g_atomic_rc_box_new0 (FrJob);
+  job->grid = *grid;
+  job->velocity = g_bytes_ref (velocity);
+  job->sources = g_memdup2 (sources, sizeof (double) * 2 * n_sources);
+  job->n_sources = n_sources;
+  job->receivers = g_memdup2 (receivers, sizeof (double) * 2 * n_receivers);
+  job->n_receivers = n_receivers;
+  job->radius = radius;
+  job->backend = backend;
+  return job;
+}
+
+FrJob *
+fr_job_ref (FrJob *job)
+{
+  g_return_val_if_fail (job != NULL, NULL);
+  return g_atomic_rc_box_acquire (job);
+}
+
+void
+fr_job_unref (FrJob *job)
+{
+  g_return_if_fail (job != NULL);
+  g_atomic_rc_box_release_full (job, job_clear);
+}
+
+/* An empty result for job (not ok, no error yet). */
+FrResult *
+fr_result_new (FrJob *job)
+{
+  FrResult *result;
+
+  g_return_val_if_fail (job != NULL, NULL);
+
+  result = g_atomic_rc_box_new0 (FrResult);
+  result->job = fr_job_ref (job);
+  result->serial = job->serial;
+  result->rays = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  return result;
+}
+
+FrResult *
+fr_result_ref (FrResult *result)
+{
+  g_return_val_if_fail (result != NULL, NULL);
+  return g_atomic_rc_box_acquire (result);
+}
+
+void
+fr_result_unref (FrResult *result)
+{
+  g_return_if_fail (result != NULL);
+  g_atomic_rc_box_release_full (result, result_clear);
+}
+
+/* Runs the SPR solve and traces a ray to every receiver.  Blocking: call
+ * it from the solver thread.  Returns NULL with *cancelled set when cancel
+ * was raised; otherwise a result, which says !ok with a message when the
+ * solver refused the job. */
+FrResult *
+fr_job_run (FrJob           *job,
+            const fr_cancel *cancel,
+            gboolean        *cancelled)
+{
+  g_autoptr(FrResult) result = NULL;
+  fr_spr_params params;
+  fr_spr_result res = { 0 };
+  fr_error err = { 0 };
+  fr_status status;
+  size_t count;
+
+  g_return_val_if_fail (job != NULL, NULL);
+
+  if (cancelled != NULL)
+    *cancelled = FALSE;
+
+  result = fr_result_new (job);
+
+  if (job->n_sources == 0)
+    {
+      /* Nothing to trace: an all-unreached field, drawn as "no source". */
+      count = fr_grid_count (&job->grid);
+      result->time = g_new (float, count);
+      for (size_t i = 0; i < count; i++)
+        result->time[i] = INFINITY;
+      result->ok = TRUE;
+      result->backend = g_strdup (fr_spr_backend_name (job->backend));
+      for (guint r = 0; r < job->n_receivers; r++)
+        g_ptr_array_add (result->rays, g_array_new (FALSE, FALSE, sizeof (double)));
+      return g_steal_pointer (&result);
+    }
+
+  fr_spr_params_init (&params);
+  params.rx = params.rz = job->radius;
+  params.backend = job->backend;
+  params.threads = job->threads;
+  params.cancel = cancel;
+
+  status = fr_spr_solve (&job->grid, g_bytes_get_data (job->velocity, NULL),
+                         job->sources, job->n_sources, &params, &res, &err);
+  if (status == FR_E_CANCELLED || fr_cancel_raised (cancel))
+    {
+      fr_spr_result_clear (&res);
+      if (cancelled != NULL)
+        *cancelled = TRUE;
+      return NULL;
+    }
+  if (status != FR_OK)
+    {
+      fr_spr_result_clear (&res);
+      result->ok = FALSE;
+      result->error = g_strdup (err.message[0] ? err.message : fr_status_name (status));
+      return g_steal_pointer (&result);
+    }
+
+  count = fr_grid_count (&job->grid);
+  result->time = g_new (float, count);
+  result->time_max = 0.0f;
+  for (size_t i = 0; i < count; i++)
+    {
+      float t = (float) res.time[i];
+
+      result->time[i] = t;
+      if (isfinite (t) && t > result->time_max)
+        result->time_max = t;
+    }
+  result->backend = g_strdup (fr_spr_backend_name (res.backend));
+  result->solve_ms = res.solve_ms;
+  result->iterations = res.iterations;
+  if (res.notice[0] != '\0')
+    result->notice = g_strdup (res.notice);
+
+  for (guint r = 0; r < job->n_receivers; r++)
+    {
+      GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
+      double *xz = NULL;
+      size_t n = 0;
+
+      /* An unreached receiver simply has no ray. */
+      if (fr_spr_ray (&res, job->receivers[2 * r], job->receivers[2 * r + 1],
+                      &xz, &n, NULL) == FR_OK)
+        g_array_append_vals (ray, xz, 2 * n);
+      free (xz);
+      g_ptr_array_add (result->rays, ray);
+    }
+
+  fr_spr_result_clear (&res);
+  result->ok = TRUE;
+  return g_steal_pointer (&result);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A solve job: an immutable, refcounted snapshot of everything a solve
+ * needs (grid, velocity, sources, receivers, settings), and its result.
+ * The solver thread reads jobs and writes results; neither changes after
+ * it is handed over, so both threads may hold them without locks. */
+#pragma once
+
+#include <glib-object.h>
+
+#include "fr-cancel.h"
+#include "fr-grid.h"
+#include "fr-spr.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FrJob
+{
+  guint           serial;        /* increases with every job submitted */
+  fr_grid         grid;
+  GBytes         *velocity;      /* nx·nz float32, shared between jobs */
+  double         *sources;       /* 2·n_sources model x, z */
+  guint           n_sources;
+  double         *receivers;     /* 2·n_receivers */
+  guint           n_receivers;
+  int             radius;
+  fr_spr_backend  backend;
+  int             threads;       /* CPU threads for the solve, 0: OpenMP's default */
+  gint64          input_time;    /* g_get_monotonic_time of the input that made it, or 0 */
+  guint64         input_seq;     /* the last input event folded into it, for latency */
+} FrJob;
+
+typedef struct _FrResult
+{
+  FrJob          *job;
+  guint           serial;        /* = job->serial */
+  gboolean        ok;
+  char           *error;         /* when !ok */
+  float          *time;          /* nx·nz traveltimes, +inf where unreached */
+  float           time_max;      /* largest finite traveltime */
+  GPtrArray      *rays;          /* per receiver: GArray of double x, z pairs (may be empty) */
+  char           *backend;       /* the back end that ran */
+  double          solve_ms;
+  long            iterations;
+  char           *notice;        /* e.g. a CUDA fallback; NULL when none */
+} FrResult;
+
+#define FR_TYPE_JOB    (fr_job_get_type ())
+#define FR_TYPE_RESULT (fr_result_get_type ())
+
+GType     fr_job_get_type    (void) G_GNUC_CONST;
+GType     fr_result_get_type (void) G_GNUC_CONST;
+
+FrJob    *fr_job_new         (const fr_grid  *grid,
+                              GBytes         *velocity,
+                              const double   *sources,
+                              guint           n_sources,
+                              const double   *receivers,
+                              guint           n_receivers,
+                              int             radius,
+                              fr_spr_backend  backend);
+FrJob    *fr_job_ref         (FrJob          *job);
+void      fr_job_unref       (FrJob          *job);
+FrResult *fr_job_run         (FrJob          *job,
+                              const fr_cancel *cancel,
+                              gboolean       *cancelled);
+
+FrResult *fr_result_new      (FrJob          *job);
+FrResult *fr_result_ref      (FrResult       *result);
+void      fr_result_unref    (FrResult       *result);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrJob, fr_job_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrResult, fr_result_unref)
+
+G_END_DECLS

@@ -1,0 +1,625 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-scene"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "fr-scene.h"
+
+/* The sources and receivers at one moment, for undo. */
+typedef struct
+{
+  GArray *sources;
+  GArray *receivers;
+} Geometry;
+
+typedef struct
+{
+  Geometry *before;
+  Geometry *after;
+} GeometryEdit;
+
+struct _FrScene
+{
+  GObject       parent_instance;
+
+  char         *title;
+  fr_grid       grid;
+  GBytes       *velocity;
+  float         vmin, vmax;
+
+  GArray       *sources;     /* FrPoint */
+  GArray       *receivers;   /* FrPoint */
+  FrMarkerKind  selected_kind;
+  guint         selected_index;
+
+  FrUndo       *undo;
+  Geometry     *edit_before; /* between begin_edit and end_edit */
+  guint         edit_depth;
+};
+
+G_DEFINE_FINAL_TYPE (FrScene, fr_scene, G_TYPE_OBJECT)
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static Geometry *
+geometry_copy (FrScene *self)
+{
+  Geometry *g = g_new0 (Geometry, 1);
+
+  g->sources = g_array_copy (self->sources);
+  g->receivers = g_array_copy (self->receivers);
+  return g;
+}
+
+static void
+geometry_free (Geometry *g)
+{
+  if (g == NULL)
+    return;
+  g_array_unref (g->sources);
+  g_array_unref (g->receivers);
+  g_free (g);
+}
+
+static gboolean
+points_equal (GArray *a,
+              GArray *b)
+{
+  return a->len == b->len &&
+         memcmp (a->data, b->data, sizeof (FrPoint) * a->len) == 0;
+}
+
+static void
+geometry_edit_free (gpointer data)
+{
+  GeometryEdit *edit = data;
+
+  geometry_free (edit->before);
+  geometry_free (edit->after);
+  g_free (edit);
+}
+
+static void
+emit_changed (FrScene       *self,
+              FrSceneChange  what)
+{
+  g_signal_emit (self, signals[CHANGED], 0, (guint) what);
+}
+
+static void
+apply_geometry (FrScene  *self,
+                Geometry *g)
+{
+  g_array_set_size (self->sources, 0);
+  g_array_append_vals (self->sources, g->sources->data, g->sources->len);
+  g_array_set_size (self->receivers, 0);
+  g_array_append_vals (self->receivers, g->receivers->data, g->receivers->len);
+  self->selected_kind = FR_MARKER_NONE;
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
+}
+
+static void
+undo_geometry (gpointer data,
+               gpointer user_data)
+{
+  apply_geometry (user_data, ((GeometryEdit *)data)->before);
+}
+
+static void
+redo_geometry (gpointer data,
+               gpointer user_data)
+{
+  apply_geometry (user_data, ((GeometryEdit *)data)->after);
+}
+
+static GArray *
+markers_of (FrScene      *self,
+            FrMarkerKind  kind)
+{
+  switch (kind)
+    {
+    case FR_MARKER_SOURCE:
+      return self->sources;
+    case FR_MARKER_RECEIVER:
+      return self->receivers;
+    case FR_MARKER_NONE:
+    default:
+      return NULL;
+    }
+}
+
+static void
+fr_scene_dispose (GObject *object)
+{
+  FrScene *self = (FrScene *)object;
+
+  g_clear_object (&self->undo);
+  g_clear_pointer (&self->edit_before, geometry_free);
+
+  G_OBJECT_CLASS (fr_scene_parent_class)->dispose (object);
+}
+
+static void
+fr_scene_finalize (GObject *object)
+{
+  FrScene *self = (FrScene *)object;
+
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->velocity, g_bytes_unref);
+  g_clear_pointer (&self->sources, g_array_unref);
+  g_clear_pointer (&self->receivers, g_array_unref);
+
+  G_OBJECT_CLASS (fr_scene_parent_class)->finalize (object);
+}
+
+static void
+fr_scene_class_init (FrSceneClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = fr_scene_dispose;
+  object_class->finalize = fr_scene_finalize;
+
+  /**
+   * FrScene::changed:
+   * @what: FrSceneChange flags
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
+}
+
+static void
+fr_scene_init (FrScene *self)
+{
+  self->sources = g_array_new (FALSE, FALSE, sizeof (FrPoint));
+  self->receivers = g_array_new (FALSE, FALSE, sizeof (FrPoint));
+  self->undo = fr_undo_new (undo_geometry, redo_geometry, self);
+  self->grid = fr_grid_2d (1, 1, 1.0, 1.0, 0.0, 0.0);
+}
+
+FrScene *
+fr_scene_new (void)
+{
+  return g_object_new (FR_TYPE_SCENE, NULL);
+}
+
+/* Replaces the velocity model (nx·nz float32 in velocity); clears the
+ * markers, the selection and the undo history. */
+void
+fr_scene_set_model (FrScene       *self,
+                    const char    *title,
+                    const fr_grid *grid,
+                    GBytes        *velocity)
+{
+  const float *v;
+  size_t n;
+
+  g_return_if_fail (FR_IS_SCENE (self));
+  g_return_if_fail (grid != NULL && grid->ndim == 2);
+  g_return_if_fail (velocity != NULL);
+  g_return_if_fail (g_bytes_get_size (velocity) == fr_grid_count (grid) * sizeof (float));
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  self->grid = *grid;
+  g_clear_pointer (&self->velocity, g_bytes_unref);
+  self->velocity = g_bytes_ref (velocity);
+
+  v = g_bytes_get_data (velocity, NULL);
+  n = fr_grid_count (grid);
+  self->vmin = INFINITY;
+  self->vmax = -INFINITY;
+  for (size_t i = 0; i < n; i++)
+    {
+      /* Obstacles (0) are drawn grey, outside the colour scale. */
+      if (v[i] > 0.0f && isfinite (v[i]))
+        {
+          self->vmin = MIN (self->vmin, v[i]);
+          self->vmax = MAX (self->vmax, v[i]);
+        }
+    }
+  if (!(self->vmin <= self->vmax))
+    self->vmin = self->vmax = 1.0f;
+  if (self->vmax - self->vmin < 1e-6f * MAX (1.0f, self->vmax))
+    {
+      self->vmin -= 0.5f;
+      self->vmax += 0.5f;
+      self->vmin = MAX (self->vmin, 0.0f);
+    }
+
+  g_array_set_size (self->sources, 0);
+  g_array_set_size (self->receivers, 0);
+  self->selected_kind = FR_MARKER_NONE;
+  g_clear_pointer (&self->edit_before, geometry_free);
+  self->edit_depth = 0;
+  fr_undo_clear (self->undo);
+
+  emit_changed (self, FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY |
+                      FR_SCENE_CHANGED_SELECTION);
+}
+
+const char *
+fr_scene_get_title (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  return self->title;
+}
+
+const fr_grid *
+fr_scene_get_grid (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  return &self->grid;
+}
+
+/* The velocity values, nx·nz float32; NULL before a model is set. */
+GBytes *
+fr_scene_get_velocity (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  return self->velocity;
+}
+
+gboolean
+fr_scene_has_model (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return self->velocity != NULL;
+}
+
+/* The smallest and largest positive velocity (the colour scale). */
+void
+fr_scene_get_velocity_range (FrScene *self,
+                             float   *vmin,
+                             float   *vmax)
+{
+  g_return_if_fail (FR_IS_SCENE (self));
+
+  if (vmin != NULL)
+    *vmin = self->vmin;
+  if (vmax != NULL)
+    *vmax = self->vmax;
+}
+
+/* The model box covered by the cells (a node's cell reaches half a
+ * spacing beyond it). */
+void
+fr_scene_get_bounds (FrScene *self,
+                     double  *x_min,
+                     double  *z_min,
+                     double  *x_max,
+                     double  *z_max)
+{
+  const fr_grid *g;
+
+  g_return_if_fail (FR_IS_SCENE (self));
+
+  g = &self->grid;
+  *x_min = g->x0 - 0.5 * g->dx;
+  *z_min = g->z0 - 0.5 * g->dz;
+  *x_max = g->x0 + (g->nx - 0.5) * g->dx;
+  *z_max = g->z0 + (g->nz - 0.5) * g->dz;
+}
+
+/* The velocity of the cell containing (x, z), or NAN outside. */
+float
+fr_scene_velocity_at (FrScene *self,
+                      double   x,
+                      double   z)
+{
+  const fr_grid *g;
+  double fx, fz;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), NAN);
+
+  if (self->velocity == NULL)
+    return NAN;
+  g = &self->grid;
+  fx = floor ((x - g->x0) / g->dx + 0.5);
+  fz = floor ((z - g->z0) / g->dz + 0.5);
+  if (fx < 0 || fz < 0 || fx >= g->nx || fz >= g->nz)
+    return NAN;
+  return ((const float *) g_bytes_get_data (self->velocity, NULL))
+           [fr_grid_index (g, (size_t) fx, 0, (size_t) fz)];
+}
+
+/* The markers of one kind, in order; *n receives their count. */
+const FrPoint *
+fr_scene_get_markers (FrScene      *self,
+                      FrMarkerKind  kind,
+                      guint        *n)
+{
+  GArray *a;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  g_return_val_if_fail (n != NULL, NULL);
+
+  a = markers_of (self, kind);
+  *n = a != NULL ? a->len : 0;
+  return a != NULL ? (const FrPoint *) a->data : NULL;
+}
+
+/* The grid node nearest to (x, z), clamped into the grid: sources must
+ * lie on nodes (CONTRACT.md).  FALSE when there is no model. */
+gboolean
+fr_scene_snap (FrScene *self,
+               double   x,
+               double   z,
+               double  *sx,
+               double  *sz)
+{
+  const fr_grid *g;
+  double ix, iz;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+
+  if (self->velocity == NULL || !isfinite (x) || !isfinite (z))
+    return FALSE;
+  g = &self->grid;
+  ix = CLAMP (floor ((x - g->x0) / g->dx + 0.5), 0.0, (double) (g->nx - 1));
+  iz = CLAMP (floor ((z - g->z0) / g->dz + 0.5), 0.0, (double) (g->nz - 1));
+  *sx = g->x0 + ix * g->dx;
+  *sz = g->z0 + iz * g->dz;
+  return TRUE;
+}
+
+/* Adds a marker at the node nearest (x, z), selects it and records an
+ * undo step.  Returns its index, or -1 without a model. */
+int
+fr_scene_add_marker (FrScene      *self,
+                     FrMarkerKind  kind,
+                     double        x,
+                     double        z)
+{
+  GArray *a;
+  FrPoint p;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), -1);
+  g_return_val_if_fail (kind == FR_MARKER_SOURCE || kind == FR_MARKER_RECEIVER, -1);
+
+  if (!fr_scene_snap (self, x, z, &p.x, &p.z))
+    return -1;
+
+  fr_scene_begin_edit (self);
+  a = markers_of (self, kind);
+  g_array_append_val (a, p);
+  self->selected_kind = kind;
+  self->selected_index = a->len - 1;
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
+  fr_scene_end_edit (self, kind == FR_MARKER_SOURCE ? _("Place Source") : _("Place Receiver"));
+  return (int) a->len - 1;
+}
+
+/* Moves a marker to the node nearest (x, z).  Records no undo step by
+ * itself: a drag wraps its moves in begin_edit/end_edit.  Emits "changed"
+ * only when the node changes. */
+gboolean
+fr_scene_move_marker (FrScene      *self,
+                      FrMarkerKind  kind,
+                      guint         index,
+                      double        x,
+                      double        z)
+{
+  GArray *a;
+  FrPoint p, *cur;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+
+  a = markers_of (self, kind);
+  g_return_val_if_fail (a != NULL && index < a->len, FALSE);
+
+  if (!fr_scene_snap (self, x, z, &p.x, &p.z))
+    return FALSE;
+  cur = &g_array_index (a, FrPoint, index);
+  if (cur->x == p.x && cur->z == p.z)
+    return FALSE;
+  *cur = p;
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY);
+  return TRUE;
+}
+
+/* Removes a marker, with an undo step. */
+gboolean
+fr_scene_remove_marker (FrScene      *self,
+                        FrMarkerKind  kind,
+                        guint         index)
+{
+  GArray *a;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+
+  a = markers_of (self, kind);
+  if (a == NULL || index >= a->len)
+    return FALSE;
+
+  fr_scene_begin_edit (self);
+  g_array_remove_index (a, index);
+  if (self->selected_kind == kind)
+    {
+      if (self->selected_index == index)
+        self->selected_kind = FR_MARKER_NONE;
+      else if (self->selected_index > index)
+        self->selected_index--;
+    }
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
+  fr_scene_end_edit (self, kind == FR_MARKER_SOURCE ? _("Delete Source") : _("Delete Receiver"));
+  return TRUE;
+}
+
+/* The marker nearest (x, z) within max_dist model units; sources win ties
+ * with receivers. */
+gboolean
+fr_scene_pick (FrScene      *self,
+               double        x,
+               double        z,
+               double        max_dist,
+               FrMarkerKind *kind,
+               guint        *index)
+{
+  static const FrMarkerKind kinds[] = { FR_MARKER_SOURCE, FR_MARKER_RECEIVER };
+  double best = max_dist * max_dist;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      GArray *a = markers_of (self, kinds[k]);
+
+      for (guint i = 0; i < a->len; i++)
+        {
+          const FrPoint *p = &g_array_index (a, FrPoint, i);
+          double d2 = (p->x - x) * (p->x - x) + (p->z - z) * (p->z - z);
+
+          if (d2 < best || (!found && d2 <= best))
+            {
+              best = d2;
+              found = TRUE;
+              if (kind != NULL)
+                *kind = kinds[k];
+              if (index != NULL)
+                *index = i;
+            }
+        }
+    }
+  return found;
+}
+
+void
+fr_scene_select (FrScene      *self,
+                 FrMarkerKind  kind,
+                 guint         index)
+{
+  GArray *a;
+
+  g_return_if_fail (FR_IS_SCENE (self));
+
+  a = markers_of (self, kind);
+  if (a == NULL || index >= a->len)
+    kind = FR_MARKER_NONE;
+  if (self->selected_kind == kind && (kind == FR_MARKER_NONE || self->selected_index == index))
+    return;
+  self->selected_kind = kind;
+  self->selected_index = index;
+  emit_changed (self, FR_SCENE_CHANGED_SELECTION);
+}
+
+FrMarkerKind
+fr_scene_get_selection (FrScene *self,
+                        guint   *index)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FR_MARKER_NONE);
+
+  if (index != NULL)
+    *index = self->selected_index;
+  return self->selected_kind;
+}
+
+/* Removes the selected marker; FALSE when nothing is selected. */
+gboolean
+fr_scene_delete_selection (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+
+  if (self->selected_kind == FR_MARKER_NONE)
+    return FALSE;
+  return fr_scene_remove_marker (self, self->selected_kind, self->selected_index);
+}
+
+/* Removes every marker, with one undo step. */
+void
+fr_scene_clear_markers (FrScene *self)
+{
+  g_return_if_fail (FR_IS_SCENE (self));
+
+  if (self->sources->len == 0 && self->receivers->len == 0)
+    return;
+  fr_scene_begin_edit (self);
+  g_array_set_size (self->sources, 0);
+  g_array_set_size (self->receivers, 0);
+  self->selected_kind = FR_MARKER_NONE;
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
+  fr_scene_end_edit (self, _("Clear Markers"));
+}
+
+/* Starts an edit: the geometry now is what undo will restore.  Edits nest;
+ * the outermost pair records one step. */
+void
+fr_scene_begin_edit (FrScene *self)
+{
+  g_return_if_fail (FR_IS_SCENE (self));
+
+  if (self->edit_depth++ == 0)
+    {
+      g_clear_pointer (&self->edit_before, geometry_free);
+      self->edit_before = geometry_copy (self);
+    }
+}
+
+/* Ends an edit, recording an undo step labelled label when the geometry
+ * changed since the matching begin_edit. */
+void
+fr_scene_end_edit (FrScene    *self,
+                   const char *label)
+{
+  Geometry *before;
+  GeometryEdit *edit;
+
+  g_return_if_fail (FR_IS_SCENE (self));
+  g_return_if_fail (self->edit_depth > 0);
+
+  if (--self->edit_depth > 0)
+    return;
+
+  before = g_steal_pointer (&self->edit_before);
+  if (before == NULL)
+    return;
+  if (points_equal (before->sources, self->sources) &&
+      points_equal (before->receivers, self->receivers))
+    {
+      geometry_free (before);
+      return;
+    }
+
+  edit = g_new0 (GeometryEdit, 1);
+  edit->before = before;
+  edit->after = geometry_copy (self);
+  fr_undo_push (self->undo, label, edit, geometry_edit_free);
+}
+
+/* The scene's undo history (owned by the scene). */
+FrUndo *
+fr_scene_get_undo (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  return self->undo;
+}
+
+/* A snapshot of the scene for the solver thread. */
+FrJob *
+fr_scene_make_job (FrScene        *self,
+                   int             radius,
+                   fr_spr_backend  backend)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  g_return_val_if_fail (self->velocity != NULL, NULL);
+
+  return fr_job_new (&self->grid, self->velocity,
+                     (const double *) self->sources->data, self->sources->len,
+                     (const double *) self->receivers->data, self->receivers->len,
+                     radius, backend);
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The scene: what the user edits.  A velocity grid with its geometry, the
+ * sources and receivers (kept on grid nodes), the selected marker and the
+ * undo history of edits, like a GtkTextBuffer owns its own. */
+#pragma once
+
+#include <glib-object.h>
+
+#include "fr-grid.h"
+#include "fr-job.h"
+#include "fr-undo.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double x, z;
+} FrPoint;
+
+typedef enum
+{
+  FR_MARKER_NONE,
+  FR_MARKER_SOURCE,
+  FR_MARKER_RECEIVER,
+} FrMarkerKind;
+
+typedef enum
+{
+  FR_SCENE_CHANGED_MODEL     = 1 << 0,   /* velocity or grid */
+  FR_SCENE_CHANGED_GEOMETRY  = 1 << 1,   /* sources or receivers */
+  FR_SCENE_CHANGED_SELECTION = 1 << 2,
+} FrSceneChange;
+
+#define FR_TYPE_SCENE (fr_scene_get_type ())
+
+G_DECLARE_FINAL_TYPE (FrScene, fr_scene, FR, SCENE, GObject)
+
+FrScene       *fr_scene_new                 (void);
+void           fr_scene_set_model           (FrScene        *self,
+                                             const char     *title,
+                                             const fr_grid  *grid,
+                                             GBytes         *velocity);
+const char    *fr_scene_get_title           (FrScene        *self);
+const fr_grid *fr_scene_get_grid            (FrScene        *self);
+GBytes        *fr_scene_get_velocity        (FrScene        *self);
+void           fr_scene_get_velocity_range  (FrScene        *self,
+                                             float          *vmin,
+                                             float          *vmax);
+gboolean       fr_scene_has_model           (FrScene        *self);
+void           fr_scene_get_bounds          (FrScene        *self,
+                                             double         *x_min,
+                                             double         *z_min,
+                                             double         *x_max,
+                                             double         *z_max);
+float          fr_scene_velocity_at         (FrScene        *self,
+                                             double          x,
+                                             double          z);
+const FrPoint *fr_scene_get_markers         (FrScene        *self,
+                                             FrMarkerKind    kind,
+                                             guint          *n);
+gboolean       fr_scene_snap                (FrScene        *self,
+                                             double          x,
+                                             double          z,
+                                             double         *sx,
+                                             double         *sz);
+int            fr_scene_add_marker          (FrScene        *self,
+                                             FrMarkerKind    kind,
+                                             double          x,
+                                             double          z);
+gboolean       fr_scene_move_marker         (FrScene        *self,
+                                             FrMarkerKind    kind,
+                                             guint           index,
+                                             double          x,
+                                             double          z);
+gboolean       fr_scene_remove_marker       (FrScene        *self,
+                                             FrMarkerKind    kind,
+                                             guint           index);
+gboolean       fr_scene_pick                (FrScene        *self,
+                                             double          x,
+                                             double          z,
+                                             double          max_dist,
+                                             FrMarkerKind   *kind,
+                                             guint          *index);
+void           fr_scene_select              (FrScene        *self,
+                                             FrMarkerKind    kind,
+                                             guint           index);
+FrMarkerKind   fr_scene_get_selection       (FrScene        *self,
+                                             guint          *index);
+gboolean       fr_scene_delete_selection    (FrScene        *self);
+void           fr_scene_clear_markers       (FrScene        *self);
+void           fr_scene_begin_edit          (FrScene        *self);
+void           fr_scene_end_edit            (FrScene        *self,
+                                             const char     *label);
+FrUndo        *fr_scene_get_undo            (FrScene        *self);
+FrJob         *fr_scene_make_job            (FrScene        *self,
+                                             int             radius,
+                                             fr_spr_backend  backend);
+
+G_END_DECLS

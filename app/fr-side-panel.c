@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-side-panel"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "fr-side-panel.h"
+
+struct _FrSidePanel
+{
+  GtkWidget      parent_instance;
+
+  GtkDropDown   *mode_dropdown;
+  GtkSpinButton *radius_spin;
+  GtkDropDown   *backend_dropdown;
+  GtkSpinButton *interval_spin;
+  GtkDropDown   *colormap_dropdown;
+  GtkSwitch     *front_switch;
+  GtkScale      *front_scale;
+  GtkAdjustment *front_adjustment;
+};
+
+G_DEFINE_FINAL_TYPE (FrSidePanel, fr_side_panel, GTK_TYPE_WIDGET)
+
+/* The back ends in the order of the drop-down. */
+static const fr_spr_backend backends[] = { FR_SPR_AUTO, FR_SPR_DIJKSTRA, FR_SPR_CPU, FR_SPR_CUDA };
+
+enum {
+  SOLVER_CHANGED,
+  DISPLAY_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+radius_changed_cb (FrSidePanel *self)
+{
+  g_signal_emit (self, signals[SOLVER_CHANGED], 0);
+}
+
+static void
+backend_changed_cb (FrSidePanel *self)
+{
+  g_signal_emit (self, signals[SOLVER_CHANGED], 0);
+}
+
+static void
+interval_changed_cb (FrSidePanel *self)
+{
+  g_signal_emit (self, signals[DISPLAY_CHANGED], 0);
+}
+
+static void
+colormap_changed_cb (FrSidePanel *self)
+{
+  g_signal_emit (self, signals[DISPLAY_CHANGED], 0);
+}
+
+static void
+front_changed_cb (FrSidePanel *self)
+{
+  g_signal_emit (self, signals[DISPLAY_CHANGED], 0);
+}
+
+static void
+fr_side_panel_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_SIDE_PANEL);
+
+  G_OBJECT_CLASS (fr_side_panel_parent_class)->dispose (object);
+}
+
+static void
+fr_side_panel_class_init (FrSidePanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fr_side_panel_dispose;
+
+  /* Radius or back end changed: a new solve is needed. */
+  signals[SOLVER_CHANGED] =
+    g_signal_new ("solver-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* Interval, colour map or wavefront changed: only a redraw. */
+  signals[DISPLAY_CHANGED] =
+    g_signal_new ("display-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-side-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, radius_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, interval_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, colormap_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_switch);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_scale);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_adjustment);
+  gtk_widget_class_bind_template_callback (widget_class, radius_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, backend_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, interval_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, colormap_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, front_changed_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "frsidepanel");
+}
+
+static void
+fr_side_panel_init (FrSidePanel *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+fr_side_panel_new (void)
+{
+  return g_object_new (FR_TYPE_SIDE_PANEL, NULL);
+}
+
+int
+fr_side_panel_get_radius (FrSidePanel *self)
+{
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), 4);
+  return gtk_spin_button_get_value_as_int (self->radius_spin);
+}
+
+void
+fr_side_panel_set_radius (FrSidePanel *self,
+                          int          radius)
+{
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+  gtk_spin_button_set_value (self->radius_spin, radius);
+}
+
+fr_spr_backend
+fr_side_panel_get_backend (FrSidePanel *self)
+{
+  guint i;
+
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), FR_SPR_AUTO);
+
+  i = gtk_drop_down_get_selected (self->backend_dropdown);
+  return i < G_N_ELEMENTS (backends) ? backends[i] : FR_SPR_AUTO;
+}
+
+void
+fr_side_panel_set_backend (FrSidePanel    *self,
+                           fr_spr_backend  backend)
+{
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+
+  for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+    if (backends[i] == backend)
+      gtk_drop_down_set_selected (self->backend_dropdown, i);
+}
+
+double
+fr_side_panel_get_interval (FrSidePanel *self)
+{
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), 0.0);
+  return gtk_spin_button_get_value (self->interval_spin);
+}
+
+void
+fr_side_panel_set_interval (FrSidePanel *self,
+                            double       interval)
+{
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+  gtk_spin_button_set_value (self->interval_spin, interval);
+}
+
+FrColormap
+fr_side_panel_get_colormap (FrSidePanel *self)
+{
+  guint i;
+
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), FR_COLORMAP_VIRIDIS);
+
+  i = gtk_drop_down_get_selected (self->colormap_dropdown);
+  return i < FR_N_COLORMAPS ? (FrColormap) i : FR_COLORMAP_VIRIDIS;
+}
+
+void
+fr_side_panel_set_colormap (FrSidePanel *self,
+                            FrColormap   colormap)
+{
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+  g_return_if_fail (colormap < FR_N_COLORMAPS);
+  gtk_drop_down_set_selected (self->colormap_dropdown, colormap);
+}
+
+/* Whether the wavefront is shown, and at which time. */
+gboolean
+fr_side_panel_get_front (FrSidePanel *self,
+                         double      *time)
+{
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), FALSE);
+
+  if (time != NULL)
+    *time = gtk_adjustment_get_value (self->front_adjustment);
+  return gtk_switch_get_active (self->front_switch);
+}
+
+/* Shows or hides the wavefront at time. */
+void
+fr_side_panel_set_front (FrSidePanel *self,
+                         gboolean     enabled,
+                         double       time)
+{
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+
+  if (time > gtk_adjustment_get_upper (self->front_adjustment))
+    gtk_adjustment_set_upper (self->front_adjustment, time);
+  gtk_adjustment_set_value (self->front_adjustment, time);
+  gtk_switch_set_active (self->front_switch, enabled);
+}
+
+/* Sets the wavefront slider's range to [0, max_time] (the latest arrival). */
+void
+fr_side_panel_set_front_max (FrSidePanel *self,
+                             double       max_time)
+{
+  double value;
+
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+
+  if (!(max_time > 0.0) || !isfinite (max_time))
+    return;
+  value = gtk_adjustment_get_value (self->front_adjustment);
+  gtk_adjustment_configure (self->front_adjustment, MIN (value, max_time), 0.0, max_time,
+                            max_time / 100.0, max_time / 10.0, 0.0);
+}

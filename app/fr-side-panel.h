@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The side panel: solver settings (mode, radius, back end) and display
+ * settings (isochron interval, colour map, wavefront), as properties the
+ * window binds to. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "fr-colormap.h"
+#include "fr-spr.h"
+
+G_BEGIN_DECLS
+
+#define FR_TYPE_SIDE_PANEL (fr_side_panel_get_type ())
+
+G_DECLARE_FINAL_TYPE (FrSidePanel, fr_side_panel, FR, SIDE_PANEL, GtkWidget)
+
+GtkWidget      *fr_side_panel_new           (void);
+int             fr_side_panel_get_radius    (FrSidePanel    *self);
+void            fr_side_panel_set_radius    (FrSidePanel    *self,
+                                             int             radius);
+fr_spr_backend  fr_side_panel_get_backend   (FrSidePanel    *self);
+void            fr_side_panel_set_backend   (FrSidePanel    *self,
+                                             fr_spr_backend  backend);
+double          fr_side_panel_get_interval  (FrSidePanel    *self);
+void            fr_side_panel_set_interval  (FrSidePanel    *self,
+                                             double          interval);
+FrColormap      fr_side_panel_get_colormap  (FrSidePanel    *self);
+void            fr_side_panel_set_colormap  (FrSidePanel    *self,
+                                             FrColormap      colormap);
+gboolean        fr_side_panel_get_front     (FrSidePanel    *self,
+                                             double         *time);
+void            fr_side_panel_set_front     (FrSidePanel    *self,
+                                             gboolean        enabled,
+                                             double          time);
+void            fr_side_panel_set_front_max (FrSidePanel    *self,
+                                             double          max_time);
+
+G_END_DECLS

@@ -1,0 +1,1054 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-window"
+
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "fr-axes.h"
+#include "fr-csv.h"
+#include "fr-device.h"
+#include "fr-scene-io.h"
+#include "fr-window.h"
+
+struct _FrWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  /* Template children. */
+  FrCanvas             *canvas;
+  FrAxes               *axes;
+  FrSidePanel          *side_panel;
+  GtkLabel             *backend_label;
+  GtkLabel             *grid_label;
+  GtkLabel             *solve_label;
+  GtkLabel             *cursor_label;
+
+  FrScene              *scene;
+  FrSolverThread       *solver;
+  gboolean              solve_deferred;  /* a drag moved on while a solve ran */
+  guint                 solve_idle_id;   /* coalesces the edits of one main-loop turn */
+  gboolean              settled;
+  FILE                 *frame_log;       /* FOLDRAY_DEBUG_FRAMES */
+  GtkNativeDialog      *chooser;
+};
+
+G_DEFINE_FINAL_TYPE (FrWindow, fr_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  SETTLED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const struct {
+  const char   *id;
+  FrExportKind  kind;
+  const char   *basename;
+} export_kinds[] = {
+  { "picture",      FR_EXPORT_PICTURE,      "foldray" },
+  { "time-npy",     FR_EXPORT_TIME_NPY,     "T" },
+  { "time-vti",     FR_EXPORT_TIME_VTI,     "T" },
+  { "velocity-npy", FR_EXPORT_VELOCITY_NPY, "velocity" },
+  { "velocity-vti", FR_EXPORT_VELOCITY_VTI, "velocity" },
+  { "rays-csv",     FR_EXPORT_RAYS_CSV,     "rays" },
+  { "rays-vtp",     FR_EXPORT_RAYS_VTP,     "rays" },
+};
+
+static void
+log_line (FrWindow   *self,
+          const char *format,
+          ...) G_GNUC_PRINTF (2, 3);
+
+/* Test hook: one line per job, frame and view change, for the GUI tests
+ * and the drag-storm check (serials drawn must only increase). */
+static void
+log_line (FrWindow   *self,
+          const char *format,
+          ...)
+{
+  va_list args;
+
+  if (self->frame_log == NULL)
+    return;
+  fprintf (self->frame_log, "%.3f ", g_get_monotonic_time () / 1000.0);
+  va_start (args, format);
+  vfprintf (self->frame_log, format, args);
+  va_end (args);
+  fputc ('\n', self->frame_log);
+  fflush (self->frame_log);
+}
+
+static const char *
+backend_label (fr_spr_backend backend)
+{
+  switch (backend)
+    {
+    case FR_SPR_DIJKSTRA:
+      return _("Dijkstra (reference)");
+    case FR_SPR_CPU:
+      return _("CPU (OpenMP)");
+    case FR_SPR_CUDA:
+      return _("CUDA");
+    case FR_SPR_AUTO:
+    default:
+      return _("Automatic");
+    }
+}
+
+static void
+update_title (FrWindow *self)
+{
+  const char *title = fr_scene_get_title (self->scene);
+  g_autofree char *text = NULL;
+
+  if (title != NULL)
+    text = g_strdup_printf ("%s — Foldray", title);
+  gtk_window_set_title (GTK_WINDOW (self), text != NULL ? text : "Foldray");
+}
+
+static void
+update_grid_label (FrWindow *self)
+{
+  const fr_grid *g = fr_scene_get_grid (self->scene);
+  g_autofree char *text = NULL;
+
+  if (!fr_scene_has_model (self->scene))
+    {
+      gtk_label_set_text (self->grid_label, "");
+      return;
+    }
+  /* Translators: the grid size, e.g. "301 × 151 nodes, spacing 0.01 × 0.01". */
+  text = g_strdup_printf (_("%zu × %zu nodes, spacing %g × %g"), g->nx, g->nz, g->dx, g->dz);
+  gtk_label_set_text (self->grid_label, text);
+}
+
+static void
+update_cursor_label (FrWindow *self,
+                     double    x,
+                     double    z,
+                     gboolean  inside)
+{
+  g_autofree char *text = NULL;
+  float v;
+  double t;
+
+  if (!inside || !fr_scene_has_model (self->scene) ||
+      isnan (v = fr_scene_velocity_at (self->scene, x, z)))
+    {
+      gtk_label_set_text (self->cursor_label, "");
+      return;
+    }
+  if (fr_canvas_time_at (self->canvas, x, z, &t))
+    text = g_strdup_printf (_("x %.4g   z %.4g   v %.4g   T %.5g"), x, z, v, t);
+  else
+    text = g_strdup_printf (_("x %.4g   z %.4g   v %.4g   T —"), x, z, v);
+  gtk_label_set_text (self->cursor_label, text);
+}
+
+/* Snapshots the scene and hands it to the solver thread (latest wins). */
+static void
+submit_job (FrWindow *self)
+{
+  g_autoptr(FrJob) job = NULL;
+  guint serial;
+
+  self->solve_deferred = FALSE;
+  self->settled = FALSE;
+  if (!fr_scene_has_model (self->scene))
+    return;
+
+  job = fr_scene_make_job (self->scene, fr_side_panel_get_radius (self->side_panel),
+                           fr_side_panel_get_backend (self->side_panel));
+  /* Leave one core to the main thread and the GL rasteriser: OpenMP
+   * threads that spin at barriers while GTK draws on the same cores slow a
+   * solve tenfold (measured on 2 cores with llvmpipe). */
+  job->threads = MAX (1, fr_cpu_threads () - 1);
+  job->input_seq = fr_canvas_get_input_seq (self->canvas);
+  job->input_time = g_get_monotonic_time ();
+  serial = fr_solver_thread_submit (self->solver, job);
+  log_line (self, "job serial=%u input=%" G_GUINT64_FORMAT " sources=%u", serial,
+            job->input_seq, job->n_sources);
+  if (job->n_sources > 0)
+    gtk_label_set_text (self->solve_label, _("Solving…"));
+}
+
+/* A scene edit wants a new solve.  While a marker is dragged and a solve is
+ * running, the change waits for that solve's result instead of cancelling
+ * it: every drag then shows progress, at most one solve behind.  Anything
+ * else cancels the running solve and starts over. */
+static gboolean
+solve_idle_cb (gpointer data)
+{
+  FrWindow *self = data;
+
+  self->solve_idle_id = 0;
+  if (fr_canvas_is_dragging (self->canvas) && fr_solver_thread_is_busy (self->solver))
+    self->solve_deferred = TRUE;
+  else
+    submit_job (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Edits made in one turn of the main loop (an example's markers, a batch
+ * of motion events) become one job. */
+static void
+request_solve (FrWindow *self)
+{
+  self->settled = FALSE;
+  if (self->solve_idle_id == 0)
+    self->solve_idle_id = g_idle_add_full (G_PRIORITY_DEFAULT, solve_idle_cb, self, NULL);
+}
+
+static void
+scene_changed_cb (FrWindow *self,
+                  guint     what,
+                  FrScene  *scene)
+{
+  if (what & FR_SCENE_CHANGED_MODEL)
+    {
+      update_title (self);
+      update_grid_label (self);
+      gtk_label_set_text (self->solve_label, "");
+    }
+  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY))
+    request_solve (self);
+}
+
+static void
+solver_result_cb (FrWindow       *self,
+                  FrResult       *result,
+                  FrSolverThread *solver)
+{
+  g_autofree char *text = NULL;
+
+  /* The solver thread emits only the newest job's result; a result for a
+   * model replaced meanwhile cannot reach here, but check anyway. */
+  if (result->job->velocity != fr_scene_get_velocity (self->scene))
+    return;
+
+  fr_canvas_set_result (self->canvas, result);
+
+  if (!result->ok)
+    {
+      text = g_strdup_printf (_("Solve failed: %s"), result->error);
+      gtk_label_set_text (self->solve_label, text);
+    }
+  else if (result->job->n_sources == 0)
+    gtk_label_set_text (self->solve_label, _("Click to place a source"));
+  else
+    {
+      if (result->notice != NULL)
+        text = g_strdup_printf (_("Solved in %.1f ms (%s)"), result->solve_ms, result->notice);
+      else
+        text = g_strdup_printf (_("Solved in %.1f ms"), result->solve_ms);
+      gtk_label_set_text (self->solve_label, text);
+      fr_side_panel_set_front_max (self->side_panel, result->time_max);
+    }
+
+  if (result->ok && result->backend != NULL)
+    {
+      fr_spr_backend used;
+      g_autofree char *label = NULL;
+
+      if (fr_spr_backend_from_name (result->backend, &used) && used == FR_SPR_CPU)
+        label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Back end: %s, %d thread",
+                                              "Back end: %s, %d threads", result->job->threads),
+                                 backend_label (used), result->job->threads);
+      else if (fr_spr_backend_from_name (result->backend, &used))
+        label = g_strdup_printf (_("Back end: %s"), backend_label (used));
+      else
+        label = g_strdup_printf (_("Back end: %s"), result->backend);
+      gtk_label_set_text (self->backend_label, label);
+    }
+
+  if (self->solve_deferred)
+    submit_job (self);
+}
+
+static void
+frame_drawn_cb (FrWindow *self,
+                FrResult *result,
+                gint64    time,
+                FrCanvas *canvas)
+{
+  log_line (self, "frame serial=%u input=%" G_GUINT64_FORMAT " drawn=%.3f", result->serial,
+            result->job->input_seq, time / 1000.0);
+
+  if (!self->solve_deferred && !fr_solver_thread_is_busy (self->solver) &&
+      result->serial == fr_solver_thread_get_latest_serial (self->solver) && !self->settled)
+    {
+      self->settled = TRUE;
+      log_line (self, "settled serial=%u", result->serial);
+      g_signal_emit (self, signals[SETTLED], 0);
+    }
+}
+
+static void
+view_changed_cb (FrWindow *self,
+                 FrCanvas *canvas)
+{
+  const FrView *view;
+  graphene_point_t origin;
+  double sx = 0.0, sy = 0.0;
+
+  if (self->frame_log == NULL)
+    return;
+  /* Where the canvas sits in the window's surface, so tests can turn model
+   * coordinates into screen pixels. */
+  if (!gtk_widget_compute_point (GTK_WIDGET (canvas), GTK_WIDGET (self),
+                                 &GRAPHENE_POINT_INIT (0, 0), &origin))
+    return;
+  if (gtk_native_get_surface (GTK_NATIVE (self)) != NULL)
+    gtk_native_get_surface_transform (GTK_NATIVE (self), &sx, &sy);
+  view = fr_canvas_get_view (canvas);
+  log_line (self, "view ox=%.2f oy=%.2f w=%.0f h=%.0f scale=%.9g cx=%.9g cz=%.9g",
+            origin.x + sx, origin.y + sy, view->width, view->height, view->scale,
+            view->cx, view->cz);
+}
+
+static void
+cursor_moved_cb (FrWindow *self,
+                 double    x,
+                 double    z,
+                 gboolean  inside,
+                 FrCanvas *canvas)
+{
+  update_cursor_label (self, x, z, inside);
+}
+
+static void
+solver_settings_changed_cb (FrWindow    *self,
+                            FrSidePanel *panel)
+{
+  request_solve (self);
+}
+
+static void
+display_settings_changed_cb (FrWindow    *self,
+                             FrSidePanel *panel)
+{
+  double front = 0.0;
+  gboolean enabled;
+
+  enabled = fr_side_panel_get_front (panel, &front);
+  fr_canvas_set_interval (self->canvas, fr_side_panel_get_interval (panel));
+  fr_canvas_set_colormap (self->canvas, fr_side_panel_get_colormap (panel));
+  fr_canvas_set_front (self->canvas, enabled, front);
+}
+
+static void
+undo_state_cb (FrWindow   *self,
+               GParamSpec *pspec,
+               FrUndo     *undo)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo", fr_undo_can_undo (undo));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo", fr_undo_can_redo (undo));
+}
+
+/* ------------------------------------------------------------------ dialogs */
+
+/* Shows an error in a modal message dialog (GTK 4.8 has no GtkAlertDialog). */
+void
+fr_window_show_error (FrWindow     *self,
+                      const char   *primary,
+                      const GError *error)
+{
+  GtkWidget *dialog;
+
+  g_return_if_fail (FR_IS_WINDOW (self));
+
+  g_warning ("%s: %s", primary, error != NULL ? error->message : "");
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
+  if (error != NULL)
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+typedef struct
+{
+  FrWindow     *self;
+  char         *path;
+  char         *title;
+  fr_grid       grid;
+  GBytes       *velocity;
+  GtkSpinButton *spins[4];
+} SpacingDialog;
+
+static void
+spacing_dialog_free (gpointer data)
+{
+  SpacingDialog *sd = data;
+
+  g_free (sd->path);
+  g_free (sd->title);
+  g_clear_pointer (&sd->velocity, g_bytes_unref);
+  g_free (sd);
+}
+
+static void
+spacing_response_cb (GtkDialog *dialog,
+                     int        response,
+                     gpointer   data)
+{
+  SpacingDialog *sd = data;
+
+  if (response == GTK_RESPONSE_OK)
+    {
+      double v[4];
+      fr_error err = { 0 };
+      fr_grid g;
+
+      for (guint i = 0; i < 4; i++)
+        v[i] = gtk_spin_button_get_value (sd->spins[i]);
+      g = fr_grid_2d (sd->grid.nx, sd->grid.nz, v[0], v[1], v[2], v[3]);
+      if (fr_grid_check (&g, &err) == FR_OK)
+        fr_window_load_model (sd->self, sd->title, &g, sd->velocity);
+      else
+        {
+          g_autoptr(GError) error = g_error_new_literal (FR_SCENE_IO_ERROR,
+                                                         FR_SCENE_IO_ERROR_INVALID, err.message);
+          fr_window_show_error (sd->self, _("The grid spacing is not valid"), error);
+        }
+    }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Asks for the spacing and origin of a grid that came without a sidecar. */
+static void
+ask_spacing (FrWindow      *self,
+             const char    *path,
+             const fr_grid *grid,
+             GBytes        *velocity)
+{
+  static const char *labels[4] = { N_("Spacing _x"), N_("Spacing _z"), N_("Origin x"), N_("Origin z") };
+  SpacingDialog *sd;
+  GtkWidget *dialog, *content, *grid_widget, *intro;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *msg = NULL;
+
+  sd = g_new0 (SpacingDialog, 1);
+  sd->self = self;
+  sd->path = g_strdup (path);
+  sd->title = g_strdup (base);
+  sd->grid = *grid;
+  sd->velocity = g_bytes_ref (velocity);
+
+  dialog = gtk_dialog_new_with_buttons (_("Grid Spacing"), GTK_WINDOW (self),
+                                        GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT |
+                                        GTK_DIALOG_USE_HEADER_BAR,
+                                        _("_Cancel"), GTK_RESPONSE_CANCEL,
+                                        _("_Open"), GTK_RESPONSE_OK,
+                                        NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
+  content = gtk_dialog_get_content_area (GTK_DIALOG (dialog));
+  gtk_widget_set_margin_start (content, 18);
+  gtk_widget_set_margin_end (content, 18);
+  gtk_widget_set_margin_top (content, 12);
+  gtk_widget_set_margin_bottom (content, 18);
+  gtk_box_set_spacing (GTK_BOX (content), 12);
+
+  msg = g_strdup_printf (_("“%s” has %zu × %zu nodes and no sidecar file (%s) giving its "
+                           "geometry. Node (ix, iz) lies at (x0 + ix·dx, z0 + iz·dz)."),
+                         base, grid->nx, grid->nz, "FILE.json");
+  intro = gtk_label_new (msg);
+  gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (intro), 50);
+  gtk_label_set_xalign (GTK_LABEL (intro), 0.0f);
+  gtk_box_append (GTK_BOX (content), intro);
+
+  grid_widget = gtk_grid_new ();
+  gtk_grid_set_row_spacing (GTK_GRID (grid_widget), 6);
+  gtk_grid_set_column_spacing (GTK_GRID (grid_widget), 12);
+  for (guint i = 0; i < 4; i++)
+    {
+      GtkWidget *label = gtk_label_new_with_mnemonic (_(labels[i]));
+      GtkWidget *spin = gtk_spin_button_new_with_range (i < 2 ? 1e-9 : -1e9, 1e9, 0.001);
+
+      gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 6);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), i < 2 ? 1.0 : 0.0);
+      gtk_widget_set_hexpand (spin, TRUE);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+      gtk_grid_attach (GTK_GRID (grid_widget), label, 0, i, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid_widget), spin, 1, i, 1, 1);
+      sd->spins[i] = GTK_SPIN_BUTTON (spin);
+    }
+  gtk_box_append (GTK_BOX (content), grid_widget);
+
+  g_signal_connect_data (dialog, "response", G_CALLBACK (spacing_response_cb), sd,
+                         (GClosureNotify) (void (*) (void)) spacing_dialog_free, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+open_response_cb (GtkNativeDialog *chooser,
+                  int              response,
+                  FrWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        fr_window_open_file (self, file);
+    }
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  FrWindow *self = FR_WINDOW (object);
+  g_autoptr(GError) error = NULL;
+
+  if (!fr_window_export_finish (self, result, &error))
+    fr_window_show_error (self, _("Could not export"), error);
+}
+
+static void
+export_response_cb (GtkNativeDialog *chooser,
+                    int              response,
+                    FrWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      FrExportKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (chooser), "kind"));
+      const char *scale = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "scale");
+
+      if (path == NULL)
+        {
+          g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                                         _("Only local files can be written"));
+          fr_window_show_error (self, _("Could not export"), error);
+        }
+      else
+        fr_window_export_async (self, kind, path, scale != NULL ? atoi (scale) : 1,
+                                NULL, export_done_cb, NULL);
+    }
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+}
+
+/* ------------------------------------------------------------------ actions */
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Velocity Grid"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("NumPy arrays (.npy)"));
+  gtk_file_filter_add_pattern (filter, "*.npy");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (open_response_cb), self, 0);
+  g_clear_object (&self->chooser);
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+static void
+open_example_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!fr_window_load_example (self, g_variant_get_string (parameter, NULL), TRUE, &error))
+    fr_window_show_error (self, _("Could not open the example"), error);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+  const char *id = g_variant_get_string (parameter, NULL);
+  GtkFileChooserNative *chooser;
+  g_autofree char *name = NULL;
+  FrExportKind kind = FR_EXPORT_PICTURE;
+  const char *basename = "foldray";
+
+  for (guint i = 0; i < G_N_ELEMENTS (export_kinds); i++)
+    if (g_strcmp0 (export_kinds[i].id, id) == 0)
+      {
+        kind = export_kinds[i].kind;
+        basename = export_kinds[i].basename;
+      }
+
+  chooser = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  name = g_strconcat (basename, fr_export_suffix (kind), NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  if (kind == FR_EXPORT_PICTURE)
+    {
+      static const char *ids[] = { "1", "2", "3", "4", NULL };
+      const char *labels[] = { _("Canvas size"), _("2× canvas size"), _("3× canvas size"),
+                               _("4× canvas size"), NULL };
+
+      gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "scale", _("Size"), ids, labels);
+      gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "scale", "1");
+    }
+  /* GTK 4's save chooser asks before replacing an existing file. */
+  g_object_set_data (G_OBJECT (chooser), "kind", GUINT_TO_POINTER (kind));
+  g_signal_connect_object (chooser, "response", G_CALLBACK (export_response_cb), self, 0);
+  g_clear_object (&self->chooser);
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+static void
+undo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+
+  fr_undo_undo (fr_scene_get_undo (self->scene));
+}
+
+static void
+redo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+
+  fr_undo_redo (fr_scene_get_undo (self->scene));
+}
+
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+
+  fr_scene_delete_selection (self->scene);
+}
+
+static void
+clear_markers_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  fr_scene_clear_markers (FR_WINDOW (widget)->scene);
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+
+  if (g_str_equal (action_name, "win.zoom-in"))
+    fr_canvas_zoom_by (self->canvas, 1.25);
+  else if (g_str_equal (action_name, "win.zoom-out"))
+    fr_canvas_zoom_by (self->canvas, 1.0 / 1.25);
+  else
+    fr_canvas_zoom_fit (self->canvas);
+}
+
+/* ------------------------------------------------------------------ GObject */
+
+static void
+fr_window_dispose (GObject *object)
+{
+  FrWindow *self = (FrWindow *)object;
+
+  g_clear_handle_id (&self->solve_idle_id, g_source_remove);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (self->chooser);
+  g_clear_object (&self->chooser);
+
+  /* Stop the worker before the scene it may still be reading goes. */
+  if (self->solver != NULL)
+    g_signal_handlers_disconnect_by_data (self->solver, self);
+  g_clear_object (&self->solver);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), FR_TYPE_WINDOW);
+  g_clear_object (&self->scene);
+
+  if (self->frame_log != NULL && self->frame_log != stderr)
+    fclose (self->frame_log);
+  self->frame_log = NULL;
+
+  G_OBJECT_CLASS (fr_window_parent_class)->dispose (object);
+}
+
+static void
+fr_window_class_init (FrWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fr_window_dispose;
+
+  /**
+   * FrWindow::settled:
+   *
+   * Emitted when a frame shows the newest job's result and no solve is
+   * pending: the picture matches the scene.
+   */
+  signals[SETTLED] =
+    g_signal_new ("settled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  g_type_ensure (FR_TYPE_CANVAS);
+  g_type_ensure (FR_TYPE_AXES);
+  g_type_ensure (FR_TYPE_SIDE_PANEL);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, canvas);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, axes);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, side_panel);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, backend_label);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, grid_label);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, solve_label);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, cursor_label);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-example", "s", open_example_action);
+  gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-marker", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-markers", NULL, clear_markers_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_action);
+}
+
+static void
+fr_window_init (FrWindow *self)
+{
+  const char *log_path = g_getenv ("FOLDRAY_DEBUG_FRAMES");
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  if (log_path != NULL && *log_path != '\0')
+    {
+      if (g_str_equal (log_path, "1") || g_str_equal (log_path, "stderr"))
+        self->frame_log = stderr;
+      else if ((self->frame_log = g_fopen (log_path, "w")) == NULL)
+        g_warning ("FOLDRAY_DEBUG_FRAMES: %s: %s", log_path, g_strerror (errno));
+    }
+
+  self->scene = fr_scene_new ();
+  self->solver = fr_solver_thread_new ();
+
+  g_signal_connect_object (self->scene, "changed", G_CALLBACK (scene_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (fr_scene_get_undo (self->scene), "notify::can-undo",
+                           G_CALLBACK (undo_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (fr_scene_get_undo (self->scene), "notify::can-redo",
+                           G_CALLBACK (undo_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->solver, "result", G_CALLBACK (solver_result_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->canvas, "frame-drawn", G_CALLBACK (frame_drawn_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->canvas, "view-changed", G_CALLBACK (view_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->canvas, "cursor-moved", G_CALLBACK (cursor_moved_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->side_panel, "solver-changed",
+                           G_CALLBACK (solver_settings_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->side_panel, "display-changed",
+                           G_CALLBACK (display_settings_changed_cb), self, G_CONNECT_SWAPPED);
+
+  fr_canvas_set_scene (self->canvas, self->scene);
+  display_settings_changed_cb (self, self->side_panel);
+  undo_state_cb (self, NULL, fr_scene_get_undo (self->scene));
+  gtk_label_set_text (self->backend_label, _("Back end: —"));
+}
+
+/* ---------------------------------------------------------------- public API */
+
+FrWindow *
+fr_window_new (GtkApplication *application)
+{
+  return g_object_new (FR_TYPE_WINDOW, "application", application, NULL);
+}
+
+FrCanvas *
+fr_window_get_canvas (FrWindow *self)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), NULL);
+  return self->canvas;
+}
+
+FrScene *
+fr_window_get_scene (FrWindow *self)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), NULL);
+  return self->scene;
+}
+
+FrSidePanel *
+fr_window_get_side_panel (FrWindow *self)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), NULL);
+  return self->side_panel;
+}
+
+FrSolverThread *
+fr_window_get_solver (FrWindow *self)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), NULL);
+  return self->solver;
+}
+
+/* Replaces the model; the scene's "changed" starts a solve. */
+void
+fr_window_load_model (FrWindow      *self,
+                      const char    *title,
+                      const fr_grid *grid,
+                      GBytes        *velocity)
+{
+  g_return_if_fail (FR_IS_WINDOW (self));
+
+  fr_canvas_set_result (self->canvas, NULL);
+  fr_scene_set_model (self->scene, title, grid, velocity);
+}
+
+/* Opens a bundled example; with_markers places its default source at the
+ * top centre and its receivers (from NAME-receivers.csv when present). */
+gboolean
+fr_window_load_example (FrWindow    *self,
+                        const char  *name,
+                        gboolean     with_markers,
+                        GError     **error)
+{
+  g_autoptr(GBytes) velocity = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *path = NULL;
+  fr_grid grid;
+  double x0, z0, x1, z1, sx, sz;
+
+  g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (!fr_scene_io_load_example (name, &grid, &velocity, &title, error))
+    return FALSE;
+  fr_window_load_model (self, title, &grid, velocity);
+  if (!with_markers)
+    return TRUE;
+
+  fr_scene_begin_edit (self->scene);
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  fr_scene_snap (self->scene, 0.5 * (x0 + x1), grid.z0, &sx, &sz);
+  fr_scene_add_marker (self->scene, FR_MARKER_SOURCE, sx, sz);
+
+  path = fr_scene_io_find_example (name);
+  if (path != NULL)
+    {
+      g_autofree char *base = g_str_has_suffix (path, ".npy")
+                                ? g_strndup (path, strlen (path) - 4) : g_strdup (path);
+      g_autofree char *csv = g_strconcat (base, "-receivers.csv", NULL);
+      fr_points points = { 0 };
+      fr_error err = { 0 };
+
+      if (g_file_test (csv, G_FILE_TEST_IS_REGULAR) &&
+          fr_csv_read_points (csv, &points, &err) == FR_OK && points.ndim == 2)
+        {
+          for (size_t i = 0; i < points.count; i++)
+            fr_scene_add_marker (self->scene, FR_MARKER_RECEIVER,
+                                 points.xyz[2 * i], points.xyz[2 * i + 1]);
+        }
+      fr_points_clear (&points);
+    }
+  fr_scene_select (self->scene, FR_MARKER_NONE, 0);
+  fr_scene_end_edit (self->scene, _("Place Markers"));
+  /* The example's own markers are where it starts, not an edit to undo. */
+  fr_undo_clear (fr_scene_get_undo (self->scene));
+  return TRUE;
+}
+
+/* Opens a velocity .npy.  spacing/origin (2 values each, may be NULL)
+ * override the sidecar; without either the spacing is asked for. */
+gboolean
+fr_window_load_npy (FrWindow      *self,
+                    const char    *path,
+                    const double  *spacing,
+                    const double  *origin,
+                    GError       **error)
+{
+  g_autoptr(GBytes) velocity = NULL;
+  g_autofree char *title = NULL;
+  gboolean found = FALSE;
+  fr_grid grid;
+
+  g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!fr_scene_io_read_npy (path, &grid, &velocity, error))
+    return FALSE;
+  if (!fr_scene_io_read_sidecar (path, &grid, &found, error))
+    return FALSE;
+  if (spacing != NULL || origin != NULL)
+    {
+      fr_error err = { 0 };
+
+      grid = fr_grid_2d (grid.nx, grid.nz,
+                         spacing != NULL ? spacing[0] : grid.dx,
+                         spacing != NULL ? spacing[1] : grid.dz,
+                         origin != NULL ? origin[0] : grid.x0,
+                         origin != NULL ? origin[1] : grid.z0);
+      if (fr_grid_check (&grid, &err) != FR_OK)
+        {
+          g_set_error_literal (error, FR_SCENE_IO_ERROR, FR_SCENE_IO_ERROR_INVALID, err.message);
+          return FALSE;
+        }
+      found = TRUE;
+    }
+
+  title = g_path_get_basename (path);
+  if (!found)
+    {
+      ask_spacing (self, path, &grid, velocity);
+      return TRUE;
+    }
+  fr_window_load_model (self, title, &grid, velocity);
+  return TRUE;
+}
+
+/* Opens file, showing any failure in a dialog. */
+void
+fr_window_open_file (FrWindow *self,
+                     GFile    *file)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (FR_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+  if (error != NULL || !fr_window_load_npy (self, path, NULL, NULL, &error))
+    fr_window_show_error (self, _("Could not open the velocity grid"), error);
+}
+
+/* Whether the picture shows the newest job's result with nothing pending. */
+gboolean
+fr_window_is_settled (FrWindow *self)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
+  return self->settled;
+}
+
+typedef struct
+{
+  char *path;
+  int   scale;
+} ExportData;
+
+static void
+export_data_free (gpointer data)
+{
+  ExportData *ed = data;
+
+  g_free (ed->path);
+  g_free (ed);
+}
+
+static void
+picture_rendered_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  FrWindow *self = g_task_get_source_object (task);
+  ExportData *ed = g_task_get_task_data (task);
+  GError *error = NULL;
+  cairo_surface_t *surface;
+
+  surface = fr_canvas_render_finish (FR_CANVAS (object), result, &error);
+  if (surface == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (!fr_export_png (surface, fr_canvas_get_view (self->canvas), self->scene,
+                      fr_canvas_get_colormap (self->canvas), ed->path, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+  cairo_surface_destroy (surface);
+}
+
+/* Writes an export to path; for the picture, scale multiplies the canvas
+ * size.  Every writer is atomic. */
+void
+fr_window_export_async (FrWindow            *self,
+                        FrExportKind         kind,
+                        const char          *path,
+                        int                  scale,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  GError *error = NULL;
+
+  g_return_if_fail (FR_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fr_window_export_async);
+
+  if (kind == FR_EXPORT_PICTURE)
+    {
+      const FrView *view = fr_canvas_get_view (self->canvas);
+      ExportData *ed = g_new0 (ExportData, 1);
+
+      ed->path = g_strdup (path);
+      ed->scale = CLAMP (scale, 1, 8);
+      g_task_set_task_data (task, ed, export_data_free);
+      fr_canvas_render_async (self->canvas, (int) view->width * ed->scale,
+                              (int) view->height * ed->scale, cancellable,
+                              picture_rendered_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  if (fr_export_result (kind, self->scene, fr_canvas_get_result (self->canvas), path, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+gboolean
+fr_window_export_finish (FrWindow      *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

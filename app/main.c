@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Foldray: watch seismic traveltimes and rays redraw as you drag. */
+#include "config.h"
+
+#include <locale.h>
+
+#include <glib/gi18n.h>
+
+#include "fr-application.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(FrApplication) app = NULL;
+  int status;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  app = fr_application_new ();
+  status = g_application_run (G_APPLICATION (app), argc, argv);
+  return status != 0 ? status : fr_application_get_exit_status (app);
+}

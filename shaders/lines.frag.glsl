@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Antialiased shapes from a distance field: kind 0 a disc, 1 a diamond,
+// 2 a capsule (a line segment with round caps, half-length in w).
+in vec4 v_shape;
+in vec4 v_color;
+
+out vec4 o_color;
+
+void
+main (void)
+{
+  float d;
+
+  if (v_shape.z < 0.5)
+    d = length (v_shape.xy);
+  else if (v_shape.z < 1.5)
+    d = abs (v_shape.x) + abs (v_shape.y);
+  else
+    d = length (vec2 (max (abs (v_shape.x) - v_shape.w, 0.0), v_shape.y));
+
+  float aa = max (fwidth (d), 1e-4);
+  float a = 1.0 - smoothstep (1.0 - aa, 1.0, d);
+  if (a <= 0.0)
+    discard;
+  o_color = vec4 (v_color.rgb, v_color.a * a);
+}

@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""GUI tests of the foldray window under a real X server (run it inside
+xvfb-run).  Drives the window with real input through xdotool, reads the
+screen with ImageMagick's `import`, and checks pixels.  Speaks TAP.
+
+Usage: gui-test.py FOLDRAY_EXE OUT_DIR
+
+The application logs jobs, frames and its view transform to the file named
+by FOLDRAY_DEBUG_FRAMES; the tests use it to wait for the picture to settle
+(no fixed long sleeps) and to turn model coordinates into screen pixels."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+EXE = sys.argv[1]
+OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-")
+os.makedirs(OUT, exist_ok=True)
+CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert") else "convert"
+GEOMETRY = "1200x760"
+
+SOURCE_RGB = (255, 77, 20)      # fr-canvas.c source_color
+RECEIVER_RGB = (51, 217, 255)   # receiver_color
+RAY = lambda img: (img[..., 0] > 200) & (img[..., 1] < 90) & (img[..., 2] > 200)
+
+results = []
+
+
+def tap(ok, name, detail=""):
+    results.append(ok)
+    print(("ok" if ok else "not ok") + " %d - %s" % (len(results), name), flush=True)
+    if detail:
+        for line in str(detail).splitlines():
+            print("# " + line, flush=True)
+
+
+def run(*args, check=True, **kw):
+    return subprocess.run(list(args), check=check, capture_output=True, text=True, **kw)
+
+
+def screenshot(name=None):
+    raw = subprocess.run(["import", "-window", "root", "-depth", "8", "rgb:-"],
+                         check=True, capture_output=True).stdout
+    w, h = 1280, 800
+    img = np.frombuffer(raw, dtype=np.uint8)[: w * h * 3].reshape(h, w, 3).copy()
+    if name:
+        save_png(img, os.path.join(OUT, name + ".png"))
+    return img
+
+
+def save_png(img, path):
+    h, w, _ = img.shape
+    subprocess.run([CONVERT, "-size", "%dx%d" % (w, h), "-depth", "8", "rgb:-", path],
+                   input=img.tobytes(), check=True)
+
+
+def read_png(path):
+    info = run(CONVERT, path, "-format", "%w %h", "info:").stdout.split()
+    w, h = int(info[0]), int(info[1])
+    raw = subprocess.run([CONVERT, path, "-alpha", "off", "-depth", "8", "rgb:-"],
+                         check=True, capture_output=True).stdout
+    return np.frombuffer(raw, dtype=np.uint8).reshape(h, w, 3)
+
+
+class App:
+    """One foldray process with its frame log."""
+
+    def __init__(self, *args, name="app"):
+        self.log = os.path.join(OUT, name + "-frames.log")
+        if os.path.exists(self.log):
+            os.remove(self.log)
+        env = dict(os.environ, FOLDRAY_DEBUG_FRAMES=self.log, GTK_A11Y="none")
+        env.setdefault("GSK_RENDERER", "gl")
+        self.stderr = open(os.path.join(OUT, name + "-stderr.txt"), "w")
+        self.proc = subprocess.Popen([EXE, "--geometry", GEOMETRY] + list(args),
+                                     env=env, stdout=self.stderr, stderr=self.stderr)
+        self.win = None
+
+    def lines(self):
+        try:
+            with open(self.log) as f:
+                return f.read().splitlines()
+        except FileNotFoundError:
+            return []
+
+    def settled_serials(self):
+        return [int(m.group(1)) for m in (re.search(r"settled serial=(\d+)", l) for l in self.lines()) if m]
+
+    def wait_settled(self, after=0, timeout=30.0):
+        """Waits for a settled frame newer than serial `after`; returns it."""
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.settled_serials()
+            if s and s[-1] > after:
+                return s[-1]
+            if self.proc.poll() is not None:
+                raise RuntimeError("foldray exited with %d" % self.proc.returncode)
+            time.sleep(0.05)
+        raise TimeoutError("no settled frame after serial %d" % after)
+
+    def last_settled(self):
+        s = self.settled_serials()
+        return s[-1] if s else 0
+
+    def find_window(self, timeout=30.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            r = run("xdotool", "search", "--onlyvisible", "--name", "Foldray", check=False)
+            ids = r.stdout.split()
+            if ids:
+                self.win = ids[-1]
+                geo = run("xdotool", "getwindowgeometry", "--shell", self.win).stdout
+                vals = dict(l.split("=") for l in geo.split())
+                self.wx, self.wy = int(vals["X"]), int(vals["Y"])
+                return True
+            time.sleep(0.1)
+        return False
+
+    def view(self):
+        for line in reversed(self.lines()):
+            if " view " in line and "w=1 " not in line:
+                return {k: float(v) for k, v in re.findall(r"(\w+)=([-\d.e+]+)", line)}
+        raise RuntimeError("no view line in the frame log")
+
+    def to_screen(self, x, z):
+        v = self.view()
+        px = self.wx + v["ox"] + (x - v["cx"]) * v["scale"] + v["w"] / 2
+        py = self.wy + v["oy"] + (z - v["cz"]) * v["scale"] + v["h"] / 2
+        return int(round(px)), int(round(py))
+
+    def to_model(self, sx, sy):
+        v = self.view()
+        return ((sx - self.wx - v["ox"] - v["w"] / 2) / v["scale"] + v["cx"],
+                (sy - self.wy - v["oy"] - v["h"] / 2) / v["scale"] + v["cz"])
+
+    def canvas_box(self):
+        v = self.view()
+        x0, y0 = int(self.wx + v["ox"]), int(self.wy + v["oy"])
+        return x0, y0, x0 + int(v["w"]), y0 + int(v["h"])
+
+    def canvas(self, img):
+        x0, y0, x1, y1 = self.canvas_box()
+        return img[y0:y1, x0:x1]
+
+    def stable_shot(self, name=None, timeout=10.0):
+        """Screenshots until the canvas stops changing (GTK composites and
+        the X server shows the frame a little after it is drawn)."""
+        end = time.time() + timeout
+        prev = None
+        while time.time() < end:
+            img = screenshot()
+            cur = self.canvas(img)
+            if prev is not None and np.array_equal(prev, cur) and cur.max() > 0:
+                if name:
+                    save_png(img, os.path.join(OUT, name + ".png"))
+                return img
+            prev = cur
+            time.sleep(0.15)
+        raise TimeoutError("the canvas never settled on screen")
+
+    def quit(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.stderr.close()
+
+
+def near(img, sx, sy, rgb, radius=3, tol=40):
+    patch = img[sy - radius: sy + radius + 1, sx - radius: sx + radius + 1].astype(int)
+    d = np.abs(patch - np.array(rgb)).max(axis=-1)
+    return bool((d <= tol).any())
+
+
+def xdo(*args):
+    run("xdotool", *[str(a) for a in args])
+
+
+def check(name, fn):
+    try:
+        ok, detail = fn()
+    except Exception as e:  # a failed step is a failed case, never a skip
+        ok, detail = False, "%s: %s" % (type(e).__name__, e)
+    tap(ok, name, detail)
+    return ok
+
+
+# ------------------------------------------------------------------ session 1
+MODEL_SRC0 = (1.0, 0.5)
+MODEL_SRC1 = (2.0, 0.8)
+MODEL_RCV = (0.3, 0.1)
+
+app = App("--clear", name="interact")
+state = {}
+
+
+def t_window():
+    ok = app.find_window()
+    return ok, "" if ok else "no window named Foldray"
+
+
+def t_first_picture():
+    state["serial"] = app.wait_settled()
+    img = app.stable_shot("01-empty")
+    state["empty"] = app.canvas(img).copy()
+    # The velocity field fills the canvas: many distinct colours.
+    colours = len(np.unique(state["empty"].reshape(-1, 3), axis=0))
+    return colours > 20, "%d colours on the canvas" % colours
+
+
+def t_click_source():
+    sx, sy = app.to_screen(*MODEL_SRC0)
+    xdo("mousemove", sx, sy)
+    xdo("click", 1)
+    state["serial"] = app.wait_settled(state["serial"])
+    img = app.stable_shot("02-source")
+    state["src0"] = app.canvas(img).copy()
+    changed = np.any(state["src0"] != state["empty"], axis=-1).mean()
+    marker = near(img, sx, sy, SOURCE_RGB)
+    return marker and changed > 0.02, "marker %s, %.1f%% of the canvas changed" % (marker, 100 * changed)
+
+
+def t_drag_source():
+    sx, sy = app.to_screen(*MODEL_SRC0)
+    tx, ty = app.to_screen(*MODEL_SRC1)
+    xdo("mousemove", sx, sy)
+    xdo("mousedown", 1)
+    for i in range(1, 21):
+        xdo("mousemove", int(sx + (tx - sx) * i / 20), int(sy + (ty - sy) * i / 20))
+        time.sleep(0.02)
+    xdo("mouseup", 1)
+    state["serial"] = app.wait_settled(state["serial"])
+    img = app.stable_shot("03-dragged")
+    state["src1"] = app.canvas(img).copy()
+    changed = np.any(state["src1"] != state["src0"], axis=-1).mean()
+    at_new = near(img, tx, ty, SOURCE_RGB)
+    at_old = near(img, sx, sy, SOURCE_RGB, radius=2, tol=25)
+    frames = [l for l in app.lines() if " frame " in l]
+    return (at_new and not at_old and changed > 0.05,
+            "marker at new %s, at old %s, %.1f%% changed, %d frames so far"
+            % (at_new, at_old, 100 * changed, len(frames)))
+
+
+def ray_pixels(img):
+    x0, y0, x1, y1 = app.canvas_box()
+    sub = img[y0:y1, x0:x1]
+    sx, sy = app.to_screen(*MODEL_SRC1)
+    rx, ry = app.to_screen(*MODEL_RCV)
+    bx0, bx1 = sorted((sx - x0, rx - x0))
+    by0, by1 = sorted((sy - y0, ry - y0))
+    box = sub[max(by0 - 30, 0): by1 + 30, max(bx0 - 30, 0): bx1 + 30]
+    return int(RAY(box).sum()), int(RAY(sub).sum())
+
+
+def t_shift_click_receiver():
+    before, _ = ray_pixels(screenshot())
+    rx, ry = app.to_screen(*MODEL_RCV)
+    xdo("mousemove", rx, ry)
+    xdo("keydown", "shift")
+    xdo("click", 1)
+    xdo("keyup", "shift")
+    state["serial"] = app.wait_settled(state["serial"])
+    img = app.stable_shot("04-receiver")
+    inside, total = ray_pixels(img)
+    state["ray_pixels"] = inside
+    marker = near(img, rx, ry, RECEIVER_RGB)
+    return (marker and before == 0 and inside > 50 and inside >= 0.9 * total,
+            "receiver marker %s; ray pixels before %d, after %d between source and receiver (%d on the canvas)"
+            % (marker, before, inside, total))
+
+
+def t_delete():
+    xdo("key", "Delete")
+    state["serial"] = app.wait_settled(state["serial"])
+    img = app.stable_shot("05-deleted")
+    inside, total = ray_pixels(img)
+    rx, ry = app.to_screen(*MODEL_RCV)
+    return total == 0 and not near(img, rx, ry, RECEIVER_RGB), "%d ray pixels left" % total
+
+
+def t_undo_redo():
+    xdo("key", "ctrl+z")
+    state["serial"] = app.wait_settled(state["serial"])
+    back, _ = ray_pixels(app.stable_shot("06-undone"))
+    xdo("key", "ctrl+shift+z")
+    state["serial"] = app.wait_settled(state["serial"])
+    _, gone = ray_pixels(app.stable_shot("07-redone"))
+    xdo("key", "ctrl+z")
+    state["serial"] = app.wait_settled(state["serial"])
+    again, _ = ray_pixels(app.stable_shot())
+    return (back > 50 and gone == 0 and again > 50,
+            "ray pixels after undo %d, after redo %d, after undo %d" % (back, gone, again))
+
+
+STORM_END = None
+
+
+def t_drag_storm():
+    global STORM_END
+    sx, sy = app.to_screen(*MODEL_SRC1)
+    x0, y0, x1, y1 = app.canvas_box()
+    cmd = ["xdotool", "mousemove", str(sx), str(sy), "mousedown", "1"]
+    # 200 motion events in about 2 s, in one xdotool process so they come fast.
+    for i in range(200):
+        t = i / 199.0
+        px = int(sx + (x1 - x0) * 0.25 * np.sin(2 * np.pi * t))
+        py = int(sy - (y1 - y0) * 0.15 * t)
+        cmd += ["mousemove", str(px), str(py), "sleep", "0.01"]
+    cmd += ["mouseup", "1"]
+    t0 = time.time()
+    subprocess.run(cmd, check=True)
+    elapsed = time.time() - t0
+    STORM_END = app.to_model(px, py)
+    state["serial"] = app.wait_settled(state["serial"])
+    img = app.stable_shot("08-storm")
+    state["storm"] = app.canvas(img).copy()
+    state["storm_px"] = (px - x0, py - y0)
+    alive = app.proc.poll() is None
+    jobs = [int(m.group(1)) for m in (re.search(r" job serial=(\d+)", l) for l in app.lines()) if m]
+    frames = [int(m.group(1)) for m in (re.search(r" frame serial=(\d+)", l) for l in app.lines()) if m]
+    increasing = all(a < b for a, b in zip(frames, frames[1:]))
+    last_ok = frames[-1] == jobs[-1]
+    return (alive and increasing and last_ok,
+            "%.2f s for 200 moves; %d jobs, %d frames drawn; serials increasing %s; last frame %d, last job %d"
+            % (elapsed, len(jobs), len(frames), increasing, frames[-1], jobs[-1]))
+
+
+for name, fn in [
+    ("window appears", t_window),
+    ("example opens and the velocity field is drawn", t_first_picture),
+    ("click places a source and isochrons appear", t_click_source),
+    ("dragging the source moves it and the isochrons", t_drag_source),
+    ("shift-click places a receiver and its ray appears", t_shift_click_receiver),
+    ("Delete removes the selected receiver and its ray", t_delete),
+    ("Ctrl+Z and Ctrl+Shift+Z undo and redo", t_undo_redo),
+    ("drag storm: 200 moves, no crash, serials increase, last frame is last job", t_drag_storm),
+]:
+    if not check(name, fn) and name == "window appears":
+        break
+app.quit()
+
+# ------------------------------------------------------------------ session 2
+# A fresh start with the source where the storm left it must draw the same.
+
+
+def t_storm_matches_fresh():
+    if STORM_END is None or "storm" not in state:
+        return False, "the drag storm did not run"
+    fresh = App("--clear", "--source", "%.6f,%.6f" % STORM_END,
+                "--receiver", "%.6f,%.6f" % MODEL_RCV, name="fresh")
+    try:
+        if not fresh.find_window():
+            return False, "no window"
+        fresh.wait_settled()
+        img = fresh.canvas(fresh.stable_shot("09-fresh"))
+    finally:
+        fresh.quit()
+    storm = state["storm"]
+    if img.shape != storm.shape:
+        return False, "canvas sizes differ: %s vs %s" % (img.shape, storm.shape)
+    diff = np.any(img != storm, axis=-1)
+    # The dragged source is selected (a yellow ring) in one picture only.
+    cx, cy = state["storm_px"]
+    yy, xx = np.mgrid[0: diff.shape[0], 0: diff.shape[1]]
+    diff[(xx - cx) ** 2 + (yy - cy) ** 2 <= 20 ** 2] = False
+    frac = diff.mean()
+    return frac < 0.001, "%.4f%% of canvas pixels differ outside the marker" % (100 * frac)
+
+
+check("after the storm the picture equals a fresh solve at the final position", t_storm_matches_fresh)
+
+# ------------------------------------------------------------------ session 3
+EXPORT_DIR = os.path.join(OUT, "export")
+shutil.rmtree(EXPORT_DIR, ignore_errors=True)
+exp = {}
+
+
+def t_export_runs():
+    a = App("--source", "1.5,0", "--receiver", "0.3,0", "--receiver", "2.7,0",
+            "--export-on-idle", EXPORT_DIR, name="export")
+    try:
+        rc = a.proc.wait(90)
+    except subprocess.TimeoutExpired:
+        a.quit()
+        return False, "did not quit after exporting"
+    a.quit()
+    names = sorted(os.listdir(EXPORT_DIR)) if os.path.isdir(EXPORT_DIR) else []
+    exp["view"] = a.view()
+    want = ["T.npy", "T.vti", "canvas.png", "rays.csv", "rays.vtp", "velocity.npy", "velocity.vti"]
+    return rc == 0 and names == want, "exit %d, files %s" % (rc, names)
+
+
+def t_export_png():
+    img = read_png(os.path.join(EXPORT_DIR, "canvas.png"))
+    h, w, _ = img.shape
+    ok_size = (w, h) == (int(exp["view"]["w"]), int(exp["view"]["h"]))
+    colours = len(np.unique(img.reshape(-1, 3), axis=0))
+    rays = int(RAY(img).sum())
+    return ok_size and colours > 50 and rays > 50, "%dx%d, %d colours, %d ray pixels" % (w, h, colours, rays)
+
+
+def t_export_npy():
+    T = np.load(os.path.join(EXPORT_DIR, "T.npy"))
+    V = np.load(os.path.join(EXPORT_DIR, "velocity.npy"))
+    ok = T.shape == V.shape and T.dtype == np.float32 and T.ndim == 2
+    nz, nx = T.shape
+    # The source (1.5, 0) at 0.01 spacing is node (150, 0).
+    t0 = float(T[0, 150]) if ok else float("nan")
+    finite = np.isfinite(T).all() if ok else False
+    mono = ok and T[0, 160] > T[0, 155] > 0.0
+    return ok and t0 == 0.0 and finite and mono, "shape %s, T at source %g, all finite %s" % (T.shape, t0, finite)
+
+
+def t_export_vti():
+    ok, notes = True, []
+    for name, field in (("T.vti", "T"), ("velocity.vti", "velocity")):
+        root = ET.parse(os.path.join(EXPORT_DIR, name)).getroot()
+        img = root.find("ImageData")
+        arrays = [d.get("Name") for d in root.iter("DataArray")]
+        good = root.get("type") == "ImageData" and img is not None and field in arrays
+        extent = img.get("WholeExtent") if img is not None else None
+        ok &= good and extent == "0 300 0 0 0 150"
+        notes.append("%s: %s %s" % (name, extent, arrays))
+    root = ET.parse(os.path.join(EXPORT_DIR, "rays.vtp")).getroot()
+    pieces = list(root.iter("Piece"))
+    lines = sum(int(p.get("NumberOfLines", 0)) for p in pieces)
+    ok &= root.get("type") == "PolyData" and lines == 2
+    notes.append("rays.vtp: %d polylines" % lines)
+    with open(os.path.join(EXPORT_DIR, "rays.csv")) as f:
+        rows = f.read().splitlines()
+    ok &= rows[0] == "receiver,x,z" and {r.split(",")[0] for r in rows[1:]} == {"0", "1"}
+    notes.append("rays.csv: %d rows" % (len(rows) - 1))
+    return ok, "\n".join(notes)
+
+
+for name, fn in [
+    ("--export-on-idle writes every export and quits", t_export_runs),
+    ("exported PNG has the canvas size and shows the field and rays", t_export_png),
+    ("exported T.npy and velocity.npy read back", t_export_npy),
+    ("exported .vti, .vtp and rays CSV are valid", t_export_vti),
+]:
+    check(name, fn)
+
+print("1..%d" % len(results), flush=True)
+sys.exit(0 if all(results) else 1)

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The undo stack (app/fr-undo.c) and the scene's edits through it. */
+#include <math.h>
+
+#include <glib.h>
+
+#include "fr-scene.h"
+#include "fr-undo.h"
+
+typedef struct
+{
+  int before, after;
+} Step;
+
+static void
+apply_before (gpointer data,
+              gpointer user_data)
+{
+  *(int *) user_data = ((Step *) data)->before;
+}
+
+static void
+apply_after (gpointer data,
+             gpointer user_data)
+{
+  *(int *) user_data = ((Step *) data)->after;
+}
+
+static void
+set_value (FrUndo *undo,
+           int    *state,
+           int     value)
+{
+  Step *s = g_new (Step, 1);
+
+  s->before = *state;
+  s->after = value;
+  *state = value;
+  fr_undo_push (undo, "set", s, g_free);
+}
+
+static void
+test_sequence (void)
+{
+  int state = 0;
+  FrUndo *undo = fr_undo_new (apply_before, apply_after, &state);
+
+  g_assert_false (fr_undo_can_undo (undo));
+  g_assert_false (fr_undo_undo (undo));
+
+  set_value (undo, &state, 1);
+  set_value (undo, &state, 2);
+  set_value (undo, &state, 3);
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
+  g_assert_cmpstr (fr_undo_peek_label (undo), ==, "set");
+
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_cmpint (state, ==, 2);
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_cmpint (state, ==, 1);
+  g_assert_true (fr_undo_can_redo (undo));
+  g_assert_true (fr_undo_redo (undo));
+  g_assert_cmpint (state, ==, 2);
+
+  /* A new edit drops the redo branch. */
+  set_value (undo, &state, 7);
+  g_assert_false (fr_undo_can_redo (undo));
+  g_assert_false (fr_undo_redo (undo));
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_cmpint (state, ==, 2);
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_cmpint (state, ==, 0);
+  g_assert_false (fr_undo_undo (undo));
+  g_assert_false (fr_undo_can_undo (undo));
+
+  fr_undo_clear (undo);
+  g_assert_false (fr_undo_can_redo (undo));
+  g_assert_finalize_object (undo);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              gpointer    data)
+{
+  (*(int *) data)++;
+}
+
+static void
+test_notify (void)
+{
+  int state = 0, notified = 0;
+  FrUndo *undo = fr_undo_new (apply_before, apply_after, &state);
+
+  g_signal_connect (undo, "notify::can-undo", G_CALLBACK (count_notify), &notified);
+  set_value (undo, &state, 1);
+  g_assert_cmpint (notified, ==, 1);
+  fr_undo_undo (undo);
+  g_assert_cmpint (notified, ==, 2);
+  g_assert_finalize_object (undo);
+}
+
+static FrScene *
+small_scene (void)
+{
+  FrScene *scene = fr_scene_new ();
+  fr_grid g = fr_grid_2d (11, 6, 0.1, 0.1, 0.0, 0.0);
+  float v[66];
+  g_autoptr(GBytes) bytes = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    v[i] = 2.0f;
+  bytes = g_bytes_new (v, sizeof v);
+  fr_scene_set_model (scene, "small", &g, bytes);
+  return scene;
+}
+
+static void
+test_scene_edits (void)
+{
+  FrScene *scene = small_scene ();
+  FrUndo *undo = fr_scene_get_undo (scene);
+  const FrPoint *p;
+  FrMarkerKind kind;
+  guint n, index;
+
+  /* Placing snaps to the nearest node. */
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_SOURCE, 0.33, 0.26), ==, 0);
+  p = fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat_with_epsilon (p[0].x, 0.3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (p[0].z, 0.3, 1e-12);
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 0.9, 0.0), ==, 0);
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 2);
+
+  /* A drag: many moves, one undo step. */
+  fr_scene_begin_edit (scene);
+  for (int i = 0; i < 5; i++)
+    fr_scene_move_marker (scene, FR_MARKER_SOURCE, 0, 0.3 + 0.1 * i, 0.3);
+  fr_scene_end_edit (scene, "Move Source");
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
+  p = fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n);
+  g_assert_cmpfloat_with_epsilon (p[0].x, 0.7, 1e-12);
+
+  /* A drag that ends where it started records nothing. */
+  fr_scene_begin_edit (scene);
+  fr_scene_move_marker (scene, FR_MARKER_SOURCE, 0, 0.2, 0.3);
+  fr_scene_move_marker (scene, FR_MARKER_SOURCE, 0, 0.7, 0.3);
+  fr_scene_end_edit (scene, "Move Source");
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
+
+  g_assert_true (fr_scene_pick (scene, 0.72, 0.31, 0.05, &kind, &index));
+  g_assert_cmpint (kind, ==, FR_MARKER_SOURCE);
+  g_assert_cmpuint (index, ==, 0);
+  g_assert_false (fr_scene_pick (scene, 0.5, 0.5, 0.05, NULL, NULL));
+
+  /* Delete the selection, then undo it all step by step. */
+  fr_scene_select (scene, FR_MARKER_SOURCE, 0);
+  g_assert_true (fr_scene_delete_selection (scene));
+  fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_false (fr_scene_delete_selection (scene));
+
+  g_assert_true (fr_undo_undo (undo));   /* delete */
+  p = fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat_with_epsilon (p[0].x, 0.7, 1e-12);
+  g_assert_true (fr_undo_undo (undo));   /* move */
+  p = fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n);
+  g_assert_cmpfloat_with_epsilon (p[0].x, 0.3, 1e-12);
+  g_assert_true (fr_undo_undo (undo));   /* receiver */
+  fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_true (fr_undo_redo (undo));
+  fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_true (fr_undo_redo (undo));   /* move again */
+  p = fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n);
+  g_assert_cmpfloat_with_epsilon (p[0].x, 0.7, 1e-12);
+
+  g_assert_finalize_object (scene);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/undo/sequence", test_sequence);
+  g_test_add_func ("/app/undo/notify", test_notify);
+  g_test_add_func ("/app/undo/scene-edits", test_scene_edits);
+  return g_test_run ();
+}
