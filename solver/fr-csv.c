@@ -1,1 +1,459 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "fr-csv.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fr-atomic-file.h"
+
+/* A receivers file larger than this is not a receivers file. */
+#define CSV_MAX_FILE ((size_t) 1 << 30)
+
+void
+fr_points_clear (fr_points *p)
+{
+  if (p == NULL)
+    return;
+  free (p->xyz);
+  memset (p, 0, sizeof *p);
+}
+
+/* strtod and printf follow LC_NUMERIC, which a GUI sets from the user's
+ * locale (decimal comma): switch this thread to "C" while we convert. */
+typedef struct c_numeric {
+  locale_t c, old;
+} c_numeric;
+
+static bool
+c_numeric_enter (c_numeric *s)
+{
+  s->c = newlocale (LC_NUMERIC_MASK, "C", (locale_t) 0);
+  if (s->c == (locale_t) 0)
+    return false;
+  s->old = uselocale (s->c);
+  return true;
+}
+
+static void
+c_numeric_leave (c_numeric *s)
+{
+  uselocale (s->old);
+  freelocale (s->c);
+}
+
+static bool
+is_blank (char ch)
+{
+  return ch == ' ' || ch == '\t';
+}
+
+/* Trims spaces and tabs from [*b, *e). */
+static void
+trim (const char **b, const char **e)
+{
+  while (*b < *e && is_blank (**b))
+    (*b)++;
+  while (*e > *b && is_blank ((*e)[-1]))
+    (*e)--;
+}
+
+/* Parses one field as a finite decimal number.  Only digits, sign, point
+ * and exponent are allowed, so "0x10", "inf" and "nan" are refused. */
+static bool
+parse_number (const char *b, const char *e, double *out)
+{
+  char buf[64];
+  size_t n = (size_t) (e - b);
+  char *end;
+
+  if (n == 0 || n >= sizeof buf)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (strchr ("0123456789+-.eE", b[i]) == NULL || b[i] == '\0')
+      return false;
+  memcpy (buf, b, n);
+  buf[n] = '\0';
+  errno = 0;
+  *out = strtod (buf, &end);
+  return end == buf + n && isfinite (*out);
+}
+
+/* Matches a header field name, case-insensitively. */
+static bool
+field_is (const char *b, const char *e, char name)
+{
+  return e - b == 1 && (*b == name || *b == name - 'a' + 'A');
+}
+
+/* Splits [b, e) at commas into at most max trimmed fields; returns the
+ * count, or max + 1 when there are more. */
+static int
+split_fields (const char *b, const char *e, const char *fields[][2], int max)
+{
+  int n = 0;
+
+  for (const char *p = b;;)
+    {
+      const char *q = p;
+      while (q < e && *q != ',')
+        q++;
+      if (n == max)
+        return max + 1;
+      fields[n][0] = p;
+      fields[n][1] = q;
+      trim (&fields[n][0], &fields[n][1]);
+      n++;
+      if (q == e)
+        return n;
+      p = q + 1;
+    }
+}
+
+/* The header's dimension (2 or 3), or 0 when it is not `x,z` / `x,y,z`
+ * (preceded by `receiver,` for a rays file). */
+static int
+parse_header (const char *b, const char *e, bool rays)
+{
+  const char *f[4][2];
+  int lead = rays ? 1 : 0;
+  int n = split_fields (b, e, f, 4);
+
+  if (rays && (n < 1 || f[0][1] - f[0][0] != 8 || strncasecmp (f[0][0], "receiver", 8) != 0))
+    return 0;
+  if (n == lead + 2 && field_is (f[lead][0], f[lead][1], 'x') && field_is (f[lead + 1][0], f[lead + 1][1], 'z'))
+    return 2;
+  if (n == lead + 3 && field_is (f[lead][0], f[lead][1], 'x') && field_is (f[lead + 1][0], f[lead + 1][1], 'y')
+      && field_is (f[lead + 2][0], f[lead + 2][1], 'z'))
+    return 3;
+  return 0;
+}
+
+/* A receiver index: plain decimal digits. */
+static bool
+parse_index (const char *b, const char *e, size_t *out)
+{
+  size_t v = 0;
+
+  if (b == e || e - b > 18)
+    return false;
+  for (const char *p = b; p < e; p++)
+    {
+      if (*p < '0' || *p > '9')
+        return false;
+      v = v * 10 + (size_t) (*p - '0');
+    }
+  *out = v;
+  return true;
+}
+
+static bool
+line_is_blank (const char *b, const char *e)
+{
+  trim (&b, &e);
+  return b == e;
+}
+
+static fr_status
+parse_points (const char *name, const char *text, size_t len, bool rays,
+              fr_points *out, size_t **receivers, fr_error *err)
+{
+  const char *p = text, *end = text + len;
+  const char *expected_header = rays ? "receiver,x,z or receiver,x,y,z" : "x,z or x,y,z";
+  size_t lineno = 0, cap = 0;
+  size_t blank_since = 0;   /* first line of a run of blank lines, 0 when none */
+  int ndim = 0, lead = rays ? 1 : 0;
+
+  /* A spreadsheet may start the file with a UTF-8 byte-order mark. */
+  if (len >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
+    p += 3;
+
+  while (p < end)
+    {
+      const char *b = p, *e = memchr (p, '\n', (size_t) (end - p));
+      if (e == NULL)
+        e = end;
+      p = e < end ? e + 1 : end;
+      lineno++;
+      if (e > b && e[-1] == '\r')
+        e--;
+      if ((size_t) (e - b) > FR_CSV_MAX_LINE)
+        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: longer than %d characters",
+                             name, lineno, FR_CSV_MAX_LINE);
+      if (memchr (b, '\0', (size_t) (e - b)) != NULL || memchr (b, '\r', (size_t) (e - b)) != NULL)
+        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: holds a stray control character",
+                             name, lineno);
+
+      if (lineno == 1)
+        {
+          ndim = parse_header (b, e, rays);
+          if (ndim == 0)
+            return fr_error_set (err, FR_E_INPUT, "%s: line 1: expected the header %s",
+                                 name, expected_header);
+          continue;
+        }
+      if (line_is_blank (b, e))
+        {
+          if (blank_since == 0)
+            blank_since = lineno;
+          continue;
+        }
+      /* Receivers are numbered by their line, so a gap would shift them. */
+      if (blank_since != 0)
+        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: blank line between points",
+                             name, blank_since);
+      if (out->count == FR_CSV_MAX_POINTS)
+        return fr_error_set (err, FR_E_INPUT, "%s: more than %zu points", name,
+                             (size_t) FR_CSV_MAX_POINTS);
+
+      const char *f[4][2];
+      int want = lead + ndim;
+      int n = split_fields (b, e, f, want);
+      double v[3];
+      size_t receiver = 0;
+
+      if (n != want)
+        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: expected %d %s, found %s%d fields",
+                             name, lineno, want, rays ? "fields" : "numbers",
+                             n > want ? "more than " : "", n > want ? want : n);
+      if (rays && !parse_index (f[0][0], f[0][1], &receiver))
+        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: '%.*s' is not a receiver number",
+                             name, lineno, (int) (f[0][1] - f[0][0] > 40 ? 40 : f[0][1] - f[0][0]),
+                             f[0][0]);
+      for (int k = 0; k < ndim; k++)
+        {
+          const char *fb = f[lead + k][0], *fe = f[lead + k][1];
+          if (fb == fe)
+            return fr_error_set (err, FR_E_INPUT, "%s: line %zu: expected %d numbers, found an empty field",
+                                 name, lineno, ndim);
+          if (!parse_number (fb, fe, &v[k]))
+            return fr_error_set (err, FR_E_INPUT, "%s: line %zu: expected %d numbers, '%.*s' is not a finite number",
+                                 name, lineno, ndim, (int) (fe - fb > 40 ? 40 : fe - fb), fb);
+        }
+
+      if (out->count == cap)
+        {
+          size_t ncap = cap == 0 ? 64 : cap * 2;
+          double *nxyz = realloc (out->xyz, ncap * (size_t) ndim * sizeof *nxyz);
+          if (nxyz == NULL)
+            return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", name);
+          out->xyz = nxyz;
+          if (rays)
+            {
+              size_t *nrec = realloc (*receivers, ncap * sizeof *nrec);
+              if (nrec == NULL)
+                return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", name);
+              *receivers = nrec;
+            }
+          cap = ncap;
+        }
+      memcpy (out->xyz + out->count * (size_t) ndim, v, (size_t) ndim * sizeof *v);
+      if (rays)
+        (*receivers)[out->count] = receiver;
+      out->count++;
+    }
+
+  if (ndim == 0)
+    return fr_error_set (err, FR_E_INPUT, "%s: line 1: expected the header %s", name,
+                         expected_header);
+  out->ndim = ndim;
+  return FR_OK;
+}
+
+static fr_status
+parse_text (const char *name, const char *text, size_t len, bool rays,
+            fr_points *out, size_t **receivers, fr_error *err)
+{
+  c_numeric loc;
+  fr_status st;
+
+  memset (out, 0, sizeof *out);
+  if (receivers != NULL)
+    *receivers = NULL;
+  if (text == NULL && len > 0)
+    return fr_error_set (err, FR_E_INPUT, "%s: no text", name);
+  if (!c_numeric_enter (&loc))
+    return fr_error_set (err, FR_E_NOMEM, "%s: cannot set up the C locale", name);
+  st = parse_points (name, text != NULL ? text : "", len, rays, out, receivers, err);
+  c_numeric_leave (&loc);
+  if (st != FR_OK)
+    {
+      fr_points_clear (out);
+      if (receivers != NULL)
+        {
+          free (*receivers);
+          *receivers = NULL;
+        }
+    }
+  return st;
+}
+
+fr_status
+fr_csv_parse_points (const char *name, const char *text, size_t len,
+                     fr_points *out, fr_error *err)
+{
+  return parse_text (name, text, len, false, out, NULL, err);
+}
+
+/* Reads the whole file (it may be a pipe, so no size up front). */
+static fr_status
+slurp (const char *path, char **text, size_t *len, fr_error *err)
+{
+  FILE *fp = fopen (path, "rb");
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+
+  *text = NULL;
+  *len = 0;
+  if (fp == NULL)
+    {
+      int e = errno;
+      /* A file that is not there is a bad argument, not a failing disk. */
+      fr_status code = (e == ENOENT || e == ENOTDIR || e == EISDIR) ? FR_E_INPUT : FR_E_IO;
+      return fr_error_set (err, code, "%s: cannot open: %s", path, strerror (e));
+    }
+  for (;;)
+    {
+      if (cap - n < 65536)
+        {
+          if (cap >= CSV_MAX_FILE)
+            {
+              free (buf);
+              fclose (fp);
+              return fr_error_set (err, FR_E_INPUT, "%s: larger than %zu MiB", path,
+                                   CSV_MAX_FILE >> 20);
+            }
+          size_t ncap = cap == 0 ? 65536 : cap * 2;
+          char *nbuf = realloc (buf, ncap);
+          if (nbuf == NULL)
+            {
+              free (buf);
+              fclose (fp);
+              return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+            }
+          buf = nbuf;
+          cap = ncap;
+        }
+      size_t got = fread (buf + n, 1, cap - n, fp);
+      n += got;
+      if (got == 0)
+        break;
+    }
+  if (ferror (fp))
+    {
+      int e = errno;
+      free (buf);
+      fclose (fp);
+      /* Reading a folder fails here with EISDIR on Linux. */
+      return fr_error_set (err, e == EISDIR ? FR_E_INPUT : FR_E_IO, "%s: cannot read: %s",
+                           path, strerror (e));
+    }
+  fclose (fp);
+  *text = buf;
+  *len = n;
+  return FR_OK;
+}
+
+fr_status
+fr_csv_read_points (const char *path, fr_points *out, fr_error *err)
+{
+  char *text;
+  size_t len;
+  fr_status st;
+
+  memset (out, 0, sizeof *out);
+  st = slurp (path, &text, &len, err);
+  if (st != FR_OK)
+    return st;
+  st = parse_text (path, text, len, false, out, NULL, err);
+  free (text);
+  return st;
+}
+
+fr_status
+fr_csv_read_rays (const char *path, fr_points *out, size_t **receivers, fr_error *err)
+{
+  char *text;
+  size_t len;
+  fr_status st;
+
+  memset (out, 0, sizeof *out);
+  *receivers = NULL;
+  st = slurp (path, &text, &len, err);
+  if (st != FR_OK)
+    return st;
+  st = parse_text (path, text, len, true, out, receivers, err);
+  free (text);
+  return st;
+}
+
+/* 15 significant digits: every decimal a user typed survives, and a
+ * computed node position such as 140 × 0.01 prints as 1.4, not as
+ * 1.4000000000000001 (the last bit is noise of the multiplication). */
+static void
+format_double (char *buf, size_t size, double v)
+{
+  snprintf (buf, size, "%.15g", v);
+}
+
+fr_status
+fr_csv_write_rays_to (FILE *fp, int ndim, const fr_csv_ray *rays, size_t nrays, fr_error *err)
+{
+  c_numeric loc;
+  fr_status st = FR_OK;
+
+  if (ndim != 2 && ndim != 3)
+    return fr_error_set (err, FR_E_INPUT, "rays must have 2 or 3 coordinates, not %d", ndim);
+  if (!c_numeric_enter (&loc))
+    return fr_error_set (err, FR_E_NOMEM, "cannot set up the C locale");
+
+  fputs (ndim == 2 ? "receiver,x,z\n" : "receiver,x,y,z\n", fp);
+  for (size_t r = 0; r < nrays && st == FR_OK; r++)
+    for (size_t k = 0; k < rays[r].npoints; k++)
+      {
+        const double *pt = rays[r].points + k * (size_t) ndim;
+        char num[3][32];
+        for (int c = 0; c < ndim; c++)
+          {
+            if (!isfinite (pt[c]))
+              {
+                st = fr_error_set (err, FR_E_INPUT, "ray %zu: point %zu is not finite",
+                                   rays[r].receiver, k);
+                break;
+              }
+            format_double (num[c], sizeof num[c], pt[c]);
+          }
+        if (st != FR_OK)
+          break;
+        if (ndim == 2)
+          fprintf (fp, "%zu,%s,%s\n", rays[r].receiver, num[0], num[1]);
+        else
+          fprintf (fp, "%zu,%s,%s,%s\n", rays[r].receiver, num[0], num[1], num[2]);
+      }
+  c_numeric_leave (&loc);
+  /* Write errors stay in the stream's error flag for the commit to see. */
+  return st;
+}
+
+fr_status
+fr_csv_write_rays (const char *path, int ndim, const fr_csv_ray *rays, size_t nrays,
+                   fr_error *err)
+{
+  fr_atomic_file af;
+  fr_status st;
+
+  st = fr_atomic_open (&af, path, err);
+  if (st != FR_OK)
+    return st;
+  st = fr_csv_write_rays_to (af.fp, ndim, rays, nrays, err);
+  if (st != FR_OK)
+    {
+      fr_atomic_abort (&af);
+      return st;
+    }
+  return fr_atomic_commit (&af, err);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Point lists as CSV text (CONTRACT.md): receivers `R.csv` (a header `x,z`
+ * or `x,y,z`, then one point per line) and rays `RAYS.csv` (a header
+ * `receiver,x,z` or `receiver,x,y,z`, then each ray's points from source to
+ * receiver).  Numbers are read and written in the C locale whatever the
+ * process locale is, with 15 significant digits (a double's decimal precision). */
+#pragma once
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "fr-status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest line we read (the newline excluded), and most points in a file:
+ * anything beyond is surely not a receiver list. */
+#define FR_CSV_MAX_LINE 4096
+#define FR_CSV_MAX_POINTS ((size_t) 1 << 24)
+
+typedef struct fr_points {
+  int ndim;          /* 2 (x, z) or 3 (x, y, z), as the header says */
+  size_t count;
+  double *xyz;       /* count·ndim values, point k at xyz[k·ndim]; malloc'ed */
+} fr_points;
+
+/* Frees the values and zeroes the struct; safe on a zeroed struct. */
+void fr_points_clear (fr_points *p);
+
+/* Reads a receivers file.  Tolerates CRLF, spaces around fields, a UTF-8
+ * byte-order mark and blank lines at the end; refuses anything else with
+ * FR_E_INPUT and a message like "R.csv: line 7: expected 2 numbers".  The
+ * k-th point is on line k + 2.  On failure out is left cleared. */
+fr_status fr_csv_read_points (const char *path, fr_points *out, fr_error *err);
+
+/* The same parser on text in memory; `name` prefixes messages. */
+fr_status fr_csv_parse_points (const char *name, const char *text, size_t len,
+                               fr_points *out, fr_error *err);
+
+typedef struct fr_csv_ray {
+  size_t receiver;        /* the receiver's 0-based index in R.csv */
+  size_t npoints;
+  const double *points;   /* npoints·ndim values, from the source to the receiver */
+} fr_csv_ray;
+
+/* Reads a rays file back: its points in out and, for each point, the
+ * receiver it belongs to in *receivers (malloc'ed, out->count of them). */
+fr_status fr_csv_read_rays (const char *path, fr_points *out, size_t **receivers, fr_error *err);
+
+/* Writes the rays file's header and rows to fp (no flush, no commit), so a
+ * caller can put it through an fr_atomic_file it commits when it chooses. */
+fr_status fr_csv_write_rays_to (FILE *fp, int ndim, const fr_csv_ray *rays, size_t nrays,
+                                fr_error *err);
+
+/* Writes a rays file atomically: all of it or nothing. */
+fr_status fr_csv_write_rays (const char *path, int ndim, const fr_csv_ray *rays, size_t nrays,
+                             fr_error *err);
+
+#ifdef __cplusplus
+}
+#endif

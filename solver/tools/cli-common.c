@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cli-common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The name that starts every message; foldray-picture shares this file. */
+static const char *program_name = "foldray-cli";
+
+void
+cli_set_program (const char *name)
+{
+  program_name = name;
+}
+
+/* Prints one line: a message is never allowed to break the contract's
+ * "exactly one line" with an embedded newline or control character. */
+static void vprint_line (const char *prefix, const char *fmt, va_list ap)
+  __attribute__ ((format (printf, 2, 0)));
+
+static void
+vprint_line (const char *prefix, const char *fmt, va_list ap)
+{
+  char msg[1024];
+
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  for (char *p = msg; *p; p++)
+    if ((unsigned char) *p < 0x20 || *p == 0x7f)
+      *p = ' ';
+  fprintf (stderr, "%s: %s%s\n", program_name, prefix, msg);
+  fflush (stderr);
+}
+
+int
+cli_fail (int status, const char *fmt, ...)
+{
+  va_list ap;
+
+  va_start (ap, fmt);
+  vprint_line ("", fmt, ap);
+  va_end (ap);
+  return status;
+}
+
+void
+cli_note (const char *fmt, ...)
+{
+  va_list ap;
+
+  va_start (ap, fmt);
+  vprint_line ("note: ", fmt, ap);
+  va_end (ap);
+}
+
+int
+cli_exit_code (fr_status status)
+{
+  if (status == FR_OK)
+    return CLI_EXIT_OK;
+  return status == FR_E_INPUT ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+}
+
+int
+cli_fail_error (const fr_error *err, const char *context)
+{
+  const char *msg = err->message[0] ? err->message : fr_status_name (err->code);
+  int status = cli_exit_code (err->code);
+
+  /* Never report success as a failure, whatever the caller passed. */
+  if (status == CLI_EXIT_OK)
+    status = CLI_EXIT_FAILURE;
+  if (context == NULL || strstr (msg, context) != NULL)
+    return cli_fail (status, "%s", msg);
+  return cli_fail (status, "%s: %s", context, msg);
+}
+
+static cli_option *
+find_option (cli_option *opts, size_t nopts, const char *name, size_t len)
+{
+  for (size_t i = 0; i < nopts; i++)
+    if (strlen (opts[i].name) == len && strncmp (opts[i].name, name, len) == 0)
+      return &opts[i];
+  return NULL;
+}
+
+int
+cli_parse_options (int argc, char **argv, int first, cli_option *opts, size_t nopts, bool *help)
+{
+  *help = false;
+  for (size_t i = 0; i < nopts; i++)
+    {
+      opts[i].count = 0;
+      opts[i].values = NULL;
+    }
+
+  for (int i = first; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      const char *eq, *value = NULL;
+      cli_option *opt;
+
+      if (strcmp (arg, "--help") == 0 || strcmp (arg, "-h") == 0)
+        {
+          *help = true;
+          continue;
+        }
+      if (strncmp (arg, "--", 2) != 0 || arg[2] == '\0')
+        return cli_fail (CLI_EXIT_USAGE, "unexpected argument '%s'", arg);
+      eq = strchr (arg, '=');
+      opt = find_option (opts, nopts, arg, eq != NULL ? (size_t) (eq - arg) : strlen (arg));
+      if (opt == NULL)
+        return cli_fail (CLI_EXIT_USAGE, "unknown option '%.*s' (try --help)",
+                         eq != NULL ? (int) (eq - arg) : (int) strlen (arg), arg);
+      if (opt->has_value)
+        {
+          if (eq != NULL)
+            value = eq + 1;
+          else if (i + 1 < argc)
+            value = argv[++i];   /* taken as is: "--origin -5,0" is a value */
+          else
+            return cli_fail (CLI_EXIT_USAGE, "%s needs a value", opt->name);
+        }
+      else if (eq != NULL)
+        return cli_fail (CLI_EXIT_USAGE, "%s takes no value", opt->name);
+      if (opt->count > 0 && !opt->repeatable)
+        return cli_fail (CLI_EXIT_USAGE, "%s given more than once", opt->name);
+      if (opt->has_value)
+        {
+          if (opt->values == NULL)
+            {
+              /* No option can occur more often than there are arguments. */
+              opt->values = calloc ((size_t) argc, sizeof *opt->values);
+              if (opt->values == NULL)
+                return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+            }
+          opt->values[opt->count] = value;
+        }
+      opt->count++;
+    }
+  return CLI_EXIT_OK;
+}
+
+void
+cli_options_clear (cli_option *opts, size_t nopts)
+{
+  for (size_t i = 0; i < nopts; i++)
+    {
+      free (opts[i].values);
+      opts[i].values = NULL;
+      opts[i].count = 0;
+    }
+}
+
+const char *
+cli_value (const cli_option *opt)
+{
+  return opt->count > 0 && opt->values != NULL ? opt->values[opt->count - 1] : NULL;
+}
+
+static bool
+parse_one (const char *b, size_t len, double *out)
+{
+  char buf[64];
+  char *end;
+
+  if (len == 0 || len >= sizeof buf || strspn (b, "0123456789+-.eE") < len)
+    return false;
+  memcpy (buf, b, len);
+  buf[len] = '\0';
+  *out = strtod (buf, &end);
+  return end == buf + len && isfinite (*out);
+}
+
+bool
+cli_parse_numbers (const char *flag, const char *text, double *out, int min, int max, int *n)
+{
+  const char *p = text;
+  int k = 0;
+
+  for (;;)
+    {
+      size_t len = strcspn (p, ",");
+      if (k == max || !parse_one (p, len, &out[k]))
+        break;
+      k++;
+      p += len;
+      if (*p == '\0')
+        {
+          if (k < min)
+            break;
+          *n = k;
+          return true;
+        }
+      p++;
+    }
+  if (min == max)
+    cli_fail (CLI_EXIT_USAGE, "%s '%s': expected %d comma-separated numbers", flag, text, min);
+  else
+    cli_fail (CLI_EXIT_USAGE, "%s '%s': expected %d %s %d comma-separated numbers", flag, text,
+              min, max == min + 1 ? "or" : "to", max);
+  return false;
+}
+
+bool
+cli_parse_counts (const char *flag, const char *text, long *out, int min, int max, int *n,
+                  long max_value)
+{
+  double v[3];
+
+  if (max > 3 || !cli_parse_numbers (flag, text, v, min, max, n))
+    return false;
+  for (int k = 0; k < *n; k++)
+    {
+      if (v[k] != floor (v[k]) || v[k] < 1 || v[k] > (double) max_value)
+        {
+          cli_fail (CLI_EXIT_USAGE, "%s '%s': expected whole numbers from 1 to %ld", flag, text,
+                    max_value);
+          return false;
+        }
+      out[k] = (long) v[k];
+    }
+  return true;
+}
+
+int
+cli_check_input (const char *flag, const char *path)
+{
+  struct stat st;
+
+  if (path[0] == '\0')
+    return cli_fail (CLI_EXIT_USAGE, "%s: empty file name", flag);
+  if (stat (path, &st) != 0)
+    return cli_fail (CLI_EXIT_USAGE, "%s %s: %s", flag, path, strerror (errno));
+  if (S_ISDIR (st.st_mode))
+    return cli_fail (CLI_EXIT_USAGE, "%s %s: is a folder, not a file", flag, path);
+  if (access (path, R_OK) != 0)
+    return cli_fail (CLI_EXIT_USAGE, "%s %s: %s", flag, path, strerror (errno));
+  return CLI_EXIT_OK;
+}
+
+int
+cli_check_output (const char *flag, const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  char *dir;
+  struct stat st;
+  int status = CLI_EXIT_OK;
+
+  if (path[0] == '\0')
+    return cli_fail (CLI_EXIT_USAGE, "%s: empty file name", flag);
+  if (slash != NULL && slash[1] == '\0')
+    return cli_fail (CLI_EXIT_FAILURE, "%s %s: names a folder, not a file", flag, path);
+  if (slash == NULL)
+    dir = strdup (".");
+  else if (slash == path)
+    dir = strdup ("/");
+  else
+    dir = strndup (path, (size_t) (slash - path));
+  if (dir == NULL)
+    return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+
+  /* The output's place is the system's answer, not the user's input:
+   * a folder that is missing or read-only is a write failure (exit 1). */
+  if (stat (dir, &st) != 0)
+    status = cli_fail (CLI_EXIT_FAILURE, "%s %s: cannot write into '%s': %s", flag, path, dir,
+                       strerror (errno));
+  else if (!S_ISDIR (st.st_mode))
+    status = cli_fail (CLI_EXIT_FAILURE, "%s %s: '%s' is not a folder", flag, path, dir);
+  else if (access (dir, W_OK | X_OK) != 0)
+    status = cli_fail (CLI_EXIT_FAILURE, "%s %s: cannot write into '%s': %s", flag, path, dir,
+                       strerror (errno));
+  else if (stat (path, &st) == 0 && S_ISDIR (st.st_mode))
+    status = cli_fail (CLI_EXIT_FAILURE, "%s %s: is a folder", flag, path);
+  free (dir);
+  return status;
+}
+
+void
+cli_json_string (FILE *fp, const char *s)
+{
+  fputc ('"', fp);
+  for (const unsigned char *p = (const unsigned char *) s; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        fprintf (fp, "\\%c", *p);
+      else if (*p < 0x20)
+        fprintf (fp, "\\u%04x", *p);
+      else
+        fputc (*p, fp);
+    }
+  fputc ('"', fp);
+}

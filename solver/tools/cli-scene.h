@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* `--scene S.json` for `spr` and `fold`: the scene becomes the flags it
+ * stands for (a rasterised velocity grid, spacing, origin, sources,
+ * receivers, radius, back end, ψa, method), and flags given on the command
+ * line override the scene's values.  Builds without json-glib answer
+ * `--scene` with exit 2. */
+#pragma once
+
+/* Runs a subcommand, expanding --scene first when it is given. */
+int cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
+                        int argc, char **argv);

@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* `foldray-cli spr`: read a velocity grid, solve, write T (and rays).
+ *
+ * Every input is checked before the solve, so that a usage error costs
+ * nothing and names the flag or file at fault; the outputs are written only
+ * once everything is computed, and together: either both appear or neither
+ * (see write_outputs). */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli-common.h"
+#include "fr-array.h"
+#include "fr-atomic-file.h"
+#include "fr-csv.h"
+#include "fr-npy.h"
+#include "fr-spr.h"
+
+/* Largest radius the parser lets through; the library has its own bound. */
+#define SPR_CLI_RADIUS_MAX 100000L
+
+enum {
+  O_VELOCITY, O_SPACING, O_ORIGIN, O_SOURCE, O_RADIUS, O_BACKEND, O_PRECISION,
+  O_OUT, O_RECEIVERS, O_RAYS_OUT, O_STATS, O_COUNT
+};
+
+static void
+usage (void)
+{
+  puts ("Usage: foldray-cli spr --velocity V.npy --spacing D[,DZ] [--origin X0,Z0]\n"
+        "                       --source X,Z [--source X,Z ...] --radius R[,RZ]\n"
+        "                       [--backend auto|dijkstra|cpu|cuda] [--precision single|double]\n"
+        "                       --out T.npy [--receivers R.csv --rays-out RAYS.csv] [--stats]\n"
+        "\n"
+        "Shortest-path ray tracing through a 2D velocity grid of shape (nz, nx).\n"
+        "Coordinates are in model units; a source must lie on a node, a receiver\n"
+        "is snapped to its nearest node.  T.npy is float32 unless --precision double;\n"
+        "unreached nodes hold +inf.  --stats prints one JSON object on stdout.");
+}
+
+/* SIGINT and SIGTERM raise the solve's cancel flag, so an interrupted run
+ * stops between passes and leaves no file behind.  Raising it is one
+ * lock-free atomic store, which is async-signal-safe. */
+static fr_cancel *cancel_flag;
+
+static void
+on_signal (int sig)
+{
+  (void) sig;
+  if (cancel_flag != NULL)
+    fr_cancel_raise (cancel_flag);
+}
+
+typedef struct spr_job {
+  /* inputs */
+  const char *velocity_path, *out_path, *receivers_path, *rays_path;
+  double dx, dz, x0, z0;
+  double *sources;          /* 2 per source */
+  size_t nsrc;
+  fr_spr_params params;
+  bool stats;
+  /* loaded and computed */
+  fr_array velocity;
+  float *velocity_f32;      /* velocity's data, or a converted copy */
+  bool velocity_owned;
+  fr_grid grid;
+  fr_points receivers;
+  fr_spr_result result;
+  fr_csv_ray *rays;         /* one per reached receiver */
+  size_t nrays;
+  size_t unreached;
+} spr_job;
+
+static void
+spr_job_clear (spr_job *job)
+{
+  free (job->sources);
+  if (job->velocity_owned)
+    free (job->velocity_f32);
+  fr_array_clear (&job->velocity);
+  fr_points_clear (&job->receivers);
+  fr_spr_result_clear (&job->result);
+  for (size_t i = 0; i < job->nrays; i++)
+    free ((double *) job->rays[i].points);
+  free (job->rays);
+}
+
+/* Options to job; every failure here is bad usage (exit 2). */
+static int
+parse_job (cli_option *o, spr_job *job)
+{
+  static const struct { int id; const char *name; } required[] = {
+    { O_VELOCITY, "--velocity" }, { O_SPACING, "--spacing" }, { O_SOURCE, "--source" },
+    { O_RADIUS, "--radius" }, { O_OUT, "--out" },
+  };
+  double v[3];
+  long r[2];
+  int n;
+
+  for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+    if (o[required[i].id].count == 0)
+      return cli_fail (CLI_EXIT_USAGE, "missing %s (try foldray-cli spr --help)", required[i].name);
+  if ((o[O_RECEIVERS].count > 0) != (o[O_RAYS_OUT].count > 0))
+    return cli_fail (CLI_EXIT_USAGE, "%s needs %s as well", o[O_RECEIVERS].count > 0 ? "--receivers" : "--rays-out",
+                     o[O_RECEIVERS].count > 0 ? "--rays-out" : "--receivers");
+
+  job->velocity_path = cli_value (&o[O_VELOCITY]);
+  job->out_path = cli_value (&o[O_OUT]);
+  job->receivers_path = cli_value (&o[O_RECEIVERS]);
+  job->rays_path = cli_value (&o[O_RAYS_OUT]);
+  job->stats = o[O_STATS].count > 0;
+
+  if (!cli_parse_numbers ("--spacing", cli_value (&o[O_SPACING]), v, 1, 2, &n))
+    return CLI_EXIT_USAGE;
+  job->dx = v[0];
+  job->dz = n == 2 ? v[1] : v[0];
+  if (job->dx <= 0 || job->dz <= 0)
+    return cli_fail (CLI_EXIT_USAGE, "--spacing '%s': spacing must be positive",
+                     cli_value (&o[O_SPACING]));
+
+  if (o[O_ORIGIN].count > 0)
+    {
+      if (!cli_parse_numbers ("--origin", cli_value (&o[O_ORIGIN]), v, 2, 2, &n))
+        return CLI_EXIT_USAGE;
+      job->x0 = v[0];
+      job->z0 = v[1];
+    }
+
+  if (!cli_parse_counts ("--radius", cli_value (&o[O_RADIUS]), r, 1, 2, &n, SPR_CLI_RADIUS_MAX))
+    return CLI_EXIT_USAGE;
+  job->params.rx = (int) r[0];
+  job->params.rz = (int) (n == 2 ? r[1] : r[0]);
+
+  job->nsrc = (size_t) o[O_SOURCE].count;
+  job->sources = malloc (2 * job->nsrc * sizeof *job->sources);
+  if (job->sources == NULL)
+    return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+  for (size_t s = 0; s < job->nsrc; s++)
+    {
+      const char *text = o[O_SOURCE].values[s];
+      const char *c1 = strchr (text, ','), *c2 = c1 != NULL ? strchr (c1 + 1, ',') : NULL;
+      if (c2 != NULL && strchr (c2 + 1, ',') == NULL)
+        return cli_fail (CLI_EXIT_USAGE, "--source '%s': spr is 2D, give X,Z", text);
+      if (!cli_parse_numbers ("--source", text, v, 2, 2, &n))
+        return CLI_EXIT_USAGE;
+      job->sources[2 * s] = v[0];
+      job->sources[2 * s + 1] = v[1];
+    }
+
+  if (o[O_BACKEND].count > 0
+      && !fr_spr_backend_from_name (cli_value (&o[O_BACKEND]), &job->params.backend))
+    return cli_fail (CLI_EXIT_USAGE, "--backend '%s': expected auto, dijkstra, cpu or cuda",
+                     cli_value (&o[O_BACKEND]));
+
+  if (o[O_PRECISION].count > 0)
+    {
+      const char *p = cli_value (&o[O_PRECISION]);
+      if (strcmp (p, "single") == 0)
+        job->params.double_precision = false;
+      else if (strcmp (p, "double") == 0)
+        job->params.double_precision = true;
+      else
+        return cli_fail (CLI_EXIT_USAGE, "--precision '%s': expected single or double", p);
+    }
+
+  if (job->rays_path != NULL && strcmp (job->rays_path, job->out_path) == 0)
+    return cli_fail (CLI_EXIT_USAGE, "--out and --rays-out name the same file '%s'", job->out_path);
+  return CLI_EXIT_OK;
+}
+
+/* Files exist and the outputs' folders take files, before any work. */
+static int
+check_paths (const spr_job *job)
+{
+  int status;
+
+  if ((status = cli_check_input ("--velocity", job->velocity_path)) != CLI_EXIT_OK)
+    return status;
+  if (job->receivers_path != NULL
+      && (status = cli_check_input ("--receivers", job->receivers_path)) != CLI_EXIT_OK)
+    return status;
+  if ((status = cli_check_output ("--out", job->out_path)) != CLI_EXIT_OK)
+    return status;
+  if (job->rays_path != NULL
+      && (status = cli_check_output ("--rays-out", job->rays_path)) != CLI_EXIT_OK)
+    return status;
+  return CLI_EXIT_OK;
+}
+
+static int
+load_velocity (spr_job *job)
+{
+  fr_error err = { 0 };
+  const fr_array *a = &job->velocity;
+  const char *path = job->velocity_path;
+
+  if (fr_npy_read (path, &job->velocity, &err) != FR_OK)
+    return cli_fail_error (&err, path);
+  if (a->ndim == 3)
+    return cli_fail (CLI_EXIT_USAGE, "%s: spr needs a 2D velocity grid (nz, nx); this one is 3D "
+                     "(%zu, %zu, %zu)", path, a->shape[0], a->shape[1], a->shape[2]);
+  if (a->ndim != 2)
+    return cli_fail (CLI_EXIT_USAGE, "%s: spr needs a 2D velocity grid (nz, nx); this one has "
+                     "%d dimension%s", path, a->ndim, a->ndim == 1 ? "" : "s");
+
+  job->grid = fr_grid_2d (a->shape[1], a->shape[0], job->dx, job->dz, job->x0, job->z0);
+  if (fr_grid_check (&job->grid, &err) != FR_OK)
+    return cli_fail_error (&err, path);
+
+  if (a->dtype == FR_F32)
+    job->velocity_f32 = a->data;
+  else
+    {
+      if (fr_array_to_f32 (a, &job->velocity_f32, &err) != FR_OK)
+        return cli_fail_error (&err, path);
+      job->velocity_owned = true;
+    }
+  /* Named after the file, so the message points at what to fix. */
+  if (fr_check_speed_f32 (&job->grid, job->velocity_f32, path, &err) != FR_OK)
+    return cli_fail_error (&err, path);
+  return CLI_EXIT_OK;
+}
+
+static void
+grid_extent (const fr_grid *g, char *buf, size_t size)
+{
+  snprintf (buf, size, "x from %g to %g, z from %g to %g", g->x0,
+            g->x0 + (double) (g->nx - 1) * g->dx, g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
+}
+
+/* Geometry the library would also refuse, reported here with the flag. */
+static int
+check_geometry (spr_job *job)
+{
+  const fr_grid *g = &job->grid;
+  char extent[160];
+  fr_error err = { 0 };
+
+  grid_extent (g, extent, sizeof extent);
+  for (size_t s = 0; s < job->nsrc; s++)
+    {
+      double x = job->sources[2 * s], z = job->sources[2 * s + 1];
+      size_t ix, iz;
+      if (!fr_grid_contains (g, x, 0.0, z))
+        return cli_fail (CLI_EXIT_USAGE, "--source %g,%g lies outside the grid (%s)", x, z, extent);
+      if (!fr_grid_exact_node (g, x, 0.0, z, &ix, NULL, &iz))
+        {
+          fr_grid_nearest_node (g, x, 0.0, z, &ix, NULL, &iz);
+          return cli_fail (CLI_EXIT_USAGE, "--source %g,%g is not on a grid node (nearest: %g,%g)",
+                           x, z, g->x0 + (double) ix * g->dx, g->z0 + (double) iz * g->dz);
+        }
+    }
+  if ((size_t) job->params.rx > g->nx - 1 || (size_t) job->params.rz > g->nz - 1)
+    return cli_fail (CLI_EXIT_USAGE, "--radius %d,%d is larger than the grid (%zu x %zu nodes)",
+                     job->params.rx, job->params.rz, g->nx, g->nz);
+
+  if (job->receivers_path == NULL)
+    return CLI_EXIT_OK;
+  if (fr_csv_read_points (job->receivers_path, &job->receivers, &err) != FR_OK)
+    return cli_fail_error (&err, job->receivers_path);
+  if (job->receivers.ndim != 2)
+    return cli_fail (CLI_EXIT_USAGE, "%s: line 1: spr is 2D; expected the header x,z",
+                     job->receivers_path);
+  for (size_t k = 0; k < job->receivers.count; k++)
+    {
+      double x = job->receivers.xyz[2 * k], z = job->receivers.xyz[2 * k + 1];
+      if (!fr_grid_contains (g, x, 0.0, z))
+        return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver %g,%g lies outside the grid (%s)",
+                         job->receivers_path, k + 2, x, z, extent);
+    }
+  return CLI_EXIT_OK;
+}
+
+static int
+solve (spr_job *job)
+{
+  fr_error err = { 0 };
+  const char *context = NULL;
+
+  job->params.cancel = cancel_flag;
+  if (fr_spr_solve (&job->grid, job->velocity_f32, job->sources, job->nsrc, &job->params,
+                    &job->result, &err) == FR_OK)
+    return CLI_EXIT_OK;
+  /* Most input faults were caught above; name the flag for the rest. */
+  if (strstr (err.message, "radius") != NULL)
+    context = "--radius";
+  else if (strstr (err.message, "source") != NULL)
+    context = "--source";
+  else if (err.code == FR_E_UNSUPPORTED || err.code == FR_E_DEVICE)
+    context = "--backend";
+  return cli_fail_error (&err, context);
+}
+
+/* One ray per receiver; a receiver no source reaches (walled in by
+ * obstacles) gets no ray, as its T is +inf, and a note says so. */
+static int
+trace_rays (spr_job *job)
+{
+  const fr_points *rc = &job->receivers;
+  const fr_grid *g = &job->grid;
+
+  if (rc->count == 0)
+    return CLI_EXIT_OK;
+  job->rays = calloc (rc->count, sizeof *job->rays);
+  if (job->rays == NULL)
+    return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+  for (size_t k = 0; k < rc->count; k++)
+    {
+      double x = rc->xyz[2 * k], z = rc->xyz[2 * k + 1];
+      size_t ix, iz;
+      double *xz;
+      size_t n;
+      fr_error err = { 0 };
+
+      if (!fr_grid_nearest_node (g, x, 0.0, z, &ix, NULL, &iz))
+        return cli_fail (CLI_EXIT_FAILURE, "receiver %zu: lost its node", k);
+      if (!isfinite (job->result.time[fr_grid_index (g, ix, 0, iz)]))
+        {
+          job->unreached++;
+          continue;
+        }
+      if (fr_spr_ray (&job->result, x, z, &xz, &n, &err) != FR_OK)
+        return cli_fail_error (&err, job->receivers_path);
+      job->rays[job->nrays++] = (fr_csv_ray) { .receiver = k, .npoints = n, .points = xz };
+    }
+  return CLI_EXIT_OK;
+}
+
+/* T through fr_npy_write (atomic on its own) and the rays through an
+ * fr_atomic_file whose commit waits for T: a failure writing the rays
+ * discards them before T exists; a failure committing them unlinks the new
+ * T.  So a failed run leaves neither file (an older T.npy it replaced is
+ * gone then, which is the price of not keeping a backup). */
+static int
+write_outputs (spr_job *job)
+{
+  const fr_grid *g = &job->grid;
+  size_t n = fr_grid_count (g);
+  fr_atomic_file rays_file = { 0 };
+  bool have_rays = job->rays_path != NULL;
+  float *t32 = NULL;
+  fr_array t;
+  fr_error err = { 0 };
+  fr_status st;
+
+  if (have_rays)
+    {
+      if (fr_atomic_open (&rays_file, job->rays_path, &err) != FR_OK)
+        return cli_fail_error (&err, "--rays-out");
+      if (fr_csv_write_rays_to (rays_file.fp, 2, job->rays, job->nrays, &err) != FR_OK)
+        {
+          fr_atomic_abort (&rays_file);
+          return cli_fail_error (&err, job->rays_path);
+        }
+    }
+
+  if (job->params.double_precision)
+    t = fr_array_wrap_grid (g, FR_F64, job->result.time);
+  else
+    {
+      t32 = malloc (n * sizeof *t32);
+      if (t32 == NULL)
+        {
+          fr_atomic_abort (&rays_file);
+          return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+        }
+      for (size_t i = 0; i < n; i++)
+        t32[i] = (float) job->result.time[i];
+      t = fr_array_wrap_grid (g, FR_F32, t32);
+    }
+  st = fr_npy_write (job->out_path, &t, &err);
+  free (t32);
+  if (st != FR_OK)
+    {
+      fr_atomic_abort (&rays_file);
+      /* Whatever the library says, failing to write an output is exit 1. */
+      err.code = err.code == FR_E_NOMEM ? FR_E_NOMEM : FR_E_IO;
+      return cli_fail_error (&err, job->out_path);
+    }
+
+  if (have_rays && fr_atomic_commit (&rays_file, &err) != FR_OK)
+    {
+      fr_atomic_abort (&rays_file);
+      unlink (job->out_path);
+      return cli_fail_error (&err, job->rays_path);
+    }
+  return CLI_EXIT_OK;
+}
+
+static void
+print_stats (const spr_job *job)
+{
+  const fr_spr_result *r = &job->result;
+
+  printf ("{\"backend\": \"%s\", \"solve_ms\": %.3f, \"iterations\": %ld, "
+          "\"edges_relaxed\": %llu, \"grid\": [%zu, %zu], \"radius\": [%d, %d], "
+          "\"precision\": \"%s\", \"sources\": %zu, \"receivers\": %zu, \"notice\": ",
+          fr_spr_backend_name (r->backend), r->solve_ms, r->iterations,
+          (unsigned long long) r->edges_relaxed, job->grid.nx, job->grid.nz,
+          job->params.rx, job->params.rz, job->params.double_precision ? "double" : "single",
+          job->nsrc, job->receivers.count);
+  cli_json_string (stdout, r->notice);
+  fputs ("}\n", stdout);
+}
+
+int
+cli_spr (int argc, char **argv)
+{
+  cli_option opts[O_COUNT] = {
+    [O_VELOCITY] = { "--velocity", true, false },
+    [O_SPACING] = { "--spacing", true, false },
+    [O_ORIGIN] = { "--origin", true, false },
+    [O_SOURCE] = { "--source", true, true },
+    [O_RADIUS] = { "--radius", true, false },
+    [O_BACKEND] = { "--backend", true, false },
+    [O_PRECISION] = { "--precision", true, false },
+    [O_OUT] = { "--out", true, false },
+    [O_RECEIVERS] = { "--receivers", true, false },
+    [O_RAYS_OUT] = { "--rays-out", true, false },
+    [O_STATS] = { "--stats", false, false },
+  };
+  spr_job job = { 0 };
+  struct sigaction sa = { 0 }, old_int, old_term;
+  bool help;
+  int status;
+
+  fr_spr_params_init (&job.params);
+  status = cli_parse_options (argc, argv, 1, opts, O_COUNT, &help);
+  if (status == CLI_EXIT_OK && help)
+    usage ();
+  else if (status == CLI_EXIT_OK)
+    status = parse_job (opts, &job);
+  if (status != CLI_EXIT_OK || help)
+    goto out;
+
+  cancel_flag = fr_cancel_new ();
+  if (cancel_flag == NULL)
+    {
+      status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
+      goto out;
+    }
+  sa.sa_handler = on_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, &old_int);
+  sigaction (SIGTERM, &sa, &old_term);
+
+  if ((status = check_paths (&job)) == CLI_EXIT_OK
+      && (status = load_velocity (&job)) == CLI_EXIT_OK
+      && (status = check_geometry (&job)) == CLI_EXIT_OK
+      && (status = solve (&job)) == CLI_EXIT_OK
+      && (status = trace_rays (&job)) == CLI_EXIT_OK)
+    {
+      /* Past this point an interrupt no longer cancels anything. */
+      if (fr_cancel_raised (cancel_flag))
+        status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
+      else
+        status = write_outputs (&job);
+    }
+
+  sigaction (SIGINT, &old_int, NULL);
+  sigaction (SIGTERM, &old_term, NULL);
+  if (status == CLI_EXIT_OK)
+    {
+      if (job.result.notice[0])
+        cli_note ("%s", job.result.notice);
+      if (job.unreached > 0)
+        cli_note ("%zu receiver%s not reached by any source: no ray written for %s",
+                  job.unreached, job.unreached == 1 ? " is" : "s are",
+                  job.unreached == 1 ? "it" : "them");
+      if (job.stats)
+        print_stats (&job);
+    }
+
+out:
+  fr_cancel_free (cancel_flag);
+  cancel_flag = NULL;
+  spr_job_clear (&job);
+  cli_options_clear (opts, O_COUNT);
+  return status;
+}

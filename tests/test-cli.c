@@ -1,0 +1,1158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* foldray-cli and foldray-picture end to end, against CONTRACT.md: the
+ * binaries run as a user would run them, on files made here, and what
+ * they write is read back by an independent reader (python3's standard
+ * library: struct, zlib, json), never by libfoldray itself. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "fr-csv.h"
+
+/* Runs stay small: the suite also runs under ASan and UBSan. */
+#define NX 41
+#define NZ 31
+#define DX 0.5
+#define V0 2.0
+
+typedef struct run_result {
+  int status;           /* exit status, or 128 + signal */
+  char *out, *err;
+} run_result;
+
+static void
+run_result_clear (run_result *r)
+{
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
+}
+
+static const char *
+cli_path (void)
+{
+  const char *p = g_getenv ("FOLDRAY_CLI");
+  g_assert_nonnull (p);
+  return p;
+}
+
+static char *
+picture_path (void)
+{
+  g_autofree char *dir = g_path_get_dirname (cli_path ());
+  return g_build_filename (dir, "foldray-picture", NULL);
+}
+
+/* Spawns argv (argv[0] a path, or a name looked up in PATH). */
+static run_result
+run_argv (const char *const *argv)
+{
+  run_result r = { 0 };
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &r.out, &r.err, &wait_status, &error));
+  g_assert_no_error (error);
+  if (WIFEXITED (wait_status))
+    r.status = WEXITSTATUS (wait_status);
+  else
+    r.status = 128 + WTERMSIG (wait_status);
+  return r;
+}
+
+/* Runs foldray-cli with a NULL-terminated argument list. */
+static run_result
+run_cli (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  va_list ap;
+
+  g_ptr_array_add (argv, (char *) cli_path ());
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  return run_argv ((const char *const *) argv->pdata);
+}
+
+static void
+assert_success (const run_result *r)
+{
+  if (r->status != 0)
+    g_test_message ("stderr: %s", r->err);
+  g_assert_cmpint (r->status, ==, 0);
+}
+
+/* The contract's failure: this exit status and exactly one stderr line that
+ * starts with the program's name and names the flag or file at fault. */
+static void
+assert_failure (const run_result *r, const char *program, int status, const char *names)
+{
+  g_autofree char *prefix = g_strconcat (program, ": ", NULL);
+  const char *nl = strchr (r->err, '\n');
+
+  if (r->status != status || nl == NULL || nl[1] != '\0' || !g_str_has_prefix (r->err, prefix)
+      || (names != NULL && strstr (r->err, names) == NULL))
+    g_test_message ("exit %d, stderr: [%s], expected exit %d naming '%s'", r->status, r->err,
+                    status, names);
+  g_assert_cmpint (r->status, ==, status);
+  g_assert_true (g_str_has_prefix (r->err, prefix));
+  g_assert_nonnull (nl);
+  g_assert_cmpint (nl[1], ==, '\0');
+  if (names != NULL)
+    g_assert_nonnull (strstr (r->err, names));
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+/* A fresh folder for one test; remove with rm_rf. */
+static char *
+make_tmp (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("foldray-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+rm_rf (const char *path)
+{
+  GDir *d = g_dir_open (path, 0, NULL);
+  if (d != NULL)
+    {
+      const char *name;
+      while ((name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          rm_rf (child);
+        }
+      g_dir_close (d);
+    }
+  g_remove (path);
+}
+
+/* The number of entries (dotfiles included: a stray temporary file counts). */
+static guint
+count_entries (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  g_dir_close (d);
+  return n;
+}
+
+/* Writes a .npy (format 1.0, little endian) of shape (n0[, n1[, n2]]) from
+ * doubles, as float32 ('<f4') or float64 ('<f8'). */
+static void
+write_npy (const char *path, const char *descr, int ndim, const size_t *shape, const double *v)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+  g_autoptr (GString) hdr = g_string_new (NULL);
+  size_t n = 1;
+  guint16 hlen;
+  g_autoptr (GError) error = NULL;
+
+  g_string_append_printf (hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+  for (int i = 0; i < ndim; i++)
+    {
+      g_string_append_printf (hdr, "%zu,%s", shape[i], i + 1 < ndim ? " " : "");
+      n *= shape[i];
+    }
+  g_string_append (hdr, "), }");
+  while ((10 + hdr->len + 1) % 64 != 0)
+    g_string_append_c (hdr, ' ');
+  g_string_append_c (hdr, '\n');
+  hlen = (guint16) hdr->len;
+
+  g_string_append_len (s, "\x93NUMPY\x01\x00", 8);
+  g_string_append_c (s, (char) (hlen & 0xff));
+  g_string_append_c (s, (char) (hlen >> 8));
+  g_string_append_len (s, hdr->str, (gssize) hdr->len);
+  for (size_t i = 0; i < n; i++)
+    {
+      if (strcmp (descr, "<f4") == 0)
+        {
+          float f = (float) v[i];
+          guint32 bits;
+          memcpy (&bits, &f, 4);
+          bits = GUINT32_TO_LE (bits);
+          g_string_append_len (s, (const char *) &bits, 4);
+        }
+      else
+        {
+          guint64 bits;
+          memcpy (&bits, &v[i], 8);
+          bits = GUINT64_TO_LE (bits);
+          g_string_append_len (s, (const char *) &bits, 8);
+        }
+    }
+  g_file_set_contents (path, s->str, (gssize) s->len, &error);
+  g_assert_no_error (error);
+}
+
+/* The test grid, constant V0, with an optional value at one node. */
+static char *
+write_velocity (const char *dir, const char *name, const char *descr, double special,
+                size_t special_node)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  size_t shape[2] = { NZ, NX };
+  double *v = g_new (double, NX * NZ);
+
+  for (size_t i = 0; i < NX * NZ; i++)
+    v[i] = V0;
+  if (special_node < NX * NZ)
+    v[special_node] = special;
+  write_npy (path, descr, 2, shape, v);
+  g_free (v);
+  return path;
+}
+
+static char *
+write_text (const char *dir, const char *name, const char *text)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* ---- the independent readers (python3, standard library only) ---------- */
+
+static const char npy_reader_py[] =
+  "import ast, struct, sys\n"
+  "b = open(sys.argv[1], 'rb').read()\n"
+  "assert b[:6] == b'\\x93NUMPY', 'bad magic'\n"
+  "if b[6] == 1:\n"
+  "    hl, off = struct.unpack('<H', b[8:10])[0], 10\n"
+  "else:\n"
+  "    hl, off = struct.unpack('<I', b[8:12])[0], 12\n"
+  "assert (off + hl) % 16 == 0, 'data not aligned'\n"
+  "h = ast.literal_eval(b[off:off + hl].decode('latin1'))\n"
+  "assert h['fortran_order'] is False\n"
+  "n = 1\n"
+  "for s in h['shape']:\n"
+  "    n *= s\n"
+  "code = {'<f4': 'f', '<f8': 'd'}[h['descr']]\n"
+  "size = struct.calcsize(code)\n"
+  "assert len(b) == off + hl + n * size, 'file size'\n"
+  "vals = struct.unpack('<%d%s' % (n, code), b[off + hl:])\n"
+  "print(h['descr'], *h['shape'])\n"
+  "print('\\n'.join(repr(v) for v in vals))\n";
+
+/* Decodes a PNG: signature, every chunk's CRC, IHDR, the zlib stream (whose
+ * Adler-32 zlib checks) and all five filters; writes raw RGB to argv[2]. */
+static const char png_reader_py[] =
+  "import struct, sys, zlib\n"
+  "b = open(sys.argv[1], 'rb').read()\n"
+  "assert b[:8] == b'\\x89PNG\\r\\n\\x1a\\n', 'signature'\n"
+  "pos, idat, ihdr, names = 8, b'', None, []\n"
+  "while pos < len(b):\n"
+  "    n, t = struct.unpack('>I4s', b[pos:pos + 8])\n"
+  "    data = b[pos + 8:pos + 8 + n]\n"
+  "    crc, = struct.unpack('>I', b[pos + 8 + n:pos + 12 + n])\n"
+  "    assert zlib.crc32(t + data) == crc, 'CRC of ' + t.decode()\n"
+  "    names.append(t)\n"
+  "    if t == b'IHDR':\n"
+  "        ihdr = struct.unpack('>IIBBBBB', data)\n"
+  "    elif t == b'IDAT':\n"
+  "        idat += data\n"
+  "    pos += 12 + n\n"
+  "assert names[0] == b'IHDR' and names[-1] == b'IEND', names\n"
+  "w, h, depth, ctype, comp, filt, inter = ihdr\n"
+  "assert (depth, ctype, comp, filt, inter) == (8, 2, 0, 0, 0), ihdr\n"
+  "raw = zlib.decompress(idat)\n"
+  "stride = 3 * w\n"
+  "assert len(raw) == h * (stride + 1), 'data size'\n"
+  "out, prev = bytearray(), bytearray(stride)\n"
+  "for y in range(h):\n"
+  "    f = raw[y * (stride + 1)]\n"
+  "    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])\n"
+  "    for i in range(stride):\n"
+  "        a = line[i - 3] if i >= 3 else 0\n"
+  "        c = prev[i - 3] if i >= 3 else 0\n"
+  "        up = prev[i]\n"
+  "        if f == 1: line[i] = (line[i] + a) & 255\n"
+  "        elif f == 2: line[i] = (line[i] + up) & 255\n"
+  "        elif f == 3: line[i] = (line[i] + (a + up) // 2) & 255\n"
+  "        elif f == 4:\n"
+  "            p = a + up - c\n"
+  "            pa, pb, pc = abs(p - a), abs(p - up), abs(p - c)\n"
+  "            line[i] = (line[i] + (a if pa <= pb and pa <= pc else up if pb <= pc else c)) & 255\n"
+  "        else: assert f == 0, 'filter %d' % f\n"
+  "    out += line\n"
+  "    prev = line\n"
+  "open(sys.argv[2], 'wb').write(out)\n"
+  "print(w, h)\n";
+
+static const char stats_reader_py[] =
+  "import json, sys\n"
+  "d = json.loads(sys.argv[1])\n"
+  "assert isinstance(d, dict)\n"
+  "assert d['backend'] in ('dijkstra', 'cpu', 'cuda'), d['backend']\n"
+  "assert isinstance(d['solve_ms'], (int, float)) and d['solve_ms'] >= 0\n"
+  "assert isinstance(d['iterations'], int) and d['iterations'] > 0\n"
+  "assert d['grid'] == [int(sys.argv[2]), int(sys.argv[3])], d['grid']\n"
+  "assert d['precision'] in ('single', 'double')\n"
+  "print('ok')\n";
+
+/* python3, or NULL (the test is then skipped, with a message). */
+static char *
+find_python (void)
+{
+  char *py = g_find_program_in_path ("python3");
+  if (py == NULL)
+    g_test_skip ("python3 is not in PATH; it reads the outputs independently");
+  return py;
+}
+
+/* Reads a .npy through python; returns the values and fills descr/shape. */
+static GArray *
+read_npy_py (const char *py, const char *path, char **descr, size_t *n0, size_t *n1)
+{
+  const char *argv[] = { py, "-c", npy_reader_py, path, NULL };
+  run_result r = run_argv (argv);
+  GArray *vals = g_array_new (FALSE, FALSE, sizeof (double));
+  g_auto (GStrv) lines = NULL;
+  g_auto (GStrv) head = NULL;
+
+  if (r.status != 0)
+    g_test_message ("npy reader: %s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  lines = g_strsplit (r.out, "\n", -1);
+  head = g_strsplit (lines[0], " ", -1);
+  g_assert_cmpuint (g_strv_length (head), ==, 3);
+  *descr = g_strdup (head[0]);
+  *n0 = (size_t) g_ascii_strtoull (head[1], NULL, 10);
+  *n1 = (size_t) g_ascii_strtoull (head[2], NULL, 10);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      double v = g_ascii_strtod (lines[i], NULL);
+      g_array_append_val (vals, v);
+    }
+  g_assert_cmpuint (vals->len, ==, *n0 * *n1);
+  run_result_clear (&r);
+  return vals;
+}
+
+/* ---- the angular bound of SPR ------------------------------------------ */
+
+/* With edge reduction the directions available from a node are the offsets
+ * (a, b) with gcd 1 inside the radius; a straight line between two of them
+ * is followed by a zigzag of the two, at most 1/cos(gap/2) longer. */
+static guint
+gcd (guint a, guint b)
+{
+  while (b)
+    {
+      guint t = a % b;
+      a = b;
+      b = t;
+    }
+  return a;
+}
+
+static int
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+stencil_bound (int r, double dx, double dz)
+{
+  g_autoptr (GArray) angles = g_array_new (FALSE, FALSE, sizeof (double));
+  double gap = 0;
+
+  for (int a = -r; a <= r; a++)
+    for (int b = -r; b <= r; b++)
+      if ((a || b) && gcd ((guint) ABS (a), (guint) ABS (b)) == 1)
+        {
+          double t = atan2 (b * dz, a * dx);
+          g_array_append_val (angles, t);
+        }
+  g_array_sort (angles, cmp_double);
+  for (guint i = 0; i < angles->len; i++)
+    {
+      double next = i + 1 < angles->len ? g_array_index (angles, double, i + 1)
+                                         : g_array_index (angles, double, 0) + 2 * G_PI;
+      gap = MAX (gap, next - g_array_index (angles, double, i));
+    }
+  return 1.0 / cos (gap / 2);
+}
+
+/* Checks T against the straight-line time from the nearest source. */
+static void
+check_constant_t (const GArray *t, size_t nx, size_t nz, double dx, double dz, double x0,
+                  double z0, const double *src, int nsrc, int radius)
+{
+  double bound = stencil_bound (radius, dx, dz);
+
+  for (size_t iz = 0; iz < nz; iz++)
+    for (size_t ix = 0; ix < nx; ix++)
+      {
+        double x = x0 + (double) ix * dx, z = z0 + (double) iz * dz, exact = INFINITY;
+        double got = g_array_index (t, double, iz * nx + ix);
+        for (int s = 0; s < nsrc; s++)
+          exact = MIN (exact, hypot (x - src[2 * s], z - src[2 * s + 1]) / V0);
+        if (!(got >= exact * (1 - 1e-6) - 1e-6 && got <= exact * bound * (1 + 1e-6) + 1e-6))
+          g_test_message ("node (%zu, %zu): T %.9g, straight line %.9g, bound %.6f", ix, iz, got,
+                          exact, bound);
+        g_assert_cmpfloat (got, >=, exact * (1 - 1e-6) - 1e-6);
+        g_assert_cmpfloat (got, <=, exact * bound * (1 + 1e-6) + 1e-6);
+      }
+}
+
+/* ---- info and usage ----------------------------------------------------- */
+
+static void
+test_info (void)
+{
+  run_result r = run_cli ("info", NULL);
+
+  assert_success (&r);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_nonnull (strstr (r.out, "back ends: "));
+  g_assert_nonnull (strstr (r.out, "dijkstra"));
+  g_assert_nonnull (strstr (r.out, "cpu ("));
+  g_assert_nonnull (strstr (r.out, "cuda ("));
+  /* Without a device it must say so (and still succeed); with one, list it. */
+  if (strstr (r.out, "not built") != NULL || strstr (r.out, "no device") != NULL)
+    g_assert_nonnull (strstr (r.out, "devices: none"));
+  else
+    {
+      g_assert_nonnull (strstr (r.out, "device 0: "));
+      g_assert_nonnull (strstr (r.out, "compute capability"));
+    }
+  run_result_clear (&r);
+}
+
+static void
+test_usage (void)
+{
+  run_result r = run_cli (NULL, NULL);
+  assert_failure (&r, "foldray-cli", 2, "missing subcommand");
+  g_assert_cmpstr (r.out, ==, "");
+  run_result_clear (&r);
+
+  r = run_cli ("--help", NULL);
+  assert_success (&r);
+  g_assert_nonnull (strstr (r.out, "spr"));
+  g_assert_cmpstr (r.err, ==, "");
+  run_result_clear (&r);
+
+  r = run_cli ("spr", "--help", NULL);
+  assert_success (&r);
+  g_assert_nonnull (strstr (r.out, "--velocity"));
+  run_result_clear (&r);
+
+  r = run_cli ("transmogrify", NULL);
+  assert_failure (&r, "foldray-cli", 2, "transmogrify");
+  run_result_clear (&r);
+}
+
+/* ---- spr: results -------------------------------------------------------- */
+
+static void
+test_spr_constant (void)
+{
+  g_autofree char *py = find_python ();
+  if (py == NULL)
+    return;
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, G_MAXSIZE);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *t64 = g_build_filename (dir, "T64.npy", NULL);
+  g_autofree char *descr = NULL;
+  const double src[] = { 10, 5 };
+  size_t n0, n1;
+  run_result r;
+
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "5",
+               "--out", t, NULL);
+  assert_success (&r);
+  g_assert_cmpstr (r.out, ==, "");
+  run_result_clear (&r);
+
+  g_autoptr (GArray) vals = read_npy_py (py, t, &descr, &n0, &n1);
+  g_assert_cmpstr (descr, ==, "<f4");
+  g_assert_cmpuint (n0, ==, NZ);
+  g_assert_cmpuint (n1, ==, NX);
+  g_assert_cmpfloat (g_array_index (vals, double, 10 * NX + 20), ==, 0.0);
+  /* Along an axis the path is straight: exact. */
+  g_assert_cmpfloat_with_epsilon (g_array_index (vals, double, 10 * NX + 40), 5.0, 1e-6);
+  check_constant_t (vals, NX, NZ, DX, DX, 0, 0, src, 1, 5);
+
+  /* --precision double: float64 on disk, same values. */
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "5",
+               "--precision", "double", "--backend", "dijkstra", "--out", t64, NULL);
+  assert_success (&r);
+  run_result_clear (&r);
+  g_clear_pointer (&descr, g_free);
+  g_autoptr (GArray) vals64 = read_npy_py (py, t64, &descr, &n0, &n1);
+  g_assert_cmpstr (descr, ==, "<f8");
+  check_constant_t (vals64, NX, NZ, DX, DX, 0, 0, src, 1, 5);
+  for (guint i = 0; i < vals->len; i++)
+    g_assert_cmpfloat_with_epsilon (g_array_index (vals64, double, i),
+                                    g_array_index (vals, double, i),
+                                    1e-6 * (1 + g_array_index (vals, double, i)));
+  rm_rf (dir);
+}
+
+static void
+test_spr_sources_origin_spacing (void)
+{
+  g_autofree char *py = find_python ();
+  if (py == NULL)
+    return;
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f8", 0, G_MAXSIZE);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *descr = NULL;
+  size_t n0, n1;
+  run_result r;
+
+  /* Two sources: T is the nearer one's time. */
+  {
+    const double src[] = { 0, 0, 20, 15 };
+    r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "0,0",
+                 "--source", "20,15", "--radius", "4", "--out", t, NULL);
+    assert_success (&r);
+    run_result_clear (&r);
+    g_autoptr (GArray) vals = read_npy_py (py, t, &descr, &n0, &n1);
+    check_constant_t (vals, NX, NZ, DX, DX, 0, 0, src, 2, 4);
+    g_assert_cmpfloat (g_array_index (vals, double, NX * NZ - 1), ==, 0.0);
+    g_clear_pointer (&descr, g_free);
+  }
+
+  /* --origin shifts every coordinate; "=" and a negative value parse. */
+  {
+    const double src[] = { -90, 55 };
+    r = run_cli ("spr", "--velocity", v, "--spacing=0.5", "--origin", "-100,50",
+                 "--source", "-90,55", "--radius", "3", "--out", t, NULL);
+    assert_success (&r);
+    run_result_clear (&r);
+    g_autoptr (GArray) vals = read_npy_py (py, t, &descr, &n0, &n1);
+    check_constant_t (vals, NX, NZ, DX, DX, -100, 50, src, 1, 3);
+    g_assert_cmpfloat (g_array_index (vals, double, 10 * NX + 20), ==, 0.0);
+    g_clear_pointer (&descr, g_free);
+  }
+
+  /* --spacing DX,DZ: z nodes 1.0 apart, x nodes 0.5. */
+  {
+    r = run_cli ("spr", "--velocity", v, "--spacing", "0.5,1", "--source", "10,10",
+                 "--radius", "5,3", "--out", t, NULL);
+    assert_success (&r);
+    run_result_clear (&r);
+    g_autoptr (GArray) vals = read_npy_py (py, t, &descr, &n0, &n1);
+    /* x = 10, z = 20: node (20, 20), straight down 10 units. */
+    g_assert_cmpfloat_with_epsilon (g_array_index (vals, double, 20 * NX + 20), 10 / V0, 1e-6);
+    g_assert_cmpfloat_with_epsilon (g_array_index (vals, double, 10 * NX + 40), 10 / V0, 1e-6);
+    for (size_t iz = 0; iz < NZ; iz++)
+      for (size_t ix = 0; ix < NX; ix++)
+        {
+          double exact = hypot (ix * 0.5 - 10, iz * 1.0 - 10) / V0;
+          double got = g_array_index (vals, double, iz * NX + ix);
+          g_assert_cmpfloat (got, >=, exact * (1 - 1e-6) - 1e-6);
+          /* Radius 5,3 reaches fewer directions than a square stencil. */
+          g_assert_cmpfloat (got, <=, exact * 1.05 + 1e-6);
+        }
+  }
+  rm_rf (dir);
+}
+
+static void
+test_spr_stats (void)
+{
+  g_autofree char *py = find_python ();
+  if (py == NULL)
+    return;
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, G_MAXSIZE);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *json = NULL;
+  run_result r;
+
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "2",
+               "--backend", "cpu", "--stats", "--out", t, NULL);
+  assert_success (&r);
+  /* One line, one object. */
+  g_assert_true (g_str_has_suffix (r.out, "}\n"));
+  g_assert_true (strchr (r.out, '\n') == r.out + strlen (r.out) - 1);
+  g_assert_nonnull (strstr (r.out, "\"backend\": \"cpu\""));
+  json = g_strdup (r.out);
+  run_result_clear (&r);
+  {
+    g_autofree char *nx = g_strdup_printf ("%d", NX);
+    g_autofree char *nz = g_strdup_printf ("%d", NZ);
+    const char *argv[] = { py, "-c", stats_reader_py, json, nx, nz, NULL };
+    r = run_argv (argv);
+    if (r.status != 0)
+      g_test_message ("stats reader: %s", r.err);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpstr (r.out, ==, "ok\n");
+    run_result_clear (&r);
+  }
+  rm_rf (dir);
+}
+
+/* One parsed rays file: per receiver, its points. */
+static GHashTable *
+read_rays (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  GHashTable *rays = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                            (GDestroyNotify) g_array_unref);
+  long last = -1;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "receiver,x,z");
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto (GStrv) f = g_strsplit (lines[i], ",", -1);
+      char *end;
+      g_assert_cmpuint (g_strv_length (f), ==, 3);
+      long k = strtol (f[0], &end, 10);
+      g_assert_true (*end == '\0' && k >= 0);
+      /* Rays come in receiver order, each in one block. */
+      g_assert_cmpint (k, >=, last);
+      GArray *pts = g_hash_table_lookup (rays, GINT_TO_POINTER (k));
+      if (pts == NULL)
+        {
+          g_assert_cmpint (k, !=, last);
+          pts = g_array_new (FALSE, FALSE, sizeof (double));
+          g_hash_table_insert (rays, GINT_TO_POINTER (k), pts);
+        }
+      double xz[2] = { g_ascii_strtod (f[1], NULL), g_ascii_strtod (f[2], NULL) };
+      g_array_append_vals (pts, xz, 2);
+      last = k;
+    }
+  return rays;
+}
+
+static void
+assert_ray (GHashTable *rays, int receiver, double sx, double sz, double rx, double rz, int radius)
+{
+  GArray *pts = g_hash_table_lookup (rays, GINT_TO_POINTER (receiver));
+  guint n;
+
+  g_assert_nonnull (pts);
+  n = pts->len / 2;
+  g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 0), sx, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 1), sz, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 2 * n - 2), rx, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 2 * n - 1), rz, 1e-9);
+  /* Each step is one edge of the graph: within the radius, and a node. */
+  for (guint i = 1; i < n; i++)
+    {
+      double ddx = g_array_index (pts, double, 2 * i) - g_array_index (pts, double, 2 * i - 2);
+      double ddz = g_array_index (pts, double, 2 * i + 1) - g_array_index (pts, double, 2 * i - 1);
+      g_assert_cmpfloat (fabs (ddx), <=, radius * DX + 1e-9);
+      g_assert_cmpfloat (fabs (ddz), <=, radius * DX + 1e-9);
+      g_assert_cmpfloat (fabs (ddx) + fabs (ddz), >, 0);
+    }
+}
+
+static void
+test_spr_rays (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, G_MAXSIZE);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rays_path = g_build_filename (dir, "rays.csv", NULL);
+  /* CRLF, spaces, a receiver on the source, snapping, blank lines at the end. */
+  g_autofree char *rc = write_text (dir, "r.csv",
+                                    "x,z\r\n18,5\r\n 10.1 , 12.4\r\n0.2,0.1\r\n10,5\r\n\r\n\r\n");
+  GHashTable *rays;
+  run_result r;
+
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "5",
+               "--receivers", rc, "--rays-out", rays_path, "--out", t, NULL);
+  assert_success (&r);
+  run_result_clear (&r);
+
+  rays = read_rays (rays_path);
+  g_assert_cmpuint (g_hash_table_size (rays), ==, 4);
+  assert_ray (rays, 0, 10, 5, 18, 5, 5);
+  assert_ray (rays, 1, 10, 5, 10, 12.5, 5);
+  assert_ray (rays, 2, 10, 5, 0, 0, 5);
+  assert_ray (rays, 3, 10, 5, 10, 5, 5);
+  g_assert_cmpuint (((GArray *) g_hash_table_lookup (rays, GINT_TO_POINTER (3)))->len, ==, 2);
+  /* Along an axis only the unit offset survives edge reduction (gcd 1),
+   * so the ray visits all 17 nodes from x = 10 to 18. */
+  g_assert_cmpuint (((GArray *) g_hash_table_lookup (rays, GINT_TO_POINTER (0)))->len / 2, ==, 17);
+  g_hash_table_unref (rays);
+  rm_rf (dir);
+}
+
+/* A receiver walled in by obstacles is not a failure: T is +inf there, no
+ * ray is written for it, and a note on stderr says so. */
+static void
+test_spr_unreached_receiver (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rays_path = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *rc = write_text (dir, "r.csv", "x,z\n2.5,12.5\n18,5\n");
+  size_t shape[2] = { NZ, NX };
+  double *vel = g_new (double, NX * NZ);
+  GHashTable *rays;
+  run_result r;
+
+  /* A ring of obstacles around node (5, 25). */
+  for (size_t i = 0; i < NX * NZ; i++)
+    vel[i] = V0;
+  for (int dz = -1; dz <= 1; dz++)
+    for (int dx = -1; dx <= 1; dx++)
+      if (dx || dz)
+        vel[(25 + dz) * NX + 5 + dx] = 0;
+  write_npy (v, "<f4", 2, shape, vel);
+  g_free (vel);
+
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "1",
+               "--receivers", rc, "--rays-out", rays_path, "--out", t, NULL);
+  assert_success (&r);
+  g_assert_nonnull (strstr (r.err, "foldray-cli: note: 1 receiver is not reached"));
+  run_result_clear (&r);
+  rays = read_rays (rays_path);
+  g_assert_cmpuint (g_hash_table_size (rays), ==, 1);
+  assert_ray (rays, 1, 10, 5, 18, 5, 1);
+  g_hash_table_unref (rays);
+  rm_rf (dir);
+}
+
+/* ---- spr: failures --------------------------------------------------------- */
+
+typedef struct fail_case {
+  const char *what;
+  int status;
+  const char *names;        /* what the message must contain; "@X" as in args */
+  const char *args[24];     /* after "spr"; "@X" names a file made below */
+} fail_case;
+
+#define GOOD "--velocity", "@V", "--spacing", "0.5", "--source", "10,5", "--radius", "5"
+
+static const fail_case fail_cases[] = {
+  { "missing --out", 2, "--out", { GOOD } },
+  { "missing --velocity", 2, "--velocity",
+    { "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "missing --source", 2, "--source",
+    { "--velocity", "@V", "--spacing", "0.5", "--radius", "5", "--out", "@OUT" } },
+  { "unknown flag", 2, "--frobnicate", { GOOD, "--frobnicate", "--out", "@OUT" } },
+  { "positional", 2, "stray", { GOOD, "stray", "--out", "@OUT" } },
+  { "flag without value", 2, "--out", { GOOD, "--out" } },
+  { "repeated flag", 2, "--out", { GOOD, "--out", "@OUT", "--out", "@OUT" } },
+  { "unknown backend", 2, "--backend", { GOOD, "--backend", "gpu", "--out", "@OUT" } },
+  { "bad precision", 2, "--precision", { GOOD, "--precision", "quad", "--out", "@OUT" } },
+  { "bad number", 2, "--source",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "1,abc", "--radius", "5", "--out", "@OUT" } },
+  { "trailing comma", 2, "--source",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "1,", "--radius", "5", "--out", "@OUT" } },
+  { "nan source", 2, "--source",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "nan,1", "--radius", "5", "--out", "@OUT" } },
+  { "3D source", 2, "--source",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "1,2,3", "--radius", "5", "--out", "@OUT" } },
+  { "bad spacing", 2, "--spacing",
+    { "--velocity", "@V", "--spacing", "0.5,abc", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "zero spacing", 2, "--spacing",
+    { "--velocity", "@V", "--spacing", "0", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "bad origin", 2, "--origin", { GOOD, "--origin", "1", "--out", "@OUT" } },
+  { "source outside", 2, "--source",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "100,5", "--radius", "5", "--out", "@OUT" } },
+  { "source not on a node", 2, "--source",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "10.2,5", "--radius", "5", "--out", "@OUT" } },
+  { "second source bad", 2, "--source", { GOOD, "--source", "-1,0", "--out", "@OUT" } },
+  { "source in an obstacle", 2, "--source",
+    { "--velocity", "@VOBST", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "radius 0", 2, "--radius",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "10,5", "--radius", "0", "--out", "@OUT" } },
+  { "radius not whole", 2, "--radius",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "10,5", "--radius", "2.5", "--out", "@OUT" } },
+  { "radius larger than the grid", 2, "--radius",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "10,5", "--radius", "5,40", "--out", "@OUT" } },
+  { "missing file", 2, "nope.npy",
+    { "--velocity", "@NOPE", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "velocity is a folder", 2, "--velocity",
+    { "--velocity", "@OUTDIR", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "malformed npy", 2, "bad.npy",
+    { "--velocity", "@BAD", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "NaN velocity", 2, "nan.npy",
+    { "--velocity", "@NAN", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "negative velocity", 2, "neg.npy",
+    { "--velocity", "@NEG", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "3D velocity", 2, "v3.npy",
+    { "--velocity", "@V3", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  { "receivers without rays", 2, "--rays-out", { GOOD, "--receivers", "@R", "--out", "@OUT" } },
+  { "rays without receivers", 2, "--receivers", { GOOD, "--rays-out", "@RAYS", "--out", "@OUT" } },
+  { "receiver outside", 2, "r-far.csv",
+    { GOOD, "--receivers", "@RFAR", "--rays-out", "@RAYS", "--out", "@OUT" } },
+  { "malformed receivers", 2, "r-bad.csv: line 3",
+    { GOOD, "--receivers", "@RBAD", "--rays-out", "@RAYS", "--out", "@OUT" } },
+  { "3D receivers", 2, "r3.csv",
+    { GOOD, "--receivers", "@R3", "--rays-out", "@RAYS", "--out", "@OUT" } },
+  { "missing receivers", 2, "--receivers",
+    { GOOD, "--receivers", "@NOPE", "--rays-out", "@RAYS", "--out", "@OUT" } },
+  { "same output twice", 2, "--rays-out",
+    { GOOD, "--receivers", "@R", "--rays-out", "@OUT", "--out", "@OUT" } },
+  /* Where the output goes is the system's answer, not the user's input:
+   * a folder that is not there is a failure to write (exit 1), checked
+   * before the solve.  The rays case also proves T is not left alone. */
+  { "no output folder", 1, "--out", { GOOD, "--out", "@NODIR" } },
+  { "no rays folder", 1, "--rays-out",
+    { GOOD, "--receivers", "@R", "--rays-out", "@NODIR", "--out", "@OUT" } },
+  { "output is a folder", 1, "--out", { GOOD, "--out", "@OUTDIR" } },
+};
+
+typedef struct fail_files {
+  char *dir, *outdir;
+  GHashTable *names;   /* "@X" -> path */
+} fail_files;
+
+static void
+fail_files_init (fail_files *ff)
+{
+  size_t shape3[3] = { 2, 3, 4 };
+  double v3[24];
+
+  ff->dir = make_tmp ();
+  ff->outdir = g_build_filename (ff->dir, "out", NULL);
+  g_assert_cmpint (g_mkdir (ff->outdir, 0755), ==, 0);
+  ff->names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_hash_table_insert (ff->names, "@V", write_velocity (ff->dir, "v.npy", "<f4", 0, G_MAXSIZE));
+  g_hash_table_insert (ff->names, "@VOBST", write_velocity (ff->dir, "obst.npy", "<f4", 0, 10 * NX + 20));
+  g_hash_table_insert (ff->names, "@NAN", write_velocity (ff->dir, "nan.npy", "<f4", NAN, 7));
+  g_hash_table_insert (ff->names, "@NEG", write_velocity (ff->dir, "neg.npy", "<f8", -1, 100));
+  for (int i = 0; i < 24; i++)
+    v3[i] = 1;
+  {
+    char *p = g_build_filename (ff->dir, "v3.npy", NULL);
+    write_npy (p, "<f4", 3, shape3, v3);
+    g_hash_table_insert (ff->names, "@V3", p);
+  }
+  g_hash_table_insert (ff->names, "@BAD", write_text (ff->dir, "bad.npy", "\x93NUMPY\x01" "Xgarbage"));
+  g_hash_table_insert (ff->names, "@R", write_text (ff->dir, "r.csv", "x,z\n18,5\n"));
+  g_hash_table_insert (ff->names, "@RFAR", write_text (ff->dir, "r-far.csv", "x,z\n18,5\n30,5\n"));
+  g_hash_table_insert (ff->names, "@RBAD", write_text (ff->dir, "r-bad.csv", "x,z\n18,5\n1,2,3\n"));
+  g_hash_table_insert (ff->names, "@R3", write_text (ff->dir, "r3.csv", "x,y,z\n18,0,5\n"));
+  g_hash_table_insert (ff->names, "@NOPE", g_build_filename (ff->dir, "nope.npy", NULL));
+  g_hash_table_insert (ff->names, "@OUT", g_build_filename (ff->outdir, "T.npy", NULL));
+  g_hash_table_insert (ff->names, "@RAYS", g_build_filename (ff->outdir, "rays.csv", NULL));
+  g_hash_table_insert (ff->names, "@NODIR", g_build_filename (ff->outdir, "no", "such", "T.npy", NULL));
+  g_hash_table_insert (ff->names, "@OUTDIR", g_strdup (ff->outdir));
+}
+
+static void
+fail_files_clear (fail_files *ff)
+{
+  rm_rf (ff->dir);
+  g_free (ff->dir);
+  g_free (ff->outdir);
+  g_hash_table_unref (ff->names);
+}
+
+static void
+test_spr_failures (void)
+{
+  fail_files ff;
+
+  fail_files_init (&ff);
+  for (size_t c = 0; c < G_N_ELEMENTS (fail_cases); c++)
+    {
+      const fail_case *fc = &fail_cases[c];
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      const char *names = fc->names;
+      run_result r;
+
+      g_test_message ("case: %s", fc->what);
+      g_ptr_array_add (argv, (char *) cli_path ());
+      g_ptr_array_add (argv, "spr");
+      for (size_t i = 0; i < G_N_ELEMENTS (fc->args) && fc->args[i] != NULL; i++)
+        {
+          const char *a = fc->args[i];
+          const char *path = a[0] == '@' ? g_hash_table_lookup (ff.names, a) : NULL;
+          g_assert_true (a[0] != '@' || path != NULL);
+          g_ptr_array_add (argv, (char *) (path != NULL ? path : a));
+        }
+      g_ptr_array_add (argv, NULL);
+      r = run_argv ((const char *const *) argv->pdata);
+      assert_failure (&r, "foldray-cli", fc->status, names);
+      g_assert_cmpstr (r.out, ==, "");
+      /* No output, no partial output, no temporary file. */
+      g_assert_cmpuint (count_entries (ff.outdir), ==, 0);
+      run_result_clear (&r);
+    }
+  fail_files_clear (&ff);
+}
+
+/* Asking for CUDA succeeds with a device and fails cleanly (exit 1, one
+ * line, no file) without one. */
+static void
+test_spr_cuda_request (void)
+{
+  fail_files ff;
+  run_result r;
+
+  fail_files_init (&ff);
+  r = run_cli ("spr", "--velocity", g_hash_table_lookup (ff.names, "@V"), "--spacing", "0.5",
+               "--source", "10,5", "--radius", "3", "--backend", "cuda",
+               "--out", g_hash_table_lookup (ff.names, "@OUT"), NULL);
+  if (r.status == 0)
+    g_assert_cmpuint (count_entries (ff.outdir), ==, 1);
+  else
+    {
+      assert_failure (&r, "foldray-cli", 1, NULL);
+      g_assert_cmpuint (count_entries (ff.outdir), ==, 0);
+    }
+  run_result_clear (&r);
+  fail_files_clear (&ff);
+}
+
+static void
+test_fold_help (void)
+{
+  run_result r = run_cli ("fold", "--help", NULL);
+
+  /* Whether fold is built in or a stub, it follows the contract's exit
+   * codes and its one-line failure. */
+  if (r.status != 0)
+    assert_failure (&r, "foldray-cli", r.status, NULL);
+  run_result_clear (&r);
+}
+
+/* ---- foldray-picture ----------------------------------------------------- */
+
+static const guint8 *
+pixel (const guint8 *rgb, guint w, guint x, guint y)
+{
+  return rgb + 3 * ((gsize) y * w + x);
+}
+
+static void
+test_picture (void)
+{
+  g_autofree char *py = find_python ();
+  if (py == NULL)
+    return;
+  g_autofree char *pic = picture_path ();
+  g_autofree char *dir = make_tmp ();
+  /* An obstacle at node (5, 25): never reached, so grey. */
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, 25 * NX + 5);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rc = write_text (dir, "r.csv", "x,z\n18,5\n");
+  g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *png = g_build_filename (dir, "pic.png", NULL);
+  g_autofree char *raw_path = g_build_filename (dir, "pic.rgb", NULL);
+  g_autofree char *raw = NULL;
+  gsize raw_len;
+  guint w, h, dark = 0;
+  run_result r;
+
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "5",
+               "--receivers", rc, "--rays-out", rays, "--out", t, NULL);
+  assert_success (&r);
+  run_result_clear (&r);
+
+  {
+    const char *argv[] = { pic, "--velocity", v, "--time", t, "--spacing", "0.5", "--rays", rays,
+                           "--isochron-interval", "1", "--scale", "4", "--out", png, NULL };
+    r = run_argv (argv);
+    assert_success (&r);
+    g_assert_cmpstr (r.out, ==, "");
+    run_result_clear (&r);
+  }
+  {
+    const char *argv[] = { py, "-c", png_reader_py, png, raw_path, NULL };
+    r = run_argv (argv);
+    if (r.status != 0)
+      g_test_message ("png reader: %s", r.err);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpint (sscanf (r.out, "%u %u", &w, &h), ==, 2);
+    run_result_clear (&r);
+  }
+  g_assert_cmpuint (w, ==, NX * 4);
+  g_assert_cmpuint (h, ==, NZ * 4);
+  g_assert_true (g_file_get_contents (raw_path, &raw, &raw_len, NULL));
+  g_assert_cmpuint (raw_len, ==, (gsize) w * h * 3);
+  const guint8 *rgb = (const guint8 *) raw;
+
+  /* Node (i, k) is centred on pixel (4i + 1.5, 4k + 1.5).  The ray runs
+   * along row k = 10 from i = 20 to 36: white there. */
+  for (guint x = 90; x <= 140; x += 10)
+    {
+      const guint8 *a = pixel (rgb, w, x, 41), *b = pixel (rgb, w, x, 42);
+      g_assert_cmpuint (MAX (MIN (MIN (a[0], a[1]), a[2]), MIN (MIN (b[0], b[1]), b[2])), >=, 230);
+    }
+  /* The T = 1 isochron crosses the column above the source 2 units (16
+   * pixels) up, the T = 2 one 32 pixels down: clearly darker pixels there
+   * (the background's green is 145; a line between two pixel centres
+   * darkens both by about half). */
+  for (guint y = 23; y <= 28; y++)
+    dark += pixel (rgb, w, 81, y)[1] < 100;
+  g_assert_cmpuint (dark, >=, 2);
+  dark = 0;
+  for (guint y = 71; y <= 76; y++)
+    dark += pixel (rgb, w, 81, y)[1] < 100;
+  g_assert_cmpuint (dark, >=, 2);
+  /* Between isochrons (T = 1.5): the velocity's colour, viridis' middle. */
+  g_assert_cmpuint (pixel (rgb, w, 81, 65)[1], >, 120);
+  g_assert_cmpuint (pixel (rgb, w, 81, 65)[0], <, 60);
+  /* The obstacle node is grey. */
+  g_assert_cmpuint (pixel (rgb, w, 21, 101)[0], ==, 128);
+  g_assert_cmpuint (pixel (rgb, w, 21, 101)[1], ==, 128);
+  g_assert_cmpuint (pixel (rgb, w, 21, 101)[2], ==, 128);
+
+  /* A failure writes nothing. */
+  {
+    g_autofree char *png2 = g_build_filename (dir, "pic2.png", NULL);
+    const char *argv[] = { pic, "--velocity", v, "--time", rc, "--out", png2, NULL };
+    r = run_argv (argv);
+    assert_failure (&r, "foldray-picture", 2, "r.csv");
+    g_assert_false (g_file_test (png2, G_FILE_TEST_EXISTS));
+    run_result_clear (&r);
+  }
+  {
+    g_autofree char *png2 = g_build_filename (dir, "pic2.png", NULL);
+    const char *argv[] = { pic, "--velocity", v, "--time", t, "--rays", rays, "--out", png2, NULL };
+    r = run_argv (argv);
+    assert_failure (&r, "foldray-picture", 2, "--spacing");
+    g_assert_false (g_file_test (png2, G_FILE_TEST_EXISTS));
+    run_result_clear (&r);
+  }
+  rm_rf (dir);
+}
+
+/* ---- the CSV formats (fr-csv) -------------------------------------------- */
+
+static void
+test_csv_parse (void)
+{
+  static const char ok[] = "\xEF\xBB\xBFx , z\r\n1.5,2\r\n -3e-1 ,+4\r\n\r\n  \n";
+  static const struct { const char *text; const char *msg; } bad[] = {
+    { "", "line 1: expected the header" },
+    { "x,y\n1,2\n", "line 1: expected the header" },
+    { "x,z\n1,2\n3\n", "line 3: expected 2 numbers" },
+    { "x,z\n1,2\n3,4,5\n", "line 3: expected 2 numbers" },
+    { "x,z\n1,abc\n", "line 2: expected 2 numbers" },
+    { "x,z\n1,nan\n", "line 2: expected 2 numbers" },
+    { "x,z\n1,inf\n", "line 2: expected 2 numbers" },
+    { "x,z\n1,0x10\n", "line 2: expected 2 numbers" },
+    { "x,z\n1,\n", "line 2: expected 2 numbers" },
+    { "x,z\n1,2\n\n3,4\n", "line 3: blank line" },
+    { "x,z\n1,2\r3,4\n", "line 2: " },
+  };
+  fr_points p = { 0 };
+  fr_error err = { 0 };
+
+  g_assert_cmpint (fr_csv_parse_points ("R.csv", ok, strlen (ok), &p, &err), ==, FR_OK);
+  g_assert_cmpint (p.ndim, ==, 2);
+  g_assert_cmpuint (p.count, ==, 2);
+  g_assert_cmpfloat (p.xyz[0], ==, 1.5);
+  g_assert_cmpfloat (p.xyz[2], ==, -0.3);
+  g_assert_cmpfloat (p.xyz[3], ==, 4);
+  fr_points_clear (&p);
+
+  g_assert_cmpint (fr_csv_parse_points ("R.csv", "x,y,z\n1,2,3", 11, &p, &err), ==, FR_OK);
+  g_assert_cmpint (p.ndim, ==, 3);
+  g_assert_cmpuint (p.count, ==, 1);
+  fr_points_clear (&p);
+
+  /* A header alone is an empty list, not an error. */
+  g_assert_cmpint (fr_csv_parse_points ("R.csv", "x,z\n", 4, &p, &err), ==, FR_OK);
+  g_assert_cmpuint (p.count, ==, 0);
+  fr_points_clear (&p);
+
+  for (size_t i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_assert_cmpint (fr_csv_parse_points ("R.csv", bad[i].text, strlen (bad[i].text), &p, &err),
+                       ==, FR_E_INPUT);
+      if (strstr (err.message, bad[i].msg) == NULL)
+        g_test_message ("case %zu: %s", i, err.message);
+      g_assert_true (g_str_has_prefix (err.message, "R.csv: "));
+      g_assert_nonnull (strstr (err.message, bad[i].msg));
+      g_assert_null (p.xyz);
+    }
+
+  /* A line past the limit is refused, not truncated. */
+  {
+    GString *s = g_string_new ("x,z\n1,");
+    for (int i = 0; i < FR_CSV_MAX_LINE; i++)
+      g_string_append_c (s, '0');
+    g_string_append (s, "\n");
+    g_assert_cmpint (fr_csv_parse_points ("R.csv", s->str, s->len, &p, &err), ==, FR_E_INPUT);
+    g_assert_nonnull (strstr (err.message, "line 2: longer than"));
+    g_string_free (s, TRUE);
+  }
+}
+
+/* Rays written and read back to 15 digits, whatever the process locale. */
+static void
+test_csv_rays_roundtrip (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *path = g_build_filename (dir, "rays.csv", NULL);
+  const double a[] = { 0.1, 0.2, 1.0 / 3.0, 1e-17, -123456.789, 140 * 0.01 };
+  const double b[] = { 7, 8 };
+  const fr_csv_ray rays[] = { { 0, 3, a }, { 4, 1, b } };
+  fr_points p = { 0 };
+  size_t *rec = NULL;
+  fr_error err = { 0 };
+  g_autofree char *text = NULL;
+
+  /* A decimal-comma locale, where the GUI may run us; skipped if absent. */
+  setlocale (LC_NUMERIC, "de_DE.UTF-8");
+  g_assert_cmpint (fr_csv_write_rays (path, 2, rays, 2, &err), ==, FR_OK);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "receiver,x,z\n0,0.1,0.2\n"));
+  g_assert_nonnull (strstr (text, ",1.4\n"));
+  g_assert_cmpint (fr_csv_read_rays (path, &p, &rec, &err), ==, FR_OK);
+  setlocale (LC_NUMERIC, "C");
+  g_assert_cmpuint (p.count, ==, 4);
+  for (int i = 0; i < 3; i++)
+    {
+      g_assert_cmpuint (rec[i], ==, 0);
+      g_assert_cmpfloat_with_epsilon (p.xyz[2 * i], a[2 * i], 1e-14 * fabs (a[2 * i]));
+      g_assert_cmpfloat_with_epsilon (p.xyz[2 * i + 1], a[2 * i + 1], 1e-14 * fabs (a[2 * i + 1]));
+    }
+  g_assert_cmpuint (rec[3], ==, 4);
+  g_assert_cmpfloat (p.xyz[6], ==, 7);
+  fr_points_clear (&p);
+  g_free (rec);
+  rm_rf (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/info", test_info);
+  g_test_add_func ("/cli/usage", test_usage);
+  g_test_add_func ("/cli/spr/constant", test_spr_constant);
+  g_test_add_func ("/cli/spr/sources-origin-spacing", test_spr_sources_origin_spacing);
+  g_test_add_func ("/cli/spr/stats", test_spr_stats);
+  g_test_add_func ("/cli/spr/rays", test_spr_rays);
+  g_test_add_func ("/cli/spr/unreached-receiver", test_spr_unreached_receiver);
+  g_test_add_func ("/cli/spr/failures", test_spr_failures);
+  g_test_add_func ("/cli/spr/cuda-request", test_spr_cuda_request);
+  g_test_add_func ("/cli/fold-help", test_fold_help);
+  g_test_add_func ("/cli/picture", test_picture);
+  g_test_add_func ("/csv/parse", test_csv_parse);
+  g_test_add_func ("/csv/rays-roundtrip", test_csv_rays_roundtrip);
+  return g_test_run ();
+}
