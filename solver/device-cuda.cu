@@ -58,12 +58,3 @@ fr_cuda_usable (void)
     }
   return n > 0;
 }
-
-/* Until the CUDA SPR kernels land, the CUDA back end reports "not built". */
-extern "C" fr_status
-spr_solve_cuda (const spr_problem *pb, fr_spr_result *res, fr_error *err)
-{
-  (void) pb;
-  (void) res;
-  return fr_error_set (err, FR_E_UNSUPPORTED, "the CUDA SPR back end is not implemented yet");
-}

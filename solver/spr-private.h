@@ -10,6 +10,7 @@
  * steps both ways at once, so corner-touched cells get no length). */
 #pragma once
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Largest radius the stencils accept: R = 100 already gives 40 000 offsets. */
+#define SPR_RADIUS_MAX 100
 
 typedef struct spr_cell {
   int di, dj;        /* cell offset from the start node, in x and z */
@@ -59,8 +63,42 @@ typedef struct spr_problem {
   const spr_stencils *stencils;
 } spr_problem;
 
+/* Slowness of a cell: +inf for an obstacle (velocity 0), so that any edge
+ * crossing it weighs +inf, i.e. is absent. */
+static inline double
+spr_slowness (float v)
+{
+  return v > 0.0f ? 1.0 / (double) v : INFINITY;
+}
+
 fr_status spr_solve_dijkstra (const spr_problem *pb, fr_spr_result *res, fr_error *err);
 fr_status spr_solve_cpu (const spr_problem *pb, fr_spr_result *res, fr_error *err);
+/* Knobs of the CPU back end, for measurements (the benchmark and the
+ * tests); a zero field takes the default. */
+typedef enum spr_cpu_weights {
+  SPR_CPU_WEIGHTS_DEFAULT = 0,
+  SPR_CPU_WEIGHTS_RECOMPUTE,   /* every row relaxation recomputes its weights */
+  SPR_CPU_WEIGHTS_TILE_CACHE,  /* computed once per tile activation, per thread */
+  SPR_CPU_WEIGHTS_TABLE,       /* computed once per tile per solve, kept */
+} spr_cpu_weights;
+
+typedef struct spr_cpu_tuning {
+  int tile_x;                  /* columns per tile, rounded up to SPR_CPU_CHUNK */
+  int tile_z;                  /* rows per tile */
+  int max_sweeps;              /* in-tile sweeps per activation (0: until converged) */
+  spr_cpu_weights weights;
+} spr_cpu_tuning;
+
+/* Tile rows are processed in chunks of this many columns: a compile-time
+ * constant so that the row loops vectorise without remainders. */
+#define SPR_CPU_CHUNK 32
+
+fr_status spr_solve_cpu_tuned (const spr_problem *pb, const spr_cpu_tuning *tuning,
+                               fr_spr_result *res, fr_error *err);
+
+/* The CPU back end that `auto` runs for this problem (dijkstra or cpu): the
+ * rule and the measurements behind it live in spr-cpu.c. */
+fr_spr_backend spr_cpu_pick (const spr_problem *pb);
 /* In spr-cuda.cu, or the stub without CUDA (FR_E_UNSUPPORTED).  A device
  * failure returns FR_E_DEVICE so that `auto` can fall back to the CPU. */
 fr_status spr_solve_cuda (const spr_problem *pb, fr_spr_result *res, fr_error *err);

@@ -1,1 +1,240 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The SPR entry point: checks every input once, builds the stencils, picks
+ * a back end (CUDA, else the fastest CPU path) and times the solve. */
+#include "spr-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void
+fr_spr_params_init (fr_spr_params *p)
+{
+  memset (p, 0, sizeof *p);
+  p->rx = 4;
+  p->rz = 4;
+  p->full_neighbourhood = false;
+  p->weights = FR_WEIGHTS_AUTO;
+  p->backend = FR_SPR_AUTO;
+  p->double_precision = false;
+  p->threads = 0;
+  p->cancel = NULL;
+}
+
+static const char *const backend_names[] = {
+  [FR_SPR_AUTO] = "auto",
+  [FR_SPR_DIJKSTRA] = "dijkstra",
+  [FR_SPR_CPU] = "cpu",
+  [FR_SPR_CUDA] = "cuda",
+};
+
+bool
+fr_spr_backend_from_name (const char *name, fr_spr_backend *out)
+{
+  if (name == NULL)
+    return false;
+  for (size_t i = 0; i < sizeof backend_names / sizeof backend_names[0]; i++)
+    if (strcmp (name, backend_names[i]) == 0)
+      {
+        if (out != NULL)
+          *out = (fr_spr_backend) i;
+        return true;
+      }
+  return false;
+}
+
+const char *
+fr_spr_backend_name (fr_spr_backend b)
+{
+  if ((unsigned) b < sizeof backend_names / sizeof backend_names[0])
+    return backend_names[b];
+  return "unknown";
+}
+
+void
+fr_spr_result_clear (fr_spr_result *res)
+{
+  if (res == NULL)
+    return;
+  free (res->time);
+  free (res->pred);
+  memset (res, 0, sizeof *res);
+}
+
+static fr_status
+check_params (const fr_grid *g, const fr_spr_params *p, fr_error *err)
+{
+  if (p->rx < 1 || p->rz < 1)
+    return fr_error_set (err, FR_E_INPUT, "radius must be at least 1 (got %d,%d)", p->rx, p->rz);
+  if ((size_t) p->rx > g->nx - 1)
+    return fr_error_set (err, FR_E_INPUT, "radius %d is larger than the grid (%zu nodes in x)",
+                         p->rx, g->nx);
+  if ((size_t) p->rz > g->nz - 1)
+    return fr_error_set (err, FR_E_INPUT, "radius %d is larger than the grid (%zu nodes in z)",
+                         p->rz, g->nz);
+  if (p->rx > SPR_RADIUS_MAX || p->rz > SPR_RADIUS_MAX)
+    return fr_error_set (err, FR_E_INPUT, "radius %d,%d is too large (at most %d)",
+                         p->rx, p->rz, SPR_RADIUS_MAX);
+  if ((unsigned) p->backend > FR_SPR_CUDA)
+    return fr_error_set (err, FR_E_INPUT, "unknown SPR back end %d", (int) p->backend);
+  if ((unsigned) p->weights > FR_WEIGHTS_TABLE)
+    return fr_error_set (err, FR_E_INPUT, "unknown weight mode %d", (int) p->weights);
+  if (p->threads < 0)
+    return fr_error_set (err, FR_E_INPUT, "thread count must not be negative (got %d)",
+                         p->threads);
+  return FR_OK;
+}
+
+/* Finds the node of every source; a source must lie on a node and not in an
+ * obstacle cell. */
+static fr_status
+locate_sources (const fr_grid *g, const float *velocity, const double *src_xz, size_t nsrc,
+                size_t *nodes, fr_error *err)
+{
+  for (size_t s = 0; s < nsrc; s++)
+    {
+      double x = src_xz[2 * s], z = src_xz[2 * s + 1];
+      size_t ix, iz;
+
+      if (!fr_grid_contains (g, x, 0.0, z))
+        return fr_error_set (err, FR_E_INPUT, "source at (%g, %g) is outside the grid", x, z);
+      if (!fr_grid_exact_node (g, x, 0.0, z, &ix, NULL, &iz))
+        return fr_error_set (err, FR_E_INPUT,
+                             "source at (%g, %g) is not on a grid node (SPR sources must be)",
+                             x, z);
+      nodes[s] = fr_grid_index (g, ix, 0, iz);
+      if (velocity[nodes[s]] == 0.0f)
+        return fr_error_set (err, FR_E_INPUT,
+                             "source at (%g, %g) lies inside an obstacle (velocity 0)", x, z);
+    }
+  return FR_OK;
+}
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec * 1e-6;
+}
+
+fr_status
+fr_spr_solve (const fr_grid *g, const float *velocity,
+              const double *src_xz, size_t nsrc,
+              const fr_spr_params *params, fr_spr_result *res, fr_error *err)
+{
+  fr_spr_params defaults;
+  spr_stencils st = { 0 };
+  size_t *src_nodes = NULL;
+  size_t n;
+  spr_problem pb;
+  fr_spr_backend backend;
+  fr_status status;
+  bool ran = false;
+  double t0;
+
+  if (res == NULL)
+    return fr_error_set (err, FR_E_INPUT, "no result to fill");
+  memset (res, 0, sizeof *res);
+  if (params == NULL)
+    {
+      fr_spr_params_init (&defaults);
+      params = &defaults;
+    }
+  if (g == NULL || velocity == NULL)
+    return fr_error_set (err, FR_E_INPUT, "no grid or no velocity given");
+  if ((status = fr_grid_check (g, err)) != FR_OK)
+    return status;
+  if (g->ndim != 2)
+    return fr_error_set (err, FR_E_INPUT, "SPR works on 2D grids (this one has %d dimensions)",
+                         g->ndim);
+  if ((status = fr_check_speed_f32 (g, velocity, "velocity", err)) != FR_OK)
+    return status;
+  if ((status = check_params (g, params, err)) != FR_OK)
+    return status;
+  if (nsrc == 0 || src_xz == NULL)
+    return fr_error_set (err, FR_E_INPUT, "SPR needs at least one source");
+  if (fr_cancel_raised (params->cancel))
+    return fr_error_set (err, FR_E_CANCELLED, "the solve was cancelled");
+
+  n = fr_grid_count (g);
+  src_nodes = malloc (nsrc * sizeof *src_nodes);
+  res->time = malloc (n * sizeof *res->time);
+  res->pred = malloc (n * sizeof *res->pred);
+  if (src_nodes == NULL || res->time == NULL || res->pred == NULL)
+    {
+      status = fr_error_set (err, FR_E_NOMEM, "out of memory for a %zu x %zu SPR solve",
+                             g->nx, g->nz);
+      goto fail;
+    }
+  if ((status = locate_sources (g, velocity, src_xz, nsrc, src_nodes, err)) != FR_OK)
+    goto fail;
+  res->grid = *g;
+
+  t0 = now_ms ();
+  if ((status = spr_stencils_build (&st, params->rx, params->rz, g->dx, g->dz,
+                                    params->full_neighbourhood, err)) != FR_OK)
+    goto fail;
+
+  pb = (spr_problem) {
+    .grid = g, .velocity = velocity, .sources = src_nodes, .nsrc = nsrc,
+    .params = params, .stencils = &st,
+  };
+
+  backend = params->backend;
+  if (backend == FR_SPR_AUTO)
+    {
+      if (fr_cuda_usable ())
+        {
+          fr_error cuda_err = { 0 };
+          status = spr_solve_cuda (&pb, res, &cuda_err);
+          if (status != FR_E_DEVICE && status != FR_E_UNSUPPORTED)
+            {
+              backend = FR_SPR_CUDA;
+              ran = true;
+              if (status != FR_OK && err != NULL)
+                *err = cuda_err;
+            }
+          else
+            snprintf (res->notice, sizeof res->notice, "CUDA failed (%.200s); solved on the CPU",
+                      cuda_err.message);
+        }
+      else if (fr_cuda_built ())
+        snprintf (res->notice, sizeof res->notice, "no usable CUDA device; solved on the CPU");
+      if (!ran)
+        backend = spr_cpu_pick (&pb);
+    }
+
+  if (!ran)
+    switch (backend)
+      {
+      case FR_SPR_DIJKSTRA:
+        status = spr_solve_dijkstra (&pb, res, err);
+        break;
+      case FR_SPR_CPU:
+        status = spr_solve_cpu (&pb, res, err);
+        break;
+      case FR_SPR_CUDA:
+        status = spr_solve_cuda (&pb, res, err);
+        break;
+      case FR_SPR_AUTO:
+      default:
+        status = fr_error_set (err, FR_E_INPUT, "no SPR back end chosen");
+        break;
+      }
+  res->backend = backend;
+  res->solve_ms = now_ms () - t0;
+  if (status != FR_OK)
+    goto fail;
+  spr_stencils_clear (&st);
+  free (src_nodes);
+  return FR_OK;
+
+fail:
+  spr_stencils_clear (&st);
+  free (src_nodes);
+  fr_spr_result_clear (res);
+  return status;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Launch constants of the CUDA SPR back end, in one place.
+ *
+ * The pass kernel is instantiated once per "variant": NW is how many edge
+ * weights each thread keeps in registers (one thread per node, the node's
+ * weights computed once per tile activation and reused by every inner
+ * iteration), TX x TZ the tile, which is also the block.  The register file
+ * (64 K 32-bit registers per SM) bounds NW x threads: 1024 threads leave 64
+ * registers each, 512 leave 128, 256 leave 255.  More than SPR_NW_MAX
+ * offsets run the generic kernel (NW = 0), which recomputes weights in every
+ * inner iteration. */
+#pragma once
+
+/* Threads of the small helper kernels (fills, slowness, table, unpadding). */
+#define SPR_HELPER_BLOCK 256
+
+/* Largest register-cached stencil; kernel parameters hold per-offset data
+ * for this many offsets (under the classic 4 KB parameter limit). */
+#define SPR_NW_MAX 128
+
+/* Inner iterations of one tile activation at most (local convergence is
+ * normally reached far sooner: about tile size / radius + a few). */
+#define SPR_INNER_MAX_DEFAULT 64
+
+/* Cells of all stencils, kept in shared memory by the pass kernel. */
+#define SPR_CELLS_MAX 8192
+
+/* Passes per launch of the persistent kernel: the first launch, and the
+ * bounds of the adaptive size (the host polls the cancel flag between
+ * launches and aims for about SPR_BATCH_TARGET_MS per launch). */
+#define SPR_BATCH_FIRST 64
+#define SPR_BATCH_MIN 8
+#define SPR_BATCH_MAX 4096
+#define SPR_BATCH_TARGET_MS 20.0
+
+/* Tile delta-stepping: a pass processes the pending tiles whose key is
+ * within this many "fastest tile crossings" of the least key. */
+#define SPR_DELTA_SCALE 2.0
+
+/* Device memory kept free beside a weight table (other allocations, the
+ * driver, the application's GL buffers). */
+#define SPR_TABLE_MARGIN_BYTES ((size_t) 512 << 20)

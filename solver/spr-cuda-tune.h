@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Knobs and a timing report of the CUDA SPR back end, for the benchmark and
+ * the tests: spr_solve_cuda is spr_cuda_solve_ex with the defaults.  Exists
+ * only in builds with CUDA. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "spr-private.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum spr_cuda_schedule {
+  SPR_CUDA_COMPACT = 0,   /* each block takes every G-th entry of the compacted active list */
+  SPR_CUDA_EARLY_EXIT,    /* block b visits tiles b, b+G, ... and skips inactive ones */
+} spr_cuda_schedule;
+
+typedef struct spr_cuda_tune {
+  spr_cuda_schedule schedule;
+  int inner_max;          /* inner iterations per activation; 0: default, 1: the papers' scheme */
+  int batch;              /* passes per launch; 0: adaptive */
+  bool pinned;            /* stage the big copies through pinned memory allocated per solve
+                           * (measured slower than copying pageable memory directly) */
+  bool force_generic;     /* never keep weights in registers (measurement only) */
+  bool row_scan;          /* min-plus scan along tile rows in every inner iteration
+                           * (exact for the (+-1, 0) chain; measured slower) */
+  double delta_scale;     /* tile delta-stepping: delta = scale × (smaller tile side) / vmax;
+                           * 0: default, < 0: off (every pending tile, every pass) */
+} spr_cuda_tune;
+
+typedef struct spr_cuda_report {
+  double setup_ms;        /* host: allocations, uploads, slowness, sources (wall clock) */
+  double device_ms;       /* device events: slowness + weights + passes + unpadding */
+  double weights_ms;      /* device events: the weight table (0 on the fly) */
+  double passes_ms;       /* device events: the global passes */
+  double download_ms;     /* host: copies back and conversion (wall clock) */
+  double total_ms;        /* host: the whole call (wall clock) */
+  long passes;
+  long activations;       /* tile activations, all passes */
+  int launches;
+  int nw;                 /* weights per thread in registers; 0: generic kernel */
+  int tile_x, tile_z;
+  int blocks;             /* persistent grid */
+  bool table;             /* weights came from a precomputed table */
+} spr_cuda_report;
+
+void spr_cuda_tune_init (spr_cuda_tune *t);
+
+/* One solve with knobs; rep may be NULL. */
+fr_status spr_cuda_solve_ex (const spr_problem *pb, const spr_cuda_tune *tune,
+                             fr_spr_result *res, spr_cuda_report *rep, fr_error *err);
+
+#ifdef __cplusplus
+}
+#endif

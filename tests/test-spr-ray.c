@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Rays: each runs from a source node to the receiver's node in steps
+ * within the radius, and its edge weights (recomputed here by clipping each
+ * segment against the cells, not with the library's stencils) add up to the
+ * receiver's traveltime.  Around a wall with a gap, rays never cross an
+ * obstacle cell and traveltimes respect the detour through the gap. */
+#include <glib.h>
+#include <math.h>
+
+#include "fr-spr.h"
+#include "test-spr-util.h"
+
+/* Checks one ray; returns the independent sum of its edge weights. */
+static double
+check_ray (const fr_grid *g, const float *v, const fr_spr_result *res, int rx, int rz,
+           const double *src, size_t nsrc, double x, double z)
+{
+  fr_error err = { 0 };
+  double *xz = NULL, sum = 0.0;
+  size_t n = 0, rix, riz, pi = 0, pj = 0;
+  gboolean at_source = FALSE;
+
+  g_assert_cmpint (fr_spr_ray (res, x, z, &xz, &n, &err), ==, FR_OK);
+  g_assert_cmpuint (n, >=, 1);
+  for (size_t s = 0; s < nsrc; s++)
+    at_source |= fabs (xz[0] - src[2 * s]) < 1e-9 && fabs (xz[1] - src[2 * s + 1]) < 1e-9;
+  g_assert_true (at_source);
+  g_assert_true (fr_grid_nearest_node (g, x, 0, z, &rix, NULL, &riz));
+  g_assert_cmpfloat_with_epsilon (xz[2 * (n - 1)], g->x0 + (double) rix * g->dx, 1e-9);
+  g_assert_cmpfloat_with_epsilon (xz[2 * (n - 1) + 1], g->z0 + (double) riz * g->dz, 1e-9);
+
+  for (size_t k = 0; k < n; k++)
+    {
+      size_t i, j;
+      g_assert_true (fr_grid_exact_node (g, xz[2 * k], 0, xz[2 * k + 1], &i, NULL, &j));
+      if (k > 0)
+        {
+          int da = (int) i - (int) pi, db = (int) j - (int) pj;
+          g_assert_true (da != 0 || db != 0);
+          g_assert_cmpint (abs (da), <=, rx);
+          g_assert_cmpint (abs (db), <=, rz);
+          double w = tu_edge_weight (g, v, (int) pi, (int) pj, (int) i, (int) j);
+          g_assert_true (isfinite (w));   /* no obstacle crossed, grid not left */
+          sum += w;
+        }
+      pi = i;
+      pj = j;
+    }
+  g_assert_cmpfloat (fabs (sum - res->time[riz * g->nx + rix]), <=,
+                     1e-5 * fabs (res->time[riz * g->nx + rix]));
+  g_free (xz);
+  return sum;
+}
+
+static void
+test_ray_weights (void)
+{
+  for (guint32 seed = 21; seed < 24; seed++)
+    for (int backend = FR_SPR_DIJKSTRA; backend <= FR_SPR_CPU; backend++)
+      {
+        fr_grid g = fr_grid_2d (55, 43, 1.5, 1.0, 100.0, 20.0);
+        float *v = tu_random_model (&g, seed, 5, 6);
+        GRand *rng = g_rand_new_with_seed (seed);
+        double src[4];
+        fr_spr_params p;
+        fr_spr_result res;
+        int rays = 0;
+
+        /* Two sources, not in obstacles. */
+        for (int s = 0; s < 2; s++)
+          {
+            size_t i, j;
+            do
+              {
+                i = (size_t) g_rand_int_range (rng, 0, (int) g.nx);
+                j = (size_t) g_rand_int_range (rng, 0, (int) g.nz);
+              }
+            while (v[j * g.nx + i] == 0.0f);
+            fr_grid_node_position (&g, i, 0, j, &src[2 * s], NULL, &src[2 * s + 1]);
+          }
+        fr_spr_params_init (&p);
+        p.rx = 3 + (int) seed % 3;
+        p.rz = 2 + (int) seed % 2;
+        p.backend = (fr_spr_backend) backend;
+        tu_solve (&g, v, src, 2, &p, &res);
+
+        while (rays < 12)
+          {
+            /* Receivers anywhere, off-node: they snap to the nearest node. */
+            double x = g.x0 + g_rand_double_range (rng, 0, (double) (g.nx - 1) * g.dx);
+            double z = g.z0 + g_rand_double_range (rng, 0, (double) (g.nz - 1) * g.dz);
+            size_t i, j;
+            g_assert_true (fr_grid_nearest_node (&g, x, 0, z, &i, NULL, &j));
+            if (isinf (res.time[j * g.nx + i]))
+              continue;
+            check_ray (&g, v, &res, p.rx, p.rz, src, 2, x, z);
+            rays++;
+          }
+        fr_spr_result_clear (&res);
+        g_rand_free (rng);
+        g_free (v);
+      }
+}
+
+/* min over p on x = xw, z in [zlo, zhi] of |s - p| + |p - r|: the function
+ * is convex in z, so the minimum is at the straight line's crossing clamped
+ * to the interval. */
+static double
+detour (double sx, double sz, double rx, double rz, double xw, double zlo, double zhi)
+{
+  double t = (xw - sx) / (rx - sx);
+  double zc = CLAMP (sz + t * (rz - sz), zlo, zhi);
+  return hypot (xw - sx, zc - sz) + hypot (rx - xw, rz - zc);
+}
+
+static void
+test_wall_with_gap (void)
+{
+  const size_t nx = 60, nz = 40;
+  const size_t wall = 30, gap0 = 6, gap1 = 9;   /* the gap: rows 6..9 of column 30 */
+  const double d = 1.0, vel = 2.0;
+  fr_grid g = fr_grid_2d (nx, nz, d, d, 0.0, 0.0);
+  float *v = g_new (float, nx * nz);
+  double src[2] = { 12.0, 30.0 };
+  fr_spr_params p;
+  fr_error err = { 0 };
+  double *xz = NULL;
+  size_t n = 0;
+
+  for (size_t j = 0; j < nz; j++)
+    for (size_t i = 0; i < nx; i++)
+      v[j * nx + i] = (i == wall && (j < gap0 || j > gap1)) ? 0.0f : (float) vel;
+
+  for (int backend = FR_SPR_DIJKSTRA; backend <= FR_SPR_CPU; backend++)
+    {
+      fr_spr_result res;
+      fr_spr_params_init (&p);
+      p.backend = (fr_spr_backend) backend;
+      tu_solve (&g, v, src, 1, &p, &res);
+
+      for (size_t j = 0; j < nz; j++)
+        for (size_t i = 0; i < nx; i++)
+          {
+            double t = res.time[j * nx + i];
+            if (i == wall && (j < gap0 || j > gap1))
+              {
+                /* Inside the wall: unreached, and no ray leads there. */
+                g_assert_true (isinf (t));
+                g_assert_cmpint (fr_spr_ray (&res, (double) i, (double) j, &xz, &n, &err), ==,
+                                 FR_E_INPUT);
+                g_assert_nonnull (strstr (err.message, "not reached"));
+                continue;
+              }
+            g_assert_true (isfinite (t));
+            if (i > wall)
+              {
+                double bound = detour (src[0], src[1], (double) i, (double) j, (double) wall,
+                                       gap0 - 0.5, gap1 + 0.5) / vel;
+                g_assert_cmpfloat (t, >=, bound * (1 - 1e-9));
+                if (j % 5 == 0)
+                  check_ray (&g, v, &res, p.rx, p.rz, src, 1, (double) i, (double) j);
+              }
+          }
+      fr_spr_result_clear (&res);
+    }
+  g_free (v);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/spr/ray/weights", test_ray_weights);
+  g_test_add_func ("/spr/ray/wall-with-gap", test_wall_with_gap);
+  return g_test_run ();
+}
