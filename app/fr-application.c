@@ -37,6 +37,10 @@ static const struct {
   { FR_EXPORT_VELOCITY_VTI, "velocity.vti" },
   { FR_EXPORT_RAYS_CSV,     "rays.csv" },
   { FR_EXPORT_RAYS_VTP,     "rays.vtp" },
+  { FR_EXPORT_FIGURE_SVG,   "figure.svg" },
+  { FR_EXPORT_FIGURE_PDF,   "figure.pdf" },
+  { FR_EXPORT_HORIZONS_CSV, "horizons.csv" },   /* folds mode only */
+  { FR_EXPORT_HORIZONS_VTP, "horizons.vtp" },
 };
 
 static const GOptionEntry option_entries[] = {
@@ -74,6 +78,14 @@ static const GOptionEntry option_entries[] = {
     N_("Pointer moves in the interaction benchmark (default 240)"), "N" },
   { "bench-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Where the interaction benchmark writes its CSV"), "FILE" },
+  { "mode", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Start in rays (default) or folds mode"), "MODE" },
+  { "psi-a", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Folds mode: the anisotropy vector ψa"), "AX,AZ" },
+  { "horizon", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+    N_("Folds mode: read the starting horizon from FILE.csv (header x,z)"), "FILE" },
+  { "bench-fold", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("With --bench-interaction: drag the ψa arrow's tip in folds mode instead of a source"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -167,6 +179,9 @@ settled_export_cb (FrWindow *window,
     {
       g_autofree char *path = g_build_filename (dir, idle_exports[i].name, NULL);
 
+      if ((idle_exports[i].kind == FR_EXPORT_HORIZONS_CSV ||
+           idle_exports[i].kind == FR_EXPORT_HORIZONS_VTP) && !fr_window_get_fold_mode (window))
+        continue;
       self->pending_exports++;
       g_application_hold (G_APPLICATION (self));
       fr_window_export_async (window, idle_exports[i].kind, path, 1, NULL,
@@ -186,6 +201,9 @@ fr_application_command_line (GApplication            *app,
   const char *backend_name = NULL, *spacing_text = NULL, *origin_text = NULL;
   const char *example = NULL, *geometry = NULL, *colormap_name = NULL;
   const char *export_dir = NULL, *bench_csv = NULL;
+  const char *mode_name = NULL, *psi_text = NULL, *horizon_path = NULL;
+  gboolean bench_fold = FALSE;
+  double psi[2] = { 0.0, 0.0 };
   double spacing[2], origin[2], interval = -1.0, front = -1.0;
   gboolean clear = FALSE, bench = FALSE;
   int radius = 0, bench_size = 512, bench_moves = 240;
@@ -214,6 +232,15 @@ fr_application_command_line (GApplication            *app,
   g_variant_dict_lookup (options, "bench-size", "i", &bench_size);
   g_variant_dict_lookup (options, "bench-moves", "i", &bench_moves);
   g_variant_dict_lookup (options, "bench-csv", "^&ay", &bench_csv);
+  g_variant_dict_lookup (options, "mode", "&s", &mode_name);
+  g_variant_dict_lookup (options, "psi-a", "&s", &psi_text);
+  g_variant_dict_lookup (options, "horizon", "^&ay", &horizon_path);
+  g_variant_dict_lookup (options, "bench-fold", "b", &bench_fold);
+
+  if (mode_name != NULL && !g_str_equal (mode_name, "rays") && !g_str_equal (mode_name, "folds"))
+    return usage_error (cmdline, _("--mode: expected rays or folds, not “%s”"), mode_name);
+  if (psi_text != NULL && !parse_pair (psi_text, FALSE, psi))
+    return usage_error (cmdline, _("--psi-a: expected AX,AZ, not “%s”"), psi_text);
 
   if (backend_name != NULL && !fr_spr_backend_from_name (backend_name, &backend))
     return usage_error (cmdline, _("--backend: unknown back end “%s”"), backend_name);
@@ -253,6 +280,7 @@ fr_application_command_line (GApplication            *app,
         .moves = bench_moves,
         .backend = backend_name != NULL ? backend : FR_SPR_CPU,
         .csv_path = bench_csv,
+        .fold = bench_fold,
       };
 
       gtk_window_present (GTK_WINDOW (window));
@@ -313,6 +341,18 @@ fr_application_command_line (GApplication            *app,
       fr_scene_end_edit (scene, NULL);
       fr_undo_clear (fr_scene_get_undo (scene));
     }
+
+  if (psi_text != NULL)
+    fr_fold_state_set_psi_a (fr_window_get_fold_state (window), psi[0], psi[1]);
+  if (horizon_path != NULL &&
+      !fr_fold_state_load_horizon_csv (fr_window_get_fold_state (window), horizon_path, &error))
+    {
+      g_application_command_line_printerr (cmdline, "foldray: %s\n", error->message);
+      gtk_window_destroy (GTK_WINDOW (window));
+      return 2;
+    }
+  if (g_strcmp0 (mode_name, "folds") == 0)
+    fr_window_set_fold_mode (window, TRUE);
 
   if (export_dir != NULL)
     {
@@ -387,6 +427,11 @@ fr_application_startup (GApplication *app)
   } accels[] = {
     { "app.quit",              { "<Control>q", NULL } },
     { "win.open",              { "<Control>o", NULL } },
+    { "win.save",              { "<Control>s", NULL } },
+    { "win.save-as",           { "<Control><Shift>s", NULL } },
+    { "win.edit-model('select')", { "<Control>m", NULL } },
+    { "win.edit-model('rectangle')", { "<Control>r", NULL } },
+    { "win.edit-model('off')", { "Escape", NULL } },
     { "win.export('picture')", { "<Control>e", NULL } },
     { "win.undo",              { "<Control>z", NULL } },
     { "win.redo",              { "<Control><Shift>z", "<Control>y", NULL } },

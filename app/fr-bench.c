@@ -65,6 +65,17 @@ path_point (Bench  *b,
   double x = extent * (0.5 + 0.3 * sin (phase));
   double z = extent * (0.35 + 0.2 * (1.0 - cos (phase)));
 
+  if (b->options.fold)
+    {
+      /* The ψa arrow's tip circles its base at 60% of the |ψa| limit. */
+      FrFoldState *fold = fr_window_get_fold_state (b->window);
+      FrFoldTool *tool = fr_canvas_get_fold_tool (canvas);
+      double r = 0.6 * fr_fold_state_get_psi_limit (fold) * fr_fold_tool_arrow_length (tool);
+
+      fr_fold_state_get_arrow_base (fold, &x, &z);
+      x += r * cos (phase);
+      z += r * sin (phase);
+    }
   fr_view_model_to_widget (view, x, z, px, py);
 }
 
@@ -195,7 +206,7 @@ frame_drawn_cb (FrCanvas *canvas,
   if (!b->started)
     return;
   b->frames++;
-  if (result->ok && result->job->n_sources > 0)
+  if (result->ok && (result->job->n_sources > 0 || result->job->kind == FR_JOB_FOLD))
     {
       b->solve_ms_sum += result->solve_ms;
       b->solves++;
@@ -284,6 +295,22 @@ fr_bench_start (FrWindow             *window,
   fr_side_panel_set_backend (fr_window_get_side_panel (window), options->backend);
   fr_window_load_model (window, "bench", &grid, bytes);
 
+  if (options->fold)
+    {
+      /* An undulating horizon across the model, ψa where the path starts. */
+      FrFoldState *fold = fr_window_get_fold_state (window);
+      FrPoint h[33];
+
+      for (int i = 0; i < 33; i++)
+        {
+          h[i].x = extent * i / 32.0;
+          h[i].z = extent * (0.6 - 0.08 * sin (2.0 * G_PI * i / 32.0));
+        }
+      fr_window_set_fold_mode (window, TRUE);
+      fr_fold_state_set_horizon (fold, h, G_N_ELEMENTS (h));
+      fr_fold_state_set_psi_a (fold, 0.6 * fr_fold_state_get_psi_limit (fold), 0.0);
+    }
+  else
   {
     double sx = extent * 0.5, sz = extent * 0.35;
 

@@ -16,6 +16,7 @@ typedef struct
   int             moves;      /* pointer moves, one per timer tick */
   fr_spr_backend  backend;
   const char     *csv_path;   /* NULL: bench-interaction.csv */
+  gboolean        fold;       /* drag the ψa arrow's tip in folds mode (fr-bench-fold.c) */
 } FrBenchOptions;
 
 void fr_bench_start (FrWindow             *window,

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "fr-canvas.h"
+#include "fr-fold-tool.h"
 
 /* Pixels within which a press grabs a marker, and a press must travel
  * before it becomes a pan instead of a click. */
@@ -32,6 +33,7 @@ typedef enum
   DRAG_PENDING,   /* left press on empty space: a click unless it moves */
   DRAG_MARKER,
   DRAG_PAN,
+  DRAG_TOOL,      /* Folds mode: a handle of the fold tool */
 } DragMode;
 
 /* A result first shown by a frame, and when that frame finished. */
@@ -60,6 +62,7 @@ struct _FrCanvas
   double        interval;
   gboolean      front_enabled;
   double        front_time;
+  FrFoldTool   *fold_tool;      /* Folds mode, else NULL */
 
   /* GL objects: made in realize, freed in unrealize, used only in render. */
   gboolean      gl_ready;
@@ -70,7 +73,7 @@ struct _FrCanvas
   GLuint        tex_velocity, tex_time, tex_lut;
   int           time_width, time_height;
   GLint         u_clip, u_cells, u_velocity, u_time, u_lut, u_vrange, u_size,
-                u_has_time, u_interval, u_front, u_viewport;
+                u_has_time, u_interval, u_front, u_viewport, u_bands;
   gboolean      velocity_dirty;
   gboolean      time_dirty;
   gboolean      lut_dirty;
@@ -270,7 +273,7 @@ result_matches_scene (FrCanvas *self)
 {
   return self->result != NULL && self->result->ok && self->result->time != NULL &&
          self->scene != NULL &&
-         self->result->job->velocity == fr_scene_get_velocity (self->scene);
+         fr_scene_job_is_current (self->scene, self->result->job);
 }
 
 /* ------------------------------------------------------------- tessellation */
@@ -460,6 +463,18 @@ draw_picture (FrCanvas     *self,
     glUniform1i (self->u_has_time, has_time);
     glUniform1f (self->u_interval, (float) self->interval);
     glUniform1f (self->u_front, self->front_enabled ? (float) self->front_time : -1.0f);
+    glUniform1f (self->u_bands, 0.0f);
+    if (self->fold_tool != NULL)
+      {
+        FrFoldState *fs = fr_fold_tool_get_state (self->fold_tool);
+        double delta = 0.0;
+
+        /* Folds mode: the folded horizons are line geometry, not isochrons. */
+        fr_fold_state_get_levels (fs, &delta, NULL);
+        glUniform1f (self->u_interval, 0.0f);
+        glUniform1f (self->u_front, -1.0f);
+        glUniform1f (self->u_bands, fr_fold_state_get_bands (fs) ? (float) delta : 0.0f);
+      }
 
     glActiveTexture (GL_TEXTURE0);
     glBindTexture (GL_TEXTURE_2D, self->tex_velocity);
@@ -480,12 +495,16 @@ draw_picture (FrCanvas     *self,
 
   /* Rays and markers. */
   g_array_set_size (self->line_vertices, 0);
+  if (self->fold_tool != NULL)
+    fr_fold_tool_push_geometry (self->fold_tool, view, k, has_time ? self->result : NULL,
+                                self->line_vertices);
   if (has_time)
     {
       push_rays (self, view, k, 5.5, ray_halo);
       push_rays (self, view, k, 3.0, ray_color);
     }
-  push_markers (self, view, k);
+  if (self->fold_tool == NULL)
+    push_markers (self, view, k);
 
   if (self->line_vertices->len > 0)
     {
@@ -669,6 +688,10 @@ scene_changed_cb (FrCanvas *self,
         fit_view (self);
       g_signal_emit (self, signals[VIEW_CHANGED], 0);
     }
+  /* A drawn model edited: new values on the same grid; the last result
+   * stays until the next one replaces it. */
+  if (what & FR_SCENE_CHANGED_VELOCITY)
+    self->velocity_dirty = TRUE;
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
@@ -719,6 +742,7 @@ fr_canvas_realize (GtkWidget *widget)
   self->u_interval = glGetUniformLocation (self->field_program, "u_interval");
   self->u_front = glGetUniformLocation (self->field_program, "u_front");
   self->u_viewport = glGetUniformLocation (self->lines_program, "u_viewport");
+  self->u_bands = glGetUniformLocation (self->field_program, "u_bands");
 
   glGenVertexArrays (1, &self->field_vao);
   glBindVertexArray (self->field_vao);
@@ -901,6 +925,7 @@ fr_canvas_dispose (GObject *object)
   g_clear_handle_id (&self->drawn_idle_id, g_source_remove);
   g_queue_clear_full (&self->drawn, drawn_frame_free);
   g_clear_object (&self->scene);
+  g_clear_object (&self->fold_tool);
   g_clear_pointer (&self->result, fr_result_unref);
   g_clear_pointer (&self->line_vertices, g_array_unref);
 
@@ -974,6 +999,8 @@ drag_begin_cb (FrCanvas       *self,
       fr_canvas_begin_drag_at (self, x, y))
     return;
 
+  if (self->drag_mode == DRAG_TOOL)
+    return;
   if (self->drag_button == GDK_BUTTON_PRIMARY)
     self->drag_mode = DRAG_PENDING;
   else
@@ -993,6 +1020,7 @@ drag_update_cb (FrCanvas       *self,
   switch (self->drag_mode)
     {
     case DRAG_MARKER:
+    case DRAG_TOOL:
       fr_canvas_drag_to (self, self->drag_x + dx, self->drag_y + dy);
       break;
 
@@ -1025,12 +1053,19 @@ drag_end_cb (FrCanvas       *self,
   switch (self->drag_mode)
     {
     case DRAG_MARKER:
+    case DRAG_TOOL:
       fr_canvas_drag_to (self, self->drag_x + dx, self->drag_y + dy);
       fr_canvas_end_drag (self);
       break;
 
     case DRAG_PENDING:
-      if (self->scene != NULL && fr_scene_has_model (self->scene))
+      if (self->fold_tool != NULL)
+        {
+          self->input_seq++;
+          fr_fold_tool_click (self->fold_tool, &self->view, self->drag_x, self->drag_y,
+                              self->drag_shift);
+        }
+      else if (self->scene != NULL && fr_scene_has_model (self->scene))
         {
           double x, z;
 
@@ -1343,6 +1378,15 @@ fr_canvas_begin_drag_at (FrCanvas *self,
 
   if (self->scene == NULL)
     return FALSE;
+  if (self->fold_tool != NULL)
+    {
+      if (!fr_fold_tool_press (self->fold_tool, &self->view, px, py))
+        return FALSE;
+      self->drag_mode = DRAG_TOOL;
+      self->drag_x = px;
+      self->drag_y = py;
+      return TRUE;
+    }
   fr_view_widget_to_model (&self->view, px, py, &x, &z);
   if (!fr_scene_pick (self->scene, x, z, PICK_RADIUS_PX / self->view.scale, &kind, &index))
     {
@@ -1370,6 +1414,13 @@ fr_canvas_drag_to (FrCanvas *self,
 
   g_return_if_fail (FR_IS_CANVAS (self));
 
+  if (self->drag_mode == DRAG_TOOL)
+    {
+      self->input_seq++;
+      fr_fold_tool_drag (self->fold_tool, &self->view, px, py);
+      gtk_gl_area_queue_render (GTK_GL_AREA (self));
+      return;
+    }
   if (self->drag_mode != DRAG_MARKER || self->scene == NULL)
     return;
   fr_view_widget_to_model (&self->view, px, py, &x, &z);
@@ -1384,6 +1435,12 @@ fr_canvas_end_drag (FrCanvas *self)
 {
   g_return_if_fail (FR_IS_CANVAS (self));
 
+  if (self->drag_mode == DRAG_TOOL)
+    {
+      self->drag_mode = DRAG_NONE;
+      fr_fold_tool_release (self->fold_tool);
+      return;
+    }
   if (self->drag_mode != DRAG_MARKER)
     return;
   self->drag_mode = DRAG_NONE;
@@ -1395,7 +1452,36 @@ gboolean
 fr_canvas_is_dragging (FrCanvas *self)
 {
   g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
-  return self->drag_mode == DRAG_MARKER;
+  return self->drag_mode == DRAG_MARKER || self->drag_mode == DRAG_TOOL;
+}
+
+/* Folds mode: the pointer goes to tool, which also draws the horizons and
+ * the ψa arrow; NULL returns to Rays mode (markers). */
+void
+fr_canvas_set_fold_tool (FrCanvas   *self,
+                         FrFoldTool *tool)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+  g_return_if_fail (tool == NULL || FR_IS_FOLD_TOOL (tool));
+
+  if (self->fold_tool == tool)
+    return;
+  if (self->drag_mode == DRAG_TOOL || self->drag_mode == DRAG_MARKER)
+    fr_canvas_end_drag (self);
+  if (self->fold_tool != NULL)
+    g_signal_handlers_disconnect_by_data (fr_fold_tool_get_state (self->fold_tool), self);
+  g_set_object (&self->fold_tool, tool);
+  if (tool != NULL)
+    g_signal_connect_object (fr_fold_tool_get_state (tool), "changed",
+                             G_CALLBACK (gtk_gl_area_queue_render), self, G_CONNECT_SWAPPED);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+FrFoldTool *
+fr_canvas_get_fold_tool (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), NULL);
+  return self->fold_tool;
 }
 
 /* A counter of the input events that changed the scene; jobs carry it so

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "fr-colormap.h"
+#include "fr-fold-tool.h"
 #include "fr-job.h"
 #include "fr-scene.h"
 #include "fr-view.h"
@@ -48,6 +49,9 @@ void             fr_canvas_drag_to           (FrCanvas             *self,
                                               double                py);
 void             fr_canvas_end_drag          (FrCanvas             *self);
 gboolean         fr_canvas_is_dragging       (FrCanvas             *self);
+void             fr_canvas_set_fold_tool     (FrCanvas             *self,
+                                              FrFoldTool           *tool);
+FrFoldTool      *fr_canvas_get_fold_tool     (FrCanvas             *self);
 guint64          fr_canvas_get_input_seq     (FrCanvas             *self);
 void             fr_canvas_render_async      (FrCanvas             *self,
                                               int                   width,

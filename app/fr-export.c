@@ -226,9 +226,15 @@ fr_export_suffix (FrExportKind kind)
     case FR_EXPORT_VELOCITY_VTI:
       return ".vti";
     case FR_EXPORT_RAYS_CSV:
+    case FR_EXPORT_HORIZONS_CSV:
       return ".csv";
     case FR_EXPORT_RAYS_VTP:
+    case FR_EXPORT_HORIZONS_VTP:
       return ".vtp";
+    case FR_EXPORT_FIGURE_SVG:
+      return ".svg";
+    case FR_EXPORT_FIGURE_PDF:
+      return ".pdf";
     default:
       g_return_val_if_reached (NULL);
     }

@@ -23,6 +23,10 @@ typedef enum
   FR_EXPORT_VELOCITY_VTI,
   FR_EXPORT_RAYS_CSV,
   FR_EXPORT_RAYS_VTP,
+  FR_EXPORT_FIGURE_SVG,       /* fr-figure.c */
+  FR_EXPORT_FIGURE_PDF,
+  FR_EXPORT_HORIZONS_CSV,     /* folded horizons: fr-fold-job.c */
+  FR_EXPORT_HORIZONS_VTP,
 } FrExportKind;
 
 gboolean  fr_export_png          (cairo_surface_t  *picture,

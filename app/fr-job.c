@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "fr-fold-job.h"
 #include "fr-job.h"
 
 G_DEFINE_BOXED_TYPE (FrJob, fr_job, fr_job_ref, fr_job_unref)
@@ -22,6 +23,7 @@ job_clear (gpointer data)
   g_clear_pointer (&job->velocity, g_bytes_unref);
   g_clear_pointer (&job->sources, g_free);
   g_clear_pointer (&job->receivers, g_free);
+  g_clear_pointer (&job->fold.horizon, g_free);
 }
 
 static void
@@ -35,6 +37,9 @@ result_clear (gpointer data)
   g_clear_pointer (&result->rays, g_ptr_array_unref);
   g_clear_pointer (&result->backend, g_free);
   g_clear_pointer (&result->notice, g_free);
+  g_clear_pointer (&result->horizons, g_ptr_array_unref);
+  g_clear_pointer (&result->horizon_levels, g_array_unref);
+  g_clear_pointer (&result->method, g_free);
 }
 
 /* A job over a 2D grid; the velocity bytes are shared, the point lists
@@ -129,6 +134,9 @@ fr_job_run (FrJob           *job,
   size_t count;
 
   g_return_val_if_fail (job != NULL, NULL);
+
+  if (job->kind == FR_JOB_FOLD)
+    return fr_fold_job_run (job, cancel, cancelled);
 
   if (cancelled != NULL)
     *cancelled = FALSE;

@@ -9,9 +9,30 @@
 
 #include "fr-cancel.h"
 #include "fr-grid.h"
+#include "fr-fold.h"
 #include "fr-spr.h"
 
 G_BEGIN_DECLS
+
+typedef enum
+{
+  FR_JOB_SPR = 0,                /* traveltimes and rays by shortest paths */
+  FR_JOB_FOLD,                   /* folded horizons: fr-fold-job.c */
+} FrJobKind;
+
+/* What a fold job adds (fr-fold-job.h makes them). */
+typedef struct
+{
+  gboolean        speed_from_grid; /* F = the velocity grid, else speed_const */
+  double          speed_const;
+  double          psi_a[2];        /* x, z */
+  fr_fold_method  method;
+  fr_fold_backend backend;
+  double         *horizon;         /* 2·n_horizon model x, z */
+  guint           n_horizon;
+  double          delta;           /* T between folded horizons */
+  int             count;           /* folded horizons on each side */
+} FrFoldJob;
 
 typedef struct _FrJob
 {
@@ -27,6 +48,8 @@ typedef struct _FrJob
   int             threads;       /* CPU threads for the solve, 0: OpenMP's default */
   gint64          input_time;    /* g_get_monotonic_time of the input that made it, or 0 */
   guint64         input_seq;     /* the last input event folded into it, for latency */
+  FrJobKind       kind;
+  FrFoldJob       fold;          /* kind == FR_JOB_FOLD; receivers are ray start points */
 } FrJob;
 
 typedef struct _FrResult
@@ -42,6 +65,9 @@ typedef struct _FrResult
   double          solve_ms;
   long            iterations;
   char           *notice;        /* e.g. a CUDA fallback; NULL when none */
+  GPtrArray      *horizons;      /* fold: GArray of double x, z per folded horizon, or NULL */
+  GArray         *horizon_levels;/* fold: int k per horizon (T = k·delta) */
+  char           *method;        /* fold: the method that ran */
 } FrResult;
 
 #define FR_TYPE_JOB    (fr_job_get_type ())

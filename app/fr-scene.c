@@ -13,8 +13,9 @@
 /* The sources and receivers at one moment, for undo. */
 typedef struct
 {
-  GArray *sources;
-  GArray *receivers;
+  GArray  *sources;
+  GArray  *receivers;
+  FrModel *model;      /* the drawn model, NULL before one is set */
 } Geometry;
 
 typedef struct
@@ -40,6 +41,9 @@ struct _FrScene
   FrUndo       *undo;
   Geometry     *edit_before; /* between begin_edit and end_edit */
   guint         edit_depth;
+
+  FrModel      *model;       /* what velocity is rasterised from */
+  gboolean      modified;    /* edited since loaded or saved */
 };
 
 G_DEFINE_FINAL_TYPE (FrScene, fr_scene, G_TYPE_OBJECT)
@@ -58,6 +62,7 @@ geometry_copy (FrScene *self)
 
   g->sources = g_array_copy (self->sources);
   g->receivers = g_array_copy (self->receivers);
+  g->model = self->model != NULL ? fr_model_copy (self->model) : NULL;
   return g;
 }
 
@@ -68,6 +73,7 @@ geometry_free (Geometry *g)
     return;
   g_array_unref (g->sources);
   g_array_unref (g->receivers);
+  fr_model_free (g->model);
   g_free (g);
 }
 
@@ -96,16 +102,32 @@ emit_changed (FrScene       *self,
   g_signal_emit (self, signals[CHANGED], 0, (guint) what);
 }
 
+static gboolean rasterise (FrScene *self, GError **error);
+
 static void
 apply_geometry (FrScene  *self,
                 Geometry *g)
 {
+  FrSceneChange what = FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION;
+
+  if (g->model != NULL && self->model != NULL && !fr_model_equal (g->model, self->model))
+    {
+      g_autoptr(GError) error = NULL;
+      gboolean same_grid = memcmp (&g->model->grid, &self->model->grid, sizeof (fr_grid)) == 0;
+
+      fr_model_free (self->model);
+      self->model = fr_model_copy (g->model);
+      if (!rasterise (self, &error))
+        g_warning ("undo: %s", error->message);
+      what |= same_grid ? FR_SCENE_CHANGED_VELOCITY : FR_SCENE_CHANGED_MODEL;
+    }
+  self->modified = TRUE;
   g_array_set_size (self->sources, 0);
   g_array_append_vals (self->sources, g->sources->data, g->sources->len);
   g_array_set_size (self->receivers, 0);
   g_array_append_vals (self->receivers, g->receivers->data, g->receivers->len);
   self->selected_kind = FR_MARKER_NONE;
-  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
+  emit_changed (self, what);
 }
 
 static void
@@ -158,6 +180,7 @@ fr_scene_finalize (GObject *object)
   g_clear_pointer (&self->velocity, g_bytes_unref);
   g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->receivers, g_array_unref);
+  g_clear_pointer (&self->model, fr_model_free);
 
   G_OBJECT_CLASS (fr_scene_parent_class)->finalize (object);
 }
@@ -197,30 +220,19 @@ fr_scene_new (void)
   return g_object_new (FR_TYPE_SCENE, NULL);
 }
 
-/* Replaces the velocity model (nx·nz float32 in velocity); clears the
- * markers, the selection and the undo history. */
-void
-fr_scene_set_model (FrScene       *self,
-                    const char    *title,
-                    const fr_grid *grid,
-                    GBytes        *velocity)
+/* Takes velocity as the scene's values and finds the colour scale. */
+static void
+set_velocity (FrScene *self,
+              GBytes  *velocity)
 {
   const float *v;
   size_t n;
 
-  g_return_if_fail (FR_IS_SCENE (self));
-  g_return_if_fail (grid != NULL && grid->ndim == 2);
-  g_return_if_fail (velocity != NULL);
-  g_return_if_fail (g_bytes_get_size (velocity) == fr_grid_count (grid) * sizeof (float));
-
-  g_free (self->title);
-  self->title = g_strdup (title);
-  self->grid = *grid;
   g_clear_pointer (&self->velocity, g_bytes_unref);
   self->velocity = g_bytes_ref (velocity);
 
   v = g_bytes_get_data (velocity, NULL);
-  n = fr_grid_count (grid);
+  n = fr_grid_count (&self->grid);
   self->vmin = INFINITY;
   self->vmax = -INFINITY;
   for (size_t i = 0; i < n; i++)
@@ -240,13 +252,84 @@ fr_scene_set_model (FrScene       *self,
       self->vmax += 0.5f;
       self->vmin = MAX (self->vmin, 0.0f);
     }
+}
 
+/* Rasterises the model onto its grid. */
+static gboolean
+rasterise (FrScene  *self,
+           GError  **error)
+{
+  g_autoptr(GBytes) v = fr_model_rasterise (self->model, error);
+
+  if (v == NULL)
+    return FALSE;
+  self->grid = self->model->grid;
+  set_velocity (self, v);
+  return TRUE;
+}
+
+static void
+reset_edits (FrScene *self)
+{
   g_array_set_size (self->sources, 0);
   g_array_set_size (self->receivers, 0);
   self->selected_kind = FR_MARKER_NONE;
   g_clear_pointer (&self->edit_before, geometry_free);
   self->edit_depth = 0;
   fr_undo_clear (self->undo);
+  self->modified = FALSE;
+}
+
+/* Replaces the velocity model (nx·nz float32 in velocity), as a plain
+ * model whose background is that grid; clears the markers, the selection
+ * and the undo history. */
+void
+fr_scene_set_model (FrScene       *self,
+                    const char    *title,
+                    const fr_grid *grid,
+                    GBytes        *velocity)
+{
+  FrModel *model;
+
+  g_return_if_fail (FR_IS_SCENE (self));
+  g_return_if_fail (grid != NULL && grid->ndim == 2);
+  g_return_if_fail (velocity != NULL);
+  g_return_if_fail (g_bytes_get_size (velocity) == fr_grid_count (grid) * sizeof (float));
+
+  model = fr_model_new (grid, 1.0);
+  model->background = fr_background_new (NULL, "npy", grid, velocity);
+  fr_scene_load_model (self, title, model);
+}
+
+/* Replaces the whole model (taken); clears markers, selection and undo. */
+void
+fr_scene_load_model (FrScene    *self,
+                     const char *title,
+                     FrModel    *model)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (FR_IS_SCENE (self));
+  g_return_if_fail (model != NULL);
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  g_clear_pointer (&self->model, fr_model_free);
+  self->model = model;
+  if (!rasterise (self, &error))
+    {
+      /* Callers check models first (fr_model_check); keep something drawable. */
+      g_autofree float *v = g_new0 (float, fr_grid_count (&model->grid));
+      g_autoptr(GBytes) b = NULL;
+
+      g_warning ("%s", error->message);
+      for (size_t i = 0; i < fr_grid_count (&model->grid); i++)
+        v[i] = 1.0f;
+      b = g_bytes_new_take (g_steal_pointer (&v), fr_grid_count (&model->grid) * sizeof (float));
+      self->grid = model->grid;
+      set_velocity (self, b);
+    }
+  reset_edits (self);
 
   emit_changed (self, FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY |
                       FR_SCENE_CHANGED_SELECTION);
@@ -589,7 +672,8 @@ fr_scene_end_edit (FrScene    *self,
   if (before == NULL)
     return;
   if (points_equal (before->sources, self->sources) &&
-      points_equal (before->receivers, self->receivers))
+      points_equal (before->receivers, self->receivers) &&
+      (before->model == NULL || self->model == NULL || fr_model_equal (before->model, self->model)))
     {
       geometry_free (before);
       return;
@@ -598,6 +682,7 @@ fr_scene_end_edit (FrScene    *self,
   edit = g_new0 (GeometryEdit, 1);
   edit->before = before;
   edit->after = geometry_copy (self);
+  self->modified = TRUE;
   fr_undo_push (self->undo, label, edit, geometry_edit_free);
 }
 
@@ -622,4 +707,167 @@ fr_scene_make_job (FrScene        *self,
                      (const double *) self->sources->data, self->sources->len,
                      (const double *) self->receivers->data, self->receivers->len,
                      radius, backend);
+}
+
+/* The drawn model; NULL before one is set. */
+const FrModel *
+fr_scene_get_model (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  return self->model;
+}
+
+/* The model to change in place, between fr_scene_begin_edit and
+ * fr_scene_end_edit; call fr_scene_model_changed after each change. */
+FrModel *
+fr_scene_edit_model (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  return self->model;
+}
+
+/* Re-rasterises after an edit of the model and emits "changed": VELOCITY
+ * when the grid stayed, MODEL (and markers re-snapped) when it changed.
+ * FALSE, with the scene unchanged, when the model is not valid. */
+gboolean
+fr_scene_model_changed (FrScene  *self,
+                        GError  **error)
+{
+  gboolean same_grid;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  g_return_val_if_fail (self->model != NULL, FALSE);
+
+  if (!fr_model_check (self->model, error))
+    return FALSE;
+  same_grid = memcmp (&self->grid, &self->model->grid, sizeof (fr_grid)) == 0;
+  if (!rasterise (self, error))
+    return FALSE;
+  if (!same_grid)
+    {
+      GArray *lists[2] = { self->sources, self->receivers };
+
+      for (guint k = 0; k < 2; k++)
+        for (guint i = 0; i < lists[k]->len; i++)
+          {
+            FrPoint *p = &g_array_index (lists[k], FrPoint, i);
+            fr_scene_snap (self, p->x, p->z, &p->x, &p->z);
+          }
+    }
+  emit_changed (self, same_grid ? FR_SCENE_CHANGED_VELOCITY
+                                : FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY);
+  return TRUE;
+}
+
+/* Whether a job's result still fits the scene: its grid is the scene's.
+ * During live edits the values move on while a solve runs; the newest
+ * finished result is then shown, at most one solve behind (a model loaded
+ * meanwhile clears the canvas's result and makes older jobs stale). */
+gboolean
+fr_scene_job_is_current (FrScene     *self,
+                         const FrJob *job)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  g_return_val_if_fail (job != NULL, FALSE);
+
+  if (job->velocity == self->velocity)
+    return TRUE;
+  return self->velocity != NULL && job->grid.nx == self->grid.nx && job->grid.nz == self->grid.nz &&
+         job->grid.dx == self->grid.dx && job->grid.dz == self->grid.dz &&
+         job->grid.x0 == self->grid.x0 && job->grid.z0 == self->grid.z0;
+}
+
+/* Whether the scene was edited since it was loaded or last saved. */
+gboolean
+fr_scene_get_modified (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return self->modified;
+}
+
+void
+fr_scene_set_modified (FrScene  *self,
+                       gboolean  modified)
+{
+  g_return_if_fail (FR_IS_SCENE (self));
+  self->modified = modified;
+}
+
+static void
+copy_points (GArray *to,
+             GArray *from)
+{
+  for (guint i = 0; i < from->len; i++)
+    {
+      const FrPoint *p = &g_array_index (from, FrPoint, i);
+      FrVertex v = { p->x, p->z };
+
+      g_array_append_val (to, v);
+    }
+}
+
+/* A scene document of the model, sources and receivers (the caller adds
+ * solver settings and view). */
+FrSceneDoc *
+fr_scene_to_doc (FrScene *self)
+{
+  FrSceneDoc *doc;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  g_return_val_if_fail (self->model != NULL, NULL);
+
+  doc = fr_scene_doc_new (fr_model_copy (self->model));
+  doc->title = g_strdup (self->title);
+  copy_points (doc->sources, self->sources);
+  copy_points (doc->receivers, self->receivers);
+  return doc;
+}
+
+/* Replaces the scene with a document's model and markers (snapped to
+ * nodes); the undo history starts afresh. */
+gboolean
+fr_scene_load_doc (FrScene           *self,
+                   const FrSceneDoc  *doc,
+                   GError           **error)
+{
+  GArray *lists[2];
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  g_return_val_if_fail (doc != NULL, FALSE);
+
+  if (!fr_model_check (doc->model, error))
+    return FALSE;
+  fr_scene_load_model (self, doc->title != NULL ? doc->title : _("Untitled"),
+                       fr_model_copy (doc->model));
+  lists[0] = doc->sources;
+  lists[1] = doc->receivers;
+  for (guint k = 0; k < 2; k++)
+    for (guint i = 0; i < lists[k]->len; i++)
+      {
+        const FrVertex *v = &g_array_index (lists[k], FrVertex, i);
+        FrPoint p;
+
+        if (fr_scene_snap (self, v->x, v->z, &p.x, &p.z))
+          g_array_append_val (k == 0 ? self->sources : self->receivers, p);
+      }
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY);
+  return TRUE;
+}
+
+/* Records the file the background grid came from (for saving scenes). */
+void
+fr_scene_set_background_source (FrScene    *self,
+                                const char *path,
+                                const char *format)
+{
+  FrBackground *b;
+
+  g_return_if_fail (FR_IS_SCENE (self));
+
+  if (self->model == NULL || (b = self->model->background) == NULL)
+    return;
+  g_free (b->path);
+  b->path = g_canonicalize_filename (path, NULL);
+  g_free (b->format);
+  b->format = g_strdup (format);
 }

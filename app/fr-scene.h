@@ -8,6 +8,8 @@
 
 #include "fr-grid.h"
 #include "fr-job.h"
+#include "fr-model.h"
+#include "fr-scene-file.h"
 #include "fr-undo.h"
 
 G_BEGIN_DECLS
@@ -29,6 +31,7 @@ typedef enum
   FR_SCENE_CHANGED_MODEL     = 1 << 0,   /* velocity or grid */
   FR_SCENE_CHANGED_GEOMETRY  = 1 << 1,   /* sources or receivers */
   FR_SCENE_CHANGED_SELECTION = 1 << 2,
+  FR_SCENE_CHANGED_VELOCITY  = 1 << 3,   /* drawn model edited: values only, same grid */
 } FrSceneChange;
 
 #define FR_TYPE_SCENE (fr_scene_get_type ())
@@ -95,5 +98,26 @@ FrUndo        *fr_scene_get_undo            (FrScene        *self);
 FrJob         *fr_scene_make_job            (FrScene        *self,
                                              int             radius,
                                              fr_spr_backend  backend);
+
+/* The drawn model (fr-model.h): layers, obstacles, background, grid. */
+void           fr_scene_load_model          (FrScene        *self,
+                                             const char     *title,
+                                             FrModel        *model);
+const FrModel *fr_scene_get_model           (FrScene        *self);
+void           fr_scene_set_background_source (FrScene      *self,
+                                             const char     *path,
+                                             const char     *format);
+FrModel       *fr_scene_edit_model          (FrScene        *self);
+gboolean       fr_scene_model_changed       (FrScene        *self,
+                                             GError        **error);
+gboolean       fr_scene_job_is_current      (FrScene        *self,
+                                             const FrJob    *job);
+gboolean       fr_scene_get_modified        (FrScene        *self);
+void           fr_scene_set_modified        (FrScene        *self,
+                                             gboolean        modified);
+FrSceneDoc    *fr_scene_to_doc              (FrScene        *self);
+gboolean       fr_scene_load_doc            (FrScene        *self,
+                                             const FrSceneDoc *doc,
+                                             GError        **error);
 
 G_END_DECLS

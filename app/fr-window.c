@@ -15,7 +15,14 @@
 #include "fr-axes.h"
 #include "fr-csv.h"
 #include "fr-device.h"
+#include "fr-figure.h"
+#include "fr-fold-job.h"
+#include "fr-fold-panel.h"
+#include "fr-fold-state.h"
+#include "fr-fold-tool.h"
+#include "fr-editor.h"
 #include "fr-scene-io.h"
+#include "fr-session.h"
 #include "fr-window.h"
 
 struct _FrWindow
@@ -26,6 +33,9 @@ struct _FrWindow
   FrCanvas             *canvas;
   FrAxes               *axes;
   FrSidePanel          *side_panel;
+  FrFoldPanel          *fold_panel;
+  FrEditor             *editor;          /* the drawn model's tools, over the canvas */
+  FrSession            *session;         /* the scene file, autosave, recovery */
   GtkLabel             *backend_label;
   GtkLabel             *grid_label;
   GtkLabel             *solve_label;
@@ -38,6 +48,11 @@ struct _FrWindow
   gboolean              settled;
   FILE                 *frame_log;       /* FOLDRAY_DEBUG_FRAMES */
   GtkNativeDialog      *chooser;
+
+  /* Folds mode (fr-fold-*.c). */
+  FrFoldState          *fold;
+  FrFoldTool           *fold_tool;
+  gboolean              fold_mode;
 };
 
 G_DEFINE_FINAL_TYPE (FrWindow, fr_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -61,6 +76,10 @@ static const struct {
   { "velocity-vti", FR_EXPORT_VELOCITY_VTI, "velocity" },
   { "rays-csv",     FR_EXPORT_RAYS_CSV,     "rays" },
   { "rays-vtp",     FR_EXPORT_RAYS_VTP,     "rays" },
+  { "figure-svg",   FR_EXPORT_FIGURE_SVG,   "figure" },
+  { "figure-pdf",   FR_EXPORT_FIGURE_PDF,   "figure" },
+  { "horizons-csv", FR_EXPORT_HORIZONS_CSV, "horizons" },
+  { "horizons-vtp", FR_EXPORT_HORIZONS_VTP, "horizons" },
 };
 
 static void
@@ -154,6 +173,163 @@ update_cursor_label (FrWindow *self,
   gtk_label_set_text (self->cursor_label, text);
 }
 
+/* ---------------------------------------------------------------- Folds mode */
+
+static void request_solve (FrWindow *self);
+
+/* A new model: the ψa arrow starts near its top centre, and a grid F has
+ * a new smallest speed (the |ψa| limit). */
+static void
+fold_model_changed (FrWindow *self)
+{
+  double x0, z0, x1, z1;
+  float vmin = 1.0f;
+
+  if (self->fold == NULL || !fr_scene_has_model (self->scene))
+    return;
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  fr_scene_get_velocity_range (self->scene, &vmin, NULL);
+  fr_fold_state_set_grid_min_speed (self->fold, vmin);
+  fr_fold_state_set_arrow_base (self->fold, x0 + 0.5 * (x1 - x0), z0 + 0.2 * (z1 - z0));
+}
+
+static void
+fold_result_status (FrWindow *self,
+                    FrResult *result)
+{
+  g_autofree char *text = NULL;
+  const char *method = result->method != NULL ? result->method : "";
+
+  if (result->job->fold.n_horizon < 2)
+    {
+      gtk_label_set_text (self->solve_label, _("Click to draw a horizon, node by node"));
+      return;
+    }
+  /* Translators: e.g. "Folded in 84.2 ms (las, 16 horizons)". */
+  text = g_strdup_printf (_("Folded in %.1f ms (%s, %u horizons)"), result->solve_ms,
+                          method, result->horizons != NULL ? result->horizons->len : 0);
+  if (result->notice != NULL)
+    {
+      g_autofree char *with = g_strdup_printf ("%s — %s", text, result->notice);
+
+      gtk_label_set_text (self->solve_label, with);
+    }
+  else
+    gtk_label_set_text (self->solve_label, text);
+}
+
+static char *
+fold_backend_label (FrResult *result)
+{
+  fr_fold_backend used = FR_FOLD_CPU;
+
+  fr_fold_backend_from_name (result->backend, &used);
+  if (used == FR_FOLD_CPU)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Back end: %s, %d thread",
+                                         "Back end: %s, %d threads", result->job->threads),
+                            _("CPU (OpenMP)"), result->job->threads);
+  return g_strdup_printf (_("Back end: %s"), used == FR_FOLD_CUDA ? _("CUDA") : result->backend);
+}
+
+static void
+fold_state_changed_cb (FrWindow    *self,
+                       guint        what,
+                       FrFoldState *fold)
+{
+  if (self->fold_mode && (what & FR_FOLD_CHANGED_SOLVE))
+    request_solve (self);
+}
+
+static void
+fold_mode_changed_cb (GSimpleAction *action,
+                      GVariant      *value,
+                      gpointer       user_data)
+{
+  FrWindow *self = user_data;
+
+  g_simple_action_set_state (action, value);
+  fr_window_set_fold_mode (self, g_str_equal (g_variant_get_string (value, NULL), "folds"));
+}
+
+static void
+fold_init (FrWindow *self)
+{
+  g_autoptr(GSimpleAction) mode = NULL;
+
+  self->fold = fr_fold_state_new ();
+  self->fold_tool = fr_fold_tool_new (self->fold, self->scene);
+  g_signal_connect_object (self->fold, "changed", G_CALLBACK (fold_state_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  fr_fold_panel_set_state (self->fold_panel, self->fold);
+
+  mode = g_simple_action_new_stateful ("mode", G_VARIANT_TYPE_STRING, g_variant_new_string ("rays"));
+  g_signal_connect_object (mode, "change-state", G_CALLBACK (fold_mode_changed_cb), self, 0);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (mode));
+}
+
+static void
+fold_horizon_response_cb (GtkNativeDialog *chooser,
+                          int              response,
+                          FrWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (path == NULL)
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      if (error != NULL || !fr_fold_state_load_horizon_csv (self->fold, path, &error))
+        fr_window_show_error (self, _("Could not read the horizon"), error);
+    }
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+}
+
+static void
+fold_load_horizon_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Horizon"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Horizon polylines (CSV, x,z)"));
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (fold_horizon_response_cb), self, 0);
+  g_clear_object (&self->chooser);
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+static void
+fold_clear_horizon_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+
+  fr_fold_state_set_horizon (self->fold, NULL, 0);
+  fr_fold_state_clear_ray_points (self->fold);
+}
+
+static void
+fold_example_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!fr_window_load_fold_example (self, g_variant_get_string (parameter, NULL), &error))
+    fr_window_show_error (self, _("Could not read the horizon"), error);
+}
+
 /* Snapshots the scene and hands it to the solver thread (latest wins). */
 static void
 submit_job (FrWindow *self)
@@ -166,8 +342,11 @@ submit_job (FrWindow *self)
   if (!fr_scene_has_model (self->scene))
     return;
 
-  job = fr_scene_make_job (self->scene, fr_side_panel_get_radius (self->side_panel),
-                           fr_side_panel_get_backend (self->side_panel));
+  if (self->fold_mode)
+    job = fr_fold_state_make_job (self->fold, self->scene);
+  else
+    job = fr_scene_make_job (self->scene, fr_side_panel_get_radius (self->side_panel),
+                             fr_side_panel_get_backend (self->side_panel));
   /* Leave one core to the main thread and the GL rasteriser: OpenMP
    * threads that spin at barriers while GTK draws on the same cores slow a
    * solve tenfold (measured on 2 cores with llvmpipe). */
@@ -177,7 +356,10 @@ submit_job (FrWindow *self)
   serial = fr_solver_thread_submit (self->solver, job);
   log_line (self, "job serial=%u input=%" G_GUINT64_FORMAT " sources=%u", serial,
             job->input_seq, job->n_sources);
-  if (job->n_sources > 0)
+  if (job->kind == FR_JOB_FOLD)
+    log_line (self, "fold serial=%u psi_x=%.9g psi_z=%.9g nodes=%u", serial,
+              job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon);
+  if (job->n_sources > 0 || (job->kind == FR_JOB_FOLD && job->fold.n_horizon >= 2))
     gtk_label_set_text (self->solve_label, _("Solving…"));
 }
 
@@ -191,7 +373,8 @@ solve_idle_cb (gpointer data)
   FrWindow *self = data;
 
   self->solve_idle_id = 0;
-  if (fr_canvas_is_dragging (self->canvas) && fr_solver_thread_is_busy (self->solver))
+  if ((fr_canvas_is_dragging (self->canvas) || fr_editor_is_dragging (self->editor)) &&
+      fr_solver_thread_is_busy (self->solver))
     self->solve_deferred = TRUE;
   else
     submit_job (self);
@@ -215,12 +398,16 @@ scene_changed_cb (FrWindow *self,
 {
   if (what & FR_SCENE_CHANGED_MODEL)
     {
+      fold_model_changed (self);
       update_title (self);
       update_grid_label (self);
       gtk_label_set_text (self->solve_label, "");
     }
-  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY))
+  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY))
     request_solve (self);
+  if (self->session != NULL &&
+      (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY)))
+    fr_session_scene_edited (self->session);
 }
 
 static void
@@ -232,7 +419,7 @@ solver_result_cb (FrWindow       *self,
 
   /* The solver thread emits only the newest job's result; a result for a
    * model replaced meanwhile cannot reach here, but check anyway. */
-  if (result->job->velocity != fr_scene_get_velocity (self->scene))
+  if (!fr_scene_job_is_current (self->scene, result->job))
     return;
 
   fr_canvas_set_result (self->canvas, result);
@@ -242,6 +429,8 @@ solver_result_cb (FrWindow       *self,
       text = g_strdup_printf (_("Solve failed: %s"), result->error);
       gtk_label_set_text (self->solve_label, text);
     }
+  else if (result->job->kind == FR_JOB_FOLD)
+    fold_result_status (self, result);
   else if (result->job->n_sources == 0)
     gtk_label_set_text (self->solve_label, _("Click to place a source"));
   else
@@ -259,7 +448,9 @@ solver_result_cb (FrWindow       *self,
       fr_spr_backend used;
       g_autofree char *label = NULL;
 
-      if (fr_spr_backend_from_name (result->backend, &used) && used == FR_SPR_CPU)
+      if (result->job->kind == FR_JOB_FOLD)
+        label = fold_backend_label (result);
+      else if (fr_spr_backend_from_name (result->backend, &used) && used == FR_SPR_CPU)
         label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Back end: %s, %d thread",
                                               "Back end: %s, %d threads", result->job->threads),
                                  backend_label (used), result->job->threads);
@@ -386,6 +577,8 @@ typedef struct
   GtkSpinButton *spins[4];
 } SpacingDialog;
 
+static gboolean is_segy (const char *path);
+
 static void
 spacing_dialog_free (gpointer data)
 {
@@ -414,7 +607,10 @@ spacing_response_cb (GtkDialog *dialog,
         v[i] = gtk_spin_button_get_value (sd->spins[i]);
       g = fr_grid_2d (sd->grid.nx, sd->grid.nz, v[0], v[1], v[2], v[3]);
       if (fr_grid_check (&g, &err) == FR_OK)
-        fr_window_load_model (sd->self, sd->title, &g, sd->velocity);
+        {
+          fr_window_load_model (sd->self, sd->title, &g, sd->velocity);
+          fr_scene_set_background_source (sd->self->scene, sd->path, is_segy (sd->path) ? "segy" : "npy");
+        }
       else
         {
           g_autoptr(GError) error = g_error_new_literal (FR_SCENE_IO_ERROR,
@@ -557,10 +753,13 @@ open_action (GtkWidget  *widget,
   GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
-  chooser = gtk_file_chooser_native_new (_("Open Velocity Grid"), GTK_WINDOW (self),
+  chooser = gtk_file_chooser_native_new (_("Open Scene or Velocity Grid"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("NumPy arrays (.npy)"));
+  gtk_file_filter_set_name (filter, _("Scenes and velocity grids (.json, .npy, .sgy)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_filter_add_pattern (filter, "*.npy");
+  gtk_file_filter_add_pattern (filter, "*.sgy");
+  gtk_file_filter_add_pattern (filter, "*.segy");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_signal_connect_object (chooser, "response", G_CALLBACK (open_response_cb), self, 0);
   g_clear_object (&self->chooser);
@@ -647,7 +846,54 @@ delete_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
-  fr_scene_delete_selection (self->scene);
+  if (!fr_editor_delete_selection (self->editor))
+    fr_scene_delete_selection (self->scene);
+}
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+
+  if (g_str_equal (action_name, "win.save"))
+    fr_session_save (self->session);
+  else
+    fr_session_save_as (self->session);
+}
+
+/* Model editing on or off; the obstacle tool (rectangles) implies it. */
+static void
+edit_model_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+  const char *tool = g_variant_get_string (parameter, NULL);
+
+  if (g_str_equal (tool, "off"))
+    fr_editor_set_active (self->editor, FALSE);
+  else
+    {
+      fr_editor_set_active (self->editor, TRUE);
+      fr_editor_set_tool (self->editor, g_str_equal (tool, "rectangle") ? FR_EDITOR_TOOL_RECTANGLE
+                                                                         : FR_EDITOR_TOOL_SELECT);
+      fr_editor_set_obstacle_velocity (self->editor, g_str_equal (tool, "slow-rectangle")
+                                       ? 0.5 * fr_scene_get_model (self->scene)->default_velocity : 0.0);
+      if (g_str_equal (tool, "slow-rectangle"))
+        fr_editor_set_tool (self->editor, FR_EDITOR_TOOL_RECTANGLE);
+    }
+}
+
+static gboolean
+recovery_idle_cb (gpointer data)
+{
+  FrWindow *self = data;
+
+  if (self->session != NULL)
+    fr_session_check_recovery (self->session);
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -680,6 +926,7 @@ fr_window_dispose (GObject *object)
 {
   FrWindow *self = (FrWindow *)object;
 
+  g_clear_object (&self->session);
   g_clear_handle_id (&self->solve_idle_id, g_source_remove);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
@@ -692,6 +939,8 @@ fr_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), FR_TYPE_WINDOW);
   g_clear_object (&self->scene);
+  g_clear_object (&self->fold_tool);
+  g_clear_object (&self->fold);
 
   if (self->frame_log != NULL && self->frame_log != stderr)
     fclose (self->frame_log);
@@ -720,12 +969,16 @@ fr_window_class_init (FrWindowClass *klass)
 
   g_type_ensure (FR_TYPE_CANVAS);
   g_type_ensure (FR_TYPE_AXES);
+  g_type_ensure (FR_TYPE_EDITOR);
   g_type_ensure (FR_TYPE_SIDE_PANEL);
+  g_type_ensure (FR_TYPE_FOLD_PANEL);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-window.ui");
   gtk_widget_class_bind_template_child (widget_class, FrWindow, canvas);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, axes);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, side_panel);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, fold_panel);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, backend_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, grid_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, solve_label);
@@ -737,10 +990,16 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
   gtk_widget_class_install_action (widget_class, "win.delete-marker", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "win.edit-model", "s", edit_model_action);
   gtk_widget_class_install_action (widget_class, "win.clear-markers", NULL, clear_markers_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.fold-load-horizon", NULL, fold_load_horizon_action);
+  gtk_widget_class_install_action (widget_class, "win.fold-clear-horizon", NULL, fold_clear_horizon_action);
+  gtk_widget_class_install_action (widget_class, "win.fold-example", "s", fold_example_action);
 }
 
 static void
@@ -781,6 +1040,11 @@ fr_window_init (FrWindow *self)
                            G_CALLBACK (display_settings_changed_cb), self, G_CONNECT_SWAPPED);
 
   fr_canvas_set_scene (self->canvas, self->scene);
+  fr_editor_set_scene (self->editor, self->scene);
+  self->session = fr_session_new (self);
+  /* After the application has opened what it opens at start. */
+  g_idle_add_full (G_PRIORITY_LOW, recovery_idle_cb, g_object_ref (self), g_object_unref);
+  fold_init (self);
   display_settings_changed_cb (self, self->side_panel);
   undo_state_cb (self, NULL, fr_scene_get_undo (self->scene));
   gtk_label_set_text (self->backend_label, _("Back end: —"));
@@ -855,6 +1119,12 @@ fr_window_load_example (FrWindow    *self,
   if (!fr_scene_io_load_example (name, &grid, &velocity, &title, error))
     return FALSE;
   fr_window_load_model (self, title, &grid, velocity);
+  {
+    g_autofree char *example = fr_scene_io_find_example (name);
+
+    if (example != NULL)
+      fr_scene_set_background_source (self->scene, example, "npy");
+  }
   if (!with_markers)
     return TRUE;
 
@@ -933,6 +1203,38 @@ fr_window_load_npy (FrWindow      *self,
       return TRUE;
     }
   fr_window_load_model (self, title, &grid, velocity);
+  fr_scene_set_background_source (self->scene, path, "npy");
+  return TRUE;
+}
+
+static gboolean
+is_segy (const char *path)
+{
+  return g_str_has_suffix (path, ".sgy") || g_str_has_suffix (path, ".segy") ||
+         g_str_has_suffix (path, ".SGY") || g_str_has_suffix (path, ".SEGY");
+}
+
+/* Opens a SEG-Y velocity model; asks for the spacing when the file does
+ * not carry it. */
+static gboolean
+load_segy (FrWindow    *self,
+           const char  *path,
+           GError     **error)
+{
+  g_autoptr(GBytes) velocity = NULL;
+  g_autofree char *title = g_path_get_basename (path);
+  gboolean has_spacing = FALSE;
+  fr_grid grid;
+
+  if (!fr_scene_file_read_grid (path, "segy", &grid, &has_spacing, &velocity, error))
+    return FALSE;
+  if (!has_spacing)
+    ask_spacing (self, path, &grid, velocity);
+  else
+    {
+      fr_window_load_model (self, title, &grid, velocity);
+      fr_scene_set_background_source (self->scene, path, "segy");
+    }
   return TRUE;
 }
 
@@ -950,6 +1252,18 @@ fr_window_open_file (FrWindow *self,
   path = g_file_get_path (file);
   if (path == NULL)
     error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+  if (error == NULL && g_str_has_suffix (path, ".json"))
+    {
+      if (!fr_session_open (self->session, path, &error))
+        fr_window_show_error (self, _("Could not open the scene"), error);
+      return;
+    }
+  if (error == NULL && is_segy (path))
+    {
+      if (!load_segy (self, path, &error))
+        fr_window_show_error (self, _("Could not open the SEG-Y model"), error);
+      return;
+    }
   if (error != NULL || !fr_window_load_npy (self, path, NULL, NULL, &error))
     fr_window_show_error (self, _("Could not open the velocity grid"), error);
 }
@@ -1036,6 +1350,33 @@ fr_window_export_async (FrWindow            *self,
       return;
     }
 
+  if (kind == FR_EXPORT_FIGURE_SVG || kind == FR_EXPORT_FIGURE_PDF)
+    {
+      FrFigure fig = {
+        .view = fr_canvas_get_view (self->canvas),
+        .scene = self->scene,
+        .colormap = fr_canvas_get_colormap (self->canvas),
+        .result = fr_canvas_get_result (self->canvas),
+        .interval = fr_side_panel_get_interval (self->side_panel),
+        .fold = self->fold_mode ? self->fold : NULL,
+      };
+
+      if (fr_figure_write (&fig, kind == FR_EXPORT_FIGURE_SVG ? FR_FIGURE_SVG : FR_FIGURE_PDF,
+                           path, &error))
+        g_task_return_boolean (task, TRUE);
+      else
+        g_task_return_error (task, error);
+      return;
+    }
+  if (kind == FR_EXPORT_HORIZONS_CSV || kind == FR_EXPORT_HORIZONS_VTP)
+    {
+      if (fr_fold_result_write_horizons (fr_canvas_get_result (self->canvas),
+                                         kind == FR_EXPORT_HORIZONS_VTP, path, &error))
+        g_task_return_boolean (task, TRUE);
+      else
+        g_task_return_error (task, error);
+      return;
+    }
   if (fr_export_result (kind, self->scene, fr_canvas_get_result (self->canvas), path, &error))
     g_task_return_boolean (task, TRUE);
   else
@@ -1051,4 +1392,70 @@ fr_window_export_finish (FrWindow      *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Switches between Rays (SPR) and Folds mode; the canvas's pointer tool,
+ * the side panel and the next job follow.  Folds mode starts on the
+ * bundled anticline–syncline horizon when none is drawn yet. */
+void
+fr_window_set_fold_mode (FrWindow *self,
+                         gboolean  fold_mode)
+{
+  GAction *action;
+  guint n;
+
+  g_return_if_fail (FR_IS_WINDOW (self));
+
+  fold_mode = !!fold_mode;
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "mode");
+  if (action != NULL)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action),
+                               g_variant_new_string (fold_mode ? "folds" : "rays"));
+  if (self->fold_mode == fold_mode)
+    return;
+  self->fold_mode = fold_mode;
+  fr_canvas_set_fold_tool (self->canvas, fold_mode ? self->fold_tool : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->fold_panel), fold_mode);
+  gtk_widget_set_visible (GTK_WIDGET (self->side_panel), !fold_mode);
+  fr_fold_state_get_horizon (self->fold, &n);
+  if (fold_mode && n == 0 && fr_scene_has_model (self->scene))
+    fr_window_load_fold_example (self, "anticline-syncline", NULL);
+  fr_canvas_set_result (self->canvas, NULL);
+  gtk_label_set_text (self->solve_label, "");
+  request_solve (self);
+}
+
+gboolean
+fr_window_get_fold_mode (FrWindow *self)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
+  return self->fold_mode;
+}
+
+FrFoldState *
+fr_window_get_fold_state (FrWindow *self)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), NULL);
+  return self->fold;
+}
+
+/* Loads a bundled horizon (data/fold/NAME.csv) as the starting horizon. */
+gboolean
+fr_window_load_fold_example (FrWindow    *self,
+                             const char  *name,
+                             GError     **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  path = fr_fold_state_find_example (name);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("The bundled horizon “%s” is not installed"), name);
+      return FALSE;
+    }
+  return fr_fold_state_load_horizon_csv (self->fold, path, error);
 }

@@ -8,6 +8,7 @@
 
 #include "fr-canvas.h"
 #include "fr-export.h"
+#include "fr-fold-state.h"
 #include "fr-scene.h"
 #include "fr-side-panel.h"
 #include "fr-solver-thread.h"
@@ -48,6 +49,13 @@ void            fr_window_export_async      (FrWindow             *self,
                                              gpointer              user_data);
 gboolean        fr_window_export_finish     (FrWindow             *self,
                                              GAsyncResult         *result,
+                                             GError              **error);
+void            fr_window_set_fold_mode     (FrWindow             *self,
+                                             gboolean              fold_mode);
+gboolean        fr_window_get_fold_mode     (FrWindow             *self);
+FrFoldState    *fr_window_get_fold_state    (FrWindow             *self);
+gboolean        fr_window_load_fold_example (FrWindow             *self,
+                                             const char           *name,
                                              GError              **error);
 void            fr_window_show_error        (FrWindow             *self,
                                              const char           *primary,

@@ -11,6 +11,7 @@ uniform ivec2 u_size;           // nx, nz
 uniform int u_has_time;
 uniform float u_interval;       // isochron spacing in time units, <= 0: none
 uniform float u_front;          // wavefront time, < 0: off
+uniform float u_bands;          // fold bands: floor(T / u_bands) parity, <= 0: off
 
 out vec4 o_color;
 
@@ -80,6 +81,14 @@ main (void)
           float lum = dot (col, vec3 (0.2126, 0.7152, 0.0722));
           vec3 ink = lum > 0.45 ? vec3 (0.0) : vec3 (1.0);
 
+          if (u_bands > 0.0)
+            {
+              // Alternating strata between folded horizons: sandstone and
+              // shale, lightly tinted by the field beneath.
+              float parity = mod (floor (t / u_bands), 2.0);
+              vec3 strat = parity < 0.5 ? vec3 (0.91, 0.78, 0.50) : vec3 (0.42, 0.47, 0.55);
+              col = mix (col, strat, 0.8);
+            }
           if (u_front >= 0.0 && t > u_front)
             col = mix (col, vec3 (0.08), 0.55);
           if (u_interval > 0.0)

@@ -396,7 +396,8 @@ def t_export_runs():
     a.quit()
     names = sorted(os.listdir(EXPORT_DIR)) if os.path.isdir(EXPORT_DIR) else []
     exp["view"] = a.view()
-    want = ["T.npy", "T.vti", "canvas.png", "rays.csv", "rays.vtp", "velocity.npy", "velocity.vti"]
+    want = ["T.npy", "T.vti", "canvas.png", "figure.pdf", "figure.svg", "rays.csv", "rays.vtp",
+            "velocity.npy", "velocity.vti"]
     return rc == 0 and names == want, "exit %d, files %s" % (rc, names)
 
 
@@ -450,6 +451,181 @@ for name, fn in [
     ("exported .vti, .vtp and rays CSV are valid", t_export_vti),
 ]:
     check(name, fn)
+
+
+# ------------------------------------------------------------------ session 4
+# Folds mode: draw a horizon with clicks, drag the ψa arrow's tip, and check
+# the folded horizons by pixels against their analytic shape.  With F = 1
+# constant, the level set T = t is {p : dist(p − ψa·t, H) = t} for the
+# drawn polyline H (Huygens: circles of radius F·t about H moved by ψa·t).
+FOLD_H = [(0.3, 0.95), (1.5, 0.6), (2.7, 0.95)]
+FOLD_DELTA, FOLD_COUNT = 0.1, 8
+fold = App("--clear", "--mode", "folds", "--psi-a", "0,0", name="folds")
+fst = {}
+
+
+def seg_dist(px, pz, poly):
+    best = np.full(px.shape, np.inf)
+    for (ax, az), (bx, bz) in zip(poly, poly[1:]):
+        ex, ez = bx - ax, bz - az
+        t = np.clip(((px - ax) * ex + (pz - az) * ez) / (ex * ex + ez * ez), 0, 1)
+        best = np.minimum(best, np.hypot(px - ax - t * ex, pz - az - t * ez))
+    return best
+
+
+def fold_psi():
+    for line in reversed(fold.lines()):
+        m = re.search(r"fold serial=\d+ psi_x=([-\d.e+]+) psi_z=([-\d.e+]+) nodes=(\d+)", line)
+        if m:
+            return float(m.group(1)), float(m.group(2)), int(m.group(3))
+    return None
+
+
+def white_points(img):
+    """Model positions of the folded horizons' white pixels inside the model
+    box, away from its edges and the arrow's handles."""
+    x0, y0, x1, y1 = fold.canvas_box()
+    sub = img[y0:y1, x0:x1].astype(int)
+    mask = (sub > 235).all(axis=-1)
+    ys, xs = np.nonzero(mask)
+    mx, mz = fold.to_model(xs + x0, ys + y0)
+    mx, mz = np.asarray(mx), np.asarray(mz)
+    keep = (mx > 0.06) & (mx < 2.94) & (mz > 0.06) & (mz < 1.44)
+    bx, bz = 1.5, 0.3    # the arrow's base (fold_model_changed)
+    keep &= np.hypot(mx - bx, mz - bz) > 0.12
+    return mx[keep], mz[keep]
+
+
+def fit_fraction(mx, mz, psi, tol=0.02):
+    ok = np.zeros(mx.shape, bool)
+    for k in range(1, FOLD_COUNT + 1):
+        t = k * FOLD_DELTA
+        d = seg_dist(mx - psi[0] * t, mz - psi[1] * t, FOLD_H)
+        ok |= np.abs(d - t) < tol
+    return ok.mean() if len(ok) else 0.0
+
+
+def t_fold_draw():
+    if not fold.find_window():
+        return False, "no window"
+    s = fold.wait_settled()
+    xdo("key", "alt+l")            # the panel's “Clear” button (mnemonic)
+    s = fold.wait_settled(s)
+    for x, z in FOLD_H:
+        sx, sy = fold.to_screen(x, z)
+        xdo("mousemove", sx, sy)
+        xdo("click", 1)
+        time.sleep(0.3)
+    end = time.time() + 30
+    while time.time() < end and (fold_psi() or (0, 0, 0))[2] < 3:
+        time.sleep(0.1)
+    fst["serial"] = fold.wait_settled(fold.last_settled() if fold_psi()[2] < 3 else 0)
+    time.sleep(0.5)
+    fst["serial"] = fold.wait_settled(fst["serial"] - 1)
+    img = fold.stable_shot("20-fold-drawn")
+    mx, mz = white_points(img)
+    psi = fold_psi()
+    frac = fit_fraction(mx, mz, (0.0, 0.0))
+    nodes = sum(near(img, *fold.to_screen(x, z), (255, 140, 0), radius=3, tol=40) for x, z in FOLD_H)
+    fst["img0"] = fold.canvas(img).copy()
+    return (psi is not None and psi[2] == 3 and nodes == 3 and len(mx) > 500 and frac > 0.95,
+            "%d nodes drawn, %d horizon pixels, %.1f%% at distance k·Δ from the polyline (psi %s)"
+            % (nodes, len(mx), 100 * frac, psi))
+
+
+def drag(fx, fy, tx, ty, steps=15):
+    xdo("mousemove", fx, fy)
+    xdo("mousedown", 1)
+    for i in range(1, steps + 1):
+        xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
+        time.sleep(0.03)
+    xdo("mouseup", 1)
+
+
+def t_fold_drag_psi():
+    bx, by = fold.to_screen(1.5, 0.3)
+    v = fold.view()
+    # 0.5 F to the right: the arrow spans a quarter of the model's smaller side per unit ψa.
+    tx = bx + int(round(0.5 * 0.25 * 1.51 * v["scale"]))
+    drag(bx, by, tx, by)
+    fst["serial"] = fold.wait_settled(fst["serial"])
+    img = fold.stable_shot("21-fold-sheared")
+    psi = fold_psi()
+    mx, mz = white_points(img)
+    sheared = fit_fraction(mx, mz, psi[:2])
+    parallel = fit_fraction(mx, mz, (0.0, 0.0))
+    # The lines moved right: the mean x of the horizon pixels grew.
+    before_x = white_points_from(fst["img0"])
+    shift = mx.mean() - before_x
+    fst["tip"] = (tx, by)
+    return (psi[0] > 0.3 and abs(psi[1]) < 0.02 and sheared > 0.9 and parallel < 0.75 and shift > 0.02,
+            "psi (%.3f, %.3f): %.1f%% of %d pixels on the sheared level sets, %.1f%% on the unsheared; "
+            "mean x moved %+.3f" % (psi[0], psi[1], 100 * sheared, len(mx), 100 * parallel, shift))
+
+
+def white_points_from(canvas_img):
+    mask = (canvas_img.astype(int) > 235).all(axis=-1)
+    ys, xs = np.nonzero(mask)
+    x0, y0, _, _ = fold.canvas_box()
+    mx, mz = fold.to_model(xs + x0, ys + y0)
+    mx = np.asarray(mx)
+    return mx[(mx > 0.06) & (mx < 2.94)].mean()
+
+
+def t_fold_psi_zero():
+    bx, by = fold.to_screen(1.5, 0.3)
+    drag(fst["tip"][0], fst["tip"][1], bx, by)
+    fst["serial"] = fold.wait_settled(fst["serial"])
+    img = fold.stable_shot("22-fold-parallel")
+    psi = fold_psi()
+    mx, mz = white_points(img)
+    frac = fit_fraction(mx, mz, (0.0, 0.0), tol=0.01 + 1.5 / fold.view()["scale"])
+    return (abs(psi[0]) < 1e-3 and abs(psi[1]) < 1e-3 and frac > 0.95,
+            "psi (%.2g, %.2g): %.1f%% of %d pixels within one cell of distance k·Δ from the horizon"
+            % (psi[0], psi[1], 100 * frac, len(mx)))
+
+
+for name, fn in [
+    ("folds: clicks draw a horizon; with ψa = 0 the folded horizons are parallel curves", t_fold_draw),
+    ("folds: dragging the ψa arrow's tip shears the folded horizons along it", t_fold_drag_psi),
+    ("folds: dragging the tip back to ψa = 0 gives parallel curves within one cell", t_fold_psi_zero),
+]:
+    check(name, fn)
+fold.quit()
+
+FOLD_EXPORT = os.path.join(OUT, "fold-export")
+shutil.rmtree(FOLD_EXPORT, ignore_errors=True)
+
+
+def t_fold_export():
+    a = App("--mode", "folds", "--psi-a", "0.3,-0.2", "--export-on-idle", FOLD_EXPORT, name="fold-export")
+    try:
+        rc = a.proc.wait(90)
+    except subprocess.TimeoutExpired:
+        a.quit()
+        return False, "did not quit after exporting"
+    a.quit()
+    names = sorted(os.listdir(FOLD_EXPORT)) if os.path.isdir(FOLD_EXPORT) else []
+    ok = rc == 0 and {"horizons.csv", "horizons.vtp", "figure.svg", "figure.pdf", "T.npy"} <= set(names)
+    notes = ["exit %d, files %s" % (rc, names)]
+    if ok:
+        with open(os.path.join(FOLD_EXPORT, "horizons.csv")) as f:
+            rows = f.read().splitlines()
+        ids = {r.split(",")[0] for r in rows[1:]}
+        root = ET.parse(os.path.join(FOLD_EXPORT, "horizons.vtp")).getroot()
+        lines = sum(int(p.get("NumberOfLines", 0)) for p in root.iter("Piece"))
+        svg = ET.parse(os.path.join(FOLD_EXPORT, "figure.svg")).getroot()
+        paths = [p for p in svg.iter("{http://www.w3.org/2000/svg}path")
+                 if "stroke:rgb(98%,98%,98%)" in p.get("style", "")]
+        info = run("pdfinfo", os.path.join(FOLD_EXPORT, "figure.pdf"), check=False).stdout
+        ok = (rows[0] == "horizon,k,T,x,z" and len(ids) == lines > 0 and len(paths) == lines
+              and "Pages:" in info)
+        notes.append("%d horizons in CSV, %d in .vtp, %d white paths in the SVG; pdfinfo %s"
+                     % (len(ids), lines, len(paths), "ok" if "Pages:" in info else "failed"))
+    return ok, "\n".join(notes)
+
+
+check("folds: --export-on-idle writes T, horizons (CSV, .vtp) and the SVG/PDF figure", t_fold_export)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

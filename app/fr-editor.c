@@ -1,0 +1,900 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-editor"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "fr-editor.h"
+
+#define HIT_PX        8.0    /* how near a node or vertex must be to grab it */
+#define SEGMENT_PX    6.0    /* how near an interface a double-click adds a node */
+#define VELOCITY_STEP 1.03   /* one scroll step over a layer */
+
+typedef enum
+{
+  DRAG_NONE,
+  DRAG_NODE,
+  DRAG_VERTEX,
+  DRAG_OBSTACLE,
+  DRAG_RECT,
+  DRAG_CLAIMED,    /* a press we keep from the canvas (a double-click's first) */
+} DragMode;
+
+typedef enum
+{
+  SEL_NONE,
+  SEL_NODE,
+  SEL_OBSTACLE,
+} SelKind;
+
+struct _FrEditor
+{
+  GtkWidget     parent_instance;
+
+  FrCanvas     *canvas;      /* weak: our sibling in the overlay */
+  FrScene      *scene;
+  gboolean      active;
+  FrEditorTool  tool;
+  double        obstacle_velocity;
+
+  DragMode      drag;
+  guint         item;        /* layer or obstacle index */
+  guint         sub;         /* node or vertex index */
+  double        start_x, start_z;
+  GArray       *start_vertices;
+  double        press_px, press_py, rect_px, rect_py;
+  gint64        last_press_time;
+  double        last_press_px, last_press_py;
+
+  SelKind       sel;
+  guint         sel_item, sel_sub;
+
+  guint         scroll_end_id;
+};
+
+G_DEFINE_FINAL_TYPE (FrEditor, fr_editor, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_CANVAS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const FrView *
+view_of (FrEditor *self)
+{
+  return fr_canvas_get_view (self->canvas);
+}
+
+static gboolean
+has_model (FrEditor *self)
+{
+  return self->canvas != NULL && self->scene != NULL && fr_scene_get_model (self->scene) != NULL;
+}
+
+/* ------------------------------------------------------------- hit tests */
+
+static gboolean
+near (FrEditor *self,
+      double    x,
+      double    z,
+      double    px,
+      double    py,
+      double    radius)
+{
+  double wx, wy;
+
+  fr_view_model_to_widget (view_of (self), x, z, &wx, &wy);
+  return hypot (wx - px, wy - py) <= radius;
+}
+
+static gboolean
+hit_node (FrEditor *self,
+          double    px,
+          double    py,
+          guint    *layer,
+          guint    *node)
+{
+  const FrModel *m = fr_scene_get_model (self->scene);
+
+  for (guint i = m->layers->len; i-- > 0;)
+    {
+      const FrLayer *l = g_ptr_array_index (m->layers, i);
+
+      for (guint k = 0; k < l->nodes->len; k++)
+        {
+          const FrVertex *v = &g_array_index (l->nodes, FrVertex, k);
+
+          if (near (self, v->x, v->z, px, py, HIT_PX))
+            {
+              *layer = i;
+              *node = k;
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+hit_vertex (FrEditor *self,
+            double    px,
+            double    py,
+            guint    *obstacle,
+            guint    *vertex)
+{
+  const FrModel *m = fr_scene_get_model (self->scene);
+
+  for (guint i = m->obstacles->len; i-- > 0;)
+    {
+      const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
+
+      for (guint k = 0; k < o->vertices->len; k++)
+        {
+          const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
+
+          if (near (self, v->x, v->z, px, py, HIT_PX))
+            {
+              *obstacle = i;
+              *vertex = k;
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+hit_obstacle (FrEditor *self,
+              double    x,
+              double    z,
+              guint    *obstacle)
+{
+  const FrModel *m = fr_scene_get_model (self->scene);
+
+  for (guint i = m->obstacles->len; i-- > 0;)
+    if (fr_obstacle_contains (g_ptr_array_index (m->obstacles, i), x, z))
+      {
+        *obstacle = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* The interface segment within SEGMENT_PX of (px, py): its layer and the
+ * index the new node gets. */
+static gboolean
+hit_segment (FrEditor *self,
+             double    px,
+             double    py,
+             guint    *layer,
+             guint    *index)
+{
+  const FrModel *m = fr_scene_get_model (self->scene);
+
+  for (guint i = m->layers->len; i-- > 0;)
+    {
+      const FrLayer *l = g_ptr_array_index (m->layers, i);
+
+      for (guint k = 0; k + 1 < l->nodes->len; k++)
+        {
+          const FrVertex *a = &g_array_index (l->nodes, FrVertex, k);
+          const FrVertex *b = &g_array_index (l->nodes, FrVertex, k + 1);
+          double ax, ay, bx, by, t, len2, dx, dy;
+
+          fr_view_model_to_widget (view_of (self), a->x, a->z, &ax, &ay);
+          fr_view_model_to_widget (view_of (self), b->x, b->z, &bx, &by);
+          len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
+          if (len2 <= 0.0)
+            continue;
+          t = CLAMP (((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / len2, 0.0, 1.0);
+          dx = ax + t * (bx - ax) - px;
+          dy = ay + t * (by - ay) - py;
+          if (hypot (dx, dy) <= SEGMENT_PX && t > 0.0 && t < 1.0)
+            {
+              *layer = i;
+              *index = k + 1;
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* The layer at model point (x, z), as the rasteriser assigns it. */
+static gboolean
+layer_at (FrEditor *self,
+          double    x,
+          double    z,
+          guint    *layer)
+{
+  const FrModel *m = fr_scene_get_model (self->scene);
+  double x0, z0, x1, z1;
+
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  if (x < x0 || x > x1 || z < z0 || z > z1 || m->layers->len == 0)
+    return FALSE;
+  for (guint i = m->layers->len; i-- > 0;)
+    {
+      FrLayer *l = g_ptr_array_index (m->layers, i);
+      fr_raster_layer rl = { NULL, NULL, l->nodes->len, 0, 0, 0 };
+      g_autofree double *xs = g_new (double, 2 * l->nodes->len);
+
+      for (guint k = 0; k < l->nodes->len; k++)
+        {
+          xs[k] = g_array_index (l->nodes, FrVertex, k).x;
+          xs[l->nodes->len + k] = g_array_index (l->nodes, FrVertex, k).z;
+        }
+      rl.x = xs;
+      rl.z = xs + l->nodes->len;
+      if (fr_raster_interface_z (&rl, x) <= z || (i == 0 && m->background == NULL))
+        {
+          *layer = i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* ------------------------------------------------------------- editing */
+
+static void
+model_changed (FrEditor *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!fr_scene_model_changed (self->scene, &error))
+    g_debug ("edit refused: %s", error->message);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+select_item (FrEditor *self,
+             SelKind   kind,
+             guint     item,
+             guint     sub)
+{
+  self->sel = kind;
+  self->sel_item = item;
+  self->sel_sub = sub;
+  if (kind != SEL_NONE)
+    fr_scene_select (self->scene, FR_MARKER_NONE, 0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+move_node (FrEditor *self,
+           double    x,
+           double    z)
+{
+  FrModel *m = fr_scene_edit_model (self->scene);
+  FrLayer *l = g_ptr_array_index (m->layers, self->item);
+  FrVertex *v = &g_array_index (l->nodes, FrVertex, self->sub);
+  double eps = 1e-6 * m->grid.dx;
+
+  /* Interfaces stay functions of x: a node stays between its neighbours. */
+  if (self->sub > 0)
+    x = MAX (x, g_array_index (l->nodes, FrVertex, self->sub - 1).x + eps);
+  if (self->sub + 1 < l->nodes->len)
+    x = MIN (x, g_array_index (l->nodes, FrVertex, self->sub + 1).x - eps);
+  v->x = x;
+  v->z = z;
+}
+
+static void
+move_vertex (FrEditor *self,
+             double    x,
+             double    z)
+{
+  FrModel *m = fr_scene_edit_model (self->scene);
+  FrObstacle *o = g_ptr_array_index (m->obstacles, self->item);
+  FrVertex *v = (FrVertex *) o->vertices->data;
+
+  if (o->shape == FR_OBSTACLE_RECTANGLE)
+    {
+      /* Corners 0..3 run (x0,z0) (x1,z0) (x1,z1) (x0,z1): the corner's
+       * partners along x and z follow, so it stays a rectangle. */
+      static const guint same_x[4] = { 3, 2, 1, 0 }, same_z[4] = { 1, 0, 3, 2 };
+
+      v[same_x[self->sub]].x = x;
+      v[same_z[self->sub]].z = z;
+    }
+  v[self->sub].x = x;
+  v[self->sub].z = z;
+}
+
+static void
+move_obstacle (FrEditor *self,
+               double    dx,
+               double    dz)
+{
+  FrModel *m = fr_scene_edit_model (self->scene);
+  FrObstacle *o = g_ptr_array_index (m->obstacles, self->item);
+
+  for (guint k = 0; k < o->vertices->len; k++)
+    {
+      const FrVertex *s = &g_array_index (self->start_vertices, FrVertex, k);
+      FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
+
+      v->x = s->x + dx;
+      v->z = s->z + dz;
+    }
+}
+
+static void
+insert_node (FrEditor *self,
+             guint     layer,
+             guint     index,
+             double    x,
+             double    z)
+{
+  FrModel *m = fr_scene_edit_model (self->scene);
+  FrLayer *l = g_ptr_array_index (m->layers, layer);
+  FrVertex v = { x, z };
+
+  fr_scene_begin_edit (self->scene);
+  g_array_insert_val (l->nodes, index, v);
+  model_changed (self);
+  fr_scene_end_edit (self->scene, _("Add Node"));
+  select_item (self, SEL_NODE, layer, index);
+}
+
+/* ------------------------------------------------------------- callbacks */
+
+static void
+drag_begin_cb (FrEditor       *self,
+               double          px,
+               double          py,
+               GtkGestureDrag *gesture)
+{
+  gint64 now = g_get_monotonic_time ();
+  gboolean double_click;
+  guint item, sub;
+  double x, z;
+  int dbl_ms = 400;
+
+  if (!self->active || !has_model (self))
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-double-click-time", &dbl_ms, NULL);
+  double_click = now - self->last_press_time < dbl_ms * 1000 &&
+                 hypot (px - self->last_press_px, py - self->last_press_py) < 5.0;
+  self->last_press_time = double_click ? 0 : now;
+  self->last_press_px = px;
+  self->last_press_py = py;
+  self->press_px = self->rect_px = px;
+  self->press_py = self->rect_py = py;
+  fr_view_widget_to_model (view_of (self), px, py, &x, &z);
+  self->start_x = x;
+  self->start_z = z;
+  self->drag = DRAG_NONE;
+
+  if (double_click && hit_segment (self, px, py, &item, &sub))
+    {
+      insert_node (self, item, sub, x, z);
+      self->drag = DRAG_CLAIMED;
+    }
+  else if (self->tool == FR_EDITOR_TOOL_RECTANGLE)
+    self->drag = DRAG_RECT;
+  else if (hit_node (self, px, py, &item, &sub))
+    {
+      self->drag = DRAG_NODE;
+      select_item (self, SEL_NODE, item, sub);
+    }
+  else if (hit_vertex (self, px, py, &item, &sub))
+    {
+      self->drag = DRAG_VERTEX;
+      select_item (self, SEL_OBSTACLE, item, 0);
+    }
+  else if (hit_obstacle (self, x, z, &item))
+    {
+      const FrObstacle *o = g_ptr_array_index (fr_scene_get_model (self->scene)->obstacles, item);
+
+      self->drag = DRAG_OBSTACLE;
+      g_clear_pointer (&self->start_vertices, g_array_unref);
+      self->start_vertices = g_array_copy (o->vertices);
+      select_item (self, SEL_OBSTACLE, item, 0);
+    }
+  else if (hit_segment (self, px, py, &item, &sub))
+    self->drag = DRAG_CLAIMED;   /* maybe a double-click's first press: no marker */
+
+  if (self->drag == DRAG_NONE)
+    {
+      if (self->sel != SEL_NONE)
+        select_item (self, SEL_NONE, 0, 0);
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  self->item = item;
+  self->sub = sub;
+  if (self->drag == DRAG_NODE || self->drag == DRAG_VERTEX || self->drag == DRAG_OBSTACLE)
+    fr_scene_begin_edit (self->scene);
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+drag_update_cb (FrEditor       *self,
+                double          dx,
+                double          dy,
+                GtkGestureDrag *gesture)
+{
+  double x, z;
+
+  if (!has_model (self))
+    return;
+  fr_view_widget_to_model (view_of (self), self->press_px + dx, self->press_py + dy, &x, &z);
+  switch (self->drag)
+    {
+    case DRAG_NODE:
+      move_node (self, x, z);
+      model_changed (self);
+      break;
+    case DRAG_VERTEX:
+      move_vertex (self, x, z);
+      model_changed (self);
+      break;
+    case DRAG_OBSTACLE:
+      move_obstacle (self, x - self->start_x, z - self->start_z);
+      model_changed (self);
+      break;
+    case DRAG_RECT:
+      self->rect_px = self->press_px + dx;
+      self->rect_py = self->press_py + dy;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      break;
+    case DRAG_CLAIMED:
+    case DRAG_NONE:
+    default:
+      break;
+    }
+}
+
+static void
+drag_end_cb (FrEditor       *self,
+             double          dx,
+             double          dy,
+             GtkGestureDrag *gesture)
+{
+  DragMode mode = self->drag;
+
+  self->drag = DRAG_NONE;
+  if (!has_model (self))
+    return;
+  switch (mode)
+    {
+    case DRAG_NODE:
+      fr_scene_end_edit (self->scene, _("Move Node"));
+      break;
+    case DRAG_VERTEX:
+      fr_scene_end_edit (self->scene, _("Reshape Obstacle"));
+      break;
+    case DRAG_OBSTACLE:
+      fr_scene_end_edit (self->scene, _("Move Obstacle"));
+      break;
+    case DRAG_RECT:
+      if (fabs (dx) > 3.0 && fabs (dy) > 3.0)
+        {
+          FrModel *m = fr_scene_edit_model (self->scene);
+          double x0, z0, x1, z1;
+
+          fr_view_widget_to_model (view_of (self), self->press_px, self->press_py, &x0, &z0);
+          fr_view_widget_to_model (view_of (self), self->press_px + dx, self->press_py + dy, &x1, &z1);
+          fr_scene_begin_edit (self->scene);
+          g_ptr_array_add (m->obstacles,
+                           fr_obstacle_new_rectangle (x0, z0, x1, z1, self->obstacle_velocity));
+          model_changed (self);
+          fr_scene_end_edit (self->scene, _("Add Obstacle"));
+          select_item (self, SEL_OBSTACLE, m->obstacles->len - 1, 0);
+        }
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      break;
+    case DRAG_CLAIMED:
+    case DRAG_NONE:
+    default:
+      break;
+    }
+}
+
+static gboolean
+scroll_end_cb (gpointer data)
+{
+  FrEditor *self = data;
+
+  self->scroll_end_id = 0;
+  if (self->scene != NULL)
+    fr_scene_end_edit (self->scene, _("Change Velocity"));
+  return G_SOURCE_REMOVE;
+}
+
+/* Scrolling over a layer scales its top velocity; Ctrl+scroll (or
+ * scrolling outside the layers) zooms as usual.  A burst of steps is one
+ * undo step. */
+static gboolean
+scroll_cb (FrEditor                 *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *controller)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
+  double px, py, x, z;
+  guint layer;
+  FrLayer *l;
+
+  if (!self->active || !has_model (self) || dy == 0.0 || (state & GDK_CONTROL_MASK) ||
+      event == NULL || !gdk_event_get_position (event, &px, &py))
+    return FALSE;
+  /* The event's position is in the surface; the canvas fills our overlay. */
+  {
+    graphene_point_t p;
+    GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self->canvas));
+    double sx = 0, sy = 0;
+
+    gtk_native_get_surface_transform (native, &sx, &sy);
+    if (!gtk_widget_compute_point (GTK_WIDGET (native), GTK_WIDGET (self->canvas),
+                                   &GRAPHENE_POINT_INIT ((float) (px - sx), (float) (py - sy)), &p))
+      return FALSE;
+    px = p.x;
+    py = p.y;
+  }
+  fr_view_widget_to_model (view_of (self), px, py, &x, &z);
+  if (!layer_at (self, x, z, &layer))
+    return FALSE;
+  if (self->scroll_end_id == 0)
+    fr_scene_begin_edit (self->scene);
+  else
+    g_source_remove (self->scroll_end_id);
+  self->scroll_end_id = g_timeout_add (600, scroll_end_cb, self);
+  l = g_ptr_array_index (fr_scene_edit_model (self->scene)->layers, layer);
+  l->v_top *= pow (VELOCITY_STEP, -dy);
+  model_changed (self);
+  return TRUE;
+}
+
+static void
+scene_changed_cb (FrEditor *self,
+                  guint     what,
+                  FrScene  *scene)
+{
+  const FrModel *m = fr_scene_get_model (scene);
+
+  /* Undo may take away what is selected. */
+  if (m == NULL ||
+      (self->sel == SEL_NODE && (self->sel_item >= m->layers->len ||
+                                 self->sel_sub >= ((FrLayer *) g_ptr_array_index (m->layers, self->sel_item))->nodes->len)) ||
+      (self->sel == SEL_OBSTACLE && self->sel_item >= m->obstacles->len))
+    self->sel = SEL_NONE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ------------------------------------------------------------- drawing */
+
+static void
+path_layer (FrEditor      *self,
+            cairo_t       *cr,
+            const FrLayer *l,
+            double         x_min,
+            double         x_max)
+{
+  const FrVertex *v = (const FrVertex *) l->nodes->data;
+  guint n = l->nodes->len;
+  double px, py;
+
+  fr_view_model_to_widget (view_of (self), MIN (x_min, v[0].x), v[0].z, &px, &py);
+  cairo_move_to (cr, px, py);
+  for (guint k = 0; k < n; k++)
+    {
+      fr_view_model_to_widget (view_of (self), v[k].x, v[k].z, &px, &py);
+      cairo_line_to (cr, px, py);
+    }
+  fr_view_model_to_widget (view_of (self), MAX (x_max, v[n - 1].x), v[n - 1].z, &px, &py);
+  cairo_line_to (cr, px, py);
+}
+
+static void
+fr_editor_snapshot (GtkWidget   *widget,
+                    GtkSnapshot *snapshot)
+{
+  FrEditor *self = FR_EDITOR (widget);
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  const FrModel *m;
+  double x0, z0, x1, z1;
+  cairo_t *cr;
+
+  if (!has_model (self) || width <= 0 || height <= 0)
+    return;
+  m = fr_scene_get_model (self->scene);
+  if (!self->active && m->layers->len == 0 && m->obstacles->len == 0)
+    return;
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+
+  /* Obstacles: impermeable ones hatched dark, slow ones outlined amber. */
+  for (guint i = 0; i < m->obstacles->len; i++)
+    {
+      const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
+      gboolean selected = self->sel == SEL_OBSTACLE && self->sel_item == i;
+
+      for (guint k = 0; k < o->vertices->len; k++)
+        {
+          const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
+          double px, py;
+
+          fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
+          cairo_line_to (cr, px, py);
+        }
+      cairo_close_path (cr);
+      if (o->velocity > 0)
+        cairo_set_source_rgba (cr, 1.0, 0.65, 0.1, 1.0);
+      else
+        cairo_set_source_rgba (cr, 0.85, 0.85, 0.85, 1.0);
+      if (selected)
+        cairo_set_source_rgba (cr, 1.0, 0.92, 0.2, 1.0);
+      cairo_set_line_width (cr, selected ? 2.5 : 1.5);
+      cairo_stroke (cr);
+      if (self->active)
+        for (guint k = 0; k < o->vertices->len; k++)
+          {
+            const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
+            double px, py;
+
+            fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
+            cairo_rectangle (cr, px - 3, py - 3, 6, 6);
+            cairo_fill (cr);
+          }
+    }
+
+  /* Interfaces: a light line on a dark halo, nodes as squares. */
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const FrLayer *l = g_ptr_array_index (m->layers, i);
+
+      path_layer (self, cr, l, x0, x1);
+      cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
+      cairo_set_line_width (cr, 3.5);
+      cairo_stroke_preserve (cr);
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
+      cairo_set_line_width (cr, 1.5);
+      cairo_stroke (cr);
+      if (!self->active)
+        continue;
+      for (guint k = 0; k < l->nodes->len; k++)
+        {
+          const FrVertex *v = &g_array_index (l->nodes, FrVertex, k);
+          gboolean selected = self->sel == SEL_NODE && self->sel_item == i && self->sel_sub == k;
+          double px, py;
+
+          fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
+          cairo_rectangle (cr, px - 4.5, py - 4.5, 9, 9);
+          cairo_set_source_rgba (cr, 0, 0, 0, 0.8);
+          cairo_fill_preserve (cr);
+          if (selected)
+            cairo_set_source_rgba (cr, 1.0, 0.92, 0.2, 1.0);
+          else
+            cairo_set_source_rgba (cr, 1, 1, 1, 1);
+          cairo_set_line_width (cr, 1.5);
+          cairo_stroke (cr);
+        }
+    }
+
+  if (self->drag == DRAG_RECT)
+    {
+      cairo_rectangle (cr, MIN (self->press_px, self->rect_px), MIN (self->press_py, self->rect_py),
+                       fabs (self->rect_px - self->press_px), fabs (self->rect_py - self->press_py));
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
+      cairo_set_line_width (cr, 1.0);
+      cairo_stroke (cr);
+    }
+  cairo_destroy (cr);
+}
+
+/* ------------------------------------------------------------- GObject */
+
+static void
+attach_controllers (FrEditor *self)
+{
+  GtkGesture *drag;
+  GtkEventController *scroll;
+
+  /* Capture phase: we see presses before the canvas's own gesture and
+   * claim those on model items; the rest we deny, and the canvas places
+   * markers and pans as before. */
+  drag = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drag), GTK_PHASE_CAPTURE);
+  g_signal_connect_object (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (drag, "drag-update", G_CALLBACK (drag_update_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (drag, "drag-end", G_CALLBACK (drag_end_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas), GTK_EVENT_CONTROLLER (drag));
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL |
+                                            GTK_EVENT_CONTROLLER_SCROLL_DISCRETE);
+  gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (scroll, "scroll", G_CALLBACK (scroll_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas), scroll);
+
+  g_signal_connect_object (self->canvas, "view-changed", G_CALLBACK (gtk_widget_queue_draw), self,
+                           G_CONNECT_SWAPPED);
+}
+
+static void
+fr_editor_dispose (GObject *object)
+{
+  FrEditor *self = (FrEditor *)object;
+
+  if (self->scroll_end_id != 0)
+    {
+      g_clear_handle_id (&self->scroll_end_id, g_source_remove);
+      if (self->scene != NULL)
+        fr_scene_end_edit (self->scene, _("Change Velocity"));
+    }
+  if (self->canvas != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->canvas), (gpointer *) &self->canvas);
+  self->canvas = NULL;
+  g_clear_object (&self->scene);
+  g_clear_pointer (&self->start_vertices, g_array_unref);
+
+  G_OBJECT_CLASS (fr_editor_parent_class)->dispose (object);
+}
+
+static void
+fr_editor_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  FrEditor *self = FR_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_CANVAS:
+      g_return_if_fail (self->canvas == NULL);
+      self->canvas = g_value_get_object (value);
+      if (self->canvas != NULL)
+        {
+          g_object_add_weak_pointer (G_OBJECT (self->canvas), (gpointer *) &self->canvas);
+          attach_controllers (self);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fr_editor_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  FrEditor *self = FR_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_CANVAS:
+      g_value_set_object (value, self->canvas);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fr_editor_class_init (FrEditorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fr_editor_dispose;
+  object_class->set_property = fr_editor_set_property;
+  object_class->get_property = fr_editor_get_property;
+  widget_class->snapshot = fr_editor_snapshot;
+
+  properties[PROP_CANVAS] =
+    g_param_spec_object ("canvas", NULL, NULL, FR_TYPE_CANVAS,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+fr_editor_init (FrEditor *self)
+{
+  /* Pointer events go through to the canvas, whose controllers we add. */
+  gtk_widget_set_can_target (GTK_WIDGET (self), FALSE);
+  self->obstacle_velocity = 0.0;
+}
+
+/* ------------------------------------------------------------- public API */
+
+void
+fr_editor_set_scene (FrEditor *self,
+                     FrScene  *scene)
+{
+  g_return_if_fail (FR_IS_EDITOR (self));
+
+  if (self->scene != NULL)
+    g_signal_handlers_disconnect_by_data (self->scene, self);
+  g_set_object (&self->scene, scene);
+  if (scene != NULL)
+    g_signal_connect_object (scene, "changed", G_CALLBACK (scene_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Editing on: presses on nodes, vertices and obstacles edit the model. */
+void
+fr_editor_set_active (FrEditor *self,
+                      gboolean  active)
+{
+  g_return_if_fail (FR_IS_EDITOR (self));
+  self->active = !!active;
+  if (!active)
+    self->sel = SEL_NONE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+fr_editor_get_active (FrEditor *self)
+{
+  g_return_val_if_fail (FR_IS_EDITOR (self), FALSE);
+  return self->active;
+}
+
+void
+fr_editor_set_tool (FrEditor     *self,
+                    FrEditorTool  tool)
+{
+  g_return_if_fail (FR_IS_EDITOR (self));
+  self->tool = tool;
+}
+
+/* The velocity of obstacles drawn from now on (0: impermeable). */
+void
+fr_editor_set_obstacle_velocity (FrEditor *self,
+                                 double    velocity)
+{
+  g_return_if_fail (FR_IS_EDITOR (self));
+  self->obstacle_velocity = MAX (velocity, 0.0);
+}
+
+gboolean
+fr_editor_is_dragging (FrEditor *self)
+{
+  g_return_val_if_fail (FR_IS_EDITOR (self), FALSE);
+  return self->drag == DRAG_NODE || self->drag == DRAG_VERTEX || self->drag == DRAG_OBSTACLE;
+}
+
+/* Deletes the selected node (an interface keeps two) or obstacle, as one
+ * undo step.  FALSE when nothing of the model is selected. */
+gboolean
+fr_editor_delete_selection (FrEditor *self)
+{
+  FrModel *m;
+
+  g_return_val_if_fail (FR_IS_EDITOR (self), FALSE);
+
+  if (!self->active || !has_model (self) || self->sel == SEL_NONE)
+    return FALSE;
+  m = fr_scene_edit_model (self->scene);
+  fr_scene_begin_edit (self->scene);
+  if (self->sel == SEL_NODE)
+    {
+      FrLayer *l = g_ptr_array_index (m->layers, self->sel_item);
+
+      if (l->nodes->len > 2)
+        g_array_remove_index (l->nodes, self->sel_sub);
+    }
+  else
+    g_ptr_array_remove_index (m->obstacles, self->sel_item);
+  model_changed (self);
+  fr_scene_end_edit (self->scene, self->sel == SEL_NODE ? _("Delete Node") : _("Delete Obstacle"));
+  self->sel = SEL_NONE;
+  return TRUE;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The model editor: the canvas's pointer controllers for the drawn model
+ * (drag interface nodes, double-click to add one, draw and move
+ * rectangle obstacles, drag their corners, scroll over a layer to change
+ * its velocity) and an overlay, over the canvas like FrAxes, that draws
+ * interfaces, nodes and obstacles with cairo.  Every change goes through
+ * the scene (begin_edit/end_edit), so it is undoable and re-solves live. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "fr-canvas.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  FR_EDITOR_TOOL_SELECT,     /* drag nodes, vertices and obstacles */
+  FR_EDITOR_TOOL_RECTANGLE,  /* drag out a new obstacle */
+} FrEditorTool;
+
+#define FR_TYPE_EDITOR (fr_editor_get_type ())
+
+G_DECLARE_FINAL_TYPE (FrEditor, fr_editor, FR, EDITOR, GtkWidget)
+
+void         fr_editor_set_scene             (FrEditor     *self,
+                                              FrScene      *scene);
+void         fr_editor_set_active            (FrEditor     *self,
+                                              gboolean      active);
+gboolean     fr_editor_get_active            (FrEditor     *self);
+void         fr_editor_set_tool              (FrEditor     *self,
+                                              FrEditorTool  tool);
+void         fr_editor_set_obstacle_velocity (FrEditor     *self,
+                                              double        velocity);
+gboolean     fr_editor_is_dragging           (FrEditor     *self);
+gboolean     fr_editor_delete_selection      (FrEditor     *self);
+
+G_END_DECLS

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-figure"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <glib/gi18n.h>
+
+#include "fr-axes-draw.h"
+#include "fr-contour.h"
+#include "fr-figure.h"
+
+const double fr_figure_isochron_rgb[3] = { 0.10, 0.10, 0.10 };
+const double fr_figure_horizon_rgb[3]  = { 1.00, 0.55, 0.00 };
+const double fr_figure_folded_rgb[3]   = { 0.98, 0.98, 0.98 };
+const double fr_figure_ray_rgb[3]      = { 1.00, 0.00, 1.00 };
+
+static cairo_status_t
+append_bytes (void                *closure,
+              const unsigned char *data,
+              unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* The velocity field as an image under the vector layers: one pixel per
+ * cell, scaled without smoothing so cells stay cells. */
+static void
+draw_field (cairo_t        *cr,
+            const FrFigure *fig)
+{
+  const fr_grid *g = fr_scene_get_grid (fig->scene);
+  const float *v = g_bytes_get_data (fr_scene_get_velocity (fig->scene), NULL);
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) g->nx, (int) g->nz);
+  int stride = cairo_image_surface_get_stride (img);
+  guint8 *data = cairo_image_surface_get_data (img);
+  cairo_pattern_t *pattern;
+  double x0, z0, x1, z1, px0, py0, px1, py1;
+  float vmin, vmax;
+
+  fr_scene_get_velocity_range (fig->scene, &vmin, &vmax);
+  cairo_surface_flush (img);
+  for (size_t iz = 0; iz < g->nz; iz++)
+    for (size_t ix = 0; ix < g->nx; ix++)
+      {
+        float value = v[fr_grid_index (g, ix, 0, iz)];
+        double rgb[3] = { 0.55, 0.55, 0.55 };
+        guint32 px;
+
+        if (value > 0.0f)
+          fr_colormap_sample (fig->colormap,
+                              CLAMP ((value - vmin) / MAX (vmax - vmin, 1e-20f), 0.0, 1.0), rgb);
+        px = ((guint32) (rgb[0] * 255 + 0.5) << 16) | ((guint32) (rgb[1] * 255 + 0.5) << 8) |
+             (guint32) (rgb[2] * 255 + 0.5);
+        *(guint32 *) (data + iz * stride + 4 * ix) = px;
+      }
+  cairo_surface_mark_dirty (img);
+
+  fr_scene_get_bounds (fig->scene, &x0, &z0, &x1, &z1);
+  fr_view_model_to_widget (fig->view, x0, z0, &px0, &py0);
+  fr_view_model_to_widget (fig->view, x1, z1, &px1, &py1);
+  cairo_save (cr);
+  cairo_rectangle (cr, px0, py0, px1 - px0, py1 - py0);
+  cairo_clip (cr);
+  cairo_translate (cr, px0, py0);
+  cairo_scale (cr, (px1 - px0) / g->nx, (py1 - py0) / g->nz);
+  cairo_set_source_surface (cr, img, 0, 0);
+  pattern = cairo_get_source (cr);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  cairo_surface_destroy (img);
+}
+
+/* One stroked path per polyline, so each is one element in the file. */
+static void
+stroke_polyline (cairo_t      *cr,
+                 const FrView *view,
+                 const double *xz,
+                 gsize         n,
+                 const double  rgb[3],
+                 double        width)
+{
+  if (n < 2)
+    return;
+  for (gsize i = 0; i < n; i++)
+    {
+      double px, py;
+
+      fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &px, &py);
+      if (i == 0)
+        cairo_move_to (cr, px, py);
+      else
+        cairo_line_to (cr, px, py);
+    }
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_set_line_width (cr, width);
+  cairo_stroke (cr);
+}
+
+static void
+draw_isochrons (cairo_t        *cr,
+                const FrFigure *fig)
+{
+  FrResult *r = fig->result;
+  g_autofree double *levels = NULL;
+  fr_contour_set set = { 0 };
+  int n;
+
+  if (!(fig->interval > 0.0) || !(r->time_max > 0.0))
+    return;
+  n = (int) MIN (floor (r->time_max / fig->interval), 1000.0);
+  if (n < 1)
+    return;
+  levels = g_new (double, n);
+  for (int k = 0; k < n; k++)
+    levels[k] = (k + 1) * fig->interval;
+  if (fr_contour_trace (&r->job->grid, r->time, levels, n, &set, NULL) == FR_OK)
+    for (size_t i = 0; i < set.nlines; i++)
+      stroke_polyline (cr, fig->view, &set.xz[2 * set.start[i]], set.start[i + 1] - set.start[i],
+                       fr_figure_isochron_rgb, 0.8);
+  fr_contour_set_clear (&set);
+}
+
+static void
+draw_marker (cairo_t      *cr,
+             double        px,
+             double        py,
+             gboolean      diamond,
+             const double  rgb[3])
+{
+  if (diamond)
+    {
+      cairo_move_to (cr, px, py - 5.0);
+      cairo_line_to (cr, px + 5.0, py);
+      cairo_line_to (cr, px, py + 5.0);
+      cairo_line_to (cr, px - 5.0, py);
+      cairo_close_path (cr);
+    }
+  else
+    cairo_arc (cr, px, py, 4.0, 0.0, 2.0 * G_PI);
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgb (cr, 0.0, 0.0, 0.0);
+  cairo_set_line_width (cr, 0.8);
+  cairo_stroke (cr);
+}
+
+static void
+draw_figure (cairo_t        *cr,
+             const FrFigure *fig)
+{
+  static const double source_rgb[3] = { 1.00, 0.30, 0.08 };
+  static const double receiver_rgb[3] = { 0.20, 0.85, 1.00 };
+  FrResult *r = fig->result;
+  gboolean has_time;
+
+  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  cairo_paint (cr);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  draw_field (cr, fig);
+
+  has_time = r != NULL && r->ok && r->time != NULL &&
+             fr_scene_job_is_current (fig->scene, r->job);
+  if (has_time && fig->fold == NULL)
+    draw_isochrons (cr, fig);
+  if (has_time && fig->fold != NULL && r->horizons != NULL)
+    for (guint i = 0; i < r->horizons->len; i++)
+      {
+        GArray *line = g_ptr_array_index (r->horizons, i);
+
+        stroke_polyline (cr, fig->view, (const double *) line->data, line->len / 2,
+                         fr_figure_folded_rgb, 1.0);
+      }
+  if (fig->fold != NULL)
+    {
+      guint n;
+      const FrPoint *h = fr_fold_state_get_horizon (fig->fold, &n);
+
+      stroke_polyline (cr, fig->view, (const double *) h, n, fr_figure_horizon_rgb, 2.0);
+    }
+  if (has_time)
+    for (guint i = 0; i < r->rays->len; i++)
+      {
+        GArray *ray = g_ptr_array_index (r->rays, i);
+
+        stroke_polyline (cr, fig->view, (const double *) ray->data, ray->len / 2,
+                         fr_figure_ray_rgb, 1.5);
+      }
+
+  /* Markers: sources and receivers, or the characteristics' points. */
+  for (guint k = 0; k < 2; k++)
+    {
+      const FrPoint *pts;
+      guint n;
+
+      if (fig->fold != NULL)
+        pts = k == 0 ? fr_fold_state_get_ray_points (fig->fold, &n) : (n = 0, NULL);
+      else
+        pts = fr_scene_get_markers (fig->scene, k == 0 ? FR_MARKER_SOURCE : FR_MARKER_RECEIVER, &n);
+      for (guint i = 0; i < n; i++)
+        {
+          double px, py;
+
+          fr_view_model_to_widget (fig->view, pts[i].x, pts[i].z, &px, &py);
+          draw_marker (cr, px, py, k == 1 || fig->fold != NULL,
+                       fig->fold != NULL ? receiver_rgb : k == 0 ? source_rgb : receiver_rgb);
+        }
+    }
+
+  fr_axes_draw (cr, fig->view, fig->scene, fig->colormap, 1.0);
+}
+
+/* Writes the figure as SVG or PDF at the view's size (in points),
+ * atomically. */
+gboolean
+fr_figure_write (const FrFigure  *figure,
+                 FrFigureFormat   format,
+                 const char      *path,
+                 GError         **error)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  g_return_val_if_fail (figure != NULL && figure->view != NULL, FALSE);
+  g_return_val_if_fail (FR_IS_SCENE (figure->scene), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!fr_scene_has_model (figure->scene))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("There is no model to draw"));
+      return FALSE;
+    }
+  if (format == FR_FIGURE_SVG)
+    surface = cairo_svg_surface_create_for_stream (append_bytes, bytes,
+                                                   figure->view->width, figure->view->height);
+  else
+    surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes,
+                                                   figure->view->width, figure->view->height);
+  cr = cairo_create (surface);
+  draw_figure (cr, figure);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not draw the figure: %s"),
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  /* A temporary file beside path, renamed: nothing half-written remains. */
+  return g_file_set_contents (path, (const char *) bytes->data, bytes->len, error);
+}

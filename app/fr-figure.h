@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Vector figures for papers: SVG or PDF through cairo, from the same data
+ * the canvas draws — the velocity field (embedded as an image), the model
+ * frame, isochrons (Rays mode, traced with fr-contour) or the starting and
+ * folded horizons (Folds mode), rays, markers, axes with units and the
+ * colour bar (fr-axes-draw.c).  Lines and markers stay vector paths. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "fr-colormap.h"
+#include "fr-fold-state.h"
+#include "fr-job.h"
+#include "fr-scene.h"
+#include "fr-view.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  FR_FIGURE_SVG,
+  FR_FIGURE_PDF,
+} FrFigureFormat;
+
+typedef struct
+{
+  const FrView *view;       /* what is shown, at the figure's size in points */
+  FrScene      *scene;
+  FrColormap    colormap;
+  FrResult     *result;     /* may be NULL */
+  double        interval;   /* Rays mode: time between isochrons, <= 0: none */
+  FrFoldState  *fold;       /* Folds mode: the horizon and points, else NULL */
+} FrFigure;
+
+/* Stroke colours a reader can tell apart (tests count paths by them). */
+extern const double fr_figure_isochron_rgb[3];
+extern const double fr_figure_horizon_rgb[3];
+extern const double fr_figure_folded_rgb[3];
+extern const double fr_figure_ray_rgb[3];
+
+gboolean fr_figure_write (const FrFigure  *figure,
+                          FrFigureFormat   format,
+                          const char      *path,
+                          GError         **error);
+
+G_END_DECLS

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-fold-job"
+
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+
+#include "fr-contour.h"
+#include "fr-vtk.h"
+#include "fr-fold-job.h"
+
+/* A fold job over a 2D grid; the velocity bytes are shared (they are F
+ * when fold->speed_from_grid, and tie the result to its model), the
+ * horizon and ray points copied.  The serial is set by the solver thread. */
+FrJob *
+fr_fold_job_new (const fr_grid   *grid,
+                 GBytes          *velocity,
+                 const FrFoldJob *fold,
+                 const double    *ray_points,
+                 guint            n_ray_points)
+{
+  FrJob *job;
+
+  g_return_val_if_fail (fold != NULL, NULL);
+  g_return_val_if_fail (fold->n_horizon == 0 || fold->horizon != NULL, NULL);
+
+  job = fr_job_new (grid, velocity, NULL, 0, ray_points, n_ray_points, 1, FR_SPR_AUTO);
+  if (job == NULL)
+    return NULL;
+  job->kind = FR_JOB_FOLD;
+  job->fold = *fold;
+  job->fold.horizon = g_memdup2 (fold->horizon, sizeof (double) * 2 * fold->n_horizon);
+  return job;
+}
+
+/* Traces the folded horizons T = k·delta, k = 1..count, of result's T
+ * into result->horizons (replacing any).  FALSE when tracing failed. */
+gboolean
+fr_fold_trace_horizons (FrResult *result,
+                        double    delta,
+                        int       count)
+{
+  g_autofree double *levels = NULL;
+  fr_contour_set set = { 0 };
+  fr_error err = { 0 };
+
+  g_return_val_if_fail (result != NULL, FALSE);
+
+  g_clear_pointer (&result->horizons, g_ptr_array_unref);
+  g_clear_pointer (&result->horizon_levels, g_array_unref);
+  result->horizons = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  result->horizon_levels = g_array_new (FALSE, FALSE, sizeof (int));
+  if (result->time == NULL || !(delta > 0.0) || count <= 0)
+    return TRUE;
+
+  levels = g_new (double, count);
+  for (int k = 0; k < count; k++)
+    levels[k] = (k + 1) * delta;
+  if (fr_contour_trace (&result->job->grid, result->time, levels, count, &set, &err) != FR_OK)
+    {
+      g_warning ("folded horizons: %s", err.message);
+      fr_contour_set_clear (&set);
+      return FALSE;
+    }
+  for (size_t i = 0; i < set.nlines; i++)
+    {
+      GArray *line = g_array_sized_new (FALSE, FALSE, sizeof (double),
+                                        2 * (set.start[i + 1] - set.start[i]));
+      int k = set.level[i] + 1;
+
+      g_array_append_vals (line, &set.xz[2 * set.start[i]], 2 * (set.start[i + 1] - set.start[i]));
+      g_ptr_array_add (result->horizons, line);
+      g_array_append_val (result->horizon_levels, k);
+    }
+  fr_contour_set_clear (&set);
+  return TRUE;
+}
+
+/* Runs a fold job in the solver thread: NULL with *cancelled set when
+ * cancel was raised, else a result (!ok with a message on bad input). */
+FrResult *
+fr_fold_job_run (FrJob           *job,
+                 const fr_cancel *cancel,
+                 gboolean        *cancelled)
+{
+  g_autoptr(FrResult) result = NULL;
+  fr_fold_params params;
+  fr_fold_start start = { 0 };
+  fr_fold_result res = { 0 };
+  fr_error err = { 0 };
+  fr_status status;
+  size_t count;
+
+  g_return_val_if_fail (job != NULL && job->kind == FR_JOB_FOLD, NULL);
+
+  if (cancelled != NULL)
+    *cancelled = FALSE;
+  result = fr_result_new (job);
+  count = fr_grid_count (&job->grid);
+
+  if (job->fold.n_horizon < 2)
+    {
+      /* No horizon yet: nothing folds; drawn as an empty field. */
+      result->time = g_new (float, count);
+      for (size_t i = 0; i < count; i++)
+        result->time[i] = INFINITY;
+      result->ok = TRUE;
+      result->backend = g_strdup (fr_fold_backend_name (job->fold.backend));
+      for (guint r = 0; r < job->n_receivers; r++)
+        g_ptr_array_add (result->rays, g_array_new (FALSE, FALSE, sizeof (double)));
+      fr_fold_trace_horizons (result, 0.0, 0);
+      return g_steal_pointer (&result);
+    }
+
+  fr_fold_params_init (&params);
+  params.speed = job->fold.speed_from_grid ? g_bytes_get_data (job->velocity, NULL) : NULL;
+  params.speed_const = job->fold.speed_const;
+  params.psi_a[0] = job->fold.psi_a[0];
+  params.psi_a[2] = job->fold.psi_a[1];
+  params.method = job->fold.method;
+  params.backend = job->fold.backend;
+  params.threads = job->threads;
+  params.cancel = cancel;
+  start.horizon = job->fold.horizon;
+  start.nhorizon = job->fold.n_horizon;
+
+  status = fr_fold_solve (&job->grid, &start, &params, &res, &err);
+  if (status == FR_E_CANCELLED || fr_cancel_raised (cancel))
+    {
+      fr_fold_result_clear (&res);
+      if (cancelled != NULL)
+        *cancelled = TRUE;
+      return NULL;
+    }
+  if (status != FR_OK)
+    {
+      fr_fold_result_clear (&res);
+      result->ok = FALSE;
+      result->error = g_strdup (err.message[0] ? err.message : fr_status_name (status));
+      return g_steal_pointer (&result);
+    }
+
+  result->time = g_new (float, count);
+  result->time_max = 0.0f;
+  for (size_t i = 0; i < count; i++)
+    {
+      float t = (float) res.time[i];
+
+      result->time[i] = t;
+      if (isfinite (t) && t > result->time_max)
+        result->time_max = t;
+    }
+  result->backend = g_strdup (fr_fold_backend_name (res.backend));
+  result->method = g_strdup (fr_fold_method_name (res.method));
+  result->solve_ms = res.solve_ms;
+  result->iterations = res.iterations;
+  if (res.notice[0] != '\0')
+    result->notice = g_strdup (res.notice);
+
+  /* Characteristics from each chosen point back to the horizon. */
+  for (guint r = 0; r < job->n_receivers; r++)
+    {
+      GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
+      double *xz = NULL;
+      size_t n = 0;
+
+      if (fr_fold_ray (&res, &job->receivers[2 * r], &xz, &n, NULL) == FR_OK)
+        g_array_append_vals (ray, xz, 2 * n);
+      free (xz);
+      g_ptr_array_add (result->rays, ray);
+    }
+  fr_fold_result_clear (&res);
+
+  if (fr_cancel_raised (cancel))
+    {
+      if (cancelled != NULL)
+        *cancelled = TRUE;
+      return NULL;
+    }
+  fr_fold_trace_horizons (result, job->fold.delta, job->fold.count);
+  result->ok = TRUE;
+  return g_steal_pointer (&result);
+}
+
+/* Writes result's folded horizons as CSV (a header `horizon,k,T,x,z`,
+ * then each horizon's points in order) or as VTK PolyData (.vtp), both
+ * atomically. */
+gboolean
+fr_fold_result_write_horizons (FrResult    *result,
+                               gboolean     vtp,
+                               const char  *path,
+                               GError     **error)
+{
+  guint n;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (result == NULL || !result->ok || result->horizons == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           _("There are no folded horizons to export: switch to Folds mode and draw a horizon"));
+      return FALSE;
+    }
+  n = result->horizons->len;
+  if (vtp)
+    {
+      g_autofree const double **pts = g_new0 (const double *, MAX (n, 1));
+      g_autofree size_t *npts = g_new0 (size_t, MAX (n, 1));
+      fr_error err = { 0 };
+
+      for (guint i = 0; i < n; i++)
+        {
+          GArray *line = g_ptr_array_index (result->horizons, i);
+
+          pts[i] = (const double *) line->data;
+          npts[i] = line->len / 2;
+        }
+      if (fr_vtk_write_polylines (path, 2, pts, npts, n, "horizon", &err) != FR_OK)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  else
+    {
+      g_autoptr(GString) csv = g_string_new ("horizon,k,T,x,z\n");
+
+      for (guint i = 0; i < n; i++)
+        {
+          GArray *line = g_ptr_array_index (result->horizons, i);
+          int k = g_array_index (result->horizon_levels, int, i);
+          char t[G_ASCII_DTOSTR_BUF_SIZE], x[G_ASCII_DTOSTR_BUF_SIZE], z[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_dtostr (t, sizeof t, k * result->job->fold.delta);
+          for (guint p = 0; p + 1 < line->len; p += 2)
+            g_string_append_printf (csv, "%u,%d,%s,%s,%s\n", i, k, t,
+                                    g_ascii_dtostr (x, sizeof x, g_array_index (line, double, p)),
+                                    g_ascii_dtostr (z, sizeof z, g_array_index (line, double, p + 1)));
+        }
+      return g_file_set_contents (path, csv->str, (gssize) csv->len, error);
+    }
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-fold-panel"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "fr-fold-panel.h"
+
+struct _FrFoldPanel
+{
+  GtkWidget      parent_instance;
+
+  GtkDropDown   *speed_dropdown;
+  GtkSpinButton *speed_spin;
+  GtkSpinButton *psi_x_spin;
+  GtkSpinButton *psi_z_spin;
+  GtkLabel      *psi_hint;
+  GtkDropDown   *method_dropdown;
+  GtkDropDown   *backend_dropdown;
+  GtkSpinButton *delta_spin;
+  GtkSpinButton *count_spin;
+  GtkSwitch     *bands_switch;
+
+  FrFoldState   *state;
+  gboolean       syncing;   /* widgets being set from the state */
+};
+
+G_DEFINE_FINAL_TYPE (FrFoldPanel, fr_fold_panel, GTK_TYPE_WIDGET)
+
+static const fr_fold_method methods[] = { FR_FOLD_LAS, FR_FOLD_SOLAS };
+static const fr_fold_backend backends[] = { FR_FOLD_BACKEND_AUTO, FR_FOLD_CPU, FR_FOLD_CUDA };
+
+/* State -> widgets. */
+static void
+sync_from_state (FrFoldPanel *self)
+{
+  double speed = 1.0, ax, az, delta;
+  int count;
+  gboolean from_grid;
+
+  if (self->state == NULL)
+    return;
+  self->syncing = TRUE;
+  from_grid = fr_fold_state_get_speed (self->state, &speed);
+  gtk_drop_down_set_selected (self->speed_dropdown, from_grid ? 1 : 0);
+  gtk_spin_button_set_value (self->speed_spin, speed);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->speed_spin), !from_grid);
+  fr_fold_state_get_psi_a (self->state, &ax, &az);
+  gtk_spin_button_set_value (self->psi_x_spin, ax);
+  gtk_spin_button_set_value (self->psi_z_spin, az);
+  for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
+    if (methods[i] == fr_fold_state_get_method (self->state))
+      gtk_drop_down_set_selected (self->method_dropdown, i);
+  for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+    if (backends[i] == fr_fold_state_get_backend (self->state))
+      gtk_drop_down_set_selected (self->backend_dropdown, i);
+  fr_fold_state_get_levels (self->state, &delta, &count);
+  gtk_spin_button_set_value (self->delta_spin, delta);
+  gtk_spin_button_set_value (self->count_spin, count);
+  gtk_switch_set_active (self->bands_switch, fr_fold_state_get_bands (self->state));
+
+  if (fr_fold_state_get_psi_clamped (self->state))
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.3g here)"),
+                         fr_fold_state_get_psi_limit (self->state));
+
+      gtk_label_set_text (self->psi_hint, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), TRUE);
+    }
+  else
+    gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), FALSE);
+  self->syncing = FALSE;
+}
+
+static void
+state_changed_cb (FrFoldPanel *self,
+                  guint        what,
+                  FrFoldState *state)
+{
+  if (what & FR_FOLD_CHANGED_PARAMS)
+    sync_from_state (self);
+}
+
+static void
+speed_changed_cb (FrFoldPanel *self)
+{
+  if (self->syncing || self->state == NULL)
+    return;
+  fr_fold_state_set_speed (self->state, gtk_drop_down_get_selected (self->speed_dropdown) == 1,
+                           gtk_spin_button_get_value (self->speed_spin));
+}
+
+static void
+psi_changed_cb (FrFoldPanel *self)
+{
+  if (self->syncing || self->state == NULL)
+    return;
+  fr_fold_state_set_psi_a (self->state, gtk_spin_button_get_value (self->psi_x_spin),
+                           gtk_spin_button_get_value (self->psi_z_spin));
+}
+
+static void
+solver_changed_cb (FrFoldPanel *self)
+{
+  guint m, b;
+
+  if (self->syncing || self->state == NULL)
+    return;
+  m = gtk_drop_down_get_selected (self->method_dropdown);
+  b = gtk_drop_down_get_selected (self->backend_dropdown);
+  fr_fold_state_set_method (self->state, m < G_N_ELEMENTS (methods) ? methods[m] : FR_FOLD_LAS);
+  fr_fold_state_set_backend (self->state, b < G_N_ELEMENTS (backends) ? backends[b]
+                                                                       : FR_FOLD_BACKEND_AUTO);
+}
+
+static void
+levels_changed_cb (FrFoldPanel *self)
+{
+  if (self->syncing || self->state == NULL)
+    return;
+  fr_fold_state_set_levels (self->state, gtk_spin_button_get_value (self->delta_spin),
+                            gtk_spin_button_get_value_as_int (self->count_spin));
+}
+
+static void
+bands_changed_cb (FrFoldPanel *self)
+{
+  if (self->syncing || self->state == NULL)
+    return;
+  fr_fold_state_set_bands (self->state, gtk_switch_get_active (self->bands_switch));
+}
+
+static void
+fr_fold_panel_dispose (GObject *object)
+{
+  FrFoldPanel *self = FR_FOLD_PANEL (object);
+
+  g_clear_object (&self->state);
+  gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_FOLD_PANEL);
+
+  G_OBJECT_CLASS (fr_fold_panel_parent_class)->dispose (object);
+}
+
+static void
+fr_fold_panel_class_init (FrFoldPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fr_fold_panel_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-fold-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, speed_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, speed_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_x_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_z_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_hint);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, method_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, backend_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, delta_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, count_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, bands_switch);
+  gtk_widget_class_bind_template_callback (widget_class, speed_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, psi_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, solver_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, levels_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bands_changed_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "frfoldpanel");
+}
+
+static void
+fr_fold_panel_init (FrFoldPanel *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+/* Edits state (a reference is kept) and follows its changes. */
+void
+fr_fold_panel_set_state (FrFoldPanel *self,
+                         FrFoldState *state)
+{
+  g_return_if_fail (FR_IS_FOLD_PANEL (self));
+  g_return_if_fail (state == NULL || FR_IS_FOLD_STATE (state));
+
+  if (self->state != NULL)
+    g_signal_handlers_disconnect_by_data (self->state, self);
+  g_set_object (&self->state, state);
+  if (state != NULL)
+    g_signal_connect_object (state, "changed", G_CALLBACK (state_changed_cb), self,
+                             G_CONNECT_SWAPPED);
+  sync_from_state (self);
+}

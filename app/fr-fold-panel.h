@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The Folds-mode side panel: F, ψa (with the |ψa| < F hint), method and
+ * back end, the folded horizons' spacing and count, bands, and the
+ * horizon's file and examples.  It edits an FrFoldState and follows it. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "fr-fold-state.h"
+
+G_BEGIN_DECLS
+
+#define FR_TYPE_FOLD_PANEL (fr_fold_panel_get_type ())
+
+G_DECLARE_FINAL_TYPE (FrFoldPanel, fr_fold_panel, FR, FOLD_PANEL, GtkWidget)
+
+void fr_fold_panel_set_state (FrFoldPanel *self,
+                              FrFoldState *state);
+
+G_END_DECLS

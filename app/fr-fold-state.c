@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-fold-state"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+#include <gio/gio.h>
+
+#include "fr-csv.h"
+#include "fr-fold-job.h"
+#include "fr-fold-state.h"
+
+struct _FrFoldState
+{
+  GObject          parent_instance;
+
+  GArray          *horizon;      /* FrPoint */
+  GArray          *ray_points;   /* FrPoint */
+  gboolean         speed_from_grid;
+  double           speed_const;
+  double           grid_min_speed;
+  double           psi_a[2];
+  gboolean         psi_clamped;  /* the last ψa asked for was beyond the limit */
+  fr_fold_method   method;
+  fr_fold_backend  backend;
+  double           delta;
+  int              count;
+  gboolean         bands;
+  double           arrow_x, arrow_z;
+};
+
+G_DEFINE_FINAL_TYPE (FrFoldState, fr_fold_state, G_TYPE_OBJECT)
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+emit_changed (FrFoldState *self,
+              guint        what)
+{
+  g_signal_emit (self, signals[CHANGED], 0, what);
+}
+
+static void
+fr_fold_state_finalize (GObject *object)
+{
+  FrFoldState *self = (FrFoldState *)object;
+
+  g_clear_pointer (&self->horizon, g_array_unref);
+  g_clear_pointer (&self->ray_points, g_array_unref);
+
+  G_OBJECT_CLASS (fr_fold_state_parent_class)->finalize (object);
+}
+
+static void
+fr_fold_state_class_init (FrFoldStateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = fr_fold_state_finalize;
+
+  /**
+   * FrFoldState::changed:
+   * @what: FrFoldChange flags
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+}
+
+static void
+fr_fold_state_init (FrFoldState *self)
+{
+  self->horizon = g_array_new (FALSE, FALSE, sizeof (FrPoint));
+  self->ray_points = g_array_new (FALSE, FALSE, sizeof (FrPoint));
+  self->speed_const = 1.0;
+  self->grid_min_speed = 1.0;
+  self->method = FR_FOLD_LAS;
+  self->backend = FR_FOLD_BACKEND_AUTO;
+  self->delta = 0.1;
+  self->count = 8;
+}
+
+FrFoldState *
+fr_fold_state_new (void)
+{
+  return g_object_new (FR_TYPE_FOLD_STATE, NULL);
+}
+
+const FrPoint *
+fr_fold_state_get_horizon (FrFoldState *self,
+                           guint       *n)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), NULL);
+  g_return_val_if_fail (n != NULL, NULL);
+
+  *n = self->horizon->len;
+  return (const FrPoint *) self->horizon->data;
+}
+
+/* Replaces the horizon polyline (n may be 0: no horizon). */
+void
+fr_fold_state_set_horizon (FrFoldState   *self,
+                           const FrPoint *points,
+                           guint          n)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (n == 0 || points != NULL);
+
+  g_array_set_size (self->horizon, 0);
+  g_array_append_vals (self->horizon, points, n);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE);
+}
+
+/* Appends a node at the end of the horizon. */
+void
+fr_fold_state_add_node (FrFoldState *self,
+                        double       x,
+                        double       z)
+{
+  FrPoint p = { x, z };
+
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  g_array_append_val (self->horizon, p);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE);
+}
+
+void
+fr_fold_state_move_node (FrFoldState *self,
+                         guint        index,
+                         double       x,
+                         double       z)
+{
+  FrPoint *p;
+
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (index < self->horizon->len);
+
+  p = &g_array_index (self->horizon, FrPoint, index);
+  if (p->x == x && p->z == z)
+    return;
+  p->x = x;
+  p->z = z;
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE);
+}
+
+gboolean
+fr_fold_state_remove_node (FrFoldState *self,
+                           guint        index)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+
+  if (index >= self->horizon->len)
+    return FALSE;
+  g_array_remove_index (self->horizon, index);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE);
+  return TRUE;
+}
+
+const FrPoint *
+fr_fold_state_get_ray_points (FrFoldState *self,
+                              guint       *n)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), NULL);
+  g_return_val_if_fail (n != NULL, NULL);
+
+  *n = self->ray_points->len;
+  return (const FrPoint *) self->ray_points->data;
+}
+
+/* A point a characteristic is traced from, back to the horizon. */
+void
+fr_fold_state_add_ray_point (FrFoldState *self,
+                             double       x,
+                             double       z)
+{
+  FrPoint p = { x, z };
+
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  g_array_append_val (self->ray_points, p);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE);
+}
+
+void
+fr_fold_state_clear_ray_points (FrFoldState *self)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (self->ray_points->len == 0)
+    return;
+  g_array_set_size (self->ray_points, 0);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE);
+}
+
+/* The largest |ψa| allowed: a margin below the smallest speed. */
+double
+fr_fold_state_get_psi_limit (FrFoldState *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), 0.0);
+
+  return FR_FOLD_PSI_MARGIN * (self->speed_from_grid ? self->grid_min_speed : self->speed_const);
+}
+
+/* The speed the ψa arrow's length is measured against. */
+double
+fr_fold_state_get_arrow_scale_speed (FrFoldState *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), 1.0);
+
+  return self->speed_from_grid ? self->grid_min_speed : self->speed_const;
+}
+
+/* Sets ψa, scaled down onto |ψa| = the limit when beyond it.  Returns
+ * TRUE when it had to be clamped. */
+gboolean
+fr_fold_state_set_psi_a (FrFoldState *self,
+                         double       ax,
+                         double       az)
+{
+  double limit, len;
+
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+  g_return_val_if_fail (isfinite (ax) && isfinite (az), FALSE);
+
+  limit = fr_fold_state_get_psi_limit (self);
+  len = hypot (ax, az);
+  self->psi_clamped = len > limit;
+  if (self->psi_clamped)
+    {
+      ax *= limit / len;
+      az *= limit / len;
+    }
+  if (ax != self->psi_a[0] || az != self->psi_a[1])
+    {
+      self->psi_a[0] = ax;
+      self->psi_a[1] = az;
+      emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+    }
+  else
+    emit_changed (self, FR_FOLD_CHANGED_PARAMS);
+  return self->psi_clamped;
+}
+
+void
+fr_fold_state_get_psi_a (FrFoldState *self,
+                         double      *ax,
+                         double      *az)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (ax != NULL)
+    *ax = self->psi_a[0];
+  if (az != NULL)
+    *az = self->psi_a[1];
+}
+
+/* Whether the last ψa asked for was clamped (the panel shows a hint). */
+gboolean
+fr_fold_state_get_psi_clamped (FrFoldState *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+  return self->psi_clamped;
+}
+
+/* F: the scene's velocity grid (from_grid) or the constant speed_const. */
+void
+fr_fold_state_set_speed (FrFoldState *self,
+                         gboolean     from_grid,
+                         double       speed_const)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (speed_const > 0.0);
+
+  if (self->speed_from_grid == !!from_grid && self->speed_const == speed_const)
+    return;
+  self->speed_from_grid = !!from_grid;
+  self->speed_const = speed_const;
+  /* Keep ψa inside the new limit. */
+  fr_fold_state_set_psi_a (self, self->psi_a[0], self->psi_a[1]);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+}
+
+gboolean
+fr_fold_state_get_speed (FrFoldState *self,
+                         double      *speed_const)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+
+  if (speed_const != NULL)
+    *speed_const = self->speed_const;
+  return self->speed_from_grid;
+}
+
+/* The smallest positive speed of the scene's grid (its ψa limit). */
+void
+fr_fold_state_set_grid_min_speed (FrFoldState *self,
+                                  double       min_speed)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (!(min_speed > 0.0) || self->grid_min_speed == min_speed)
+    return;
+  self->grid_min_speed = min_speed;
+  if (self->speed_from_grid)
+    fr_fold_state_set_psi_a (self, self->psi_a[0], self->psi_a[1]);
+}
+
+void
+fr_fold_state_set_method (FrFoldState    *self,
+                          fr_fold_method  method)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (self->method == method)
+    return;
+  self->method = method;
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+}
+
+fr_fold_method
+fr_fold_state_get_method (FrFoldState *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FR_FOLD_LAS);
+  return self->method;
+}
+
+void
+fr_fold_state_set_backend (FrFoldState     *self,
+                           fr_fold_backend  backend)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (self->backend == backend)
+    return;
+  self->backend = backend;
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+}
+
+fr_fold_backend
+fr_fold_state_get_backend (FrFoldState *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FR_FOLD_BACKEND_AUTO);
+  return self->backend;
+}
+
+/* Folded horizons every delta of T, count of them on each side. */
+void
+fr_fold_state_set_levels (FrFoldState *self,
+                          double       delta,
+                          int          count)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (delta > 0.0 && count >= 0);
+
+  if (self->delta == delta && self->count == count)
+    return;
+  self->delta = delta;
+  self->count = count;
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+}
+
+void
+fr_fold_state_get_levels (FrFoldState *self,
+                          double      *delta,
+                          int         *count)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (delta != NULL)
+    *delta = self->delta;
+  if (count != NULL)
+    *count = self->count;
+}
+
+/* Fills the bands between folded horizons in alternating colours. */
+void
+fr_fold_state_set_bands (FrFoldState *self,
+                         gboolean     bands)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (self->bands == !!bands)
+    return;
+  self->bands = !!bands;
+  emit_changed (self, FR_FOLD_CHANGED_DISPLAY | FR_FOLD_CHANGED_PARAMS);
+}
+
+gboolean
+fr_fold_state_get_bands (FrFoldState *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+  return self->bands;
+}
+
+/* Where the ψa arrow starts, in model units. */
+void
+fr_fold_state_set_arrow_base (FrFoldState *self,
+                              double       x,
+                              double       z)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  self->arrow_x = x;
+  self->arrow_z = z;
+  emit_changed (self, FR_FOLD_CHANGED_DISPLAY);
+}
+
+void
+fr_fold_state_get_arrow_base (FrFoldState *self,
+                              double      *x,
+                              double      *z)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  *x = self->arrow_x;
+  *z = self->arrow_z;
+}
+
+/* Reads a horizon polyline from CSV (a header `x,z`, one point per line,
+ * as fr-csv reads receivers). */
+gboolean
+fr_fold_state_load_horizon_csv (FrFoldState  *self,
+                                const char   *path,
+                                GError      **error)
+{
+  fr_points pts = { 0 };
+  fr_error err = { 0 };
+  g_autoptr(GArray) points = NULL;
+
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (fr_csv_read_points (path, &pts, &err) != FR_OK)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, err.message);
+      return FALSE;
+    }
+  if (pts.ndim != 2 || pts.count < 2)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: a horizon needs a header “x,z” and at least two points"), path);
+      fr_points_clear (&pts);
+      return FALSE;
+    }
+  points = g_array_sized_new (FALSE, FALSE, sizeof (FrPoint), pts.count);
+  for (size_t i = 0; i < pts.count; i++)
+    {
+      FrPoint p = { pts.xyz[2 * i], pts.xyz[2 * i + 1] };
+
+      g_array_append_val (points, p);
+    }
+  fr_points_clear (&pts);
+  fr_fold_state_set_horizon (self, (const FrPoint *) points->data, points->len);
+  return TRUE;
+}
+
+/* The path of a bundled horizon ("anticline-syncline", "faulted") in
+ * data/fold/, or NULL.  $FOLDRAY_DATA_DIR wins, then the installed data,
+ * then the source tree. */
+char *
+fr_fold_state_find_example (const char *name)
+{
+  const char *dirs[3] = { g_getenv ("FOLDRAY_DATA_DIR"), FOLDRAY_PKGDATADIR, FOLDRAY_SOURCE_DATADIR };
+  g_autofree char *file = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  file = g_strconcat (name, ".csv", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *path = NULL;
+
+      if (dirs[i] == NULL)
+        continue;
+      path = g_build_filename (dirs[i], "fold", file, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&path);
+    }
+  return NULL;
+}
+
+/* A snapshot for the solver thread, over the scene's grid. */
+FrJob *
+fr_fold_state_make_job (FrFoldState *self,
+                        FrScene     *scene)
+{
+  FrFoldJob fold = { 0 };
+
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), NULL);
+  g_return_val_if_fail (FR_IS_SCENE (scene) && fr_scene_has_model (scene), NULL);
+
+  fold.speed_from_grid = self->speed_from_grid;
+  fold.speed_const = self->speed_const;
+  fold.psi_a[0] = self->psi_a[0];
+  fold.psi_a[1] = self->psi_a[1];
+  fold.method = self->method;
+  fold.backend = self->backend;
+  fold.horizon = (double *) self->horizon->data;
+  fold.n_horizon = self->horizon->len;
+  fold.delta = self->delta;
+  fold.count = self->count;
+  return fr_fold_job_new (fr_scene_get_grid (scene), fr_scene_get_velocity (scene), &fold,
+                          (const double *) self->ray_points->data, self->ray_points->len);
+}

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-fold-tool"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "fr-fold-tool.h"
+#include "fr-lines.h"
+
+/* Pixels within which a press grabs a handle. */
+#define PICK_RADIUS_PX 12.0
+
+typedef enum
+{
+  GRAB_NONE,
+  GRAB_TIP,
+  GRAB_BASE,
+  GRAB_NODE,
+} Grab;
+
+struct _FrFoldTool
+{
+  GObject       parent_instance;
+
+  FrFoldState  *state;
+  FrScene      *scene;
+  Grab          grab;
+  guint         node;
+  double        off_x, off_z;   /* handle minus pointer, model units */
+};
+
+G_DEFINE_FINAL_TYPE (FrFoldTool, fr_fold_tool, G_TYPE_OBJECT)
+
+/* Colours: the horizon orange, folded horizons white on a dark halo, the
+ * arrow yellow, characteristic points cyan, rays magenta (fr-canvas.c). */
+static const float horizon_color[4] = { 1.00f, 0.55f, 0.00f, 1.0f };
+static const float folded_color[4]  = { 1.00f, 1.00f, 1.00f, 1.0f };
+static const float halo_color[4]    = { 0.00f, 0.00f, 0.00f, 0.55f };
+static const float arrow_color[4]   = { 1.00f, 0.92f, 0.20f, 1.0f };
+static const float base_color[4]    = { 1.00f, 1.00f, 1.00f, 1.0f };
+static const float ring_color[4]    = { 0.00f, 0.00f, 0.00f, 0.85f };
+static const float point_color[4]   = { 0.20f, 0.85f, 1.00f, 1.0f };
+
+static void
+fr_fold_tool_dispose (GObject *object)
+{
+  FrFoldTool *self = (FrFoldTool *)object;
+
+  g_clear_object (&self->state);
+  g_clear_object (&self->scene);
+
+  G_OBJECT_CLASS (fr_fold_tool_parent_class)->dispose (object);
+}
+
+static void
+fr_fold_tool_class_init (FrFoldToolClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = fr_fold_tool_dispose;
+}
+
+static void
+fr_fold_tool_init (FrFoldTool *self)
+{
+}
+
+FrFoldTool *
+fr_fold_tool_new (FrFoldState *state,
+                  FrScene     *scene)
+{
+  FrFoldTool *self;
+
+  g_return_val_if_fail (FR_IS_FOLD_STATE (state), NULL);
+  g_return_val_if_fail (FR_IS_SCENE (scene), NULL);
+
+  self = g_object_new (FR_TYPE_FOLD_TOOL, NULL);
+  self->state = g_object_ref (state);
+  self->scene = g_object_ref (scene);
+  return self;
+}
+
+FrFoldState *
+fr_fold_tool_get_state (FrFoldTool *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_TOOL (self), NULL);
+  return self->state;
+}
+
+/* Model units of arrow per unit of ψa: |ψa| = F spans a quarter of the
+ * model's smaller side. */
+double
+fr_fold_tool_arrow_length (FrFoldTool *self)
+{
+  double x0 = 0, z0 = 0, x1 = 1, z1 = 1;
+
+  g_return_val_if_fail (FR_IS_FOLD_TOOL (self), 1.0);
+
+  if (fr_scene_has_model (self->scene))
+    fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  return 0.25 * MIN (x1 - x0, z1 - z0) / fr_fold_state_get_arrow_scale_speed (self->state);
+}
+
+/* The arrow's tip in model units. */
+void
+fr_fold_tool_arrow_tip (FrFoldTool *self,
+                        double     *x,
+                        double     *z)
+{
+  double bx, bz, ax, az, len;
+
+  g_return_if_fail (FR_IS_FOLD_TOOL (self));
+
+  fr_fold_state_get_arrow_base (self->state, &bx, &bz);
+  fr_fold_state_get_psi_a (self->state, &ax, &az);
+  len = fr_fold_tool_arrow_length (self);
+  *x = bx + ax * len;
+  *z = bz + az * len;
+}
+
+static gboolean
+near_point (const FrView *view,
+            double        px,
+            double        py,
+            double        x,
+            double        z,
+            double       *best)
+{
+  double hx, hy, d;
+
+  fr_view_model_to_widget (view, x, z, &hx, &hy);
+  d = hypot (hx - px, hy - py);
+  if (d <= *best)
+    {
+      *best = d;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Grabs the handle under (px, py) widget pixels: the arrow's tip first,
+ * then its base, then a horizon node.  FALSE when there is none. */
+gboolean
+fr_fold_tool_press (FrFoldTool   *self,
+                    const FrView *view,
+                    double        px,
+                    double        py)
+{
+  double best = PICK_RADIUS_PX, tx, tz, bx, bz, mx, mz;
+  const FrPoint *h;
+  guint n;
+
+  g_return_val_if_fail (FR_IS_FOLD_TOOL (self), FALSE);
+
+  self->grab = GRAB_NONE;
+  fr_view_widget_to_model (view, px, py, &mx, &mz);
+  fr_fold_tool_arrow_tip (self, &tx, &tz);
+  fr_fold_state_get_arrow_base (self->state, &bx, &bz);
+  if (near_point (view, px, py, tx, tz, &best))
+    {
+      self->grab = GRAB_TIP;
+      self->off_x = tx - mx;
+      self->off_z = tz - mz;
+    }
+  else if (near_point (view, px, py, bx, bz, &best))
+    {
+      self->grab = GRAB_BASE;
+      self->off_x = bx - mx;
+      self->off_z = bz - mz;
+    }
+  h = fr_fold_state_get_horizon (self->state, &n);
+  for (guint i = 0; self->grab != GRAB_TIP && i < n; i++)
+    if (near_point (view, px, py, h[i].x, h[i].z, &best))
+      {
+        self->grab = GRAB_NODE;
+        self->node = i;
+        self->off_x = h[i].x - mx;
+        self->off_z = h[i].z - mz;
+      }
+  return self->grab != GRAB_NONE;
+}
+
+/* Moves the grabbed handle to (px, py): the tip sets ψa (clamped by the
+ * state), the base moves the arrow, a node reshapes the horizon. */
+void
+fr_fold_tool_drag (FrFoldTool   *self,
+                   const FrView *view,
+                   double        px,
+                   double        py)
+{
+  double x, z, bx, bz, len;
+
+  g_return_if_fail (FR_IS_FOLD_TOOL (self));
+
+  fr_view_widget_to_model (view, px, py, &x, &z);
+  x += self->off_x;
+  z += self->off_z;
+  switch (self->grab)
+    {
+    case GRAB_TIP:
+      fr_fold_state_get_arrow_base (self->state, &bx, &bz);
+      len = fr_fold_tool_arrow_length (self);
+      fr_fold_state_set_psi_a (self->state, (x - bx) / len, (z - bz) / len);
+      break;
+    case GRAB_BASE:
+      fr_fold_state_set_arrow_base (self->state, x, z);
+      break;
+    case GRAB_NODE:
+      {
+        guint n;
+
+        fr_fold_state_get_horizon (self->state, &n);
+        if (self->node < n)
+          fr_fold_state_move_node (self->state, self->node, x, z);
+      }
+      break;
+    case GRAB_NONE:
+    default:
+      break;
+    }
+}
+
+void
+fr_fold_tool_release (FrFoldTool *self)
+{
+  g_return_if_fail (FR_IS_FOLD_TOOL (self));
+  self->grab = GRAB_NONE;
+}
+
+gboolean
+fr_fold_tool_is_dragging (FrFoldTool *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_TOOL (self), FALSE);
+  return self->grab != GRAB_NONE;
+}
+
+/* A click on empty space: appends a horizon node, or with Shift adds a
+ * point to trace a characteristic from. */
+void
+fr_fold_tool_click (FrFoldTool   *self,
+                    const FrView *view,
+                    double        px,
+                    double        py,
+                    gboolean      shift)
+{
+  double x, z, x0, z0, x1, z1;
+
+  g_return_if_fail (FR_IS_FOLD_TOOL (self));
+
+  if (!fr_scene_has_model (self->scene))
+    return;
+  fr_view_widget_to_model (view, px, py, &x, &z);
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  if (shift)
+    {
+      if (x >= x0 && x <= x1 && z >= z0 && z <= z1)
+        fr_fold_state_add_ray_point (self->state, x, z);
+      return;
+    }
+  fr_fold_state_add_node (self->state, x, z);
+}
+
+static void
+push_arrow (GArray       *v,
+            double        bx,
+            double        by,
+            double        tx,
+            double        ty,
+            double        k,
+            const float   color[4],
+            double        width)
+{
+  double dx = tx - bx, dy = ty - by, len = hypot (dx, dy);
+
+  fr_lines_push_capsule (v, bx, by, tx, ty, width * k, color);
+  if (len > 1.0)
+    {
+      double ux = dx / len, uy = dy / len, head = MIN (14.0 * k, 0.6 * len);
+      double c = cos (0.45), s = sin (0.45);
+
+      fr_lines_push_capsule (v, tx, ty, tx - head * (c * ux - s * uy), ty - head * (s * ux + c * uy),
+                             width * k, color);
+      fr_lines_push_capsule (v, tx, ty, tx - head * (c * ux + s * uy), ty - head * (-s * ux + c * uy),
+                             width * k, color);
+    }
+}
+
+/* Appends what Folds mode draws over the field to vertices, for view at
+ * size factor k: folded horizons of result (when it is a fold result), the
+ * starting horizon and its nodes, the characteristic points, the arrow. */
+void
+fr_fold_tool_push_geometry (FrFoldTool   *self,
+                            const FrView *view,
+                            double        k,
+                            FrResult     *result,
+                            GArray       *v)
+{
+  const FrPoint *h, *pts;
+  guint n, np;
+  double bx, bz, tx, tz, pbx, pby, ptx, pty;
+
+  g_return_if_fail (FR_IS_FOLD_TOOL (self));
+  g_return_if_fail (v != NULL);
+
+  if (result != NULL && result->ok && result->horizons != NULL)
+    {
+      for (guint pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < result->horizons->len; i++)
+          {
+            GArray *line = g_ptr_array_index (result->horizons, i);
+
+            fr_lines_push_polyline (v, view, (const double *) line->data, line->len / 2,
+                                    (pass == 0 ? 4.5 : 2.0) * k,
+                                    pass == 0 ? halo_color : folded_color);
+          }
+    }
+
+  h = fr_fold_state_get_horizon (self->state, &n);
+  fr_lines_push_polyline (v, view, (const double *) h, n, 6.0 * k, halo_color);
+  fr_lines_push_polyline (v, view, (const double *) h, n, 3.5 * k, horizon_color);
+  for (guint i = 0; i < n; i++)
+    {
+      double px, py;
+
+      fr_view_model_to_widget (view, h[i].x, h[i].z, &px, &py);
+      fr_lines_push_shape (v, FR_LINE_DISC, px, py, 7.5 * k, ring_color);
+      fr_lines_push_shape (v, FR_LINE_DISC, px, py, 5.5 * k, horizon_color);
+    }
+
+  pts = fr_fold_state_get_ray_points (self->state, &np);
+  for (guint i = 0; i < np; i++)
+    {
+      double px, py;
+
+      fr_view_model_to_widget (view, pts[i].x, pts[i].z, &px, &py);
+      fr_lines_push_shape (v, FR_LINE_DIAMOND, px, py, 11.0 * k, ring_color);
+      fr_lines_push_shape (v, FR_LINE_DIAMOND, px, py, 8.5 * k, point_color);
+    }
+
+  fr_fold_state_get_arrow_base (self->state, &bx, &bz);
+  fr_fold_tool_arrow_tip (self, &tx, &tz);
+  fr_view_model_to_widget (view, bx, bz, &pbx, &pby);
+  fr_view_model_to_widget (view, tx, tz, &ptx, &pty);
+  push_arrow (v, pbx, pby, ptx, pty, k, ring_color, 6.0);
+  push_arrow (v, pbx, pby, ptx, pty, k, arrow_color, 3.0);
+  fr_lines_push_shape (v, FR_LINE_DISC, pbx, pby, 6.5 * k, ring_color);
+  fr_lines_push_shape (v, FR_LINE_DISC, pbx, pby, 4.5 * k, base_color);
+  fr_lines_push_shape (v, FR_LINE_DISC, ptx, pty, 8.5 * k, ring_color);
+  fr_lines_push_shape (v, FR_LINE_DISC, ptx, pty, 6.5 * k, arrow_color);
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-lines"
+
+#include "config.h"
+
+#include <math.h>
+
+#include "fr-lines.h"
+
+static const int corners[6][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
+
+static void
+push_vertex (GArray      *a,
+             double       x,
+             double       y,
+             double       u,
+             double       v,
+             int          kind,
+             double       half_len,
+             const float  color[4])
+{
+  FrLineVertex vert = {
+    { (float) x, (float) y },
+    { (float) u, (float) v, (float) kind, (float) half_len },
+    { color[0], color[1], color[2], color[3] },
+  };
+
+  g_array_append_val (a, vert);
+}
+
+/* A disc or diamond of radius r pixels centred at (x, y). */
+void
+fr_lines_push_shape (GArray      *a,
+                     FrLineShape  shape,
+                     double       x,
+                     double       y,
+                     double       r,
+                     const float  color[4])
+{
+  g_return_if_fail (a != NULL);
+
+  for (guint i = 0; i < 6; i++)
+    push_vertex (a, x + corners[i][0] * r, y + corners[i][1] * r,
+                 corners[i][0], corners[i][1], shape, 0.0, color);
+}
+
+/* A segment of width w pixels with round caps. */
+void
+fr_lines_push_capsule (GArray      *a,
+                       double       x0,
+                       double       y0,
+                       double       x1,
+                       double       y1,
+                       double       w,
+                       const float  color[4])
+{
+  double dx = x1 - x0, dy = y1 - y0;
+  double len = hypot (dx, dy);
+  double hw = 0.5 * w;
+  double ux = 1.0, uy = 0.0, half, mx, my;
+
+  g_return_if_fail (a != NULL);
+
+  if (len >= 1e-9)
+    {
+      ux = dx / len;
+      uy = dy / len;
+    }
+  half = 0.5 * len / hw;
+  mx = 0.5 * (x0 + x1);
+  my = 0.5 * (y0 + y1);
+  for (guint i = 0; i < 6; i++)
+    {
+      double s = corners[i][0] * (0.5 * len + hw);
+      double t = corners[i][1] * hw;
+
+      push_vertex (a, mx + ux * s - uy * t, my + uy * s + ux * t,
+                   corners[i][0] * (half + 1.0), corners[i][1], FR_LINE_CAPSULE, half, color);
+    }
+}
+
+/* A polyline of n model points (x, z pairs), width pixels wide. */
+void
+fr_lines_push_polyline (GArray       *a,
+                        const FrView *view,
+                        const double *xz,
+                        guint         n,
+                        double        width,
+                        const float   color[4])
+{
+  double px0 = 0, py0 = 0;
+
+  g_return_if_fail (a != NULL && view != NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double px, py;
+
+      fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &px, &py);
+      if (i > 0)
+        fr_lines_push_capsule (a, px0, py0, px, py, width, color);
+      px0 = px;
+      py0 = py;
+    }
+}

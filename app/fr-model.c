@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-model"
+
+#include <gio/gio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fr-model.h"
+
+/* ------------------------------------------------------------------ layers */
+
+FrLayer *
+fr_layer_new (double v_top,
+              double dvdz,
+              double dvdx)
+{
+  FrLayer *l = g_new0 (FrLayer, 1);
+
+  l->nodes = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+  l->v_top = v_top;
+  l->dvdz = dvdz;
+  l->dvdx = dvdx;
+  return l;
+}
+
+FrLayer *
+fr_layer_copy (const FrLayer *layer)
+{
+  FrLayer *l;
+
+  g_return_val_if_fail (layer != NULL, NULL);
+
+  l = g_memdup2 (layer, sizeof *layer);
+  l->nodes = g_array_copy (layer->nodes);
+  return l;
+}
+
+void
+fr_layer_free (FrLayer *layer)
+{
+  if (layer == NULL)
+    return;
+  g_array_unref (layer->nodes);
+  g_free (layer);
+}
+
+/* Appends a node; the caller keeps x increasing. */
+void
+fr_layer_add_node (FrLayer *layer,
+                   double   x,
+                   double   z)
+{
+  FrVertex v = { x, z };
+
+  g_return_if_fail (layer != NULL);
+  g_array_append_val (layer->nodes, v);
+}
+
+/* --------------------------------------------------------------- obstacles */
+
+FrObstacle *
+fr_obstacle_new (FrObstacleShape shape,
+                 double          velocity)
+{
+  FrObstacle *o = g_new0 (FrObstacle, 1);
+
+  o->shape = shape;
+  o->velocity = velocity;
+  o->vertices = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+  return o;
+}
+
+/* An axis-aligned rectangle with corners (x0, z0) and (x1, z1). */
+FrObstacle *
+fr_obstacle_new_rectangle (double x0,
+                           double z0,
+                           double x1,
+                           double z1,
+                           double velocity)
+{
+  FrObstacle *o = fr_obstacle_new (FR_OBSTACLE_RECTANGLE, velocity);
+
+  fr_obstacle_add_vertex (o, MIN (x0, x1), MIN (z0, z1));
+  fr_obstacle_add_vertex (o, MAX (x0, x1), MIN (z0, z1));
+  fr_obstacle_add_vertex (o, MAX (x0, x1), MAX (z0, z1));
+  fr_obstacle_add_vertex (o, MIN (x0, x1), MAX (z0, z1));
+  return o;
+}
+
+FrObstacle *
+fr_obstacle_copy (const FrObstacle *obstacle)
+{
+  FrObstacle *o;
+
+  g_return_val_if_fail (obstacle != NULL, NULL);
+
+  o = g_memdup2 (obstacle, sizeof *obstacle);
+  o->vertices = g_array_copy (obstacle->vertices);
+  return o;
+}
+
+void
+fr_obstacle_free (FrObstacle *obstacle)
+{
+  if (obstacle == NULL)
+    return;
+  g_array_unref (obstacle->vertices);
+  g_free (obstacle);
+}
+
+void
+fr_obstacle_add_vertex (FrObstacle *obstacle,
+                        double      x,
+                        double      z)
+{
+  FrVertex v = { x, z };
+
+  g_return_if_fail (obstacle != NULL);
+  g_array_append_val (obstacle->vertices, v);
+}
+
+/* Even–odd point-in-polygon test. */
+gboolean
+fr_obstacle_contains (const FrObstacle *obstacle,
+                      double            x,
+                      double            z)
+{
+  const FrVertex *v;
+  gboolean inside = FALSE;
+  guint n;
+
+  g_return_val_if_fail (obstacle != NULL, FALSE);
+
+  v = (const FrVertex *) obstacle->vertices->data;
+  n = obstacle->vertices->len;
+  for (guint i = 0, j = n - 1; i < n; j = i++)
+    if ((v[i].x <= x) != (v[j].x <= x) &&
+        z > v[i].z + (x - v[i].x) * (v[j].z - v[i].z) / (v[j].x - v[i].x))
+      inside = !inside;
+  return inside;
+}
+
+/* -------------------------------------------------------------- background */
+
+FrBackground *
+fr_background_new (const char    *path,
+                   const char    *format,
+                   const fr_grid *grid,
+                   GBytes        *values)
+{
+  FrBackground *b;
+
+  g_return_val_if_fail (grid != NULL, NULL);
+  g_return_val_if_fail (values != NULL, NULL);
+  g_return_val_if_fail (g_bytes_get_size (values) == fr_grid_count (grid) * sizeof (float), NULL);
+
+  b = g_new0 (FrBackground, 1);
+  b->path = g_strdup (path);
+  b->format = g_strdup (format != NULL ? format : "npy");
+  b->grid = *grid;
+  b->values = g_bytes_ref (values);
+  return b;
+}
+
+FrBackground *
+fr_background_copy (const FrBackground *background)
+{
+  g_return_val_if_fail (background != NULL, NULL);
+  return fr_background_new (background->path, background->format, &background->grid,
+                            background->values);
+}
+
+void
+fr_background_free (FrBackground *background)
+{
+  if (background == NULL)
+    return;
+  g_free (background->path);
+  g_free (background->format);
+  g_bytes_unref (background->values);
+  g_free (background);
+}
+
+/* ------------------------------------------------------------------- model */
+
+FrModel *
+fr_model_new (const fr_grid *grid,
+              double         default_velocity)
+{
+  FrModel *m;
+
+  g_return_val_if_fail (grid != NULL && grid->ndim == 2, NULL);
+
+  m = g_new0 (FrModel, 1);
+  m->grid = *grid;
+  m->default_velocity = default_velocity;
+  m->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) fr_layer_free);
+  m->obstacles = g_ptr_array_new_with_free_func ((GDestroyNotify) fr_obstacle_free);
+  return m;
+}
+
+FrModel *
+fr_model_copy (const FrModel *model)
+{
+  FrModel *m;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  m = fr_model_new (&model->grid, model->default_velocity);
+  for (guint i = 0; i < model->layers->len; i++)
+    g_ptr_array_add (m->layers, fr_layer_copy (g_ptr_array_index (model->layers, i)));
+  for (guint i = 0; i < model->obstacles->len; i++)
+    g_ptr_array_add (m->obstacles, fr_obstacle_copy (g_ptr_array_index (model->obstacles, i)));
+  if (model->background != NULL)
+    m->background = fr_background_copy (model->background);
+  return m;
+}
+
+void
+fr_model_free (FrModel *model)
+{
+  if (model == NULL)
+    return;
+  g_ptr_array_unref (model->layers);
+  g_ptr_array_unref (model->obstacles);
+  fr_background_free (model->background);
+  g_free (model);
+}
+
+static gboolean
+vertices_equal (GArray *a,
+                GArray *b)
+{
+  return a->len == b->len && memcmp (a->data, b->data, a->len * sizeof (FrVertex)) == 0;
+}
+
+static gboolean
+grids_equal (const fr_grid *a,
+             const fr_grid *b)
+{
+  return a->nx == b->nx && a->nz == b->nz && a->dx == b->dx && a->dz == b->dz &&
+         a->x0 == b->x0 && a->z0 == b->z0;
+}
+
+/* Whether two models would rasterise alike and save alike. */
+gboolean
+fr_model_equal (const FrModel *a,
+                const FrModel *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  if (!grids_equal (&a->grid, &b->grid) || a->default_velocity != b->default_velocity ||
+      a->layers->len != b->layers->len || a->obstacles->len != b->obstacles->len ||
+      (a->background == NULL) != (b->background == NULL))
+    return FALSE;
+  for (guint i = 0; i < a->layers->len; i++)
+    {
+      const FrLayer *la = g_ptr_array_index (a->layers, i), *lb = g_ptr_array_index (b->layers, i);
+
+      if (la->v_top != lb->v_top || la->dvdz != lb->dvdz || la->dvdx != lb->dvdx ||
+          !vertices_equal (la->nodes, lb->nodes))
+        return FALSE;
+    }
+  for (guint i = 0; i < a->obstacles->len; i++)
+    {
+      const FrObstacle *oa = g_ptr_array_index (a->obstacles, i);
+      const FrObstacle *ob = g_ptr_array_index (b->obstacles, i);
+
+      if (oa->shape != ob->shape || oa->velocity != ob->velocity ||
+          !vertices_equal (oa->vertices, ob->vertices))
+        return FALSE;
+    }
+  if (a->background != NULL &&
+      (g_strcmp0 (a->background->path, b->background->path) != 0 ||
+       !grids_equal (&a->background->grid, &b->background->grid) ||
+       !g_bytes_equal (a->background->values, b->background->values)))
+    return FALSE;
+  return TRUE;
+}
+
+/* True when the model is just its background on the solver grid, which
+ * then needs no rasterising. */
+gboolean
+fr_model_is_plain (const FrModel *model)
+{
+  g_return_val_if_fail (model != NULL, FALSE);
+
+  return model->layers->len == 0 && model->obstacles->len == 0 &&
+         model->background != NULL && grids_equal (&model->grid, &model->background->grid);
+}
+
+/* The libfoldray view of the model; frees with raster_view_clear. */
+typedef struct
+{
+  fr_raster_model     m;
+  fr_raster_layer    *layers;
+  fr_raster_obstacle *obstacles;
+  double             *coords;
+} RasterView;
+
+static void
+raster_view_init (RasterView    *rv,
+                  const FrModel *model)
+{
+  guint total = 0;
+  double *c;
+
+  for (guint i = 0; i < model->layers->len; i++)
+    total += ((FrLayer *) g_ptr_array_index (model->layers, i))->nodes->len;
+  for (guint i = 0; i < model->obstacles->len; i++)
+    total += ((FrObstacle *) g_ptr_array_index (model->obstacles, i))->vertices->len;
+
+  memset (rv, 0, sizeof *rv);
+  rv->layers = g_new0 (fr_raster_layer, model->layers->len + 1);
+  rv->obstacles = g_new0 (fr_raster_obstacle, model->obstacles->len + 1);
+  rv->coords = c = g_new (double, 2 * total + 1);
+
+  /* Split x and z into their own arrays, as libfoldray wants. */
+  for (guint i = 0; i < model->layers->len; i++)
+    {
+      const FrLayer *l = g_ptr_array_index (model->layers, i);
+      const FrVertex *v = (const FrVertex *) l->nodes->data;
+      fr_raster_layer *r = &rv->layers[i];
+
+      r->x = c;
+      r->z = c + l->nodes->len;
+      for (guint k = 0; k < l->nodes->len; k++)
+        {
+          c[k] = v[k].x;
+          c[l->nodes->len + k] = v[k].z;
+        }
+      c += 2 * l->nodes->len;
+      r->n = l->nodes->len;
+      r->v_top = l->v_top;
+      r->dvdz = l->dvdz;
+      r->dvdx = l->dvdx;
+    }
+  for (guint i = 0; i < model->obstacles->len; i++)
+    {
+      const FrObstacle *o = g_ptr_array_index (model->obstacles, i);
+      const FrVertex *v = (const FrVertex *) o->vertices->data;
+      fr_raster_obstacle *r = &rv->obstacles[i];
+
+      r->x = c;
+      r->z = c + o->vertices->len;
+      for (guint k = 0; k < o->vertices->len; k++)
+        {
+          c[k] = v[k].x;
+          c[o->vertices->len + k] = v[k].z;
+        }
+      c += 2 * o->vertices->len;
+      r->n = o->vertices->len;
+      r->velocity = o->velocity;
+    }
+  rv->m.layers = rv->layers;
+  rv->m.n_layers = model->layers->len;
+  rv->m.obstacles = rv->obstacles;
+  rv->m.n_obstacles = model->obstacles->len;
+  rv->m.default_velocity = model->default_velocity;
+  if (model->background != NULL)
+    {
+      rv->m.background_grid = &model->background->grid;
+      rv->m.background = g_bytes_get_data (model->background->values, NULL);
+    }
+}
+
+static void
+raster_view_clear (RasterView *rv)
+{
+  g_free (rv->layers);
+  g_free (rv->obstacles);
+  g_free (rv->coords);
+}
+
+/* Checks the model as libfoldray would; the message names the layer or
+ * obstacle at fault. */
+gboolean
+fr_model_check (const FrModel  *model,
+                GError        **error)
+{
+  RasterView rv;
+  fr_error err = { 0 };
+  fr_status st;
+
+  g_return_val_if_fail (model != NULL, FALSE);
+
+  if ((st = fr_grid_check (&model->grid, &err)) == FR_OK)
+    {
+      raster_view_init (&rv, model);
+      st = fr_raster_check (&rv.m, &err);
+      raster_view_clear (&rv);
+    }
+  if (st != FR_OK)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, err.message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The cell-averaged velocity on the solver grid, nx·nz float32.  A plain
+ * model returns its background's own bytes. */
+GBytes *
+fr_model_rasterise (const FrModel  *model,
+                    GError        **error)
+{
+  RasterView rv;
+  fr_error err = { 0 };
+  float *out;
+  fr_status st;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  if (fr_model_is_plain (model))
+    return g_bytes_ref (model->background->values);
+
+  out = g_try_new (float, fr_grid_count (&model->grid));
+  if (out == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "out of memory");
+      return NULL;
+    }
+  raster_view_init (&rv, model);
+  st = fr_raster_fill (&rv.m, &model->grid, out, &err);
+  raster_view_clear (&rv);
+  if (st != FR_OK)
+    {
+      g_free (out);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, err.message);
+      return NULL;
+    }
+  return g_bytes_new_take (out, fr_grid_count (&model->grid) * sizeof (float));
+}
+
+/* The point velocity (no averaging), for the cursor read-out. */
+double
+fr_model_velocity_at (const FrModel *model,
+                      double         x,
+                      double         z)
+{
+  RasterView rv;
+  double v;
+
+  g_return_val_if_fail (model != NULL, NAN);
+
+  raster_view_init (&rv, model);
+  v = fr_raster_velocity_at (&rv.m, x, z);
+  raster_view_clear (&rv);
+  return v;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The drawn velocity model: the solver grid, an optional background
+ * velocity grid (imported from .npy or SEG-Y), layers bounded above by
+ * interface polylines, and obstacles.  Plain GLib data without GTK, so the
+ * scene files, foldray-cli and the tests share it; fr-raster.h (libfoldray)
+ * turns it into cell velocities. */
+#pragma once
+
+#include <glib.h>
+
+#include "fr-grid.h"
+#include "fr-raster.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double x, z;
+} FrVertex;
+
+typedef struct
+{
+  GArray *nodes;          /* FrVertex, x strictly increasing */
+  double  v_top;          /* velocity just below the interface */
+  double  dvdz, dvdx;
+} FrLayer;
+
+typedef enum
+{
+  FR_OBSTACLE_POLYGON,
+  FR_OBSTACLE_RECTANGLE,  /* 4 vertices, axis-aligned, kept so when edited */
+} FrObstacleShape;
+
+typedef struct
+{
+  FrObstacleShape shape;
+  GArray         *vertices;   /* FrVertex */
+  double          velocity;   /* 0: impermeable */
+} FrObstacle;
+
+typedef struct
+{
+  char    *path;              /* absolute */
+  char    *format;            /* "npy" or "segy" */
+  fr_grid  grid;
+  GBytes  *values;            /* nx·nz float32 */
+} FrBackground;
+
+typedef struct
+{
+  fr_grid       grid;         /* the solver grid, 2D */
+  double        default_velocity;
+  GPtrArray    *layers;       /* FrLayer*, shallowest first */
+  GPtrArray    *obstacles;    /* FrObstacle*, painted in order */
+  FrBackground *background;   /* NULL: none */
+} FrModel;
+
+FrLayer      *fr_layer_new              (double         v_top,
+                                         double         dvdz,
+                                         double         dvdx);
+FrLayer      *fr_layer_copy             (const FrLayer *layer);
+void          fr_layer_free             (FrLayer       *layer);
+void          fr_layer_add_node         (FrLayer       *layer,
+                                         double         x,
+                                         double         z);
+
+FrObstacle   *fr_obstacle_new           (FrObstacleShape shape,
+                                         double          velocity);
+FrObstacle   *fr_obstacle_new_rectangle (double          x0,
+                                         double          z0,
+                                         double          x1,
+                                         double          z1,
+                                         double          velocity);
+FrObstacle   *fr_obstacle_copy          (const FrObstacle *obstacle);
+void          fr_obstacle_free          (FrObstacle    *obstacle);
+void          fr_obstacle_add_vertex    (FrObstacle    *obstacle,
+                                         double         x,
+                                         double         z);
+gboolean      fr_obstacle_contains      (const FrObstacle *obstacle,
+                                         double         x,
+                                         double         z);
+
+FrBackground *fr_background_new         (const char    *path,
+                                         const char    *format,
+                                         const fr_grid *grid,
+                                         GBytes        *values);
+FrBackground *fr_background_copy        (const FrBackground *background);
+void          fr_background_free        (FrBackground  *background);
+
+FrModel      *fr_model_new              (const fr_grid *grid,
+                                         double         default_velocity);
+FrModel      *fr_model_copy             (const FrModel *model);
+void          fr_model_free             (FrModel       *model);
+gboolean      fr_model_equal            (const FrModel *a,
+                                         const FrModel *b);
+gboolean      fr_model_is_plain         (const FrModel *model);
+gboolean      fr_model_check            (const FrModel *model,
+                                         GError       **error);
+GBytes       *fr_model_rasterise        (const FrModel *model,
+                                         GError       **error);
+double        fr_model_velocity_at      (const FrModel *model,
+                                         double         x,
+                                         double         z);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrModel, fr_model_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrLayer, fr_layer_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrObstacle, fr_obstacle_free)
+
+G_END_DECLS

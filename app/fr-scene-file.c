@@ -1,0 +1,816 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-scene-file"
+
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fr-array.h"
+#include "fr-npy.h"
+#include "fr-scene-file.h"
+#include "fr-segy.h"
+
+G_DEFINE_QUARK (fr-scene-file-error-quark, fr_scene_file_error)
+
+/* ---------------------------------------------------------------- the doc */
+
+/* A document around model (taken), with the default settings. */
+FrSceneDoc *
+fr_scene_doc_new (FrModel *model)
+{
+  FrSceneDoc *doc = g_new0 (FrSceneDoc, 1);
+
+  doc->model = model;
+  doc->sources = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+  doc->receivers = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+  doc->radius = 5;
+  doc->backend = g_strdup ("auto");
+  doc->fold_method = g_strdup ("las");
+  return doc;
+}
+
+void
+fr_scene_doc_free (FrSceneDoc *doc)
+{
+  if (doc == NULL)
+    return;
+  g_free (doc->title);
+  fr_model_free (doc->model);
+  g_array_unref (doc->sources);
+  g_array_unref (doc->receivers);
+  g_free (doc->backend);
+  g_free (doc->fold_method);
+  g_free (doc);
+}
+
+/* ---------------------------------------------------------------- reading */
+
+typedef struct
+{
+  const char *name;      /* the file, for messages */
+  GError    **error;
+} Reader;
+
+static gboolean G_GNUC_PRINTF (3, 4)
+fail (Reader     *r,
+      int         code,
+      const char *fmt,
+      ...)
+{
+  g_autofree char *msg = NULL;
+  va_list ap;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error (r->error, FR_SCENE_FILE_ERROR, code, "%s: %s", r->name, msg);
+  return FALSE;
+}
+
+static gboolean
+is_number (JsonNode *node)
+{
+  GType t;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  t = json_node_get_value_type (node);
+  return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
+}
+
+static gboolean
+get_number (Reader     *r,
+            JsonObject *obj,
+            const char *where,
+            const char *member,
+            gboolean    required,
+            double     *out)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL && !required)
+    return TRUE;
+  if (node == NULL)
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("%s has no “%s”"), where, member);
+  if (!is_number (node) || !isfinite (json_node_get_double (node)))
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be a number"), member, where);
+  *out = json_node_get_double (node);
+  return TRUE;
+}
+
+static gboolean
+get_count (Reader     *r,
+           JsonObject *obj,
+           const char *where,
+           const char *member,
+           gint64      max,
+           gint64     *out)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL)
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("%s has no “%s”"), where, member);
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be a whole number"),
+                 member, where);
+  *out = json_node_get_int (node);
+  if (*out < 1 || *out > max)
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("“%s” in %s must be between 1 and %" G_GINT64_FORMAT),
+                 member, where, max);
+  return TRUE;
+}
+
+static gboolean
+get_string (Reader      *r,
+            JsonObject  *obj,
+            const char  *where,
+            const char  *member,
+            const char **out)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be a string"), member, where);
+  *out = json_node_get_string (node);
+  return TRUE;
+}
+
+/* An optional object member; *out stays NULL when absent or null. */
+static gboolean
+get_object (Reader      *r,
+            JsonObject  *obj,
+            const char  *member,
+            JsonObject **out)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” must be an object"), member);
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+static gboolean
+get_array (Reader      *r,
+           JsonObject  *obj,
+           const char  *where,
+           const char  *member,
+           JsonArray  **out)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be a list"), member, where);
+  *out = json_node_get_array (node);
+  return TRUE;
+}
+
+/* A pair [a, b] of numbers. */
+static gboolean
+get_pair (Reader     *r,
+          JsonObject *obj,
+          const char *where,
+          const char *member,
+          gboolean    required,
+          double      out[2])
+{
+  JsonArray *a = NULL;
+
+  if (!get_array (r, obj, where, member, &a))
+    return FALSE;
+  if (a == NULL)
+    return required ? fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("%s has no “%s”"), where, member)
+                    : TRUE;
+  if (json_array_get_length (a) != 2 || !is_number (json_array_get_element (a, 0)) ||
+      !is_number (json_array_get_element (a, 1)))
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be two numbers"), member, where);
+  out[0] = json_array_get_double_element (a, 0);
+  out[1] = json_array_get_double_element (a, 1);
+  if (!isfinite (out[0]) || !isfinite (out[1]))
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be finite"), member, where);
+  return TRUE;
+}
+
+/* A list of [x, z] points appended to out. */
+static gboolean
+get_points (Reader     *r,
+            JsonObject *obj,
+            const char *where,
+            const char *member,
+            GArray     *out)
+{
+  JsonArray *a = NULL;
+
+  if (!get_array (r, obj, where, member, &a))
+    return FALSE;
+  if (a == NULL)
+    return TRUE;
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonNode *p = json_array_get_element (a, i);
+      JsonArray *pa;
+      FrVertex v;
+
+      if (!JSON_NODE_HOLDS_ARRAY (p) || json_array_get_length (pa = json_node_get_array (p)) != 2 ||
+          !is_number (json_array_get_element (pa, 0)) || !is_number (json_array_get_element (pa, 1)))
+        return fail (r, FR_SCENE_FILE_ERROR_MALFORMED,
+                     _("point %u of “%s” in %s must be [x, z]"), i + 1, member, where);
+      v.x = json_array_get_double_element (pa, 0);
+      v.z = json_array_get_double_element (pa, 1);
+      g_array_append_val (out, v);
+    }
+  return TRUE;
+}
+
+/* Reads a velocity grid file: .npy (2D, (nz, nx)) or SEG-Y.  The grid
+ * gets unit spacing and zero origin unless the file carries its own
+ * (*has_spacing). */
+gboolean
+fr_scene_file_read_grid (const char  *path,
+                         const char  *format,
+                         fr_grid     *grid,
+                         gboolean    *has_spacing,
+                         GBytes     **values,
+                         GError     **error)
+{
+  fr_array a = { 0 };
+  fr_error err = { 0 };
+  float *v = NULL;
+  fr_grid g = fr_grid_2d (1, 1, 1.0, 1.0, 0.0, 0.0);
+
+  g_return_val_if_fail (path != NULL && grid != NULL && values != NULL, FALSE);
+
+  *has_spacing = FALSE;
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_MISSING_GRID,
+                   _("the velocity grid “%s” does not exist"), path);
+      return FALSE;
+    }
+  if (g_strcmp0 (format, "segy") == 0)
+    return fr_segy_read (path, grid, has_spacing, values, error);
+
+  if (fr_npy_read (path, &a, &err) != FR_OK)
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s", err.message);
+      return FALSE;
+    }
+  if (a.ndim != 2 || fr_array_grid_shape (&a, &g, &err) != FR_OK ||
+      fr_array_to_f32 (&a, &v, &err) != FR_OK ||
+      fr_check_speed_f32 (&g, v, "velocity", &err) != FR_OK)
+    {
+      if (a.ndim != 2)
+        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
+                     _("%s: a velocity grid must be 2D (nz, nx), not %dD"), path, a.ndim);
+      else
+        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", path, err.message);
+      free (v);
+      fr_array_clear (&a);
+      return FALSE;
+    }
+  fr_array_clear (&a);
+  *grid = g;
+  *values = g_bytes_new_with_free_func (v, fr_grid_count (&g) * sizeof (float), free, v);
+  return TRUE;
+}
+
+static gboolean
+read_grid (Reader     *r,
+           JsonObject *root,
+           fr_grid    *grid)
+{
+  JsonObject *g = NULL;
+  double spacing[2], origin[2] = { 0.0, 0.0 };
+  gint64 nx, nz;
+  fr_error err = { 0 };
+
+  if (!get_object (r, root, "grid", &g))
+    return FALSE;
+  if (g == NULL)
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("the scene has no “grid”"));
+  if (!get_count (r, g, "grid", "nx", 1 << 20, &nx) || !get_count (r, g, "grid", "nz", 1 << 20, &nz) ||
+      !get_pair (r, g, "grid", "spacing", TRUE, spacing) ||
+      !get_pair (r, g, "grid", "origin", FALSE, origin))
+    return FALSE;
+  *grid = fr_grid_2d ((size_t) nx, (size_t) nz, spacing[0], spacing[1], origin[0], origin[1]);
+  if (fr_grid_check (grid, &err) != FR_OK)
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("grid: %s"), err.message);
+  return TRUE;
+}
+
+static gboolean
+read_background (Reader     *r,
+                 JsonObject *root,
+                 const char *base_dir,
+                 FrModel    *model)
+{
+  JsonObject *b = NULL;
+  const char *path = NULL, *format = "npy";
+  g_autofree char *abs = NULL;
+  g_autoptr(GBytes) values = NULL;
+  g_autoptr(GError) local = NULL;
+  double spacing[2] = { NAN, NAN }, origin[2] = { 0.0, 0.0 };
+  gboolean has_spacing = FALSE;
+  fr_grid g;
+  fr_error err = { 0 };
+
+  if (!get_object (r, root, "background", &b))
+    return FALSE;
+  if (b == NULL)
+    return TRUE;
+  if (!get_string (r, b, "background", "path", &path) ||
+      !get_string (r, b, "background", "format", &format) ||
+      !get_pair (r, b, "background", "spacing", FALSE, spacing) ||
+      !get_pair (r, b, "background", "origin", FALSE, origin))
+    return FALSE;
+  if (path == NULL || *path == '\0')
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("the background has no “path”"));
+  if (g_strcmp0 (format, "npy") != 0 && g_strcmp0 (format, "segy") != 0)
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the background format “%s” is unknown"), format);
+
+  abs = g_path_is_absolute (path) || base_dir == NULL
+          ? g_strdup (path) : g_build_filename (base_dir, path, NULL);
+  if (!g_file_test (abs, G_FILE_TEST_IS_REGULAR))
+    return fail (r, FR_SCENE_FILE_ERROR_MISSING_GRID,
+                 _("the background grid “%s” is missing (looked for %s)"), path, abs);
+  if (!fr_scene_file_read_grid (abs, format, &g, &has_spacing, &values, &local))
+    return fail (r, local->domain == FR_SCENE_FILE_ERROR ? local->code : FR_SCENE_FILE_ERROR_INVALID,
+                 _("the background grid: %s"), local->message);
+  if (isfinite (spacing[0]))
+    g = fr_grid_2d (g.nx, g.nz, spacing[0], spacing[1], origin[0], origin[1]);
+  if (fr_grid_check (&g, &err) != FR_OK)
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("background: %s"), err.message);
+  model->background = fr_background_new (abs, format, &g, values);
+  return TRUE;
+}
+
+static gboolean
+read_layers (Reader     *r,
+             JsonObject *root,
+             FrModel    *model)
+{
+  JsonArray *layers = NULL;
+
+  if (!get_array (r, root, "scene", "layers", &layers))
+    return FALSE;
+  if (layers == NULL)
+    return TRUE;
+  for (guint i = 0; i < json_array_get_length (layers); i++)
+    {
+      JsonNode *node = json_array_get_element (layers, i);
+      g_autofree char *where = g_strdup_printf (_("layer %u"), i + 1);
+      g_autoptr(FrLayer) l = fr_layer_new (0.0, 0.0, 0.0);
+      JsonObject *o;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("%s must be an object"), where);
+      o = json_node_get_object (node);
+      if (!get_number (r, o, where, "velocity", TRUE, &l->v_top) ||
+          !get_number (r, o, where, "dvdz", FALSE, &l->dvdz) ||
+          !get_number (r, o, where, "dvdx", FALSE, &l->dvdx) ||
+          !get_points (r, o, where, "interface", l->nodes))
+        return FALSE;
+      if (l->nodes->len == 0)
+        return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("%s has no “interface” nodes"), where);
+      g_ptr_array_add (model->layers, g_steal_pointer (&l));
+    }
+  return TRUE;
+}
+
+static gboolean
+read_obstacles (Reader     *r,
+                JsonObject *root,
+                FrModel    *model)
+{
+  JsonArray *obstacles = NULL;
+
+  if (!get_array (r, root, "scene", "obstacles", &obstacles))
+    return FALSE;
+  if (obstacles == NULL)
+    return TRUE;
+  for (guint i = 0; i < json_array_get_length (obstacles); i++)
+    {
+      JsonNode *node = json_array_get_element (obstacles, i);
+      g_autofree char *where = g_strdup_printf (_("obstacle %u"), i + 1);
+      g_autoptr(FrObstacle) ob = fr_obstacle_new (FR_OBSTACLE_POLYGON, 0.0);
+      const char *shape = "polygon";
+      JsonObject *o;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("%s must be an object"), where);
+      o = json_node_get_object (node);
+      if (!get_string (r, o, where, "shape", &shape) ||
+          !get_number (r, o, where, "velocity", TRUE, &ob->velocity) ||
+          !get_points (r, o, where, "vertices", ob->vertices))
+        return FALSE;
+      if (g_strcmp0 (shape, "rectangle") == 0)
+        ob->shape = FR_OBSTACLE_RECTANGLE;
+      else if (g_strcmp0 (shape, "polygon") != 0)
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("%s: the shape “%s” is unknown"), where, shape);
+      if (ob->shape == FR_OBSTACLE_RECTANGLE && ob->vertices->len != 4)
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("%s: a rectangle has 4 vertices"), where);
+      g_ptr_array_add (model->obstacles, g_steal_pointer (&ob));
+    }
+  return TRUE;
+}
+
+static gboolean
+read_settings (Reader     *r,
+               JsonObject *root,
+               FrSceneDoc *doc)
+{
+  JsonObject *solver = NULL, *fold = NULL, *view = NULL;
+  const char *backend = NULL, *method = NULL, *title = NULL;
+  static const char *backends[] = { "auto", "dijkstra", "cpu", "cuda" };
+  gboolean known = FALSE;
+
+  if (!get_string (r, root, "scene", "title", &title))
+    return FALSE;
+  doc->title = g_strdup (title);
+
+  if (!get_object (r, root, "solver", &solver))
+    return FALSE;
+  if (solver != NULL)
+    {
+      double radius = doc->radius;
+
+      if (!get_number (r, solver, "solver", "radius", FALSE, &radius) ||
+          !get_string (r, solver, "solver", "backend", &backend))
+        return FALSE;
+      if (radius != floor (radius) || radius < 1 || radius > 1000)
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the solver radius must be a whole number from 1 to 1000"));
+      doc->radius = (int) radius;
+      if (backend != NULL)
+        {
+          for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+            known |= g_str_equal (backend, backends[i]);
+          if (!known)
+            return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the back end “%s” is unknown"), backend);
+          g_free (doc->backend);
+          doc->backend = g_strdup (backend);
+        }
+    }
+
+  if (!get_object (r, root, "fold", &fold))
+    return FALSE;
+  if (fold != NULL)
+    {
+      doc->has_fold = TRUE;
+      if (!get_pair (r, fold, "fold", "psi_a", FALSE, doc->psi_a) ||
+          !get_string (r, fold, "fold", "method", &method))
+        return FALSE;
+      if (method != NULL && !g_str_equal (method, "las") && !g_str_equal (method, "solas"))
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the fold method “%s” is unknown"), method);
+      if (method != NULL)
+        {
+          g_free (doc->fold_method);
+          doc->fold_method = g_strdup (method);
+        }
+    }
+
+  if (!get_object (r, root, "view", &view))
+    return FALSE;
+  if (view != NULL)
+    {
+      doc->has_view = TRUE;
+      if (!get_number (r, view, "view", "cx", TRUE, &doc->view_cx) ||
+          !get_number (r, view, "view", "cz", TRUE, &doc->view_cz) ||
+          !get_number (r, view, "view", "scale", TRUE, &doc->view_scale))
+        return FALSE;
+      if (!(doc->view_scale > 0))
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the view scale must be positive"));
+    }
+  return TRUE;
+}
+
+/* Parses a scene from text.  name names it in messages; a relative
+ * background path is taken from base_dir. */
+FrSceneDoc *
+fr_scene_doc_parse (const char  *text,
+                    gssize       length,
+                    const char  *name,
+                    const char  *base_dir,
+                    GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local = NULL;
+  g_autoptr(FrSceneDoc) doc = NULL;
+  Reader r = { name != NULL ? name : "scene", error };
+  JsonNode *root_node, *version;
+  JsonObject *root;
+  const char *format = NULL;
+  g_autoptr(GError) check = NULL;
+  fr_grid grid;
+  double default_v = 1.0;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  if (!json_parser_load_from_data (parser, text, length, &local))
+    {
+      fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), local->message);
+      return NULL;
+    }
+  root_node = json_parser_get_root (parser);
+  if (root_node == NULL || !JSON_NODE_HOLDS_OBJECT (root_node))
+    {
+      fail (&r, FR_SCENE_FILE_ERROR_NOT_A_SCENE, _("not a Foldray scene (expected a JSON object)"));
+      return NULL;
+    }
+  root = json_node_get_object (root_node);
+  if (!get_string (&r, root, "scene", "format", &format))
+    return NULL;
+  if (g_strcmp0 (format, FR_SCENE_FILE_FORMAT) != 0)
+    {
+      fail (&r, FR_SCENE_FILE_ERROR_NOT_A_SCENE, _("not a Foldray scene (no “format”: “%s”)"),
+            FR_SCENE_FILE_FORMAT);
+      return NULL;
+    }
+  version = json_object_get_member (root, "version");
+  if (version == NULL || !JSON_NODE_HOLDS_VALUE (version) ||
+      json_node_get_value_type (version) != G_TYPE_INT64 || json_node_get_int (version) < 1)
+    {
+      fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("“version” must be a whole number from 1"));
+      return NULL;
+    }
+  if (json_node_get_int (version) > FR_SCENE_FILE_VERSION)
+    {
+      fail (&r, FR_SCENE_FILE_ERROR_NEWER_VERSION,
+            _("the scene is of version %" G_GINT64_FORMAT ", written by a newer Foldray; "
+              "this one reads version %d"), json_node_get_int (version), FR_SCENE_FILE_VERSION);
+      return NULL;
+    }
+
+  if (!read_grid (&r, root, &grid) ||
+      !get_number (&r, root, "scene", "default_velocity", FALSE, &default_v))
+    return NULL;
+  doc = fr_scene_doc_new (fr_model_new (&grid, default_v));
+  if (!read_background (&r, root, base_dir, doc->model) ||
+      !read_layers (&r, root, doc->model) ||
+      !read_obstacles (&r, root, doc->model) ||
+      !get_points (&r, root, "scene", "sources", doc->sources) ||
+      !get_points (&r, root, "scene", "receivers", doc->receivers) ||
+      !read_settings (&r, root, doc))
+    return NULL;
+  if (!fr_model_check (doc->model, &check))
+    {
+      fail (&r, FR_SCENE_FILE_ERROR_INVALID, "%s", check->message);
+      return NULL;
+    }
+  return g_steal_pointer (&doc);
+}
+
+/* Reads a scene file; a relative background path is relative to it. */
+FrSceneDoc *
+fr_scene_doc_load (const char  *path,
+                   GError     **error)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *abs = NULL;
+  g_autoptr(GError) local = NULL;
+  gsize len;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &text, &len, &local))
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  abs = g_canonicalize_filename (path, NULL);
+  dir = g_path_get_dirname (abs);
+  return fr_scene_doc_parse (text, (gssize) len, path, dir, error);
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* The shortest decimal that reads back to the same double. */
+static void
+put_number (GString *s,
+            double   v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (v == 0.0)
+    v = 0.0;   /* no "-0" */
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char fmt[8];
+
+      g_snprintf (fmt, sizeof fmt, "%%.%dg", digits);
+      g_ascii_formatd (buf, sizeof buf, fmt, v);
+      if (g_ascii_strtod (buf, NULL) == v)
+        break;
+    }
+  g_string_append (s, buf);
+}
+
+static void
+put_string (GString    *s,
+            const char *str)
+{
+  g_string_append_c (s, '"');
+  for (const char *p = str; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+
+      if (c == '"' || c == '\\')
+        g_string_append_printf (s, "\\%c", c);
+      else if (c == '\n')
+        g_string_append (s, "\\n");
+      else if (c < 0x20)
+        g_string_append_printf (s, "\\u%04x", c);
+      else
+        g_string_append_c (s, (char) c);
+    }
+  g_string_append_c (s, '"');
+}
+
+static void
+put_pair (GString *s,
+          double   a,
+          double   b)
+{
+  g_string_append_c (s, '[');
+  put_number (s, a);
+  g_string_append (s, ", ");
+  put_number (s, b);
+  g_string_append_c (s, ']');
+}
+
+static void
+put_points (GString *s,
+            GArray  *points)
+{
+  g_string_append_c (s, '[');
+  for (guint i = 0; i < points->len; i++)
+    {
+      const FrVertex *v = &g_array_index (points, FrVertex, i);
+
+      if (i > 0)
+        g_string_append (s, ", ");
+      put_pair (s, v->x, v->z);
+    }
+  g_string_append_c (s, ']');
+}
+
+/* The background path as written: relative to base_dir when inside it. */
+static char *
+relative_path (const char *path,
+               const char *base_dir)
+{
+  g_autofree char *prefix = NULL;
+
+  if (base_dir == NULL)
+    return g_strdup (path);
+  prefix = g_str_has_suffix (base_dir, G_DIR_SEPARATOR_S)
+             ? g_strdup (base_dir) : g_strconcat (base_dir, G_DIR_SEPARATOR_S, NULL);
+  if (g_str_has_prefix (path, prefix))
+    return g_strdup (path + strlen (prefix));
+  return g_strdup (path);
+}
+
+/* The scene as JSON text (members always in the same order, so a saved,
+ * loaded and saved scene gives the same bytes). */
+char *
+fr_scene_doc_to_json (const FrSceneDoc *doc,
+                      const char       *base_dir)
+{
+  const FrModel *m;
+  GString *s;
+
+  g_return_val_if_fail (doc != NULL && doc->model != NULL, NULL);
+
+  m = doc->model;
+  s = g_string_new ("{\n");
+  g_string_append_printf (s, "  \"format\": \"%s\",\n  \"version\": %d,\n",
+                          FR_SCENE_FILE_FORMAT, FR_SCENE_FILE_VERSION);
+  if (doc->title != NULL)
+    {
+      g_string_append (s, "  \"title\": ");
+      put_string (s, doc->title);
+      g_string_append (s, ",\n");
+    }
+  g_string_append_printf (s, "  \"grid\": {\"nx\": %zu, \"nz\": %zu, \"spacing\": ", m->grid.nx, m->grid.nz);
+  put_pair (s, m->grid.dx, m->grid.dz);
+  g_string_append (s, ", \"origin\": ");
+  put_pair (s, m->grid.x0, m->grid.z0);
+  g_string_append (s, "},\n  \"default_velocity\": ");
+  put_number (s, m->default_velocity);
+  g_string_append (s, ",\n");
+
+  /* A background without a file (a built-in model) cannot be referenced. */
+  if (m->background != NULL && m->background->path != NULL)
+    {
+      g_autofree char *rel = relative_path (m->background->path, base_dir);
+
+      g_string_append (s, "  \"background\": {\"path\": ");
+      put_string (s, rel);
+      g_string_append (s, ", \"format\": ");
+      put_string (s, m->background->format);
+      g_string_append (s, ", \"spacing\": ");
+      put_pair (s, m->background->grid.dx, m->background->grid.dz);
+      g_string_append (s, ", \"origin\": ");
+      put_pair (s, m->background->grid.x0, m->background->grid.z0);
+      g_string_append (s, "},\n");
+    }
+
+  g_string_append (s, "  \"layers\": [");
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const FrLayer *l = g_ptr_array_index (m->layers, i);
+
+      g_string_append (s, i > 0 ? ",\n    {\"velocity\": " : "\n    {\"velocity\": ");
+      put_number (s, l->v_top);
+      g_string_append (s, ", \"dvdz\": ");
+      put_number (s, l->dvdz);
+      g_string_append (s, ", \"dvdx\": ");
+      put_number (s, l->dvdx);
+      g_string_append (s, ", \"interface\": ");
+      put_points (s, l->nodes);
+      g_string_append_c (s, '}');
+    }
+  g_string_append (s, m->layers->len > 0 ? "\n  ],\n" : "],\n");
+
+  g_string_append (s, "  \"obstacles\": [");
+  for (guint i = 0; i < m->obstacles->len; i++)
+    {
+      const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
+
+      g_string_append_printf (s, "%s    {\"shape\": \"%s\", \"velocity\": ", i > 0 ? ",\n" : "\n",
+                              o->shape == FR_OBSTACLE_RECTANGLE ? "rectangle" : "polygon");
+      put_number (s, o->velocity);
+      g_string_append (s, ", \"vertices\": ");
+      put_points (s, o->vertices);
+      g_string_append_c (s, '}');
+    }
+  g_string_append (s, m->obstacles->len > 0 ? "\n  ],\n" : "],\n");
+
+  g_string_append (s, "  \"sources\": ");
+  put_points (s, doc->sources);
+  g_string_append (s, ",\n  \"receivers\": ");
+  put_points (s, doc->receivers);
+  g_string_append_printf (s, ",\n  \"solver\": {\"radius\": %d, \"backend\": ", doc->radius);
+  put_string (s, doc->backend != NULL ? doc->backend : "auto");
+  g_string_append_c (s, '}');
+
+  if (doc->has_fold)
+    {
+      g_string_append (s, ",\n  \"fold\": {\"psi_a\": ");
+      put_pair (s, doc->psi_a[0], doc->psi_a[1]);
+      g_string_append (s, ", \"method\": ");
+      put_string (s, doc->fold_method != NULL ? doc->fold_method : "las");
+      g_string_append_c (s, '}');
+    }
+  if (doc->has_view)
+    {
+      g_string_append (s, ",\n  \"view\": {\"cx\": ");
+      put_number (s, doc->view_cx);
+      g_string_append (s, ", \"cz\": ");
+      put_number (s, doc->view_cz);
+      g_string_append (s, ", \"scale\": ");
+      put_number (s, doc->view_scale);
+      g_string_append_c (s, '}');
+    }
+  g_string_append (s, "\n}\n");
+  return g_string_free (s, FALSE);
+}
+
+/* Writes the scene atomically (a temporary file beside it, flushed, then
+ * renamed over path): a failure leaves the old file whole. */
+gboolean
+fr_scene_doc_save (const FrSceneDoc  *doc,
+                   const char        *path,
+                   GError           **error)
+{
+  g_autofree char *abs = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) local = NULL;
+
+  g_return_val_if_fail (doc != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  abs = g_canonicalize_filename (path, NULL);
+  dir = g_path_get_dirname (abs);
+  text = fr_scene_doc_to_json (doc, dir);
+  if (!g_file_set_contents_full (path, text, -1,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                 0644, &local))
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", local->message);
+      return FALSE;
+    }
+  return TRUE;
+}

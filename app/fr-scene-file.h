@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Scene files: JSON of format "foldray-scene", version 1, holding the
+ * model (grid, background reference, layers, obstacles), sources,
+ * receivers, solver settings and view.  GLib and json-glib only, no GTK:
+ * foldray-cli reads scenes through this too.  Saves are atomic. */
+#pragma once
+
+#include <glib.h>
+
+#include "fr-model.h"
+
+G_BEGIN_DECLS
+
+#define FR_SCENE_FILE_FORMAT  "foldray-scene"
+#define FR_SCENE_FILE_VERSION 1
+
+#define FR_SCENE_FILE_ERROR (fr_scene_file_error_quark ())
+
+typedef enum
+{
+  FR_SCENE_FILE_ERROR_MALFORMED,      /* not JSON, or members of the wrong type */
+  FR_SCENE_FILE_ERROR_NOT_A_SCENE,    /* JSON, but no "format": "foldray-scene" */
+  FR_SCENE_FILE_ERROR_NEWER_VERSION,  /* written by a newer Foldray */
+  FR_SCENE_FILE_ERROR_MISSING_GRID,   /* the background grid file is gone */
+  FR_SCENE_FILE_ERROR_INVALID,        /* well-formed, but values out of range */
+  FR_SCENE_FILE_ERROR_IO,             /* reading or writing failed */
+} FrSceneFileError;
+
+typedef struct
+{
+  char     *title;
+  FrModel  *model;
+  GArray   *sources;        /* FrVertex */
+  GArray   *receivers;      /* FrVertex */
+  int       radius;
+  char     *backend;        /* "auto", "dijkstra", "cpu", "cuda" */
+  gboolean  has_fold;
+  double    psi_a[2];
+  char     *fold_method;    /* "las" or "solas" */
+  gboolean  has_view;
+  double    view_cx, view_cz, view_scale;
+} FrSceneDoc;
+
+GQuark      fr_scene_file_error_quark (void);
+
+FrSceneDoc *fr_scene_doc_new          (FrModel           *model);
+void        fr_scene_doc_free         (FrSceneDoc        *doc);
+FrSceneDoc *fr_scene_doc_parse        (const char        *text,
+                                       gssize             length,
+                                       const char        *name,
+                                       const char        *base_dir,
+                                       GError           **error);
+FrSceneDoc *fr_scene_doc_load         (const char        *path,
+                                       GError           **error);
+char       *fr_scene_doc_to_json      (const FrSceneDoc  *doc,
+                                       const char        *base_dir);
+gboolean    fr_scene_doc_save         (const FrSceneDoc  *doc,
+                                       const char        *path,
+                                       GError           **error);
+gboolean    fr_scene_file_read_grid   (const char        *path,
+                                       const char        *format,
+                                       fr_grid           *grid,
+                                       gboolean          *has_spacing,
+                                       GBytes           **values,
+                                       GError           **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrSceneDoc, fr_scene_doc_free)
+
+G_END_DECLS

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-segy"
+
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "fr-segy.h"
+
+#ifdef FOLDRAY_HAVE_SEGYIO
+#include <segyio/segy.h>
+
+/* Whether this build reads SEG-Y. */
+gboolean
+fr_segy_available (void)
+{
+  return TRUE;
+}
+
+static gboolean
+segy_failed (GError    **error,
+             const char *path,
+             const char *what,
+             int         code)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               _("%s: not a readable SEG-Y file (%s, segyio error %d)"), path, what, code);
+  return FALSE;
+}
+
+/* The CDP X of a trace header with its coordinate scalar applied. */
+static double
+header_x (const char *header)
+{
+  int32_t x = 0, scalar = 0;
+
+  segy_get_field (header, SEGY_TR_CDP_X, &x);
+  segy_get_field (header, SEGY_TR_SOURCE_GROUP_SCALAR, &scalar);
+  if (scalar < 0)
+    return (double) x / -scalar;
+  if (scalar > 0)
+    return (double) x * scalar;
+  return x;
+}
+
+/* Reads a SEG-Y velocity model (IBM or IEEE 4-byte samples). */
+gboolean
+fr_segy_read (const char  *path,
+              fr_grid     *grid,
+              gboolean    *has_spacing,
+              GBytes     **values,
+              GError     **error)
+{
+  char bin[SEGY_BINARY_HEADER_SIZE], header[SEGY_TRACE_HEADER_SIZE], header1[SEGY_TRACE_HEADER_SIZE];
+  segy_file *fp;
+  int samples, format, trsize, traces = 0, rc, interval = 0;
+  long trace0;
+  float *v = NULL, *trace = NULL;
+  fr_grid g;
+  fr_error err = { 0 };
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  *has_spacing = FALSE;
+  if ((fp = segy_open (path, "rb")) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot be opened"), path);
+      return FALSE;
+    }
+  if ((rc = segy_binheader (fp, bin)) != SEGY_OK)
+    {
+      segy_failed (error, path, "binary header", rc);
+      goto out;
+    }
+  samples = segy_samples (bin);
+  format = segy_format (bin);
+  trace0 = segy_trace0 (bin);
+  if (format != SEGY_IBM_FLOAT_4_BYTE && format != SEGY_IEEE_FLOAT_4_BYTE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: sample format %d is not supported (only 4-byte IBM or IEEE floats)"),
+                   path, format);
+      goto out;
+    }
+  if (samples < 1 || trace0 < 0)
+    {
+      segy_failed (error, path, "sample count", samples);
+      goto out;
+    }
+  segy_set_format (fp, format);
+  trsize = segy_trsize (format, samples);
+  if ((rc = segy_traces (fp, &traces, trace0, trsize)) != SEGY_OK || traces < 1)
+    {
+      segy_failed (error, path, "trace count", rc);
+      goto out;
+    }
+
+  g = fr_grid_2d ((size_t) traces, (size_t) samples, 1.0, 1.0, 0.0, 0.0);
+  v = g_try_new (float, fr_grid_count (&g));
+  trace = g_new (float, samples);
+  if (v == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, _("%s: too large"), path);
+      goto out;
+    }
+  for (int t = 0; t < traces; t++)
+    {
+      if ((rc = segy_readtrace (fp, t, trace, trace0, trsize)) != SEGY_OK ||
+          (rc = segy_to_native (format, samples, trace)) != SEGY_OK)
+        {
+          segy_failed (error, path, "trace", rc);
+          goto out;
+        }
+      for (int s = 0; s < samples; s++)
+        v[fr_grid_index (&g, (size_t) t, 0, (size_t) s)] = trace[s];
+    }
+  if (fr_check_speed_f32 (&g, v, "velocity", &err) != FR_OK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, err.message);
+      goto out;
+    }
+
+  /* Spacing: evenly stepping CDP X and a sample interval. */
+  segy_get_bfield (bin, SEGY_BIN_INTERVAL, &interval);
+  if (traces >= 2 && interval > 0 &&
+      segy_traceheader (fp, 0, header, trace0, trsize) == SEGY_OK &&
+      segy_traceheader (fp, 1, header1, trace0, trsize) == SEGY_OK)
+    {
+      double x0 = header_x (header), dx = header_x (header1) - x0;
+
+      if (dx > 0 && isfinite (dx))
+        {
+          g = fr_grid_2d (g.nx, g.nz, dx, interval / 1000.0, x0, 0.0);
+          *has_spacing = fr_grid_check (&g, NULL) == FR_OK;
+          if (!*has_spacing)
+            g = fr_grid_2d (g.nx, g.nz, 1.0, 1.0, 0.0, 0.0);
+        }
+    }
+  *grid = g;
+  *values = g_bytes_new_take (g_steal_pointer (&v), fr_grid_count (&g) * sizeof (float));
+  ok = TRUE;
+
+out:
+  g_free (v);
+  g_free (trace);
+  segy_close (fp);
+  return ok;
+}
+
+#else /* !FOLDRAY_HAVE_SEGYIO */
+
+gboolean
+fr_segy_available (void)
+{
+  return FALSE;
+}
+
+gboolean
+fr_segy_read (const char  *path,
+              fr_grid     *grid,
+              gboolean    *has_spacing,
+              GBytes     **values,
+              GError     **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               _("%s: this build of Foldray cannot read SEG-Y (built without segyio)"), path);
+  return FALSE;
+}
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SEG-Y velocity models through segyio: one trace per grid column (x), its
+ * samples down the column (z).  The file carries its spacing when the
+ * traces' CDP X coordinates (byte 181, with the scalar of byte 71) step
+ * evenly and the binary header's sample interval is set; dz is then the
+ * sample interval / 1000 (depth models store metres × 1000 there, as
+ * segyio's writers do for milliseconds) and x0 the first trace's CDP X.
+ * Otherwise the caller asks the user for the spacing. */
+#pragma once
+
+#include <glib.h>
+
+#include "fr-grid.h"
+
+G_BEGIN_DECLS
+
+gboolean fr_segy_available (void);
+gboolean fr_segy_read      (const char     *path,
+                            fr_grid        *grid,
+                            gboolean       *has_spacing,
+                            GBytes        **values,
+                            GError        **error);
+
+G_END_DECLS

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-session"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "fr-session.h"
+
+/* Unsaved edits reach the autosave file within this many seconds, well
+ * inside the 30 s a crash may cost. */
+#define AUTOSAVE_DELAY_S 5
+
+struct _FrSession
+{
+  GObject   parent_instance;
+
+  FrWindow *window;            /* weak: the window owns us */
+  char     *path;              /* the scene file, NULL until saved or opened */
+  guint     autosave_id;
+  gboolean  closing;
+};
+
+G_DEFINE_FINAL_TYPE (FrSession, fr_session, G_TYPE_OBJECT)
+
+/* The autosave file: $FOLDRAY_STATE_DIR or the user state folder. */
+char *
+fr_session_autosave_path (void)
+{
+  const char *dir = g_getenv ("FOLDRAY_STATE_DIR");
+
+  if (dir != NULL && *dir != '\0')
+    return g_build_filename (dir, "autosave.json", NULL);
+  return g_build_filename (g_get_user_state_dir (), "foldray", "autosave.json", NULL);
+}
+
+static FrSceneDoc *
+make_doc (FrSession *self)
+{
+  FrScene *scene = fr_window_get_scene (self->window);
+  FrSidePanel *panel = fr_window_get_side_panel (self->window);
+  const FrView *view = fr_canvas_get_view (fr_window_get_canvas (self->window));
+  FrSceneDoc *doc;
+
+  if (fr_scene_get_model (scene) == NULL)
+    return NULL;
+  doc = fr_scene_to_doc (scene);
+  doc->radius = fr_side_panel_get_radius (panel);
+  g_free (doc->backend);
+  doc->backend = g_strdup (fr_spr_backend_name (fr_side_panel_get_backend (panel)));
+  doc->has_view = view->scale > 0;
+  doc->view_cx = view->cx;
+  doc->view_cz = view->cz;
+  doc->view_scale = view->scale;
+  return doc;
+}
+
+static void
+update_title (FrSession *self)
+{
+  FrScene *scene = fr_window_get_scene (self->window);
+  const char *title = fr_scene_get_title (scene);
+  g_autofree char *base = self->path != NULL ? g_path_get_basename (self->path) : NULL;
+  g_autofree char *text = NULL;
+
+  /* Translators: a modified scene's window title, "• three-layer.json — Foldray". */
+  text = g_strdup_printf (fr_scene_get_modified (scene) ? _("• %s — Foldray") : "%s — Foldray",
+                          base != NULL ? base : title != NULL ? title : _("Untitled"));
+  gtk_window_set_title (GTK_WINDOW (self->window), text);
+}
+
+static void
+remove_autosave (void)
+{
+  g_autofree char *path = fr_session_autosave_path ();
+
+  g_unlink (path);
+}
+
+static gboolean
+autosave_cb (gpointer data)
+{
+  FrSession *self = data;
+  g_autoptr(FrSceneDoc) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = fr_session_autosave_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  self->autosave_id = 0;
+  if (!fr_scene_get_modified (fr_window_get_scene (self->window)) || (doc = make_doc (self)) == NULL)
+    return G_SOURCE_REMOVE;
+  g_mkdir_with_parents (dir, 0700);
+  if (!fr_scene_doc_save (doc, path, &error))
+    g_warning ("autosave: %s", error->message);
+  else
+    g_debug ("autosaved to %s", path);
+  return G_SOURCE_REMOVE;
+}
+
+/* A scene edit: the title shows it, and an autosave follows soon. */
+void
+fr_session_scene_edited (FrSession *self)
+{
+  g_return_if_fail (FR_IS_SESSION (self));
+
+  update_title (self);
+  if (fr_scene_get_modified (fr_window_get_scene (self->window)) && self->autosave_id == 0)
+    self->autosave_id = g_timeout_add_seconds (AUTOSAVE_DELAY_S, autosave_cb, self);
+}
+
+static void
+add_recent (const char *path)
+{
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+
+  if (uri != NULL)
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
+/* Opens a scene file.  On any failure (malformed, newer version, missing
+ * grid) the current scene stays as it was. */
+gboolean
+fr_session_open (FrSession   *self,
+                 const char  *path,
+                 GError     **error)
+{
+  g_autoptr(FrSceneDoc) doc = NULL;
+  FrCanvas *canvas;
+
+  g_return_val_if_fail (FR_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if ((doc = fr_scene_doc_load (path, error)) == NULL)
+    return FALSE;
+  canvas = fr_window_get_canvas (self->window);
+  fr_canvas_set_result (canvas, NULL);
+  if (!fr_scene_load_doc (fr_window_get_scene (self->window), doc, error))
+    return FALSE;
+  fr_side_panel_set_radius (fr_window_get_side_panel (self->window), doc->radius);
+  g_free (self->path);
+  self->path = g_canonicalize_filename (path, NULL);
+  fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);
+  add_recent (self->path);
+  update_title (self);
+  return TRUE;
+}
+
+/* Saves the scene to path atomically; it becomes the scene's file. */
+gboolean
+fr_session_save_to (FrSession   *self,
+                    const char  *path,
+                    GError     **error)
+{
+  g_autoptr(FrSceneDoc) doc = NULL;
+
+  g_return_val_if_fail (FR_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if ((doc = make_doc (self)) == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("There is no scene to save"));
+      return FALSE;
+    }
+  if (!fr_scene_doc_save (doc, path, error))
+    return FALSE;
+  g_free (self->path);
+  self->path = g_canonicalize_filename (path, NULL);
+  fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);
+  remove_autosave ();
+  add_recent (self->path);
+  update_title (self);
+  return TRUE;
+}
+
+static void
+save_as_response_cb (GtkNativeDialog *chooser,
+                     int              response,
+                     FrSession       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (path == NULL)
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                     _("Only local files can be written"));
+      if (error != NULL || !fr_session_save_to (self, path, &error))
+        fr_window_show_error (self->window, _("Could not save the scene"), error);
+      else if (self->closing)
+        gtk_window_destroy (GTK_WINDOW (self->window));
+    }
+  self->closing = FALSE;
+  g_object_unref (chooser);
+}
+
+void
+fr_session_save_as (FrSession *self)
+{
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  g_return_if_fail (FR_IS_SESSION (self));
+
+  chooser = gtk_file_chooser_native_new (_("Save Scene"), GTK_WINDOW (self->window),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Foldray scenes (.json)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "scene.json");
+  g_signal_connect_object (chooser, "response", G_CALLBACK (save_as_response_cb), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Saves to the scene's file, or asks where. */
+void
+fr_session_save (FrSession *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (FR_IS_SESSION (self));
+
+  if (self->path == NULL)
+    fr_session_save_as (self);
+  else if (!fr_session_save_to (self, self->path, &error))
+    fr_window_show_error (self->window, _("Could not save the scene"), error);
+  else if (self->closing)
+    gtk_window_destroy (GTK_WINDOW (self->window));
+}
+
+const char *
+fr_session_get_path (FrSession *self)
+{
+  g_return_val_if_fail (FR_IS_SESSION (self), NULL);
+  return self->path;
+}
+
+enum { RESPONSE_DISCARD = 1, RESPONSE_SAVE = 2 };
+
+static void
+close_response_cb (GtkDialog *dialog,
+                   int        response,
+                   FrSession *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == RESPONSE_DISCARD)
+    {
+      remove_autosave ();
+      fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);
+      gtk_window_destroy (GTK_WINDOW (self->window));
+    }
+  else if (response == RESPONSE_SAVE)
+    {
+      self->closing = TRUE;
+      fr_session_save (self);
+    }
+}
+
+static gboolean
+close_request_cb (FrSession *self,
+                  GtkWindow *window)
+{
+  FrScene *scene = fr_window_get_scene (self->window);
+  GtkWidget *dialog;
+  const char *title = fr_scene_get_title (scene);
+
+  if (!fr_scene_get_modified (scene))
+    {
+      remove_autosave ();
+      return FALSE;
+    }
+  dialog = gtk_message_dialog_new (window, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   _("Save changes to “%s” before closing?"),
+                                   title != NULL ? title : _("Untitled"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("Your changes will be lost if you don’t save them."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("Close _without Saving"), RESPONSE_DISCARD,
+                          _("_Save"), RESPONSE_SAVE, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (close_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+static void
+recover (FrSession *self)
+{
+  g_autofree char *path = fr_session_autosave_path ();
+  g_autoptr(GError) error = NULL;
+
+  if (!fr_session_open (self, path, &error))
+    {
+      fr_window_show_error (self->window, _("Could not recover the unsaved scene"), error);
+      return;
+    }
+  /* Recovered edits are unsaved: no file yet, and still modified. */
+  g_clear_pointer (&self->path, g_free);
+  fr_scene_set_modified (fr_window_get_scene (self->window), TRUE);
+  update_title (self);
+}
+
+static void
+recovery_response_cb (GtkDialog *dialog,
+                      int        response,
+                      FrSession *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == GTK_RESPONSE_ACCEPT)
+    recover (self);
+  else
+    remove_autosave ();
+}
+
+/* Offers the unsaved scene an earlier run left behind. */
+void
+fr_session_check_recovery (FrSession *self)
+{
+  g_autofree char *path = fr_session_autosave_path ();
+  const char *answer = g_getenv ("FOLDRAY_RECOVER");
+  GtkWidget *dialog;
+
+  g_return_if_fail (FR_IS_SESSION (self));
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return;
+  if (answer != NULL && (g_str_equal (answer, "yes") || g_str_equal (answer, "no")))
+    {
+      if (g_str_equal (answer, "yes"))
+        recover (self);
+      else
+        remove_autosave ();
+      return;
+    }
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self->window),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   _("Recover the unsaved scene?"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("Foldray stopped before a scene was saved. Its last "
+                                              "autosaved state can be opened now."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Discard"), GTK_RESPONSE_REJECT,
+                          _("_Recover"), GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (recovery_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+fr_session_dispose (GObject *object)
+{
+  FrSession *self = (FrSession *)object;
+
+  /* Unsaved edits still pending go to the autosave file now. */
+  if (self->autosave_id != 0)
+    {
+      g_clear_handle_id (&self->autosave_id, g_source_remove);
+      if (self->window != NULL)
+        autosave_cb (self);
+    }
+  if (self->window != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
+  self->window = NULL;
+  g_clear_pointer (&self->path, g_free);
+
+  G_OBJECT_CLASS (fr_session_parent_class)->dispose (object);
+}
+
+static void
+fr_session_class_init (FrSessionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = fr_session_dispose;
+}
+
+static void
+fr_session_init (FrSession *self)
+{
+}
+
+FrSession *
+fr_session_new (FrWindow *window)
+{
+  FrSession *self;
+
+  g_return_val_if_fail (FR_IS_WINDOW (window), NULL);
+
+  self = g_object_new (FR_TYPE_SESSION, NULL);
+  self->window = window;
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &self->window);
+  g_signal_connect_object (window, "close-request", G_CALLBACK (close_request_cb), self,
+                           G_CONNECT_SWAPPED);
+  return self;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Rasterisation of a drawn velocity model onto a solver grid.
+ *
+ * The model: an optional background velocity grid (any geometry), layers
+ * and obstacles.  Layer k is bounded above by its interface, a polyline
+ * z = h_k(x) with increasing x (extended flat beyond its end nodes); a
+ * point belongs to the last layer in the list whose interface lies above
+ * it, so later layers win where interfaces cross.  Inside layer k
+ *     v(x, z) = v_top + dvdz·(z − h_k(x)) + dvdx·x.
+ * Above every interface lies the background grid (its nearest cell), or,
+ * without one, the first layer, or, without layers, default_velocity.
+ * Obstacles are closed polygons painted over the layers (later ones on
+ * top) with their own velocity; velocity 0 is impermeable.
+ *
+ * Each output cell holds the harmonic mean of velocity over the cell, the
+ * inverse of its mean slowness, so a thin dipping interface does not alias
+ * into stairs.  Along z the slowness is integrated exactly; along x the
+ * cell is cut at every kink (nodes, vertices, and where an edge enters or
+ * leaves the cell) and each piece is integrated with 3-point
+ * Gauss–Legendre, exact for straight interfaces and constant layers.  A
+ * cell at least half covered by impermeable obstacles becomes 0; otherwise
+ * the impermeable part is left out of the mean. */
+#pragma once
+
+#include <stddef.h>
+
+#include "fr-grid.h"
+#include "fr-status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fr_raster_layer {
+  const double *x, *z;     /* n >= 1 interface nodes, x strictly increasing */
+  size_t n;
+  double v_top;            /* velocity just below the interface, > 0 */
+  double dvdz, dvdx;       /* linear gradients */
+} fr_raster_layer;
+
+typedef struct fr_raster_obstacle {
+  const double *x, *z;     /* n >= 3 polygon vertices, closed implicitly */
+  size_t n;
+  double velocity;         /* 0: impermeable */
+} fr_raster_obstacle;
+
+typedef struct fr_raster_model {
+  const fr_raster_layer *layers;
+  size_t n_layers;
+  const fr_raster_obstacle *obstacles;
+  size_t n_obstacles;
+  const fr_grid *background_grid;   /* NULL: none; else 2D */
+  const float *background;          /* background_grid's nx·nz values */
+  double default_velocity;          /* > 0, used where nothing else is */
+} fr_raster_model;
+
+/* Velocities below this are clamped to it inside layers with gradients. */
+#define FR_RASTER_MIN_VELOCITY 1e-6
+
+/* Checks a model: counts, increasing interface x, finite values,
+ * positive top velocities, obstacle velocities >= 0. */
+fr_status fr_raster_check (const fr_raster_model *m, fr_error *err);
+
+/* Fills out (grid's nx·nz values, x fastest) with the cell-averaged
+ * velocity of the model.  grid must be 2D. */
+fr_status fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out,
+                          fr_error *err);
+
+/* The velocity at one point (no averaging); 0 inside an impermeable
+ * obstacle.  For picking and display. */
+double fr_raster_velocity_at (const fr_raster_model *m, double x, double z);
+
+/* The depth of a layer's interface at x (flat beyond the end nodes). */
+double fr_raster_interface_z (const fr_raster_layer *layer, double x);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Vector figures (app/fr-figure.c) read back: the SVG parsed as XML, with
+ * one stroked path per folded horizon, per isochron and per ray in the
+ * colours the figure uses for them; the PDF through poppler's pdfinfo and
+ * pdftotext (tests/setup-debian.sh installs poppler-utils). */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fr-contour.h"
+#include "fr-figure.h"
+#include "fr-fold-job.h"
+#include "fr-fold-state.h"
+#include "fr-scene.h"
+
+typedef struct
+{
+  int    depth_defs;     /* > 0 inside <defs> (glyphs live there) */
+  guint  svg_root;
+  double width, height;
+  GArray *strokes;       /* double r, g, b (0..1) of each stroked path */
+} SvgCount;
+
+static gboolean
+parse_rgb (const char *style, double rgb[3])
+{
+  const char *s = strstr (style, "stroke:rgb(");
+
+  if (s == NULL)
+    return FALSE;
+  return sscanf (s, "stroke:rgb(%lf%%,%lf%%,%lf%%)", &rgb[0], &rgb[1], &rgb[2]) == 3;
+}
+
+static void
+svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
+           const char **attr_values, gpointer data, GError **error)
+{
+  SvgCount *c = data;
+
+  if (g_str_equal (name, "defs"))
+    c->depth_defs++;
+  if (g_str_equal (name, "svg"))
+    {
+      c->svg_root++;
+      for (guint i = 0; attr_names[i] != NULL; i++)
+        {
+          if (g_str_equal (attr_names[i], "width"))
+            c->width = g_ascii_strtod (attr_values[i], NULL);
+          if (g_str_equal (attr_names[i], "height"))
+            c->height = g_ascii_strtod (attr_values[i], NULL);
+        }
+    }
+  if (g_str_equal (name, "path") && c->depth_defs == 0)
+    for (guint i = 0; attr_names[i] != NULL; i++)
+      {
+        double rgb[3];
+
+        if (g_str_equal (attr_names[i], "style") && strstr (attr_values[i], "fill:none") != NULL &&
+            parse_rgb (attr_values[i], rgb))
+          {
+            for (int k = 0; k < 3; k++)
+              rgb[k] /= 100.0;
+            g_array_append_vals (c->strokes, rgb, 3);
+          }
+      }
+}
+
+static void
+svg_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **error)
+{
+  SvgCount *c = data;
+
+  if (g_str_equal (name, "defs"))
+    c->depth_defs--;
+}
+
+/* Parses path as XML and counts stroked paths of colour rgb. */
+static guint
+count_strokes (const char *path, const double rgb[3], SvgCount *out)
+{
+  static const GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  GMarkupParseContext *ctx;
+  SvgCount c = { 0 };
+  guint n = 0;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &text, &len, &error));
+  c.strokes = g_array_new (FALSE, FALSE, sizeof (double));
+  ctx = g_markup_parse_context_new (&parser, 0, &c, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, text, len, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_markup_parse_context_free (ctx);
+  for (guint i = 0; i + 2 < c.strokes->len; i += 3)
+    {
+      const double *s = &g_array_index (c.strokes, double, i);
+
+      if (fabs (s[0] - rgb[0]) < 0.006 && fabs (s[1] - rgb[1]) < 0.006 && fabs (s[2] - rgb[2]) < 0.006)
+        n++;
+    }
+  g_array_unref (c.strokes);
+  if (out != NULL)
+    *out = c;
+  return n;
+}
+
+/* A 3 × 2 model in two layers. */
+static FrScene *
+make_scene (void)
+{
+  fr_grid g = fr_grid_2d (61, 41, 0.05, 0.05, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  FrScene *scene = fr_scene_new ();
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = i / g.nx < 20 ? 1.0f : 1.5f;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  fr_scene_set_model (scene, "figure", &g, bytes);
+  return scene;
+}
+
+static void
+make_view (FrScene *scene, FrView *view)
+{
+  double x0, z0, x1, z1;
+
+  fr_view_init (view);
+  fr_view_set_size (view, 640, 420);
+  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
+  fr_view_fit (view, x0, z0, x1, z1, 50.0);
+}
+
+static char *
+run_tool (const char *tool, const char *path)
+{
+  g_autofree char *exe = g_find_program_in_path (tool);
+  char *out = NULL;
+  int status = 0;
+  const char *argv_info[] = { exe, path, NULL };
+  const char *argv_text[] = { exe, path, "-", NULL };
+  g_autoptr(GError) error = NULL;
+
+  if (exe == NULL)
+    g_error ("%s not found: install poppler-utils (tests/setup-debian.sh)", tool);
+  g_assert_true (g_spawn_sync (NULL, (char **) (g_str_equal (tool, "pdftotext") ? argv_text : argv_info),
+                               NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+static void
+check_pdf (const char *path, const FrView *view)
+{
+  g_autofree char *info = run_tool ("pdfinfo", path);
+  g_autofree char *text = run_tool ("pdftotext", path);
+  const char *pages = strstr (info, "Pages:");
+  const char *size = strstr (info, "Page size:");
+  double w = 0, h = 0;
+  int n = 0;
+
+  g_assert_nonnull (pages);
+  g_assert_nonnull (size);
+  g_assert_cmpint (sscanf (pages, "Pages: %d", &n), ==, 1);
+  g_assert_cmpint (n, ==, 1);
+  g_assert_cmpint (sscanf (size, "Page size: %lf x %lf", &w, &h), ==, 2);
+  g_assert_cmpfloat (fabs (w - view->width), <, 0.5);
+  g_assert_cmpfloat (fabs (h - view->height), <, 0.5);
+  /* The axes (x ticks 0..3) and the colour bar are text, not pixels. */
+  g_assert_nonnull (strstr (text, "velocity"));
+  g_assert_nonnull (strstr (text, "\n3\n"));
+  g_assert_nonnull (strstr (text, "\n1.5\n"));
+}
+
+static void
+test_fold_figure (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+  g_autoptr(FrJob) job = NULL;
+  g_autoptr(FrResult) result = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "fold.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "fold.pdf", NULL);
+  FrPoint h[3] = { { 0.0, 1.0 }, { 1.5, 0.8 }, { 3.0, 1.0 } };
+  gboolean cancelled = TRUE;
+  g_autoptr(GError) error = NULL;
+  FrView view;
+  SvgCount c;
+
+  fr_fold_state_set_horizon (fold, h, 3);
+  fr_fold_state_set_psi_a (fold, 0.2, -0.1);
+  fr_fold_state_set_levels (fold, 0.2, 3);
+  fr_fold_state_add_ray_point (fold, 2.0, 0.2);
+  job = fr_fold_state_make_job (fold, scene);
+  result = fr_fold_job_run (job, NULL, &cancelled);
+  g_assert_false (cancelled);
+  g_assert_true (result->ok);
+  /* Three levels each side of an open horizon across the model. */
+  g_assert_cmpuint (result->horizons->len, ==, 6);
+
+  make_view (scene, &view);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, result, 0.0, fold };
+
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
+    g_assert_no_error (error);
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_cmpuint (count_strokes (svg, fr_figure_folded_rgb, &c), ==, result->horizons->len);
+  g_assert_cmpuint (c.svg_root, ==, 1);
+  g_assert_cmpfloat (c.width, ==, view.width);
+  g_assert_cmpfloat (c.height, ==, view.height);
+  g_assert_cmpuint (count_strokes (svg, fr_figure_horizon_rgb, NULL), ==, 1);
+  g_assert_cmpuint (count_strokes (svg, fr_figure_ray_rgb, NULL), ==, 1);
+  check_pdf (pdf, &view);
+
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+/* Rays mode: isochrons as one path each, counted against an independent
+ * count of the analytic circles the traveltimes make. */
+static void
+test_rays_figure (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrJob) job = NULL;
+  g_autoptr(FrResult) result = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "rays.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "rays.pdf", NULL);
+  g_autoptr(GError) error = NULL;
+  fr_grid g = *fr_scene_get_grid (scene);
+  double src[2] = { 1.5, 1.0 }, rcv[2] = { 0.5, 0.0 };
+  FrView view;
+
+  /* A fake result: T = distance / 1 from the centre, so isochrons every
+   * 0.25 are circles of radius 0.25, 0.5, 0.75, 1.0 (1.0 reaches the top
+   * and bottom edges: an arc cut in two), a ray along a straight line. */
+  job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1, 4, FR_SPR_CPU);
+  result = fr_result_new (job);
+  result->ok = TRUE;
+  result->time = g_new (float, fr_grid_count (&g));
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 0; ix < g.nx; ix++)
+      {
+        float t = (float) hypot (ix * g.dx - src[0], iz * g.dz - src[1]);
+
+        result->time[fr_grid_index (&g, ix, 0, iz)] = t;
+        result->time_max = MAX (result->time_max, t);
+      }
+  {
+    GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
+    double pts[4] = { src[0], src[1], rcv[0], rcv[1] };
+
+    g_array_append_vals (ray, pts, 4);
+    g_ptr_array_add (result->rays, ray);
+  }
+  fr_scene_add_marker (scene, FR_MARKER_SOURCE, src[0], src[1]);
+
+  make_view (scene, &view);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_MAGMA, result, 0.25, NULL };
+
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+    g_assert_no_error (error);
+  }
+  /* Radii 0.25..1.75 inside a 3 × 2 box around (1.5, 1): r <= 1 closed
+   * circles (4), r = 1.25, 1.5 cut by top and bottom into 2 arcs each
+   * (4), r = 1.75 cut by all four sides: 4 corner arcs.  12 in all. */
+  g_assert_cmpuint (count_strokes (svg, fr_figure_isochron_rgb, NULL), ==, 12);
+  g_assert_cmpuint (count_strokes (svg, fr_figure_ray_rgb, NULL), ==, 1);
+  check_pdf (pdf, &view);
+
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/figure/folds", test_fold_figure);
+  g_test_add_func ("/figure/rays", test_rays_figure);
+  return g_test_run ();
+}

@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Rasterisation of drawn models against independent truths: the area of a
+ * cell below a polyline or inside a polygon by polygon clipping
+ * (Sutherland–Hodgman) and the shoelace formula, and the analytic cell
+ * mean of slowness in a linear vertical gradient. */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "fr-raster.h"
+
+#define MAXV 64
+
+typedef struct
+{
+  double x[MAXV], z[MAXV];
+  int n;
+} Poly;
+
+static double
+shoelace (const Poly *p)
+{
+  double a = 0.0;
+
+  for (int i = 0; i < p->n; i++)
+    {
+      int j = (i + 1) % p->n;
+      a += p->x[i] * p->z[j] - p->x[j] * p->z[i];
+    }
+  return fabs (0.5 * a);
+}
+
+/* Clips subject against one side of an axis-aligned line: keep points
+ * with sign·(coord − c) ≥ 0, coord being x (axis 0) or z (axis 1). */
+static void
+clip_axis (Poly *p, int axis, double c, double sign)
+{
+  Poly out = { .n = 0 };
+
+  for (int i = 0; i < p->n; i++)
+    {
+      int j = (i + 1) % p->n;
+      double ci = axis == 0 ? p->x[i] : p->z[i];
+      double cj = axis == 0 ? p->x[j] : p->z[j];
+      gboolean in_i = sign * (ci - c) >= 0, in_j = sign * (cj - c) >= 0;
+
+      if (in_i)
+        {
+          out.x[out.n] = p->x[i];
+          out.z[out.n++] = p->z[i];
+        }
+      if (in_i != in_j)
+        {
+          double t = (c - ci) / (cj - ci);
+          out.x[out.n] = p->x[i] + t * (p->x[j] - p->x[i]);
+          out.z[out.n++] = p->z[i] + t * (p->z[j] - p->z[i]);
+        }
+    }
+  *p = out;
+}
+
+/* Area of polygon ∩ [xa, xb] × [za, zb]. */
+static double
+clipped_area (const Poly *subject, double xa, double xb, double za, double zb)
+{
+  Poly p = *subject;
+
+  clip_axis (&p, 0, xa, 1.0);
+  clip_axis (&p, 0, xb, -1.0);
+  clip_axis (&p, 1, za, 1.0);
+  clip_axis (&p, 1, zb, -1.0);
+  return p.n >= 3 ? shoelace (&p) : 0.0;
+}
+
+/* The region below a polyline extended flat beyond its ends, closed far
+ * below. */
+static Poly
+below_polyline (const double *x, const double *z, int n)
+{
+  Poly p = { .n = 0 };
+
+  p.x[p.n] = -1e3;
+  p.z[p.n++] = z[0];
+  for (int i = 0; i < n; i++)
+    {
+      p.x[p.n] = x[i];
+      p.z[p.n++] = z[i];
+    }
+  p.x[p.n] = 1e3;
+  p.z[p.n++] = z[n - 1];
+  p.x[p.n] = 1e3;
+  p.z[p.n++] = 1e6;
+  p.x[p.n] = -1e3;
+  p.z[p.n++] = 1e6;
+  return p;
+}
+
+static void
+assert_rel (double got, double want, double tol, size_t ix, size_t iz)
+{
+  if (!(fabs (got - want) <= tol * fabs (want)))
+    g_error ("cell (%zu, %zu): got %.9g, want %.9g", ix, iz, got, want);
+}
+
+/* Two constant layers split by a polyline; every cell against the clipped
+ * area fractions. */
+static void
+check_two_layers (const double *ix, const double *iz, int n)
+{
+  const double top_x[1] = { 0.0 }, top_z[1] = { -100.0 };
+  const double v1 = 1.5, v2 = 4.0;
+  fr_raster_layer layers[2] = {
+    { top_x, top_z, 1, v1, 0.0, 0.0 },
+    { ix, iz, (size_t) n, v2, 0.0, 0.0 },
+  };
+  fr_raster_model m = { .layers = layers, .n_layers = 2, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (23, 17, 0.1, 0.07, 0.0, 0.0);
+  g_autofree float *out = g_new (float, fr_grid_count (&g));
+  Poly below = below_polyline (ix, iz, n);
+  fr_error err = { 0 };
+  guint cut = 0;
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, &err), ==, FR_OK);
+  for (size_t jz = 0; jz < g.nz; jz++)
+    for (size_t jx = 0; jx < g.nx; jx++)
+      {
+        double xa = g.x0 + (jx - 0.5) * g.dx, xb = xa + g.dx;
+        double za = g.z0 + (jz - 0.5) * g.dz, zb = za + g.dz;
+        double area = g.dx * g.dz;
+        double a2 = clipped_area (&below, xa, xb, za, zb);
+        double s = ((area - a2) / v1 + a2 / v2) / area;
+
+        if (a2 > 1e-9 * area && a2 < area * (1 - 1e-9))
+          cut++;
+        assert_rel (out[fr_grid_index (&g, jx, 0, jz)], 1.0 / s, 2e-6, jx, jz);
+      }
+  /* The interface really cuts cells, so the test tests something. */
+  g_assert_cmpuint (cut, >, 20);
+}
+
+static void
+test_straight_interface (void)
+{
+  /* One segment from beyond the left edge to beyond the right. */
+  const double x[2] = { -0.3, 2.6 }, z[2] = { 0.13, 1.01 };
+  /* The same kind of line with collinear nodes inside cells. */
+  const double x3[4] = { -0.2, 0.537, 1.111, 2.5 };
+  double z3[4];
+
+  check_two_layers (x, z, 2);
+  for (int i = 0; i < 4; i++)
+    z3[i] = 0.9 - 0.31 * x3[i];
+  check_two_layers (x3, z3, 4);
+}
+
+static void
+test_kinked_interface (void)
+{
+  const double x[5] = { 0.0, 0.42, 0.83, 1.37, 2.2 };
+  const double z[5] = { 0.2, 0.71, 0.33, 0.9, 0.5 };
+
+  check_two_layers (x, z, 5);
+}
+
+static void
+test_vertical_gradient (void)
+{
+  /* Monsegny & Agudelo: v = 0.5 + 0.005·z (km/s, z in m → here unitless). */
+  const double x[1] = { 0.0 }, z[1] = { 0.0 };
+  fr_raster_layer l = { x, z, 1, 0.5, 0.005, 0.0 };
+  fr_raster_model m = { .layers = &l, .n_layers = 1, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (5, 50, 10.0, 10.0, 0.0, 5.0);
+  g_autofree float *out = g_new (float, fr_grid_count (&g));
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t iz = 0; iz < g.nz; iz++)
+    {
+      double za = g.z0 + (iz - 0.5) * g.dz, zb = za + g.dz;
+      double mean_s = log ((0.5 + 0.005 * zb) / (0.5 + 0.005 * za)) / 0.005 / g.dz;
+
+      for (size_t ix = 0; ix < g.nx; ix++)
+        assert_rel (out[fr_grid_index (&g, ix, 0, iz)], 1.0 / mean_s, 1e-6, ix, iz);
+    }
+}
+
+static void
+test_lateral_gradient (void)
+{
+  /* Flat interface at z = 0, v = 2 + 0.5·x: mean slowness over a cell is
+   * ln(v(xb)/v(xa)) / (0.5·dx). */
+  const double x[1] = { 0.0 }, z[1] = { 0.0 };
+  fr_raster_layer l = { x, z, 1, 2.0, 0.0, 0.5 };
+  fr_raster_model m = { .layers = &l, .n_layers = 1, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (9, 3, 0.25, 0.25, 0.0, 0.5);
+  g_autofree float *out = g_new (float, fr_grid_count (&g));
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t ix = 0; ix < g.nx; ix++)
+    {
+      double xa = (ix - 0.5) * g.dx, xb = xa + g.dx;
+      double mean_s = log ((2 + 0.5 * xb) / (2 + 0.5 * xa)) / 0.5 / g.dx;
+
+      /* Gauss–Legendre on a smooth 1/v: far below float rounding. */
+      assert_rel (out[fr_grid_index (&g, ix, 0, 1)], 1.0 / mean_s, 1e-6, ix, 1);
+    }
+}
+
+static void
+check_obstacle (const double *ox, const double *oz, int n, double vo)
+{
+  const double vb = 3.0;
+  fr_raster_obstacle o = { ox, oz, (size_t) n, vo };
+  fr_raster_model m = { .obstacles = &o, .n_obstacles = 1, .default_velocity = vb };
+  fr_grid g = fr_grid_2d (20, 20, 0.1, 0.1, 0.0, 0.0);
+  g_autofree float *out = g_new (float, fr_grid_count (&g));
+  Poly p = { .n = n };
+
+  memcpy (p.x, ox, n * sizeof (double));
+  memcpy (p.z, oz, n * sizeof (double));
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 0; ix < g.nx; ix++)
+      {
+        double xa = (ix - 0.5) * g.dx, za = (iz - 0.5) * g.dz, area = g.dx * g.dz;
+        double ao = clipped_area (&p, xa, xa + g.dx, za, za + g.dz);
+        float got = out[fr_grid_index (&g, ix, 0, iz)];
+
+        if (vo > 0)
+          assert_rel (got, area / ((area - ao) / vb + ao / vo), 2e-6, ix, iz);
+        else if (ao >= 0.5 * area + 1e-9)
+          g_assert_cmpfloat (got, ==, 0.0f);
+        else if (ao <= 0.5 * area - 1e-9)
+          assert_rel (got, vb, 2e-6, ix, iz);
+      }
+}
+
+static void
+test_obstacles (void)
+{
+  const double tx[3] = { 0.33, 1.61, 0.77 }, tz[3] = { 0.21, 0.52, 1.74 };
+  const double rx[4] = { 0.52, 1.33, 1.33, 0.52 }, rz[4] = { 0.61, 0.61, 1.18, 1.18 };
+  /* Faces on cell faces: whole cells, exactly. */
+  const double ax[4] = { 0.45, 0.95, 0.95, 0.45 }, az[4] = { 0.25, 0.25, 0.55, 0.55 };
+
+  check_obstacle (tx, tz, 3, 0.8);
+  check_obstacle (rx, rz, 4, 1.2);
+  check_obstacle (tx, tz, 3, 0.0);
+  check_obstacle (rx, rz, 4, 0.0);
+  check_obstacle (ax, az, 4, 0.0);
+}
+
+static void
+test_background (void)
+{
+  fr_grid g = fr_grid_2d (7, 5, 0.5, 0.5, 1.0, 2.0);
+  fr_grid fine = fr_grid_2d (14, 10, 0.25, 0.25, 0.875, 1.875);
+  float bg[35], bgf[140], out[35];
+  fr_raster_model m = { .background_grid = &g, .background = bg, .default_velocity = 1.0 };
+
+  for (int i = 0; i < 35; i++)
+    bg[i] = 1.0f + 0.1f * i + (i % 3 == 0 ? 0.0f : 0.5f);
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (int i = 0; i < 35; i++)
+    assert_rel (out[i], bg[i], 1e-6, i, 0);
+
+  /* A grid twice as fine: each cell is the harmonic mean of four. */
+  for (int i = 0; i < 140; i++)
+    bgf[i] = 1.0f + 0.037f * i;
+  m.background_grid = &fine;
+  m.background = bgf;
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 0; ix < g.nx; ix++)
+      {
+        double s = 0;
+
+        for (int a = 0; a < 2; a++)
+          for (int b = 0; b < 2; b++)
+            s += 0.25 / bgf[fr_grid_index (&fine, 2 * ix + a, 0, 2 * iz + b)];
+        assert_rel (out[fr_grid_index (&g, ix, 0, iz)], 1.0 / s, 1e-6, ix, iz);
+      }
+}
+
+static void
+test_layer_over_background (void)
+{
+  /* A flat interface on a cell face: cells above keep the background,
+   * cells below take the layer. */
+  fr_grid g = fr_grid_2d (4, 6, 1.0, 1.0, 0.0, 0.0);
+  float bg[24], out[24];
+  const double x[2] = { 0.0, 3.0 }, z[2] = { 2.5, 2.5 };
+  fr_raster_layer l = { x, z, 2, 5.0, 0.0, 0.0 };
+  fr_raster_model m = { .layers = &l, .n_layers = 1, .background_grid = &g,
+                        .background = bg, .default_velocity = 1.0 };
+
+  for (int i = 0; i < 24; i++)
+    bg[i] = 2.0f;
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t iz = 0; iz < 6; iz++)
+    for (size_t ix = 0; ix < 4; ix++)
+      assert_rel (out[iz * 4 + ix], iz < 3 ? 2.0 : 5.0, 1e-6, ix, iz);
+  g_assert_cmpfloat (fr_raster_velocity_at (&m, 1.0, 1.0), ==, 2.0);
+  g_assert_cmpfloat (fr_raster_velocity_at (&m, 1.0, 3.0), ==, 5.0);
+}
+
+static void
+test_bad_models (void)
+{
+  const double x[3] = { 0.0, 1.0, 1.0 }, z[3] = { 0.0, 0.0, 1.0 };
+  fr_raster_layer l = { x, z, 3, 1.0, 0.0, 0.0 };
+  fr_raster_obstacle o = { x, z, 2, 0.0 };
+  fr_raster_model m = { .layers = &l, .n_layers = 1, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (2, 2, 1.0, 1.0, 0.0, 0.0);
+  float out[4];
+  fr_error err = { 0 };
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "increasing x"));
+  l.n = 2;
+  l.v_top = -1.0;
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "top velocity"));
+  l.v_top = 1.0;
+  m.obstacles = &o;
+  m.n_obstacles = 1;
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "3 vertices"));
+  m.n_obstacles = 0;
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, &err), ==, FR_OK);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/raster/straight-interface", test_straight_interface);
+  g_test_add_func ("/raster/kinked-interface", test_kinked_interface);
+  g_test_add_func ("/raster/vertical-gradient", test_vertical_gradient);
+  g_test_add_func ("/raster/lateral-gradient", test_lateral_gradient);
+  g_test_add_func ("/raster/obstacles", test_obstacles);
+  g_test_add_func ("/raster/background", test_background);
+  g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
+  g_test_add_func ("/raster/bad-models", test_bad_models);
+  return g_test_run ();
+}

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Scene files: byte-identical round trips, every malformed case with its
+ * error, the atomic save under a real write failure (RLIMIT_FSIZE), SEG-Y
+ * import of a file written here with segyio's C API, and
+ * `foldray-cli spr|fold --scene`. */
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "fr-array.h"
+#include "fr-npy.h"
+#include "fr-scene-file.h"
+#include "fr-segy.h"
+
+#ifdef FOLDRAY_HAVE_SEGYIO
+#include <segyio/segy.h>
+#endif
+
+static char *
+scene_path (const char *name)
+{
+  return g_build_filename (g_getenv ("FOLDRAY_SOURCE_ROOT"), "data", "scenes", name, NULL);
+}
+
+static char *
+make_tmpdir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("foldray-test-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+rm_rf (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  if (d != NULL)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+static void
+write_npy (const char *path, const fr_grid *g, const float *v)
+{
+  fr_array a = fr_array_wrap_grid (g, FR_F32, (void *) v);
+
+  g_assert_cmpint (fr_npy_write (path, &a, NULL), ==, FR_OK);
+}
+
+/* A scene using every part of the format, with a background beside it. */
+static FrSceneDoc *
+full_doc (const char *dir)
+{
+  fr_grid bg = fr_grid_2d (6, 4, 0.5, 0.25, -0.25, 0.0);
+  fr_grid g = fr_grid_2d (21, 11, 0.15, 0.1, 0.0, 0.0);
+  g_autofree char *npy = g_build_filename (dir, "bg.npy", NULL);
+  float v[24];
+  g_autoptr(GBytes) vb = NULL;
+  FrModel *m = fr_model_new (&g, 1.5);
+  FrSceneDoc *doc;
+  FrLayer *l;
+  FrObstacle *o;
+  FrVertex p;
+
+  for (int i = 0; i < 24; i++)
+    v[i] = 1.0f + 0.1f * i;
+  write_npy (npy, &bg, v);
+  vb = g_bytes_new (v, sizeof v);
+  m->background = fr_background_new (npy, "npy", &bg, vb);
+
+  l = fr_layer_new (2.0, 0.3, -0.01);
+  fr_layer_add_node (l, 0.0, 0.4);
+  fr_layer_add_node (l, 1.1, 0.55);
+  fr_layer_add_node (l, 3.0, 1.0 / 3.0);
+  g_ptr_array_add (m->layers, l);
+  g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (1.0, 0.2, 1.4, 0.6, 0.0));
+  o = fr_obstacle_new (FR_OBSTACLE_POLYGON, 0.7);
+  fr_obstacle_add_vertex (o, 2.0, 0.1);
+  fr_obstacle_add_vertex (o, 2.5, 0.3);
+  fr_obstacle_add_vertex (o, 2.1, 0.9);
+  g_ptr_array_add (m->obstacles, o);
+
+  doc = fr_scene_doc_new (m);
+  doc->title = g_strdup ("Round \"trip\" — ñ");
+  p = (FrVertex) { 1.5, 0.0 };
+  g_array_append_val (doc->sources, p);
+  p = (FrVertex) { 0.3, 0.7 };
+  g_array_append_val (doc->receivers, p);
+  doc->radius = 4;
+  g_free (doc->backend);
+  doc->backend = g_strdup ("cpu");
+  doc->has_fold = TRUE;
+  doc->psi_a[0] = 0.25;
+  doc->psi_a[1] = -0.1;
+  doc->has_view = TRUE;
+  doc->view_cx = 1.5;
+  doc->view_cz = 0.5;
+  doc->view_scale = 123.456789;
+  return doc;
+}
+
+static char *
+read_text (const char *path)
+{
+  char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+static void
+test_round_trip (void)
+{
+  static const char *bundled[] = { "three-layer.json", "gradient.json", "syncline-salt.json",
+                                   "ex-b-maze.json", "ex-c-maze.json" };
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *a = g_build_filename (dir, "a.json", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.json", NULL);
+  g_autoptr(FrSceneDoc) doc = full_doc (dir);
+  g_autoptr(FrSceneDoc) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ta = NULL, *tb = NULL;
+
+  /* save, load, save: the same bytes, and the same model. */
+  g_assert_true (fr_scene_doc_save (doc, a, &error));
+  g_assert_no_error (error);
+  back = fr_scene_doc_load (a, &error);
+  g_assert_no_error (error);
+  g_assert_true (fr_model_equal (doc->model, back->model));
+  g_assert_cmpstr (back->title, ==, doc->title);
+  g_assert_cmpint (back->radius, ==, 4);
+  g_assert_true (back->has_view && back->view_scale == doc->view_scale);
+  g_assert_true (fr_scene_doc_save (back, b, &error));
+  ta = read_text (a);
+  tb = read_text (b);
+  g_assert_cmpstr (ta, ==, tb);
+  /* The background sits beside the scene, so it is written relative. */
+  g_assert_nonnull (strstr (ta, "\"path\": \"bg.npy\""));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bundled); i++)
+    {
+      g_autofree char *path = scene_path (bundled[i]);
+      g_autoptr(FrSceneDoc) d1 = fr_scene_doc_load (path, &error);
+      g_autoptr(FrSceneDoc) d2 = NULL;
+      g_autofree char *j1 = NULL, *j2 = NULL;
+
+      g_assert_no_error (error);
+      j1 = fr_scene_doc_to_json (d1, dir);
+      d2 = fr_scene_doc_parse (j1, -1, bundled[i], dir, &error);
+      g_assert_no_error (error);
+      j2 = fr_scene_doc_to_json (d2, dir);
+      g_assert_cmpstr (j1, ==, j2);
+      g_assert_true (fr_model_equal (d1->model, d2->model));
+    }
+  rm_rf (dir);
+}
+
+#define HEAD "{\"format\": \"foldray-scene\", \"version\": 1, "
+#define GRID "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [0.1, 0.1]}"
+
+static void
+test_malformed (void)
+{
+  static const struct {
+    const char *text;
+    int code;
+    const char *says;
+  } cases[] = {
+    { "{\"format\": \"foldray-scene\", \"version\": 1,", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON" },
+    { "", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "not a Foldray scene" },
+    { "[1, 2]", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "expected a JSON object" },
+    { "{\"version\": 1}", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "format" },
+    { "{\"format\": \"foldray-fold\", \"version\": 1}", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "foldray-scene" },
+    { "{\"format\": 7, \"version\": 1}", FR_SCENE_FILE_ERROR_MALFORMED, "must be a string" },
+    { "{\"format\": \"foldray-scene\"}", FR_SCENE_FILE_ERROR_MALFORMED, "version" },
+    { "{\"format\": \"foldray-scene\", \"version\": \"1\"}", FR_SCENE_FILE_ERROR_MALFORMED, "version" },
+    { "{\"format\": \"foldray-scene\", \"version\": 1.5}", FR_SCENE_FILE_ERROR_MALFORMED, "version" },
+    { "{\"format\": \"foldray-scene\", \"version\": 2, " GRID "}", FR_SCENE_FILE_ERROR_NEWER_VERSION, "version 2" },
+    { HEAD "\"layers\": []}", FR_SCENE_FILE_ERROR_MALFORMED, "no “grid”" },
+    { HEAD "\"grid\": [1]}", FR_SCENE_FILE_ERROR_MALFORMED, "“grid” must be an object" },
+    { HEAD "\"grid\": {\"nx\": 0, \"nz\": 10, \"spacing\": [1, 1]}}", FR_SCENE_FILE_ERROR_INVALID, "nx" },
+    { HEAD "\"grid\": {\"nx\": 2.5, \"nz\": 10, \"spacing\": [1, 1]}}", FR_SCENE_FILE_ERROR_MALFORMED, "nx" },
+    { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10}}", FR_SCENE_FILE_ERROR_MALFORMED, "spacing" },
+    { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1, -1]}}", FR_SCENE_FILE_ERROR_INVALID, "grid" },
+    { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1]}}", FR_SCENE_FILE_ERROR_MALFORMED, "two numbers" },
+    { HEAD GRID ", \"layers\": {}}", FR_SCENE_FILE_ERROR_MALFORMED, "“layers”" },
+    { HEAD GRID ", \"layers\": [3]}", FR_SCENE_FILE_ERROR_MALFORMED, "layer 1" },
+    { HEAD GRID ", \"layers\": [{\"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_MALFORMED, "velocity" },
+    { HEAD GRID ", \"layers\": [{\"velocity\": 1}]}", FR_SCENE_FILE_ERROR_MALFORMED, "interface" },
+    { HEAD GRID ", \"layers\": [{\"velocity\": -1, \"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_INVALID, "top velocity" },
+    { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[1, 0], [0, 1]]}]}", FR_SCENE_FILE_ERROR_INVALID, "increasing x" },
+    { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[1, 0, 3]]}]}", FR_SCENE_FILE_ERROR_MALFORMED, "[x, z]" },
+    { HEAD GRID ", \"obstacles\": [{\"velocity\": 0, \"vertices\": [[0, 0], [1, 1]]}]}", FR_SCENE_FILE_ERROR_INVALID, "3 vertices" },
+    { HEAD GRID ", \"obstacles\": [{\"velocity\": -2, \"vertices\": [[0, 0], [1, 1], [0, 1]]}]}", FR_SCENE_FILE_ERROR_INVALID, "velocity" },
+    { HEAD GRID ", \"obstacles\": [{\"shape\": \"star\", \"velocity\": 0, \"vertices\": [[0, 0], [1, 1], [0, 1]]}]}", FR_SCENE_FILE_ERROR_INVALID, "star" },
+    { HEAD GRID ", \"obstacles\": [{\"shape\": \"rectangle\", \"velocity\": 0, \"vertices\": [[0, 0], [1, 1], [0, 1]]}]}", FR_SCENE_FILE_ERROR_INVALID, "4 vertices" },
+    { HEAD GRID ", \"background\": {\"path\": \"nowhere.npy\"}}", FR_SCENE_FILE_ERROR_MISSING_GRID, "nowhere.npy" },
+    { HEAD GRID ", \"background\": {\"format\": \"npy\"}}", FR_SCENE_FILE_ERROR_MALFORMED, "path" },
+    { HEAD GRID ", \"background\": {\"path\": \"x\", \"format\": \"tiff\"}}", FR_SCENE_FILE_ERROR_INVALID, "tiff" },
+    { HEAD GRID ", \"sources\": [[0, \"a\"]]}", FR_SCENE_FILE_ERROR_MALFORMED, "sources" },
+    { HEAD GRID ", \"solver\": {\"radius\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "radius" },
+    { HEAD GRID ", \"solver\": {\"backend\": \"gpu\"}}", FR_SCENE_FILE_ERROR_INVALID, "gpu" },
+    { HEAD GRID ", \"fold\": {\"method\": \"fmm\"}}", FR_SCENE_FILE_ERROR_INVALID, "fmm" },
+    { HEAD GRID ", \"view\": {\"cx\": 0, \"cz\": 0, \"scale\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "scale" },
+    { HEAD GRID ", \"default_velocity\": 0}", FR_SCENE_FILE_ERROR_INVALID, "default velocity" },
+  };
+  g_autofree char *dir = make_tmpdir ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (cases[i].text, -1, "bad.json", dir, &error);
+
+      if (doc != NULL || error == NULL || error->code != cases[i].code ||
+          strstr (error->message, cases[i].says) == NULL ||
+          !g_str_has_prefix (error->message, "bad.json: "))
+        g_error ("case %u (%s): got %s (code %d)", i, cases[i].text,
+                 error != NULL ? error->message : "no error", error != NULL ? error->code : -1);
+    }
+  /* A minimal scene is fine. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (HEAD GRID "}", -1, "ok.json", dir, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (doc->model->grid.nx, ==, 10);
+  }
+  /* A missing file is an I/O error naming it. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+
+    g_assert_null (fr_scene_doc_load (missing, &error));
+    g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO);
+  }
+  rm_rf (dir);
+}
+
+static guint
+count_files (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  g_dir_close (d);
+  return n;
+}
+
+static void
+test_atomic_save (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "scene.json", NULL);
+  g_autoptr(FrSceneDoc) doc = full_doc (dir);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  struct rlimit old, small;
+  guint files;
+
+  g_assert_true (fr_scene_doc_save (doc, path, &error));
+  before = read_text (path);
+  files = count_files (dir);
+
+  /* Make the scene bigger than the file-size limit we set now: the write
+   * of the temporary file fails with EFBIG half-way. */
+  for (int i = 0; i < 200; i++)
+    {
+      FrVertex p = { 0.01 * i, 0.5 };
+      g_array_append_val (doc->receivers, p);
+    }
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  signal (SIGXFSZ, SIG_IGN);
+  small = old;
+  small.rlim_cur = strlen (before) + 100;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+  g_assert_false (fr_scene_doc_save (doc, path, &error));
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO);
+
+  /* The old file is whole and no temporary file is left behind. */
+  after = read_text (path);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_cmpuint (count_files (dir), ==, files);
+  rm_rf (dir);
+}
+
+#ifdef FOLDRAY_HAVE_SEGYIO
+/* Writes nx traces of nz samples straight with segyio: format 1 (IBM) or 5
+ * (IEEE); with_coords puts CDP X (scalar −100) and the sample interval. */
+static void
+write_segy (const char *path, int nx, int nz, int format, gboolean with_coords, const float *v)
+{
+  char text[SEGY_TEXT_HEADER_SIZE + 1], bin[SEGY_BINARY_HEADER_SIZE], th[SEGY_TRACE_HEADER_SIZE];
+  long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+  int trsize = segy_trsize (format, nz);
+  g_autofree float *trace = g_new (float, nz);
+  segy_file *fp = segy_open (path, "w+b");
+
+  g_assert_nonnull (fp);
+  memset (text, ' ', SEGY_TEXT_HEADER_SIZE);
+  text[SEGY_TEXT_HEADER_SIZE] = '\0';
+  memset (bin, 0, sizeof bin);
+  segy_set_bfield (bin, SEGY_BIN_SAMPLES, nz);
+  segy_set_bfield (bin, SEGY_BIN_FORMAT, format);
+  segy_set_bfield (bin, SEGY_BIN_INTERVAL, with_coords ? 12500 : 0);  /* dz = 12.5 */
+  g_assert_cmpint (segy_write_textheader (fp, 0, text), ==, SEGY_OK);
+  g_assert_cmpint (segy_write_binheader (fp, bin), ==, SEGY_OK);
+  for (int ix = 0; ix < nx; ix++)
+    {
+      memset (th, 0, sizeof th);
+      segy_set_field (th, SEGY_TR_SEQ_LINE, ix + 1);
+      segy_set_field (th, SEGY_TR_SAMPLE_COUNT, nz);
+      if (with_coords)
+        {
+          segy_set_field (th, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
+          segy_set_field (th, SEGY_TR_CDP_X, 50000 + 2500 * ix);  /* 500 + 25·ix */
+        }
+      for (int iz = 0; iz < nz; iz++)
+        trace[iz] = v[iz * nx + ix];
+      g_assert_cmpint (segy_from_native (format, nz, trace), ==, SEGY_OK);
+      g_assert_cmpint (segy_write_traceheader (fp, ix, th, trace0, trsize), ==, SEGY_OK);
+      g_assert_cmpint (segy_writetrace (fp, ix, trace, trace0, trsize), ==, SEGY_OK);
+    }
+  g_assert_cmpint (segy_close (fp), ==, SEGY_OK);
+}
+#endif
+
+static void
+test_segy (void)
+{
+#ifdef FOLDRAY_HAVE_SEGYIO
+  const int nx = 7, nz = 9;
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "model.sgy", NULL);
+  float v[63];
+
+  for (int i = 0; i < nx * nz; i++)
+    v[i] = 1500.0f + 12.25f * (i / nx) + 0.5f * (i % nx);   /* exact in IBM float too */
+
+  for (int format = 1; format <= 5; format += 4)
+    for (int coords = 0; coords <= 1; coords++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        gboolean has_spacing;
+        fr_grid g;
+        const float *got;
+
+        write_segy (path, nx, nz, format, coords, v);
+        g_assert_true (fr_segy_read (path, &g, &has_spacing, &values, &error));
+        g_assert_no_error (error);
+        g_assert_cmpuint (g.nx, ==, nx);
+        g_assert_cmpuint (g.nz, ==, nz);
+        g_assert_cmpint (has_spacing, ==, coords);
+        if (coords)
+          {
+            g_assert_cmpfloat_with_epsilon (g.dx, 25.0, 1e-9);
+            g_assert_cmpfloat_with_epsilon (g.dz, 12.5, 1e-9);
+            g_assert_cmpfloat_with_epsilon (g.x0, 500.0, 1e-9);
+          }
+        got = g_bytes_get_data (values, NULL);
+        for (int i = 0; i < nx * nz; i++)
+          g_assert_cmpfloat (got[i], ==, v[i]);
+      }
+
+  /* A negative velocity is refused, naming the file. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) values = NULL;
+    gboolean has_spacing;
+    fr_grid g;
+
+    v[10] = -1.0f;
+    write_segy (path, nx, nz, 5, TRUE, v);
+    g_assert_false (fr_segy_read (path, &g, &has_spacing, &values, &error));
+    g_assert_nonnull (strstr (error->message, "model.sgy"));
+  }
+  rm_rf (dir);
+#else
+  g_test_skip ("built without segyio");
+#endif
+}
+
+static gboolean
+run_cli (const char *args, char **out, char **err, int *status)
+{
+  g_autofree char *cmd = g_strdup_printf ("%s %s", g_getenv ("FOLDRAY_CLI"), args);
+  g_autoptr(GError) error = NULL;
+  gboolean ok = g_spawn_command_line_sync (cmd, out, err, status, &error);
+
+  g_assert_no_error (error);
+  return ok;
+}
+
+static void
+test_cli (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *scene = scene_path ("three-layer.json");
+  g_autofree char *t1 = g_build_filename (dir, "t1.npy", NULL);
+  g_autofree char *t2 = g_build_filename (dir, "t2.npy", NULL);
+  g_autofree char *vel = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.json", NULL);
+  g_autoptr(FrSceneDoc) doc = NULL;
+  g_autoptr(GBytes) v = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *args = NULL, *out = NULL, *err = NULL;
+  g_autofree char *a = NULL, *b = NULL;
+  gsize la, lb;
+  int status;
+
+  if (g_getenv ("FOLDRAY_CLI") == NULL)
+    {
+      g_test_skip ("FOLDRAY_CLI not set");
+      return;
+    }
+  /* --scene with --radius overriding the scene's 5, rays to the scene's receivers. */
+  args = g_strdup_printf ("spr --scene %s --radius 3 --backend cpu --out %s --rays-out %s --stats",
+                          scene, t1, rays);
+  run_cli (args, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "\"radius\": [3, 3]"));
+  g_assert_nonnull (strstr (out, "\"receivers\": 10"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* The same with the scene rasterised here and given as plain flags. */
+  doc = fr_scene_doc_load (scene, &error);
+  g_assert_no_error (error);
+  v = fr_model_rasterise (doc->model, &error);
+  g_assert_no_error (error);
+  write_npy (vel, &doc->model->grid, g_bytes_get_data (v, NULL));
+  g_free (args);
+  args = g_strdup_printf ("spr --velocity %s --spacing 0.01 --source 1.5,0 --radius 3 "
+                          "--backend cpu --out %s", vel, t2);
+  run_cli (args, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_file_get_contents (t1, &a, &la, NULL));
+  g_assert_true (g_file_get_contents (t2, &b, &lb, NULL));
+  g_assert_cmpmem (a, la, b, lb);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* fold reads it too. */
+  g_free (args);
+  args = g_strdup_printf ("fold --scene %s --out %s", scene, t2);
+  run_cli (args, &out, &err, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* A scene from the future: exit 2, one line naming the file. */
+  g_assert_true (g_file_set_contents (bad, "{\"format\": \"foldray-scene\", \"version\": 9}", -1, NULL));
+  g_free (args);
+  args = g_strdup_printf ("spr --scene %s --out %s", bad, t2);
+  run_cli (args, &out, &err, &status);
+  g_assert_true (g_spawn_check_wait_status (status, NULL) == FALSE);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  g_assert_true (g_str_has_prefix (err, "foldray-cli: "));
+  g_assert_nonnull (strstr (err, "bad.json"));
+  g_assert_nonnull (strstr (err, "newer"));
+  g_assert_cmpuint (strchr (err, '\n') - err + 1, ==, strlen (err));
+  rm_rf (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/scene-file/round-trip", test_round_trip);
+  g_test_add_func ("/scene-file/malformed", test_malformed);
+  g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
+  g_test_add_func ("/scene-file/segy", test_segy);
+  g_test_add_func ("/scene-file/cli", test_cli);
+  return g_test_run ();
+}
