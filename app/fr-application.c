@@ -288,7 +288,16 @@ fr_application_command_line (GApplication            *app,
       return 0;
     }
 
-  if (argc == 2)
+  if (argc == 2 && g_str_has_suffix (args[1], ".json"))
+    {
+      if (!fr_window_open_scene (window, args[1], &error))
+        {
+          g_application_command_line_printerr (cmdline, "foldray: %s\n", error->message);
+          gtk_window_destroy (GTK_WINDOW (window));
+          return 2;
+        }
+    }
+  else if (argc == 2)
     {
       if (!fr_window_load_npy (window, args[1], spacing_text != NULL ? spacing : NULL,
                                origin_text != NULL ? origin : NULL, &error))
@@ -431,6 +440,7 @@ fr_application_startup (GApplication *app)
     { "win.save-as",           { "<Control><Shift>s", NULL } },
     { "win.edit-model('select')", { "<Control>m", NULL } },
     { "win.edit-model('rectangle')", { "<Control>r", NULL } },
+    { "win.edit-model('polygon')", { "<Control>g", NULL } },
     { "win.edit-model('off')", { "Escape", NULL } },
     { "win.export('picture')", { "<Control>e", NULL } },
     { "win.undo",              { "<Control>z", NULL } },
@@ -482,7 +492,7 @@ static void
 fr_application_init (FrApplication *self)
 {
   g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
-  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE.npy]"));
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE.npy|SCENE.json]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Seismic shortest-path ray tracing, redrawn while you drag."));
 }

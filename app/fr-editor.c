@@ -20,6 +20,7 @@ typedef enum
   DRAG_VERTEX,
   DRAG_OBSTACLE,
   DRAG_RECT,
+  DRAG_POLYGON,    /* a press that added a polygon vertex */
   DRAG_CLAIMED,    /* a press we keep from the canvas (a double-click's first) */
 } DragMode;
 
@@ -52,6 +53,9 @@ struct _FrEditor
   SelKind       sel;
   guint         sel_item, sel_sub;
 
+  GArray       *polygon;     /* FrVertex: the polygon being drawn, or NULL */
+  double        hover_px, hover_py;
+
   guint         scroll_end_id;
 };
 
@@ -64,6 +68,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  SELECTION_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static const FrView *
 view_of (FrEditor *self)
@@ -243,14 +254,16 @@ layer_at (FrEditor *self,
 
 /* ------------------------------------------------------------- editing */
 
-static void
+static gboolean
 model_changed (FrEditor *self)
 {
   g_autoptr(GError) error = NULL;
+  gboolean ok;
 
-  if (!fr_scene_model_changed (self->scene, &error))
+  if (!(ok = fr_scene_model_changed (self->scene, &error)))
     g_debug ("edit refused: %s", error->message);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  return ok;
 }
 
 static void
@@ -259,12 +272,16 @@ select_item (FrEditor *self,
              guint     item,
              guint     sub)
 {
+  gboolean changed = self->sel != kind || self->sel_item != item || self->sel_sub != sub;
+
   self->sel = kind;
   self->sel_item = item;
   self->sel_sub = sub;
   if (kind != SEL_NONE)
     fr_scene_select (self->scene, FR_MARKER_NONE, 0);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (changed)
+    g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
 static void
@@ -344,6 +361,43 @@ insert_node (FrEditor *self,
   select_item (self, SEL_NODE, layer, index);
 }
 
+/* Adds a vertex at widget point (px, py) to the polygon being drawn,
+ * starting one if none is. */
+static void
+polygon_add_vertex (FrEditor *self,
+                    double    px,
+                    double    py)
+{
+  FrVertex v;
+
+  fr_view_widget_to_model (view_of (self), px, py, &v.x, &v.z);
+  if (self->polygon == NULL)
+    self->polygon = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+  g_array_append_val (self->polygon, v);
+  self->hover_px = px;
+  self->hover_py = py;
+  /* Enter, Backspace and Escape go to the canvas's key controller. */
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Whether a press at (px, py), model (x, z), with the polygon tool starts
+ * or extends a polygon rather than grabbing an existing obstacle. */
+static gboolean
+polygon_press (FrEditor *self,
+               double    px,
+               double    py,
+               double    x,
+               double    z)
+{
+  guint item, sub;
+
+  if (self->tool != FR_EDITOR_TOOL_POLYGON)
+    return FALSE;
+  return self->polygon != NULL ||
+         !(hit_vertex (self, px, py, &item, &sub) || hit_obstacle (self, x, z, &item));
+}
+
 /* ------------------------------------------------------------- callbacks */
 
 static void
@@ -376,7 +430,16 @@ drag_begin_cb (FrEditor       *self,
   self->start_z = z;
   self->drag = DRAG_NONE;
 
-  if (double_click && hit_segment (self, px, py, &item, &sub))
+  if (polygon_press (self, px, py, x, z))
+    {
+      /* A double-click's second press closes the polygon. */
+      if (!(double_click && self->polygon != NULL && self->polygon->len >= 3 &&
+            fr_editor_close_polygon (self)))
+        polygon_add_vertex (self, px, py);
+      item = sub = 0;
+      self->drag = DRAG_POLYGON;
+    }
+  else if (double_click && hit_segment (self, px, py, &item, &sub))
     {
       insert_node (self, item, sub, x, z);
       self->drag = DRAG_CLAIMED;
@@ -449,6 +512,7 @@ drag_update_cb (FrEditor       *self,
       self->rect_py = self->press_py + dy;
       gtk_widget_queue_draw (GTK_WIDGET (self));
       break;
+    case DRAG_POLYGON:
     case DRAG_CLAIMED:
     case DRAG_NONE:
     default:
@@ -495,10 +559,54 @@ drag_end_cb (FrEditor       *self,
         }
       gtk_widget_queue_draw (GTK_WIDGET (self));
       break;
+    case DRAG_POLYGON:
     case DRAG_CLAIMED:
     case DRAG_NONE:
     default:
       break;
+    }
+}
+
+static void
+motion_cb (FrEditor                 *self,
+           double                    px,
+           double                    py,
+           GtkEventControllerMotion *controller)
+{
+  self->hover_px = px;
+  self->hover_py = py;
+  if (self->polygon != NULL)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* While a polygon is drawn: Enter closes it, Backspace takes back its
+ * last vertex, Escape drops it. */
+static gboolean
+key_pressed_cb (FrEditor              *self,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                GtkEventControllerKey *controller)
+{
+  if (self->polygon == NULL)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Return:
+    case GDK_KEY_KP_Enter:
+    case GDK_KEY_ISO_Enter:
+      fr_editor_close_polygon (self);
+      return TRUE;
+    case GDK_KEY_BackSpace:
+      g_array_set_size (self->polygon, self->polygon->len - 1);
+      if (self->polygon->len == 0)
+        g_clear_pointer (&self->polygon, g_array_unref);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return TRUE;
+    case GDK_KEY_Escape:
+      return fr_editor_cancel (self);
+    default:
+      return FALSE;
     }
 }
 
@@ -570,7 +678,10 @@ scene_changed_cb (FrEditor *self,
       (self->sel == SEL_NODE && (self->sel_item >= m->layers->len ||
                                  self->sel_sub >= ((FrLayer *) g_ptr_array_index (m->layers, self->sel_item))->nodes->len)) ||
       (self->sel == SEL_OBSTACLE && self->sel_item >= m->obstacles->len))
-    self->sel = SEL_NONE;
+    {
+      self->sel = SEL_NONE;
+      g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -685,6 +796,35 @@ fr_editor_snapshot (GtkWidget   *widget,
         }
     }
 
+  if (self->polygon != NULL)
+    {
+      static const double dash[] = { 4.0, 3.0 };
+
+      for (guint k = 0; k < self->polygon->len; k++)
+        {
+          const FrVertex *v = &g_array_index (self->polygon, FrVertex, k);
+          double px, py;
+
+          fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
+          cairo_line_to (cr, px, py);
+        }
+      cairo_line_to (cr, self->hover_px, self->hover_py);
+      cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
+      cairo_set_line_width (cr, 1.0);
+      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0.0);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0.0);
+      for (guint k = 0; k < self->polygon->len; k++)
+        {
+          const FrVertex *v = &g_array_index (self->polygon, FrVertex, k);
+          double px, py;
+
+          fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
+          cairo_rectangle (cr, px - 3, py - 3, 6, 6);
+        }
+      cairo_fill (cr);
+    }
+
   if (self->drag == DRAG_RECT)
     {
       cairo_rectangle (cr, MIN (self->press_px, self->rect_px), MIN (self->press_py, self->rect_py),
@@ -702,7 +842,7 @@ static void
 attach_controllers (FrEditor *self)
 {
   GtkGesture *drag;
-  GtkEventController *scroll;
+  GtkEventController *scroll, *motion, *key;
 
   /* Capture phase: we see presses before the canvas's own gesture and
    * claim those on model items; the rest we deny, and the canvas places
@@ -720,6 +860,15 @@ attach_controllers (FrEditor *self)
   gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
   g_signal_connect_object (scroll, "scroll", G_CALLBACK (scroll_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->canvas), scroll);
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect_object (motion, "motion", G_CALLBACK (motion_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas), motion);
+
+  key = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (key, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (key, "key-pressed", G_CALLBACK (key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->canvas), key);
 
   g_signal_connect_object (self->canvas, "view-changed", G_CALLBACK (gtk_widget_queue_draw), self,
                            G_CONNECT_SWAPPED);
@@ -741,6 +890,7 @@ fr_editor_dispose (GObject *object)
   self->canvas = NULL;
   g_clear_object (&self->scene);
   g_clear_pointer (&self->start_vertices, g_array_unref);
+  g_clear_pointer (&self->polygon, g_array_unref);
 
   G_OBJECT_CLASS (fr_editor_parent_class)->dispose (object);
 }
@@ -802,6 +952,15 @@ fr_editor_class_init (FrEditorClass *klass)
     g_param_spec_object ("canvas", NULL, NULL, FR_TYPE_CANVAS,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * FrEditor::selection-changed:
+   *
+   * The selected node's layer or the selected obstacle changed.
+   */
+  signals[SELECTION_CHANGED] =
+    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -836,7 +995,10 @@ fr_editor_set_active (FrEditor *self,
   g_return_if_fail (FR_IS_EDITOR (self));
   self->active = !!active;
   if (!active)
-    self->sel = SEL_NONE;
+    {
+      fr_editor_cancel (self);
+      select_item (self, SEL_NONE, 0, 0);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -852,6 +1014,8 @@ fr_editor_set_tool (FrEditor     *self,
                     FrEditorTool  tool)
 {
   g_return_if_fail (FR_IS_EDITOR (self));
+  if (tool != FR_EDITOR_TOOL_POLYGON)
+    fr_editor_cancel (self);
   self->tool = tool;
 }
 
@@ -895,6 +1059,65 @@ fr_editor_delete_selection (FrEditor *self)
     g_ptr_array_remove_index (m->obstacles, self->sel_item);
   model_changed (self);
   fr_scene_end_edit (self->scene, self->sel == SEL_NODE ? _("Delete Node") : _("Delete Obstacle"));
-  self->sel = SEL_NONE;
+  select_item (self, SEL_NONE, 0, 0);
   return TRUE;
+}
+
+/* Drops the polygon being drawn.  FALSE when none was. */
+gboolean
+fr_editor_cancel (FrEditor *self)
+{
+  g_return_val_if_fail (FR_IS_EDITOR (self), FALSE);
+
+  if (self->polygon == NULL)
+    return FALSE;
+  g_clear_pointer (&self->polygon, g_array_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+/* Closes the polygon being drawn into an obstacle, as one undo step; one
+ * of fewer than three vertices is dropped.  FALSE when none was drawn. */
+gboolean
+fr_editor_close_polygon (FrEditor *self)
+{
+  g_autoptr(GArray) polygon = NULL;
+  FrObstacle *o;
+  FrModel *m;
+
+  g_return_val_if_fail (FR_IS_EDITOR (self), FALSE);
+
+  if (self->polygon == NULL)
+    return FALSE;
+  polygon = g_steal_pointer (&self->polygon);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (polygon->len < 3 || !has_model (self))
+    return TRUE;
+  m = fr_scene_edit_model (self->scene);
+  o = fr_obstacle_new (FR_OBSTACLE_POLYGON, self->obstacle_velocity);
+  g_array_append_vals (o->vertices, polygon->data, polygon->len);
+  fr_scene_begin_edit (self->scene);
+  g_ptr_array_add (m->obstacles, o);
+  if (!model_changed (self))
+    g_ptr_array_remove_index (m->obstacles, m->obstacles->len - 1);
+  fr_scene_end_edit (self->scene, _("Add Obstacle"));
+  if (m->obstacles->len > 0 && g_ptr_array_index (m->obstacles, m->obstacles->len - 1) == o)
+    select_item (self, SEL_OBSTACLE, m->obstacles->len - 1, 0);
+  return TRUE;
+}
+
+/* The layer of the selected interface node, or -1. */
+int
+fr_editor_get_selected_layer (FrEditor *self)
+{
+  g_return_val_if_fail (FR_IS_EDITOR (self), -1);
+  return self->sel == SEL_NODE ? (int) self->sel_item : -1;
+}
+
+/* The selected obstacle, or -1. */
+int
+fr_editor_get_selected_obstacle (FrEditor *self)
+{
+  g_return_val_if_fail (FR_IS_EDITOR (self), -1);
+  return self->sel == SEL_OBSTACLE ? (int) self->sel_item : -1;
 }

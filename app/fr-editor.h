@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The model editor: the canvas's pointer controllers for the drawn model
  * (drag interface nodes, double-click to add one, draw and move
- * rectangle obstacles, drag their corners, scroll over a layer to change
+ * rectangle obstacles, click polygon obstacles vertex by vertex, drag
+ * their corners, scroll over a layer to change
  * its velocity) and an overlay, over the canvas like FrAxes, that draws
  * interfaces, nodes and obstacles with cairo.  Every change goes through
  * the scene (begin_edit/end_edit), so it is undoable and re-solves live. */
@@ -17,6 +18,7 @@ typedef enum
 {
   FR_EDITOR_TOOL_SELECT,     /* drag nodes, vertices and obstacles */
   FR_EDITOR_TOOL_RECTANGLE,  /* drag out a new obstacle */
+  FR_EDITOR_TOOL_POLYGON,    /* click vertices; double-click or Enter closes */
 } FrEditorTool;
 
 #define FR_TYPE_EDITOR (fr_editor_get_type ())
@@ -34,5 +36,9 @@ void         fr_editor_set_obstacle_velocity (FrEditor     *self,
                                               double        velocity);
 gboolean     fr_editor_is_dragging           (FrEditor     *self);
 gboolean     fr_editor_delete_selection      (FrEditor     *self);
+gboolean     fr_editor_cancel                (FrEditor     *self);
+gboolean     fr_editor_close_polygon         (FrEditor     *self);
+int          fr_editor_get_selected_layer    (FrEditor     *self);
+int          fr_editor_get_selected_obstacle (FrEditor     *self);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <gio/gio.h>
 #include <glib/gi18n.h>
 
 #include "fr-scene.h"
@@ -757,6 +758,216 @@ fr_scene_model_changed (FrScene  *self,
   emit_changed (self, same_grid ? FR_SCENE_CHANGED_VELOCITY
                                 : FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY);
   return TRUE;
+}
+
+/* One panel edit of the model as one undo step: fn changes the model in
+ * place; an invalid result is rolled back and reported. */
+typedef gboolean (*ModelEditFunc) (FrModel       *model,
+                                   gconstpointer  data,
+                                   GError       **error);
+
+static gboolean
+edit_model (FrScene        *self,
+            const char     *label,
+            ModelEditFunc   fn,
+            gconstpointer   data,
+            GError        **error)
+{
+  g_autoptr(FrModel) backup = NULL;
+  gboolean ok;
+
+  if (self->model == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("There is no model to edit"));
+      return FALSE;
+    }
+  backup = fr_model_copy (self->model);
+  fr_scene_begin_edit (self);
+  ok = fn (self->model, data, error);
+  if (ok && fr_model_equal (backup, self->model))
+    {
+      fr_scene_end_edit (self, label);
+      return TRUE;
+    }
+  if (ok)
+    ok = fr_scene_model_changed (self, error);
+  if (!ok)
+    {
+      fr_model_free (self->model);
+      self->model = g_steal_pointer (&backup);
+    }
+  fr_scene_end_edit (self, label);
+  return ok;
+}
+
+typedef struct
+{
+  guint  nx, nz, index;
+  double a, b, c;
+} EditArgs;
+
+static gboolean
+set_grid_fn (FrModel       *m,
+             gconstpointer  data,
+             GError       **error)
+{
+  const EditArgs *e = data;
+
+  if (e->nx < 2 || e->nz < 2 || !(e->a > 0.0) || !(e->b > 0.0))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("The grid needs at least 2×2 nodes and a positive spacing"));
+      return FALSE;
+    }
+  m->grid = fr_grid_2d (e->nx, e->nz, e->a, e->b, m->grid.x0, m->grid.z0);
+  return TRUE;
+}
+
+/* Sets the solver grid's size and spacing (the origin stays), as one undo
+ * step; the model is rasterised anew onto it. */
+gboolean
+fr_scene_set_grid (FrScene  *self,
+                   guint     nx,
+                   guint     nz,
+                   double    dx,
+                   double    dz,
+                   GError  **error)
+{
+  EditArgs e = { nx, nz, 0, dx, dz, 0 };
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return edit_model (self, _("Change Grid"), set_grid_fn, &e, error);
+}
+
+static gboolean
+add_layer_fn (FrModel       *m,
+              gconstpointer  data,
+              GError       **error)
+{
+  double x0 = m->grid.x0 - 0.5 * m->grid.dx, x1 = m->grid.x0 + (m->grid.nx - 0.5) * m->grid.dx;
+  double z_bottom = m->grid.z0 + (m->grid.nz - 1) * m->grid.dz;
+  double z_top = m->grid.z0, v = m->default_velocity;
+  FrLayer *l;
+
+  /* A flat interface halfway between the deepest one and the bottom,
+   * somewhat faster than the layer above it. */
+  if (m->layers->len > 0)
+    {
+      const FrLayer *last = g_ptr_array_index (m->layers, m->layers->len - 1);
+
+      for (guint k = 0; k < last->nodes->len; k++)
+        z_top = MAX (z_top, g_array_index (last->nodes, FrVertex, k).z);
+      v = 1.25 * last->v_top;
+    }
+  else if (m->background == NULL)
+    z_bottom = z_top;
+  l = fr_layer_new (v, 0.0, 0.0);
+  fr_layer_add_node (l, x0, 0.5 * (z_top + z_bottom));
+  fr_layer_add_node (l, x1, 0.5 * (z_top + z_bottom));
+  g_ptr_array_add (m->layers, l);
+  return TRUE;
+}
+
+/* Adds a layer below the deepest one, as one undo step. */
+gboolean
+fr_scene_add_layer (FrScene  *self,
+                    GError  **error)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return edit_model (self, _("Add Layer"), add_layer_fn, NULL, error);
+}
+
+static gboolean
+remove_layer_fn (FrModel       *m,
+                 gconstpointer  data,
+                 GError       **error)
+{
+  const EditArgs *e = data;
+
+  if (e->index >= m->layers->len)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("No such layer"));
+      return FALSE;
+    }
+  g_ptr_array_remove_index (m->layers, e->index);
+  return TRUE;
+}
+
+/* Removes a layer, as one undo step. */
+gboolean
+fr_scene_remove_layer (FrScene  *self,
+                       guint     index,
+                       GError  **error)
+{
+  EditArgs e = { 0, 0, index, 0, 0, 0 };
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return edit_model (self, _("Delete Layer"), remove_layer_fn, &e, error);
+}
+
+static gboolean
+layer_velocity_fn (FrModel       *m,
+                   gconstpointer  data,
+                   GError       **error)
+{
+  const EditArgs *e = data;
+  FrLayer *l;
+
+  if (e->index >= m->layers->len)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("No such layer"));
+      return FALSE;
+    }
+  l = g_ptr_array_index (m->layers, e->index);
+  l->v_top = e->a;
+  l->dvdz = e->b;
+  l->dvdx = e->c;
+  return TRUE;
+}
+
+/* Sets a layer's velocity at its top and its gradients, as one undo step. */
+gboolean
+fr_scene_set_layer_velocity (FrScene  *self,
+                             guint     index,
+                             double    v_top,
+                             double    dvdz,
+                             double    dvdx,
+                             GError  **error)
+{
+  EditArgs e = { 0, 0, index, v_top, dvdz, dvdx };
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return edit_model (self, _("Change Velocity"), layer_velocity_fn, &e, error);
+}
+
+static gboolean
+obstacle_velocity_fn (FrModel       *m,
+                      gconstpointer  data,
+                      GError       **error)
+{
+  const EditArgs *e = data;
+
+  if (e->index >= m->obstacles->len)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("No such obstacle"));
+      return FALSE;
+    }
+  ((FrObstacle *) g_ptr_array_index (m->obstacles, e->index))->velocity = MAX (e->a, 0.0);
+  return TRUE;
+}
+
+/* Makes an obstacle impermeable (0) or slow (velocity > 0), as one undo
+ * step. */
+gboolean
+fr_scene_set_obstacle_velocity (FrScene  *self,
+                                guint     index,
+                                double    velocity,
+                                GError  **error)
+{
+  EditArgs e = { 0, 0, index, velocity, 0, 0 };
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return edit_model (self, _("Change Obstacle"), obstacle_velocity_fn, &e, error);
 }
 
 /* Whether a job's result still fits the scene: its grid is the scene's.

@@ -110,6 +110,27 @@ void           fr_scene_set_background_source (FrScene      *self,
 FrModel       *fr_scene_edit_model          (FrScene        *self);
 gboolean       fr_scene_model_changed       (FrScene        *self,
                                              GError        **error);
+gboolean       fr_scene_set_grid            (FrScene        *self,
+                                             guint           nx,
+                                             guint           nz,
+                                             double          dx,
+                                             double          dz,
+                                             GError        **error);
+gboolean       fr_scene_add_layer           (FrScene        *self,
+                                             GError        **error);
+gboolean       fr_scene_remove_layer        (FrScene        *self,
+                                             guint           index,
+                                             GError        **error);
+gboolean       fr_scene_set_layer_velocity  (FrScene        *self,
+                                             guint           index,
+                                             double          v_top,
+                                             double          dvdz,
+                                             double          dvdx,
+                                             GError        **error);
+gboolean       fr_scene_set_obstacle_velocity (FrScene      *self,
+                                             guint           index,
+                                             double          velocity,
+                                             GError        **error);
 gboolean       fr_scene_job_is_current      (FrScene        *self,
                                              const FrJob    *job);
 gboolean       fr_scene_get_modified        (FrScene        *self);

@@ -21,6 +21,7 @@ struct _FrSidePanel
   GtkSwitch     *front_switch;
   GtkScale      *front_scale;
   GtkAdjustment *front_adjustment;
+  FrModelPanel  *model_panel;
 };
 
 G_DEFINE_FINAL_TYPE (FrSidePanel, fr_side_panel, GTK_TYPE_WIDGET)
@@ -91,7 +92,9 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
     g_signal_new ("display-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  g_type_ensure (FR_TYPE_MODEL_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-side-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, model_panel);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, mode_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, radius_spin);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_dropdown);
@@ -234,4 +237,12 @@ fr_side_panel_set_front_max (FrSidePanel *self,
   value = gtk_adjustment_get_value (self->front_adjustment);
   gtk_adjustment_configure (self->front_adjustment, MIN (value, max_time), 0.0, max_time,
                             max_time / 100.0, max_time / 10.0, 0.0);
+}
+
+/* The model panel inside the side panel. */
+FrModelPanel *
+fr_side_panel_get_model_panel (FrSidePanel *self)
+{
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), NULL);
+  return self->model_panel;
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The side panel: solver settings (mode, radius, back end) and display
  * settings (isochron interval, colour map, wavefront), as properties the
- * window binds to. */
+ * window binds to, and the model panel (fr-model-panel.h) between them. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "fr-colormap.h"
+#include "fr-model-panel.h"
 #include "fr-spr.h"
 
 G_BEGIN_DECLS
@@ -35,5 +36,6 @@ void            fr_side_panel_set_front     (FrSidePanel    *self,
                                              double          time);
 void            fr_side_panel_set_front_max (FrSidePanel    *self,
                                              double          max_time);
+FrModelPanel   *fr_side_panel_get_model_panel (FrSidePanel  *self);
 
 G_END_DECLS

@@ -21,6 +21,7 @@
 #include "fr-fold-state.h"
 #include "fr-fold-tool.h"
 #include "fr-editor.h"
+#include "fr-model-panel.h"
 #include "fr-scene-io.h"
 #include "fr-session.h"
 #include "fr-window.h"
@@ -863,7 +864,9 @@ save_action (GtkWidget  *widget,
     fr_session_save_as (self->session);
 }
 
-/* Model editing on or off; the obstacle tool (rectangles) implies it. */
+/* Model editing on or off; the obstacle tools (rectangles, polygons,
+ * impermeable or slow) imply it.  "off" (Escape) first drops a polygon
+ * being drawn. */
 static void
 edit_model_action (GtkWidget  *widget,
                    const char *action_name,
@@ -871,19 +874,23 @@ edit_model_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
   const char *tool = g_variant_get_string (parameter, NULL);
+  gboolean slow = g_str_has_prefix (tool, "slow-");
+  const char *shape = slow ? tool + strlen ("slow-") : tool;
 
   if (g_str_equal (tool, "off"))
-    fr_editor_set_active (self->editor, FALSE);
-  else
     {
-      fr_editor_set_active (self->editor, TRUE);
-      fr_editor_set_tool (self->editor, g_str_equal (tool, "rectangle") ? FR_EDITOR_TOOL_RECTANGLE
-                                                                         : FR_EDITOR_TOOL_SELECT);
-      fr_editor_set_obstacle_velocity (self->editor, g_str_equal (tool, "slow-rectangle")
-                                       ? 0.5 * fr_scene_get_model (self->scene)->default_velocity : 0.0);
-      if (g_str_equal (tool, "slow-rectangle"))
-        fr_editor_set_tool (self->editor, FR_EDITOR_TOOL_RECTANGLE);
+      if (!fr_editor_cancel (self->editor))
+        fr_editor_set_active (self->editor, FALSE);
+      return;
     }
+  if (fr_scene_get_model (self->scene) == NULL)
+    return;
+  fr_editor_set_active (self->editor, TRUE);
+  fr_editor_set_tool (self->editor, g_str_equal (shape, "rectangle") ? FR_EDITOR_TOOL_RECTANGLE
+                                    : g_str_equal (shape, "polygon") ? FR_EDITOR_TOOL_POLYGON
+                                    : FR_EDITOR_TOOL_SELECT);
+  fr_editor_set_obstacle_velocity (self->editor, slow
+                                   ? 0.5 * fr_scene_get_model (self->scene)->default_velocity : 0.0);
 }
 
 static gboolean
@@ -1041,6 +1048,8 @@ fr_window_init (FrWindow *self)
 
   fr_canvas_set_scene (self->canvas, self->scene);
   fr_editor_set_scene (self->editor, self->scene);
+  fr_model_panel_set_scene (fr_side_panel_get_model_panel (self->side_panel), self->scene);
+  fr_model_panel_set_editor (fr_side_panel_get_model_panel (self->side_panel), self->editor);
   self->session = fr_session_new (self);
   /* After the application has opened what it opens at start. */
   g_idle_add_full (G_PRIORITY_LOW, recovery_idle_cb, g_object_ref (self), g_object_unref);
@@ -1236,6 +1245,19 @@ load_segy (FrWindow    *self,
       fr_scene_set_background_source (self->scene, path, "segy");
     }
   return TRUE;
+}
+
+/* Opens a scene file (.json); it becomes the window's file, so Save
+ * writes back to it. */
+gboolean
+fr_window_open_scene (FrWindow    *self,
+                      const char  *path,
+                      GError     **error)
+{
+  g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return fr_session_open (self->session, path, error);
 }
 
 /* Opens file, showing any failure in a dialog. */

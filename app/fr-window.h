@@ -33,6 +33,9 @@ gboolean        fr_window_load_npy          (FrWindow             *self,
                                              const double         *spacing,
                                              const double         *origin,
                                              GError              **error);
+gboolean        fr_window_open_scene        (FrWindow             *self,
+                                             const char           *path,
+                                             GError              **error);
 void            fr_window_open_file         (FrWindow             *self,
                                              GFile                *file);
 void            fr_window_load_model        (FrWindow             *self,

@@ -157,9 +157,15 @@ main (int argc, char **argv)
     }
   fprintf (csv, "size,radius,backend,ran,threads,runs,ms_median,ms_min,iterations,"
                 "edges_relaxed,edges_per_s,max_rel_vs_dijkstra\n");
-  printf ("SPR benchmark: vertical gradient 0.5 -> 4 km/s, spacing 10 m, source at the top "
-          "centre, edge reduction on, single precision; %s\n",
-          fr_cuda_usable () ? "CUDA device present" : "no CUDA device");
+  {
+    double load[3] = { 0 };
+    getloadavg (load, 3);
+    printf ("SPR benchmark: vertical gradient 0.5 -> 4 km/s, spacing 10 m, source at the top "
+            "centre, edge reduction on, single precision; %s; threads %s; load average %.2f "
+            "%.2f %.2f (the CPU back end takes fewer threads than cores when they are busy)\n",
+            fr_cuda_usable () ? "CUDA device present" : "no CUDA device",
+            o.threads > 0 ? "as asked" : "automatic", load[0], load[1], load[2]);
+  }
   printf ("%6s %3s %-9s %-9s %10s %10s %8s %12s %10s\n", "size", "R", "backend", "ran",
           "median ms", "min ms", "passes", "edges/s", "vs dijk");
 

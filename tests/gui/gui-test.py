@@ -10,6 +10,7 @@ The application logs jobs, frames and its view transform to the file named
 by FOLDRAY_DEBUG_FRAMES; the tests use it to wait for the picture to settle
 (no fixed long sleeps) and to turn model coordinates into screen pixels."""
 
+import json
 import os
 import re
 import shutil
@@ -626,6 +627,213 @@ def t_fold_export():
 
 
 check("folds: --export-on-idle writes T, horizons (CSV, .vtp) and the SVG/PDF figure", t_fold_export)
+
+
+# ------------------------------------------------------------------ session 5
+# The model editor (issue 7) on a scene file with three layers: drag an
+# interface node, draw a polygon obstacle across the ray, save with Ctrl+S
+# and reopen.  The scene file is the window's file, so Ctrl+S writes it
+# without a dialog.
+MODEL_SCENE = os.path.join(OUT, "model-scene.json")
+MODEL_SRC, MODEL_RCV2 = (2.4, 0.3), (0.6, 0.3)
+MODEL_NODE = (3.0, 0.48)               # the second interface's right end
+MODEL_NODE_TO = (3.0, 0.15)            # now above the source: it starts in the second layer
+mst = {}
+
+
+def write_model_scene():
+    root = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    with open(os.path.join(root, "data", "scenes", "three-layer.json")) as f:
+        scene = json.load(f)
+    scene["sources"] = [list(MODEL_SRC)]
+    scene["receivers"] = [list(MODEL_RCV2)]
+    scene["title"] = "model editor test"
+    with open(MODEL_SCENE, "w") as f:
+        json.dump(scene, f)
+
+
+def last_job(a):
+    jobs = [int(m.group(1)) for m in (re.search(r" job serial=(\d+)", l) for l in a.lines()) if m]
+    return jobs[-1] if jobs else 0
+
+
+def settle_all(a, timeout=30.0):
+    """Waits until the newest job's picture has settled (a drag may settle
+    on the way, before its last move is solved)."""
+    end = time.time() + timeout
+    while time.time() < end:
+        s, j = a.last_settled(), last_job(a)
+        if j and s >= j:
+            return s
+        if a.proc.poll() is not None:
+            raise RuntimeError("foldray exited with %d" % a.proc.returncode)
+        time.sleep(0.05)
+    raise TimeoutError("job %d never settled" % last_job(a))
+
+
+def model_box(a, img, x0, z0, x1, z1):
+    """The screen pixels of the model box [x0, x1] × [z0, z1]."""
+    sx0, sy0 = a.to_screen(x0, z0)
+    sx1, sy1 = a.to_screen(x1, z1)
+    return img[sy0:sy1, sx0:sx1]
+
+
+def changed(a, b, tol=24):
+    return (np.abs(a.astype(int) - b.astype(int)).max(axis=-1) > tol).mean()
+
+
+medit = None
+
+
+def t_model_open():
+    global medit
+    write_model_scene()
+    medit = App(MODEL_SCENE, name="model")
+    if not medit.find_window():
+        return False, "no window"
+    settle_all(medit)
+    img = medit.stable_shot("30-model-opened")
+    rays = int(RAY(medit.canvas(img)).sum())
+    xdo("key", "ctrl+m")                     # edit the model: nodes appear
+    time.sleep(0.4)
+    img = medit.stable_shot("31-model-editing")
+    mst["base"] = img
+    nx, ny = medit.to_screen(*MODEL_NODE)
+    node = near(img, nx, ny, (255, 255, 255), radius=5, tol=30)
+    return rays > 50 and node, "%d ray pixels; node handle drawn %s" % (rays, node)
+
+
+def t_model_drag_node():
+    fx, fy = medit.to_screen(*MODEL_NODE)
+    tx, ty = medit.to_screen(*MODEL_NODE_TO)
+    drag(fx, fy, tx, ty, steps=12)
+    settle_all(medit)
+    img = medit.stable_shot("32-node-dragged")
+    mst["dragged"] = img
+    # Below the old interface (and above the syncline) the field keeps
+    # the second layer's colour; what changes there are the isochrons.
+    box = (1.8, 0.55, 2.9, 0.75)
+    a, b = model_box(medit, mst["base"], *box), model_box(medit, img, *box)
+    below = changed(a, b)
+    colour_a = np.median(a.reshape(-1, 3), axis=0)
+    colour_b = np.median(b.reshape(-1, 3), axis=0)
+    same_colour = np.abs(colour_a - colour_b).max() <= 8
+    moved = near(img, tx, ty, (255, 235, 51), radius=6, tol=60)
+    return (below > 0.01 and same_colour and moved,
+            "%.1f%% of the pixels below the interface changed; field colour %s before, %s after; "
+            "selected node at its new place %s" % (100 * below, colour_a, colour_b, moved))
+
+
+def t_model_undo_redo():
+    xdo("key", "ctrl+z")
+    settle_all(medit)
+    undone = medit.stable_shot("33-node-undone")
+    tx, ty = medit.to_screen(*MODEL_NODE)
+    diff = np.abs(undone.astype(int) - mst["base"].astype(int)).max(axis=-1) > 24
+    diff[ty - 12: ty + 13, tx - 12: tx + 13] = False     # the selected node's highlight
+    back = diff[medit.canvas_box()[1]: medit.canvas_box()[3], medit.canvas_box()[0]: medit.canvas_box()[2]].mean()
+    xdo("key", "ctrl+shift+z")
+    settle_all(medit)
+    redone = medit.stable_shot("34-node-redone")
+    again = changed(medit.canvas(redone), medit.canvas(mst["dragged"]))
+    return (back < 0.002 and again < 0.002,
+            "after undo %.3f%% of the canvas differs from before the drag; after redo %.3f%% from after it"
+            % (100 * back, 100 * again))
+
+
+def ray_z_at(a, img, x):
+    """The depths of the ray pixels in the screen column of model x."""
+    sx, _ = a.to_screen(x, 0.0)
+    _, y0, _, y1 = a.canvas_box()
+    ys = np.nonzero(RAY(img[y0:y1, sx - 1: sx + 2]).any(axis=1))[0] + y0
+    return [a.to_model(sx, y)[1] for y in ys]
+
+
+def t_model_polygon():
+    img = medit.stable_shot()
+    zs = ray_z_at(medit, img, 1.5)
+    if not zs:
+        return False, "no ray pixel at x = 1.5 before the obstacle"
+    zr = float(np.median(zs))
+    box = (1.3, max(zr - 0.15, 0.03), 1.7, min(zr + 0.15, 1.45))
+    mst["box"] = box
+    inside_before = int(RAY(model_box(medit, img, *box)).sum())
+    xdo("key", "ctrl+g")                     # the polygon tool
+    time.sleep(0.2)
+    # Two vertices, then Escape: that polygon is dropped, the tool stays.
+    for x, z in ((0.3, 1.2), (0.5, 1.3)):
+        xdo("mousemove", *medit.to_screen(x, z))
+        xdo("click", 1)
+    xdo("key", "Escape")
+    time.sleep(0.2)
+    for x, z in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])):
+        xdo("mousemove", *medit.to_screen(x, z))
+        xdo("click", 1)
+        time.sleep(0.1)
+    xdo("key", "Return")
+    settle_all(medit)
+    img = medit.stable_shot("35-polygon")
+    # Leave out the outline's anti-aliased edge.
+    sx0, sy0 = medit.to_screen(box[0], box[1])
+    sx1, sy1 = medit.to_screen(box[2], box[3])
+    inside = int(RAY(img[sy0 + 3: sy1 - 2, sx0 + 3: sx1 - 2]).sum())
+    rx, ry = medit.to_screen(*MODEL_RCV2)
+    sx, sy = medit.to_screen(*MODEL_SRC)
+    at_rcv = int(RAY(img[ry - 15: ry + 16, rx - 15: rx + 16]).sum())
+    at_src = int(RAY(img[sy - 15: sy + 16, sx - 15: sx + 16]).sum())
+    total = int(RAY(medit.canvas(img)).sum())
+    grey = img[sy0 + 5: sy1 - 4, sx0 + 5: sx1 - 4].reshape(-1, 3).astype(int)
+    greyish = float((np.ptp(grey, axis=1) < 12).mean())
+    return (inside_before > 10 and inside == 0 and at_rcv > 5 and at_src > 5 and total > 50 and greyish > 0.8,
+            "ray at z = %.2f; ray pixels inside the obstacle before %d, after %d; near the receiver %d, "
+            "the source %d, on the canvas %d; %.0f%% of the inside grey"
+            % (zr, inside_before, inside, at_rcv, at_src, total, 100 * greyish))
+
+
+def t_model_save_reopen():
+    before = os.stat(MODEL_SCENE).st_mtime_ns
+    xdo("key", "Escape")                     # stop editing: no handles in the picture
+    time.sleep(0.3)
+    xdo("key", "ctrl+s")
+    end = time.time() + 10
+    while time.time() < end and os.stat(MODEL_SCENE).st_mtime_ns == before:
+        time.sleep(0.05)
+    edited = medit.canvas(medit.stable_shot("36-saved")).copy()
+    medit.quit()
+    with open(MODEL_SCENE) as f:
+        saved = json.load(f)
+    obstacles = saved.get("obstacles", [])
+    node = saved["layers"][1]["interface"][-1:]
+    notes = ["saved: %d obstacle(s) %s; moved node %s" % (len(obstacles), [(o["shape"], len(o["vertices"])) for o in obstacles], node)]
+    ok = (len(obstacles) == 1 and obstacles[0]["shape"] == "polygon" and len(obstacles[0]["vertices"]) == 4
+          and len(node) == 1 and abs(node[0][1] - MODEL_NODE_TO[1]) < 0.02)
+    fresh = App(MODEL_SCENE, name="model-reopened")
+    try:
+        if not fresh.find_window():
+            return False, "no window"
+        settle_all(fresh)
+        img = fresh.canvas(fresh.stable_shot("37-reopened"))
+    finally:
+        fresh.quit()
+    if img.shape != edited.shape:
+        return False, "canvas sizes differ: %s vs %s" % (img.shape, edited.shape)
+    frac = changed(img, edited, tol=40)
+    notes.append("%.3f%% of the canvas pixels differ from the edited window's" % (100 * frac))
+    return ok and frac < 0.003, "\n".join(notes)
+
+
+for name, fn in [
+    ("model: a scene file opens; Ctrl+M shows the interface nodes", t_model_open),
+    ("model: dragging an interface node changes the isochrons below it, not the colour there", t_model_drag_node),
+    ("model: Ctrl+Z and Ctrl+Shift+Z undo and redo the node drag", t_model_undo_redo),
+    ("model: a polygon obstacle across the ray; the ray goes around it to the receiver", t_model_polygon),
+    ("model: Ctrl+S saves the scene; reopened, it draws the same canvas", t_model_save_reopen),
+]:
+    if not check(name, fn) and fn is t_model_open:
+        break
+if medit is not None:
+    medit.quit()
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

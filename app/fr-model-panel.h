@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The model panel: the drawn model's tools, its rasterisation grid (size
+ * and spacing), its layers (add, remove, velocity at the top and
+ * gradients) and the selected obstacle (impermeable or slow).  It follows
+ * the scene and the editor's selection, and edits only through the
+ * scene's API, so every change is an undo step and re-solves live. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "fr-editor.h"
+#include "fr-scene.h"
+
+G_BEGIN_DECLS
+
+#define FR_TYPE_MODEL_PANEL (fr_model_panel_get_type ())
+
+G_DECLARE_FINAL_TYPE (FrModelPanel, fr_model_panel, FR, MODEL_PANEL, GtkWidget)
+
+void fr_model_panel_set_scene  (FrModelPanel *self,
+                                FrScene      *scene);
+void fr_model_panel_set_editor (FrModelPanel *self,
+                                FrEditor     *editor);
+
+G_END_DECLS
