@@ -504,12 +504,14 @@ SFX (pass_end) (SFX (state) *st)
       st->ws[i].busy = st->ws[i].busy_max = 0.0;
     }
   /* The least time the pass could take on this team, against its wall
-   * time; 0.05 ms absorbs the cost of the barriers themselves. */
+   * time; 0.1 ms absorbs the cost of the barriers themselves.  Two slow
+   * passes in a row, or one very slow one, and the team gives up. */
   if (st->team > 1)
     {
       double ideal = work / st->team > longest ? work / st->team : longest;
-      st->slow_passes = now - st->pass_start > 2.0 * ideal + 0.05 ? st->slow_passes + 1 : 0;
-      if (st->slow_passes >= 2)
+      double spent = now - st->pass_start;
+      st->slow_passes = spent > 2.0 * ideal + 0.1 ? st->slow_passes + 1 : 0;
+      if (st->slow_passes >= 2 || spent > 4.0 * ideal + 1.0)
         st->alone = true;
     }
   st->pass_start = now;
@@ -554,6 +556,7 @@ SFX (solve) (const cpu_geom *g, const spr_problem *pb, fr_spr_result *res, fr_er
   const size_t chunk = (size_t) g->noff * CH;          /* REALs of one chunk's weights */
   const size_t chunks = (size_t) tz * (size_t) g->nch;  /* chunks per tile */
   const size_t lsize = (size_t) (g->tx + 2 * g->rx) * (size_t) (tz + 2 * g->rz);
+  bool finished = false;
   fr_status status = FR_OK;
 
   st.S = aligned_array (g->npad, sizeof (REAL));
@@ -639,19 +642,28 @@ SFX (solve) (const cpu_geom *g, const spr_problem *pb, fr_spr_result *res, fr_er
   st.team = g->threads;
   st.pass_start = wall_ms ();
   if (st.team > 1)
-    SPR_OMP (omp parallel num_threads (g->threads))
     {
-      SFX (ws) *ws = &st.ws[thread_id ()];
-      SPR_OMP (omp single)
-      st.team = team_size ();
-      while (st.nactive > 0 && !st.cancelled && !st.alone)
-        {
-          SPR_OMP (omp for schedule (dynamic, 1))
-          for (int i = 0; i < st.nactive; i++)
-            SFX (tile_timed) (&st, ws, st.active[i]);
-          SPR_OMP (omp single)
-          SFX (pass_end) (&st);
-        }
+      SPR_OMP (omp parallel num_threads (g->threads))
+      {
+        SFX (ws) *ws = &st.ws[thread_id ()];
+        SPR_OMP (omp single)
+        st.team = team_size ();
+        while (st.nactive > 0 && !st.cancelled && !st.alone)
+          {
+            SPR_OMP (omp for schedule (dynamic, 1))
+            for (int i = 0; i < st.nactive; i++)
+              SFX (tile_timed) (&st, ws, st.active[i]);
+            SPR_OMP (omp single)
+            SFX (pass_end) (&st);
+          }
+        if (st.nactive == 0 && !st.cancelled)
+          {
+            SPR_OMP (omp for schedule (static))
+            for (int iz = 0; iz < g->nz; iz++)
+              SFX (row_finish) (&st, iz, res);
+          }
+      }
+      finished = st.nactive == 0 && !st.cancelled;
     }
   st.team = 1;
   while (st.nactive > 0 && !st.cancelled)
@@ -660,7 +672,7 @@ SFX (solve) (const cpu_geom *g, const spr_problem *pb, fr_spr_result *res, fr_er
         SFX (tile_run) (&st, &st.ws[0], st.active[i]);
       SFX (pass_end) (&st);
     }
-  if (!st.cancelled)
+  if (!st.cancelled && !finished)
     for (int iz = 0; iz < g->nz; iz++)
       SFX (row_finish) (&st, iz, res);
 

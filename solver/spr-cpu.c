@@ -82,15 +82,24 @@
  * and cost nothing extra thanks to the per-chunk dirty intervals.  One
  * thread, 512², R 4, CPU time of the solve (ms):
  *              tz = 32   64   128
- *   tx =  256       16   18   18
- *   tx =  512       17   14   15
- *   tx = 1024       16   13   13
- * and at 1024²: tx 256: 105 ms, 512: 67-80 ms, 1024: 67-72 ms.  With
+ *   tx =  256       15   17   14
+ *   tx =  512       16   12   12.5
+ *   tx = 1024       16   12   12
+ * and at 1024²: tx 256 about 1.5 times slower than 512 or 1024.  With
  * several threads the tiles must also split the width, else one column of
- * tiles is active at a time: tx = nx / threads, kept within 256..512. */
-#define TILE_X_MIN 256
+ * tiles is active at a time (the front runs down from the source): the
+ * work of each pass's tiles, scheduled on 2 threads, gives a span of 0.57
+ * of the total at 512² with tx = 256 but 0.86 with tx = 512; measured on
+ * 2 threads, 512² R 4: tx 128: 12.6 ms, 256: 10.0 ms, 512: 10.9 ms
+ * (tz 64).  So: at most 512 wide, at least one column per thread, equal
+ * widths; about 64 rows. */
 #define TILE_X_MAX 512
 #define DEFAULT_TILE_Z 64
+
+/* Below this many edges (nodes × offsets) a solve takes about a
+ * millisecond and a team of threads costs more than it saves (measured,
+ * 2 threads against 1: 128² R 1 0.37 / 0.18 ms, 128² R 4 1.3 / 0.6 ms). */
+#define SMALL_WORK 4.0e6
 
 /* The per-thread weight cache of a tile stays below this (else tiles get
  * shorter). */
@@ -240,13 +249,24 @@ physical_memory (void)
   return (size_t) pages * (size_t) page;
 }
 
+/* Threads for a solve: the caller's choice, else OpenMP's, less the cores
+ * that other programs keep busy (the 1-minute load average).  A pass waits
+ * for its slowest thread, and a spinning barrier on a busy core costs a
+ * scheduler time slice per pass: on this project's shared 2-core machine,
+ * 2 threads under load took 10 to 30 times longer than 1. */
 static int
 thread_count (const fr_spr_params *p)
 {
   if (p->threads > 0)
     return p->threads;
 #if FOLDRAY_HAVE_OPENMP
-  return omp_get_max_threads ();
+  {
+    int n = omp_get_max_threads (), procs = omp_get_num_procs ();
+    double load;
+    if (getloadavg (&load, 1) == 1 && procs - (int) (load + 0.5) < n)
+      n = procs - (int) (load + 0.5);
+    return n < 1 ? 1 : n;
+  }
 #else
   return 1;
 #endif
@@ -303,12 +323,13 @@ geom_clear (cpu_geom *g)
   memset (g, 0, sizeof *g);
 }
 
-/* Whether the lazily filled table of every tile's weights fits. */
+/* Whether the lazily filled table of every tile's weights fits (for the
+ * tile size in g). */
 static bool
 table_fits (const cpu_geom *g, size_t real_size)
 {
-  size_t bytes = (size_t) g->ntiles * (size_t) g->tz * (size_t) g->tx * (size_t) g->noff
-                 * real_size;
+  size_t ntx = (size_t) ((g->nx + g->tx - 1) / g->tx), ntz = (size_t) ((g->nz + g->tz - 1) / g->tz);
+  size_t bytes = ntx * ntz * (size_t) g->tz * (size_t) g->tx * (size_t) g->noff * real_size;
   return bytes <= TABLE_MAX_BYTES && bytes <= physical_memory () / 4;
 }
 
@@ -327,14 +348,27 @@ geom_init (cpu_geom *g, const spr_problem *pb, const spr_cpu_tuning *tu, fr_erro
   g->rx = st->rx;
   g->rz = st->rz;
   g->threads = thread_count (pb->params);
+  if (pb->params->threads == 0
+      && (double) g->nx * (double) g->nz * (double) st->noffsets < SMALL_WORK)
+    g->threads = 1;
   if (tu != NULL && tu->tile_x > 0)
     g->tx = tu->tile_x;
   else
     {
-      g->tx = (g->nx + g->threads - 1) / g->threads;
-      g->tx = g->tx < TILE_X_MIN ? TILE_X_MIN : (g->tx > TILE_X_MAX ? TILE_X_MAX : g->tx);
+      /* As few columns of tiles as TILE_X_MAX allows, but one per thread,
+       * and equal widths so that no tile is mostly dummies. */
+      int cols = (g->nx + TILE_X_MAX - 1) / TILE_X_MAX;
+      if (cols < g->threads)
+        cols = g->threads;
+      g->tx = (g->nx + cols - 1) / cols;
     }
-  g->tz = tu != NULL && tu->tile_z > 0 ? tu->tile_z : DEFAULT_TILE_Z;
+  if (tu != NULL && tu->tile_z > 0)
+    g->tz = tu->tile_z;
+  else
+    {
+      int rows = (g->nz + DEFAULT_TILE_Z - 1) / DEFAULT_TILE_Z;
+      g->tz = (g->nz + rows - 1) / rows;
+    }
   /* No wider or taller than the grid needs (rounded to whole chunks). */
   if (g->tx > g->nx)
     g->tx = g->nx;
@@ -348,13 +382,15 @@ geom_init (cpu_geom *g, const spr_problem *pb, const spr_cpu_tuning *tu, fr_erro
 
   /* Weights: computed once per tile activation into a per-thread cache,
    * unless the caller asks for the table (and it fits).  Measured at 512²,
-   * R 4, one thread, CPU time: tile cache 26 ms, table 46 ms (its 52 MB
-   * cost page faults and memory traffic), recomputing them for every row
-   * relaxation 52 ms. */
+   * R 4, one thread, CPU time: tile cache 12 ms, table 39 ms (its 52 MB
+   * cost page faults and memory traffic), recomputing them for every chunk
+   * relaxation 38 ms. */
   g->weights = tu != NULL ? tu->weights : SPR_CPU_WEIGHTS_DEFAULT;
   if (g->weights == SPR_CPU_WEIGHTS_DEFAULT)
     g->weights = pb->params->weights == FR_WEIGHTS_TABLE ? SPR_CPU_WEIGHTS_TABLE
                                                          : SPR_CPU_WEIGHTS_TILE_CACHE;
+  if (g->weights == SPR_CPU_WEIGHTS_TABLE && !table_fits (g, real_size))
+    g->weights = SPR_CPU_WEIGHTS_TILE_CACHE;
   /* Huge neighbourhoods: keep the per-thread cache bounded by making tiles
    * shorter, and recompute when even that is not enough. */
   while (g->weights == SPR_CPU_WEIGHTS_TILE_CACHE && g->tz > 4
@@ -371,8 +407,6 @@ geom_init (cpu_geom *g, const spr_problem *pb, const spr_cpu_tuning *tu, fr_erro
   g->reach_x = (g->rx + g->tx - 1) / g->tx;
   g->reach_z = (g->rz + g->tz - 1) / g->tz;
   g->max_sweeps = tu != NULL ? tu->max_sweeps : 0;
-  if (g->weights == SPR_CPU_WEIGHTS_TABLE && !table_fits (g, real_size))
-    g->weights = SPR_CPU_WEIGHTS_TILE_CACHE;
   /* More threads than tiles would only wait at the barriers. */
   if (g->threads > g->ntiles)
     g->threads = g->ntiles;
@@ -456,14 +490,14 @@ spr_solve_cpu (const spr_problem *pb, fr_spr_result *res, fr_error *err)
   return spr_solve_cpu_tuned (pb, NULL, res, err);
 }
 
-/* What `auto` runs on the CPU.  The tiled back end wins at every size we
- * measured, even on one thread (CPU time of one solve, gradient model,
- * source at the top centre, radius 1 / 4; this 2-core AMD EPYC machine):
- *     16²: dijkstra 0.1 / 0.1 ms,  cpu 0.01 / 0.04 ms
- *     64²: dijkstra 0.5 / 1.4 ms,  cpu 0.06 / 0.26 ms
- *    128²: dijkstra 2.1 / 5.4 ms,  cpu 0.22 / 1.08 ms
- *    512²: dijkstra 110 ms (R 4),  cpu 26 ms (R 4, one thread)
- * so Dijkstra stays the reference and `cpu` is the choice. */
+/* What `auto` runs on the CPU.  The tiled back end wins at every size and
+ * radius of the benchmark (tests/bench/bench-spr.c, least of several runs,
+ * this project's shared 2-core AMD EPYC machine), so Dijkstra stays the
+ * reference and `cpu` is the choice:
+ *     128², R 1:  dijkstra   1.9 ms,  cpu   0.18 ms
+ *     128², R 6:  dijkstra   9.7 ms,  cpu   1.3 ms
+ *     512², R 4:  dijkstra   147 ms,  cpu  13 ms
+ *    1600², R 6:  dijkstra  2575 ms,  cpu 580 ms */
 fr_spr_backend
 spr_cpu_pick (const spr_problem *pb)
 {
