@@ -11,6 +11,10 @@
 
 #include "fr-canvas.h"
 #include "fr-fold-tool.h"
+#include "fr-gl-shader-header.h"
+#ifdef FR_HAVE_GL_INTEROP
+#include "fr-gl-interop.h"
+#endif
 
 /* Pixels within which a press grabs a marker, and a press must travel
  * before it becomes a pan instead of a click. */
@@ -79,6 +83,10 @@ struct _FrCanvas
   gboolean      lut_dirty;
   gboolean      time_valid;
   GArray       *line_vertices;
+#ifdef FR_HAVE_GL_INTEROP
+  fr_gl_interop *interop;       /* CUDA–GL path for T; NULL until used or after a failure */
+  gboolean      interop_off;    /* it failed once in this context: host uploads only */
+#endif
 
   /* Pointer interaction. */
   DragMode      drag_mode;
@@ -235,12 +243,46 @@ upload_velocity_texture (FrCanvas *self)
                 GL_RED, GL_FLOAT, g_bytes_get_data (v, NULL));
 }
 
-/* The one place traveltimes reach GL: a host-to-texture copy.  A CUDA–GL
- * interop path (T already in a registered GL buffer) replaces only this. */
+/* With CUDA, T on the device goes through a registered GL buffer into the
+ * bound texture (fr-gl-interop.c); FALSE on any failure, after which this
+ * context keeps to the host upload. */
+static gboolean
+upload_time_interop (FrCanvas      *self,
+                     const fr_grid *g,
+                     gconstpointer  device_time)
+{
+#ifdef FR_HAVE_GL_INTEROP
+  fr_error err = { 0 };
+
+  if (device_time == NULL || self->interop_off)
+    return FALSE;
+  if (self->interop == NULL && fr_gl_interop_new (&self->interop, &err) != FR_OK)
+    {
+      g_debug ("CUDA–GL interop unavailable, uploading T from the host: %s", err.message);
+      self->interop_off = TRUE;
+      return FALSE;
+    }
+  if (fr_gl_interop_upload (self->interop, device_time, g->nx, g->nz, &err) != FR_OK)
+    {
+      g_warning ("CUDA–GL interop failed, uploading T from the host from now on: %s",
+                 err.message);
+      g_clear_pointer (&self->interop, fr_gl_interop_free);
+      self->interop_off = TRUE;
+      return FALSE;
+    }
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+/* The one place traveltimes reach GL: the CUDA–GL interop path when T is on
+ * the device, else (and as the reference) a host-to-texture copy. */
 static void
 upload_time_texture (FrCanvas       *self,
                      const fr_grid  *g,
-                     const float    *time)
+                     const float    *time,
+                     gconstpointer   device_time)
 {
   glBindTexture (GL_TEXTURE_2D, self->tex_time);
   glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
@@ -251,6 +293,8 @@ upload_time_texture (FrCanvas       *self,
       self->time_width = (int) g->nx;
       self->time_height = (int) g->nz;
     }
+  if (upload_time_interop (self, g, device_time))
+    return;
   glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) g->nx, (GLsizei) g->nz,
                    GL_RED, GL_FLOAT, time);
 }
@@ -714,9 +758,7 @@ fr_canvas_realize (GtkWidget *widget)
     return;
 
   context = gtk_gl_area_get_context (GTK_GL_AREA (self));
-  header = gdk_gl_context_get_use_es (context)
-             ? "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n"
-             : "#version 330 core\n";
+  header = fr_gl_shader_header (gdk_gl_context_get_use_es (context));
 
   self->field_program = link_program (header, "/org/foldray/Foldray/shaders/field.vert.glsl",
                                       "/org/foldray/Foldray/shaders/field.frag.glsl",
@@ -805,7 +847,15 @@ fr_canvas_unrealize (GtkWidget *widget)
         glDeleteTextures (1, &self->tex_time);
       if (self->tex_lut != 0)
         glDeleteTextures (1, &self->tex_lut);
+#ifdef FR_HAVE_GL_INTEROP
+      g_clear_pointer (&self->interop, fr_gl_interop_free);
+#endif
     }
+#ifdef FR_HAVE_GL_INTEROP
+  /* Without a usable context there is nothing to release it with. */
+  self->interop = NULL;
+  self->interop_off = FALSE;
+#endif
   self->field_program = self->lines_program = 0;
   self->field_vbo = self->lines_vbo = self->field_vao = self->lines_vao = 0;
   self->tex_velocity = self->tex_time = self->tex_lut = 0;
@@ -842,7 +892,8 @@ fr_canvas_render (GtkGLArea    *area,
         {
           if (result_matches_scene (self))
             {
-              upload_time_texture (self, &self->result->job->grid, self->result->time);
+              upload_time_texture (self, &self->result->job->grid, self->result->time,
+                                   self->result->device_time);
               self->time_valid = TRUE;
             }
           self->time_dirty = FALSE;

@@ -34,6 +34,7 @@ result_clear (gpointer data)
   g_clear_pointer (&result->job, fr_job_unref);
   g_clear_pointer (&result->error, g_free);
   g_clear_pointer (&result->time, g_free);
+  g_clear_pointer (&result->device_time, fr_spr_device_free);
   g_clear_pointer (&result->rays, g_ptr_array_unref);
   g_clear_pointer (&result->backend, g_free);
   g_clear_pointer (&result->notice, g_free);
@@ -162,6 +163,9 @@ fr_job_run (FrJob           *job,
   params.backend = job->backend;
   params.threads = job->threads;
   params.cancel = cancel;
+  /* Only the CUDA back end keeps it: the canvas then draws T without a
+   * host round trip. */
+  params.keep_device_time = fr_cuda_built ();
 
   status = fr_spr_solve (&job->grid, g_bytes_get_data (job->velocity, NULL),
                          job->sources, job->n_sources, &params, &res, &err);
@@ -191,6 +195,7 @@ fr_job_run (FrJob           *job,
       if (isfinite (t) && t > result->time_max)
         result->time_max = t;
     }
+  result->device_time = fr_spr_result_take_device_time (&res);
   result->backend = g_strdup (fr_spr_backend_name (res.backend));
   result->solve_ms = res.solve_ms;
   result->iterations = res.iterations;

@@ -59,6 +59,9 @@ typedef struct _FrResult
   gboolean        ok;
   char           *error;         /* when !ok */
   float          *time;          /* nx·nz traveltimes, +inf where unreached */
+  gpointer        device_time;   /* the same T in CUDA device memory when the CUDA back end
+                                  * ran (fr_spr_result.device_time), else NULL: the canvas
+                                  * draws it through CUDA–GL interop */
   float           time_max;      /* largest finite traveltime */
   GPtrArray      *rays;          /* per receiver: GArray of double x, z pairs (may be empty) */
   char           *backend;       /* the back end that ran */

@@ -41,6 +41,7 @@ typedef struct fr_spr_params {
   bool double_precision;      /* compute in double (default single) */
   int threads;                /* 0: OpenMP's default */
   const fr_cancel *cancel;    /* optional: once raised, the solve stops with FR_E_CANCELLED */
+  bool keep_device_time;      /* cuda: also keep T on the device (fr_spr_result.device_time) */
 } fr_spr_params;
 
 /* Defaults: radius 4, edge reduction, automatic weights and back end. */
@@ -55,6 +56,11 @@ typedef struct fr_spr_result {
   long iterations;            /* global passes (cpu, cuda) or nodes settled (dijkstra) */
   uint64_t edges_relaxed;     /* edge evaluations performed */
   char notice[256];           /* e.g. why auto fell back to the CPU; empty when nothing to say */
+  /* With keep_device_time, when the CUDA back end ran: T as nx·nz floats in
+   * CUDA device memory (row-major, x fastest, +inf unreached), for drawing
+   * without a host round trip (CUDA–GL interop).  Owned by the result; NULL
+   * otherwise.  Take it with fr_spr_result_take_device_time to outlive the result. */
+  void *device_time;
 } fr_spr_result;
 
 /* Solves from nsrc sources at (src_xz[2k], src_xz[2k+1]) in model units;
@@ -65,6 +71,14 @@ fr_status fr_spr_solve (const fr_grid *g, const float *velocity,
                         const fr_spr_params *p, fr_spr_result *res, fr_error *err);
 
 void fr_spr_result_clear (fr_spr_result *res);
+
+/* Moves device_time out of the result (the caller frees it with
+ * fr_spr_device_free); NULL when it has none. */
+void *fr_spr_result_take_device_time (fr_spr_result *res);
+
+/* Frees device memory handed out by the solver (device_time); NULL is a
+ * no-op, and so is every call in a build without CUDA. */
+void fr_spr_device_free (void *device_ptr);
 
 /* The ray to the node nearest (x, z): node positions from the source to the
  * receiver, as a malloc'ed array of 2·n doubles.  Fails for a point outside

@@ -816,17 +816,21 @@ k_table (const float *__restrict__ S, float *__restrict__ table, const int2 *__r
     }
 }
 
-/* Final traveltimes, unpadded and widened to double. */
+/* Final traveltimes, unpadded and widened to double; with out32, also kept
+ * unpadded as float (keep_device_time: what the GL texture takes). */
 __global__ void
-k_unpad (const float *__restrict__ T, double *__restrict__ out, int nx, int nz, int px, int rx,
-         int rz)
+k_unpad (const float *__restrict__ T, double *__restrict__ out, float *__restrict__ out32,
+         int nx, int nz, int px, int rx, int rz)
 {
   const size_t n = (size_t) nx * (size_t) nz;
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
        i += (size_t) gridDim.x * blockDim.x)
     {
       const size_t ix = i % (size_t) nx, iz = i / (size_t) nx;
-      out[i] = (double) T[(iz + (size_t) rz) * (size_t) px + ix + (size_t) rx];
+      const float t = T[(iz + (size_t) rz) * (size_t) px + ix + (size_t) rx];
+      out[i] = (double) t;
+      if (out32 != nullptr)
+        out32[i] = t;
     }
 }
 
@@ -1470,8 +1474,17 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
         }
       RUN_TRY (cudaEventRecord (c->ev[2], s));
       Tfinal = c->T[pass & 1];
-      k_unpad<<<grid_for (n, sms), SPR_HELPER_BLOCK, 0, s>>> (Tfinal, c->tout, nx, nz, px, rx,
-                                                             rz);
+      /* The result owns the float copy from here on (fr_spr_result_clear
+       * frees it); spr_cuda_solve_ex drops it again if the solve fails. */
+      if (prm->keep_device_time)
+        {
+          float *dt = nullptr;
+          RUN_TRY (dev_alloc (&dt, n));
+          res->device_time = dt;
+        }
+      k_unpad<<<grid_for (n, sms), SPR_HELPER_BLOCK, 0, s>>> (Tfinal, c->tout,
+                                                             (float *) res->device_time,
+                                                             nx, nz, px, rx, rz);
       RUN_TRY (cudaGetLastError ());
       RUN_TRY (cudaEventRecord (c->ev[3], s));
 
@@ -1576,7 +1589,23 @@ spr_cuda_solve_ex (const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_resu
     memset (rep, 0, sizeof *rep);
   fr_status st = solve (&c, pb, tune, res, rep, err);
   ctx_free (&c);
+  if (st != FR_OK && res->device_time != nullptr)
+    {
+      /* auto may fall back to the CPU with this same result. */
+      cudaFree (res->device_time);
+      res->device_time = nullptr;
+      cudaGetLastError ();
+    }
   return st;
+}
+
+extern "C" void
+fr_spr_device_free (void *device_ptr)
+{
+  if (device_ptr == nullptr)
+    return;
+  cudaFree (device_ptr);
+  cudaGetLastError ();   /* a failure here has nobody to tell; leave no error behind */
 }
 
 extern "C" fr_status

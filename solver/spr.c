@@ -60,7 +60,20 @@ fr_spr_result_clear (fr_spr_result *res)
     return;
   free (res->time);
   free (res->pred);
+  fr_spr_device_free (res->device_time);
   memset (res, 0, sizeof *res);
+}
+
+void *
+fr_spr_result_take_device_time (fr_spr_result *res)
+{
+  void *p;
+
+  if (res == NULL)
+    return NULL;
+  p = res->device_time;
+  res->device_time = NULL;
+  return p;
 }
 
 static fr_status

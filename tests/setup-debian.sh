@@ -8,4 +8,5 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q -o DPkg::Lock::Timeou
   build-essential meson ninja-build pkg-config libgtk-4-dev libepoxy-dev libcairo2-dev \
   libjson-glib-dev libsegyio-dev gettext appstream desktop-file-utils xvfb xauth \
   libgl1-mesa-dri mesa-utils xdotool imagemagick python3-numpy \
-  clang-14 libclang-rt-14-dev libomp-14-dev locales poppler-utils
+  clang-14 libclang-rt-14-dev libomp-14-dev locales poppler-utils \
+  libegl-dev libopengl-dev libgl-dev
