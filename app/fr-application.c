@@ -446,6 +446,7 @@ fr_application_startup (GApplication *app)
     { "win.undo",              { "<Control>z", NULL } },
     { "win.redo",              { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.delete-marker",     { "Delete", "KP_Delete", NULL } },
+    { "win.fold-clear-horizon", { "<Control><Shift>Delete", NULL } },
     { "win.zoom-in",           { "<Control>plus", "<Control>equal", NULL } },
     { "win.zoom-out",          { "<Control>minus", NULL } },
     { "win.zoom-fit",          { "<Control>0", NULL } },

@@ -11,6 +11,7 @@
 
 #include "fr-canvas.h"
 #include "fr-fold-tool.h"
+#include "fr-lines.h"
 #include "fr-gl-shader-header.h"
 #ifdef FR_HAVE_GL_INTEROP
 #include "fr-gl-interop.h"
@@ -20,16 +21,6 @@
  * before it becomes a pan instead of a click. */
 #define PICK_RADIUS_PX  12.0
 #define CLICK_SLOP_PX    5.0
-
-/* Shapes in lines.frag.glsl. */
-enum { SHAPE_DISC = 0, SHAPE_DIAMOND = 1, SHAPE_CAPSULE = 2 };
-
-typedef struct
-{
-  float pos[2];
-  float shape[4];
-  float color[4];
-} LineVertex;
 
 typedef enum
 {
@@ -323,83 +314,6 @@ result_matches_scene (FrCanvas *self)
 /* ------------------------------------------------------------- tessellation */
 
 static void
-push_vertex (GArray      *a,
-             double       x,
-             double       y,
-             double       u,
-             double       v,
-             int          kind,
-             double       half_len,
-             const float  color[4])
-{
-  LineVertex vert = {
-    { (float) x, (float) y },
-    { (float) u, (float) v, (float) kind, (float) half_len },
-    { color[0], color[1], color[2], color[3] },
-  };
-
-  g_array_append_val (a, vert);
-}
-
-/* A disc or diamond of radius r pixels centred at (x, y). */
-static void
-push_shape (GArray      *a,
-            int          kind,
-            double       x,
-            double       y,
-            double       r,
-            const float  color[4])
-{
-  static const int corners[6][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
-
-  for (guint i = 0; i < 6; i++)
-    push_vertex (a, x + corners[i][0] * r, y + corners[i][1] * r,
-                 corners[i][0], corners[i][1], kind, 0.0, color);
-}
-
-/* A segment of width w pixels with round caps. */
-static void
-push_capsule (GArray      *a,
-              double       x0,
-              double       y0,
-              double       x1,
-              double       y1,
-              double       w,
-              const float  color[4])
-{
-  static const int corners[6][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
-  double dx = x1 - x0, dy = y1 - y0;
-  double len = hypot (dx, dy);
-  double hw = 0.5 * w;
-  double ux, uy, nx, ny, half, mx, my;
-
-  if (len < 1e-9)
-    {
-      ux = 1.0;
-      uy = 0.0;
-    }
-  else
-    {
-      ux = dx / len;
-      uy = dy / len;
-    }
-  nx = -uy;
-  ny = ux;
-  half = 0.5 * len / hw;
-  mx = 0.5 * (x0 + x1);
-  my = 0.5 * (y0 + y1);
-
-  for (guint i = 0; i < 6; i++)
-    {
-      double s = corners[i][0] * (0.5 * len + hw);
-      double t = corners[i][1] * hw;
-
-      push_vertex (a, mx + ux * s + nx * t, my + uy * s + ny * t,
-                   corners[i][0] * (half + 1.0), corners[i][1], SHAPE_CAPSULE, half, color);
-    }
-}
-
-static void
 push_rays (FrCanvas     *self,
            const FrView *view,
            double        k,
@@ -420,7 +334,7 @@ push_rays (FrCanvas     *self,
 
           fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &x0, &y0);
           fr_view_model_to_widget (view, xz[2 * i + 2], xz[2 * i + 3], &x1, &y1);
-          push_capsule (a, x0, y0, x1, y1, width * k, color);
+          fr_lines_push_capsule (a, x0, y0, x1, y1, width * k, color);
         }
     }
 }
@@ -445,10 +359,10 @@ push_markers (FrCanvas     *self,
 
       fr_view_model_to_widget (view, pts[i].x, pts[i].z, &x, &y);
       if (sel_kind == FR_MARKER_RECEIVER && sel_index == i)
-        push_shape (a, SHAPE_DIAMOND, x, y, 15.0 * k, select_color);
-      push_shape (a, SHAPE_DIAMOND, x, y, 11.0 * k, ring_dark);
-      push_shape (a, SHAPE_DIAMOND, x, y, 10.0 * k, ring_light);
-      push_shape (a, SHAPE_DIAMOND, x, y, 7.5 * k, receiver_color);
+        fr_lines_push_shape (a, FR_LINE_DIAMOND, x, y, 15.0 * k, select_color);
+      fr_lines_push_shape (a, FR_LINE_DIAMOND, x, y, 11.0 * k, ring_dark);
+      fr_lines_push_shape (a, FR_LINE_DIAMOND, x, y, 10.0 * k, ring_light);
+      fr_lines_push_shape (a, FR_LINE_DIAMOND, x, y, 7.5 * k, receiver_color);
     }
 
   pts = fr_scene_get_markers (self->scene, FR_MARKER_SOURCE, &n);
@@ -458,10 +372,10 @@ push_markers (FrCanvas     *self,
 
       fr_view_model_to_widget (view, pts[i].x, pts[i].z, &x, &y);
       if (sel_kind == FR_MARKER_SOURCE && sel_index == i)
-        push_shape (a, SHAPE_DISC, x, y, 12.5 * k, select_color);
-      push_shape (a, SHAPE_DISC, x, y, 9.5 * k, ring_dark);
-      push_shape (a, SHAPE_DISC, x, y, 8.5 * k, ring_light);
-      push_shape (a, SHAPE_DISC, x, y, 6.5 * k, source_color);
+        fr_lines_push_shape (a, FR_LINE_DISC, x, y, 12.5 * k, select_color);
+      fr_lines_push_shape (a, FR_LINE_DISC, x, y, 9.5 * k, ring_dark);
+      fr_lines_push_shape (a, FR_LINE_DISC, x, y, 8.5 * k, ring_light);
+      fr_lines_push_shape (a, FR_LINE_DISC, x, y, 6.5 * k, source_color);
     }
 }
 
@@ -558,7 +472,7 @@ draw_picture (FrCanvas     *self,
       glUniform2f (self->u_viewport, (float) view->width, (float) view->height);
       glBindVertexArray (self->lines_vao);
       glBindBuffer (GL_ARRAY_BUFFER, self->lines_vbo);
-      glBufferData (GL_ARRAY_BUFFER, sizeof (LineVertex) * self->line_vertices->len,
+      glBufferData (GL_ARRAY_BUFFER, sizeof (FrLineVertex) * self->line_vertices->len,
                     self->line_vertices->data, GL_STREAM_DRAW);
       glDrawArrays (GL_TRIANGLES, 0, (GLsizei) self->line_vertices->len);
       glDisable (GL_BLEND);
@@ -798,14 +712,14 @@ fr_canvas_realize (GtkWidget *widget)
   glGenBuffers (1, &self->lines_vbo);
   glBindBuffer (GL_ARRAY_BUFFER, self->lines_vbo);
   glEnableVertexAttribArray (0);
-  glVertexAttribPointer (0, 2, GL_FLOAT, GL_FALSE, sizeof (LineVertex),
-                         (void *) G_STRUCT_OFFSET (LineVertex, pos));
+  glVertexAttribPointer (0, 2, GL_FLOAT, GL_FALSE, sizeof (FrLineVertex),
+                         (void *) G_STRUCT_OFFSET (FrLineVertex, pos));
   glEnableVertexAttribArray (1);
-  glVertexAttribPointer (1, 4, GL_FLOAT, GL_FALSE, sizeof (LineVertex),
-                         (void *) G_STRUCT_OFFSET (LineVertex, shape));
+  glVertexAttribPointer (1, 4, GL_FLOAT, GL_FALSE, sizeof (FrLineVertex),
+                         (void *) G_STRUCT_OFFSET (FrLineVertex, shape));
   glEnableVertexAttribArray (2);
-  glVertexAttribPointer (2, 4, GL_FLOAT, GL_FALSE, sizeof (LineVertex),
-                         (void *) G_STRUCT_OFFSET (LineVertex, color));
+  glVertexAttribPointer (2, 4, GL_FLOAT, GL_FALSE, sizeof (FrLineVertex),
+                         (void *) G_STRUCT_OFFSET (FrLineVertex, color));
   glBindVertexArray (0);
 
   /* Velocity is one value per cell: nearest.  T is interpolated by hand in
@@ -1203,7 +1117,7 @@ fr_canvas_init (FrCanvas *self)
   fr_view_init (&self->view);
   self->colormap = FR_COLORMAP_VIRIDIS;
   self->interval = 0.05;
-  self->line_vertices = g_array_new (FALSE, FALSE, sizeof (LineVertex));
+  self->line_vertices = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
   g_queue_init (&self->render_tasks);
   g_queue_init (&self->drawn);
 

@@ -90,8 +90,10 @@ speed_changed_cb (FrFoldPanel *self)
 {
   if (self->syncing || self->state == NULL)
     return;
+  fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_speed (self->state, gtk_drop_down_get_selected (self->speed_dropdown) == 1,
                            gtk_spin_button_get_value (self->speed_spin));
+  fr_fold_state_end_edit (self->state, _("Change Speed"));
 }
 
 static void
@@ -99,8 +101,10 @@ psi_changed_cb (FrFoldPanel *self)
 {
   if (self->syncing || self->state == NULL)
     return;
+  fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_psi_a (self->state, gtk_spin_button_get_value (self->psi_x_spin),
                            gtk_spin_button_get_value (self->psi_z_spin));
+  fr_fold_state_end_edit (self->state, _("Change ψa"));
 }
 
 static void
@@ -112,9 +116,11 @@ solver_changed_cb (FrFoldPanel *self)
     return;
   m = gtk_drop_down_get_selected (self->method_dropdown);
   b = gtk_drop_down_get_selected (self->backend_dropdown);
+  fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_method (self->state, m < G_N_ELEMENTS (methods) ? methods[m] : FR_FOLD_LAS);
   fr_fold_state_set_backend (self->state, b < G_N_ELEMENTS (backends) ? backends[b]
                                                                        : FR_FOLD_BACKEND_AUTO);
+  fr_fold_state_end_edit (self->state, _("Change Fold Solver"));
 }
 
 static void
@@ -122,8 +128,10 @@ levels_changed_cb (FrFoldPanel *self)
 {
   if (self->syncing || self->state == NULL)
     return;
+  fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_levels (self->state, gtk_spin_button_get_value (self->delta_spin),
                             gtk_spin_button_get_value_as_int (self->count_spin));
+  fr_fold_state_end_edit (self->state, _("Change Folded Horizons"));
 }
 
 static void
@@ -131,7 +139,9 @@ bands_changed_cb (FrFoldPanel *self)
 {
   if (self->syncing || self->state == NULL)
     return;
+  fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_bands (self->state, gtk_switch_get_active (self->bands_switch));
+  fr_fold_state_end_edit (self->state, _("Change Bands"));
 }
 
 static void

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 #include <gio/gio.h>
@@ -29,7 +30,33 @@ struct _FrFoldState
   int              count;
   gboolean         bands;
   double           arrow_x, arrow_z;
+
+  FrUndo          *undo;
+  struct Snap     *edit_before;  /* between begin_edit and end_edit */
+  guint            edit_depth;
 };
+
+/* What an undo step restores: everything the user edits but the arrow's
+ * base (where it is drawn, not what is solved). */
+typedef struct Snap
+{
+  GArray          *horizon;
+  GArray          *ray_points;
+  gboolean         speed_from_grid;
+  double           speed_const;
+  double           psi_a[2];
+  fr_fold_method   method;
+  fr_fold_backend  backend;
+  double           delta;
+  int              count;
+  gboolean         bands;
+} Snap;
+
+typedef struct
+{
+  Snap *before;
+  Snap *after;
+} SnapEdit;
 
 G_DEFINE_FINAL_TYPE (FrFoldState, fr_fold_state, G_TYPE_OBJECT)
 
@@ -45,6 +72,110 @@ emit_changed (FrFoldState *self,
               guint        what)
 {
   g_signal_emit (self, signals[CHANGED], 0, what);
+}
+
+static Snap *
+snap_take (FrFoldState *self)
+{
+  Snap *snap = g_new0 (Snap, 1);
+
+  snap->horizon = g_array_copy (self->horizon);
+  snap->ray_points = g_array_copy (self->ray_points);
+  snap->speed_from_grid = self->speed_from_grid;
+  snap->speed_const = self->speed_const;
+  snap->psi_a[0] = self->psi_a[0];
+  snap->psi_a[1] = self->psi_a[1];
+  snap->method = self->method;
+  snap->backend = self->backend;
+  snap->delta = self->delta;
+  snap->count = self->count;
+  snap->bands = self->bands;
+  return snap;
+}
+
+static void
+snap_free (Snap *snap)
+{
+  if (snap == NULL)
+    return;
+  g_array_unref (snap->horizon);
+  g_array_unref (snap->ray_points);
+  g_free (snap);
+}
+
+static gboolean
+points_equal (GArray *a,
+              GArray *b)
+{
+  return a->len == b->len && memcmp (a->data, b->data, sizeof (FrPoint) * a->len) == 0;
+}
+
+static gboolean
+snap_equal (const Snap *a,
+            const Snap *b)
+{
+  return points_equal (a->horizon, b->horizon) && points_equal (a->ray_points, b->ray_points) &&
+         a->speed_from_grid == b->speed_from_grid && a->speed_const == b->speed_const &&
+         a->psi_a[0] == b->psi_a[0] && a->psi_a[1] == b->psi_a[1] && a->method == b->method &&
+         a->backend == b->backend && a->delta == b->delta && a->count == b->count &&
+         a->bands == b->bands;
+}
+
+static void
+snap_edit_free (gpointer data)
+{
+  SnapEdit *edit = data;
+
+  snap_free (edit->before);
+  snap_free (edit->after);
+  g_free (edit);
+}
+
+static void
+snap_apply (FrFoldState *self,
+            const Snap  *snap)
+{
+  g_array_set_size (self->horizon, 0);
+  g_array_append_vals (self->horizon, snap->horizon->data, snap->horizon->len);
+  g_array_set_size (self->ray_points, 0);
+  g_array_append_vals (self->ray_points, snap->ray_points->data, snap->ray_points->len);
+  self->speed_from_grid = snap->speed_from_grid;
+  self->speed_const = snap->speed_const;
+  self->method = snap->method;
+  self->backend = snap->backend;
+  self->delta = snap->delta;
+  self->count = snap->count;
+  self->bands = snap->bands;
+  /* The grid's smallest speed may have changed since: clamp again. */
+  self->psi_a[0] = snap->psi_a[0];
+  self->psi_a[1] = snap->psi_a[1];
+  fr_fold_state_set_psi_a (self, snap->psi_a[0], snap->psi_a[1]);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS | FR_FOLD_CHANGED_EDITED);
+}
+
+static void
+undo_snap (gpointer data,
+           gpointer user_data)
+{
+  snap_apply (user_data, ((SnapEdit *) data)->before);
+}
+
+static void
+redo_snap (gpointer data,
+           gpointer user_data)
+{
+  snap_apply (user_data, ((SnapEdit *) data)->after);
+}
+
+static void
+fr_fold_state_dispose (GObject *object)
+{
+  FrFoldState *self = (FrFoldState *)object;
+
+  g_clear_object (&self->undo);
+  g_clear_pointer (&self->edit_before, snap_free);
+
+  G_OBJECT_CLASS (fr_fold_state_parent_class)->dispose (object);
 }
 
 static void
@@ -63,6 +194,7 @@ fr_fold_state_class_init (FrFoldStateClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->dispose = fr_fold_state_dispose;
   object_class->finalize = fr_fold_state_finalize;
 
   /**
@@ -85,6 +217,7 @@ fr_fold_state_init (FrFoldState *self)
   self->backend = FR_FOLD_BACKEND_AUTO;
   self->delta = 0.1;
   self->count = 8;
+  self->undo = fr_undo_new (undo_snap, redo_snap, self);
 }
 
 FrFoldState *
@@ -509,4 +642,141 @@ fr_fold_state_make_job (FrFoldState *self,
   fold.count = self->count;
   return fr_fold_job_new (fr_scene_get_grid (scene), fr_scene_get_velocity (scene), &fold,
                           (const double *) self->ray_points->data, self->ray_points->len);
+}
+
+/* The fold's undo history (owned by the state; the window's Undo uses it
+ * in Folds mode). */
+FrUndo *
+fr_fold_state_get_undo (FrFoldState *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), NULL);
+  return self->undo;
+}
+
+/* Starts an edit: the state now is what undo restores.  Edits nest; the
+ * outermost pair records one step (a drag is one step). */
+void
+fr_fold_state_begin_edit (FrFoldState *self)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (self->edit_depth++ == 0)
+    {
+      g_clear_pointer (&self->edit_before, snap_free);
+      self->edit_before = snap_take (self);
+    }
+}
+
+/* Ends an edit, recording an undo step labelled label when anything
+ * changed since the matching begin_edit. */
+void
+fr_fold_state_end_edit (FrFoldState *self,
+                        const char  *label)
+{
+  SnapEdit *edit;
+  Snap *after;
+
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (self->edit_depth > 0);
+
+  if (--self->edit_depth > 0 || self->edit_before == NULL)
+    return;
+  after = snap_take (self);
+  if (snap_equal (self->edit_before, after))
+    {
+      snap_free (after);
+      g_clear_pointer (&self->edit_before, snap_free);
+      return;
+    }
+  edit = g_new0 (SnapEdit, 1);
+  edit->before = g_steal_pointer (&self->edit_before);
+  edit->after = after;
+  fr_undo_push (self->undo, label, edit, snap_edit_free);
+  emit_changed (self, FR_FOLD_CHANGED_EDITED);
+}
+
+static const char *
+backend_id (fr_fold_backend backend)
+{
+  switch (backend)
+    {
+    case FR_FOLD_CPU:
+      return "cpu";
+    case FR_FOLD_CUDA:
+      return "cuda";
+    case FR_FOLD_BACKEND_AUTO:
+    default:
+      return "auto";
+    }
+}
+
+/* Writes the fold settings and horizon into doc's "fold" members. */
+void
+fr_fold_state_to_doc (FrFoldState *self,
+                      FrSceneDoc  *doc)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (doc != NULL);
+
+  doc->has_fold = TRUE;
+  doc->psi_a[0] = self->psi_a[0];
+  doc->psi_a[1] = self->psi_a[1];
+  g_free (doc->fold_method);
+  doc->fold_method = g_strdup (self->method == FR_FOLD_SOLAS ? "solas" : "las");
+  g_free (doc->fold_backend);
+  doc->fold_backend = g_strdup (backend_id (self->backend));
+  doc->has_fold_speed = TRUE;
+  doc->fold_speed_from_grid = self->speed_from_grid;
+  doc->fold_speed = self->speed_const;
+  doc->has_fold_levels = TRUE;
+  doc->fold_delta = self->delta;
+  doc->fold_count = self->count;
+  doc->has_fold_bands = TRUE;
+  doc->fold_bands = self->bands;
+  g_clear_pointer (&doc->fold_horizon, g_array_unref);
+  if (self->horizon->len > 0)
+    {
+      /* FrPoint and FrVertex are both {x, z} doubles. */
+      G_STATIC_ASSERT (sizeof (FrPoint) == sizeof (FrVertex));
+      doc->fold_horizon = g_array_copy (self->horizon);
+    }
+}
+
+/* Takes doc's fold members (those it has); the undo history starts afresh.
+ * Not an edit: the scene stays unmodified. */
+void
+fr_fold_state_load_doc (FrFoldState      *self,
+                        const FrSceneDoc *doc)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (doc != NULL);
+
+  if (!doc->has_fold)
+    return;
+  if (doc->has_fold_speed)
+    {
+      self->speed_from_grid = doc->fold_speed_from_grid;
+      if (doc->fold_speed > 0.0)
+        self->speed_const = doc->fold_speed;
+    }
+  self->method = g_strcmp0 (doc->fold_method, "solas") == 0 ? FR_FOLD_SOLAS : FR_FOLD_LAS;
+  if (doc->fold_backend != NULL)
+    self->backend = g_str_equal (doc->fold_backend, "cpu") ? FR_FOLD_CPU
+                    : g_str_equal (doc->fold_backend, "cuda") ? FR_FOLD_CUDA : FR_FOLD_BACKEND_AUTO;
+  if (doc->has_fold_levels)
+    {
+      self->delta = doc->fold_delta;
+      self->count = doc->fold_count;
+    }
+  if (doc->has_fold_bands)
+    self->bands = doc->fold_bands;
+  if (doc->fold_horizon != NULL)
+    {
+      g_array_set_size (self->horizon, 0);
+      g_array_append_vals (self->horizon, doc->fold_horizon->data, doc->fold_horizon->len);
+    }
+  g_array_set_size (self->ray_points, 0);
+  fr_fold_state_set_psi_a (self, doc->psi_a[0], doc->psi_a[1]);
+  fr_undo_clear (self->undo);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
 }

@@ -11,6 +11,8 @@
 #include "fr-fold.h"
 #include "fr-job.h"
 #include "fr-scene.h"
+#include "fr-scene-file.h"
+#include "fr-undo.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +21,7 @@ typedef enum
   FR_FOLD_CHANGED_SOLVE   = 1 << 0,   /* a new solve is needed */
   FR_FOLD_CHANGED_DISPLAY = 1 << 1,   /* only a redraw (bands, arrow base) */
   FR_FOLD_CHANGED_PARAMS  = 1 << 2,   /* a panel value changed (sync the panel) */
+  FR_FOLD_CHANGED_EDITED  = 1 << 3,   /* a user edit (an undo step): the scene is modified */
 } FrFoldChange;
 
 /* |ψa| may reach this fraction of the smallest F, no more. */
@@ -92,5 +95,13 @@ gboolean       fr_fold_state_load_horizon_csv (FrFoldState    *self,
 char          *fr_fold_state_find_example     (const char     *name);
 FrJob         *fr_fold_state_make_job         (FrFoldState    *self,
                                                FrScene        *scene);
+FrUndo        *fr_fold_state_get_undo         (FrFoldState    *self);
+void           fr_fold_state_begin_edit       (FrFoldState    *self);
+void           fr_fold_state_end_edit         (FrFoldState    *self,
+                                               const char     *label);
+void           fr_fold_state_to_doc           (FrFoldState    *self,
+                                               FrSceneDoc     *doc);
+void           fr_fold_state_load_doc         (FrFoldState    *self,
+                                               const FrSceneDoc *doc);
 
 G_END_DECLS

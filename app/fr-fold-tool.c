@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include <glib/gi18n.h>
+
 #include "fr-fold-tool.h"
 #include "fr-lines.h"
 
@@ -176,6 +178,9 @@ fr_fold_tool_press (FrFoldTool   *self,
         self->off_x = h[i].x - mx;
         self->off_z = h[i].z - mz;
       }
+  /* A drag of the tip or a node is one undo step (ended on release). */
+  if (self->grab != GRAB_NONE)
+    fr_fold_state_begin_edit (self->state);
   return self->grab != GRAB_NONE;
 }
 
@@ -223,6 +228,11 @@ void
 fr_fold_tool_release (FrFoldTool *self)
 {
   g_return_if_fail (FR_IS_FOLD_TOOL (self));
+
+  if (self->grab != GRAB_NONE)
+    fr_fold_state_end_edit (self->state, self->grab == GRAB_TIP ? _("Change ψa")
+                                         : self->grab == GRAB_NODE ? _("Move Horizon Node")
+                                         : _("Move Arrow"));
   self->grab = GRAB_NONE;
 }
 
@@ -253,10 +263,16 @@ fr_fold_tool_click (FrFoldTool   *self,
   if (shift)
     {
       if (x >= x0 && x <= x1 && z >= z0 && z <= z1)
-        fr_fold_state_add_ray_point (self->state, x, z);
+        {
+          fr_fold_state_begin_edit (self->state);
+          fr_fold_state_add_ray_point (self->state, x, z);
+          fr_fold_state_end_edit (self->state, _("Trace Characteristic"));
+        }
       return;
     }
+  fr_fold_state_begin_edit (self->state);
   fr_fold_state_add_node (self->state, x, z);
+  fr_fold_state_end_edit (self->state, _("Add Horizon Node"));
 }
 
 static void

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Line geometry for the canvas's lines shader (shaders/lines.*.glsl):
  * discs, diamonds and round-capped segments, tessellated on the CPU into
- * triangles in widget pixels.  The vertex layout matches fr-canvas.c's. */
+ * triangles in widget pixels; fr-canvas.c binds FrLineVertex to the shader. */
 #pragma once
 
 #include <glib.h>

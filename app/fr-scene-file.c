@@ -43,6 +43,8 @@ fr_scene_doc_free (FrSceneDoc *doc)
   g_array_unref (doc->receivers);
   g_free (doc->backend);
   g_free (doc->fold_method);
+  g_free (doc->fold_backend);
+  g_clear_pointer (&doc->fold_horizon, g_array_unref);
   g_free (doc);
 }
 
@@ -425,6 +427,82 @@ read_obstacles (Reader     *r,
   return TRUE;
 }
 
+/* The optional members of "fold": back end, speed F (a number or
+ * "grid"), levels, bands and the starting horizon. */
+static gboolean
+read_fold_extra (Reader     *r,
+                 JsonObject *fold,
+                 FrSceneDoc *doc)
+{
+  static const char *backends[] = { "auto", "cpu", "cuda" };
+  const char *backend = NULL;
+  JsonNode *node;
+  gboolean known = FALSE;
+
+  if (!get_string (r, fold, "fold", "backend", &backend))
+    return FALSE;
+  if (backend != NULL)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+        known |= g_str_equal (backend, backends[i]);
+      if (!known)
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the fold back end “%s” is unknown"), backend);
+      doc->fold_backend = g_strdup (backend);
+    }
+
+  if ((node = json_object_get_member (fold, "speed")) != NULL)
+    {
+      doc->has_fold_speed = TRUE;
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING &&
+          g_str_equal (json_node_get_string (node), "grid"))
+        doc->fold_speed_from_grid = TRUE;
+      else if (!is_number (node) || !isfinite (json_node_get_double (node)))
+        return fail (r, FR_SCENE_FILE_ERROR_MALFORMED,
+                     _("“speed” in fold must be a number or “grid”"));
+      else if (!((doc->fold_speed = json_node_get_double (node)) > 0.0))
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the fold speed must be positive"));
+    }
+
+  if (json_object_has_member (fold, "delta") || json_object_has_member (fold, "count"))
+    {
+      gint64 count = 0;
+
+      doc->has_fold_levels = TRUE;
+      if (!get_number (r, fold, "fold", "delta", TRUE, &doc->fold_delta))
+        return FALSE;
+      if (!(doc->fold_delta > 0.0))
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the fold “delta” must be positive"));
+      /* Zero folded horizons is allowed: count may be 0. */
+      node = json_object_get_member (fold, "count");
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+          json_node_get_value_type (node) != G_TYPE_INT64)
+        return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be a whole number"),
+                     "count", "fold");
+      count = json_node_get_int (node);
+      if (count < 0 || count > 1000)
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("“%s” in %s must be between %d and %d"),
+                     "count", "fold", 0, 1000);
+      doc->fold_count = (int) count;
+    }
+
+  if ((node = json_object_get_member (fold, "bands")) != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be true or false"),
+                     "bands", "fold");
+      doc->has_fold_bands = TRUE;
+      doc->fold_bands = json_node_get_boolean (node);
+    }
+
+  if (json_object_has_member (fold, "horizon"))
+    {
+      doc->fold_horizon = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+      if (!get_points (r, fold, "fold", "horizon", doc->fold_horizon))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 read_settings (Reader     *r,
                JsonObject *root,
@@ -477,6 +555,8 @@ read_settings (Reader     *r,
           g_free (doc->fold_method);
           doc->fold_method = g_strdup (method);
         }
+      if (!read_fold_extra (r, fold, doc))
+        return FALSE;
     }
 
   if (!get_object (r, root, "view", &view))
@@ -771,6 +851,31 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
       put_pair (s, doc->psi_a[0], doc->psi_a[1]);
       g_string_append (s, ", \"method\": ");
       put_string (s, doc->fold_method != NULL ? doc->fold_method : "las");
+      if (doc->fold_backend != NULL)
+        {
+          g_string_append (s, ", \"backend\": ");
+          put_string (s, doc->fold_backend);
+        }
+      if (doc->has_fold_speed && doc->fold_speed_from_grid)
+        g_string_append (s, ", \"speed\": \"grid\"");
+      else if (doc->has_fold_speed)
+        {
+          g_string_append (s, ", \"speed\": ");
+          put_number (s, doc->fold_speed);
+        }
+      if (doc->has_fold_levels)
+        {
+          g_string_append (s, ", \"delta\": ");
+          put_number (s, doc->fold_delta);
+          g_string_append_printf (s, ", \"count\": %d", doc->fold_count);
+        }
+      if (doc->has_fold_bands)
+        g_string_append_printf (s, ", \"bands\": %s", doc->fold_bands ? "true" : "false");
+      if (doc->fold_horizon != NULL)
+        {
+          g_string_append (s, ", \"horizon\": ");
+          put_points (s, doc->fold_horizon);
+        }
       g_string_append_c (s, '}');
     }
   if (doc->has_view)

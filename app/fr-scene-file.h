@@ -37,6 +37,18 @@ typedef struct
   gboolean  has_fold;
   double    psi_a[2];
   char     *fold_method;    /* "las" or "solas" */
+  /* Optional members of "fold" (version 1 files may lack them; each is
+   * written only when set, so a file reads and writes back the same). */
+  char     *fold_backend;   /* "auto", "cpu", "cuda"; NULL: not given */
+  gboolean  has_fold_speed;
+  gboolean  fold_speed_from_grid;   /* "speed": "grid" */
+  double    fold_speed;             /* "speed": a number, F constant */
+  gboolean  has_fold_levels;
+  double    fold_delta;             /* "delta": folded horizons every Δ of T */
+  int       fold_count;             /* "count": how many */
+  gboolean  has_fold_bands;
+  gboolean  fold_bands;
+  GArray   *fold_horizon;   /* FrVertex, the starting horizon; NULL: not given */
   gboolean  has_view;
   double    view_cx, view_cz, view_scale;
 } FrSceneDoc;

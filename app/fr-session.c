@@ -53,6 +53,7 @@ make_doc (FrSession *self)
   doc->view_cx = view->cx;
   doc->view_cz = view->cz;
   doc->view_scale = view->scale;
+  fr_fold_state_to_doc (fr_window_get_fold_state (self->window), doc);
   return doc;
 }
 
@@ -138,6 +139,7 @@ fr_session_open (FrSession   *self,
   if (!fr_scene_load_doc (fr_window_get_scene (self->window), doc, error))
     return FALSE;
   fr_side_panel_set_radius (fr_window_get_side_panel (self->window), doc->radius);
+  fr_fold_state_load_doc (fr_window_get_fold_state (self->window), doc);
   g_free (self->path);
   self->path = g_canonicalize_filename (path, NULL);
   fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);

@@ -177,6 +177,7 @@ update_cursor_label (FrWindow *self,
 /* ---------------------------------------------------------------- Folds mode */
 
 static void request_solve (FrWindow *self);
+static void undo_state_cb (FrWindow *self, GParamSpec *pspec, FrUndo *undo);
 
 /* A new model: the ψa arrow starts near its top centre, and a grid F has
  * a new smallest speed (the |ψa| limit). */
@@ -239,6 +240,13 @@ fold_state_changed_cb (FrWindow    *self,
 {
   if (self->fold_mode && (what & FR_FOLD_CHANGED_SOLVE))
     request_solve (self);
+  /* The fold is saved with the scene: a user edit modifies it. */
+  if ((what & FR_FOLD_CHANGED_EDITED) && fr_scene_has_model (self->scene))
+    {
+      fr_scene_set_modified (self->scene, TRUE);
+      if (self->session != NULL)
+        fr_session_scene_edited (self->session);
+    }
 }
 
 static void
@@ -261,11 +269,16 @@ fold_init (FrWindow *self)
   self->fold_tool = fr_fold_tool_new (self->fold, self->scene);
   g_signal_connect_object (self->fold, "changed", G_CALLBACK (fold_state_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (fr_fold_state_get_undo (self->fold), "notify::can-undo",
+                           G_CALLBACK (undo_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (fr_fold_state_get_undo (self->fold), "notify::can-redo",
+                           G_CALLBACK (undo_state_cb), self, G_CONNECT_SWAPPED);
   fr_fold_panel_set_state (self->fold_panel, self->fold);
 
   mode = g_simple_action_new_stateful ("mode", G_VARIANT_TYPE_STRING, g_variant_new_string ("rays"));
   g_signal_connect_object (mode, "change-state", G_CALLBACK (fold_mode_changed_cb), self, 0);
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (mode));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", FALSE);
 }
 
 static void
@@ -281,8 +294,10 @@ fold_horizon_response_cb (GtkNativeDialog *chooser,
 
       if (path == NULL)
         error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      fr_fold_state_begin_edit (self->fold);
       if (error != NULL || !fr_fold_state_load_horizon_csv (self->fold, path, &error))
         fr_window_show_error (self, _("Could not read the horizon"), error);
+      fr_fold_state_end_edit (self->fold, _("Load Horizon"));
     }
   if (self->chooser == chooser)
     g_clear_object (&self->chooser);
@@ -315,8 +330,10 @@ fold_clear_horizon_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
+  fr_fold_state_begin_edit (self->fold);
   fr_fold_state_set_horizon (self->fold, NULL, 0);
   fr_fold_state_clear_ray_points (self->fold);
+  fr_fold_state_end_edit (self->fold, _("Clear Horizon"));
 }
 
 static void
@@ -327,8 +344,10 @@ fold_example_action (GtkWidget  *widget,
   FrWindow *self = FR_WINDOW (widget);
   g_autoptr(GError) error = NULL;
 
+  fr_fold_state_begin_edit (self->fold);
   if (!fr_window_load_fold_example (self, g_variant_get_string (parameter, NULL), &error))
     fr_window_show_error (self, _("Could not read the horizon"), error);
+  fr_fold_state_end_edit (self->fold, _("Load Horizon"));
 }
 
 /* Snapshots the scene and hands it to the solver thread (latest wins). */
@@ -537,11 +556,22 @@ display_settings_changed_cb (FrWindow    *self,
   fr_canvas_set_front (self->canvas, enabled, front);
 }
 
+/* Undo and redo act on the fold's history in Folds mode, else on the
+ * scene's. */
+static FrUndo *
+active_undo (FrWindow *self)
+{
+  if (self->fold_mode && self->fold != NULL)
+    return fr_fold_state_get_undo (self->fold);
+  return fr_scene_get_undo (self->scene);
+}
+
 static void
 undo_state_cb (FrWindow   *self,
                GParamSpec *pspec,
                FrUndo     *undo)
 {
+  undo = active_undo (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo", fr_undo_can_undo (undo));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo", fr_undo_can_redo (undo));
 }
@@ -827,7 +857,7 @@ undo_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
-  fr_undo_undo (fr_scene_get_undo (self->scene));
+  fr_undo_undo (active_undo (self));
 }
 
 static void
@@ -837,7 +867,7 @@ redo_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
-  fr_undo_redo (fr_scene_get_undo (self->scene));
+  fr_undo_redo (active_undo (self));
 }
 
 static void
@@ -1437,13 +1467,20 @@ fr_window_set_fold_mode (FrWindow *self,
     return;
   self->fold_mode = fold_mode;
   fr_canvas_set_fold_tool (self->canvas, fold_mode ? self->fold_tool : NULL);
+  /* The editor's capture-phase gesture would take presses near interfaces
+   * from the horizon tool. */
+  if (fold_mode)
+    fr_editor_set_active (self->editor, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->fold_panel), fold_mode);
   gtk_widget_set_visible (GTK_WIDGET (self->side_panel), !fold_mode);
+  /* Its accelerator must not clear a hidden horizon in Rays mode. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", fold_mode);
   fr_fold_state_get_horizon (self->fold, &n);
   if (fold_mode && n == 0 && fr_scene_has_model (self->scene))
     fr_window_load_fold_example (self, "anticline-syncline", NULL);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");
+  undo_state_cb (self, NULL, NULL);
   request_solve (self);
 }
 

@@ -105,6 +105,21 @@ full_doc (const char *dir)
   doc->has_fold = TRUE;
   doc->psi_a[0] = 0.25;
   doc->psi_a[1] = -0.1;
+  doc->fold_backend = g_strdup ("cpu");
+  doc->has_fold_speed = TRUE;
+  doc->fold_speed = 1.25;
+  doc->has_fold_levels = TRUE;
+  doc->fold_delta = 0.05;
+  doc->fold_count = 12;
+  doc->has_fold_bands = TRUE;
+  doc->fold_bands = TRUE;
+  doc->fold_horizon = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+  p = (FrVertex) { 0.2, 0.9 };
+  g_array_append_val (doc->fold_horizon, p);
+  p = (FrVertex) { 1.5, 1.0 / 3.0 };
+  g_array_append_val (doc->fold_horizon, p);
+  p = (FrVertex) { 2.8, 0.9 };
+  g_array_append_val (doc->fold_horizon, p);
   doc->has_view = TRUE;
   doc->view_cx = 1.5;
   doc->view_cz = 0.5;
@@ -143,6 +158,16 @@ test_round_trip (void)
   g_assert_cmpstr (back->title, ==, doc->title);
   g_assert_cmpint (back->radius, ==, 4);
   g_assert_true (back->has_view && back->view_scale == doc->view_scale);
+  /* The fold members come back as they went. */
+  g_assert_true (back->has_fold && back->psi_a[0] == 0.25 && back->psi_a[1] == -0.1);
+  g_assert_cmpstr (back->fold_backend, ==, "cpu");
+  g_assert_true (back->has_fold_speed && !back->fold_speed_from_grid && back->fold_speed == 1.25);
+  g_assert_true (back->has_fold_levels && back->fold_delta == 0.05 && back->fold_count == 12);
+  g_assert_true (back->has_fold_bands && back->fold_bands);
+  g_assert_nonnull (back->fold_horizon);
+  g_assert_cmpuint (back->fold_horizon->len, ==, 3);
+  g_assert_cmpmem (back->fold_horizon->data, 3 * sizeof (FrVertex),
+                   doc->fold_horizon->data, 3 * sizeof (FrVertex));
   g_assert_true (fr_scene_doc_save (back, b, &error));
   ta = read_text (a);
   tb = read_text (b);
@@ -214,6 +239,14 @@ test_malformed (void)
     { HEAD GRID ", \"solver\": {\"radius\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "radius" },
     { HEAD GRID ", \"solver\": {\"backend\": \"gpu\"}}", FR_SCENE_FILE_ERROR_INVALID, "gpu" },
     { HEAD GRID ", \"fold\": {\"method\": \"fmm\"}}", FR_SCENE_FILE_ERROR_INVALID, "fmm" },
+    { HEAD GRID ", \"fold\": {\"backend\": \"dijkstra\"}}", FR_SCENE_FILE_ERROR_INVALID, "dijkstra" },
+    { HEAD GRID ", \"fold\": {\"speed\": \"fast\"}}", FR_SCENE_FILE_ERROR_MALFORMED, "speed" },
+    { HEAD GRID ", \"fold\": {\"speed\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "speed" },
+    { HEAD GRID ", \"fold\": {\"delta\": 0.1}}", FR_SCENE_FILE_ERROR_MALFORMED, "count" },
+    { HEAD GRID ", \"fold\": {\"delta\": -1, \"count\": 3}}", FR_SCENE_FILE_ERROR_INVALID, "delta" },
+    { HEAD GRID ", \"fold\": {\"delta\": 0.1, \"count\": -3}}", FR_SCENE_FILE_ERROR_INVALID, "count" },
+    { HEAD GRID ", \"fold\": {\"bands\": 1}}", FR_SCENE_FILE_ERROR_MALFORMED, "bands" },
+    { HEAD GRID ", \"fold\": {\"horizon\": [[0, 1, 2]]}}", FR_SCENE_FILE_ERROR_MALFORMED, "horizon" },
     { HEAD GRID ", \"view\": {\"cx\": 0, \"cz\": 0, \"scale\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "scale" },
     { HEAD GRID ", \"default_velocity\": 0}", FR_SCENE_FILE_ERROR_INVALID, "default velocity" },
   };
@@ -464,6 +497,49 @@ test_cli (void)
   g_assert_cmpint (status, ==, 0);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
+
+  /* A fold scene (horizon, constant F, ψa, method, back end) gives the
+   * same T as the flags it stands for given by hand. */
+  {
+    g_autofree char *fscene = g_build_filename (dir, "fold.json", NULL);
+    g_autofree char *hcsv = g_build_filename (dir, "h.csv", NULL);
+    const fr_grid *g = &doc->model->grid;
+    static const FrVertex h[] = { { 0.3, 0.95 }, { 1.5, 0.6 }, { 2.7, 0.95 } };
+
+    doc->has_fold = TRUE;
+    doc->psi_a[0] = 0.3;
+    doc->psi_a[1] = -0.1;
+    g_free (doc->fold_method);
+    doc->fold_method = g_strdup ("solas");
+    doc->fold_backend = g_strdup ("cpu");
+    doc->has_fold_speed = TRUE;
+    doc->fold_speed = 1.5;
+    doc->fold_horizon = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+    g_array_append_vals (doc->fold_horizon, h, G_N_ELEMENTS (h));
+    g_assert_true (fr_scene_doc_save (doc, fscene, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_set_contents (hcsv, "x,z\n0.3,0.95\n1.5,0.6\n2.7,0.95\n", -1, NULL));
+
+    g_free (args);
+    args = g_strdup_printf ("fold --scene %s --out %s", fscene, t1);
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_free (args);
+    args = g_strdup_printf ("fold --speed-const 1.5 --shape %zu,%zu --spacing %g,%g --origin %g,%g "
+                            "--horizon %s --psi-a 0.3,-0.1 --method solas --backend cpu --out %s",
+                            g->nx, g->nz, g->dx, g->dz, g->x0, g->z0, hcsv, t2);
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_pointer (&a, g_free);
+    g_clear_pointer (&b, g_free);
+    g_assert_true (g_file_get_contents (t1, &a, &la, NULL));
+    g_assert_true (g_file_get_contents (t2, &b, &lb, NULL));
+    g_assert_cmpmem (a, la, b, lb);
+  }
 
   /* A scene from the future: exit 2, one line naming the file. */
   g_assert_true (g_file_set_contents (bad, "{\"format\": \"foldray-scene\", \"version\": 9}", -1, NULL));

@@ -76,14 +76,15 @@ pair (double a, double b)
   return g_strdup_printf ("%s,%s", g_ascii_dtostr (x, sizeof x, a), g_ascii_dtostr (z, sizeof z, b));
 }
 
+/* Points as CSV with the header x,z (receivers, a horizon). */
 static bool
-write_receivers (const char *path, GArray *receivers, GError **error)
+write_points (const char *path, GArray *points, GError **error)
 {
   g_autoptr(GString) s = g_string_new ("x,z\n");
 
-  for (guint i = 0; i < receivers->len; i++)
+  for (guint i = 0; i < points->len; i++)
     {
-      const FrVertex *v = &g_array_index (receivers, FrVertex, i);
+      const FrVertex *v = &g_array_index (points, FrVertex, i);
       char x[G_ASCII_DTOSTR_BUF_SIZE], z[G_ASCII_DTOSTR_BUF_SIZE];
 
       g_string_append_printf (s, "%s,%s\n", g_ascii_dtostr (x, sizeof x, v->x),
@@ -105,6 +106,8 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   g_autofree char *dir = NULL;
   g_autofree char *npy = NULL;
   g_autofree char *csv = NULL;
+  g_autofree char *hcsv = NULL;
+  bool speed_const;
   const FrModel *m;
   fr_array a;
   fr_error err = { 0 };
@@ -130,7 +133,19 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   npy = g_build_filename (dir, "velocity.npy", NULL);
   csv = g_build_filename (dir, "receivers.csv", NULL);
 
-  if (!given (argc, argv, fold ? "--speed" : "--velocity") && !given (argc, argv, "--speed-const"))
+  hcsv = g_build_filename (dir, "horizon.csv", NULL);
+  /* Folds with a constant F, as the app solves them: no grid file. */
+  speed_const = fold && doc->has_fold && doc->has_fold_speed && !doc->fold_speed_from_grid;
+
+  if (speed_const && !given (argc, argv, "--speed") && !given (argc, argv, "--speed-const"))
+    {
+      char v[G_ASCII_DTOSTR_BUF_SIZE];
+
+      push (args, "--speed-const", g_strdup (g_ascii_dtostr (v, sizeof v, doc->fold_speed)));
+      if (!given (argc, argv, "--shape"))
+        push (args, "--shape", g_strdup_printf ("%zu,%zu", m->grid.nx, m->grid.nz));
+    }
+  else if (!given (argc, argv, fold ? "--speed" : "--velocity") && !given (argc, argv, "--speed-const"))
     {
       if ((velocity = fr_model_rasterise (m, &error)) == NULL)
         {
@@ -149,7 +164,20 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
     push (args, "--spacing", pair (m->grid.dx, m->grid.dz));
   if (!given (argc, argv, "--origin"))
     push (args, "--origin", pair (m->grid.x0, m->grid.z0));
-  if (!given (argc, argv, "--source") && !given (argc, argv, "--boundary"))
+  /* The fold's starting horizon replaces the sources, as in the app. */
+  if (fold && doc->has_fold && doc->fold_horizon != NULL && doc->fold_horizon->len >= 2 &&
+      !given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
+      !given (argc, argv, "--horizon"))
+    {
+      if (!write_points (hcsv, doc->fold_horizon, &error))
+        {
+          status = cli_fail (CLI_EXIT_FAILURE, "--scene: %s", error->message);
+          goto out;
+        }
+      push (args, "--horizon", g_strdup (hcsv));
+    }
+  else if (!given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
+           !(fold && given (argc, argv, "--horizon")))
     for (guint i = 0; i < doc->sources->len; i++)
       {
         const FrVertex *v = &g_array_index (doc->sources, FrVertex, i);
@@ -157,8 +185,10 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
       }
   if (!fold && !given (argc, argv, "--radius"))
     push (args, "--radius", g_strdup_printf ("%d", doc->radius));
-  if (!given (argc, argv, "--backend") && doc->backend != NULL &&
-      !(fold && strcmp (doc->backend, "dijkstra") == 0))
+  if (fold && doc->has_fold && doc->fold_backend != NULL && !given (argc, argv, "--backend"))
+    push (args, "--backend", g_strdup (doc->fold_backend));
+  else if (!given (argc, argv, "--backend") && doc->backend != NULL &&
+           !(fold && strcmp (doc->backend, "dijkstra") == 0))
     push (args, "--backend", g_strdup (doc->backend));
   if (fold && doc->has_fold && !given (argc, argv, "--psi-a"))
     push (args, "--psi-a", pair (doc->psi_a[0], doc->psi_a[1]));
@@ -166,7 +196,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
     push (args, "--method", g_strdup (doc->fold_method));
   if (given (argc, argv, "--rays-out") && !given (argc, argv, "--receivers") && doc->receivers->len > 0)
     {
-      if (!write_receivers (csv, doc->receivers, &error))
+      if (!write_points (csv, doc->receivers, &error))
         {
           status = cli_fail (CLI_EXIT_FAILURE, "--scene: %s", error->message);
           goto out;
@@ -192,6 +222,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
 out:
   g_unlink (npy);
   g_unlink (csv);
+  g_unlink (hcsv);
   g_rmdir (dir);
   return status;
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `--scene S.json` for `spr` and `fold`: the scene becomes the flags it
  * stands for (a rasterised velocity grid, spacing, origin, sources,
- * receivers, radius, back end, ψa, method), and flags given on the command
- * line override the scene's values.  Builds without json-glib answer
+ * receivers, radius, back end, ψa, method; for `fold` the scene's starting
+ * horizon as a temporary `--horizon` CSV in place of the sources, and a
+ * constant F as `--speed-const` with `--shape`), and flags given on the
+ * command line override the scene's values.  Builds without json-glib answer
  * `--scene` with exit 2. */
 #pragma once
 
