@@ -7,13 +7,13 @@
  * costs nothing and names the flag or file at fault, and the outputs are
  * written only once everything is computed, both or neither. */
 #include <math.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli-common.h"
+#include "cli-output.h"
 #include "fr-array.h"
 #include "fr-atomic-file.h"
 #include "fr-csv.h"
@@ -46,18 +46,6 @@ usage (void)
         "--origin list x,z (2D) or x,y,z (3D); one spacing stands for all axes.\n"
         "T.npy is float32 unless --precision double; unreached nodes hold +inf.  Rays\n"
         "run from the start to each receiver.  --stats prints one JSON object on stdout.");
-}
-
-/* SIGINT and SIGTERM raise the solve's cancel flag (one atomic store,
- * async-signal-safe), so an interrupted run leaves no file behind. */
-static fr_cancel *cancel_flag;
-
-static void
-on_signal (int sig)
-{
-  (void) sig;
-  if (cancel_flag != NULL)
-    fr_cancel_raise (cancel_flag);
 }
 
 typedef struct fold_job {
@@ -408,7 +396,6 @@ solve (fold_job *job)
     .nhorizon = job->horizon_path ? job->horizon.count : 0,
   };
 
-  job->params.cancel = cancel_flag;
   if (fr_fold_solve (&job->grid, &st, &job->params, &job->result, &err) == FR_OK)
     return CLI_EXIT_OK;
   /* Name the flag or file at fault. */
@@ -462,59 +449,12 @@ trace_rays (fold_job *job)
   return CLI_EXIT_OK;
 }
 
-/* T through fr_npy_write (atomic) and the rays through an fr_atomic_file
- * committed after T: a failure leaves neither file. */
+/* All or nothing: see cli-output.h. */
 static int
 write_outputs (fold_job *job)
 {
-  const fr_grid *g = &job->grid;
-  size_t n = fr_grid_count (g);
-  fr_atomic_file rays_file = { 0 };
-  bool have_rays = job->rays_path != NULL;
-  float *t32 = NULL;
-  fr_array t;
-  fr_error err = { 0 };
-  fr_status st;
-
-  if (have_rays)
-    {
-      if (fr_atomic_open (&rays_file, job->rays_path, &err) != FR_OK)
-        return cli_fail_error (&err, "--rays-out");
-      if (fr_csv_write_rays_to (rays_file.fp, job->ndim, job->rays, job->nrays, &err) != FR_OK)
-        {
-          fr_atomic_abort (&rays_file);
-          return cli_fail_error (&err, job->rays_path);
-        }
-    }
-  if (job->params.double_precision)
-    t = fr_array_wrap_grid (g, FR_F64, job->result.time);
-  else
-    {
-      t32 = malloc (n * sizeof *t32);
-      if (t32 == NULL)
-        {
-          fr_atomic_abort (&rays_file);
-          return cli_fail (CLI_EXIT_FAILURE, "out of memory");
-        }
-      for (size_t i = 0; i < n; i++)
-        t32[i] = (float) job->result.time[i];
-      t = fr_array_wrap_grid (g, FR_F32, t32);
-    }
-  st = fr_npy_write (job->out_path, &t, &err);
-  free (t32);
-  if (st != FR_OK)
-    {
-      fr_atomic_abort (&rays_file);
-      err.code = err.code == FR_E_NOMEM ? FR_E_NOMEM : FR_E_IO;
-      return cli_fail_error (&err, job->out_path);
-    }
-  if (have_rays && fr_atomic_commit (&rays_file, &err) != FR_OK)
-    {
-      fr_atomic_abort (&rays_file);
-      unlink (job->out_path);
-      return cli_fail_error (&err, job->rays_path);
-    }
-  return CLI_EXIT_OK;
+  return cli_write_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
+                                  job->out_path, job->rays_path, job->ndim, job->rays, job->nrays);
 }
 
 static void
@@ -562,7 +502,6 @@ cli_fold (int argc, char **argv)
     [O_STATS] = { "--stats", false, false },
   };
   fold_job job = { 0 };
-  struct sigaction sa = { 0 }, old_int, old_term;
   bool help;
   int status;
 
@@ -575,16 +514,12 @@ cli_fold (int argc, char **argv)
   if (status != CLI_EXIT_OK || help)
     goto out;
 
-  cancel_flag = fr_cancel_new ();
-  if (cancel_flag == NULL)
+  job.params.cancel = cli_interrupt_install ();
+  if (job.params.cancel == NULL)
     {
       status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
       goto out;
     }
-  sa.sa_handler = on_signal;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, &old_int);
-  sigaction (SIGTERM, &sa, &old_term);
 
   if ((status = check_paths (&job)) == CLI_EXIT_OK
       && (status = build_grid (&job)) == CLI_EXIT_OK
@@ -592,14 +527,13 @@ cli_fold (int argc, char **argv)
       && (status = solve (&job)) == CLI_EXIT_OK
       && (status = trace_rays (&job)) == CLI_EXIT_OK)
     {
-      if (fr_cancel_raised (cancel_flag))
+      if (fr_cancel_raised (job.params.cancel))
         status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
       else
         status = write_outputs (&job);
     }
 
-  sigaction (SIGINT, &old_int, NULL);
-  sigaction (SIGTERM, &old_term, NULL);
+  cli_interrupt_remove ();
   if (status == CLI_EXIT_OK)
     {
       if (job.result.notice[0])
@@ -612,8 +546,8 @@ cli_fold (int argc, char **argv)
     }
 
 out:
-  fr_cancel_free (cancel_flag);
-  cancel_flag = NULL;
+  cli_interrupt_remove ();
+  job.params.cancel = NULL;
   fold_job_clear (&job);
   cli_options_clear (opts, O_COUNT);
   return status;

@@ -6,12 +6,12 @@
  * once everything is computed, and together: either both appear or neither
  * (see write_outputs). */
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli-common.h"
+#include "cli-output.h"
 #include "fr-array.h"
 #include "fr-atomic-file.h"
 #include "fr-csv.h"
@@ -38,19 +38,6 @@ usage (void)
         "Coordinates are in model units; a source must lie on a node, a receiver\n"
         "is snapped to its nearest node.  T.npy is float32 unless --precision double;\n"
         "unreached nodes hold +inf.  --stats prints one JSON object on stdout.");
-}
-
-/* SIGINT and SIGTERM raise the solve's cancel flag, so an interrupted run
- * stops between passes and leaves no file behind.  Raising it is one
- * lock-free atomic store, which is async-signal-safe. */
-static fr_cancel *cancel_flag;
-
-static void
-on_signal (int sig)
-{
-  (void) sig;
-  if (cancel_flag != NULL)
-    fr_cancel_raise (cancel_flag);
 }
 
 typedef struct spr_job {
@@ -279,7 +266,6 @@ solve (spr_job *job)
   fr_error err = { 0 };
   const char *context = NULL;
 
-  job->params.cancel = cancel_flag;
   if (fr_spr_solve (&job->grid, job->velocity_f32, job->sources, job->nsrc, &job->params,
                     &job->result, &err) == FR_OK)
     return CLI_EXIT_OK;
@@ -328,65 +314,13 @@ trace_rays (spr_job *job)
   return CLI_EXIT_OK;
 }
 
-/* T through fr_npy_write (atomic on its own) and the rays through an
- * fr_atomic_file whose commit waits for T: a failure writing the rays
- * discards them before T exists; a failure committing them unlinks the new
- * T.  So a failed run leaves neither file (an older T.npy it replaced is
- * gone then, which is the price of not keeping a backup). */
+/* All or nothing (cli-output.h); an older T.npy that a failed run replaced
+ * is gone then, which is the price of not keeping a backup. */
 static int
 write_outputs (spr_job *job)
 {
-  const fr_grid *g = &job->grid;
-  size_t n = fr_grid_count (g);
-  fr_atomic_file rays_file = { 0 };
-  bool have_rays = job->rays_path != NULL;
-  float *t32 = NULL;
-  fr_array t;
-  fr_error err = { 0 };
-  fr_status st;
-
-  if (have_rays)
-    {
-      if (fr_atomic_open (&rays_file, job->rays_path, &err) != FR_OK)
-        return cli_fail_error (&err, "--rays-out");
-      if (fr_csv_write_rays_to (rays_file.fp, 2, job->rays, job->nrays, &err) != FR_OK)
-        {
-          fr_atomic_abort (&rays_file);
-          return cli_fail_error (&err, job->rays_path);
-        }
-    }
-
-  if (job->params.double_precision)
-    t = fr_array_wrap_grid (g, FR_F64, job->result.time);
-  else
-    {
-      t32 = malloc (n * sizeof *t32);
-      if (t32 == NULL)
-        {
-          fr_atomic_abort (&rays_file);
-          return cli_fail (CLI_EXIT_FAILURE, "out of memory");
-        }
-      for (size_t i = 0; i < n; i++)
-        t32[i] = (float) job->result.time[i];
-      t = fr_array_wrap_grid (g, FR_F32, t32);
-    }
-  st = fr_npy_write (job->out_path, &t, &err);
-  free (t32);
-  if (st != FR_OK)
-    {
-      fr_atomic_abort (&rays_file);
-      /* Whatever the library says, failing to write an output is exit 1. */
-      err.code = err.code == FR_E_NOMEM ? FR_E_NOMEM : FR_E_IO;
-      return cli_fail_error (&err, job->out_path);
-    }
-
-  if (have_rays && fr_atomic_commit (&rays_file, &err) != FR_OK)
-    {
-      fr_atomic_abort (&rays_file);
-      unlink (job->out_path);
-      return cli_fail_error (&err, job->rays_path);
-    }
-  return CLI_EXIT_OK;
+  return cli_write_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
+                                  job->out_path, job->rays_path, 2, job->rays, job->nrays);
 }
 
 static void
@@ -422,7 +356,6 @@ cli_spr (int argc, char **argv)
     [O_STATS] = { "--stats", false, false },
   };
   spr_job job = { 0 };
-  struct sigaction sa = { 0 }, old_int, old_term;
   bool help;
   int status;
 
@@ -435,16 +368,12 @@ cli_spr (int argc, char **argv)
   if (status != CLI_EXIT_OK || help)
     goto out;
 
-  cancel_flag = fr_cancel_new ();
-  if (cancel_flag == NULL)
+  job.params.cancel = cli_interrupt_install ();
+  if (job.params.cancel == NULL)
     {
       status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
       goto out;
     }
-  sa.sa_handler = on_signal;
-  sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, &old_int);
-  sigaction (SIGTERM, &sa, &old_term);
 
   if ((status = check_paths (&job)) == CLI_EXIT_OK
       && (status = load_velocity (&job)) == CLI_EXIT_OK
@@ -453,14 +382,13 @@ cli_spr (int argc, char **argv)
       && (status = trace_rays (&job)) == CLI_EXIT_OK)
     {
       /* Past this point an interrupt no longer cancels anything. */
-      if (fr_cancel_raised (cancel_flag))
+      if (fr_cancel_raised (job.params.cancel))
         status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
       else
         status = write_outputs (&job);
     }
 
-  sigaction (SIGINT, &old_int, NULL);
-  sigaction (SIGTERM, &old_term, NULL);
+  cli_interrupt_remove ();
   if (status == CLI_EXIT_OK)
     {
       if (job.result.notice[0])
@@ -474,8 +402,8 @@ cli_spr (int argc, char **argv)
     }
 
 out:
-  fr_cancel_free (cancel_flag);
-  cancel_flag = NULL;
+  cli_interrupt_remove ();
+  job.params.cancel = NULL;
   spr_job_clear (&job);
   cli_options_clear (opts, O_COUNT);
   return status;
