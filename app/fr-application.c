@@ -85,7 +85,7 @@ static const GOptionEntry option_entries[] = {
   { "horizon", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Folds mode: read the starting horizon from FILE.csv (header x,z)"), "FILE" },
   { "bench-fold", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("With --bench-interaction: drag the ψa arrow's tip in folds mode instead of a source"), NULL },
+    N_("With --bench-interaction: drag the ψa arrow’s tip in folds mode instead of a source"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };

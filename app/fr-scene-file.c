@@ -120,8 +120,8 @@ get_count (Reader     *r,
                  member, where);
   *out = json_node_get_int (node);
   if (*out < 1 || *out > max)
-    return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("“%s” in %s must be between 1 and %" G_GINT64_FORMAT),
-                 member, where, max);
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("“%s” in %s must be between 1 and %lld"),
+                 member, where, (long long) max);
   return TRUE;
 }
 
@@ -626,8 +626,9 @@ fr_scene_doc_parse (const char  *text,
   if (json_node_get_int (version) > FR_SCENE_FILE_VERSION)
     {
       fail (&r, FR_SCENE_FILE_ERROR_NEWER_VERSION,
-            _("the scene is of version %" G_GINT64_FORMAT ", written by a newer Foldray; "
-              "this one reads version %d"), json_node_get_int (version), FR_SCENE_FILE_VERSION);
+            _("the scene is of version %lld, written by a newer Foldray; "
+              "this one reads version %d"), (long long) json_node_get_int (version),
+            FR_SCENE_FILE_VERSION);
       return NULL;
     }
 

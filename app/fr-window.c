@@ -201,6 +201,7 @@ fold_result_status (FrWindow *self,
 {
   g_autofree char *text = NULL;
   const char *method = result->method != NULL ? result->method : "";
+  guint n_horizons;
 
   if (result->job->fold.n_horizon < 2)
     {
@@ -208,8 +209,10 @@ fold_result_status (FrWindow *self,
       return;
     }
   /* Translators: e.g. "Folded in 84.2 ms (las, 16 horizons)". */
-  text = g_strdup_printf (_("Folded in %.1f ms (%s, %u horizons)"), result->solve_ms,
-                          method, result->horizons != NULL ? result->horizons->len : 0);
+  n_horizons = result->horizons != NULL ? result->horizons->len : 0;
+  text = g_strdup_printf (ngettext ("Folded in %.1f ms (%s, %u horizon)",
+                                    "Folded in %.1f ms (%s, %u horizons)", n_horizons),
+                          result->solve_ms, method, n_horizons);
   if (result->notice != NULL)
     {
       g_autofree char *with = g_strdup_printf ("%s — %s", text, result->notice);
