@@ -18,9 +18,12 @@
  * for this many offsets (under the classic 4 KB parameter limit). */
 #define SPR_NW_MAX 128
 
-/* Inner iterations of one tile activation at most (local convergence is
- * normally reached far sooner: about tile size / radius + a few). */
-#define SPR_INNER_MAX_DEFAULT 64
+/* Inner iterations of one tile activation at most; 0: the tile's rows
+ * (TZ).  A pass waits for its slowest tile, so a cap that cuts the few
+ * long activations short (they re-activate themselves in a later pass)
+ * shortens every pass: measured on the H100 (RESULTS.md), a cap of 16 on
+ * 32x16 tiles beat 64 by 14-29 % at R 4-6. */
+#define SPR_INNER_MAX_DEFAULT 0
 
 /* Cells of all stencils, kept in shared memory by the pass kernel. */
 #define SPR_CELLS_MAX 8192
@@ -36,6 +39,14 @@
 /* Tile delta-stepping: a pass processes the pending tiles whose key is
  * within this many "fastest tile crossings" of the least key. */
 #define SPR_DELTA_SCALE 2.0
+
+/* Defaults of the bookkeeping and inner-iteration knobs (spr-cuda-tune.h). */
+#define SPR_MAP_DEFAULT SPR_CUDA_MAP_WIDE
+#define SPR_SWEEP_DEFAULT SPR_CUDA_SWEEP_JACOBI
+
+/* WIDE map: pending keys a thread keeps in registers during the scan; more
+ * tiles per thread than this re-read them. */
+#define SPR_SCAN_KREG 16
 
 /* Device memory kept free beside a weight table (other allocations, the
  * driver, the application's GL buffers). */

@@ -19,7 +19,8 @@ typedef enum spr_cuda_schedule {
 
 typedef struct spr_cuda_tune {
   spr_cuda_schedule schedule;
-  int inner_max;          /* inner iterations per activation; 0: default, 1: the papers' scheme */
+  int inner_max;          /* inner iterations per activation at most; 0: default (the tile's
+                           * rows), 1: the papers' scheme */
   int batch;              /* passes per launch; 0: adaptive */
   bool pinned;            /* stage the big copies through pinned memory allocated per solve
                            * (measured slower than copying pageable memory directly) */
@@ -28,7 +29,24 @@ typedef struct spr_cuda_tune {
                            * (exact for the (+-1, 0) chain; measured slower) */
   double delta_scale;     /* tile delta-stepping: delta = scale × (smaller tile side) / vmax;
                            * 0: default, < 0: off (every pending tile, every pass) */
+  int map;                /* the per-pass bookkeeping (SPR_CUDA_MAP_*); 0: default */
+  int sweep;              /* inner iterations (SPR_CUDA_SWEEP_*); 0: default */
 } spr_cuda_tune;
+
+/* map: SCAN, the first design: every block scans the whole tile map with
+ * dependent loads (pending flag, then key), deals write-backs by a serial
+ * loop over every G-th tile, and builds the next map from dependent loads
+ * of the 3x3 neighbours.  WIDE: the same decisions with independent loads
+ * only (pending == finite key; keys held in registers for the scan; the
+ * write-back candidates checked by all threads at once; the 3x3 loads
+ * issued together). */
+#define SPR_CUDA_MAP_SCAN 1
+#define SPR_CUDA_MAP_WIDE 2
+/* sweep: JACOBI reads one shared copy of the tile and writes the other;
+ * INPLACE updates one copy in place (Gauss-Seidel-like: later warps see
+ * earlier warps' new values in the same iteration). */
+#define SPR_CUDA_SWEEP_JACOBI 1
+#define SPR_CUDA_SWEEP_INPLACE 2
 
 typedef struct spr_cuda_report {
   double setup_ms;        /* host: allocations, uploads, slowness, sources (wall clock) */

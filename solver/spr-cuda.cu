@@ -37,6 +37,9 @@
  *     tiles are relaxed roughly in order of time, as in Dijkstra, instead of
  *     being corrected again and again by a front that runs ahead of the
  *     physical one.  delta = +inf processes every pending tile.
+ *     The WIDE bookkeeping (the default, wide_pass) keeps the same rules
+ *     with independent loads only: pending == finite key, so it reads keys
+ *     alone and does not maintain active[].
  *
  * One cooperative persistent kernel runs many passes per launch, with two
  * grid barriers a pass (after the relaxation, after the update map), so the
@@ -101,6 +104,8 @@ struct SprLaunch {
   int noff, ncells;
   int pass0, max_passes, inner_max;
   int compact, use_table, list_cap, row_scan;
+  int wide;                    /* SPR_CUDA_MAP_WIDE bookkeeping */
+  int inplace;                 /* SPR_CUDA_SWEEP_INPLACE inner iterations */
   int off_sdelta[SPR_NW_MAX];  /* register variants: per offset, see SprGOff */
   int off_ndelta[SPR_NW_MAX];
   int tab_shift[SPR_NW_MAX];
@@ -424,13 +429,19 @@ relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__re
               best = fminf (fminf (m0, m1), fminf (m2, m3));
             }
           const int ch = best < myT;
-          sT[area - rb + me] = best;
+          if (!L.inplace)
+            sT[area - rb + me] = best;
+          else if (ch)
+            sT[rb + me] = best;   /* others may read old or new: both are upper bounds */
           myT = best;
           it++;
           /* Everyone has read the read buffer before anyone writes it
-           * again (the next iteration writes this one's read buffer). */
+           * again (the next iteration writes this one's read buffer).  In
+           * place, an iteration in which nobody wrote read only final
+           * values: a true local fixpoint. */
           any = __syncthreads_or (ch);
-          rb = area - rb;
+          if (!L.inplace)
+            rb = area - rb;
           if (!any || it >= L.inner_max)
             break;
         }
@@ -485,11 +496,15 @@ relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__re
               best = fminf (best, sT[rb + me + o.sdelta] + s);
             }
           const int ch = best < myT;
-          sT[area - rb + me] = best;
+          if (!L.inplace)
+            sT[area - rb + me] = best;
+          else if (ch)
+            sT[rb + me] = best;
           myT = best;
           it++;
           any = __syncthreads_or (ch);
-          rb = area - rb;
+          if (!L.inplace)
+            rb = area - rb;
           if (!any || it >= L.inner_max)
             break;
         }
@@ -594,6 +609,212 @@ write_back_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float 
   __stcg (Tn + g, __ldcg (Tc + g));
 }
 
+__device__ __forceinline__ const float *
+Tc_of (const SprLaunch &L, int cur)
+{
+  return L.T[cur];
+}
+
+/* Selected in this pass: pending (finite key) and within the threshold. */
+__device__ __forceinline__ bool
+is_sel (float k, float theta)
+{
+  return k <= theta && k < kInf;
+}
+
+/* One pass with the WIDE bookkeeping (see spr-cuda-tune.h): a tile is
+ * pending iff its key is finite (the update map keeps that invariant: a
+ * key is finite exactly when the tile was kept or woken), so the scan reads
+ * keys alone, strided (coalesced), into registers, and every load of the
+ * write-back and update-map phases is independent of the others.  The
+ * decisions are those of the SCAN bookkeeping; only the order of the
+ * compacted list differs (rank = thread-major over the strided tiles).
+ * Returns false when nothing was pending (all blocks agree). */
+template <int TX, int TZ, int NW, int RFIX>
+__device__ bool
+wide_pass (const SprLaunch &L, int cur, const float *Tc, const int2 *scells, const SprGOff *sgoff,
+           int *slist, int *scratch, float *sT, float *sS, unsigned long long &edges,
+           unsigned long long &acts, cg::grid_group &grid)
+{
+  constexpr int NT = TX * TZ;
+  constexpr int KR = SPR_SCAN_KREG;
+  const int tid = threadIdx.y * TX + threadIdx.x;
+  const int G = gridDim.x, b = blockIdx.x;
+  const float *key = L.key[cur];
+  float *Tn = L.T[cur ^ 1];
+  const int kper = (L.ntiles + NT - 1) / NT;
+  const bool inreg = kper <= KR;
+
+  float kr[KR];
+#pragma unroll
+  for (int i = 0; i < KR; i++)
+    {
+      const int t = tid + i * NT;
+      kr[i] = inreg && t < L.ntiles ? __ldcg (key + t) : kInf;
+    }
+  int npend = 0;
+  float kmin = kInf;
+  if (inreg)
+    {
+#pragma unroll
+      for (int i = 0; i < KR; i++)
+        {
+          npend += kr[i] < kInf;
+          kmin = fminf (kmin, kr[i]);
+        }
+    }
+  else
+    {
+#pragma unroll 4
+      for (int t = tid; t < L.ntiles; t += NT)
+        {
+          const float k = __ldcg (key + t);
+          npend += k < kInf;
+          kmin = fminf (kmin, k);
+        }
+    }
+  int total_pend;
+  float kall;
+  block_sum_min (npend, kmin, scratch, &total_pend, &kall);
+  if (total_pend == 0)
+    return false;
+  const float theta = kall + L.delta;
+  int cnt = 0;
+  if (inreg)
+    {
+#pragma unroll
+      for (int i = 0; i < KR; i++)
+        cnt += is_sel (kr[i], theta);
+    }
+  else
+    {
+#pragma unroll 4
+      for (int t = tid; t < L.ntiles; t += NT)
+        cnt += is_sel (__ldcg (key + t), theta);
+    }
+  int total;
+  int rank = block_exclusive_scan (cnt, scratch, &total);
+
+  if (L.compact)
+    {
+      if (inreg)
+        {
+#pragma unroll
+          for (int i = 0; i < KR; i++)
+            if (is_sel (kr[i], theta))
+              {
+                if (rank % G == b)
+                  slist[rank / G] = tid + i * NT;
+                rank++;
+              }
+        }
+      else
+        {
+          for (int t = tid; t < L.ntiles; t += NT)
+            if (is_sel (__ldcg (key + t), theta))
+              {
+                if (rank % G == b)
+                  slist[rank / G] = t;
+                rank++;
+              }
+        }
+      __syncthreads ();
+      const int mine = total > b ? (total - 1 - b) / G + 1 : 0;
+      for (int i = 0; i < mine; i++)
+        relax_tile<TX, TZ, NW, RFIX> (L, slist[i], Tc, Tn, sT, sS, scells, sgoff, scratch, edges,
+                                      acts);
+    }
+  else
+    {
+      for (int t = b; t < L.ntiles; t += G)
+        if (is_sel (__ldcg (key + t), theta))
+          relax_tile<TX, TZ, NW, RFIX> (L, t, Tc, Tn, sT, sS, scells, sgoff, scratch, edges, acts);
+    }
+
+  /* Write-backs: this block's tiles b, b + G, ... checked by all threads at
+   * once, the hits collected in slist (done with above). */
+  {
+    const uint8_t *wb = L.wback[cur];
+    __syncthreads ();
+    if (tid == 0)
+      scratch[0] = 0;
+    __syncthreads ();
+    for (int t = b + tid * G; t < L.ntiles; t += NT * G)
+      {
+        const uint8_t w = __ldcg (wb + t);
+        const float k = __ldcg (key + t);
+        if (w && !is_sel (k, theta))
+          slist[atomicAdd (&scratch[0], 1)] = t;
+      }
+    __syncthreads ();
+    const int nwb = scratch[0];
+    for (int i = 0; i < nwb; i++)
+      write_back_tile<TX, TZ> (L, slist[i], Tc, Tn);
+  }
+  grid.sync ();
+
+  /* The next map: same rules as the SCAN bookkeeping, loads issued
+   * together (a neighbour's chmask/chmin are only used when it was
+   * selected, i.e. written in this pass). */
+  float *nkey = L.key[cur ^ 1];
+  uint8_t *nwb = L.wback[cur ^ 1];
+  for (int t = b * NT + tid; t < L.ntiles; t += G * NT)
+    {
+      const int ttx = t % L.ntx, ttz = t / L.ntx;
+      float nk = kInf;
+      float kt;
+      unsigned mt;
+      if (L.drx == 1 && L.drz == 1)
+        {
+          float kk[9], cc[9];
+          unsigned mm[9];
+#pragma unroll
+          for (int q = 0; q < 9; q++)
+            {
+              const int x = ttx + q % 3 - 1, z = ttz + q / 3 - 1;
+              const bool in = x >= 0 && x < L.ntx && z >= 0 && z < L.ntz;
+              const int n = z * L.ntx + x;
+              kk[q] = in ? __ldcg (key + n) : kInf;
+              mm[q] = in ? (unsigned) __ldcg (L.chmask + n) : 0u;
+              cc[q] = in ? __ldcg (L.chmin + n) : kInf;
+            }
+#pragma unroll
+          for (int q = 0; q < 9; q++)
+            {
+              /* neighbour at (x, z) = t + (q%3 - 1, q/3 - 1); the direction
+               * from it to t is the opposite: bit (1 - dz')·3 + (1 - dx'). */
+              const int bit = (2 - q / 3) * 3 + (2 - q % 3);
+              if (is_sel (kk[q], theta) && ((mm[q] >> bit) & 1u))
+                nk = fminf (nk, cc[q]);
+            }
+          kt = kk[4];
+          mt = mm[4];
+        }
+      else
+        {
+          for (int z = max (0, ttz - L.drz); z <= min (L.ntz - 1, ttz + L.drz); z++)
+            for (int x = max (0, ttx - L.drx); x <= min (L.ntx - 1, ttx + L.drx); x++)
+              {
+                const int n = z * L.ntx + x;
+                const float k = __ldcg (key + n);
+                const unsigned m = __ldcg (L.chmask + n);
+                const float c = __ldcg (L.chmin + n);
+                const int dx = max (-1, min (1, ttx - x)), dz = max (-1, min (1, ttz - z));
+                if (is_sel (k, theta) && ((m >> ((dz + 1) * 3 + dx + 1)) & 1u))
+                  nk = fminf (nk, c);
+              }
+          kt = __ldcg (key + t);
+          mt = __ldcg (L.chmask + t);
+        }
+      const bool sel = is_sel (kt, theta);
+      const bool keep = kt < kInf && !sel;
+      __stcg (nkey + t, fminf (keep ? kt : kInf, nk));
+      __stcg (nwb + t, (uint8_t) (sel && (mt & SPR_DIRTY)));
+    }
+  grid.sync ();
+  return true;
+}
+
 /* The persistent pass kernel: passes pass0 .. pass0 + max_passes - 1, or
  * until the update map is empty. */
 template <int TX, int TZ, int NW, int RFIX>
@@ -631,6 +852,16 @@ spr_passes (const SprLaunch L)
       const int cur = p & 1;
       const uint8_t *act = L.active[cur];
 
+      if (L.wide)
+        {
+          if (!wide_pass<TX, TZ, NW, RFIX> (L, cur, Tc_of (L, cur), scells, sgoff, slist, scratch,
+                                            sT, sS, edges, acts, grid))
+            {
+              converged = 1;
+              break;
+            }
+          continue;
+        }
       /* The pending tiles: how many, and the least key; every block
        * computes the same, so all blocks agree on the threshold and leave
        * the loop together.  Each thread reads a contiguous chunk. */
@@ -1287,8 +1518,11 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
     L.drz = (rz + TZ - 1) / TZ;
     L.noff = noff;
     L.ncells = st->ncells;
-    L.inner_max = tune->inner_max > 0 ? tune->inner_max : SPR_INNER_MAX_DEFAULT;
+    L.inner_max = tune->inner_max > 0 ? tune->inner_max
+                  : SPR_INNER_MAX_DEFAULT > 0 ? SPR_INNER_MAX_DEFAULT : TZ;
     L.compact = tune->schedule == SPR_CUDA_COMPACT;
+    L.wide = (tune->map != 0 ? tune->map : SPR_MAP_DEFAULT) == SPR_CUDA_MAP_WIDE;
+    L.inplace = (tune->sweep != 0 ? tune->sweep : SPR_SWEEP_DEFAULT) == SPR_CUDA_SWEEP_INPLACE;
     L.use_table = use_table;
     for (int k = 0; k < SPR_NW_MAX; k++)
       {

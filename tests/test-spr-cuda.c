@@ -299,7 +299,7 @@ test_tunings (void)
       nodes[s] = j * g.nx + i;
     }
   g_assert_cmpint (spr_stencils_build (&st, 4, 4, g.dx, g.dz, false, &err), ==, FR_OK);
-  for (int k = 0; k < 9; k++)
+  for (int k = 0; k < 13; k++)
     {
       spr_cuda_tune t;
       spr_cuda_report rep;
@@ -316,6 +316,10 @@ test_tunings (void)
         case 6: t.row_scan = true; break;
         case 7: t.delta_scale = -1.0; break;
         case 8: t.delta_scale = 0.1; t.schedule = SPR_CUDA_EARLY_EXIT; break;
+        case 9: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = 0.1; t.schedule = SPR_CUDA_EARLY_EXIT; break;
+        case 10: t.map = SPR_CUDA_MAP_WIDE; t.sweep = SPR_CUDA_SWEEP_INPLACE; t.inner_max = 2; break;
+        case 11: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = -1.0; t.batch = 3; break;
+        case 12: t.map = SPR_CUDA_MAP_SCAN; t.sweep = SPR_CUDA_SWEEP_JACOBI; break;
         default: break;
         }
       got.grid = g;
@@ -330,6 +334,7 @@ test_tunings (void)
                       rep.device_ms);
       if (k == 2)
         g_assert_cmpint (rep.passes, >, 10);
+      p.weights = FR_WEIGHTS_AUTO;
       g_free (got.time);
       g_free (got.pred);
     }
@@ -337,6 +342,97 @@ test_tunings (void)
   fr_spr_result_clear (&ref);
   g_free (src);
   g_free (v);
+#else
+  g_test_skip ("this build has no CUDA back end");
+#endif
+}
+
+#if FOLDRAY_HAVE_CUDA
+/* One case through spr_cuda_solve_ex with knobs, node by node against
+ * dijkstra (as run_case). */
+static void
+run_case_tuned (const model_case *mc, fr_spr_weights weights, const spr_cuda_tune *t,
+                double *worst)
+{
+  fr_grid g = fr_grid_2d (mc->nx, mc->nz, mc->dx, mc->dz, -3.0, 7.0);
+  float *v = tu_random_model (&g, mc->seed, 6, 7);
+  double *src = random_sources (&g, v, mc->seed, mc->nsrc);
+  size_t *nodes = g_new (size_t, mc->nsrc);
+  fr_spr_params p;
+  fr_spr_result ref, got = { 0 };
+  spr_stencils st;
+  spr_cuda_report rep;
+  fr_error err = { 0 };
+  char what[160];
+
+  fr_spr_params_init (&p);
+  p.rx = mc->rx;
+  p.rz = mc->rz;
+  p.full_neighbourhood = mc->full;
+  p.backend = FR_SPR_DIJKSTRA;
+  tu_solve (&g, v, src, (size_t) mc->nsrc, &p, &ref);
+  for (int s = 0; s < mc->nsrc; s++)
+    {
+      size_t i, j;
+      g_assert_true (fr_grid_exact_node (&g, src[2 * s], 0, src[2 * s + 1], &i, NULL, &j));
+      nodes[s] = j * g.nx + i;
+    }
+  g_assert_cmpint (spr_stencils_build (&st, mc->rx, mc->rz, g.dx, g.dz, mc->full, &err), ==,
+                   FR_OK);
+  p.backend = FR_SPR_CUDA;
+  p.weights = weights;
+  spr_problem pb = { &g, v, nodes, (size_t) mc->nsrc, &p, &st };
+  got.grid = g;
+  got.time = g_new (double, fr_grid_count (&g));
+  got.pred = g_new (int32_t, fr_grid_count (&g));
+  g_assert_cmpint (spr_cuda_solve_ex (&pb, t, &got, &rep, &err), ==, FR_OK);
+  g_snprintf (what, sizeof what, "%zux%zu R%d,%d%s seed %u weights %d map %d sweep %d", mc->nx,
+              mc->nz, mc->rx, mc->rz, mc->full ? " full" : "", mc->seed, (int) weights, t->map,
+              t->sweep);
+  tu_assert_times_close (ref.time, got.time, fr_grid_count (&g), REL, what);
+  check_pred (&got, v, mc->rx, mc->rz);
+  *worst = fmax (*worst, max_rel (ref.time, got.time, fr_grid_count (&g)));
+  g_test_message ("%s: %ld passes, %ld activations, max relative difference %.3g", what,
+                  rep.passes, rep.activations, max_rel (ref.time, got.time, fr_grid_count (&g)));
+  spr_stencils_clear (&st);
+  fr_spr_result_clear (&ref);
+  g_free (got.time);
+  g_free (got.pred);
+  g_free (nodes);
+  g_free (src);
+  g_free (v);
+}
+#endif
+
+/* The bookkeeping and sweep knobs on every case, node by node: each
+ * combination must give the answer the default gives (so that the default
+ * may switch between them). */
+static void
+test_variants (void)
+{
+#if FOLDRAY_HAVE_CUDA
+  static const int combos[][2] = {
+    { SPR_CUDA_MAP_WIDE, SPR_CUDA_SWEEP_JACOBI },
+    { SPR_CUDA_MAP_WIDE, SPR_CUDA_SWEEP_INPLACE },
+    { SPR_CUDA_MAP_SCAN, SPR_CUDA_SWEEP_INPLACE },
+    { SPR_CUDA_MAP_SCAN, SPR_CUDA_SWEEP_JACOBI },
+  };
+  double worst = 0.0;
+
+  if (!need_device ())
+    return;
+  for (size_t k = 0; k < G_N_ELEMENTS (combos); k++)
+    for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        spr_cuda_tune t;
+        spr_cuda_tune_init (&t);
+        t.map = combos[k][0];
+        t.sweep = combos[k][1];
+        run_case_tuned (&cases[c], (c + k) % 2 ? FR_WEIGHTS_ON_THE_FLY : FR_WEIGHTS_TABLE, &t,
+                        &worst);
+      }
+  g_test_message ("worst relative difference over all variants: %.3g (tolerance %.1g)", worst,
+                  REL);
 #else
   g_test_skip ("this build has no CUDA back end");
 #endif
@@ -465,6 +561,7 @@ main (int argc, char **argv)
   g_test_add_func ("/spr-cuda/walled-off", test_walled_off);
   g_test_add_func ("/spr-cuda/rays", test_rays);
   g_test_add_func ("/spr-cuda/tunings", test_tunings);
+  g_test_add_func ("/spr-cuda/variants", test_variants);
   g_test_add_func ("/spr-cuda/cancel", test_cancel);
   g_test_add_func ("/spr-cuda/auto-and-fallback", test_auto_and_fallback);
   g_test_add_func ("/spr-cuda/device-info", test_device_info);

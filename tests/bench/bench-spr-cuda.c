@@ -31,6 +31,8 @@ typedef struct {
   int runs, dijkstra_max;
   bool variants;
   double delta;
+  int map, sweep;
+  const char *only;
   const char *csv;
 } options;
 
@@ -151,6 +153,12 @@ main (int argc, char **argv)
         o.variants = true;
       else if (strcmp (a, "--delta") == 0 && val != NULL)
         o.delta = atof (argv[++i]);
+      else if (strcmp (a, "--map") == 0 && val != NULL)
+        o.map = atoi (argv[++i]);
+      else if (strcmp (a, "--sweep") == 0 && val != NULL)
+        o.sweep = atoi (argv[++i]);
+      else if (strcmp (a, "--only") == 0 && val != NULL)
+        o.only = argv[++i];
       else if (strcmp (a, "--backends") == 0 && val != NULL)
         {
           val = argv[++i];
@@ -164,7 +172,8 @@ main (int argc, char **argv)
         {
           fprintf (stderr, "usage: bench-spr-cuda [--sizes N,..] [--radii R,..] "
                            "[--backends dijkstra,cpu,cuda] [--runs N] [--dijkstra-max N] "
-                           "[--variants] [CSV]\n");
+                           "[--variants [--only NAME,..]] [--delta S] [--map N] [--sweep N] "
+                           "[CSV]\n");
           return 2;
         }
     }
@@ -236,9 +245,9 @@ main (int argc, char **argv)
             }
           if (o.variants)
             {
-              variant vs[14];
+              variant vs[48];
               int nv = 0;
-              for (int k = 0; k < 14; k++)
+              for (int k = 0; k < 48; k++)
                 {
                   spr_cuda_tune_init (&vs[k].tune);
                   vs[k].weights = FR_WEIGHTS_AUTO;
@@ -266,9 +275,84 @@ main (int argc, char **argv)
               vs[nv++].tune.pinned = true;
               vs[nv].name = "generic";
               vs[nv++].tune.force_generic = true;
+              vs[nv].name = "scan";
+              vs[nv++].tune.map = SPR_CUDA_MAP_SCAN;
+              vs[nv].name = "wide";
+              vs[nv++].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv].name = "inplace";
+              vs[nv++].tune.sweep = SPR_CUDA_SWEEP_INPLACE;
+              vs[nv].name = "jacobi";
+              vs[nv++].tune.sweep = SPR_CUDA_SWEEP_JACOBI;
+              vs[nv].name = "wide+ip";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv++].tune.sweep = SPR_CUDA_SWEEP_INPLACE;
+              vs[nv].name = "wide-d1";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv++].tune.delta_scale = 1.0;
+              vs[nv].name = "wide-d4";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv++].tune.delta_scale = 4.0;
+              vs[nv].name = "wide+ip-d1";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv].tune.sweep = SPR_CUDA_SWEEP_INPLACE;
+              vs[nv++].tune.delta_scale = 1.0;
+              vs[nv].name = "wide+ip-d4";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv].tune.sweep = SPR_CUDA_SWEEP_INPLACE;
+              vs[nv++].tune.delta_scale = 4.0;
+              vs[nv].name = "wide+ip-i16";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv].tune.sweep = SPR_CUDA_SWEEP_INPLACE;
+              vs[nv++].tune.inner_max = 16;
+              vs[nv].name = "wide+ip-i256";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv].tune.sweep = SPR_CUDA_SWEEP_INPLACE;
+              vs[nv++].tune.inner_max = 256;
+              vs[nv].name = "legacy";   /* the first design: SCAN map, cap 64 */
+              vs[nv].tune.map = SPR_CUDA_MAP_SCAN;
+              vs[nv++].tune.inner_max = 64;
+              {
+                static const int caps[] = { 8, 12, 16, 24, 32, 64 };
+                static const char *cnames[] = { "wide-i8", "wide-i12", "wide-i16", "wide-i24",
+                                                "wide-i32", "wide-i64" };
+                for (int c = 0; c < 6; c++)
+                  {
+                    vs[nv].name = cnames[c];
+                    vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+                    vs[nv++].tune.inner_max = caps[c];
+                  }
+              }
+              vs[nv].name = "wide-d4-i16";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv].tune.delta_scale = 4.0;
+              vs[nv++].tune.inner_max = 16;
+              vs[nv].name = "wide-d3-i12";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv].tune.delta_scale = 3.0;
+              vs[nv++].tune.inner_max = 12;
+              vs[nv].name = "wide-dinf";
+              vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
+              vs[nv++].tune.delta_scale = -1.0;
               for (int k = 0; k < nv; k++)
                 {
                   int runs = o.runs;
+                  if (o.only != NULL)
+                    {
+                      /* whole names in a comma-separated list */
+                      const char *q = o.only;
+                      size_t len = strlen (vs[k].name);
+                      bool hit = false;
+                      while (q != NULL && *q != '\0')
+                        {
+                          const char *e = strchr (q, ',');
+                          size_t ql = e != NULL ? (size_t) (e - q) : strlen (q);
+                          if (ql == len && strncmp (q, vs[k].name, len) == 0)
+                            hit = true;
+                          q = e != NULL ? e + 1 : NULL;
+                        }
+                      if (!hit)
+                        continue;
+                    }
                   if (strcmp (vs[k].name, "inner=1") == 0 || strcmp (vs[k].name, "generic") == 0
                       || strcmp (vs[k].name, "inner=4") == 0)
                     runs = runs < 3 ? runs : 3;
@@ -332,6 +416,8 @@ main (int argc, char **argv)
             {
               spr_cuda_tune_init (&t);
               t.delta_scale = o.delta;
+              t.map = o.map;
+              t.sweep = o.sweep;
               if (run_cuda (&g, v, src, &st, r, &t, FR_WEIGHTS_AUTO, o.runs, &res, &rep) != 0)
                 return 1;
               if (ref != NULL)
