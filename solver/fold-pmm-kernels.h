@@ -9,6 +9,80 @@
 #error "define REAL and SFX before including fold-pmm-kernels.h"
 #endif
 
+/* Keeps a lowered node: rounded to REAL, stored only when that is lower. */
+#define FOLD_STORE(o, best)                                                     \
+  do                                                                            \
+    {                                                                           \
+      const REAL nvalue_ = (REAL) (best);                                       \
+      if (nvalue_ < T[o])                                                       \
+        {                                                                       \
+          T[o] = nvalue_;                                                       \
+          stamp[o] = now;                                                       \
+          changed = true;                                                       \
+          if ((double) nvalue_ < mc)                                            \
+            mc = (double) nvalue_;                                              \
+        }                                                                       \
+    }                                                                           \
+  while (0)
+
+/* 2D: one plane is one row of b nodes and the stencil has 3 base nodes. */
+static bool
+SFX (sweep_2d) (const fold_stencil *st, const fold_layout *L, REAL *T, const float *F,
+                uint32_t *stamp, uint32_t *counter, double *minchg)
+{
+  const int b = L->b;
+  bool changed = false;
+  double mc = INFINITY;
+  fold_coef k = { .F = -1.0 };
+
+  for (int s = 0; s < st->nsub; s++)
+    {
+      const fold_subsweep *ss = &st->sub[s];
+      const uint32_t now = ++*counter;
+      const uint32_t since = now - (uint32_t) st->nsub;
+      const ptrdiff_t sa = L->stride[ss->axis], su = L->stride[ss->u];
+      const ptrdiff_t o0 = ss->off[0], o1 = ss->off[1], o2 = ss->off[2];
+
+      k.F = -1.0;
+      for (int p = 0; p < b; p++)
+        {
+          const int ia = ss->sign > 0 ? p : b - 1 - p;
+          const ptrdiff_t oplane = L->inner0 + ia * sa;
+          /* Which base-plane values changed since: node q's base is
+           * entries q..q+2 (the plane's b nodes and its 2 ghosts), so the
+           * plane is read once, and skipped when nothing in it changed. */
+          const uint32_t *sb = stamp + oplane + o0;
+          uint8_t fresh[FOLD_BLOCK_MAX + 2];
+          uint8_t any = 0;
+          for (int i = 0; i < b + 2; i++)
+            {
+              fresh[i] = sb[i * su] > since;
+              any |= fresh[i];
+            }
+          if (!any)
+            continue;
+          for (int q = 0; q < b; q++)
+            {
+              const ptrdiff_t o = oplane + q * su;
+              if (!(fresh[q] | fresh[q + 1] | fresh[q + 2]))
+                continue;
+              const float f = F[o];
+              if (!(f > 0.0f))
+                continue;
+              const double cur = (double) T[o];
+              if ((double) f != k.F)
+                fold_coef_set (&k, ss, (double) f, st->psi2, st->psin);
+              const double best = fold_node_update_2d (ss, &k, (double) T[o + o0],
+                                                       (double) T[o + o1], (double) T[o + o2], cur);
+              if (best < cur)
+                FOLD_STORE (o, best);
+            }
+        }
+    }
+  *minchg = mc;
+  return changed;
+}
+
 static bool
 SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float *F,
              uint32_t *stamp, uint32_t *counter, double *minchg)
@@ -17,7 +91,10 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
   const int b = L->b;
   bool changed = false;
   double mc = INFINITY;
+  fold_coef k = { .F = -1.0 };
 
+  if (st->ndim == 2)
+    return SFX (sweep_2d) (st, L, T, F, stamp, counter, minchg);
   for (int s = 0; s < st->nsub; s++)
     {
       const fold_subsweep *ss = &st->sub[s];
@@ -30,6 +107,7 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
       const int nv = ss->v >= 0 ? b : 1;
       const int nbase = ss->nbase;
 
+      k.F = -1.0;
       for (int p = 0; p < b; p++)
         {
           /* The planes are solved in order; the nodes of one plane depend
@@ -52,25 +130,19 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
                 for (int n = 0; n < nbase; n++)
                   Tn[n] = (double) T[o + ss->off[n]];
                 const double cur = (double) T[o];
-                const double best = fold_node_update (ss, Tn, (double) f, st->psi2, st->psin, cur);
+                if ((double) f != k.F)
+                  fold_coef_set (&k, ss, (double) f, st->psi2, st->psin);
+                const double best = fold_node_update (ss, &k, Tn, cur);
                 if (best < cur)
-                  {
-                    const REAL nvalue = (REAL) best;
-                    if (nvalue < T[o])
-                      {
-                        T[o] = nvalue;
-                        stamp[o] = now;
-                        changed = true;
-                        if ((double) nvalue < mc)
-                          mc = (double) nvalue;
-                      }
-                  }
+                  FOLD_STORE (o, best);
               }
         }
     }
   *minchg = mc;
   return changed;
 }
+
+#undef FOLD_STORE
 
 static bool
 SFX (push) (const fold_layout *L, const void *srcv, void *dstv, uint32_t *dst_stamp,

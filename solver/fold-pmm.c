@@ -17,7 +17,11 @@
  * interiors of triangles (T linear on the tetrahedron: a quadratic in the
  * apex value, then the conditional-upwind test that the characteristic
  * F·n + ψ enters through the triangle).  With ψ = 0 these are the usual
- * upwind eikonal updates on triangles and tetrahedra. */
+ * upwind eikonal updates on triangles and tetrahedra.
+ *
+ * Cost: what depends on F only (vertex τ, edge constants) is computed once
+ * per run of equal speeds (fold_coef), and an edge's conditional-upwind
+ * test is decided before any root; 2D has its own unrolled sweep. */
 #include "fold-private.h"
 
 #include <string.h>
@@ -32,7 +36,8 @@
 static inline double
 fold_tri_time (const fold_tri *t, double T1, double T2, double T3, double F)
 {
-  double base = fmin (T1, fmin (T2, T3));
+  double base = T1 < T2 ? T1 : T2;
+  base = T3 < base ? T3 : base;
   double x[3] = { T1 - base, T2 - base, T3 - base };
   double Mx[3];
 
@@ -67,48 +72,156 @@ fold_tri_time (const fold_tri *t, double T1, double T2, double T3, double F)
   return best;
 }
 
-/* The least candidate over one sub-sweep's stencil, or best when none is
- * lower.  Tn holds the base nodes' values (+inf for unknown or obstacles). */
+/* Branch-free min/max for values that are never NaN (times are finite or
+ * +inf): fmin/fmax are library calls unless NaNs are ruled out globally. */
 static inline double
-fold_node_update (const fold_subsweep *ss, const double *Tn, double F, double psi2, double psin,
-                  double best)
+fold_min (double a, double b)
+{
+  return b < a ? b : a;
+}
+
+static inline double
+fold_max (double a, double b)
+{
+  return b > a ? b : a;
+}
+
+/* What one sub-sweep's stencil needs that depends on the node's speed F
+ * only: computed once per run of equal speeds (most models are piecewise
+ * constant), with exactly the operations fold_tau and fold_edge_time use,
+ * so the candidates are the same doubles. */
+typedef struct fold_coef {
+  double F, c, tlb;
+  double vtau[9];                 /* τ to each base vertex */
+  double alpha[16], beta[16], D[16];   /* per edge, see fold_edge_time */
+} fold_coef;
+
+static inline void
+fold_coef_set (fold_coef *k, const fold_subsweep *ss, double F, double psi2, double psin)
 {
   const double c = F * F - psi2;
-  const double tlb = ss->h / (F + psin);   /* no base point is closer in time */
+
+  k->F = F;
+  k->c = c;
+  k->tlb = ss->h / (F + psin);
+  for (int n = 0; n < ss->nbase; n++)
+    k->vtau[n] = fold_tau (ss->m[n], ss->dd[n], c);
+  for (int q = 0; q < ss->ne; q++)
+    {
+      const fold_edge *e = &ss->e[q];
+      double alpha = e->m1 * e->m1 + c * e->ee;
+      double beta = e->m0 * e->m1 + c * e->de;
+      double gamma = e->m0 * e->m0 + c * e->dd0;
+      double D = alpha * gamma - beta * beta;
+      k->alpha[q] = alpha;
+      k->beta[q] = beta;
+      k->D[q] = D < 0.0 ? 0.0 : D;
+    }
+}
+
+/* fold_edge_time for edge q with its speed constants from k. */
+static inline double
+fold_edge_cand (const fold_edge *e, const fold_coef *k, int q, double T1, double T2)
+{
+  const double dT = T2 - T1;
+  const double alpha = k->alpha[q];
+  const double kappa = k->c * dT + e->m1;
+  const double den = alpha - kappa * kappa;
+
+  if (!(den > 0.0))
+    return INFINITY;
+  /* Conditional upwind first, without the root: λ = (β + u)/α with
+   * u = −κ sqrt(D/den) lies in (0, 1) iff −β < u < α − β; compare
+   * u² den = κ² D with the squares.  Most edges fail here (their
+   * characteristic passes outside), and a wrong call is only possible when
+   * λ is 0 or 1 to rounding, where the edge value is its vertex's. */
+  const double beta = k->beta[q], bma = beta - alpha;
+  const double kD = kappa * kappa * k->D[q];
+  if (kappa >= 0.0)
+    {
+      /* u <= 0 */
+      if (beta <= 0.0 || kD >= beta * beta * den || (bma >= 0.0 && kD <= bma * bma * den))
+        return INFINITY;
+    }
+  else if (bma >= 0.0 || kD >= bma * bma * den || (beta <= 0.0 && kD <= beta * beta * den))
+    return INFINITY;   /* u > 0 */
+  /* s = sqrt(Q(λ)) at the minimiser (Q(λ) = D/den there), which is also
+   * fold_tau's root sqrt(m² + c dd): one root per edge instead of two. */
+  const double sq = sqrt (k->D[q] / den);
+  double u = -kappa * sq;
+  double lambda = (beta + u) / alpha;
+  if (!(lambda > 0.0 && lambda < 1.0))
+    return INFINITY;
+  double m = e->m0 - lambda * e->m1;
+  double dd = e->dd0 - 2.0 * lambda * e->de + lambda * lambda * e->ee;
+  if (!(m + sq > 0.0))
+    return T1 + lambda * dT + fold_tau (m, dd, k->c);
+  return T1 + lambda * dT + dd / (m + sq);
+}
+
+/* The least candidate over one sub-sweep's stencil, or best when none is
+ * lower.  Tn holds the base nodes' values (+inf for unknown or obstacles);
+ * k the speed constants of this node's F. */
+static inline double
+fold_node_update (const fold_subsweep *ss, const fold_coef *k, const double *Tn, double best)
+{
+  const double tlb = k->tlb;   /* no base point is closer in time */
   double mn = INFINITY;
 
   for (int n = 0; n < ss->nbase; n++)
-    mn = fmin (mn, Tn[n]);
+    mn = fold_min (mn, Tn[n]);
   if (!(mn + tlb < best))
     return best;
   for (int n = 0; n < ss->nbase; n++)
-    if (Tn[n] + tlb < best)
-      best = fmin (best, Tn[n] + fold_tau (ss->m[n], ss->dd[n], c));
+    best = fold_min (best, Tn[n] + k->vtau[n]);
   /* Triangles before edges: a triangle whose minimiser lies inside is
    * also the least over its closed triangle, so its edges need no look. */
   uint32_t dominated = 0;
-  for (int k = 0; k < ss->nt; k++)
+  for (int q = 0; q < ss->nt; q++)
     {
-      const fold_tri *t = &ss->t[k];
+      const fold_tri *t = &ss->t[q];
       double T1 = Tn[t->n[0]], T2 = Tn[t->n[1]], T3 = Tn[t->n[2]];
-      if (!(fmax (T1, fmax (T2, T3)) < INFINITY) || !(fmin (T1, fmin (T2, T3)) + tlb < best))
+      if (!(fold_max (T1, fold_max (T2, T3)) < INFINITY)
+          || !(fold_min (T1, fold_min (T2, T3)) + tlb < best))
         continue;
-      double v = fold_tri_time (t, T1, T2, T3, F);
+      double v = fold_tri_time (t, T1, T2, T3, k->F);
       if (v < INFINITY)
         {
           dominated |= t->edges;
-          best = fmin (best, v);
+          best = fold_min (best, v);
         }
     }
-  for (int k = 0; k < ss->ne; k++)
+  for (int q = 0; q < ss->ne; q++)
     {
-      const fold_edge *e = &ss->e[k];
+      const fold_edge *e = &ss->e[q];
       double T1 = Tn[e->n1], T2 = Tn[e->n2];
-      if ((dominated >> k) & 1u)
+      if ((dominated >> q) & 1u)
         continue;
-      if (!(fmax (T1, T2) < INFINITY) || !(fmin (T1, T2) + tlb < best))
+      if (!(fold_max (T1, T2) < INFINITY) || !(fold_min (T1, T2) + tlb < best))
         continue;
-      best = fmin (best, fold_edge_time (T1, T2 - T1, e->m0, e->m1, e->ee, e->de, e->dd0, c, NULL));
+      best = fold_min (best, fold_edge_cand (e, k, q, T1, T2));
+    }
+  return best;
+}
+
+/* The same for a 2D sub-sweep (3 base nodes, edges 1–0 and 1–2), unrolled. */
+static inline double
+fold_node_update_2d (const fold_subsweep *ss, const fold_coef *k, double T0, double T1,
+                     double T2, double best)
+{
+  const double tlb = k->tlb;
+
+  if (!(fold_min (T0, fold_min (T1, T2)) + tlb < best))
+    return best;
+  best = fold_min (best, T0 + k->vtau[0]);
+  best = fold_min (best, T1 + k->vtau[1]);
+  best = fold_min (best, T2 + k->vtau[2]);
+  if (T1 < INFINITY)
+    {
+      if (T0 < INFINITY && fold_min (T1, T0) + tlb < best)
+        best = fold_min (best, fold_edge_cand (&ss->e[0], k, 0, T1, T0));
+      if (T2 < INFINITY && fold_min (T1, T2) + tlb < best)
+        best = fold_min (best, fold_edge_cand (&ss->e[1], k, 1, T1, T2));
     }
   return best;
 }

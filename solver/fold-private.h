@@ -108,6 +108,8 @@ double fold_polyline_time (const double *xz, size_t n, double x, double z, doubl
 
 /* -------------------------------------------------------------- layout */
 
+#define FOLD_BLOCK_MAX 64     /* largest subdomain edge b */
+
 typedef struct fold_layout {
   int ndim, b;
   size_t n[3];                /* grid nodes along x, y, z (n[1] = 1 in 2D) */

@@ -150,8 +150,9 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     return fr_error_set (err, FR_E_INPUT, "unknown fold back end %d", (int) p->backend);
   if (p->method != FR_FOLD_METHOD_AUTO && p->method != FR_FOLD_LAS && p->method != FR_FOLD_SOLAS)
     return fr_error_set (err, FR_E_INPUT, "unknown fold method %d", (int) p->method);
-  if (p->block != 0 && (p->block < 2 || p->block > 64))
-    return fr_error_set (err, FR_E_INPUT, "subdomain size %d is outside 2..64", p->block);
+  if (p->block != 0 && (p->block < 2 || p->block > FOLD_BLOCK_MAX))
+    return fr_error_set (err, FR_E_INPUT, "subdomain size %d is outside 2..%d", p->block,
+                         FOLD_BLOCK_MAX);
   if (p->threads < 0 || p->threads > 1024)
     return fr_error_set (err, FR_E_INPUT, "thread count %d is outside 0..1024", p->threads);
   if (!isfinite (p->source_radius))
@@ -186,7 +187,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->backend = FR_FOLD_CPU;
   res->method = p->method == FR_FOLD_METHOD_AUTO ? FR_FOLD_SOLAS : p->method;
   res->double_precision = p->double_precision;
-  res->block = p->block != 0 ? p->block : (g->ndim == 3 ? 8 : 16);
+  res->block = p->block != 0 ? p->block : (g->ndim == 3 ? 8 : 32);
   if (p->backend == FR_FOLD_BACKEND_AUTO && fr_cuda_usable ())
     snprintf (res->notice, sizeof res->notice, "the fold solver has no CUDA back end yet; ran on the CPU");
 

@@ -45,7 +45,7 @@ typedef struct fr_fold_params {
   double psi_a[3];          /* ψa in x, y, z (y ignored in 2D) */
   fr_fold_method method;
   fr_fold_backend backend;
-  int block;                /* subdomain edge b in nodes, 0: default (16 in 2D, 8 in 3D) */
+  int block;                /* subdomain edge b in nodes, 0: default (32 in 2D, 8 in 3D) */
   bool double_precision;    /* store T in double (default single) */
   int threads;              /* 0: OpenMP's default */
   double source_radius;     /* model units; <= 0: 5% of the grid's smallest extent,
