@@ -339,43 +339,46 @@ push_rays (FrCanvas     *self,
     }
 }
 
+/* Each marker kind: its shape and the radii of its selection halo, dark
+ * ring, light ring and fill (logical pixels), drawn in that order. */
+typedef struct {
+  FrMarkerKind kind;
+  FrLineShape shape;
+  double radius[4];
+  const float *fill;
+} MarkerStyle;
+
 static void
 push_markers (FrCanvas     *self,
               const FrView *view,
               double        k)
 {
+  const MarkerStyle styles[] = {
+    { FR_MARKER_RECEIVER, FR_LINE_DIAMOND, { 15.0, 11.0, 10.0, 7.5 }, receiver_color },
+    { FR_MARKER_SOURCE, FR_LINE_DISC, { 12.5, 9.5, 8.5, 6.5 }, source_color },
+  };
   GArray *a = self->line_vertices;
-  const FrPoint *pts;
   FrMarkerKind sel_kind;
   guint sel_index = 0;
-  guint n;
 
   sel_kind = fr_scene_get_selection (self->scene, &sel_index);
-
-  pts = fr_scene_get_markers (self->scene, FR_MARKER_RECEIVER, &n);
-  for (guint i = 0; i < n; i++)
+  for (guint s = 0; s < G_N_ELEMENTS (styles); s++)
     {
-      double x, y;
+      const MarkerStyle *st = &styles[s];
+      guint n;
+      const FrPoint *pts = fr_scene_get_markers (self->scene, st->kind, &n);
 
-      fr_view_model_to_widget (view, pts[i].x, pts[i].z, &x, &y);
-      if (sel_kind == FR_MARKER_RECEIVER && sel_index == i)
-        fr_lines_push_shape (a, FR_LINE_DIAMOND, x, y, 15.0 * k, select_color);
-      fr_lines_push_shape (a, FR_LINE_DIAMOND, x, y, 11.0 * k, ring_dark);
-      fr_lines_push_shape (a, FR_LINE_DIAMOND, x, y, 10.0 * k, ring_light);
-      fr_lines_push_shape (a, FR_LINE_DIAMOND, x, y, 7.5 * k, receiver_color);
-    }
+      for (guint i = 0; i < n; i++)
+        {
+          double x, y;
 
-  pts = fr_scene_get_markers (self->scene, FR_MARKER_SOURCE, &n);
-  for (guint i = 0; i < n; i++)
-    {
-      double x, y;
-
-      fr_view_model_to_widget (view, pts[i].x, pts[i].z, &x, &y);
-      if (sel_kind == FR_MARKER_SOURCE && sel_index == i)
-        fr_lines_push_shape (a, FR_LINE_DISC, x, y, 12.5 * k, select_color);
-      fr_lines_push_shape (a, FR_LINE_DISC, x, y, 9.5 * k, ring_dark);
-      fr_lines_push_shape (a, FR_LINE_DISC, x, y, 8.5 * k, ring_light);
-      fr_lines_push_shape (a, FR_LINE_DISC, x, y, 6.5 * k, source_color);
+          fr_view_model_to_widget (view, pts[i].x, pts[i].z, &x, &y);
+          if (sel_kind == st->kind && sel_index == i)
+            fr_lines_push_shape (a, st->shape, x, y, st->radius[0] * k, select_color);
+          fr_lines_push_shape (a, st->shape, x, y, st->radius[1] * k, ring_dark);
+          fr_lines_push_shape (a, st->shape, x, y, st->radius[2] * k, ring_light);
+          fr_lines_push_shape (a, st->shape, x, y, st->radius[3] * k, st->fill);
+        }
     }
 }
 
