@@ -4,6 +4,7 @@
 
 #include "fr-device.h"
 #include "fr-spr.h"
+#include "fold-private.h"
 #include "spr-private.h"
 
 fr_status
@@ -41,4 +42,27 @@ void
 fr_spr_device_free (void *device_ptr)
 {
   (void) device_ptr;
+}
+
+void
+fr_device_free (void *device_ptr)
+{
+  (void) device_ptr;
+}
+
+fr_status
+fold_solve_cuda (const fold_problem *pb, double *out, fold_stats *stats, void **device_time,
+                 fr_error *err)
+{
+  (void) pb;
+  (void) out;
+  (void) stats;
+  (void) device_time;
+  return fr_error_set (err, FR_E_UNSUPPORTED, "this build has no CUDA back end");
+}
+
+int
+fold_cuda_default_block (int ndim)
+{
+  return ndim == 3 ? 8 : 32;
 }

@@ -58,3 +58,12 @@ fr_cuda_usable (void)
     }
   return n > 0;
 }
+
+extern "C" void
+fr_device_free (void *device_ptr)
+{
+  if (device_ptr == nullptr)
+    return;
+  cudaFree (device_ptr);
+  cudaGetLastError ();   /* a failure here has nobody to tell; leave no error behind */
+}

@@ -26,66 +26,6 @@
 
 #include <string.h>
 
-/* The candidate from a base triangle (3D), or +inf unless its
- * characteristic enters strictly inside.  With x = T − min T on the
- * triangle and p = E⁻¹(x − t·1) the linear gradient:
- *   F|p| = 1 − ψ·p  ⇔  A t² − 2 B t + C = 0,
- * A = F² 1ᵀM1 − r², B = F² xᵀM1 + s r, C = F² xᵀMx − s², s = 1 − ψ·E⁻¹x;
- * and the characteristic v = F p/|p| + ψ points back into the triangle iff
- * every component of E⁻ᵀ v is negative. */
-static inline double
-fold_tri_time (const fold_tri *t, double T1, double T2, double T3, double F)
-{
-  double base = T1 < T2 ? T1 : T2;
-  base = T3 < base ? T3 : base;
-  double x[3] = { T1 - base, T2 - base, T3 - base };
-  double Mx[3];
-
-  for (int i = 0; i < 3; i++)
-    Mx[i] = t->M[i][0] * x[0] + t->M[i][1] * x[1] + t->M[i][2] * x[2];
-  double xMx = x[0] * Mx[0] + x[1] * Mx[1] + x[2] * Mx[2];
-  double xM1 = x[0] * t->M1[0] + x[1] * t->M1[1] + x[2] * t->M1[2];
-  double s = 1.0 - (t->phi[0] * x[0] + t->phi[1] * x[1] + t->phi[2] * x[2]);
-  double F2 = F * F;
-  double A = F2 * t->bb - t->r * t->r;
-  double B = F2 * xM1 + s * t->r;
-  double C = F2 * xMx - s * s;
-  double disc = B * B - A * C;
-
-  if (!(disc >= 0.0) || !(A > 0.0))
-    return INFINITY;
-  double sq = sqrt (disc);
-  double best = INFINITY;
-  double roots[2] = { (B + sq) / A, (B - sq) / A };
-  for (int k = 0; k < 2; k++)
-    {
-      double t0 = roots[k];
-      double pn = (s + t0 * t->r) / F;     /* |p|, from F|p| = 1 − ψ·p */
-      if (!(t0 > 0.0) || !(pn > 0.0))
-        continue;
-      bool inside = true;
-      for (int i = 0; i < 3 && inside; i++)
-        inside = F * (Mx[i] - t0 * t->M1[i]) + pn * t->phi[i] < 0.0;
-      if (inside && base + t0 < best)
-        best = base + t0;
-    }
-  return best;
-}
-
-/* Branch-free min/max for values that are never NaN (times are finite or
- * +inf): fmin/fmax are library calls unless NaNs are ruled out globally. */
-static inline double
-fold_min (double a, double b)
-{
-  return b < a ? b : a;
-}
-
-static inline double
-fold_max (double a, double b)
-{
-  return b > a ? b : a;
-}
-
 /* What one sub-sweep's stencil needs that depends on the node's speed F
  * only: computed once per run of equal speeds (most models are piecewise
  * constant), with exactly the operations fold_tau and fold_edge_time use,
@@ -107,56 +47,14 @@ fold_coef_set (fold_coef *k, const fold_subsweep *ss, double F, double psi2, dou
   for (int n = 0; n < ss->nbase; n++)
     k->vtau[n] = fold_tau (ss->m[n], ss->dd[n], c);
   for (int q = 0; q < ss->ne; q++)
-    {
-      const fold_edge *e = &ss->e[q];
-      double alpha = e->m1 * e->m1 + c * e->ee;
-      double beta = e->m0 * e->m1 + c * e->de;
-      double gamma = e->m0 * e->m0 + c * e->dd0;
-      double D = alpha * gamma - beta * beta;
-      k->alpha[q] = alpha;
-      k->beta[q] = beta;
-      k->D[q] = D < 0.0 ? 0.0 : D;
-    }
+    fold_edge_consts (&ss->e[q], c, &k->alpha[q], &k->beta[q], &k->D[q]);
 }
 
-/* fold_edge_time for edge q with its speed constants from k. */
+/* fold_edge_cand for edge q with its speed constants from k. */
 static inline double
-fold_edge_cand (const fold_edge *e, const fold_coef *k, int q, double T1, double T2)
+fold_edge_cand_k (const fold_edge *e, const fold_coef *k, int q, double T1, double T2)
 {
-  const double dT = T2 - T1;
-  const double alpha = k->alpha[q];
-  const double kappa = k->c * dT + e->m1;
-  const double den = alpha - kappa * kappa;
-
-  if (!(den > 0.0))
-    return INFINITY;
-  /* Conditional upwind first, without the root: λ = (β + u)/α with
-   * u = −κ sqrt(D/den) lies in (0, 1) iff −β < u < α − β; compare
-   * u² den = κ² D with the squares.  Most edges fail here (their
-   * characteristic passes outside), and a wrong call is only possible when
-   * λ is 0 or 1 to rounding, where the edge value is its vertex's. */
-  const double beta = k->beta[q], bma = beta - alpha;
-  const double kD = kappa * kappa * k->D[q];
-  if (kappa >= 0.0)
-    {
-      /* u <= 0 */
-      if (beta <= 0.0 || kD >= beta * beta * den || (bma >= 0.0 && kD <= bma * bma * den))
-        return INFINITY;
-    }
-  else if (bma >= 0.0 || kD >= bma * bma * den || (beta <= 0.0 && kD <= beta * beta * den))
-    return INFINITY;   /* u > 0 */
-  /* s = sqrt(Q(λ)) at the minimiser (Q(λ) = D/den there), which is also
-   * fold_tau's root sqrt(m² + c dd): one root per edge instead of two. */
-  const double sq = sqrt (k->D[q] / den);
-  double u = -kappa * sq;
-  double lambda = (beta + u) / alpha;
-  if (!(lambda > 0.0 && lambda < 1.0))
-    return INFINITY;
-  double m = e->m0 - lambda * e->m1;
-  double dd = e->dd0 - 2.0 * lambda * e->de + lambda * lambda * e->ee;
-  if (!(m + sq > 0.0))
-    return T1 + lambda * dT + fold_tau (m, dd, k->c);
-  return T1 + lambda * dT + dd / (m + sq);
+  return fold_edge_cand (e, k->c, k->alpha[q], k->beta[q], k->D[q], T1, T2);
 }
 
 /* The least candidate over one sub-sweep's stencil, or best when none is
@@ -199,7 +97,7 @@ fold_node_update (const fold_subsweep *ss, const fold_coef *k, const double *Tn,
         continue;
       if (!(fold_max (T1, T2) < INFINITY) || !(fold_min (T1, T2) + tlb < best))
         continue;
-      best = fold_min (best, fold_edge_cand (e, k, q, T1, T2));
+      best = fold_min (best, fold_edge_cand_k (e, k, q, T1, T2));
     }
   return best;
 }
@@ -219,9 +117,9 @@ fold_node_update_2d (const fold_subsweep *ss, const fold_coef *k, double T0, dou
   if (T1 < INFINITY)
     {
       if (T0 < INFINITY && fold_min (T1, T0) + tlb < best)
-        best = fold_min (best, fold_edge_cand (&ss->e[0], k, 0, T1, T0));
+        best = fold_min (best, fold_edge_cand_k (&ss->e[0], k, 0, T1, T0));
       if (T2 < INFINITY && fold_min (T1, T2) + tlb < best)
-        best = fold_min (best, fold_edge_cand (&ss->e[1], k, 1, T1, T2));
+        best = fold_min (best, fold_edge_cand_k (&ss->e[1], k, 1, T1, T2));
     }
   return best;
 }

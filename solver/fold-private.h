@@ -32,10 +32,19 @@
 extern "C" {
 #endif
 
+/* The local solver's arithmetic is shared by the CPU (C) and the GPU (CUDA
+ * C++): marked FOLD_HD, compiled for both, so that both back ends compute
+ * the same doubles (fold-cuda.cu is built without FMA contraction). */
+#ifdef __CUDACC__
+#define FOLD_HD __host__ __device__
+#else
+#define FOLD_HD
+#endif
+
 /* ------------------------------------------------------------------ math */
 
 /* τ for a displacement with ψ·d = m and |d|² = dd. */
-static inline double
+static inline FOLD_HD double
 fold_tau (double m, double dd, double c)
 {
   if (dd <= 0.0)
@@ -180,6 +189,120 @@ typedef struct fold_stencil {
 void fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
                          const double psi[3]);
 
+/* Branch-free min/max for values that are never NaN (times are finite or
+ * +inf): fmin/fmax are library calls unless NaNs are ruled out globally. */
+static inline FOLD_HD double
+fold_min (double a, double b)
+{
+  return b < a ? b : a;
+}
+
+static inline FOLD_HD double
+fold_max (double a, double b)
+{
+  return b > a ? b : a;
+}
+
+/* An edge's constants for speed constant c = F² − |ψ|² (see
+ * fold_edge_time): α, β and D = max(0, αγ − β²). */
+static inline FOLD_HD void
+fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, double *D)
+{
+  double a = e->m1 * e->m1 + c * e->ee;
+  double bt = e->m0 * e->m1 + c * e->de;
+  double gamma = e->m0 * e->m0 + c * e->dd0;
+  double d = a * gamma - bt * bt;
+  *alpha = a;
+  *beta = bt;
+  *D = d < 0.0 ? 0.0 : d;
+}
+
+/* fold_edge_time with the edge's constants for this speed given. */
+static inline FOLD_HD double
+fold_edge_cand (const fold_edge *e, double c, double alpha, double beta, double D, double T1,
+                double T2)
+{
+  const double dT = T2 - T1;
+  const double kappa = c * dT + e->m1;
+  const double den = alpha - kappa * kappa;
+
+  if (!(den > 0.0))
+    return INFINITY;
+  /* Conditional upwind first, without the root: λ = (β + u)/α with
+   * u = −κ sqrt(D/den) lies in (0, 1) iff −β < u < α − β; compare
+   * u² den = κ² D with the squares.  Most edges fail here (their
+   * characteristic passes outside), and a wrong call is only possible when
+   * λ is 0 or 1 to rounding, where the edge value is its vertex's. */
+  const double bma = beta - alpha;
+  const double kD = kappa * kappa * D;
+  if (kappa >= 0.0)
+    {
+      /* u <= 0 */
+      if (beta <= 0.0 || kD >= beta * beta * den || (bma >= 0.0 && kD <= bma * bma * den))
+        return INFINITY;
+    }
+  else if (bma >= 0.0 || kD >= bma * bma * den || (beta <= 0.0 && kD <= beta * beta * den))
+    return INFINITY;   /* u > 0 */
+  /* s = sqrt(Q(λ)) at the minimiser (Q(λ) = D/den there), which is also
+   * fold_tau's root sqrt(m² + c dd): one root per edge instead of two. */
+  const double sq = sqrt (D / den);
+  double u = -kappa * sq;
+  double lambda = (beta + u) / alpha;
+  if (!(lambda > 0.0 && lambda < 1.0))
+    return INFINITY;
+  double m = e->m0 - lambda * e->m1;
+  double dd = e->dd0 - 2.0 * lambda * e->de + lambda * lambda * e->ee;
+  if (!(m + sq > 0.0))
+    return T1 + lambda * dT + fold_tau (m, dd, c);
+  return T1 + lambda * dT + dd / (m + sq);
+}
+
+/* The candidate from a base triangle (3D), or +inf unless its
+ * characteristic enters strictly inside.  With x = T − min T on the
+ * triangle and p = E⁻¹(x − t·1) the linear gradient:
+ *   F|p| = 1 − ψ·p  ⇔  A t² − 2 B t + C = 0,
+ * A = F² 1ᵀM1 − r², B = F² xᵀM1 + s r, C = F² xᵀMx − s², s = 1 − ψ·E⁻¹x;
+ * and the characteristic v = F p/|p| + ψ points back into the triangle iff
+ * every component of E⁻ᵀ v is negative. */
+static inline FOLD_HD double
+fold_tri_time (const fold_tri *t, double T1, double T2, double T3, double F)
+{
+  double base = T1 < T2 ? T1 : T2;
+  base = T3 < base ? T3 : base;
+  double x[3] = { T1 - base, T2 - base, T3 - base };
+  double Mx[3];
+
+  for (int i = 0; i < 3; i++)
+    Mx[i] = t->M[i][0] * x[0] + t->M[i][1] * x[1] + t->M[i][2] * x[2];
+  double xMx = x[0] * Mx[0] + x[1] * Mx[1] + x[2] * Mx[2];
+  double xM1 = x[0] * t->M1[0] + x[1] * t->M1[1] + x[2] * t->M1[2];
+  double s = 1.0 - (t->phi[0] * x[0] + t->phi[1] * x[1] + t->phi[2] * x[2]);
+  double F2 = F * F;
+  double A = F2 * t->bb - t->r * t->r;
+  double B = F2 * xM1 + s * t->r;
+  double C = F2 * xMx - s * s;
+  double disc = B * B - A * C;
+
+  if (!(disc >= 0.0) || !(A > 0.0))
+    return INFINITY;
+  double sq = sqrt (disc);
+  double best = INFINITY;
+  double roots[2] = { (B + sq) / A, (B - sq) / A };
+  for (int k = 0; k < 2; k++)
+    {
+      double t0 = roots[k];
+      double pn = (s + t0 * t->r) / F;     /* |p|, from F|p| = 1 − ψ·p */
+      if (!(t0 > 0.0) || !(pn > 0.0))
+        continue;
+      bool inside = true;
+      for (int i = 0; i < 3 && inside; i++)
+        inside = F * (Mx[i] - t0 * t->M1[i]) + pn * t->phi[i] < 0.0;
+      if (inside && base + t0 < best)
+        best = base + t0;
+    }
+  return best;
+}
+
 /* Per-precision kernels (fold-pmm.c): T points at one subdomain's values. */
 typedef struct fold_ops {
   size_t esize;
@@ -210,11 +333,24 @@ typedef struct fold_stats {
   uint64_t sweeps;
   size_t subdomains;
   int threads;
+  long round_trips;           /* cuda: host waits for the device */
+  double device_ms;           /* cuda: the solve on the device (events) */
 } fold_stats;
 
 /* Runs LAS or SOLAS and writes the converged times (nx·ny·nz) to out. */
 fr_status fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats,
                           fr_error *err);
+
+/* Runs LAS or SOLAS on the GPU (fold-cuda.cu): FR_E_DEVICE when there is
+ * no device, the grids do not fit or CUDA fails (the caller then runs the
+ * CPU), FR_E_UNSUPPORTED in a build without CUDA.  With device_time, a 2D
+ * solve also leaves T there as nx·nz floats (cudaMalloc'ed). */
+fr_status fold_solve_cuda (const fold_problem *pb, double *out, fold_stats *stats,
+                           void **device_time, fr_error *err);
+
+/* The GPU's subdomain edge when the caller gives none, by measurement
+ * (tests/bench/RESULTS.md). */
+int fold_cuda_default_block (int ndim);
 
 /* ---------------------------------------------------------- rays */
 

@@ -47,7 +47,18 @@ fr_fold_result_clear (fr_fold_result *res)
     return;
   free (res->time);
   fold_trace_free (res->trace);
+  fr_device_free (res->device_time);
   memset (res, 0, sizeof *res);
+}
+
+void *
+fr_fold_result_take_device_time (fr_fold_result *res)
+{
+  if (res == NULL)
+    return NULL;
+  void *d = res->device_time;
+  res->device_time = NULL;
+  return d;
 }
 
 double
@@ -126,6 +137,39 @@ nomem:
   return FR_E_NOMEM;
 }
 
+/* The GPU when asked for (or, with auto, when one is usable), else or
+ * when it cannot take the solve (no device, the grids do not fit, a CUDA
+ * failure) the CPU, saying why in res->notice. */
+static fr_status
+run_backend (const fr_fold_params *p, fold_problem *pb, fr_fold_result *res, fold_stats *stats,
+             fr_error *err)
+{
+  const int ndim = pb->grid->ndim;
+
+  if (p->backend == FR_FOLD_CUDA || (p->backend == FR_FOLD_BACKEND_AUTO && fr_cuda_usable ()))
+    {
+      fr_error cuda_err = { 0 };
+      pb->block = p->block != 0 ? p->block : fold_cuda_default_block (ndim);
+      fr_status st = fold_solve_cuda (pb, res->time, stats,
+                                      p->keep_device_time ? &res->device_time : NULL, &cuda_err);
+      if (st != FR_E_DEVICE && st != FR_E_UNSUPPORTED)
+        {
+          if (st != FR_OK && err != NULL)
+            *err = cuda_err;
+          res->backend = FR_FOLD_CUDA;
+          res->block = pb->block;
+          return st;
+        }
+      if (p->backend == FR_FOLD_CUDA || fr_cuda_built ())
+        snprintf (res->notice, sizeof res->notice, "the CUDA fold back end could not run (%.180s); "
+                  "solved on the CPU", cuda_err.message);
+    }
+  pb->block = p->block != 0 ? p->block : (ndim == 3 ? 8 : 32);
+  res->backend = FR_FOLD_CPU;
+  res->block = pb->block;
+  return fold_solve_cpu (pb, res->time, stats, err);
+}
+
 fr_status
 fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_params *p,
                fr_fold_result *res, fr_error *err)
@@ -143,10 +187,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     return st;
   const size_t n = fr_grid_count (g);
 
-  /* Back end: only the CPU exists so far. */
-  if (p->backend == FR_FOLD_CUDA)
-    return fr_error_set (err, FR_E_UNSUPPORTED, "the CUDA fold back end is not implemented yet");
-  if (p->backend != FR_FOLD_BACKEND_AUTO && p->backend != FR_FOLD_CPU)
+  if (p->backend != FR_FOLD_BACKEND_AUTO && p->backend != FR_FOLD_CPU && p->backend != FR_FOLD_CUDA)
     return fr_error_set (err, FR_E_INPUT, "unknown fold back end %d", (int) p->backend);
   if (p->method != FR_FOLD_METHOD_AUTO && p->method != FR_FOLD_LAS && p->method != FR_FOLD_SOLAS)
     return fr_error_set (err, FR_E_INPUT, "unknown fold method %d", (int) p->method);
@@ -184,12 +225,8 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     goto out;
 
   res->grid = *g;
-  res->backend = FR_FOLD_CPU;
   res->method = p->method == FR_FOLD_METHOD_AUTO ? FR_FOLD_SOLAS : p->method;
   res->double_precision = p->double_precision;
-  res->block = p->block != 0 ? p->block : (g->ndim == 3 ? 8 : 32);
-  if (p->backend == FR_FOLD_BACKEND_AUTO && fr_cuda_usable ())
-    snprintf (res->notice, sizeof res->notice, "the fold solver has no CUDA back end yet; ran on the CPU");
 
   t0 = malloc (n * sizeof *t0);
   frozen = malloc (n);
@@ -212,13 +249,12 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     .t0 = t0,
     .frozen = frozen,
     .method = res->method,
-    .block = res->block,
     .threads = p->threads,
     .double_precision = p->double_precision,
     .cancel = p->cancel,
   };
   fold_stats stats;
-  if ((st = fold_solve_cpu (&pb, res->time, &stats, err)) != FR_OK)
+  if ((st = run_backend (p, &pb, res, &stats, err)) != FR_OK)
     goto out;
   res->solve_ms = now_ms () - t_start;
   res->iterations = stats.iterations;
@@ -226,6 +262,8 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->subdomain_sweeps = stats.sweeps;
   res->subdomains = stats.subdomains;
   res->threads = stats.threads;
+  res->host_round_trips = stats.round_trips;
+  res->device_ms = stats.device_ms;
 
   if (make_trace (g, speed, psi, start, radius, frozen, &res->trace) != FR_OK)
     st = fr_error_set (err, FR_E_NOMEM, "out of memory for the ray tracer's copy of the model");

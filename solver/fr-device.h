@@ -24,6 +24,10 @@ typedef struct fr_device_info {
  * NULL) then says which, in a short sentence. */
 fr_status fr_cuda_devices (fr_device_info *out, int max, int *count, char *why, size_t why_len);
 
+/* Frees device memory a solver handed out (a result's device_time); NULL
+ * is a no-op, and so is every call in a build without CUDA. */
+void fr_device_free (void *device_ptr);
+
 /* Host threads the CPU back ends will use (OpenMP's maximum, or 1). */
 int fr_cpu_threads (void);
 

@@ -34,9 +34,10 @@ typedef enum fr_fold_method {
 } fr_fold_method;
 
 typedef enum fr_fold_backend {
-  FR_FOLD_BACKEND_AUTO = 0, /* CUDA when built in and present (not yet), else the CPU */
+  FR_FOLD_BACKEND_AUTO = 0, /* CUDA when built in, present and the grids fit, else the CPU */
   FR_FOLD_CPU,
-  FR_FOLD_CUDA,             /* not implemented yet: FR_E_UNSUPPORTED */
+  FR_FOLD_CUDA,             /* the GPU (fold-cuda.cu); falls back to the CPU with a notice
+                               when there is no device or the grids do not fit */
 } fr_fold_backend;
 
 typedef struct fr_fold_params {
@@ -45,12 +46,14 @@ typedef struct fr_fold_params {
   double psi_a[3];          /* ψa in x, y, z (y ignored in 2D) */
   fr_fold_method method;
   fr_fold_backend backend;
-  int block;                /* subdomain edge b in nodes, 0: default (32 in 2D, 8 in 3D) */
+  int block;                /* subdomain edge b in nodes, 0: the back end's default
+                               (CPU: 32 in 2D, 8 in 3D; CUDA: see fold-cuda.cu) */
   bool double_precision;    /* store T in double (default single) */
   int threads;              /* 0: OpenMP's default */
   double source_radius;     /* model units; <= 0: 5% of the grid's smallest extent,
                                at least 1.5 spacings */
   const fr_cancel *cancel;  /* optional: once raised, the solve stops with FR_E_CANCELLED */
+  bool keep_device_time;    /* cuda, 2D: also keep T on the device (fr_fold_result.device_time) */
 } fr_fold_params;
 
 /* Defaults: speed constant 1, ψa = 0, automatic method and back end, single
@@ -76,14 +79,22 @@ typedef struct fr_fold_result {
   fr_fold_method method;      /* the method that ran (never AUTO) */
   bool double_precision;
   int block;                  /* subdomain edge used */
-  int threads;                /* threads used */
-  double solve_ms;            /* start values and solve, no file I/O */
+  int threads;                /* CPU threads used (0 on the GPU) */
+  double solve_ms;            /* start values and solve, with the GPU's transfers; no file I/O */
   long iterations;            /* passes over a schedule */
   long schedules;             /* schedules built */
   uint64_t subdomain_sweeps;  /* PMM sweeps of one subdomain, summed */
   size_t subdomains;          /* subdomains holding at least one node to solve */
+  long host_round_trips;      /* cuda: times the host waited for the device */
+  double device_ms;           /* cuda: the solve on the device alone (CUDA events, from the
+                                 start values on the device to T gathered there), without
+                                 the host's preparation and the transfers; 0 on the CPU */
   char notice[256];           /* e.g. why auto took the CPU; empty when nothing to say */
   fr_fold_trace *trace;       /* owned; freed by fr_fold_result_clear */
+  /* With keep_device_time, when the CUDA back end ran a 2D solve: T as nx·nz
+   * floats in CUDA device memory (x fastest, +inf unreached), for drawing
+   * through CUDA–GL interop.  Owned by the result; NULL otherwise. */
+  void *device_time;
 } fr_fold_result;
 
 /* Solves on grid g from start with parameters p into res (which the caller
@@ -92,6 +103,10 @@ fr_status fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_
                          fr_fold_result *res, fr_error *err);
 
 void fr_fold_result_clear (fr_fold_result *res);
+
+/* Moves device_time out of the result (the caller frees it with
+ * fr_device_free); NULL when it has none. */
+void *fr_fold_result_take_device_time (fr_fold_result *res);
 
 /* The ray to a receiver at point rcv (ndim coordinates): traced back along
  * the characteristic direction −(F·n + ψa), n = ∇T/|∇T|, to a source, the

@@ -56,6 +56,7 @@
 
 #include <utility>
 
+#include "fr-device.h"
 #include "spr-cuda-config.cuh"
 #include "spr-cuda-tune.h"
 #include "spr-private.h"
@@ -1836,10 +1837,7 @@ spr_cuda_solve_ex (const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_resu
 extern "C" void
 fr_spr_device_free (void *device_ptr)
 {
-  if (device_ptr == nullptr)
-    return;
-  cudaFree (device_ptr);
-  cudaGetLastError ();   /* a failure here has nobody to tell; leave no error behind */
+  fr_device_free (device_ptr);
 }
 
 extern "C" fr_status

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Knobs of the CUDA fold back end, for the benchmark and the tests (the
+ * solver runs with the defaults).  Exists only in builds with CUDA. */
+#pragma once
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fold_cuda_tune {
+  int inner;      /* PMM sweeps of a subdomain per activation while it still changes;
+                     0: default; 1: one sweep, as on the CPU */
+  int batch;      /* passes queued per host round trip; 0: default */
+} fold_cuda_tune;
+
+/* The knobs in force; set before a solve, from one thread. */
+extern fold_cuda_tune fold_cuda_tuning;
+
+#ifdef __cplusplus
+}
+#endif

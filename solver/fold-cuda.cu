@@ -1,0 +1,1151 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The CUDA back end of the fold solver: LAS and SOLAS (Gillberg et al.
+ * 2014) with the schedules built on the device.
+ *
+ * Data: the CPU's blocked layout (fold-blocks.c), one contiguous array of
+ * (b+2)^d values per subdomain, ghosts included, in global memory; speeds
+ * in the same layout.
+ *
+ * One pass is five kernels, all queued without the host looking:
+ *   tally    counts the active subdomains, their SD sum and how many of the
+ *            current schedule are still active; the last block to finish
+ *            decides: done, pass over the schedule again (more than 1/64 of
+ *            it still active, as on the CPU), or build a new one;
+ *   compact  (only when building) stream compaction of the active
+ *            subdomains into two lists: SOLAS's (SD below the threshold
+ *            Av + 0.4·max(0, Av − oldAv)) and all of them (LAS's);
+ *   select   one thread: takes SOLAS's list when it holds at least as many
+ *            subdomains as the GPU runs at once, else all of them (an idle
+ *            SM gains nothing from waiting);
+ *   sweep    one PMM sweep per listed active subdomain, in shared memory:
+ *            a warp per subdomain in 2D (a plane is one row), a thread
+ *            block in 3D (a plane is b² nodes); the layer below is read
+ *            from shared memory, one plane at a time.  A subdomain stays
+ *            active when an inner node changed, with SD = the least new
+ *            value (a warp / block reduction);
+ *   push     every subdomain that changed lowers its neighbours' ghost
+ *            copies, all directions in one launch (a ghost node has exactly
+ *            one source, so no two writers meet), and reactivates a
+ *            neighbour only when one of its ghosts was lowered
+ *            (SD_N = min(SD_N, least lowered), an atomic min on keys).
+ * Sweep and push never run at once, so no subdomain is read while its
+ * ghosts are written (the CPU needs locks for that).  The host queues
+ * passes in batches and reads one word (done) per batch: its only round
+ * trip.  Sweep and push are launched in chunks of at most CHUNK subdomains
+ * so that no launch runs long enough to meet a display watchdog.
+ *
+ * The local solver is fold-private.h's, compiled for the device too, and
+ * this file is built without FMA contraction (-fmad=false), so a
+ * subdomain's sweep computes the same doubles as on the CPU.  The fixed
+ * point of these monotone updates does not depend on their order, so both
+ * back ends converge to the same T (to float rounding). */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mutex>
+
+#include "fold-cuda-tune.h"
+#include "fold-private.h"
+
+extern "C" {
+fold_cuda_tune fold_cuda_tuning = { 0, 0 };
+}
+
+namespace {
+
+constexpr int INNER_DEFAULT = 1;      /* sweeps per activation: more only cost (RESULTS.md) */
+constexpr int BATCH_DEFAULT = 8;      /* passes per host round trip */
+constexpr int CHUNK = 65536;          /* subdomains per sweep/push launch */
+constexpr int WARPS_2D = 4;           /* subdomains per 2D thread block */
+constexpr int TALLY_THREADS = 256;
+constexpr unsigned KEY_INF = 0xff800000u;   /* fold_key (+inf) */
+
+/* What every kernel needs of the layout, in constant memory. */
+struct FoldGeom {
+  int ndim, b, bsize, inner0;
+  int p[3], g[3], stride[3];
+  int nb[3];
+  int nblocks;
+  int n[3];
+  int ndirs;
+  int dirs[26][3];
+};
+
+__constant__ fold_stencil c_st;
+__constant__ FoldGeom c_geo;
+
+/* Device-side state of the iteration; the host reads only `done` (and the
+ * counters once at the end). */
+struct FoldCtl {
+  int n;              /* length of the current schedule */
+  int list;           /* 0: SOLAS's list, 1: all active */
+  int rebuild;        /* the next compact builds a new schedule */
+  int done;
+  int count_a, count_b;
+  int still;          /* tally: schedule members active after the pass */
+  int nact;           /* tally: active subdomains */
+  double sum;         /* tally: sum of their SD */
+  double old_av;      /* SOLAS: the previous schedule's mean SD; NaN at first */
+  double thr;         /* SOLAS's threshold for the schedule being built */
+  unsigned arrive;    /* tally blocks finished */
+  int min_act;        /* subdomains the GPU runs at once */
+  int las;
+  int subdomains;     /* solvable subdomains (init) */
+  long long passes, schedules, sweeps;
+};
+
+/* Float keys whose unsigned order is the floats' order, for atomicMin. */
+__device__ __forceinline__ unsigned
+fold_key (float f)
+{
+  unsigned u = __float_as_uint (f);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+__device__ __forceinline__ float
+fold_unkey (unsigned k)
+{
+  unsigned u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
+  return __uint_as_float (u);
+}
+
+__device__ __forceinline__ double
+warp_min (double v)
+{
+  for (int o = 16; o > 0; o >>= 1)
+    v = fold_min (v, __shfl_xor_sync (0xffffffffu, v, o));
+  return v;
+}
+
+/* ------------------------------------------------------------ local solver
+ * fold-pmm.c's updates with the same operations, so the same doubles.  What
+ * depends on the speed only (c, the time bound, the vertices' τ) sits in
+ * each thread's registers and is recomputed when the thread meets another
+ * speed (once per sub-sweep and layer in a layered model); the edges'
+ * constants, a few products, are computed when an edge is looked at. */
+
+template <int NB>
+struct SpeedCoef {
+  float F = -1.0f;
+  double c, tlb, vtau[NB];
+
+  __device__ __forceinline__ void
+  set (const fold_subsweep *ss, float f)
+  {
+    F = f;
+    const double Fd = (double) f;
+    c = Fd * Fd - c_st.psi2;
+    tlb = ss->h / (Fd + c_st.psin);
+#pragma unroll
+    for (int n = 0; n < NB; n++)
+      vtau[n] = fold_tau (ss->m[n], ss->dd[n], c);
+  }
+};
+
+__device__ __forceinline__ double
+edge_time (const fold_edge *e, double c, double T1, double T2)
+{
+  double a, bt, D;
+  fold_edge_consts (e, c, &a, &bt, &D);
+  return fold_edge_cand (e, c, a, bt, D, T1, T2);
+}
+
+__device__ __forceinline__ double
+node_update_2d (const fold_subsweep *ss, const SpeedCoef<3> &k, double T0, double T1, double T2,
+                double best)
+{
+  const double tlb = k.tlb;
+
+  if (!(fold_min (T0, fold_min (T1, T2)) + tlb < best))
+    return best;
+  best = fold_min (best, T0 + k.vtau[0]);
+  best = fold_min (best, T1 + k.vtau[1]);
+  best = fold_min (best, T2 + k.vtau[2]);
+  /* The two edges independently (their long divisions overlap); the CPU
+   * skips the second when the first already beat its bound, which only
+   * drops a candidate that cannot win. */
+  double e0 = INFINITY, e1 = INFINITY;
+  if (T1 < INFINITY)
+    {
+      if (T0 < INFINITY && fold_min (T1, T0) + tlb < best)
+        e0 = edge_time (&ss->e[0], k.c, T1, T0);
+      if (T2 < INFINITY && fold_min (T1, T2) + tlb < best)
+        e1 = edge_time (&ss->e[1], k.c, T1, T2);
+    }
+  return fold_min (best, fold_min (e0, e1));
+}
+
+__device__ __forceinline__ double
+node_update_3d (const fold_subsweep *ss, const SpeedCoef<9> &k, const double *Tn, double best)
+{
+  const double tlb = k.tlb;
+  double mn = INFINITY;
+
+#pragma unroll
+  for (int n = 0; n < 9; n++)
+    mn = fold_min (mn, Tn[n]);
+  if (!(mn + tlb < best))
+    return best;
+#pragma unroll
+  for (int n = 0; n < 9; n++)
+    best = fold_min (best, Tn[n] + k.vtau[n]);
+  uint32_t dominated = 0;
+  for (int q = 0; q < 8; q++)
+    {
+      const fold_tri *t = &ss->t[q];
+      double T1 = Tn[t->n[0]], T2 = Tn[t->n[1]], T3 = Tn[t->n[2]];
+      if (!(fold_max (T1, fold_max (T2, T3)) < INFINITY)
+          || !(fold_min (T1, fold_min (T2, T3)) + tlb < best))
+        continue;
+      double v = fold_tri_time (t, T1, T2, T3, (double) k.F);
+      if (v < INFINITY)
+        {
+          dominated |= t->edges;
+          best = fold_min (best, v);
+        }
+    }
+  for (int q = 0; q < 16; q++)
+    {
+      const fold_edge *e = &ss->e[q];
+      double T1 = Tn[e->n1], T2 = Tn[e->n2];
+      if ((dominated >> q) & 1u)
+        continue;
+      if (!(fold_max (T1, T2) < INFINITY) || !(fold_min (T1, T2) + tlb < best))
+        continue;
+      best = fold_min (best, edge_time (e, k.c, T1, T2));
+    }
+  return best;
+}
+
+/* ------------------------------------------------------------- kernels */
+
+/* Start values into the blocked layout (ghosts from the neighbours, +inf
+ * past the grid), speeds (-1 where frozen or padding), and the initial
+ * active set: solvable subdomains that see a finite value. */
+template <typename R>
+__global__ void
+init_kernel (const R *t0, const float *speed, const uint8_t *frozen, R *T, float *F,
+             int *active, unsigned *sd, FoldCtl *ctl)
+{
+  __shared__ int any;
+  __shared__ unsigned mkey;
+  const FoldGeom &G = c_geo;
+
+  for (int k = blockIdx.x; k < G.nblocks; k += gridDim.x)
+    {
+      const int bx = k % G.nb[0], by = (k / G.nb[0]) % G.nb[1], bz = k / (G.nb[0] * G.nb[1]);
+      if (threadIdx.x == 0)
+        any = 0, mkey = KEY_INF;
+      __syncthreads ();
+      bool solv = false;
+      unsigned key = KEY_INF;
+      for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+        {
+          const int pi = q % G.p[0], pj = (q / G.p[0]) % G.p[1], pk = q / (G.p[0] * G.p[1]);
+          const long gx = (long) bx * G.b + pi - G.g[0];
+          const long gy = G.ndim == 3 ? (long) by * G.b + pj - G.g[1] : 0;
+          const long gz = (long) bz * G.b + pk - G.g[2];
+          R v = (R) INFINITY;
+          float f = -1.0f;
+          if (gx >= 0 && gy >= 0 && gz >= 0 && gx < G.n[0] && gy < G.n[1] && gz < G.n[2])
+            {
+              const size_t idx = ((size_t) gz * G.n[1] + gy) * G.n[0] + gx;
+              v = t0[idx];
+              const bool inner = pi >= G.g[0] && pi < G.g[0] + G.b && pk >= G.g[2]
+                                 && pk < G.g[2] + G.b
+                                 && (G.ndim == 2 || (pj >= G.g[1] && pj < G.g[1] + G.b));
+              if (inner && !(frozen != nullptr && frozen[idx]))
+                {
+                  f = speed[idx];
+                  solv |= f > 0.0f;
+                }
+            }
+          T[(size_t) k * G.bsize + q] = v;
+          F[(size_t) k * G.bsize + q] = f;
+          key = min (key, fold_key ((float) v));
+        }
+      if (solv)
+        any = 1;
+      atomicMin (&mkey, key);
+      __syncthreads ();
+      if (threadIdx.x == 0)
+        {
+          const bool act = any && mkey < KEY_INF;
+          active[k] = act;
+          sd[k] = act ? mkey : KEY_INF;
+          if (any)
+            atomicAdd (&ctl->subdomains, 1);
+        }
+      __syncthreads ();
+    }
+}
+
+/* Counts what the schedule decision needs; the last block decides. */
+__global__ void
+tally_kernel (const int *active, const unsigned *sd, const int *list_a, const int *list_b,
+              FoldCtl *ctl)
+{
+  __shared__ int s_nact[TALLY_THREADS / 32], s_still[TALLY_THREADS / 32];
+  __shared__ double s_sum[TALLY_THREADS / 32];
+  __shared__ bool last;
+
+  if (ctl->done)
+    return;
+  const int nb = c_geo.nblocks, n = ctl->n;
+  const int *list = ctl->list ? list_b : list_a;
+  int nact = 0, still = 0;
+  double sum = 0.0;
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nb; k += gridDim.x * blockDim.x)
+    if (active[k])
+      {
+        nact++;
+        sum += (double) fold_unkey (sd[k]);
+      }
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    still += active[list[i]];
+  for (int o = 16; o > 0; o >>= 1)
+    {
+      nact += __shfl_xor_sync (0xffffffffu, nact, o);
+      still += __shfl_xor_sync (0xffffffffu, still, o);
+      sum += __shfl_xor_sync (0xffffffffu, sum, o);
+    }
+  const int w = threadIdx.x >> 5;
+  if ((threadIdx.x & 31) == 0)
+    s_nact[w] = nact, s_still[w] = still, s_sum[w] = sum;
+  __syncthreads ();
+  if (threadIdx.x == 0)
+    {
+      for (int i = 1; i < (int) (blockDim.x >> 5); i++)
+        nact += s_nact[i], still += s_still[i], sum += s_sum[i];
+      if (nact)
+        atomicAdd (&ctl->nact, nact), atomicAdd (&ctl->sum, sum);
+      if (still)
+        atomicAdd (&ctl->still, still);
+      __threadfence ();
+      last = atomicAdd (&ctl->arrive, 1u) == gridDim.x - 1;
+    }
+  __syncthreads ();
+  if (!last || threadIdx.x != 0)
+    return;
+
+  /* The last block: every other block's counts are in. */
+  __threadfence ();
+  volatile FoldCtl *v = ctl;
+  const int tot_nact = v->nact, tot_still = v->still;
+  const double tot_sum = v->sum;
+  v->arrive = 0;
+  v->nact = 0;
+  v->still = 0;
+  v->sum = 0.0;
+  if (tot_nact == 0)
+    {
+      v->done = 1;
+      v->n = 0;
+      return;
+    }
+  if (v->n > 0 && tot_still > v->n / 64)
+    return;                              /* pass over the same schedule again */
+  v->rebuild = 1;
+  v->schedules++;
+  v->count_a = 0;
+  v->count_b = 0;
+  if (v->las)
+    v->thr = INFINITY;
+  else
+    {
+      const double av = tot_sum / tot_nact;
+      const double old = isnan (v->old_av) ? av : v->old_av;
+      v->thr = av + 0.4 * fmax (0.0, av - old);
+      v->old_av = av;
+    }
+}
+
+/* Stream compaction of the active subdomains (warp-aggregated atomics). */
+__global__ void
+compact_kernel (const int *active, const unsigned *sd, int *list_a, int *list_b, FoldCtl *ctl)
+{
+  if (!ctl->rebuild)
+    return;
+  const int nb = c_geo.nblocks;
+  const double thr = ctl->thr;
+  const int lane = threadIdx.x & 31;
+  const unsigned below = (1u << lane) - 1u;
+  const int stride = gridDim.x * blockDim.x;
+
+  for (int base = blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < nb; base += stride)
+    {
+      const int k = base + lane;
+      const bool act = k < nb && active[k];
+      const bool early = act && (double) fold_unkey (sd[k]) < thr;
+      const unsigned mb = __ballot_sync (0xffffffffu, act);
+      const unsigned ma = __ballot_sync (0xffffffffu, early);
+      int ob = 0, oa = 0;
+      if (lane == 0)
+        {
+          if (mb)
+            ob = atomicAdd (&ctl->count_b, __popc (mb));
+          if (ma)
+            oa = atomicAdd (&ctl->count_a, __popc (ma));
+        }
+      ob = __shfl_sync (0xffffffffu, ob, 0);
+      oa = __shfl_sync (0xffffffffu, oa, 0);
+      if (act)
+        list_b[ob + __popc (mb & below)] = k;
+      if (early)
+        list_a[oa + __popc (ma & below)] = k;
+    }
+}
+
+__global__ void
+select_kernel (FoldCtl *ctl)
+{
+  if (ctl->done)
+    return;
+  if (ctl->rebuild)
+    {
+      ctl->rebuild = 0;
+      if (!ctl->las && ctl->count_a >= ctl->min_act)
+        ctl->list = 0, ctl->n = ctl->count_a;
+      else
+        ctl->list = 1, ctl->n = ctl->count_b;
+    }
+  if (ctl->n > 0)
+    ctl->passes++;
+}
+
+/* Stores a lowered node the way the CPU does: rounded to R, kept only when
+ * the rounded value is lower. */
+template <typename R>
+__device__ __forceinline__ void
+store_lower (R *sT, int o, double best, double cur, bool &changed, double &mc)
+{
+  if (best < cur)
+    {
+      const R nv = (R) best;
+      if (nv < sT[o])
+        {
+          sT[o] = nv;
+          changed = true;
+          mc = fold_min (mc, (double) nv);
+        }
+    }
+}
+
+/* PMM sweeps of each listed active subdomain, repeated while an inner node
+ * changes (at most `inner` sweeps: the subdomain converges locally before
+ * its neighbours hear of it, so fewer passes); 2D: a warp each, with the
+ * subdomain's T and F in shared memory. */
+template <typename R>
+__global__ void __launch_bounds__ (WARPS_2D * 32)
+sweep2d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
+                const int *list_a, const int *list_b, FoldCtl *ctl, int first, int inner)
+{
+  extern __shared__ unsigned char smem[];
+  const FoldGeom &G = c_geo;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int n = ctl->n, end = min (n, first + CHUNK);
+  const int *list = ctl->list ? list_b : list_a;
+  R *sT = reinterpret_cast<R *> (smem) + (size_t) warp * G.bsize;
+  float *sF = reinterpret_cast<float *> (reinterpret_cast<R *> (smem) + (size_t) WARPS_2D * G.bsize)
+              + (size_t) warp * G.bsize;
+  const int b = G.b;
+  int swept = 0;
+
+  for (int i = first + blockIdx.x * WARPS_2D + warp; i < end; i += gridDim.x * WARPS_2D)
+    {
+      const int k = list[i];
+      const int act = active[k];
+      __syncwarp ();
+      if (!act)
+        {
+          if (lane == 0)
+            changed[k] = 0;
+          continue;
+        }
+      R *Tk = T + (size_t) k * G.bsize;
+      const float *Fk = F + (size_t) k * G.bsize;
+      for (int q = lane; q < G.bsize; q += 32)
+        {
+          sT[q] = Tk[q];
+          sF[q] = Fk[q];
+        }
+      __syncwarp ();
+      bool any = false;
+      double mc = INFINITY;
+      for (int it = 0; it < inner; it++)
+        {
+          bool ch = false;
+          for (int s = 0; s < c_st.nsub; s++)
+            {
+              const fold_subsweep *ss = &c_st.sub[s];
+              const int sa = G.stride[ss->axis], su = G.stride[ss->u];
+              const int o0 = (int) ss->off[0], o1 = (int) ss->off[1], o2 = (int) ss->off[2];
+              SpeedCoef<3> kc;
+              for (int p = 0; p < b; p++)
+                {
+                  const int ia = ss->sign > 0 ? p : b - 1 - p;
+                  const int oplane = G.inner0 + ia * sa;
+                  for (int q = lane; q < b; q += 32)
+                    {
+                      const int o = oplane + q * su;
+                      const float f = sF[o];
+                      if (!(f > 0.0f))
+                        continue;
+                      const double cur = (double) sT[o];
+                      if (f != kc.F)
+                        kc.set (ss, f);
+                      const double best = node_update_2d (ss, kc, (double) sT[o + o0],
+                                                          (double) sT[o + o1],
+                                                          (double) sT[o + o2], cur);
+                      store_lower (sT, o, best, cur, ch, mc);
+                    }
+                  __syncwarp ();
+                }
+            }
+          swept++;
+          const bool again = __any_sync (0xffffffffu, ch);
+          any |= again;
+          if (!again)
+            break;
+        }
+      mc = warp_min (mc);
+      if (any)
+        for (int q = lane; q < G.bsize; q += 32)
+          Tk[q] = sT[q];
+      if (lane == 0)
+        {
+          changed[k] = any;
+          active[k] = any;
+          sd[k] = any ? fold_key ((float) mc) : KEY_INF;
+        }
+      __syncwarp ();
+    }
+  if (lane == 0 && swept)
+    atomicAdd ((unsigned long long *) &ctl->sweeps, (unsigned long long) swept);
+}
+
+/* The same in 3D: a thread block per subdomain, b² plane nodes per pass of
+ * the block's threads. */
+template <typename R>
+__global__ void
+sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
+                const int *list_a, const int *list_b, FoldCtl *ctl, int first, int inner)
+{
+  extern __shared__ unsigned char smem[];
+  __shared__ int s_act, s_ch;
+  __shared__ double s_min[32];
+  const FoldGeom &G = c_geo;
+  const int n = ctl->n, end = min (n, first + CHUNK);
+  const int *list = ctl->list ? list_b : list_a;
+  R *sT = reinterpret_cast<R *> (smem);
+  float *sF = reinterpret_cast<float *> (sT + G.bsize);
+  const int b = G.b, plane = b * b;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  int swept = 0;
+
+  for (int i = first + blockIdx.x; i < end; i += gridDim.x)
+    {
+      const int k = list[i];
+      if (threadIdx.x == 0)
+        s_act = active[k];
+      __syncthreads ();
+      if (!s_act)
+        {
+          if (threadIdx.x == 0)
+            changed[k] = 0;
+          __syncthreads ();
+          continue;
+        }
+      R *Tk = T + (size_t) k * G.bsize;
+      const float *Fk = F + (size_t) k * G.bsize;
+      for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+        {
+          sT[q] = Tk[q];
+          sF[q] = Fk[q];
+        }
+      bool any = false;
+      double mc = INFINITY;
+      for (int it = 0; it < inner; it++)
+        {
+          if (threadIdx.x == 0)
+            s_ch = 0;
+          __syncthreads ();
+          bool ch = false;
+          for (int s = 0; s < c_st.nsub; s++)
+            {
+              const fold_subsweep *ss = &c_st.sub[s];
+              const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
+              SpeedCoef<9> kc;
+              for (int p = 0; p < b; p++)
+                {
+                  const int ia = ss->sign > 0 ? p : b - 1 - p;
+                  const int oplane = G.inner0 + ia * sa;
+                  for (int t = threadIdx.x; t < plane; t += blockDim.x)
+                    {
+                      const int o = oplane + (t / b) * sv + (t % b) * su;
+                      const float f = sF[o];
+                      if (!(f > 0.0f))
+                        continue;
+                      double Tn[9];
+                      for (int m = 0; m < 9; m++)
+                        Tn[m] = (double) sT[o + (int) ss->off[m]];
+                      const double cur = (double) sT[o];
+                      if (f != kc.F)
+                        kc.set (ss, f);
+                      const double best = node_update_3d (ss, kc, Tn, cur);
+                      store_lower (sT, o, best, cur, ch, mc);
+                    }
+                  __syncthreads ();
+                }
+            }
+          swept++;
+          if (__any_sync (0xffffffffu, ch) && lane == 0)
+            s_ch = 1;
+          __syncthreads ();
+          const bool again = s_ch;
+          any |= again;
+          __syncthreads ();      /* everyone read s_ch before it is reset */
+          if (!again)
+            break;
+        }
+      mc = warp_min (mc);
+      if (lane == 0)
+        s_min[warp] = mc;
+      __syncthreads ();
+      if (any)
+        for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+          Tk[q] = sT[q];
+      if (threadIdx.x == 0)
+        {
+          for (int w = 1; w < nwarps; w++)
+            mc = fold_min (mc, s_min[w]);
+          changed[k] = any;
+          active[k] = any;
+          sd[k] = any ? fold_key ((float) mc) : KEY_INF;
+        }
+      __syncthreads ();
+    }
+  if (threadIdx.x == 0 && swept)
+    atomicAdd ((unsigned long long *) &ctl->sweeps, (unsigned long long) swept);
+}
+
+/* Subdomain k lowers its neighbours' ghost copies of its inner nodes,
+ * thread tid of nthr; fold-pmm.c's push, all directions. */
+template <typename R>
+__device__ void
+push_one (R *T, int *active, unsigned *sd, int k, int tid, int nthr)
+{
+  const FoldGeom &G = c_geo;
+  const int bx = k % G.nb[0], by = (k / G.nb[0]) % G.nb[1], bz = k / (G.nb[0] * G.nb[1]);
+  const R *src = T + (size_t) k * G.bsize;
+
+  for (int d = 0; d < G.ndirs; d++)
+    {
+      const int *dir = G.dirs[d];
+      const int nx = bx + dir[0], ny = by + dir[1], nz = bz + dir[2];
+      if (nx < 0 || ny < 0 || nz < 0 || nx >= G.nb[0] || ny >= G.nb[1] || nz >= G.nb[2])
+        continue;
+      const int nk = (nz * G.nb[1] + ny) * G.nb[0] + nx;
+      R *dst = T + (size_t) nk * G.bsize;
+      int lo[3], w[3], shift[3];
+      for (int a = 0; a < 3; a++)
+        {
+          if (G.g[a] == 0)
+            lo[a] = 0, w[a] = 1, shift[a] = 0;
+          else if (dir[a] > 0)        /* src's last inner layer -> dst's low ghosts */
+            lo[a] = G.b, w[a] = 1, shift[a] = -G.b;
+          else if (dir[a] < 0)        /* src's first inner layer -> dst's high ghosts */
+            lo[a] = 1, w[a] = 1, shift[a] = G.b;
+          else
+            lo[a] = 1, w[a] = G.b, shift[a] = 0;
+        }
+      const int dshift = shift[2] * G.stride[2] + shift[1] * G.stride[1] + shift[0];
+      const int cnt = w[0] * w[1] * w[2];
+      float ml = INFINITY;
+      bool lowered = false;
+      for (int idx = tid; idx < cnt; idx += nthr)
+        {
+          const int i = lo[0] + idx % w[0];
+          const int j = lo[1] + (idx / w[0]) % w[1];
+          const int kk = lo[2] + idx / (w[0] * w[1]);
+          const int o = kk * G.stride[2] + j * G.stride[1] + i;
+          const R v = src[o];
+          if (v < dst[o + dshift])
+            {
+              dst[o + dshift] = v;
+              ml = fminf (ml, (float) v);
+              lowered = true;
+            }
+        }
+      if (lowered)
+        {
+          active[nk] = 1;
+          atomicMin (&sd[nk], fold_key (ml));
+        }
+    }
+}
+
+template <typename R>
+__global__ void
+push_kernel (R *T, int *active, unsigned *sd, const uint8_t *changed, const int *list_a,
+             const int *list_b, const FoldCtl *ctl, int first, int group)
+{
+  const int n = ctl->n, end = min (n, first + CHUNK);
+  const int *list = ctl->list ? list_b : list_a;
+  const int groups = blockDim.x / group, gid = threadIdx.x / group, tid = threadIdx.x % group;
+
+  for (int i = first + blockIdx.x * groups + gid; i < end; i += gridDim.x * groups)
+    {
+      const int k = list[i];
+      if (changed[k])
+        push_one (T, active, sd, k, tid, group);
+    }
+}
+
+/* Inner values back into a flat grid (x fastest). */
+template <typename R>
+__global__ void
+gather_kernel (const R *T, R *flat, size_t count)
+{
+  const FoldGeom &G = c_geo;
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < count;
+       i += (size_t) gridDim.x * blockDim.x)
+    {
+      const int gx = (int) (i % G.n[0]), gy = (int) ((i / G.n[0]) % G.n[1]);
+      const int gz = (int) (i / ((size_t) G.n[0] * G.n[1]));
+      const int k = ((gz / G.b) * G.nb[1] + (G.ndim == 3 ? gy / G.b : 0)) * G.nb[0] + gx / G.b;
+      const int o = G.inner0 + (gz % G.b) * G.stride[2]
+                    + (G.ndim == 3 ? gy % G.b : 0) * G.stride[1] + gx % G.b;
+      flat[i] = T[(size_t) k * G.bsize + o];
+    }
+}
+
+__global__ void
+to_float_kernel (const double *in, float *out, size_t count)
+{
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < count;
+       i += (size_t) gridDim.x * blockDim.x)
+    out[i] = (float) in[i];
+}
+
+/* ------------------------------------------------------------- host side */
+
+/* Device buffers, kept from one solve to the next while they total at most
+ * KEEP_BYTES: a dragged ψa solves the same grid again and again, and
+ * cudaMalloc/cudaFree (which synchronises) would cost more than a small
+ * solve.  One solve at a time holds the workspace (the mutex); an atexit
+ * handler gives everything back before the CUDA runtime goes. */
+struct Buf {
+  void *p = nullptr;
+  size_t cap = 0;
+};
+
+struct FoldWorkspace {
+  std::mutex lock;
+  Buf T, F, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl;
+  Buf stage, host_ctl;            /* pinned host memory */
+  cudaStream_t stream = nullptr;
+  cudaEvent_t ev0 = nullptr, ev1 = nullptr;
+  int device = -1;
+  bool atexit_set = false;
+
+  Buf *device_bufs[11] = { &T, &F, &flat, &speed, &frozen, &active, &list_a, &list_b, &sd,
+                           &changed, &ctl };
+
+  size_t
+  held () const
+  {
+    size_t n = stage.cap;
+    for (const Buf *b : device_bufs)
+      n += b->cap;
+    return n;
+  }
+
+  void
+  release ()
+  {
+    for (Buf *b : device_bufs)
+      {
+        cudaFree (b->p);
+        *b = Buf ();
+      }
+    cudaFreeHost (stage.p);
+    cudaFreeHost (host_ctl.p);
+    stage = host_ctl = Buf ();
+    if (ev0)
+      cudaEventDestroy (ev0);
+    if (ev1)
+      cudaEventDestroy (ev1);
+    if (stream)
+      cudaStreamDestroy (stream);
+    ev0 = ev1 = nullptr;
+    stream = nullptr;
+    device = -1;
+    cudaGetLastError ();
+  }
+};
+
+FoldWorkspace ws;
+constexpr size_t KEEP_BYTES = (size_t) 256 << 20;
+
+void
+ws_release_at_exit ()
+{
+  std::lock_guard<std::mutex> hold (ws.lock);
+  ws.release ();
+}
+
+cudaError_t
+ensure (Buf &b, size_t bytes)
+{
+  if (b.cap >= bytes)
+    return cudaSuccess;
+  cudaFree (b.p);
+  b = Buf ();
+  cudaError_t e = cudaMalloc (&b.p, bytes);
+  if (e == cudaSuccess)
+    b.cap = bytes;
+  else
+    b.p = nullptr;
+  return e;
+}
+
+cudaError_t
+ensure_pinned (Buf &b, size_t bytes)
+{
+  if (b.cap >= bytes)
+    return cudaSuccess;
+  cudaFreeHost (b.p);
+  b = Buf ();
+  cudaError_t e = cudaMallocHost (&b.p, bytes);
+  if (e == cudaSuccess)
+    b.cap = bytes;
+  else
+    b.p = nullptr;
+  return e;
+}
+
+/* One solve's view of the workspace. */
+struct FoldView {
+  void *T, *flat;
+  float *F, *speed;
+  uint8_t *frozen, *changed;
+  int *active, *list_a, *list_b;
+  unsigned *sd;
+  FoldCtl *ctl, *host_ctl;
+  cudaStream_t stream;
+  cudaEvent_t ev0, ev1;
+};
+
+#define FOLD_CK(call)                                                                   \
+  do                                                                                   \
+    {                                                                                  \
+      cudaError_t e_ = (call);                                                         \
+      if (e_ != cudaSuccess)                                                           \
+        {                                                                              \
+          cudaGetLastError ();                                                         \
+          return fr_error_set (err, FR_E_DEVICE, "CUDA: %s (%s, %s:%d)",              \
+                               cudaGetErrorString (e_), #call, __FILE__, __LINE__);    \
+        }                                                                              \
+    }                                                                                  \
+  while (0)
+
+void
+geom_init (FoldGeom *G, const fold_layout *L)
+{
+  memset (G, 0, sizeof *G);
+  G->ndim = L->ndim;
+  G->b = L->b;
+  G->bsize = (int) L->bsize;
+  G->inner0 = (int) L->inner0;
+  for (int a = 0; a < 3; a++)
+    {
+      G->p[a] = L->p[a];
+      G->g[a] = L->g[a];
+      G->stride[a] = (int) L->stride[a];
+      G->nb[a] = (int) L->nb[a];
+      G->n[a] = (int) L->n[a];
+    }
+  G->nblocks = (int) L->nblocks;
+  for (int order = 1; order <= L->ndim; order++)
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = (L->ndim == 3 ? -1 : 0); dy <= (L->ndim == 3 ? 1 : 0); dy++)
+        for (int dx = -1; dx <= 1; dx++)
+          if (abs (dx) + abs (dy) + abs (dz) == order)
+            {
+              G->dirs[G->ndirs][0] = dx;
+              G->dirs[G->ndirs][1] = dy;
+              G->dirs[G->ndirs][2] = dz;
+              G->ndirs++;
+            }
+}
+
+template <typename R>
+fr_status
+solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *stats,
+       void **device_time, fr_error *err)
+{
+  const fr_grid *g = pb->grid;
+  const size_t count = fr_grid_count (g);
+  const size_t nblocks = L->nblocks, bsize = L->bsize;
+  const bool two_d = g->ndim == 2;
+  cudaDeviceProp prop;
+  int dev = 0;
+
+  FOLD_CK (cudaGetDevice (&dev));
+  FOLD_CK (cudaGetDeviceProperties (&prop, dev));
+
+  /* Shared memory per thread block, and the thread counts. */
+  const int threads3d = (L->b * L->b + 31) / 32 * 32 > 256 ? 256 : (L->b * L->b + 31) / 32 * 32;
+  const size_t shm = (two_d ? WARPS_2D : 1) * bsize * (sizeof (R) + sizeof (float));
+  if (shm > prop.sharedMemPerBlockOptin)
+    return fr_error_set (err, FR_E_DEVICE,
+                         "a subdomain of %d^%d nodes needs %zu bytes of shared memory, the "
+                         "device has %zu per block", L->b, g->ndim, shm,
+                         (size_t) prop.sharedMemPerBlockOptin);
+
+  /* Everything the solve allocates, checked against free memory first. */
+  bool any_frozen = false;
+  for (size_t i = 0; i < count && !any_frozen; i++)
+    any_frozen = pb->frozen[i] != 0;
+  const size_t need = nblocks * bsize * (sizeof (R) + sizeof (float))
+                      + count * (sizeof (R) + sizeof (float) + (any_frozen ? 1 : 0))
+                      + nblocks * (3 * sizeof (int) + sizeof (unsigned) + 1)
+                      + (device_time != nullptr && sizeof (R) != sizeof (float)
+                         ? count * sizeof (float) : 0);
+  size_t free_b = 0, total_b = 0;
+  FOLD_CK (cudaMemGetInfo (&free_b, &total_b));
+  if (need + (64u << 20) > free_b && ws.held () > 0)
+    {
+      ws.release ();                       /* what the last solve left may be what is missing */
+      FOLD_CK (cudaMemGetInfo (&free_b, &total_b));
+    }
+  if (need + (64u << 20) > free_b)
+    return fr_error_set (err, FR_E_DEVICE,
+                         "the grids need %.0f MiB of device memory and %.0f MiB are free",
+                         need / 1048576.0, free_b / 1048576.0);
+
+  if (ws.device != dev)
+    ws.release ();
+  ws.device = dev;
+  if (!ws.atexit_set)
+    ws.atexit_set = atexit (ws_release_at_exit) == 0;
+  if (ws.stream == nullptr)
+    FOLD_CK (cudaStreamCreateWithFlags (&ws.stream, cudaStreamNonBlocking));
+  if (ws.ev0 == nullptr)
+    FOLD_CK (cudaEventCreate (&ws.ev0));
+  if (ws.ev1 == nullptr)
+    FOLD_CK (cudaEventCreate (&ws.ev1));
+  FOLD_CK (ensure (ws.T, nblocks * bsize * sizeof (R)));
+  FOLD_CK (ensure (ws.F, nblocks * bsize * sizeof (float)));
+  FOLD_CK (ensure (ws.flat, count * sizeof (R)));
+  FOLD_CK (ensure (ws.speed, count * sizeof (float)));
+  if (any_frozen)
+    FOLD_CK (ensure (ws.frozen, count));
+  FOLD_CK (ensure (ws.active, nblocks * sizeof (int)));
+  FOLD_CK (ensure (ws.list_a, nblocks * sizeof (int)));
+  FOLD_CK (ensure (ws.list_b, nblocks * sizeof (int)));
+  FOLD_CK (ensure (ws.sd, nblocks * sizeof (unsigned)));
+  FOLD_CK (ensure (ws.changed, nblocks));
+  FOLD_CK (ensure (ws.ctl, sizeof (FoldCtl)));
+  FOLD_CK (ensure_pinned (ws.host_ctl, sizeof (FoldCtl)));
+  FOLD_CK (ensure_pinned (ws.stage, count * (sizeof (R) > sizeof (float) ? sizeof (R)
+                                                                         : sizeof (float))));
+  FoldView d = {
+    ws.T.p, ws.flat.p, (float *) ws.F.p, (float *) ws.speed.p,
+    any_frozen ? (uint8_t *) ws.frozen.p : nullptr, (uint8_t *) ws.changed.p,
+    (int *) ws.active.p, (int *) ws.list_a.p, (int *) ws.list_b.p, (unsigned *) ws.sd.p,
+    (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, ws.stream, ws.ev0, ws.ev1,
+  };
+
+  /* Constants. */
+  fold_stencil st;
+  FoldGeom G;
+  fold_stencil_build (&st, L, g, pb->psi);
+  geom_init (&G, L);
+  FOLD_CK (cudaMemcpyToSymbolAsync (c_st, &st, sizeof st, 0, cudaMemcpyHostToDevice, d.stream));
+  FOLD_CK (cudaMemcpyToSymbolAsync (c_geo, &G, sizeof G, 0, cudaMemcpyHostToDevice, d.stream));
+
+  /* Occupancy: how many subdomains the GPU sweeps at once (SOLAS's least
+   * schedule) and the persistent grid sizes. */
+  int per_sm = 0;
+  if (two_d)
+    {
+      FOLD_CK (cudaFuncSetAttribute (sweep2d_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int) shm));
+      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep2d_kernel<R>,
+                                                              WARPS_2D * 32, shm));
+    }
+  else
+    {
+      FOLD_CK (cudaFuncSetAttribute (sweep3d_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int) shm));
+      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep3d_kernel<R>,
+                                                              threads3d, shm));
+    }
+  if (per_sm < 1)
+    return fr_error_set (err, FR_E_DEVICE, "the sweep kernel cannot run with %zu bytes of "
+                         "shared memory per block", shm);
+  const int resident = per_sm * prop.multiProcessorCount;      /* thread blocks */
+  const int per_block = two_d ? WARPS_2D : 1;                   /* subdomains per block */
+  const int chunk_subs = (int) (nblocks < (size_t) CHUNK ? nblocks : (size_t) CHUNK);
+  int sweep_grid = (chunk_subs + per_block - 1) / per_block;
+  if (sweep_grid > resident)
+    sweep_grid = resident;
+  const int push_group = two_d ? 32 : threads3d;
+  const int push_threads = two_d ? 128 : threads3d;
+  int push_grid = (chunk_subs + push_threads / push_group - 1) / (push_threads / push_group);
+  if (push_grid > 8 * prop.multiProcessorCount)
+    push_grid = 8 * prop.multiProcessorCount;
+  int tally_grid = (int) ((nblocks + TALLY_THREADS - 1) / TALLY_THREADS);
+  if (tally_grid > 2 * prop.multiProcessorCount)
+    tally_grid = 2 * prop.multiProcessorCount;
+  const int nchunks = (int) ((nblocks + CHUNK - 1) / CHUNK);
+
+  FoldCtl c0;
+  memset (&c0, 0, sizeof c0);
+  c0.old_av = NAN;
+  c0.list = 1;
+  c0.min_act = resident * per_block;
+  c0.las = pb->method == FR_FOLD_LAS;
+
+  /* Inputs through the pinned stage: start values in R, speeds, the
+   * frozen mask (only when the boundary grid froze something). */
+  R *stage = (R *) ws.stage.p;
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < count; i++)
+    stage[i] = (R) pb->t0[i];
+  FOLD_CK (cudaMemcpyAsync (d.flat, stage, count * sizeof (R), cudaMemcpyHostToDevice, d.stream));
+  FOLD_CK (cudaMemcpyAsync (d.speed, pb->speed, count * sizeof (float), cudaMemcpyHostToDevice,
+                            d.stream));
+  if (any_frozen)
+    FOLD_CK (cudaMemcpyAsync (d.frozen, pb->frozen, count, cudaMemcpyHostToDevice, d.stream));
+  FOLD_CK (cudaMemcpyAsync (d.ctl, &c0, sizeof c0, cudaMemcpyHostToDevice, d.stream));
+
+  R *T = (R *) d.T;
+  FOLD_CK (cudaEventRecord (d.ev0, d.stream));
+  int init_grid = (int) (nblocks < (size_t) 8 * resident ? nblocks : (size_t) 8 * resident);
+  init_kernel<R><<<init_grid, 128, 0, d.stream>>> ((const R *) d.flat, d.speed, d.frozen, T,
+                                                   d.F, d.active, d.sd, d.ctl);
+  FOLD_CK (cudaGetLastError ());
+
+  /* Passes in batches; one word comes back per batch. */
+  const int batch = fold_cuda_tuning.batch > 0 ? fold_cuda_tuning.batch : BATCH_DEFAULT;
+  const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;
+  long round_trips = 0;
+  for (;;)
+    {
+      for (int p = 0; p < batch; p++)
+        {
+          tally_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, d.sd, d.list_a,
+                                                                   d.list_b, d.ctl);
+          compact_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, d.sd, d.list_a,
+                                                                     d.list_b, d.ctl);
+          select_kernel<<<1, 1, 0, d.stream>>> (d.ctl);
+          for (int c = 0; c < nchunks; c++)
+            if (two_d)
+              sweep2d_kernel<R><<<sweep_grid, WARPS_2D * 32, shm, d.stream>>> (
+                T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, inner);
+            else
+              sweep3d_kernel<R><<<sweep_grid, threads3d, shm, d.stream>>> (
+                T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, inner);
+          for (int c = 0; c < nchunks; c++)
+            push_kernel<R><<<push_grid, push_threads, 0, d.stream>>> (
+              T, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, push_group);
+        }
+      FOLD_CK (cudaGetLastError ());
+      FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, sizeof (FoldCtl), cudaMemcpyDeviceToHost,
+                                d.stream));
+      FOLD_CK (cudaStreamSynchronize (d.stream));
+      round_trips++;
+      if (d.host_ctl->done)
+        break;
+      if (fr_cancel_raised (pb->cancel))
+        return fr_error_set (err, FR_E_CANCELLED, "the fold solve was cancelled");
+    }
+
+  gather_kernel<R><<<8 * prop.multiProcessorCount, 256, 0, d.stream>>> (T, (R *) d.flat, count);
+  FOLD_CK (cudaGetLastError ());
+  FOLD_CK (cudaEventRecord (d.ev1, d.stream));
+
+  /* Out: doubles for the host (through the stage), floats kept on the
+   * device on request. */
+  FOLD_CK (cudaMemcpyAsync (stage, d.flat, count * sizeof (R), cudaMemcpyDeviceToHost, d.stream));
+  FOLD_CK (cudaStreamSynchronize (d.stream));
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < count; i++)
+    out[i] = (double) stage[i];
+  float ms = 0.0f;
+  FOLD_CK (cudaEventElapsedTime (&ms, d.ev0, d.ev1));
+  stats->device_ms = ms;
+  stats->iterations = (long) d.host_ctl->passes;
+  stats->schedules = (long) d.host_ctl->schedules;
+  stats->sweeps = (uint64_t) d.host_ctl->sweeps;
+  stats->subdomains = (size_t) d.host_ctl->subdomains;
+  stats->threads = 0;
+  stats->round_trips = round_trips;
+  if (device_time != nullptr && two_d)
+    {
+      if (sizeof (R) == sizeof (float))
+        {
+          *device_time = ws.flat.p;       /* handed over: the next solve allocates anew */
+          ws.flat = Buf ();
+        }
+      else
+        {
+          float *keep = nullptr;
+          FOLD_CK (cudaMalloc (&keep, count * sizeof (float)));
+          to_float_kernel<<<8 * prop.multiProcessorCount, 256, 0, d.stream>>> (
+            (const double *) d.flat, keep, count);
+          cudaError_t e = cudaGetLastError ();
+          if (e == cudaSuccess)
+            e = cudaStreamSynchronize (d.stream);
+          if (e != cudaSuccess)
+            cudaFree (keep);
+          FOLD_CK (e);
+          *device_time = keep;
+        }
+    }
+
+  return FR_OK;
+}
+
+} /* namespace */
+
+extern "C" int
+fold_cuda_default_block (int ndim)
+{
+  return ndim == 3 ? 12 : 32;      /* measured on the H100 (RESULTS.md) */
+}
+
+extern "C" fr_status
+fold_solve_cuda (const fold_problem *pb, double *out, fold_stats *stats, void **device_time,
+                 fr_error *err)
+{
+  int n = 0;
+  if (cudaGetDeviceCount (&n) != cudaSuccess || n == 0)
+    {
+      cudaGetLastError ();
+      return fr_error_set (err, FR_E_DEVICE, "no usable CUDA device");
+    }
+  if (device_time != nullptr)
+    *device_time = nullptr;
+  memset (stats, 0, sizeof *stats);
+  fold_layout L;
+  fold_layout_init (&L, pb->grid, pb->block);
+  if (L.nblocks > (size_t) INT32_MAX / 2 || L.n[0] > (size_t) INT32_MAX
+      || L.n[2] > (size_t) INT32_MAX)
+    return fr_error_set (err, FR_E_DEVICE, "the grid has too many subdomains for the GPU");
+  std::lock_guard<std::mutex> hold (ws.lock);
+  fr_status st = pb->double_precision ? solve<double> (pb, &L, out, stats, device_time, err)
+                                      : solve<float> (pb, &L, out, stats, device_time, err);
+  /* After a failure, or when the buffers are big, nothing is kept: a
+   * failed context may be unusable, and big solves are not interactive. */
+  if (st != FR_OK || ws.held () > KEEP_BYTES)
+    ws.release ();
+  return st;
+}
