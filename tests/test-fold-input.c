@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fr-spr.h"   /* fr_cuda_usable */
 #include "test-fold-common.h"
 
 static void
@@ -74,9 +75,40 @@ test_bad_input (void)
   expect_error (&g3, &s3, &p, FR_E_INPUT, "2D");
   hs.nhorizon = 1;
   expect_error (&g, &hs, &p, FR_E_INPUT, "at least 2 points");
-  /* CUDA is a later issue. */
+  /* Bad input is refused before any back end runs, the GPU's included. */
   p.backend = FR_FOLD_CUDA;
-  expect_error (&g, &st, &p, FR_E_UNSUPPORTED, "CUDA");
+  expect_error (&g, &none, &p, FR_E_INPUT, "no start");
+  p.backend = (fr_fold_backend) 7;
+  expect_error (&g, &st, &p, FR_E_INPUT, "back end");
+}
+
+/* The CUDA back end without a device (or without CUDA in the build) is no
+ * error: the CPU solves, and the notice says why. */
+static void
+test_cuda_fallback (void)
+{
+  fr_grid g = fr_grid_2d (30, 20, 0.1, 0.1, 0, 0);
+  double src[2] = { 1, 1 };
+  fr_fold_start st = { .sources = src, .nsrc = 1 };
+  fr_fold_params p;
+  fr_fold_result res = { 0 };
+  fr_error err = { 0 };
+
+  if (fr_cuda_usable ())
+    {
+      g_test_skip ("a CUDA device is present: test-fold-cuda covers it");
+      return;
+    }
+  fr_fold_params_init (&p);
+  p.backend = FR_FOLD_CUDA;
+  p.keep_device_time = true;
+  g_assert_cmpint (fr_fold_solve (&g, &st, &p, &res, &err), ==, FR_OK);
+  g_assert_cmpint (res.backend, ==, FR_FOLD_CPU);
+  g_assert_nonnull (strstr (res.notice, "CUDA"));
+  g_assert_nonnull (strstr (res.notice, "CPU"));
+  g_assert_null (res.device_time);
+  g_assert_true (isfinite (res.time[0]));
+  fr_fold_result_clear (&res);
 }
 
 static void
@@ -102,6 +134,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/fold/input/cuda-fallback", test_cuda_fallback);
   g_test_add_func ("/fold/input/bad-input", test_bad_input);
   g_test_add_func ("/fold/input/cancel", test_cancel);
   return g_test_run ();
