@@ -125,6 +125,8 @@ fr_fold_job_run (FrJob           *job,
   params.backend = job->fold.backend;
   params.threads = job->threads;
   params.cancel = cancel;
+  /* As for rays: a CUDA solve leaves T on the device for the canvas. */
+  params.keep_device_time = fr_cuda_built ();
   start.horizon = job->fold.horizon;
   start.nhorizon = job->fold.n_horizon;
 
@@ -154,6 +156,7 @@ fr_fold_job_run (FrJob           *job,
       if (isfinite (t) && t > result->time_max)
         result->time_max = t;
     }
+  result->device_time = fr_fold_result_take_device_time (&res);
   result->backend = g_strdup (fr_fold_backend_name (res.backend));
   result->method = g_strdup (fr_fold_method_name (res.method));
   result->solve_ms = res.solve_ms;

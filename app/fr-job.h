@@ -60,7 +60,7 @@ typedef struct _FrResult
   char           *error;         /* when !ok */
   float          *time;          /* nx·nz traveltimes, +inf where unreached */
   gpointer        device_time;   /* the same T in CUDA device memory when the CUDA back end
-                                  * ran (fr_spr_result.device_time), else NULL: the canvas
+                                  * ran (fr_spr_result or fr_fold_result .device_time), else NULL: the canvas
                                   * draws it through CUDA–GL interop */
   float           time_max;      /* largest finite traveltime */
   GPtrArray      *rays;          /* per receiver: GArray of double x, z pairs (may be empty) */
