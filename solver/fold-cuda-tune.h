@@ -11,6 +11,8 @@ typedef struct fold_cuda_tune {
   int inner;      /* PMM sweeps of a subdomain per activation while it still changes;
                      0: default; 1: one sweep, as on the CPU */
   int batch;      /* passes queued per host round trip; 0: default */
+  int min_act;    /* SOLAS: the least schedule; a shorter one takes every active
+                     subdomain instead; 0: default */
 } fold_cuda_tune;
 
 /* The knobs in force; set before a solve, from one thread. */

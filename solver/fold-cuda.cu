@@ -14,9 +14,9 @@
  *   compact  (only when building) stream compaction of the active
  *            subdomains into two lists: SOLAS's (SD below the threshold
  *            Av + 0.4·max(0, Av − oldAv)) and all of them (LAS's);
- *   select   one thread: takes SOLAS's list when it holds at least as many
- *            subdomains as the GPU runs at once, else all of them (an idle
- *            SM gains nothing from waiting);
+ *   select   one thread: takes SOLAS's list when it holds at least one
+ *            subdomain per SM, else all of them (an idle SM gains nothing
+ *            from waiting);
  *   sweep    one PMM sweep per listed active subdomain, in shared memory:
  *            a warp per subdomain in 2D (a plane is one row), a thread
  *            block in 3D (a plane is b² nodes); the layer below is read
@@ -52,7 +52,7 @@
 #include "fold-private.h"
 
 extern "C" {
-fold_cuda_tune fold_cuda_tuning = { 0, 0 };
+fold_cuda_tune fold_cuda_tuning = { 0, 0, 0 };
 }
 
 namespace {
@@ -1010,7 +1010,10 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   memset (&c0, 0, sizeof c0);
   c0.old_av = NAN;
   c0.list = 1;
-  c0.min_act = resident * per_block;
+  /* SOLAS's least schedule: one subdomain per SM.  Larger (every subdomain
+   * the GPU holds at once) turns SOLAS into LAS where the front must find
+   * its way: Ex_C 168³ took 3× longer (RESULTS.md). */
+  c0.min_act = fold_cuda_tuning.min_act > 0 ? fold_cuda_tuning.min_act : prop.multiProcessorCount;
   c0.las = pb->method == FR_FOLD_LAS;
 
   /* Inputs through the pinned stage: start values in R, speeds, the
