@@ -229,7 +229,7 @@ node_update_3d (const fold_subsweep *ss, const SpeedCoef<9> &k, const double *Tn
 template <typename R>
 __global__ void
 init_kernel (const R *t0, const float *speed, const uint8_t *frozen, R *T, float *F,
-             int *active, unsigned *sd, FoldCtl *ctl)
+             uint32_t *stamp, uint32_t *counter, int *active, unsigned *sd, FoldCtl *ctl)
 {
   __shared__ int any;
   __shared__ unsigned mkey;
@@ -266,6 +266,7 @@ init_kernel (const R *t0, const float *speed, const uint8_t *frozen, R *T, float
             }
           T[(size_t) k * G.bsize + q] = v;
           F[(size_t) k * G.bsize + q] = f;
+          stamp[(size_t) k * G.bsize + q] = 2u * (uint32_t) c_st.nsub;   /* all fresh */
           key = min (key, fold_key ((float) v));
         }
       if (solv)
@@ -277,6 +278,7 @@ init_kernel (const R *t0, const float *speed, const uint8_t *frozen, R *T, float
           const bool act = any && mkey < KEY_INF;
           active[k] = act;
           sd[k] = act ? mkey : KEY_INF;
+          counter[k] = (uint32_t) c_st.nsub;
           if (any)
             atomicAdd (&ctl->subdomains, 1);
         }
@@ -420,7 +422,7 @@ select_kernel (FoldCtl *ctl)
 /* Stores a lowered node the way the CPU does: rounded to R, kept only when
  * the rounded value is lower. */
 template <typename R>
-__device__ __forceinline__ void
+__device__ __forceinline__ bool
 store_lower (R *sT, int o, double best, double cur, bool &changed, double &mc)
 {
   if (best < cur)
@@ -431,8 +433,10 @@ store_lower (R *sT, int o, double best, double cur, bool &changed, double &mc)
           sT[o] = nv;
           changed = true;
           mc = fold_min (mc, (double) nv);
+          return true;
         }
     }
+  return false;
 }
 
 /* PMM sweeps of each listed active subdomain, repeated while an inner node
@@ -441,8 +445,9 @@ store_lower (R *sT, int o, double best, double cur, bool &changed, double &mc)
  * subdomain's T and F in shared memory. */
 template <typename R>
 __global__ void __launch_bounds__ (WARPS_2D * 32)
-sweep2d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
-                const int *list_a, const int *list_b, FoldCtl *ctl, int first, int inner)
+sweep2d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *active,
+                unsigned *sd, uint8_t *changed, const int *list_a, const int *list_b, FoldCtl *ctl,
+                int first, int inner)
 {
   extern __shared__ unsigned char smem[];
   const FoldGeom &G = c_geo;
@@ -452,6 +457,9 @@ sweep2d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
   R *sT = reinterpret_cast<R *> (smem) + (size_t) warp * G.bsize;
   float *sF = reinterpret_cast<float *> (reinterpret_cast<R *> (smem) + (size_t) WARPS_2D * G.bsize)
               + (size_t) warp * G.bsize;
+  uint32_t *sS = reinterpret_cast<uint32_t *> (reinterpret_cast<float *> (
+                   reinterpret_cast<R *> (smem) + (size_t) WARPS_2D * G.bsize)
+                   + (size_t) WARPS_2D * G.bsize) + (size_t) warp * G.bsize;
   const int b = G.b;
   int swept = 0;
 
@@ -468,10 +476,13 @@ sweep2d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
         }
       R *Tk = T + (size_t) k * G.bsize;
       const float *Fk = F + (size_t) k * G.bsize;
+      uint32_t *Sk = stamp + (size_t) k * G.bsize;
+      uint32_t cnt = counter[k];
       for (int q = lane; q < G.bsize; q += 32)
         {
           sT[q] = Tk[q];
           sF[q] = Fk[q];
+          sS[q] = Sk[q];
         }
       __syncwarp ();
       bool any = false;
@@ -484,16 +495,29 @@ sweep2d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
               const fold_subsweep *ss = &c_st.sub[s];
               const int sa = G.stride[ss->axis], su = G.stride[ss->u];
               const int o0 = (int) ss->off[0], o1 = (int) ss->off[1], o2 = (int) ss->off[2];
+              /* As on the CPU: a node was last evaluated in this direction
+               * nsub sub-sweeps ago and can only improve when a base node
+               * changed since; a plane with no such node is skipped. */
+              const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
               SpeedCoef<3> kc;
               for (int p = 0; p < b; p++)
                 {
                   const int ia = ss->sign > 0 ? p : b - 1 - p;
                   const int oplane = G.inner0 + ia * sa;
+                  bool fresh_any = false;
+                  for (int q = lane; q < b; q += 32)
+                    {
+                      const int o = oplane + q * su;
+                      fresh_any |= sS[o + o0] > since || sS[o + o1] > since || sS[o + o2] > since;
+                    }
+                  if (!__any_sync (0xffffffffu, fresh_any))
+                    continue;
                   for (int q = lane; q < b; q += 32)
                     {
                       const int o = oplane + q * su;
                       const float f = sF[o];
-                      if (!(f > 0.0f))
+                      if (!(f > 0.0f)
+                          || !(sS[o + o0] > since || sS[o + o1] > since || sS[o + o2] > since))
                         continue;
                       const double cur = (double) sT[o];
                       if (f != kc.F)
@@ -501,7 +525,8 @@ sweep2d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
                       const double best = node_update_2d (ss, kc, (double) sT[o + o0],
                                                           (double) sT[o + o1],
                                                           (double) sT[o + o2], cur);
-                      store_lower (sT, o, best, cur, ch, mc);
+                      if (store_lower (sT, o, best, cur, ch, mc))
+                        sS[o] = now;
                     }
                   __syncwarp ();
                 }
@@ -515,9 +540,13 @@ sweep2d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
       mc = warp_min (mc);
       if (any)
         for (int q = lane; q < G.bsize; q += 32)
-          Tk[q] = sT[q];
+          {
+            Tk[q] = sT[q];
+            Sk[q] = sS[q];
+          }
       if (lane == 0)
         {
+          counter[k] = cnt;
           changed[k] = any;
           active[k] = any;
           sd[k] = any ? fold_key ((float) mc) : KEY_INF;
@@ -532,8 +561,9 @@ sweep2d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
  * the block's threads. */
 template <typename R>
 __global__ void
-sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
-                const int *list_a, const int *list_b, FoldCtl *ctl, int first, int inner)
+sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *active,
+                unsigned *sd, uint8_t *changed, const int *list_a, const int *list_b, FoldCtl *ctl,
+                int first, int inner)
 {
   extern __shared__ unsigned char smem[];
   __shared__ int s_act, s_ch;
@@ -543,6 +573,7 @@ sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
   const int *list = ctl->list ? list_b : list_a;
   R *sT = reinterpret_cast<R *> (smem);
   float *sF = reinterpret_cast<float *> (sT + G.bsize);
+  uint32_t *sS = reinterpret_cast<uint32_t *> (sF + G.bsize);
   const int b = G.b, plane = b * b;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   int swept = 0;
@@ -562,10 +593,13 @@ sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
         }
       R *Tk = T + (size_t) k * G.bsize;
       const float *Fk = F + (size_t) k * G.bsize;
+      uint32_t *Sk = stamp + (size_t) k * G.bsize;
+      uint32_t cnt = counter[k];
       for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
         {
           sT[q] = Tk[q];
           sF[q] = Fk[q];
+          sS[q] = Sk[q];
         }
       bool any = false;
       double mc = INFINITY;
@@ -579,6 +613,7 @@ sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
             {
               const fold_subsweep *ss = &c_st.sub[s];
               const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
+              const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
               SpeedCoef<9> kc;
               for (int p = 0; p < b; p++)
                 {
@@ -590,6 +625,12 @@ sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
                       const float f = sF[o];
                       if (!(f > 0.0f))
                         continue;
+                      bool fresh = false;
+#pragma unroll
+                      for (int m = 0; m < 9; m++)
+                        fresh |= sS[o + (int) ss->off[m]] > since;
+                      if (!fresh)
+                        continue;
                       double Tn[9];
                       for (int m = 0; m < 9; m++)
                         Tn[m] = (double) sT[o + (int) ss->off[m]];
@@ -597,7 +638,8 @@ sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
                       if (f != kc.F)
                         kc.set (ss, f);
                       const double best = node_update_3d (ss, kc, Tn, cur);
-                      store_lower (sT, o, best, cur, ch, mc);
+                      if (store_lower (sT, o, best, cur, ch, mc))
+                        sS[o] = now;
                     }
                   __syncthreads ();
                 }
@@ -618,9 +660,13 @@ sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
       __syncthreads ();
       if (any)
         for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-          Tk[q] = sT[q];
+          {
+            Tk[q] = sT[q];
+            Sk[q] = sS[q];
+          }
       if (threadIdx.x == 0)
         {
+          counter[k] = cnt;
           for (int w = 1; w < nwarps; w++)
             mc = fold_min (mc, s_min[w]);
           changed[k] = any;
@@ -637,7 +683,8 @@ sweep3d_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *change
  * thread tid of nthr; fold-pmm.c's push, all directions. */
 template <typename R>
 __device__ void
-push_one (R *T, int *active, unsigned *sd, int k, int tid, int nthr)
+push_one (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned *sd, int k,
+          int tid, int nthr)
 {
   const FoldGeom &G = c_geo;
   const int bx = k % G.nb[0], by = (k / G.nb[0]) % G.nb[1], bz = k / (G.nb[0] * G.nb[1]);
@@ -651,6 +698,9 @@ push_one (R *T, int *active, unsigned *sd, int k, int tid, int nthr)
         continue;
       const int nk = (nz * G.nb[1] + ny) * G.nb[0] + nx;
       R *dst = T + (size_t) nk * G.bsize;
+      uint32_t *dst_stamp = stamp + (size_t) nk * G.bsize;
+      /* Stamped so that every direction of N's next sweep sees it. */
+      const uint32_t mark = counter[nk] + 1u;
       int lo[3], w[3], shift[3];
       for (int a = 0; a < 3; a++)
         {
@@ -677,6 +727,7 @@ push_one (R *T, int *active, unsigned *sd, int k, int tid, int nthr)
           if (v < dst[o + dshift])
             {
               dst[o + dshift] = v;
+              dst_stamp[o + dshift] = mark;
               ml = fminf (ml, (float) v);
               lowered = true;
             }
@@ -691,8 +742,9 @@ push_one (R *T, int *active, unsigned *sd, int k, int tid, int nthr)
 
 template <typename R>
 __global__ void
-push_kernel (R *T, int *active, unsigned *sd, const uint8_t *changed, const int *list_a,
-             const int *list_b, const FoldCtl *ctl, int first, int group)
+push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned *sd,
+             const uint8_t *changed, const int *list_a, const int *list_b, const FoldCtl *ctl,
+             int first, int group)
 {
   const int n = ctl->n, end = min (n, first + CHUNK);
   const int *list = ctl->list ? list_b : list_a;
@@ -702,7 +754,7 @@ push_kernel (R *T, int *active, unsigned *sd, const uint8_t *changed, const int 
     {
       const int k = list[i];
       if (changed[k])
-        push_one (T, active, sd, k, tid, group);
+        push_one (T, stamp, counter, active, sd, k, tid, group);
     }
 }
 
@@ -746,15 +798,15 @@ struct Buf {
 
 struct FoldWorkspace {
   std::mutex lock;
-  Buf T, F, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl;
+  Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl;
   Buf stage, host_ctl;            /* pinned host memory */
   cudaStream_t stream = nullptr;
   cudaEvent_t ev0 = nullptr, ev1 = nullptr;
   int device = -1;
   bool atexit_set = false;
 
-  Buf *device_bufs[11] = { &T, &F, &flat, &speed, &frozen, &active, &list_a, &list_b, &sd,
-                           &changed, &ctl };
+  Buf *device_bufs[13] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &active, &list_a,
+                           &list_b, &sd, &changed, &ctl };
 
   size_t
   held () const
@@ -832,6 +884,7 @@ ensure_pinned (Buf &b, size_t bytes)
 /* One solve's view of the workspace. */
 struct FoldView {
   void *T, *flat;
+  uint32_t *stamp, *counter;
   float *F, *speed;
   uint8_t *frozen, *changed;
   int *active, *list_a, *list_b;
@@ -901,7 +954,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
 
   /* Shared memory per thread block, and the thread counts. */
   const int threads3d = (L->b * L->b + 31) / 32 * 32 > 256 ? 256 : (L->b * L->b + 31) / 32 * 32;
-  const size_t shm = (two_d ? WARPS_2D : 1) * bsize * (sizeof (R) + sizeof (float));
+  const size_t shm = (two_d ? WARPS_2D : 1) * bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t));
   if (shm > prop.sharedMemPerBlockOptin)
     return fr_error_set (err, FR_E_DEVICE,
                          "a subdomain of %d^%d nodes needs %zu bytes of shared memory, the "
@@ -912,9 +965,9 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   bool any_frozen = false;
   for (size_t i = 0; i < count && !any_frozen; i++)
     any_frozen = pb->frozen[i] != 0;
-  const size_t need = nblocks * bsize * (sizeof (R) + sizeof (float))
+  const size_t need = nblocks * bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t))
                       + count * (sizeof (R) + sizeof (float) + (any_frozen ? 1 : 0))
-                      + nblocks * (3 * sizeof (int) + sizeof (unsigned) + 1)
+                      + nblocks * (4 * sizeof (int) + sizeof (unsigned) + 1)
                       + (device_time != nullptr && sizeof (R) != sizeof (float)
                          ? count * sizeof (float) : 0);
   size_t free_b = 0, total_b = 0;
@@ -942,6 +995,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     FOLD_CK (cudaEventCreate (&ws.ev1));
   FOLD_CK (ensure (ws.T, nblocks * bsize * sizeof (R)));
   FOLD_CK (ensure (ws.F, nblocks * bsize * sizeof (float)));
+  FOLD_CK (ensure (ws.stamp, nblocks * bsize * sizeof (uint32_t)));
+  FOLD_CK (ensure (ws.counter, nblocks * sizeof (uint32_t)));
   FOLD_CK (ensure (ws.flat, count * sizeof (R)));
   FOLD_CK (ensure (ws.speed, count * sizeof (float)));
   if (any_frozen)
@@ -956,7 +1011,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (ensure_pinned (ws.stage, count * (sizeof (R) > sizeof (float) ? sizeof (R)
                                                                          : sizeof (float))));
   FoldView d = {
-    ws.T.p, ws.flat.p, (float *) ws.F.p, (float *) ws.speed.p,
+    ws.T.p, ws.flat.p, (uint32_t *) ws.stamp.p, (uint32_t *) ws.counter.p, (float *) ws.F.p,
+    (float *) ws.speed.p,
     any_frozen ? (uint8_t *) ws.frozen.p : nullptr, (uint8_t *) ws.changed.p,
     (int *) ws.active.p, (int *) ws.list_a.p, (int *) ws.list_b.p, (unsigned *) ws.sd.p,
     (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, ws.stream, ws.ev0, ws.ev1,
@@ -1033,7 +1089,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (cudaEventRecord (d.ev0, d.stream));
   int init_grid = (int) (nblocks < (size_t) 8 * resident ? nblocks : (size_t) 8 * resident);
   init_kernel<R><<<init_grid, 128, 0, d.stream>>> ((const R *) d.flat, d.speed, d.frozen, T,
-                                                   d.F, d.active, d.sd, d.ctl);
+                                                   d.F, d.stamp, d.counter, d.active, d.sd,
+                                                   d.ctl);
   FOLD_CK (cudaGetLastError ());
 
   /* Passes in batches; one word comes back per batch. */
@@ -1052,13 +1109,16 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
           for (int c = 0; c < nchunks; c++)
             if (two_d)
               sweep2d_kernel<R><<<sweep_grid, WARPS_2D * 32, shm, d.stream>>> (
-                T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, inner);
+                T, d.F, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
+                c * CHUNK, inner);
             else
               sweep3d_kernel<R><<<sweep_grid, threads3d, shm, d.stream>>> (
-                T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, inner);
+                T, d.F, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
+                c * CHUNK, inner);
           for (int c = 0; c < nchunks; c++)
             push_kernel<R><<<push_grid, push_threads, 0, d.stream>>> (
-              T, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, push_group);
+              T, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
+              c * CHUNK, push_group);
         }
       FOLD_CK (cudaGetLastError ());
       FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, sizeof (FoldCtl), cudaMemcpyDeviceToHost,
