@@ -1182,7 +1182,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
 extern "C" int
 fold_cuda_default_block (int ndim)
 {
-  return ndim == 3 ? 12 : 32;      /* measured on the H100 (RESULTS.md) */
+  return ndim == 3 ? 16 : 32;      /* measured on the H100 (RESULTS.md) */
 }
 
 extern "C" fr_status
