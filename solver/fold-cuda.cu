@@ -17,16 +17,19 @@
  *   select   one thread: takes SOLAS's list when it holds at least one
  *            subdomain per SM, else all of them (an idle SM gains nothing
  *            from waiting);
- *   sweep    one PMM sweep per listed active subdomain, in shared memory:
+ *   sweep    a PMM sweep per listed active subdomain, in shared memory:
  *            a warp per subdomain in 2D (a plane is one row), a thread
  *            block in 3D (a plane is b² nodes); the layer below is read
  *            from shared memory, one plane at a time.  A subdomain stays
  *            active when an inner node changed, with SD = the least new
- *            value (a warp / block reduction);
+ *            value (a warp / block reduction).  As on the CPU, a node whose
+ *            base nodes did not change since it was last evaluated in that
+ *            direction is skipped (stamps kept on the device);
  *   push     every subdomain that changed lowers its neighbours' ghost
- *            copies, all directions in one launch (a ghost node has exactly
- *            one source, so no two writers meet), and reactivates a
- *            neighbour only when one of its ghosts was lowered
+ *            copies (and stamps them), all directions in one launch (a
+ *            ghost node has exactly one source, so no two writers meet),
+ *            and reactivates a neighbour only when one of its ghosts was
+ *            lowered
  *            (SD_N = min(SD_N, least lowered), an atomic min on keys).
  * Sweep and push never run at once, so no subdomain is read while its
  * ghosts are written (the CPU needs locks for that).  The host queues
