@@ -236,9 +236,13 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
   const size_t count = fr_grid_count (g);
   fr_status st;
 
+  /* In parallel: mostly first-touch page faults of fresh arrays. */
+#pragma omp parallel for schedule(static)
   for (size_t i = 0; i < count; i++)
-    t0[i] = INFINITY;
-  memset (frozen, 0, count);
+    {
+      t0[i] = INFINITY;
+      frozen[i] = 0;
+    }
 
   if (start->nsrc > 0 && (st = init_sources (g, speed, psi, start, radius, t0, err)) != FR_OK)
     return st;

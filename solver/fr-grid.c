@@ -114,7 +114,15 @@ fr_status
 fr_check_speed_f32 (const fr_grid *g, const float *v, const char *what, fr_error *err)
 {
   size_t n = fr_grid_count (g);
+  int bad = 0;
 
+  /* A parallel scan first (grids of 10⁸ nodes are checked at every
+   * solve), then the first bad node for the message. */
+#pragma omp parallel for schedule(static) reduction(|:bad)
+  for (size_t i = 0; i < n; i++)
+    bad |= !(isfinite (v[i]) && v[i] >= 0.0f);
+  if (!bad)
+    return FR_OK;
   for (size_t i = 0; i < n; i++)
     {
       float val = v[i];
