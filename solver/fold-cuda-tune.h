@@ -8,8 +8,8 @@ extern "C" {
 #endif
 
 typedef struct fold_cuda_tune {
-  int inner;      /* PMM sweeps of a subdomain per activation while it still changes;
-                     0: default; 1: one sweep, as on the CPU */
+  int inner;      /* sweeps of a subdomain per activation while it still changes
+                     (2D: rounds of the four directions at once); 0: default */
   int batch;      /* passes queued per host round trip; 0: default */
   int min_act;    /* SOLAS: the least schedule; a shorter one takes every active
                      subdomain instead; 0: default */

@@ -17,14 +17,16 @@
  *   select   one thread: takes SOLAS's list when it holds at least one
  *            subdomain per SM, else all of them (an idle SM gains nothing
  *            from waiting);
- *   sweep    a PMM sweep per listed active subdomain, in shared memory:
- *            a warp per subdomain in 2D (a plane is one row), a thread
- *            block in 3D (a plane is b² nodes); the layer below is read
- *            from shared memory, one plane at a time.  A subdomain stays
- *            active when an inner node changed, with SD = the least new
- *            value (a warp / block reduction).  As on the CPU, a node whose
- *            base nodes did not change since it was last evaluated in that
- *            direction is skipped (stamps kept on the device);
+ *   sweep    a PMM sweep per listed active subdomain, in shared memory,
+ *            a thread block per subdomain, the layer below read from shared
+ *            memory one plane at a time.  3D: a plane is b² nodes, the six
+ *            directions in turn, and as on the CPU a node whose base nodes
+ *            did not change since it was last evaluated in that direction
+ *            is skipped (stamps kept on the device).  2D: a plane is one
+ *            row, one warp per direction on its own copy, the copies merged
+ *            (least value) after each round.  A subdomain stays active when
+ *            an inner node changed, with SD = the least new value (a block
+ *            reduction);
  *   push     every subdomain that changed lowers its neighbours' ghost
  *            copies (and stamps them), all directions in one launch (a
  *            ghost node has exactly one source, so no two writers meet),
@@ -60,10 +62,10 @@ fold_cuda_tune fold_cuda_tuning = { 0, 0, 0 };
 
 namespace {
 
-constexpr int INNER_DEFAULT = 1;      /* sweeps per activation: more only cost (RESULTS.md) */
+constexpr int INNER_3D = 1;           /* sweeps per activation in 3D: more only cost */
+constexpr int INNER_2D = 2;           /* 2D: rounds of the four directions at once */
 constexpr int BATCH_DEFAULT = 8;      /* passes per host round trip */
 constexpr int CHUNK = 65536;          /* subdomains per sweep/push launch */
-constexpr int WARPS_2D = 4;           /* subdomains per 2D thread block */
 constexpr int TALLY_THREADS = 256;
 constexpr unsigned KEY_INF = 0xff800000u;   /* fold_key (+inf) */
 
@@ -442,121 +444,114 @@ store_lower (R *sT, int o, double best, double cur, bool &changed, double &mc)
   return false;
 }
 
-/* PMM sweeps of each listed active subdomain, repeated while an inner node
- * changes (at most `inner` sweeps: the subdomain converges locally before
- * its neighbours hear of it, so fewer passes); 2D: a warp each, with the
- * subdomain's T and F in shared memory. */
+/* 2D with the four directions at once: a thread block of four warps per
+ * subdomain, warp w running sub-sweep w on its own copy of the subdomain,
+ * then the copies merged by taking each node's least value, repeated while
+ * a node changes (at most `inner` times).  Every copy only ever holds times
+ * that some update produced, so their minimum is as valid as a sequential
+ * sweep's, and the iteration ends at the same fixed point; a plane step per
+ * direction instead of four per pass.  (No unchanged-base skip here.) */
 template <typename R>
-__global__ void __launch_bounds__ (WARPS_2D * 32)
-sweep2d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *active,
-                unsigned *sd, uint8_t *changed, const int *list_a, const int *list_b, FoldCtl *ctl,
-                int first, int inner)
+__global__ void __launch_bounds__ (128)
+sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
+                    const int *list_a, const int *list_b, FoldCtl *ctl, int first, int inner)
 {
   extern __shared__ unsigned char smem[];
+  __shared__ int s_act;
+  __shared__ double s_min[4];
   const FoldGeom &G = c_geo;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int n = ctl->n, end = min (n, first + CHUNK);
   const int *list = ctl->list ? list_b : list_a;
-  R *sT = reinterpret_cast<R *> (smem) + (size_t) warp * G.bsize;
-  float *sF = reinterpret_cast<float *> (reinterpret_cast<R *> (smem) + (size_t) WARPS_2D * G.bsize)
-              + (size_t) warp * G.bsize;
-  uint32_t *sS = reinterpret_cast<uint32_t *> (reinterpret_cast<float *> (
-                   reinterpret_cast<R *> (smem) + (size_t) WARPS_2D * G.bsize)
-                   + (size_t) WARPS_2D * G.bsize) + (size_t) warp * G.bsize;
+  R *copy = reinterpret_cast<R *> (smem) + (size_t) warp * G.bsize;
+  float *sF = reinterpret_cast<float *> (reinterpret_cast<R *> (smem) + (size_t) 4 * G.bsize);
   const int b = G.b;
+  const fold_subsweep *ss = &c_st.sub[warp];
+  const int sa = G.stride[ss->axis], su = G.stride[ss->u];
+  const int o0 = (int) ss->off[0], o1 = (int) ss->off[1], o2 = (int) ss->off[2];
   int swept = 0;
 
-  for (int i = first + blockIdx.x * WARPS_2D + warp; i < end; i += gridDim.x * WARPS_2D)
+  for (int i = first + blockIdx.x; i < end; i += gridDim.x)
     {
       const int k = list[i];
-      const int act = active[k];
-      __syncwarp ();
-      if (!act)
+      if (threadIdx.x == 0)
+        s_act = active[k];
+      __syncthreads ();
+      if (!s_act)
         {
-          if (lane == 0)
+          if (threadIdx.x == 0)
             changed[k] = 0;
+          __syncthreads ();
           continue;
         }
       R *Tk = T + (size_t) k * G.bsize;
       const float *Fk = F + (size_t) k * G.bsize;
-      uint32_t *Sk = stamp + (size_t) k * G.bsize;
-      uint32_t cnt = counter[k];
       for (int q = lane; q < G.bsize; q += 32)
-        {
-          sT[q] = Tk[q];
-          sF[q] = Fk[q];
-          sS[q] = Sk[q];
-        }
-      __syncwarp ();
+        copy[q] = Tk[q];
+      for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+        sF[q] = Fk[q];
+      __syncthreads ();
       bool any = false;
       double mc = INFINITY;
       for (int it = 0; it < inner; it++)
         {
           bool ch = false;
-          for (int s = 0; s < c_st.nsub; s++)
+          SpeedCoef<3> kc;
+          for (int p = 0; p < b; p++)
             {
-              const fold_subsweep *ss = &c_st.sub[s];
-              const int sa = G.stride[ss->axis], su = G.stride[ss->u];
-              const int o0 = (int) ss->off[0], o1 = (int) ss->off[1], o2 = (int) ss->off[2];
-              /* As on the CPU: a node was last evaluated in this direction
-               * nsub sub-sweeps ago and can only improve when a base node
-               * changed since; a plane with no such node is skipped. */
-              const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
-              SpeedCoef<3> kc;
-              for (int p = 0; p < b; p++)
+              const int ia = ss->sign > 0 ? p : b - 1 - p;
+              const int oplane = G.inner0 + ia * sa;
+              for (int q = lane; q < b; q += 32)
                 {
-                  const int ia = ss->sign > 0 ? p : b - 1 - p;
-                  const int oplane = G.inner0 + ia * sa;
-                  bool fresh_any = false;
-                  for (int q = lane; q < b; q += 32)
-                    {
-                      const int o = oplane + q * su;
-                      fresh_any |= sS[o + o0] > since || sS[o + o1] > since || sS[o + o2] > since;
-                    }
-                  if (!__any_sync (0xffffffffu, fresh_any))
+                  const int o = oplane + q * su;
+                  const float f = sF[o];
+                  if (!(f > 0.0f))
                     continue;
-                  for (int q = lane; q < b; q += 32)
-                    {
-                      const int o = oplane + q * su;
-                      const float f = sF[o];
-                      if (!(f > 0.0f)
-                          || !(sS[o + o0] > since || sS[o + o1] > since || sS[o + o2] > since))
-                        continue;
-                      const double cur = (double) sT[o];
-                      if (f != kc.F)
-                        kc.set (ss, f);
-                      const double best = node_update_2d (ss, kc, (double) sT[o + o0],
-                                                          (double) sT[o + o1],
-                                                          (double) sT[o + o2], cur);
-                      if (store_lower (sT, o, best, cur, ch, mc))
-                        sS[o] = now;
-                    }
-                  __syncwarp ();
+                  const double cur = (double) copy[o];
+                  if (f != kc.F)
+                    kc.set (ss, f);
+                  const double best = node_update_2d (ss, kc, (double) copy[o + o0],
+                                                      (double) copy[o + o1], (double) copy[o + o2],
+                                                      cur);
+                  store_lower (copy, o, best, cur, ch, mc);
                 }
+              __syncwarp ();
             }
           swept++;
-          const bool again = __any_sync (0xffffffffu, ch);
+          const bool again = __syncthreads_or (ch);
           any |= again;
           if (!again)
             break;
+          /* Merge: every copy takes each inner node's least value. */
+          R *c0 = reinterpret_cast<R *> (smem);
+          for (int q = threadIdx.x; q < b * b; q += blockDim.x)
+            {
+              const int o = G.inner0 + (q / b) * G.stride[2] + q % b;
+              R m = c0[o];
+              for (int w = 1; w < 4; w++)
+                m = min (m, c0[(size_t) w * G.bsize + o]);
+              for (int w = 0; w < 4; w++)
+                c0[(size_t) w * G.bsize + o] = m;
+            }
+          __syncthreads ();
         }
       mc = warp_min (mc);
-      if (any)
-        for (int q = lane; q < G.bsize; q += 32)
-          {
-            Tk[q] = sT[q];
-            Sk[q] = sS[q];
-          }
       if (lane == 0)
+        s_min[warp] = mc;
+      __syncthreads ();
+      if (any)
+        for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+          Tk[q] = reinterpret_cast<R *> (smem)[q];      /* copy 0, merged */
+      if (threadIdx.x == 0)
         {
-          counter[k] = cnt;
+          mc = fold_min (fold_min (s_min[0], s_min[1]), fold_min (s_min[2], s_min[3]));
           changed[k] = any;
           active[k] = any;
           sd[k] = any ? fold_key ((float) mc) : KEY_INF;
         }
-      __syncwarp ();
+      __syncthreads ();
     }
-  if (lane == 0 && swept)
+  if (threadIdx.x == 0 && swept)
     atomicAdd ((unsigned long long *) &ctl->sweeps, (unsigned long long) swept);
 }
 
@@ -957,7 +952,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
 
   /* Shared memory per thread block, and the thread counts. */
   const int threads3d = (L->b * L->b + 31) / 32 * 32 > 256 ? 256 : (L->b * L->b + 31) / 32 * 32;
-  const size_t shm = (two_d ? WARPS_2D : 1) * bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t));
+  const size_t shm = two_d ? bsize * (4 * sizeof (R) + sizeof (float))
+                           : bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t));
   if (shm > prop.sharedMemPerBlockOptin)
     return fr_error_set (err, FR_E_DEVICE,
                          "a subdomain of %d^%d nodes needs %zu bytes of shared memory, the "
@@ -1034,10 +1030,10 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   int per_sm = 0;
   if (two_d)
     {
-      FOLD_CK (cudaFuncSetAttribute (sweep2d_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int) shm));
-      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep2d_kernel<R>,
-                                                              WARPS_2D * 32, shm));
+      FOLD_CK (cudaFuncSetAttribute (sweep2d_par_kernel<R>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shm));
+      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep2d_par_kernel<R>,
+                                                              128, shm));
     }
   else
     {
@@ -1050,9 +1046,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     return fr_error_set (err, FR_E_DEVICE, "the sweep kernel cannot run with %zu bytes of "
                          "shared memory per block", shm);
   const int resident = per_sm * prop.multiProcessorCount;      /* thread blocks */
-  const int per_block = two_d ? WARPS_2D : 1;                   /* subdomains per block */
   const int chunk_subs = (int) (nblocks < (size_t) CHUNK ? nblocks : (size_t) CHUNK);
-  int sweep_grid = (chunk_subs + per_block - 1) / per_block;
+  int sweep_grid = chunk_subs;
   if (sweep_grid > resident)
     sweep_grid = resident;
   const int push_group = two_d ? 32 : threads3d;
@@ -1098,7 +1093,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
 
   /* Passes in batches; one word comes back per batch. */
   const int batch = fold_cuda_tuning.batch > 0 ? fold_cuda_tuning.batch : BATCH_DEFAULT;
-  const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;
+  const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner
+                                               : (two_d ? INNER_2D : INNER_3D);
   long round_trips = 0;
   for (;;)
     {
@@ -1111,9 +1107,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
           select_kernel<<<1, 1, 0, d.stream>>> (d.ctl);
           for (int c = 0; c < nchunks; c++)
             if (two_d)
-              sweep2d_kernel<R><<<sweep_grid, WARPS_2D * 32, shm, d.stream>>> (
-                T, d.F, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
-                c * CHUNK, inner);
+              sweep2d_par_kernel<R><<<sweep_grid, 128, shm, d.stream>>> (
+                T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, inner);
             else
               sweep3d_kernel<R><<<sweep_grid, threads3d, shm, d.stream>>> (
                 T, d.F, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
