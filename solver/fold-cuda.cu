@@ -879,6 +879,15 @@ ensure_pinned (Buf &b, size_t bytes)
   return e;
 }
 
+/* Host memory freed with the scope. */
+struct HostBuf {
+  void *p = nullptr;
+  HostBuf () = default;
+  HostBuf (const HostBuf &) = delete;
+  HostBuf &operator= (const HostBuf &) = delete;
+  ~HostBuf () { free (p); }
+};
+
 /* One solve's view of the workspace. */
 struct FoldView {
   void *T, *flat;
@@ -1007,8 +1016,23 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (ensure (ws.changed, nblocks));
   FOLD_CK (ensure (ws.ctl, sizeof (FoldCtl)));
   FOLD_CK (ensure_pinned (ws.host_ctl, sizeof (FoldCtl)));
-  FOLD_CK (ensure_pinned (ws.stage, count * (sizeof (R) > sizeof (float) ? sizeof (R)
-                                                                         : sizeof (float))));
+  /* The stage for start values and results: pinned (and kept) for grids
+   * an interactive drag solves again and again; plain memory for big ones,
+   * where locking the pages would cost more than the faster copy saves. */
+  const size_t stage_bytes = count * sizeof (R);
+  R *stage = nullptr;
+  HostBuf plain_stage;
+  if (stage_bytes <= KEEP_BYTES / 4)
+    {
+      FOLD_CK (ensure_pinned (ws.stage, stage_bytes));
+      stage = (R *) ws.stage.p;
+    }
+  else
+    {
+      if ((plain_stage.p = malloc (stage_bytes)) == nullptr)
+        return fr_error_set (err, FR_E_NOMEM, "out of memory for %zu start values", count);
+      stage = (R *) plain_stage.p;
+    }
   FoldView d = {
     ws.T.p, ws.flat.p, (uint32_t *) ws.stamp.p, (uint32_t *) ws.counter.p, (float *) ws.F.p,
     (float *) ws.speed.p,
@@ -1070,9 +1094,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   c0.min_act = fold_cuda_tuning.min_act > 0 ? fold_cuda_tuning.min_act : prop.multiProcessorCount;
   c0.las = pb->method == FR_FOLD_LAS;
 
-  /* Inputs through the pinned stage: start values in R, speeds, the
+  /* Inputs through the stage: start values in R, speeds, the
    * frozen mask (only when the boundary grid froze something). */
-  R *stage = (R *) ws.stage.p;
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < count; i++)
     stage[i] = (R) pb->t0[i];

@@ -250,8 +250,26 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
     return st;
   if (start->boundary != NULL)
     {
+      /* In parallel (3D boundary grids hold 10⁸ nodes); a bad value is
+       * looked for again, in order, for the message. */
       size_t nfixed = 0;
+      int bad = 0;
+#pragma omp parallel for schedule(static) reduction(+:nfixed) reduction(|:bad)
       for (size_t i = 0; i < count; i++)
+        {
+          double v = start->boundary[i];
+          if (isnan (v) || v == INFINITY)
+            continue;
+          if (!isfinite (v) || !(speed[i] > 0.0f))
+            {
+              bad = 1;
+              continue;
+            }
+          t0[i] = fmin (t0[i], v);
+          frozen[i] = 1;
+          nfixed++;
+        }
+      for (size_t i = 0; bad && i < count; i++)
         {
           double v = start->boundary[i];
           if (isnan (v) || v == INFINITY)
@@ -264,9 +282,6 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
             return fr_error_set (err, FR_E_INPUT,
                                  "boundary gives a start value at an obstacle node (ix=%zu, iy=%zu, iz=%zu)",
                                  ix, iy, iz);
-          t0[i] = fmin (t0[i], v);
-          frozen[i] = 1;
-          nfixed++;
         }
       if (nfixed == 0)
         return fr_error_set (err, FR_E_INPUT, "boundary grid holds no finite start value");
