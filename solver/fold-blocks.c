@@ -17,8 +17,10 @@
  * edges and corners too, since a pyramid stencil reaches diagonally.  A
  * copy is only ever lowered (see fold-pmm.c's push).
  *
- * Speeds use the same layout (ghost entries unused), so a node's speed and
- * time share an offset. */
+ * Speeds use the same layout, so a node's speed and time share an offset.
+ * A ghost's speed is 0 where the neighbour node is an obstacle and -1
+ * otherwise: ghosts are never updated, but the 2D sweep asks whether a
+ * node beside it is an obstacle (a diagonal wall, see fold-pmm.c). */
 #include "fold-private.h"
 
 #include <stdlib.h>
@@ -65,6 +67,21 @@ fold_blocks_speed (const fold_layout *L, const float *speed, const uint8_t *froz
 
       for (size_t q = 0; q < L->bsize; q++)
         Fk[q] = -1.0f;
+      /* Obstacles among the ghosts (and padding stays -1). */
+      for (int pk = 0; pk < L->p[2]; pk++)
+        for (int pj = 0; pj < L->p[1]; pj++)
+          for (int pi = 0; pi < L->p[0]; pi++)
+            {
+              ptrdiff_t gx = (ptrdiff_t) (bx * (size_t) b) + pi - L->g[0];
+              ptrdiff_t gy = L->ndim == 3 ? (ptrdiff_t) (byy * (size_t) by) + pj - L->g[1] : 0;
+              ptrdiff_t gz = (ptrdiff_t) (bz * (size_t) b) + pk - L->g[2];
+              if (gx < 0 || gy < 0 || gz < 0 || (size_t) gx >= L->n[0] || (size_t) gy >= L->n[1]
+                  || (size_t) gz >= L->n[2])
+                continue;
+              size_t idx = ((size_t) gz * L->n[1] + (size_t) gy) * L->n[0] + (size_t) gx;
+              if (speed[idx] == 0.0f)
+                Fk[pk * L->stride[2] + pj * L->stride[1] + pi] = 0.0f;
+            }
       for (int kk = 0; kk < b; kk++)
         for (int jj = 0; jj < by; jj++)
           for (int ii = 0; ii < b; ii++)

@@ -72,8 +72,9 @@ SFX (sweep_2d) (const fold_stencil *st, const fold_layout *L, REAL *T, const flo
               const double cur = (double) T[o];
               if ((double) f != k.F)
                 fold_coef_set (&k, ss, (double) f, st->psi2, st->psin);
-              const double best = fold_node_update_2d (ss, &k, (double) T[o + o0],
-                                                       (double) T[o + o1], (double) T[o + o2], cur);
+              double T0 = (double) T[o + o0], T2 = (double) T[o + o2];
+              fold_diagonal_walls_2d (F, o, o1, su, &T0, &T2);
+              const double best = fold_node_update_2d (ss, &k, T0, (double) T[o + o1], T2, cur);
               if (best < cur)
                 FOLD_STORE (o, best);
             }

@@ -203,6 +203,27 @@ fold_max (double a, double b)
   return b > a ? b : a;
 }
 
+/* 2D: a diagonal base node (n = 0 or 2 of a sub-sweep) lies behind a
+ * diagonal wall when the node straight behind (n = 1) and the apex's
+ * neighbour on the same side are both obstacles (F = 0): the path would
+ * squeeze through the point where their cells touch.  Such a base node
+ * then offers nothing (its T is taken as +inf); the edges need no rule,
+ * since n = 1, their shared end, is an obstacle and never reached.  F is
+ * the blocked layout's (obstacles marked among the ghosts too), o the
+ * apex, o1 the offset of n = 1, su the stride along the plane. */
+static inline FOLD_HD void
+fold_diagonal_walls_2d (const float *F, ptrdiff_t o, ptrdiff_t o1, ptrdiff_t su, double *T0,
+                        double *T2)
+{
+  if (F[o + o1] == 0.0f)
+    {
+      if (F[o - su] == 0.0f)
+        *T0 = INFINITY;
+      if (F[o + su] == 0.0f)
+        *T2 = INFINITY;
+    }
+}
+
 /* An edge's constants for speed constant c = F² − |ψ|² (see
  * fold_edge_time): α, β and D = max(0, αγ − β²). */
 static inline FOLD_HD void

@@ -193,6 +193,25 @@ make_2d_layers (problem *pb, size_t nx, size_t nz)
   pb->nsrc = 1;
 }
 
+/* 2D: the layered model cut by a wall of obstacle nodes that touch only at
+ * corners (the staircase a slanted thin wall rasterises to), source below
+ * it: nothing beyond may be reached, on either back end; 173×149. */
+static void
+make_2d_diagonal (problem *pb)
+{
+  const size_t nx = 173, nz = 149;
+
+  make_2d_layers (pb, nx, nz);
+  for (size_t i = 0; i < nx * nz; i++)
+    {
+      long ix = (long) (i % nx), iz = (long) (i / nx);
+      pb->speed[i] = ix + iz == 120 ? 0.0f : (pb->speed[i] == 0.0f ? 1.0f : pb->speed[i]);
+    }
+  pb->psi[0] = -0.3, pb->psi[2] = 0.25;
+  pb->src[0] = 0.4, pb->src[1] = 0.3;
+  pb->nsrc = 1;
+}
+
 /* 2D: a wavy horizon polyline (it starts and ends outside the grid) in the
  * layered model, ψa = (0.3, −0.2); 190×161. */
 static void
@@ -246,7 +265,7 @@ make_2d_boundary (problem *pb)
 
 typedef enum model_kind {
   M_EX_B, M_EX_C, M_EX_D, M_FOLD3D, M_ODD_3D,
-  M_2D_CONST, M_2D_LAYERS, M_2D_LAYERS_ODD, M_2D_HORIZON, M_2D_BOUNDARY,
+  M_2D_CONST, M_2D_LAYERS, M_2D_LAYERS_ODD, M_2D_HORIZON, M_2D_BOUNDARY, M_2D_DIAGONAL,
 } model_kind;
 
 typedef struct match_case {
@@ -271,6 +290,7 @@ problem_make (problem *pb, const match_case *mc)
     case M_2D_LAYERS_ODD: make_2d_layers (pb, 229, 171); break;
     case M_2D_HORIZON: make_2d_horizon (pb); break;
     case M_2D_BOUNDARY: make_2d_boundary (pb); break;
+    case M_2D_DIAGONAL: make_2d_diagonal (pb); break;
     default: g_assert_not_reached ();
     }
 }
@@ -497,6 +517,7 @@ static const match_case match_cases[] = {
   { "/fold-cuda/match/2d/layers-obstacles-odd", M_2D_LAYERS_ODD, 0 },
   { "/fold-cuda/match/2d/horizon", M_2D_HORIZON, 0 },
   { "/fold-cuda/match/2d/boundary-negative", M_2D_BOUNDARY, 0 },
+  { "/fold-cuda/match/2d/diagonal-wall", M_2D_DIAGONAL, 0 },
 };
 
 /* Subdomain edges given to both back ends (0: each its own default). */

@@ -7,7 +7,9 @@
  *     T(x) >= min over y in the opening of (|s − y| + |y − x|) / F,
  * and the path s → a → b → x through the points a, b where the straight
  * crossing height, clamped into the opening, meets the wall's two faces is
- * free, so T(x) is at most its length / F (plus the scheme's error). */
+ * free, so T(x) is at most its length / F (plus the scheme's error).
+ * A wall drawn as a staircase of nodes that touch only at corners (what a
+ * slanted thin wall rasterises to) is just as impermeable. */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
@@ -85,6 +87,80 @@ test_opening_2d (void)
       g_assert_true (isinf (res.time[fr_grid_index (&g, 80, 0, iz)]));
   fr_fold_result_clear (&res);
   g_free (F);
+}
+
+/* Obstacle nodes on a line of slope num/den through the grid, as a
+ * staircase: each node touches the next at most at a corner when the
+ * slope is 1, and along runs then at corners otherwise.  Everything past
+ * it must stay unreached, for any ψa. */
+static void
+test_diagonal_wall_2d (void)
+{
+  static const struct { int num, den; double psi[2]; } walls[] = {
+    { 1, 1, { 0.0, 0.0 } },
+    { 1, 1, { 0.4, 0.3 } },
+    { 1, 1, { -0.5, 0.2 } },
+    { 1, 2, { 0.3, -0.4 } },
+    { 2, 1, { 0.0, 0.6 } },
+  };
+
+  for (size_t w = 0; w < G_N_ELEMENTS (walls); w++)
+    for (int method = FR_FOLD_LAS; method <= FR_FOLD_SOLAS; method++)
+      {
+        fr_grid g = fr_grid_2d (97, 89, 0.01, 0.01, 0, 0);
+        size_t n = fr_grid_count (&g), beyond = 0;
+        float *F = g_new (float, n);
+        double src[2] = { 0.1, 0.1 };
+        fr_fold_params p;
+        fr_fold_result res;
+
+        /* Wall: the line num·ix + den·iz = 60·den, one node per column
+         * (slope <= 1) or per row (slope > 1), rounded down: consecutive
+         * wall nodes touch at corners.  "Beyond" is above the line. */
+        const int num = walls[w].num, den = walls[w].den;
+        for (size_t i = 0; i < n; i++)
+          F[i] = 1.0f;
+        if (num <= den)
+          for (int ix = 0; ix < (int) g.nx; ix++)
+            {
+              int iz = (int) floor ((60.0 * den - (double) num * ix) / den);
+              if (iz >= 0 && iz < (int) g.nz)
+                F[fr_grid_index (&g, (size_t) ix, 0, (size_t) iz)] = 0.0f;
+            }
+        else
+          for (int iz = 0; iz < (int) g.nz; iz++)
+            {
+              int ix = (int) floor ((60.0 * den - (double) den * iz) / num);
+              if (ix >= 0 && ix < (int) g.nx)
+                F[fr_grid_index (&g, (size_t) ix, 0, (size_t) iz)] = 0.0f;
+            }
+        fr_fold_params_init (&p);
+        p.speed = F;
+        p.psi_a[0] = walls[w].psi[0];
+        p.psi_a[2] = walls[w].psi[1];
+        p.method = (fr_fold_method) method;
+        fr_fold_start st = { .sources = src, .nsrc = 1 };
+        fold_solve_ok (&g, &st, &p, &res);
+        for (size_t iz = 0; iz < g.nz; iz++)
+          for (size_t ix = 0; ix < g.nx; ix++)
+            {
+              double x = (double) ix, z = (double) iz;
+              /* strictly past the line (by more than one node) */
+              if (num * x + den * z <= 60.0 * den + den + num)
+                continue;
+              beyond++;
+              double t = res.time[fr_grid_index (&g, ix, 0, iz)];
+              if (!isinf (t))
+                g_error ("wall %zu (slope %d/%d, psi %g,%g, %s): node (%zu, %zu) beyond it "
+                         "reached at T = %g", w, walls[w].num, walls[w].den, walls[w].psi[0],
+                         walls[w].psi[1], fr_fold_method_name (res.method), ix, iz, t);
+            }
+        g_assert_cmpuint (beyond, >, 100);
+        /* and the near side is reached */
+        g_assert_true (isfinite (res.time[fr_grid_index (&g, 10, 0, 10)]));
+        fr_fold_result_clear (&res);
+        g_free (F);
+      }
 }
 
 static void
@@ -195,6 +271,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/fold/obstacles/opening-2d", test_opening_2d);
   g_test_add_func ("/fold/obstacles/closed-2d", test_closed_2d);
+  g_test_add_func ("/fold/obstacles/diagonal-wall-2d", test_diagonal_wall_2d);
   g_test_add_func ("/fold/obstacles/semi-permeable-2d", test_semi_permeable_2d);
   g_test_add_func ("/fold/obstacles/opening-3d", test_opening_3d);
   return g_test_run ();
