@@ -24,7 +24,7 @@
  *            did not change since it was last evaluated in that direction
  *            is skipped (stamps kept on the device).  2D: a plane is one
  *            row, one warp per direction on its own copy, the copies merged
- *            (least value) after each round.  A subdomain stays active when
+ *            (least value) after the round.  A subdomain stays active when
  *            an inner node changed, with SD = the least new value (a block
  *            reduction);
  *   push     every subdomain that changed lowers its neighbours' ghost
@@ -62,8 +62,7 @@ fold_cuda_tune fold_cuda_tuning = { 0, 0, 0 };
 
 namespace {
 
-constexpr int INNER_3D = 1;           /* sweeps per activation in 3D: more only cost */
-constexpr int INNER_2D = 2;           /* 2D: rounds of the four directions at once */
+constexpr int INNER_DEFAULT = 1;      /* sweeps (2D: rounds) per activation: more only cost */
 constexpr int BATCH_DEFAULT = 8;      /* passes per host round trip */
 constexpr int CHUNK = 65536;          /* subdomains per sweep/push launch */
 constexpr int TALLY_THREADS = 256;
@@ -268,6 +267,8 @@ init_kernel (const R *t0, const float *speed, const uint8_t *frozen, R *T, float
                   f = speed[idx];
                   solv |= f > 0.0f;
                 }
+              else if (!inner && speed[idx] == 0.0f)
+                f = 0.0f;          /* an obstacle among the ghosts (fold-blocks.c) */
             }
           T[(size_t) k * G.bsize + q] = v;
           F[(size_t) k * G.bsize + q] = f;
@@ -449,8 +450,8 @@ store_lower (R *sT, int o, double best, double cur, bool &changed, double &mc)
  * then the copies merged by taking each node's least value, repeated while
  * a node changes (at most `inner` times).  Every copy only ever holds times
  * that some update produced, so their minimum is as valid as a sequential
- * sweep's, and the iteration ends at the same fixed point; a plane step per
- * direction instead of four per pass.  (No unchanged-base skip here.) */
+ * sweep's, and the iteration ends at the same fixed point: b dependent
+ * plane steps per round instead of 4·b.  (No unchanged-base skip here.) */
 template <typename R>
 __global__ void __launch_bounds__ (128)
 sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
@@ -510,9 +511,9 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
                   const double cur = (double) copy[o];
                   if (f != kc.F)
                     kc.set (ss, f);
-                  const double best = node_update_2d (ss, kc, (double) copy[o + o0],
-                                                      (double) copy[o + o1], (double) copy[o + o2],
-                                                      cur);
+                  double T0 = (double) copy[o + o0], T2 = (double) copy[o + o2];
+                  fold_diagonal_walls_2d (sF, o, o1, su, &T0, &T2);
+                  const double best = node_update_2d (ss, kc, T0, (double) copy[o + o1], T2, cur);
                   store_lower (copy, o, best, cur, ch, mc);
                 }
               __syncwarp ();
@@ -1116,8 +1117,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
 
   /* Passes in batches; one word comes back per batch. */
   const int batch = fold_cuda_tuning.batch > 0 ? fold_cuda_tuning.batch : BATCH_DEFAULT;
-  const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner
-                                               : (two_d ? INNER_2D : INNER_3D);
+  const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;
   long round_trips = 0;
   for (;;)
     {
