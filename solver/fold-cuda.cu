@@ -594,12 +594,16 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
       const float *Fk = F + (size_t) k * G.bsize;
       uint32_t *Sk = stamp + (size_t) k * G.bsize;
       uint32_t cnt = counter[k];
+      int zero = 0;
       for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
         {
           sT[q] = Tk[q];
           sF[q] = Fk[q];
           sS[q] = Sk[q];
+          zero |= Fk[q] == 0.0f;
         }
+      /* Diagonal walls are looked for only where an obstacle is. */
+      const bool walls = __syncthreads_or (zero);
       bool any = false;
       double mc = INFINITY;
       for (int it = 0; it < inner; it++)
@@ -633,6 +637,8 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                       double Tn[9];
                       for (int m = 0; m < 9; m++)
                         Tn[m] = (double) sT[o + (int) ss->off[m]];
+                      if (walls)
+                        fold_diagonal_walls_3d (sF, o, ss, su, sv, Tn);
                       const double cur = (double) sT[o];
                       if (f != kc.F)
                         kc.set (ss, f);

@@ -96,6 +96,7 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
 
   if (st->ndim == 2)
     return SFX (sweep_2d) (st, L, T, F, stamp, counter, minchg);
+  const bool walls = fold_has_obstacle (F, L->bsize);
   for (int s = 0; s < st->nsub; s++)
     {
       const fold_subsweep *ss = &st->sub[s];
@@ -130,6 +131,8 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
                 double Tn[9];
                 for (int n = 0; n < nbase; n++)
                   Tn[n] = (double) T[o + ss->off[n]];
+                if (walls)
+                  fold_diagonal_walls_3d (F, o, ss, su, sv, Tn);
                 const double cur = (double) T[o];
                 if ((double) f != k.F)
                   fold_coef_set (&k, ss, (double) f, st->psi2, st->psin);

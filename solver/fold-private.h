@@ -224,6 +224,62 @@ fold_diagonal_walls_2d (const float *F, ptrdiff_t o, ptrdiff_t o1, ptrdiff_t su,
     }
 }
 
+/* 3D: a base node B of a pyramid sub-sweep is reached from the apex A only
+ * along a path that does not squeeze between obstacles: some monotone
+ * path of axis steps from B to A through free nodes of the cell between
+ * them (2D: one of the two side nodes free, as above; a base corner: one
+ * of the six orders of the three steps).  A base node without such a
+ * path is taken as +inf, and so are the edges and triangles that use it,
+ * which only ever drops candidates.  su, sv: the strides along the base
+ * plane's u and v. */
+static inline FOLD_HD bool
+fold_free (const float *F, ptrdiff_t q)
+{
+  return F[q] != 0.0f;
+}
+
+static inline FOLD_HD void
+fold_diagonal_walls_3d (const float *F, ptrdiff_t o, const fold_subsweep *ss, ptrdiff_t su,
+                        ptrdiff_t sv, double *Tn)
+{
+  const bool fb4 = fold_free (F, o + ss->off[4]);          /* centre of the base */
+
+  for (int n = 0; n < 9; n++)
+    {
+      const int du = n % 3 - 1, dv = n / 3 - 1;
+      if ((du == 0 && dv == 0) || !(Tn[n] < INFINITY))
+        continue;
+      bool path;
+      if (dv == 0)
+        path = fb4 || fold_free (F, o + du * su);
+      else if (du == 0)
+        path = fb4 || fold_free (F, o + dv * sv);
+      else
+        {
+          /* Intermediate nodes: in the apex's plane (a first) or the
+           * base's (u or v first). */
+          const bool fauv = fold_free (F, o + du * su + dv * sv);
+          const bool fau = fold_free (F, o + du * su), fav = fold_free (F, o + dv * sv);
+          const bool fbu = fold_free (F, o + ss->off[4 + du]);       /* base (du, 0) */
+          const bool fbv = fold_free (F, o + ss->off[4 + 3 * dv]);   /* base (0, dv) */
+          path = (fauv && (fau || fav)) || (fbv && (fav || fb4)) || (fbu && (fau || fb4));
+        }
+      if (!path)
+        Tn[n] = INFINITY;
+    }
+}
+
+/* Whether a subdomain's padded speeds hold an obstacle (F = 0): only then
+ * do the sweeps look for diagonal walls. */
+static inline FOLD_HD bool
+fold_has_obstacle (const float *F, size_t count)
+{
+  for (size_t q = 0; q < count; q++)
+    if (F[q] == 0.0f)
+      return true;
+  return false;
+}
+
 /* An edge's constants for speed constant c = F² − |ψ|² (see
  * fold_edge_time): α, β and D = max(0, αγ − β²). */
 static inline FOLD_HD void

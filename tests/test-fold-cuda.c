@@ -147,6 +147,31 @@ make_odd_3d (problem *pb)
   pb->nsrc = 2;
 }
 
+/* 3D: varying speeds cut by a wall of obstacle nodes touching only at
+ * corners (ix + iy + iz = 45) and one touching along edges (ix + iz = 52
+ * beyond y = 20), sources below both: nothing past them may be reached,
+ * on either back end; 43×39×35. */
+static void
+make_diagonal_3d (problem *pb)
+{
+  pb->g = fr_grid_3d (43, 39, 35, 0.025, 0.025, 0.025, 0, 0, 0);
+  const fr_grid *g = &pb->g;
+  size_t n = fr_grid_count (g);
+
+  pb->speed = g_new (float, n);
+  for (size_t i = 0; i < n; i++)
+    {
+      long ix = (long) (i % g->nx), iy = (long) ((i / g->nx) % g->ny);
+      long iz = (long) (i / (g->nx * g->ny));
+      float F = (float) (1.0 + 0.3 * sin (0.3 * (double) ix) * cos (0.2 * (double) iz));
+      pb->speed[i] = ix + iy + iz == 45 || (iy > 20 && ix + iz == 52) ? 0.0f : F;
+    }
+  pb->psi[0] = 0.2, pb->psi[1] = 0.25, pb->psi[2] = -0.15;
+  double s[2][3] = { { 0.2, 0.2, 0.15 }, { 0.05, 0.6, 0.1 } };
+  memcpy (pb->src, s, sizeof s);
+  pb->nsrc = 2;
+}
+
 /* Five wavy layers of speed 0.8–2.2 over a 2D grid, as a function of the
  * node's position relative to the grid's extent. */
 static float
@@ -266,6 +291,7 @@ make_2d_boundary (problem *pb)
 typedef enum model_kind {
   M_EX_B, M_EX_C, M_EX_D, M_FOLD3D, M_ODD_3D,
   M_2D_CONST, M_2D_LAYERS, M_2D_LAYERS_ODD, M_2D_HORIZON, M_2D_BOUNDARY, M_2D_DIAGONAL,
+  M_DIAGONAL_3D,
 } model_kind;
 
 typedef struct match_case {
@@ -291,6 +317,7 @@ problem_make (problem *pb, const match_case *mc)
     case M_2D_HORIZON: make_2d_horizon (pb); break;
     case M_2D_BOUNDARY: make_2d_boundary (pb); break;
     case M_2D_DIAGONAL: make_2d_diagonal (pb); break;
+    case M_DIAGONAL_3D: make_diagonal_3d (pb); break;
     default: g_assert_not_reached ();
     }
 }
@@ -518,6 +545,7 @@ static const match_case match_cases[] = {
   { "/fold-cuda/match/2d/horizon", M_2D_HORIZON, 0 },
   { "/fold-cuda/match/2d/boundary-negative", M_2D_BOUNDARY, 0 },
   { "/fold-cuda/match/2d/diagonal-wall", M_2D_DIAGONAL, 0 },
+  { "/fold-cuda/match/3d/diagonal-walls", M_DIAGONAL_3D, 0 },
 };
 
 /* Subdomain edges given to both back ends (0: each its own default). */

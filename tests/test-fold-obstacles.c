@@ -9,7 +9,7 @@
  * crossing height, clamped into the opening, meets the wall's two faces is
  * free, so T(x) is at most its length / F (plus the scheme's error).
  * A wall drawn as a staircase of nodes that touch only at corners (what a
- * slanted thin wall rasterises to) is just as impermeable. */
+ * slanted thin wall rasterises to) is just as impermeable, in 2D and 3D. */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
@@ -163,6 +163,61 @@ test_diagonal_wall_2d (void)
       }
 }
 
+/* 3D walls one node thick whose nodes touch along edges (the plane
+ * ix + iz = 24, every iy) or only at corners (ix + iy + iz = 30): nothing
+ * past them may be reached, for any ψa and both methods. */
+static void
+test_diagonal_wall_3d (void)
+{
+  static const struct { int cy; double psi[3]; } walls[] = {
+    { 0, { 0.0, 0.0, 0.0 } },
+    { 0, { 0.3, -0.2, 0.35 } },
+    { 1, { 0.0, 0.0, 0.0 } },
+    { 1, { 0.35, 0.3, 0.3 } },
+    { 1, { -0.3, 0.4, 0.2 } },
+  };
+
+  for (size_t w = 0; w < G_N_ELEMENTS (walls); w++)
+    for (int method = FR_FOLD_LAS; method <= FR_FOLD_SOLAS; method++)
+      {
+        fr_grid g = fr_grid_3d (37, 35, 33, 0.025, 0.025, 0.025, 0, 0, 0);
+        size_t n = fr_grid_count (&g), beyond = 0;
+        float *F = g_new (float, n);
+        const int cy = walls[w].cy, level = cy ? 30 : 24;
+        double src[3] = { 0.1, 0.1, 0.1 };
+        fr_fold_params p;
+        fr_fold_result res;
+
+        for (size_t i = 0; i < n; i++)
+          {
+            long ix = (long) (i % g.nx), iy = (long) ((i / g.nx) % g.ny), iz = (long) (i / (g.nx * g.ny));
+            F[i] = ix + cy * iy + iz == level ? 0.0f : 1.0f;
+          }
+        fr_fold_params_init (&p);
+        p.speed = F;
+        memcpy (p.psi_a, walls[w].psi, sizeof p.psi_a);
+        p.method = (fr_fold_method) method;
+        fr_fold_start st = { .sources = src, .nsrc = 1 };
+        fold_solve_ok (&g, &st, &p, &res);
+        for (size_t i = 0; i < n; i++)
+          {
+            long ix = (long) (i % g.nx), iy = (long) ((i / g.nx) % g.ny), iz = (long) (i / (g.nx * g.ny));
+            if (ix + cy * iy + iz <= level)
+              continue;
+            beyond++;
+            if (!isinf (res.time[i]))
+              g_error ("wall %zu (%s, psi %g,%g,%g, %s): node (%ld, %ld, %ld) beyond it reached "
+                       "at T = %g", w, cy ? "corners" : "edges", walls[w].psi[0], walls[w].psi[1],
+                       walls[w].psi[2], fr_fold_method_name (res.method), ix, iy, iz,
+                       res.time[i]);
+          }
+        g_assert_cmpuint (beyond, >, 1000);
+        g_assert_true (isfinite (res.time[fr_grid_index (&g, 4, 4, 4)]));
+        fr_fold_result_clear (&res);
+        g_free (F);
+      }
+}
+
 static void
 test_closed_2d (void)
 {
@@ -274,5 +329,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/obstacles/diagonal-wall-2d", test_diagonal_wall_2d);
   g_test_add_func ("/fold/obstacles/semi-permeable-2d", test_semi_permeable_2d);
   g_test_add_func ("/fold/obstacles/opening-3d", test_opening_3d);
+  g_test_add_func ("/fold/obstacles/diagonal-wall-3d", test_diagonal_wall_3d);
   return g_test_run ();
 }
