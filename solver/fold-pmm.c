@@ -19,6 +19,11 @@
  * F·n + ψ enters through the triangle).  With ψ = 0 these are the usual
  * upwind eikonal updates on triangles and tetrahedra.
  *
+ * Obstacles (F = 0) are never updated and never reached; a base node that
+ * the apex could only see by squeezing between obstacles that touch at an
+ * edge or a corner (a diagonal wall) offers nothing (fold_diagonal_walls_2d
+ * and _3d in fold-private.h).
+ *
  * Cost: what depends on F only (vertex τ, edge constants) is computed once
  * per run of equal speeds (fold_coef), and an edge's conditional-upwind
  * test is decided before any root; 2D has its own unrolled sweep. */
