@@ -103,3 +103,22 @@ fold_blocks_speed (const fold_layout *L, const float *speed, const uint8_t *froz
     }
   return F;
 }
+
+int
+fold_neighbour_dirs (int ndim, int dirs[26][3])
+{
+  int n = 0;
+
+  for (int order = 1; order <= ndim; order++)
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = (ndim == 3 ? -1 : 0); dy <= (ndim == 3 ? 1 : 0); dy++)
+        for (int dx = -1; dx <= 1; dx++)
+          if (abs (dx) + abs (dy) + abs (dz) == order)
+            {
+              dirs[n][0] = dx;
+              dirs[n][1] = dy;
+              dirs[n][2] = dz;
+              n++;
+            }
+  return n;
+}

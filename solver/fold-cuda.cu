@@ -938,17 +938,7 @@ geom_init (FoldGeom *G, const fold_layout *L)
       G->n[a] = (int) L->n[a];
     }
   G->nblocks = (int) L->nblocks;
-  for (int order = 1; order <= L->ndim; order++)
-    for (int dz = -1; dz <= 1; dz++)
-      for (int dy = (L->ndim == 3 ? -1 : 0); dy <= (L->ndim == 3 ? 1 : 0); dy++)
-        for (int dx = -1; dx <= 1; dx++)
-          if (abs (dx) + abs (dy) + abs (dz) == order)
-            {
-              G->dirs[G->ndirs][0] = dx;
-              G->dirs[G->ndirs][1] = dy;
-              G->dirs[G->ndirs][2] = dz;
-              G->ndirs++;
-            }
+  G->ndirs = fold_neighbour_dirs (L->ndim, G->dirs);
 }
 
 template <typename R>

@@ -143,6 +143,11 @@ fold_block_id (const fold_layout *L, ptrdiff_t bx, ptrdiff_t by, ptrdiff_t bz)
   return ((ptrdiff_t) bz * (ptrdiff_t) L->nb[1] + by) * (ptrdiff_t) L->nb[0] + bx;
 }
 
+/* The directions to a subdomain's neighbours (8 in 2D, 26 in 3D), faces
+ * first, then edges, then corners: the order in which ghosts are shared.
+ * Returns their count. */
+int fold_neighbour_dirs (int ndim, int dirs[26][3]);
+
 /* Speeds in the blocked layout: F > 0 is solved, 0 an obstacle, -1 a node
  * never updated (frozen start value, or padding past the grid's end).
  * Ghost entries are unused.  Also reports which subdomains hold a node to

@@ -60,23 +60,6 @@ typedef struct fold_state {
   int dirs[26][3];            /* neighbour directions: faces first, then edges, corners */
 } fold_state;
 
-static void
-build_dirs (fold_state *s, int ndim)
-{
-  s->ndirs = 0;
-  for (int order = 1; order <= ndim; order++)
-    for (int dz = -1; dz <= 1; dz++)
-      for (int dy = (ndim == 3 ? -1 : 0); dy <= (ndim == 3 ? 1 : 0); dy++)
-        for (int dx = -1; dx <= 1; dx++)
-          if (abs (dx) + abs (dy) + abs (dz) == order)
-            {
-              s->dirs[s->ndirs][0] = dx;
-              s->dirs[s->ndirs][1] = dy;
-              s->dirs[s->ndirs][2] = dz;
-              s->ndirs++;
-            }
-}
-
 /* Solves subdomain k once and shares its boundary; returns 1 when swept. */
 static int
 solve_one (fold_state *s, size_t k)
@@ -170,7 +153,7 @@ fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats, fr_error
   s.L = &L;
   s.st = &st;
   s.ops = fold_ops_get (pb->double_precision);
-  build_dirs (&s, g->ndim);
+  s.ndirs = fold_neighbour_dirs (g->ndim, s.dirs);
 
   uint8_t *solvable = calloc (L.nblocks, 1);
   size_t *sched = malloc (L.nblocks * sizeof *sched);
