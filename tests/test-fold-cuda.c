@@ -31,6 +31,7 @@
 #include "fr-device.h"
 #include "fr-fold.h"
 #include "fr-spr.h"
+#include "test-cuda-skip.h"
 #include "test-fold-common.h"
 #if FOLDRAY_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -38,22 +39,6 @@
 
 #define REL_SINGLE 2e-6    /* about 16 float ulps */
 #define REL_DOUBLE 1e-12
-
-static bool
-need_device (void)
-{
-  if (!fr_cuda_built ())
-    {
-      g_test_skip ("this build has no CUDA back end");
-      return false;
-    }
-  if (!fr_cuda_usable ())
-    {
-      g_test_skip ("no usable CUDA device");
-      return false;
-    }
-  return true;
-}
 
 /* ------------------------------------------------------------ problems */
 

@@ -18,6 +18,7 @@
 #include "fr-device.h"
 #include "fr-spr.h"
 #include "spr-private.h"
+#include "test-cuda-skip.h"
 #include "test-spr-util.h"
 #if FOLDRAY_HAVE_CUDA
 #include "spr-cuda-tune.h"
@@ -55,22 +56,6 @@ static const model_case cases[] = {
   { 70, 66, 1.0, 1.0, 5, 5, 15, 1, true },     /* full: 120 offsets, generic kernel */
   { 75, 90, 2.0, 1.0, 1, 4, 16, 2, false },
 };
-
-static bool
-need_device (void)
-{
-  if (!fr_cuda_built ())
-    {
-      g_test_skip ("this build has no CUDA back end");
-      return false;
-    }
-  if (!fr_cuda_usable ())
-    {
-      g_test_skip ("no usable CUDA device");
-      return false;
-    }
-  return true;
-}
 
 /* Random source nodes outside obstacles, as model coordinates. */
 static double *
