@@ -567,13 +567,33 @@ def t_fold_drag_psi():
                                                    100 * mirrored))
 
 
+def fold_idle(timeout=30.0):
+    """Waits until the newest fold job's frame has settled."""
+    end = time.time() + timeout
+    while time.time() < end:
+        jobs = [int(m.group(1)) for m in (re.search(r"fold serial=(\d+)", l) for l in fold.lines()) if m]
+        done = fold.settled_serials()
+        if not jobs or (done and done[-1] >= jobs[-1]):
+            return
+        time.sleep(0.05)
+
+
 def fold_key_psi(key):
-    """Sends key and returns ψa of the job it starts."""
-    before = fold.lines()
+    """Sends key and returns ψa of the job it starts, once that job's frame
+    has settled.  (Waiting only for any newer settled frame raced with the
+    last jobs of the drag before.)"""
+    fold_idle()
+    before = len(fold.lines())
     xdo("key", key)
-    fst["serial"] = fold.wait_settled(fst["serial"])
-    new = [l for l in fold.lines()[len(before):] if " fold serial=" in l]
-    return fold_psi() if new else None
+    end = time.time() + 30.0
+    while time.time() < end:
+        new = [l for l in fold.lines()[before:] if " fold serial=" in l]
+        if new:
+            serial = int(re.search(r"fold serial=(\d+)", new[-1]).group(1))
+            fst["serial"] = fold.wait_settled(serial - 1)
+            return fold_psi()
+        time.sleep(0.05)
+    return None
 
 
 def t_fold_undo():
