@@ -146,16 +146,7 @@ fr_fold_job_run (FrJob           *job,
       return g_steal_pointer (&result);
     }
 
-  result->time = g_new (float, count);
-  result->time_max = 0.0f;
-  for (size_t i = 0; i < count; i++)
-    {
-      float t = (float) res.time[i];
-
-      result->time[i] = t;
-      if (isfinite (t) && t > result->time_max)
-        result->time_max = t;
-    }
+  fr_result_set_time (result, res.time, count);
   result->device_time = fr_fold_result_take_device_time (&res);
   result->backend = g_strdup (fr_fold_backend_name (res.backend));
   result->method = g_strdup (fr_fold_method_name (res.method));

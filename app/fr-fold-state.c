@@ -695,21 +695,6 @@ fr_fold_state_end_edit (FrFoldState *self,
   emit_changed (self, FR_FOLD_CHANGED_EDITED);
 }
 
-static const char *
-backend_id (fr_fold_backend backend)
-{
-  switch (backend)
-    {
-    case FR_FOLD_CPU:
-      return "cpu";
-    case FR_FOLD_CUDA:
-      return "cuda";
-    case FR_FOLD_BACKEND_AUTO:
-    default:
-      return "auto";
-    }
-}
-
 /* Writes the fold settings and horizon into doc's "fold" members. */
 void
 fr_fold_state_to_doc (FrFoldState *self,
@@ -724,7 +709,7 @@ fr_fold_state_to_doc (FrFoldState *self,
   g_free (doc->fold_method);
   doc->fold_method = g_strdup (self->method == FR_FOLD_SOLAS ? "solas" : "las");
   g_free (doc->fold_backend);
-  doc->fold_backend = g_strdup (backend_id (self->backend));
+  doc->fold_backend = g_strdup (fr_fold_backend_name (self->backend));
   doc->has_fold_speed = TRUE;
   doc->fold_speed_from_grid = self->speed_from_grid;
   doc->fold_speed = self->speed_const;

@@ -104,6 +104,27 @@ fr_result_new (FrJob *job)
   return result;
 }
 
+/* The solver's T (doubles) as the result's floats, and its largest finite
+ * value (the colour scale). */
+void
+fr_result_set_time (FrResult     *result,
+                    const double *time,
+                    size_t        count)
+{
+  g_return_if_fail (result != NULL && result->time == NULL);
+
+  result->time = g_new (float, count);
+  result->time_max = 0.0f;
+  for (size_t i = 0; i < count; i++)
+    {
+      float t = (float) time[i];
+
+      result->time[i] = t;
+      if (isfinite (t) && t > result->time_max)
+        result->time_max = t;
+    }
+}
+
 FrResult *
 fr_result_ref (FrResult *result)
 {
@@ -185,16 +206,7 @@ fr_job_run (FrJob           *job,
     }
 
   count = fr_grid_count (&job->grid);
-  result->time = g_new (float, count);
-  result->time_max = 0.0f;
-  for (size_t i = 0; i < count; i++)
-    {
-      float t = (float) res.time[i];
-
-      result->time[i] = t;
-      if (isfinite (t) && t > result->time_max)
-        result->time_max = t;
-    }
+  fr_result_set_time (result, res.time, count);
   result->device_time = fr_spr_result_take_device_time (&res);
   result->backend = g_strdup (fr_spr_backend_name (res.backend));
   result->solve_ms = res.solve_ms;
