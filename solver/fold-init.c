@@ -19,6 +19,7 @@
  * Boundary grid: finite values are fixed start values (never updated). */
 #include "fold-private.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,37 +79,71 @@ segment_clear (const fr_grid *g, const float *speed, const double a[3], const do
   return true;
 }
 
-double
-fold_polyline_time (const double *xz, size_t n, double x, double z, double F,
-                    const double psi[3], double *yx, double *yz)
+/* The least τ from a polyline, trying segment `first` first: its time bounds
+ * the rest, and a segment whose box lies too far to beat it is skipped,
+ * since τ(d) >= |d| / (F + |ψ|) (the root in τ is at most F|d|).  The bound
+ * keeps a margin, so a skipped segment could not have won even by rounding,
+ * and ties go to the candidate the plain scan meets first (the vertices in
+ * order, then the segments' insides): the result is the plain scan's. */
+static double
+polyline_time (const double *xz, size_t n, double x, double z, double F, const double psi[3],
+               size_t first, double *yx, double *yz)
 {
-  double c = F * F - (psi[0] * psi[0] + psi[2] * psi[2]);
+  const double c = F * F - (psi[0] * psi[0] + psi[2] * psi[2]);
+  const double reach = F + sqrt (psi[0] * psi[0] + psi[2] * psi[2]);
   double best = INFINITY, bx = NAN, bz = NAN;
+  size_t best_rank = SIZE_MAX;     /* vertex i: i; inside of segment i: n + i */
 
-  for (size_t i = 0; i < n; i++)
+  for (size_t s = 0; s + 1 < n; s++)
     {
-      double d[2] = { x - xz[2 * i], z - xz[2 * i + 1] };
-      double t = fold_tau (psi[0] * d[0] + psi[2] * d[1], d[0] * d[0] + d[1] * d[1], c);
-      if (t < best)
-        best = t, bx = xz[2 * i], bz = xz[2 * i + 1];
-    }
-  for (size_t i = 0; i + 1 < n; i++)
-    {
-      double d0[2] = { x - xz[2 * i], z - xz[2 * i + 1] };
-      double e[2] = { xz[2 * i + 2] - xz[2 * i], xz[2 * i + 3] - xz[2 * i + 1] };
+      const size_t i = s == 0 ? first : (s <= first ? s - 1 : s);
+      const double *a = xz + 2 * i, *b = a + 2;
+      if (best < INFINITY)
+        {
+          double gx = fold_max (0.0, fold_max (fold_min (a[0], b[0]) - x, x - fold_max (a[0], b[0])));
+          double gz = fold_max (0.0, fold_max (fold_min (a[1], b[1]) - z, z - fold_max (a[1], b[1])));
+          double lim = best * reach;
+          if (gx * gx + gz * gz > lim * lim * (1.0 + 1e-9))
+            continue;
+        }
+      /* The segment's ends (the last one's end only once), then its inside. */
+      for (size_t v = i; v <= i + 1; v++)
+        {
+          if (v == i + 1 && v != n - 1)
+            continue;
+          double d[2] = { x - xz[2 * v], z - xz[2 * v + 1] };
+          double t = fold_tau (psi[0] * d[0] + psi[2] * d[1], d[0] * d[0] + d[1] * d[1], c);
+          if (t < best || (t == best && v < best_rank))
+            best = t, best_rank = v, bx = xz[2 * v], bz = xz[2 * v + 1];
+        }
+      double d0[2] = { x - a[0], z - a[1] };
+      double e[2] = { b[0] - a[0], b[1] - a[1] };
       double lambda = 0.0;
       double t = fold_edge_time (0.0, 0.0, psi[0] * d0[0] + psi[2] * d0[1],
                                  psi[0] * e[0] + psi[2] * e[1], e[0] * e[0] + e[1] * e[1],
                                  d0[0] * e[0] + d0[1] * e[1], d0[0] * d0[0] + d0[1] * d0[1],
                                  c, &lambda);
-      if (t < best)
-        best = t, bx = xz[2 * i] + lambda * e[0], bz = xz[2 * i + 1] + lambda * e[1];
+      if (t < best || (t == best && n + i < best_rank))
+        best = t, best_rank = n + i, bx = a[0] + lambda * e[0], bz = a[1] + lambda * e[1];
+    }
+  if (n == 1)
+    {
+      double d[2] = { x - xz[0], z - xz[1] };
+      best = fold_tau (psi[0] * d[0] + psi[2] * d[1], d[0] * d[0] + d[1] * d[1], c);
+      bx = xz[0], bz = xz[1];
     }
   if (yx)
     *yx = bx;
   if (yz)
     *yz = bz;
   return best;
+}
+
+double
+fold_polyline_time (const double *xz, size_t n, double x, double z, double F,
+                    const double psi[3], double *yx, double *yz)
+{
+  return polyline_time (xz, n, x, z, F, psi, 0, yx, yz);
 }
 
 /* Distance from (x, z) to the segment a -> b. */
@@ -163,6 +198,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
           if (a == 1 && nd == 2)
             lo[a] = hi[a] = 0;
         }
+      bool reached = false;
       for (size_t iz = lo[2]; iz <= hi[2]; iz++)
         for (size_t iy = lo[1]; iy <= hi[1]; iy++)
           for (size_t ix = lo[0]; ix <= hi[0]; ix++)
@@ -177,9 +213,31 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
               double t = fold_tau (psi[0] * d[0] + psi[1] * d[1] + psi[2] * d[2], dd, c);
               if (t < t0[idx] && segment_clear (g, speed, s, x))
                 t0[idx] = t;
+              reached |= t0[idx] <= t;
             }
+      if (!reached)
+        return fr_error_set (err, FR_E_INPUT, "source %zu starts no node: none lies within the "
+                             "source radius %g of it in sight; give a larger radius", k, radius);
     }
   return FR_OK;
+}
+
+/* A segment's nodes within the band, as index ranges (empty: x1 < x0). */
+typedef struct seg_box {
+  long x0, x1, z0, z1;
+} seg_box;
+
+/* Whether a segment before `seg` has node (ix, iz) within the band: that
+ * segment's pass computes the node, so this one skips it. */
+static bool
+seen_before (const double *xz, const seg_box *box, size_t seg, long ix, long iz, double x,
+             double z, double band)
+{
+  for (size_t j = 0; j < seg; j++)
+    if (ix >= box[j].x0 && ix <= box[j].x1 && iz >= box[j].z0 && iz <= box[j].z1
+        && segment_distance (xz + 2 * j, xz + 2 * j + 2, x, z) <= band)
+      return true;
+  return false;
 }
 
 static fr_status
@@ -189,7 +247,6 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
   const double *xz = start->horizon;
   const size_t n = start->nhorizon;
   const double band = fmax (g->dx, g->dz);
-  bool any = false;
 
   if (g->ndim != 2)
     return fr_error_set (err, FR_E_INPUT, "a horizon polyline is for 2D grids; give a 3D one as a boundary grid");
@@ -199,7 +256,12 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
     if (!isfinite (xz[i]))
       return fr_error_set (err, FR_E_INPUT, "horizon point %zu is not finite", i / 2);
 
-  for (size_t i = 0; i + 1 < n; i++)
+  const size_t nseg = n - 1;
+  seg_box *box = malloc (nseg * sizeof *box);
+  if (box == NULL)
+    return fr_error_set (err, FR_E_NOMEM, "out of memory for a horizon of %zu points", n);
+  long zmin = LONG_MAX, zmax = -1;
+  for (size_t i = 0; i < nseg; i++)
     {
       const double *a = xz + 2 * i, *b = xz + 2 * i + 2;
       double xlo = fmin (a[0], b[0]) - band, xhi = fmax (a[0], b[0]) + band;
@@ -208,21 +270,40 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
       double fx1 = fmin ((double) g->nx - 1, floor ((xhi - g->x0) / g->dx));
       double fz0 = fmax (0.0, ceil ((zlo - g->z0) / g->dz));
       double fz1 = fmin ((double) g->nz - 1, floor ((zhi - g->z0) / g->dz));
+      box[i] = (seg_box) { 0, -1, 0, -1 };
       if (fx1 < fx0 || fz1 < fz0)
         continue;
-      for (size_t iz = (size_t) fz0; iz <= (size_t) fz1; iz++)
-        for (size_t ix = (size_t) fx0; ix <= (size_t) fx1; ix++)
+      box[i] = (seg_box) { (long) fx0, (long) fx1, (long) fz0, (long) fz1 };
+      zmin = box[i].z0 < zmin ? box[i].z0 : zmin;
+      zmax = box[i].z1 > zmax ? box[i].z1 : zmax;
+    }
+
+  /* By rows in parallel (a row belongs to one thread); each node within
+   * the band is computed once, by the first segment that has it, starting
+   * from that segment. */
+  int any = 0;
+#pragma omp parallel for schedule(dynamic, 4) reduction(|:any)
+  for (long iz = zmin; iz <= zmax; iz++)
+    for (size_t i = 0; i < nseg; i++)
+      {
+        if (iz < box[i].z0 || iz > box[i].z1)
+          continue;
+        const double *a = xz + 2 * i, *b = xz + 2 * i + 2;
+        const double z = g->z0 + (double) iz * g->dz;
+        for (long ix = box[i].x0; ix <= box[i].x1; ix++)
           {
-            double x = g->x0 + (double) ix * g->dx, z = g->z0 + (double) iz * g->dz;
-            size_t idx = fr_grid_index (g, ix, 0, iz);
-            if (!(speed[idx] > 0.0f) || segment_distance (a, b, x, z) > band)
+            double x = g->x0 + (double) ix * g->dx;
+            size_t idx = fr_grid_index (g, (size_t) ix, 0, (size_t) iz);
+            if (!(speed[idx] > 0.0f) || segment_distance (a, b, x, z) > band
+                || seen_before (xz, box, i, ix, iz, x, z, band))
               continue;
-            double t = fold_polyline_time (xz, n, x, z, speed[idx], psi, NULL, NULL);
+            double t = polyline_time (xz, n, x, z, speed[idx], psi, i, NULL, NULL);
             if (t < t0[idx])
               t0[idx] = t;
-            any = true;
+            any = 1;
           }
-    }
+      }
+  free (box);
   if (!any)
     return fr_error_set (err, FR_E_INPUT, "the horizon passes near no node with speed > 0 inside the grid");
   return FR_OK;
@@ -286,8 +367,8 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
       if (nfixed == 0)
         return fr_error_set (err, FR_E_INPUT, "boundary grid holds no finite start value");
     }
-  for (size_t i = 0; i < count; i++)
-    if (t0[i] < INFINITY)
-      return FR_OK;
-  return fr_error_set (err, FR_E_INPUT, "no start: give a point source, a horizon or a boundary grid");
+  /* Each kind of start above gave a finite value or said why not. */
+  if (start->nsrc == 0 && start->horizon == NULL && start->boundary == NULL)
+    return fr_error_set (err, FR_E_INPUT, "no start: give a point source, a horizon or a boundary grid");
+  return FR_OK;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "test-fold-common.h"
+#include "fold-private.h"   /* fold_polyline_time */
 
 /* A flat horizon z = z0 across the grid: plane fronts move off it with
  * normal speed F + ψ·n, so T = (z − z0)/(F + ψz) below it and
@@ -230,6 +231,86 @@ test_boundary (void)
   g_free (exact);
 }
 
+/* The time from a polyline (the horizon's start values and the rays' foot
+ * points) against a plain search written here: the least exact point-source
+ * time over the vertices, and over each segment's inside by golden-section
+ * search (the time from a point moving along a segment is convex).  Long
+ * zig-zag polylines with anisotropy, so that the solver's pruning of far
+ * segments is exercised; points on both sides and far off. */
+static double
+plain_polyline_time (const double *xz, int n, double x, double z, double F, const double psi[3])
+{
+  const double X[3] = { x, 0, z };
+  double best = INFINITY;
+  for (int k = 0; k < n; k++)
+    best = fmin (best, fold_exact_point (X, (double[3]) { xz[2 * k], 0, xz[2 * k + 1] }, psi, F));
+  for (int k = 0; k + 1 < n; k++)
+    {
+      double lo = 0.0, hi = 1.0;
+      const double g = 0.5 * (sqrt (5.0) - 1.0);
+      for (int it = 0; it < 200 && hi - lo > 1e-15; it++)
+        {
+          double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+          double sa[3] = { xz[2 * k] + a * (xz[2 * k + 2] - xz[2 * k]), 0,
+                           xz[2 * k + 1] + a * (xz[2 * k + 3] - xz[2 * k + 1]) };
+          double sb[3] = { xz[2 * k] + b * (xz[2 * k + 2] - xz[2 * k]), 0,
+                           xz[2 * k + 1] + b * (xz[2 * k + 3] - xz[2 * k + 1]) };
+          if (fold_exact_point (X, sa, psi, F) < fold_exact_point (X, sb, psi, F))
+            hi = b;
+          else
+            lo = a;
+        }
+      double l = 0.5 * (lo + hi);
+      double sl[3] = { xz[2 * k] + l * (xz[2 * k + 2] - xz[2 * k]), 0,
+                       xz[2 * k + 1] + l * (xz[2 * k + 3] - xz[2 * k + 1]) };
+      best = fmin (best, fold_exact_point (X, sl, psi, F));
+    }
+  return best;
+}
+
+static void
+test_polyline_time (void)
+{
+  GRand *r = g_rand_new_with_seed (20261121);
+  const int npoly[3] = { 2, 37, 400 };
+  double worst = 0.0;
+
+  for (int c = 0; c < 3; c++)
+    {
+      const int n = npoly[c];
+      double *xz = g_new (double, 2 * n);
+      for (int k = 0; k < n; k++)
+        {
+          xz[2 * k] = 2.0 * k / (n - 1) + g_rand_double_range (r, -0.3, 0.3) / n;
+          xz[2 * k + 1] = 0.5 + g_rand_double_range (r, -0.2, 0.2);
+        }
+      for (int trial = 0; trial < 400; trial++)
+        {
+          const double F = g_rand_double_range (r, 0.5, 2.5);
+          const double ang = g_rand_double_range (r, 0, 2 * G_PI);
+          const double len = g_rand_double_range (r, 0, 0.8) * F;
+          const double psi[3] = { len * cos (ang), 0, len * sin (ang) };
+          const double x = g_rand_double_range (r, -0.5, 2.5);
+          const double z = trial % 4 == 0 ? g_rand_double_range (r, -2, 3)
+                                          : 0.5 + g_rand_double_range (r, -0.25, 0.25);
+          double yx, yz;
+          double got = fold_polyline_time (xz, (size_t) n, x, z, F, psi, &yx, &yz);
+          double want = plain_polyline_time (xz, n, x, z, F, psi);
+          double rel = fabs (got - want) / want;
+          worst = fmax (worst, rel);
+          if (!(rel < 1e-8))
+            g_error ("polyline of %d points, point (%g, %g), F %g, psi (%g, %g): %.17g, plain "
+                     "search %.17g", n, x, z, F, psi[0], psi[2], got, want);
+          /* The foot point it names gives that time. */
+          double foot = fold_exact_point ((double[3]) { x, 0, z }, (double[3]) { yx, 0, yz }, psi, F);
+          g_assert_cmpfloat (fabs (foot - got), <=, 1e-9 * got);
+        }
+      g_free (xz);
+    }
+  g_test_message ("polyline time against the plain search: worst relative difference %.2e", worst);
+  g_rand_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -239,6 +320,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/fold/horizon/flat-anisotropic", aniso, test_flat);
   g_test_add_func ("/fold/horizon/circle", test_circle);
   g_test_add_func ("/fold/horizon/anisotropic-wave", test_anisotropic_wave);
+  g_test_add_func ("/fold/horizon/polyline-time", test_polyline_time);
   g_test_add_func ("/fold/boundary/ball", test_boundary);
   return g_test_run ();
 }

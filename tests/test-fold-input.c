@@ -65,6 +65,12 @@ test_bad_input (void)
   p.speed_const = 0.0;
   expect_error (&g, &st, &p, FR_E_INPUT, "constant speed");
   p.speed_const = 1.0;
+  /* A source radius too small to reach any node from a source between nodes. */
+  src[0] = 0.55, src[1] = 0.55;
+  p.source_radius = 0.01;
+  expect_error (&g, &st, &p, FR_E_INPUT, "source radius");
+  src[0] = 0.5, src[1] = 0.5;
+  p.source_radius = 0.0;
   /* No start at all. */
   fr_fold_start none = { 0 };
   expect_error (&g, &none, &p, FR_E_INPUT, "no start");
