@@ -126,7 +126,7 @@ warp_min (double v)
 }
 
 /* ------------------------------------------------------------ local solver
- * fold-pmm.c's updates with the same operations, so the same doubles.  What
+ * 3D: fold-pmm.c's updates with the same operations, so the same doubles.  What
  * depends on the speed only (c, the time bound, the vertices' τ) sits in
  * each thread's registers and is recomputed when the thread meets another
  * speed (once per sub-sweep and layer in a layered model); the edges'
@@ -158,30 +158,47 @@ edge_time (const fold_edge *e, double c, double T1, double T2)
   return fold_edge_cand (e, c, a, bt, D, T1, T2);
 }
 
-__device__ __forceinline__ double
-node_update_2d (const fold_subsweep *ss, const SpeedCoef<3> &k, double T0, double T1, double T2,
-                double best)
-{
-  const double tlb = k.tlb;
+/* 2D: the local solver in the storage precision (fold-local.h), the same
+ * functions the CPU calls. */
+template <typename R> struct Local2d;
 
-  if (!(fold_min (T0, fold_min (T1, T2)) + tlb < best))
-    return best;
-  best = fold_min (best, T0 + k.vtau[0]);
-  best = fold_min (best, T1 + k.vtau[1]);
-  best = fold_min (best, T2 + k.vtau[2]);
-  /* The two edges independently (their long divisions overlap); the CPU
-   * skips the second when the first already beat its bound, which only
-   * drops a candidate that cannot win. */
-  double e0 = INFINITY, e1 = INFINITY;
-  if (T1 < INFINITY)
-    {
-      if (T0 < INFINITY && fold_min (T1, T0) + tlb < best)
-        e0 = edge_time (&ss->e[0], k.c, T1, T0);
-      if (T2 < INFINITY && fold_min (T1, T2) + tlb < best)
-        e1 = edge_time (&ss->e[1], k.c, T1, T2);
-    }
-  return fold_min (best, fold_min (e0, e1));
-}
+template <> struct Local2d<double> {
+  typedef fold_coef2d coef;
+  static __device__ __forceinline__ void
+  set (coef *k, const fold_subsweep *ss, float f)
+  {
+    fold_coef2d_set (k, ss, f, c_st.psi2, c_st.psin);
+  }
+  static __device__ __forceinline__ double
+  update (const coef *k, double T0, double T1, double T2, double best)
+  {
+    return fold_node_update_2d (k, T0, T1, T2, best);
+  }
+  static __device__ __forceinline__ void
+  walls (const float *F, int o, int o1, int su, double *T0, double *T2)
+  {
+    fold_diagonal_walls_2d (F, o, o1, su, T0, T2);
+  }
+};
+
+template <> struct Local2d<float> {
+  typedef fold_coef2d_f coef;
+  static __device__ __forceinline__ void
+  set (coef *k, const fold_subsweep *ss, float f)
+  {
+    fold_coef2d_set_f (k, ss, f, c_st.psi2, c_st.psin);
+  }
+  static __device__ __forceinline__ float
+  update (const coef *k, float T0, float T1, float T2, float best)
+  {
+    return fold_node_update_2d_f (k, T0, T1, T2, best);
+  }
+  static __device__ __forceinline__ void
+  walls (const float *F, int o, int o1, int su, float *T0, float *T2)
+  {
+    fold_diagonal_walls_2d_f (F, o, o1, su, T0, T2);
+  }
+};
 
 __device__ __forceinline__ double
 node_update_3d (const fold_subsweep *ss, const SpeedCoef<9> &k, const double *Tn, double best)
@@ -427,9 +444,9 @@ select_kernel (FoldCtl *ctl)
 
 /* Stores a lowered node the way the CPU does: rounded to R, kept only when
  * the rounded value is lower. */
-template <typename R>
+template <typename R, typename C>
 __device__ __forceinline__ bool
-store_lower (R *sT, int o, double best, double cur, bool &changed, double &mc)
+store_lower (R *sT, int o, C best, C cur, bool &changed, double &mc)
 {
   if (best < cur)
     {
@@ -497,7 +514,8 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
       for (int it = 0; it < inner; it++)
         {
           bool ch = false;
-          SpeedCoef<3> kc;
+          typename Local2d<R>::coef kc;
+          kc.F = -1.0f;
           for (int p = 0; p < b; p++)
             {
               const int ia = ss->sign > 0 ? p : b - 1 - p;
@@ -508,12 +526,12 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
                   const float f = sF[o];
                   if (!(f > 0.0f))
                     continue;
-                  const double cur = (double) copy[o];
+                  const R cur = copy[o];
                   if (f != kc.F)
-                    kc.set (ss, f);
-                  double T0 = (double) copy[o + o0], T2 = (double) copy[o + o2];
-                  fold_diagonal_walls_2d (sF, o, o1, su, &T0, &T2);
-                  const double best = node_update_2d (ss, kc, T0, (double) copy[o + o1], T2, cur);
+                    Local2d<R>::set (&kc, ss, f);
+                  R T0 = copy[o + o0], T2 = copy[o + o2];
+                  Local2d<R>::walls (sF, o, o1, su, &T0, &T2);
+                  const R best = Local2d<R>::update (&kc, T0, copy[o + o1], T2, cur);
                   store_lower (copy, o, best, cur, ch, mc);
                 }
               __syncwarp ();

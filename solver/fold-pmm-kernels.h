@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The per-precision part of fold-pmm.c, included once with REAL = float
- * and once with REAL = double (SFX names the functions).  Only storage is
- * per precision: one node's update is computed in double, then rounded to
- * REAL and kept only when the rounded value is lower, so that every store
- * is a real change and the iteration stops. */
+ * and once with REAL = double (SFX names the functions, LOCAL2D picks the
+ * 2D local solver of that precision).  In 3D only storage is per
+ * precision: one node's update is computed in double, then rounded to REAL
+ * and kept only when the rounded value is lower, so that every store is a
+ * real change and the iteration stops.  In 2D the update is computed in
+ * REAL itself (fold-local.h). */
 
 #ifndef REAL
 #error "define REAL and SFX before including fold-pmm-kernels.h"
@@ -33,7 +35,7 @@ SFX (sweep_2d) (const fold_stencil *st, const fold_layout *L, REAL *T, const flo
   const int b = L->b;
   bool changed = false;
   double mc = INFINITY;
-  fold_coef k = { .F = -1.0 };
+  LOCAL2D (fold_coef2d) k = { .F = -1.0f };
 
   for (int s = 0; s < st->nsub; s++)
     {
@@ -43,7 +45,7 @@ SFX (sweep_2d) (const fold_stencil *st, const fold_layout *L, REAL *T, const flo
       const ptrdiff_t sa = L->stride[ss->axis], su = L->stride[ss->u];
       const ptrdiff_t o0 = ss->off[0], o1 = ss->off[1], o2 = ss->off[2];
 
-      k.F = -1.0;
+      k.F = -1.0f;
       for (int p = 0; p < b; p++)
         {
           const int ia = ss->sign > 0 ? p : b - 1 - p;
@@ -69,12 +71,12 @@ SFX (sweep_2d) (const fold_stencil *st, const fold_layout *L, REAL *T, const flo
               const float f = F[o];
               if (!(f > 0.0f))
                 continue;
-              const double cur = (double) T[o];
-              if ((double) f != k.F)
-                fold_coef_set (&k, ss, (double) f, st->psi2, st->psin);
-              double T0 = (double) T[o + o0], T2 = (double) T[o + o2];
-              fold_diagonal_walls_2d (F, o, o1, su, &T0, &T2);
-              const double best = fold_node_update_2d (ss, &k, T0, (double) T[o + o1], T2, cur);
+              const REAL cur = T[o];
+              if (f != k.F)
+                LOCAL2D (fold_coef2d_set) (&k, ss, f, st->psi2, st->psin);
+              REAL T0 = T[o + o0], T2 = T[o + o2];
+              LOCAL2D (fold_diagonal_walls_2d) (F, o, o1, su, &T0, &T2);
+              const REAL best = LOCAL2D (fold_node_update_2d) (&k, T0, T[o + o1], T2, cur);
               if (best < cur)
                 FOLD_STORE (o, best);
             }

@@ -25,8 +25,10 @@
  * and _3d in fold-private.h).
  *
  * Cost: what depends on F only (vertex τ, edge constants) is computed once
- * per run of equal speeds (fold_coef), and an edge's conditional-upwind
- * test is decided before any root; 2D has its own unrolled sweep. */
+ * per run of equal speeds (fold_coef; fold_coef2d in 2D), and an edge's
+ * conditional-upwind test is decided before any root; 2D has its own
+ * unrolled sweep, whose per-node arithmetic is in the storage precision
+ * (fold-local.h): float in single precision, double in double. */
 #include "fold-private.h"
 
 #include <string.h>
@@ -103,28 +105,6 @@ fold_node_update (const fold_subsweep *ss, const fold_coef *k, const double *Tn,
       if (!(fold_max (T1, T2) < INFINITY) || !(fold_min (T1, T2) + tlb < best))
         continue;
       best = fold_min (best, fold_edge_cand_k (e, k, q, T1, T2));
-    }
-  return best;
-}
-
-/* The same for a 2D sub-sweep (3 base nodes, edges 1–0 and 1–2), unrolled. */
-static inline double
-fold_node_update_2d (const fold_subsweep *ss, const fold_coef *k, double T0, double T1,
-                     double T2, double best)
-{
-  const double tlb = k->tlb;
-
-  if (!(fold_min (T0, fold_min (T1, T2)) + tlb < best))
-    return best;
-  best = fold_min (best, T0 + k->vtau[0]);
-  best = fold_min (best, T1 + k->vtau[1]);
-  best = fold_min (best, T2 + k->vtau[2]);
-  if (T1 < INFINITY)
-    {
-      if (T0 < INFINITY && fold_min (T1, T0) + tlb < best)
-        best = fold_min (best, fold_edge_cand_k (&ss->e[0], k, 0, T1, T0));
-      if (T2 < INFINITY && fold_min (T1, T2) + tlb < best)
-        best = fold_min (best, fold_edge_cand_k (&ss->e[1], k, 1, T1, T2));
     }
   return best;
 }
@@ -265,15 +245,19 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
 
 #define REAL float
 #define SFX(name) fold_##name##_f32
+#define LOCAL2D(name) name##_f
 #include "fold-pmm-kernels.h"
 #undef REAL
 #undef SFX
+#undef LOCAL2D
 
 #define REAL double
 #define SFX(name) fold_##name##_f64
+#define LOCAL2D(name) name
 #include "fold-pmm-kernels.h"
 #undef REAL
 #undef SFX
+#undef LOCAL2D
 
 const fold_ops *
 fold_ops_get (bool double_precision)

@@ -41,49 +41,6 @@ extern "C" {
 #define FOLD_HD
 #endif
 
-/* ------------------------------------------------------------------ math */
-
-/* τ for a displacement with ψ·d = m and |d|² = dd. */
-static inline FOLD_HD double
-fold_tau (double m, double dd, double c)
-{
-  if (dd <= 0.0)
-    return 0.0;
-  return dd / (m + sqrt (m * m + c * dd));
-}
-
-/* Least T over an edge: T1 at x1, T1 + dT at x2, d0 = x0 − x1, e = x2 − x1,
- * m0 = ψ·d0, m1 = ψ·e, ee = |e|², de = d0·e, dd0 = |d0|².  Minimises
- * f(λ) = T1 + λ dT + τ(d0 − λ e), convex in λ; gives +inf unless the
- * minimiser lies strictly inside (0, 1).  Derivation: with
- * Q(λ) = α λ² − 2 β λ + γ the squared root's argument times c, f'(λ) = 0
- * reads (αλ − β)/sqrt(Q) = −κ, κ = c dT + m1, solved in closed form. */
-static inline double
-fold_edge_time (double T1, double dT, double m0, double m1, double ee, double de, double dd0,
-                double c, double *lambda_out)
-{
-  double alpha = m1 * m1 + c * ee;
-  double beta = m0 * m1 + c * de;
-  double gamma = m0 * m0 + c * dd0;
-  double kappa = c * dT + m1;
-  double den = alpha - kappa * kappa;
-
-  if (!(den > 0.0))
-    return INFINITY;
-  double D = alpha * gamma - beta * beta;
-  if (D < 0.0)
-    D = 0.0;
-  double u = -kappa * sqrt (D / den);
-  double lambda = (beta + u) / alpha;
-  if (!(lambda > 0.0 && lambda < 1.0))
-    return INFINITY;
-  if (lambda_out)
-    *lambda_out = lambda;
-  double m = m0 - lambda * m1;
-  double dd = dd0 - 2.0 * lambda * de + lambda * lambda * ee;
-  return T1 + lambda * dT + fold_tau (m, dd, c);
-}
-
 /* ------------------------------------------------------------- problem */
 
 /* One solve, as fold.c hands it to the CPU back end: inputs checked. */
@@ -162,6 +119,11 @@ typedef struct fold_edge {
   double m0, m1, ee, de, dd0;     /* see fold_edge_time */
 } fold_edge;
 
+/* An edge's geometry rounded to float (single precision 2D). */
+typedef struct fold_edge_f {
+  float m0, m1, ee, de, dd0;
+} fold_edge_f;
+
 typedef struct fold_tri {
   int n[3];                       /* base nodes */
   double M[3][3];                 /* (E Eᵀ)⁻¹, E's rows e_i = x_i − x0 */
@@ -193,41 +155,6 @@ typedef struct fold_stencil {
 
 void fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
                          const double psi[3]);
-
-/* Branch-free min/max for values that are never NaN (times are finite or
- * +inf): fmin/fmax are library calls unless NaNs are ruled out globally. */
-static inline FOLD_HD double
-fold_min (double a, double b)
-{
-  return b < a ? b : a;
-}
-
-static inline FOLD_HD double
-fold_max (double a, double b)
-{
-  return b > a ? b : a;
-}
-
-/* 2D: a diagonal base node (n = 0 or 2 of a sub-sweep) lies behind a
- * diagonal wall when the node straight behind (n = 1) and the apex's
- * neighbour on the same side are both obstacles (F = 0): the path would
- * squeeze through the point where their cells touch.  Such a base node
- * then offers nothing (its T is taken as +inf); the edges need no rule,
- * since n = 1, their shared end, is an obstacle and never reached.  F is
- * the blocked layout's (obstacles marked among the ghosts too), o the
- * apex, o1 the offset of n = 1, su the stride along the plane. */
-static inline FOLD_HD void
-fold_diagonal_walls_2d (const float *F, ptrdiff_t o, ptrdiff_t o1, ptrdiff_t su, double *T0,
-                        double *T2)
-{
-  if (F[o + o1] == 0.0f)
-    {
-      if (F[o - su] == 0.0f)
-        *T0 = INFINITY;
-      if (F[o + su] == 0.0f)
-        *T2 = INFINITY;
-    }
-}
 
 /* 3D: a base node B of a pyramid sub-sweep is reached from the apex A only
  * along a path that does not squeeze between obstacles: some monotone
@@ -299,44 +226,58 @@ fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, dou
   *D = d < 0.0 ? 0.0 : d;
 }
 
-/* fold_edge_time with the edge's constants for this speed given. */
-static inline FOLD_HD double
-fold_edge_cand (const fold_edge *e, double c, double alpha, double beta, double D, double T1,
-                double T2)
+/* The per-node arithmetic, in double and in float (fold-local.h). */
+#define FOLD_LOCAL_STENCIL
+#define FL_REAL double
+#define FL_SQRT sqrt
+#define FL_EDGE fold_edge
+#define FL_FN(name) name
+#include "fold-local.h"
+#undef FL_REAL
+#undef FL_SQRT
+#undef FL_EDGE
+#undef FL_FN
+#define FL_REAL float
+#define FL_SQRT sqrtf
+#define FL_EDGE fold_edge_f
+#define FL_FN(name) name##_f
+#include "fold-local.h"
+#undef FL_REAL
+#undef FL_SQRT
+#undef FL_EDGE
+#undef FL_FN
+#undef FOLD_LOCAL_STENCIL
+
+/* Least T over an edge: T1 at x1, T1 + dT at x2, d0 = x0 − x1, e = x2 − x1,
+ * m0 = ψ·d0, m1 = ψ·e, ee = |e|², de = d0·e, dd0 = |d0|².  Minimises
+ * f(λ) = T1 + λ dT + τ(d0 − λ e), convex in λ; gives +inf unless the
+ * minimiser lies strictly inside (0, 1).  Derivation: with
+ * Q(λ) = α λ² − 2 β λ + γ the squared root's argument times c, f'(λ) = 0
+ * reads (αλ − β)/sqrt(Q) = −κ, κ = c dT + m1, solved in closed form. */
+static inline double
+fold_edge_time (double T1, double dT, double m0, double m1, double ee, double de, double dd0,
+                double c, double *lambda_out)
 {
-  const double dT = T2 - T1;
-  const double kappa = c * dT + e->m1;
-  const double den = alpha - kappa * kappa;
+  double alpha = m1 * m1 + c * ee;
+  double beta = m0 * m1 + c * de;
+  double gamma = m0 * m0 + c * dd0;
+  double kappa = c * dT + m1;
+  double den = alpha - kappa * kappa;
 
   if (!(den > 0.0))
     return INFINITY;
-  /* Conditional upwind first, without the root: λ = (β + u)/α with
-   * u = −κ sqrt(D/den) lies in (0, 1) iff −β < u < α − β; compare
-   * u² den = κ² D with the squares.  Most edges fail here (their
-   * characteristic passes outside), and a wrong call is only possible when
-   * λ is 0 or 1 to rounding, where the edge value is its vertex's. */
-  const double bma = beta - alpha;
-  const double kD = kappa * kappa * D;
-  if (kappa >= 0.0)
-    {
-      /* u <= 0 */
-      if (beta <= 0.0 || kD >= beta * beta * den || (bma >= 0.0 && kD <= bma * bma * den))
-        return INFINITY;
-    }
-  else if (bma >= 0.0 || kD >= bma * bma * den || (beta <= 0.0 && kD <= beta * beta * den))
-    return INFINITY;   /* u > 0 */
-  /* s = sqrt(Q(λ)) at the minimiser (Q(λ) = D/den there), which is also
-   * fold_tau's root sqrt(m² + c dd): one root per edge instead of two. */
-  const double sq = sqrt (D / den);
-  double u = -kappa * sq;
+  double D = alpha * gamma - beta * beta;
+  if (D < 0.0)
+    D = 0.0;
+  double u = -kappa * sqrt (D / den);
   double lambda = (beta + u) / alpha;
   if (!(lambda > 0.0 && lambda < 1.0))
     return INFINITY;
-  double m = e->m0 - lambda * e->m1;
-  double dd = e->dd0 - 2.0 * lambda * e->de + lambda * lambda * e->ee;
-  if (!(m + sq > 0.0))
-    return T1 + lambda * dT + fold_tau (m, dd, c);
-  return T1 + lambda * dT + dd / (m + sq);
+  if (lambda_out)
+    *lambda_out = lambda;
+  double m = m0 - lambda * m1;
+  double dd = dd0 - 2.0 * lambda * de + lambda * lambda * ee;
+  return T1 + lambda * dT + fold_tau (m, dd, c);
 }
 
 /* The candidate from a base triangle (3D), or +inf unless its
