@@ -442,6 +442,23 @@ select_kernel (FoldCtl *ctl)
     ctl->passes++;
 }
 
+/* Whether scheduled subdomain k is still active when its block takes it
+ * up (the whole block calls this); one that is not is marked unchanged.
+ * s_act: the block's shared word. */
+__device__ __forceinline__ bool
+still_active (int k, const int *active, uint8_t *changed, int &s_act)
+{
+  if (threadIdx.x == 0)
+    s_act = active[k];
+  __syncthreads ();
+  if (s_act)
+    return true;
+  if (threadIdx.x == 0)
+    changed[k] = 0;
+  __syncthreads ();
+  return false;
+}
+
 /* Stores a lowered node the way the CPU does: rounded to R, kept only when
  * the rounded value is lower. */
 template <typename R, typename C>
@@ -492,16 +509,8 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
   for (int i = first + blockIdx.x; i < end; i += gridDim.x)
     {
       const int k = list[i];
-      if (threadIdx.x == 0)
-        s_act = active[k];
-      __syncthreads ();
-      if (!s_act)
-        {
-          if (threadIdx.x == 0)
-            changed[k] = 0;
-          __syncthreads ();
-          continue;
-        }
+      if (!still_active (k, active, changed, s_act))
+        continue;
       R *Tk = T + (size_t) k * G.bsize;
       const float *Fk = F + (size_t) k * G.bsize;
       for (int q = lane; q < G.bsize; q += 32)
@@ -598,16 +607,8 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
   for (int i = first + blockIdx.x; i < end; i += gridDim.x)
     {
       const int k = list[i];
-      if (threadIdx.x == 0)
-        s_act = active[k];
-      __syncthreads ();
-      if (!s_act)
-        {
-          if (threadIdx.x == 0)
-            changed[k] = 0;
-          __syncthreads ();
-          continue;
-        }
+      if (!still_active (k, active, changed, s_act))
+        continue;
       R *Tk = T + (size_t) k * G.bsize;
       const float *Fk = F + (size_t) k * G.bsize;
       uint32_t *Sk = stamp + (size_t) k * G.bsize;

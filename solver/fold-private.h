@@ -33,8 +33,8 @@ extern "C" {
 #endif
 
 /* The local solver's arithmetic is shared by the CPU (C) and the GPU (CUDA
- * C++): marked FOLD_HD, compiled for both, so that both back ends compute
- * the same doubles (fold-cuda.cu is built without FMA contraction). */
+ * C++): marked FOLD_HD, compiled for both, so that both back ends make the
+ * same updates (fold-cuda.cu is built without FMA contraction). */
 #ifdef __CUDACC__
 #define FOLD_HD __host__ __device__
 #else
