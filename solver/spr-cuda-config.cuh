@@ -40,8 +40,14 @@
  * within this many "fastest tile crossings" of the least key. */
 #define SPR_DELTA_SCALE 2.0
 
-/* Defaults of the bookkeeping and inner-iteration knobs (spr-cuda-tune.h). */
+/* Defaults of the bookkeeping and inner-iteration knobs (spr-cuda-tune.h).
+ * The bookkeeping by stencil size, as measured on the H200 (RESULTS.md):
+ * from 32 offsets (R 3) up, the asynchronous queue with buckets of 8 tile
+ * crossings beat the passes by up to 16 % (1600², R 6: 13.1 -> 12.0 ms);
+ * below, the passes were faster (R 1: by 17-42 %). */
 #define SPR_MAP_DEFAULT SPR_CUDA_MAP_WIDE
+#define SPR_ASYNC_MIN_OFFSETS 32
+#define SPR_ASYNC_DELTA_SCALE 8.0
 #define SPR_SWEEP_DEFAULT SPR_CUDA_SWEEP_JACOBI
 
 /* WIDE map: pending keys a thread keeps in registers during the scan; more

@@ -21,17 +21,24 @@ typedef struct spr_cuda_tune {
   spr_cuda_schedule schedule;
   int inner_max;          /* inner iterations per activation at most; 0: default (the tile's
                            * rows), 1: the papers' scheme */
-  int batch;              /* passes per launch; 0: adaptive */
+  int batch;              /* passes per launch (ASYNC: microseconds per launch); 0: adaptive */
   bool pinned;            /* stage the big copies through pinned memory allocated per solve
                            * (measured slower than copying pageable memory directly) */
   bool force_generic;     /* never keep weights in registers (measurement only) */
   bool row_scan;          /* min-plus scan along tile rows in every inner iteration
                            * (exact for the (+-1, 0) chain; measured slower) */
   double delta_scale;     /* tile delta-stepping: delta = scale × (smaller tile side) / vmax;
-                           * 0: default, < 0: off (every pending tile, every pass) */
-  int map;                /* the per-pass bookkeeping (SPR_CUDA_MAP_*); 0: default */
+                           * 0: default (by map), < 0: off (every pending tile, every pass) */
+  int map;                /* the bookkeeping (SPR_CUDA_MAP_*); 0: default (by stencil size) */
   int sweep;              /* inner iterations (SPR_CUDA_SWEEP_*); 0: default */
+  bool phases;            /* time the phases of a tile activation (report.phase_ms) */
 } spr_cuda_tune;
+
+/* Phases of report.phase_ms: outside activations (bookkeeping, grid
+ * barriers, taking from the queue, waiting), loading a tile, its first
+ * inner iteration (waits for the weights), the other iterations, the
+ * predecessors and write-back, the wake-ups (asynchronous queue only). */
+#define SPR_CUDA_PHASES 6
 
 /* map: SCAN, the first design: every block scans the whole tile map with
  * dependent loads (pending flag, then key), deals write-backs by a serial
@@ -42,6 +49,12 @@ typedef struct spr_cuda_tune {
  * issued together). */
 #define SPR_CUDA_MAP_SCAN 1
 #define SPR_CUDA_MAP_WIDE 2
+/* ASYNC: no passes and no grid barrier.  Blocks take pending tiles from a
+ * queue in device memory as they become pending, with the same tile
+ * delta-stepping as buckets (near-far); one traveltime buffer, written by
+ * each tile's own block.  The report's passes are its buckets, and batch is
+ * a launch's time budget in microseconds. */
+#define SPR_CUDA_MAP_ASYNC 3
 /* sweep: JACOBI reads one shared copy of the tile and writes the other;
  * INPLACE updates one copy in place (Gauss-Seidel-like: later warps see
  * earlier warps' new values in the same iteration). */
@@ -62,6 +75,8 @@ typedef struct spr_cuda_report {
   int tile_x, tile_z;
   int blocks;             /* persistent grid */
   bool table;             /* weights came from a precomputed table */
+  int map;                /* the bookkeeping used (SPR_CUDA_MAP_*) */
+  double phase_ms[SPR_CUDA_PHASES];   /* with tune.phases: per block, mean over blocks */
 } spr_cuda_report;
 
 void spr_cuda_tune_init (spr_cuda_tune *t);

@@ -71,6 +71,21 @@ struct SprState {
   int converged;   /* 1 once a pass found no active tile */
 };
 
+/* The work queue of the asynchronous schedule (SPR_CUDA_MAP_ASYNC), in
+ * device memory so that it survives between launches; the host reads it
+ * after each launch. */
+struct SprQueue {
+  unsigned head;        /* next entry to take (entries head .. tail-1 are queued) */
+  unsigned tail;        /* next entry to fill */
+  int busy;             /* tiles queued or running in the open bucket */
+  int lock;             /* held by the block that opens the next bucket */
+  int done;             /* 1 once no tile is pending */
+  int buckets;          /* buckets opened */
+  float theta;          /* the open bucket takes keys up to this */
+  int pad;
+  unsigned long long acts;   /* tile activations, all launches */
+};
+
 /* Per-offset data for the generic kernel (any number of offsets). */
 struct SprGOff {
   int sdelta;      /* shared-tile index delta of the neighbour: b·sw + a */
@@ -107,6 +122,13 @@ struct SprLaunch {
   int compact, use_table, list_cap, row_scan;
   int wide;                    /* SPR_CUDA_MAP_WIDE bookkeeping */
   int inplace;                 /* SPR_CUDA_SWEEP_INPLACE inner iterations */
+  int async;                   /* SPR_CUDA_MAP_ASYNC: spr_async, one buffer T[0] */
+  SprQueue *q;                 /* its queue, per-tile states and entries */
+  int *tflag;
+  int *qslot;
+  unsigned qcap;
+  unsigned long long budget_ns;   /* a launch takes no new tile after this long */
+  unsigned long long *phase;   /* tune.phases: SM cycles per phase, all blocks; else null */
   int off_sdelta[SPR_NW_MAX];  /* register variants: per offset, see SprGOff */
   int off_ndelta[SPR_NW_MAX];
   int tab_shift[SPR_NW_MAX];
@@ -331,6 +353,22 @@ opaque (int x)
   return y;
 }
 
+/* Phase timers (measurement only, tune.phases): thread 0 of each block adds
+ * the SM cycles since its last mark to phase k. */
+enum { kPhaseOther, kPhaseLoad, kPhaseFirst, kPhaseIterate, kPhaseFinish, kPhaseWake };
+static_assert (kPhaseWake + 1 == SPR_CUDA_PHASES, "one timer per phase");
+
+__device__ __forceinline__ void
+phase_mark (const SprLaunch &L, int k, long long &mark)
+{
+  if (L.phase != nullptr && threadIdx.x == 0 && threadIdx.y == 0)
+    {
+      const long long now = clock64 ();
+      atomicAdd (L.phase + k, (unsigned long long) (now - mark));
+      mark = now;
+    }
+}
+
 /* One tile activation: load the tile and its halo into shared memory,
  * compute the weights, relax until local convergence (or inner_max), pick
  * predecessors for the nodes that improved, write the tile into Tn.
@@ -339,16 +377,19 @@ opaque (int x)
  * other, one barrier between); sS the slowness of the same box. */
 template <int TX, int TZ, int NW, int RFIX>
 __device__ void
-relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__restrict__ Tn,
-            float *sT, float *sS, const int2 *scells, const SprGOff *sgoff, int *scratch,
-            unsigned long long &edges, unsigned long long &acts)
+relax_tile (const SprLaunch &L, int t, const float *Tc, float *Tn, float *sT, float *sS,
+            const int2 *scells, const SprGOff *sgoff, int *scratch, unsigned long long &edges,
+            unsigned long long &acts, unsigned &wake_mask, float &wake_min, long long &mark)
 {
+  phase_mark (L, kPhaseOther, mark);
   static_assert (TX == 32, "a warp is one tile row");
   const int tx = threadIdx.x, tz = threadIdx.y;
   const int tile_x = t % L.ntx, tile_z = t / L.ntx;
   const int gx0 = tile_x * TX, gz0 = tile_z * TZ;   /* halo box origin, padded coords */
   const bool need_s = !L.use_table;   /* a table needs no slowness tile */
   const int area = L.sw * L.sh;
+
+  const size_t gme = (size_t) (gz0 + tz + L.rz) * (size_t) L.px + (size_t) (gx0 + tx + L.rx);
 
   /* Cooperative load, row by row: coalesced along x.  T comes through L2
    * (__ldcg): other blocks wrote it during this launch. */
@@ -365,9 +406,9 @@ relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__re
         }
     }
   __syncthreads ();
+  phase_mark (L, kPhaseLoad, mark);
 
   const int me = (tz + L.rz) * L.sw + tx + L.rx;
-  const size_t gme = (size_t) (gz0 + tz + L.rz) * (size_t) L.px + (size_t) (gx0 + tx + L.rx);
   const float t0 = sT[me];
   float myT = t0;
   int rb = 0;          /* read buffer: 0 or area; the other one is written */
@@ -436,6 +477,8 @@ relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__re
             sT[rb + me] = best;   /* others may read old or new: both are upper bounds */
           myT = best;
           it++;
+          if (it == 1)
+            phase_mark (L, kPhaseFirst, mark);
           /* Everyone has read the read buffer before anyone writes it
            * again (the next iteration writes this one's read buffer).  In
            * place, an iteration in which nobody wrote read only final
@@ -503,6 +546,8 @@ relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__re
             sT[rb + me] = best;
           myT = best;
           it++;
+          if (it == 1)
+            phase_mark (L, kPhaseFirst, mark);
           any = __syncthreads_or (ch);
           if (!L.inplace)
             rb = area - rb;
@@ -541,8 +586,10 @@ relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__re
     }
 
   /* Write back into the auxiliary buffer: every node of the tile, so that
-   * the buffers agree on it once it stops changing. */
-  __stcg (Tn + gme, myT);
+   * the buffers agree on it once it stops changing.  The asynchronous
+   * schedule has one buffer (Tn == Tc) and writes the nodes that improved. */
+  if (!L.async || myT < t0)
+    __stcg (Tn + gme, myT);
   const int ix = gx0 + tx, iz = gz0 + tz;   /* unpadded node */
   if (arg >= 0 && ix < L.nx && iz < L.nz)
     {
@@ -578,6 +625,9 @@ relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__re
       scratch[tz] = (int) m;
       scratch[32 + tz] = __float_as_int (cm);
     }
+  phase_mark (L, kPhaseIterate, mark);
+  if (L.async)
+    __threadfence ();   /* the new times are visible before anyone is woken */
   __syncthreads ();   /* also: everyone is done with sT before the next tile */
   if (tx == 0 && tz == 0)
     {
@@ -588,10 +638,16 @@ relax_tile (const SprLaunch &L, int t, const float *__restrict__ Tc, float *__re
           all |= (unsigned) scratch[i];
           cmin = fminf (cmin, __int_as_float (scratch[32 + i]));
         }
-      __stcg (L.chmin + t, cmin);
       if (any && it >= L.inner_max)
         all |= SPR_DIR_SELF;                /* cut short: not at a local fixpoint */
-      __stcg (L.chmask + t, (uint16_t) all);
+      if (!L.async)
+        {
+          __stcg (L.chmin + t, cmin);
+          __stcg (L.chmask + t, (uint16_t) all);
+        }
+      wake_mask = all;
+      wake_min = cmin;
+      phase_mark (L, kPhaseFinish, mark);
       const long long real = (long long) min (TX, L.nx - gx0) * (long long) min (TZ, L.nz - gz0);
       edges += (unsigned long long) (real * (long long) L.noff * (long long) (it + 1));
       acts++;
@@ -635,7 +691,7 @@ template <int TX, int TZ, int NW, int RFIX>
 __device__ bool
 wide_pass (const SprLaunch &L, int cur, const float *Tc, const int2 *scells, const SprGOff *sgoff,
            int *slist, int *scratch, float *sT, float *sS, unsigned long long &edges,
-           unsigned long long &acts, cg::grid_group &grid)
+           unsigned long long &acts, long long &mark, cg::grid_group &grid)
 {
   constexpr int NT = TX * TZ;
   constexpr int KR = SPR_SCAN_KREG;
@@ -645,6 +701,8 @@ wide_pass (const SprLaunch &L, int cur, const float *Tc, const int2 *scells, con
   float *Tn = L.T[cur ^ 1];
   const int kper = (L.ntiles + NT - 1) / NT;
   const bool inreg = kper <= KR;
+  unsigned wm;     /* relax_tile's wake-ups; this schedule reads them from chmask */
+  float wmin;
 
   float kr[KR];
 #pragma unroll
@@ -723,13 +781,14 @@ wide_pass (const SprLaunch &L, int cur, const float *Tc, const int2 *scells, con
       const int mine = total > b ? (total - 1 - b) / G + 1 : 0;
       for (int i = 0; i < mine; i++)
         relax_tile<TX, TZ, NW, RFIX> (L, slist[i], Tc, Tn, sT, sS, scells, sgoff, scratch, edges,
-                                      acts);
+                                      acts, wm, wmin, mark);
     }
   else
     {
       for (int t = b; t < L.ntiles; t += G)
         if (is_sel (__ldcg (key + t), theta))
-          relax_tile<TX, TZ, NW, RFIX> (L, t, Tc, Tn, sT, sS, scells, sgoff, scratch, edges, acts);
+          relax_tile<TX, TZ, NW, RFIX> (L, t, Tc, Tn, sT, sS, scells, sgoff, scratch, edges, acts,
+                                        wm, wmin, mark);
     }
 
   /* Write-backs: this block's tiles b, b + G, ... checked by all threads at
@@ -845,8 +904,11 @@ spr_passes (const SprLaunch L)
   __syncthreads ();
 
   unsigned long long edges = 0, acts = 0;
+  long long mark = clock64 ();
   int p = L.pass0;
   int converged = 0;
+  unsigned wm;     /* relax_tile's wake-ups; the passes read them from chmask */
+  float wmin;
 
   for (int done = 0; done < L.max_passes; done++, p++)
     {
@@ -856,7 +918,7 @@ spr_passes (const SprLaunch L)
       if (L.wide)
         {
           if (!wide_pass<TX, TZ, NW, RFIX> (L, cur, Tc_of (L, cur), scells, sgoff, slist, scratch,
-                                            sT, sS, edges, acts, grid))
+                                            sT, sS, edges, acts, mark, grid))
             {
               converged = 1;
               break;
@@ -910,14 +972,14 @@ spr_passes (const SprLaunch L)
           const int mine = total > b ? (total - 1 - b) / G + 1 : 0;
           for (int i = 0; i < mine; i++)
             relax_tile<TX, TZ, NW, RFIX> (L, slist[i], Tc, Tn, sT, sS, scells, sgoff, scratch, edges,
-                                          acts);
+                                          acts, wm, wmin, mark);
         }
       else
         {
           for (int t = b; t < L.ntiles; t += G)
             if (__ldcg (act + t) && __ldcg (key + t) <= theta)
               relax_tile<TX, TZ, NW, RFIX> (L, t, Tc, Tn, sT, sS, scells, sgoff, scratch, edges,
-                                            acts);
+                                            acts, wm, wmin, mark);
         }
       {
         const uint8_t *wb = L.wback[cur];
@@ -960,6 +1022,7 @@ spr_passes (const SprLaunch L)
       grid.sync ();
     }
 
+  phase_mark (L, kPhaseOther, mark);
   if (tid == 0)
     {
       L.block_edges[2 * b] += edges;
@@ -969,6 +1032,287 @@ spr_passes (const SprLaunch L)
           L.state->pass = p;
           L.state->converged = converged;
         }
+    }
+}
+
+/* ---- the asynchronous schedule (SPR_CUDA_MAP_ASYNC) --------------------
+ *
+ * The passes above end with a grid barrier, so every block waits for the
+ * pass's slowest tile, and blocks without a tile wait for all the others
+ * (ncu: 71 % of the warps' time at barriers).  Here no block waits for
+ * another.  Tiles are taken from a queue in device memory as they become
+ * pending, relaxed in shared memory as before, and written into the one
+ * buffer T[0], own nodes only (still no atomics on times: concurrent readers
+ * of a halo see the old or the new time, both upper bounds, and a tile that
+ * read an old one is woken again).  The queue keeps the tile delta-stepping
+ * of the passes as near-far buckets: the open bucket takes the pending tiles
+ * whose key is at most theta; a tile woken with a larger key waits for a
+ * later bucket.  When nothing is queued or running, one block opens the next
+ * bucket: theta = least pending key + delta.
+ *
+ * A tile is idle, queued (in the queue once), running, or running and woken
+ * again (it queues itself when it finishes), so no two blocks ever relax the
+ * same tile.  Ordering: a block writes its times, fences, then wakes; a block
+ * takes an entry, marks the tile running, clears its key, fences, then loads
+ * the tile: it sees every time written before the wake-up that queued it. */
+
+constexpr int kTileIdle = 0, kTileQueued = 1, kTileRunning = 2, kTileRewoken = 3;
+constexpr int kTakeExit = -1;      /* no tile for this launch: leave */
+constexpr int kTakeOpen = -2;      /* this block holds the lock: open the next bucket */
+
+__device__ __forceinline__ unsigned long long
+global_ns (void)
+{
+  unsigned long long t;
+  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/* Append tile t, already marked queued and counted in busy. */
+__device__ void
+queue_push (const SprLaunch &L, int t)
+{
+  const unsigned e = atomicAdd (&L.q->tail, 1u);
+  volatile int *slot = (volatile int *) (L.qslot + e % L.qcap);
+  while (*slot >= 0)   /* the taker of the entry qcap before has not read it yet */
+    __nanosleep (32);
+  __threadfence ();
+  *slot = t;
+}
+
+/* A neighbour's change reached tile t's halo (or t was cut short), with
+ * least new time k. */
+__device__ void
+queue_wake (const SprLaunch &L, int t, float k, float theta)
+{
+  atomicMin ((int *) L.key[0] + t, __float_as_int (k));   /* k >= 0: int order is float order */
+  if (!(k <= theta))
+    return;                         /* a later bucket */
+  int *f = L.tflag + t;
+  for (;;)
+    {
+      const int old = atomicCAS (f, kTileIdle, kTileQueued);
+      if (old == kTileIdle)
+        {
+          atomicAdd (&L.q->busy, 1);
+          __threadfence ();          /* busy counts it before it can finish */
+          queue_push (L, t);
+          return;
+        }
+      if (old != kTileRunning)
+        return;                     /* queued, or already woken again */
+      if (atomicCAS (f, kTileRunning, kTileRewoken) != kTileIdle)
+        return;                     /* woken again, or queued meanwhile */
+    }
+}
+
+/* Thread 0: the next tile, or kTakeExit, or kTakeOpen.  A block leaves at
+ * its deadline only once it has done something in this launch, so that
+ * every launch makes progress however small its budget. */
+__device__ int
+queue_take (const SprLaunch &L, unsigned long long deadline, bool worked)
+{
+  volatile SprQueue *q = L.q;
+  for (;;)
+    {
+      if (q->done || (worked && global_ns () > deadline))
+        return kTakeExit;
+      const unsigned h = q->head;
+      const unsigned tl = q->tail;   /* read after head: h <= tl */
+      if (h != tl)
+        {
+          if (atomicCAS (&L.q->head, h, h + 1) != h)
+            continue;
+          volatile int *slot = (volatile int *) (L.qslot + h % L.qcap);
+          int t;
+          while ((t = *slot) < 0)   /* its pusher counted it and is about to fill it */
+            ;
+          *slot = -1;
+          return t;
+        }
+      if (q->busy == 0 && atomicCAS (&L.q->lock, 0, 1) == 0)
+        {
+          /* Nothing queued or running: nobody can wake a tile now. */
+          if (q->busy == 0 && q->head == q->tail && !q->done)
+            {
+              __threadfence ();
+              return kTakeOpen;
+            }
+          atomicExch (&L.q->lock, 0);
+        }
+      __nanosleep (100);
+    }
+}
+
+/* The whole block, holding the lock: the next bucket, or done. */
+template <int NT>
+__device__ void
+queue_open_bucket (const SprLaunch &L, int *scratch, unsigned *sbase)
+{
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  const float *key = L.key[0];
+  float kmin = kInf;
+  for (int t = tid; t < L.ntiles; t += NT)
+    kmin = fminf (kmin, __ldcg (key + t));
+  int unused;
+  float kall;
+  block_sum_min (0, kmin, scratch, &unused, &kall);
+  if (!(kall < kInf))
+    {
+      if (tid == 0)
+        {
+          L.q->done = 1;
+          __threadfence ();
+          atomicExch (&L.q->lock, 0);
+        }
+      return;
+    }
+  const float theta = kall + L.delta;
+  int cnt = 0;
+  for (int t = tid; t < L.ntiles; t += NT)
+    cnt += is_sel (__ldcg (key + t), theta);
+  int total;
+  int rank = block_exclusive_scan (cnt, scratch, &total);
+  if (tid == 0)
+    {
+      volatile SprQueue *q = L.q;
+      q->theta = theta;
+      q->buckets = q->buckets + 1;
+      atomicAdd (&L.q->busy, total);
+      __threadfence ();
+      *sbase = atomicAdd (&L.q->tail, (unsigned) total);
+    }
+  /* Every selected tile is marked queued before the first one can run and
+   * wake another (which must not queue a selected tile a second time). */
+  for (int t = tid; t < L.ntiles; t += NT)
+    if (is_sel (__ldcg (key + t), theta))
+      L.tflag[t] = kTileQueued;
+  __threadfence ();
+  __syncthreads ();
+  const unsigned base = *sbase;
+  for (int t = tid; t < L.ntiles; t += NT)
+    if (is_sel (__ldcg (key + t), theta))
+      {
+        volatile int *slot = (volatile int *) (L.qslot + (base + (unsigned) rank) % L.qcap);
+        while (*slot >= 0)
+          __nanosleep (32);
+        __threadfence ();
+        *slot = t;
+        rank++;
+      }
+  __syncthreads ();
+  if (tid == 0)
+    {
+      __threadfence ();
+      atomicExch (&L.q->lock, 0);
+    }
+}
+
+/* The persistent asynchronous kernel: tiles until the queue is done or the
+ * launch's time budget is spent (the host then launches it again; all of
+ * its state is in device memory). */
+template <int TX, int TZ, int NW, int RFIX>
+__global__ void __launch_bounds__ (TX * TZ, 1)
+spr_async (const SprLaunch L)
+{
+  extern __shared__ __align__ (16) unsigned char smem[];
+  __shared__ int s_take;
+  __shared__ unsigned s_base;
+  __shared__ float s_theta;
+  const int NT = TX * TZ;
+  const int tid = threadIdx.y * TX + threadIdx.x;
+  const int b = blockIdx.x;
+
+  /* Shared layout as in spr_passes (no list). */
+  int2 *scells = (int2 *) smem;
+  const int ncells_s = L.use_table && NW > 0 ? 0 : L.ncells;
+  SprGOff *sgoff = (SprGOff *) (scells + ncells_s);
+  const int ngoff_s = NW == 0 ? L.noff : 0;
+  int *scratch = (int *) (sgoff + ngoff_s) + L.list_cap;
+  float *sT = (float *) (scratch + 64);
+  float *sS = sT + 2 * L.sw * L.sh;
+
+  for (int i = tid; i < ncells_s; i += NT)
+    scells[i] = L.cells[i];
+  for (int i = tid; i < ngoff_s; i += NT)
+    sgoff[i] = L.goff[i];
+
+  const unsigned long long deadline = global_ns () + L.budget_ns;
+  bool worked = false;   /* thread 0: took a tile or opened a bucket */
+  unsigned long long edges = 0, acts = 0;
+  long long mark = clock64 ();
+  float *T = L.T[0];
+  for (;;)
+    {
+      if (tid == 0)
+        {
+          const int t = queue_take (L, deadline, worked);
+          worked = worked || t != kTakeExit;
+          if (t >= 0)
+            {
+              atomicExch (L.tflag + t, kTileRunning);
+              atomicExch ((int *) L.key[0] + t, __float_as_int (kInf));
+              __threadfence ();
+              s_theta = ((volatile SprQueue *) L.q)->theta;
+            }
+          s_take = t;
+        }
+      __syncthreads ();
+      const int t = s_take;
+      if (t == kTakeExit)
+        break;
+      if (t == kTakeOpen)
+        {
+          queue_open_bucket<TX * TZ> (L, scratch, &s_base);
+          continue;
+        }
+      unsigned wm = 0;
+      float wmin = kInf;
+      relax_tile<TX, TZ, NW, RFIX> (L, t, T, T, sT, sS, scells, sgoff, scratch, edges, acts, wm,
+                                    wmin, mark);
+      /* Warp 0 wakes the tiles whose halo saw a change, one lane each, then
+       * lane 0 lets the tile go.  The other warps go on to the next take. */
+      if (threadIdx.y == 0)
+        {
+          const int lane = threadIdx.x;
+          wm = __shfl_sync (0xffffffffu, wm, 0);
+          wmin = __shfl_sync (0xffffffffu, wmin, 0);
+          const float theta = s_theta;
+          const int ttx = t % L.ntx, ttz = t / L.ntx;
+          const int wx = 2 * L.drx + 1, nq = wx * (2 * L.drz + 1);
+          for (int qi = lane; qi < nq; qi += 32)
+            {
+              const int ox = qi % wx - L.drx, oz = qi / wx - L.drz;
+              const int x = ttx + ox, z = ttz + oz;
+              const int bit = (max (-1, min (1, oz)) + 1) * 3 + max (-1, min (1, ox)) + 1;
+              if (x >= 0 && x < L.ntx && z >= 0 && z < L.ntz && ((wm >> bit) & 1u))
+                queue_wake (L, z * L.ntx + x, wmin, theta);
+            }
+          __threadfence ();
+          __syncwarp ();
+          if (lane == 0)
+            {
+              atomicAdd (&L.q->acts, 1ull);
+              if (atomicCAS (L.tflag + t, kTileRunning, kTileIdle) == kTileRewoken)
+                {
+                  atomicExch (L.tflag + t, kTileQueued);   /* keeps its place in busy */
+                  queue_push (L, t);
+                }
+              else
+                {
+                  __threadfence ();
+                  atomicSub (&L.q->busy, 1);
+                }
+            }
+          phase_mark (L, kPhaseWake, mark);
+        }
+    }
+  phase_mark (L, kPhaseOther, mark);
+
+  if (tid == 0)
+    {
+      L.block_edges[2 * b] += edges;
+      L.block_edges[2 * b + 1] += acts;
     }
 }
 
@@ -1073,14 +1417,16 @@ typedef void (*PassKernel) (SprLaunch);
 struct Variant {
   int nw, tx, tz;
   int rfix;        /* > 0: compile-time reduced stencil of radius (rfix, rfix) */
-  PassKernel fn;
+  PassKernel fn;   /* the passes (SCAN, WIDE) */
+  PassKernel afn;  /* the asynchronous schedule (ASYNC) */
 };
 
 /* Block shapes: 32 wide so that a warp is one row of the tile (coalesced
  * loads, conflict-free shared accesses); as many rows as the registers that
  * NW weights per thread leave room for (see spr-cuda-config.cuh). */
 #define FIXED(R, TXV, TZV) \
-  { reduced_count (R), TXV, TZV, R, spr_passes<TXV, TZV, reduced_count (R), R> }
+  { reduced_count (R), TXV, TZV, R, spr_passes<TXV, TZV, reduced_count (R), R>, \
+    spr_async<TXV, TZV, reduced_count (R), R> }
 const Variant kFixed[] = {
   FIXED (1, 32, 32), FIXED (2, 32, 32), FIXED (3, 32, 32),
   FIXED (4, 32, 16), FIXED (5, 32, 16), FIXED (6, 32, 16),
@@ -1089,12 +1435,12 @@ const Variant kFixed[] = {
 /* Any stencil of up to 48 offsets: deltas are kernel parameters, which the
  * compiler keeps in registers beside the weights, hence the smaller tiles. */
 const Variant kRuntime[] = {
-  { 8, 32, 32, 0, spr_passes<32, 32, 8, 0> },
-  { 16, 32, 16, 0, spr_passes<32, 16, 16, 0> },
-  { 32, 32, 16, 0, spr_passes<32, 16, 32, 0> },
-  { 48, 32, 8, 0, spr_passes<32, 8, 48, 0> },
+  { 8, 32, 32, 0, spr_passes<32, 32, 8, 0>, spr_async<32, 32, 8, 0> },
+  { 16, 32, 16, 0, spr_passes<32, 16, 16, 0>, spr_async<32, 16, 16, 0> },
+  { 32, 32, 16, 0, spr_passes<32, 16, 32, 0>, spr_async<32, 16, 32, 0> },
+  { 48, 32, 8, 0, spr_passes<32, 8, 48, 0>, spr_async<32, 8, 48, 0> },
 };
-const Variant kGeneric = { 0, 32, 16, 0, spr_passes<32, 16, 0, 0> };
+const Variant kGeneric = { 0, 32, 16, 0, spr_passes<32, 16, 0, 0>, spr_async<32, 16, 0, 0> };
 
 /* Whether the stencils are exactly the compile-time ones of kernel rfix. */
 bool
@@ -1127,6 +1473,9 @@ struct Ctx {
   int *src_t = nullptr;
   void *pinned = nullptr;          /* staging for the big copies */
   SprState *h_state = nullptr;     /* pinned */
+  SprQueue *queue = nullptr, *h_queue = nullptr;   /* asynchronous schedule; h_ pinned */
+  int *tflag = nullptr, *qslot = nullptr;
+  unsigned long long *phase = nullptr;
 };
 
 void
@@ -1139,7 +1488,8 @@ ctx_free (Ctx *c)
   void *dev[] = { c->T[0], c->T[1], c->S, c->table, c->vel, c->tout, c->pred, c->chmask,
                   c->active[0], c->active[1], c->wback[0], c->wback[1], c->state,
                   c->block_edges, c->chmin, c->key[0], c->key[1], c->cells_s,
-                  c->cells_g, c->pcell, c->goff, c->src_p, c->src_t };
+                  c->cells_g, c->pcell, c->goff, c->src_p, c->src_t, c->queue, c->tflag,
+                  c->qslot, c->phase };
   for (void *p : dev)
     if (p != nullptr)
       cudaFree (p);
@@ -1147,6 +1497,8 @@ ctx_free (Ctx *c)
     cudaFreeHost (c->pinned);
   if (c->h_state != nullptr)
     cudaFreeHost (c->h_state);
+  if (c->h_queue != nullptr)
+    cudaFreeHost (c->h_queue);
   for (cudaEvent_t e : c->ev)
     if (e != nullptr)
       cudaEventDestroy (e);
@@ -1323,6 +1675,24 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
   CU_TRY (dev_alloc (&c->src_p, pb->nsrc));
   CU_TRY (dev_alloc (&c->src_t, pb->nsrc));
   CU_TRY (cudaHostAlloc ((void **) &c->h_state, sizeof (SprState), cudaHostAllocDefault));
+  const int map = tune->map != 0 ? tune->map
+                  : noff >= SPR_ASYNC_MIN_OFFSETS ? SPR_CUDA_MAP_ASYNC : SPR_MAP_DEFAULT;
+  const bool async = map == SPR_CUDA_MAP_ASYNC;
+  /* Queue entries: at most ntiles are queued at once (a tile is queued once). */
+  const unsigned qcap = (unsigned) ntiles + 64u;
+  if (async)
+    {
+      CU_TRY (dev_alloc (&c->queue, 1));
+      CU_TRY (dev_alloc (&c->tflag, (size_t) ntiles));
+      CU_TRY (dev_alloc (&c->qslot, (size_t) qcap));
+      CU_TRY (cudaHostAlloc ((void **) &c->h_queue, sizeof (SprQueue), cudaHostAllocDefault));
+    }
+  if (tune->phases)
+    {
+      CU_TRY (dev_alloc (&c->phase, SPR_CUDA_PHASES));
+      CU_TRY (cudaMemsetAsync (c->phase, 0, SPR_CUDA_PHASES * sizeof (unsigned long long),
+                               c->stream));
+    }
 
   bool use_table = false;
   if (want_table)
@@ -1492,7 +1862,8 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
       float vmax = 0.0f;
       for (size_t i = 0; i < n; i++)
         vmax = pb->velocity[i] > vmax ? pb->velocity[i] : vmax;
-      const double scale = tune->delta_scale != 0.0 ? tune->delta_scale : SPR_DELTA_SCALE;
+      const double scale = tune->delta_scale != 0.0 ? tune->delta_scale
+                           : async ? SPR_ASYNC_DELTA_SCALE : SPR_DELTA_SCALE;
       const double side = fmin (TX * g->dx, TZ * g->dz);
       L.delta = scale > 0.0 && vmax > 0.0f ? (float) (scale * side / vmax) : kInf;
     }
@@ -1522,7 +1893,18 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
     L.inner_max = tune->inner_max > 0 ? tune->inner_max
                   : SPR_INNER_MAX_DEFAULT > 0 ? SPR_INNER_MAX_DEFAULT : TZ;
     L.compact = tune->schedule == SPR_CUDA_COMPACT;
-    L.wide = (tune->map != 0 ? tune->map : SPR_MAP_DEFAULT) == SPR_CUDA_MAP_WIDE;
+    L.wide = map == SPR_CUDA_MAP_WIDE;
+    L.async = async;
+    L.q = c->queue;
+    L.tflag = c->tflag;
+    L.qslot = c->qslot;
+    L.qcap = qcap;
+    L.phase = c->phase;
+
+    /* A launch takes no new tile after its budget (the host polls the
+     * cancel flag between launches); batch sets it in microseconds. */
+    L.budget_ns = tune->batch > 0 ? (unsigned long long) tune->batch * 1000ull
+                  : (unsigned long long) (SPR_BATCH_TARGET_MS * 1e6);
     L.inplace = (tune->sweep != 0 ? tune->sweep : SPR_SWEEP_DEFAULT) == SPR_CUDA_SWEEP_INPLACE;
     L.use_table = use_table;
     for (int k = 0; k < SPR_NW_MAX; k++)
@@ -1567,10 +1949,11 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
       }
     fr_status ks = FR_OK;
     int per_sm = 0;
-    e = cudaFuncSetAttribute ((const void *) v.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    const PassKernel kfn = async ? v.afn : v.fn;
+    e = cudaFuncSetAttribute ((const void *) kfn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                               (int) smem);
     if (e == cudaSuccess)
-      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, (const void *) v.fn, NT, smem);
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, (const void *) kfn, NT, smem);
     if (e != cudaSuccess)
       ks = cuda_fail (err, e, "sizing the pass kernel", __LINE__);
     else if (per_sm < 1)
@@ -1623,6 +2006,9 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
       double tpass0 = 0.0;
       int batch = tune->batch > 0 ? tune->batch : SPR_BATCH_FIRST;
       long long pass_limit = 64LL * ntiles + 4096;
+      /* A safety net only: a solve activates each tile a few to a few dozen
+       * times. */
+      const unsigned long long act_limit = 4096ull * (unsigned long long) ntiles + 65536ull;
       if (c->pinned != nullptr)
         {
           memcpy (c->pinned, pb->velocity, n * sizeof (float));
@@ -1649,6 +2035,12 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
       RUN_TRY (cudaGetLastError ());
       RUN_TRY (cudaMemsetAsync (c->active[0], 0, map_bytes, s));
       RUN_TRY (cudaMemsetAsync (c->active[1], 0, map_bytes, s));
+      if (async)
+        {
+          RUN_TRY (cudaMemsetAsync (c->queue, 0, sizeof (SprQueue), s));
+          RUN_TRY (cudaMemsetAsync (c->tflag, 0, (size_t) ntiles * sizeof (int), s));  /* idle */
+          RUN_TRY (cudaMemsetAsync (c->qslot, 0xff, (size_t) qcap * sizeof (int), s));  /* -1 */
+        }
       k_sources<<<(int) ((pb->nsrc + 127) / 128), 128, 0, s>>> (c->src_p, c->src_t,
                                                                 (int) pb->nsrc, c->T[0],
                                                                 c->T[1], c->active[0],
@@ -1664,9 +2056,11 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
       if (rep != NULL)
         rep->setup_ms = wall_ms () - w0;
 
-      /* The passes, a batch per launch. */
+      /* The passes, a batch per launch; or the asynchronous kernel, a time
+       * budget per launch. */
       int pass = 0;
       int launches = 0;
+      unsigned long long acts_before = 0;   /* asynchronous: progress at the last launch */
       for (;;)
         {
           if (fr_cancel_raised (prm->cancel))
@@ -1678,14 +2072,34 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
           L.max_passes = batch;
           void *args[] = { &L };
           const double tb = wall_ms ();
-          RUN_TRY (cudaLaunchCooperativeKernel ((const void *) v.fn, dim3 (G), dim3 (TX, TZ),
+          RUN_TRY (cudaLaunchCooperativeKernel ((const void *) kfn, dim3 (G), dim3 (TX, TZ),
                                                 args, smem, s));
           RUN_TRY (cudaGetLastError ());
-          RUN_TRY (cudaMemcpyAsync (c->h_state, c->state, sizeof (SprState),
-                                    cudaMemcpyDeviceToHost, s));
+          if (async)
+            RUN_TRY (cudaMemcpyAsync (c->h_queue, c->queue, sizeof (SprQueue),
+                                      cudaMemcpyDeviceToHost, s));
+          else
+            RUN_TRY (cudaMemcpyAsync (c->h_state, c->state, sizeof (SprState),
+                                      cudaMemcpyDeviceToHost, s));
           RUN_TRY (cudaStreamSynchronize (s));
           launches++;
           const double el = wall_ms () - tb;
+          if (async)
+            {
+              /* Buckets stand for passes in the report. */
+              pass = c->h_queue->buckets;
+              if (c->h_queue->done)
+                break;
+              const unsigned long long progress = c->h_queue->acts + (unsigned) pass;
+              if (progress == acts_before || c->h_queue->acts > act_limit)
+                {
+                  rs = fr_error_set (err, FR_E_DEVICE, "the CUDA SPR queue did not converge "
+                                     "after %llu tile activations", c->h_queue->acts);
+                  goto run_out;
+                }
+              acts_before = progress;   /* activations and buckets */
+              continue;
+            }
           pass = c->h_state->pass;
           if (c->h_state->converged)
             break;
@@ -1708,7 +2122,7 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
             }
         }
       RUN_TRY (cudaEventRecord (c->ev[2], s));
-      Tfinal = c->T[pass & 1];
+      Tfinal = async ? c->T[0] : c->T[pass & 1];
       /* The result owns the float copy from here on (fr_spr_result_clear
        * frees it); spr_cuda_solve_ex drops it again if the solve fails. */
       if (prm->keep_device_time)
@@ -1781,12 +2195,21 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
           rep->tile_z = TZ;
           rep->blocks = G;
           rep->table = use_table;
+          rep->map = map;
           if (cudaEventElapsedTime (&ms, c->ev[0], c->ev[3]) == cudaSuccess)
             rep->device_ms = ms;
           if (cudaEventElapsedTime (&ms, c->ev[0], c->ev[1]) == cudaSuccess)
             rep->weights_ms = use_table ? ms : 0.0;
           if (cudaEventElapsedTime (&ms, c->ev[1], c->ev[2]) == cudaSuccess)
             rep->passes_ms = ms;
+          unsigned long long cyc[SPR_CUDA_PHASES];
+          int khz = 0;
+          if (c->phase != nullptr
+              && cudaMemcpy (cyc, c->phase, sizeof cyc, cudaMemcpyDeviceToHost) == cudaSuccess
+              && cudaDeviceGetAttribute (&khz, cudaDevAttrClockRate, dev) == cudaSuccess
+              && khz > 0)
+            for (int k = 0; k < SPR_CUDA_PHASES; k++)
+              rep->phase_ms[k] = (double) cyc[k] / khz / G;
           cudaGetLastError ();
         }
     }

@@ -254,8 +254,8 @@ test_rays (void)
 }
 
 /* The knobs (schedule, inner iterations, generic kernel, row scan, pinned
- * staging, one pass per launch)
- * change the work, never the answer. */
+ * staging, one pass per launch, the asynchronous queue and its launch
+ * budget) change the work, never the answer. */
 static void
 test_tunings (void)
 {
@@ -284,7 +284,7 @@ test_tunings (void)
       nodes[s] = j * g.nx + i;
     }
   g_assert_cmpint (spr_stencils_build (&st, 4, 4, g.dx, g.dz, false, &err), ==, FR_OK);
-  for (int k = 0; k < 13; k++)
+  for (int k = 0; k < 18; k++)
     {
       spr_cuda_tune t;
       spr_cuda_report rep;
@@ -294,7 +294,7 @@ test_tunings (void)
       switch (k)
         {
         case 1: t.schedule = SPR_CUDA_EARLY_EXIT; break;
-        case 2: t.inner_max = 1; break;
+        case 2: t.inner_max = 1; t.map = SPR_CUDA_MAP_WIDE; break;   /* the papers' passes */
         case 3: t.force_generic = true; break;
         case 4: t.pinned = true; t.batch = 1; break;
         case 5: p.weights = FR_WEIGHTS_ON_THE_FLY; t.inner_max = 2; break;
@@ -305,6 +305,15 @@ test_tunings (void)
         case 10: t.map = SPR_CUDA_MAP_WIDE; t.sweep = SPR_CUDA_SWEEP_INPLACE; t.inner_max = 2; break;
         case 11: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = -1.0; t.batch = 3; break;
         case 12: t.map = SPR_CUDA_MAP_SCAN; t.sweep = SPR_CUDA_SWEEP_JACOBI; break;
+        /* The queue: a 1 µs budget per launch (its state carried across
+         * many launches), every pending tile at once, tiny buckets with
+         * activations cut short, and in place. */
+        case 13: t.map = SPR_CUDA_MAP_ASYNC; t.batch = 1; break;
+        case 14: t.map = SPR_CUDA_MAP_ASYNC; t.delta_scale = -1.0; break;
+        case 15: t.map = SPR_CUDA_MAP_ASYNC; t.delta_scale = 0.1; t.inner_max = 2; break;
+        case 16: t.map = SPR_CUDA_MAP_ASYNC; t.sweep = SPR_CUDA_SWEEP_INPLACE;
+          p.weights = FR_WEIGHTS_ON_THE_FLY; break;
+        case 17: t.map = SPR_CUDA_MAP_ASYNC; t.delta_scale = 8.0; break;
         default: break;
         }
       got.grid = g;
@@ -314,11 +323,18 @@ test_tunings (void)
       tu_assert_times_close (ref.time, got.time, fr_grid_count (&g), REL, "tuning");
       check_pred (&got, v, 4, 4);
       g_test_message ("tuning %d: %ld passes, %ld activations, %d launches, nw %d, tile %dx%d, "
-                      "%d blocks, table %d, device %.3f ms", k, rep.passes, rep.activations,
-                      rep.launches, rep.nw, rep.tile_x, rep.tile_z, rep.blocks, rep.table,
-                      rep.device_ms);
+                      "%d blocks, table %d, device %.3f ms", k, rep.passes,
+                      rep.activations, rep.launches, rep.nw, rep.tile_x, rep.tile_z, rep.blocks,
+                      rep.table, rep.device_ms);
       if (k == 2)
         g_assert_cmpint (rep.passes, >, 10);
+      if (k == 13)
+        g_assert_cmpint (rep.launches, >, 1);
+      /* The default bookkeeping by stencil size: 48 offsets take the queue. */
+      if (k == 0)
+        g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_ASYNC);
+      if (k == 12)
+        g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_SCAN);
       p.weights = FR_WEIGHTS_AUTO;
       g_free (got.time);
       g_free (got.pred);
@@ -401,6 +417,8 @@ test_variants (void)
     { SPR_CUDA_MAP_WIDE, SPR_CUDA_SWEEP_INPLACE },
     { SPR_CUDA_MAP_SCAN, SPR_CUDA_SWEEP_INPLACE },
     { SPR_CUDA_MAP_SCAN, SPR_CUDA_SWEEP_JACOBI },
+    { SPR_CUDA_MAP_ASYNC, SPR_CUDA_SWEEP_JACOBI },
+    { SPR_CUDA_MAP_ASYNC, SPR_CUDA_SWEEP_INPLACE },
   };
   double worst = 0.0;
 

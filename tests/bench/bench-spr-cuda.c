@@ -10,7 +10,7 @@
  * --variants, each design choice is measured on its own.
  *
  *   bench-spr-cuda [--sizes 128,256] [--radii 1,6] [--backends dijkstra,cpu,cuda]
- *                  [--runs N] [--dijkstra-max N] [--variants] [--delta S] [CSV]
+ *                  [--runs N] [--dijkstra-max N] [--variants [--phases]] [--delta S] [CSV]
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +30,7 @@ typedef struct {
   bool dijkstra, cpu, cuda;
   int runs, dijkstra_max;
   bool variants;
+  bool phases;
   double delta;
   int map, sweep;
   const char *only;
@@ -151,6 +152,8 @@ main (int argc, char **argv)
         o.dijkstra_max = atoi (argv[++i]);
       else if (strcmp (a, "--variants") == 0)
         o.variants = true;
+      else if (strcmp (a, "--phases") == 0)
+        o.phases = true;
       else if (strcmp (a, "--delta") == 0 && val != NULL)
         o.delta = atof (argv[++i]);
       else if (strcmp (a, "--map") == 0 && val != NULL)
@@ -172,7 +175,7 @@ main (int argc, char **argv)
         {
           fprintf (stderr, "usage: bench-spr-cuda [--sizes N,..] [--radii R,..] "
                            "[--backends dijkstra,cpu,cuda] [--runs N] [--dijkstra-max N] "
-                           "[--variants [--only NAME,..]] [--delta S] [--map N] [--sweep N] "
+                           "[--variants [--only NAME,..] [--phases]] [--delta S] [--map N] [--sweep N] "
                            "[CSV]\n");
           return 2;
         }
@@ -333,6 +336,25 @@ main (int argc, char **argv)
               vs[nv].name = "wide-dinf";
               vs[nv].tune.map = SPR_CUDA_MAP_WIDE;
               vs[nv++].tune.delta_scale = -1.0;
+              {
+                /* The asynchronous queue (no grid barrier), with its knobs. */
+                static const struct { const char *name; double delta; int cap, sweep; } as[] = {
+                  { "async", 0.0, 0, 0 },        { "async-d1", 1.0, 0, 0 },
+                  { "async-d4", 4.0, 0, 0 },     { "async-d8", 8.0, 0, 0 },
+                  { "async-d16", 16.0, 0, 0 },   { "async-dinf", -1.0, 0, 0 },
+                  { "async-i8", 0.0, 8, 0 },     { "async-i32", 0.0, 32, 0 },
+                  { "async-d8-i32", 8.0, 32, 0 },
+                  { "async+ip", 0.0, 0, SPR_CUDA_SWEEP_INPLACE },
+                };
+                for (size_t a = 0; a < sizeof as / sizeof as[0]; a++)
+                  {
+                    vs[nv].name = as[a].name;
+                    vs[nv].tune.map = SPR_CUDA_MAP_ASYNC;
+                    vs[nv].tune.delta_scale = as[a].delta;
+                    vs[nv].tune.inner_max = as[a].cap;
+                    vs[nv++].tune.sweep = as[a].sweep;
+                  }
+              }
               for (int k = 0; k < nv; k++)
                 {
                   int runs = o.runs;
@@ -368,6 +390,20 @@ main (int argc, char **argv)
                            vs[k].name, rep.device_ms, rep.total_ms, rep.passes_ms, rep.passes,
                            rep.launches, rep.nw, rep.tile_x, rep.tile_z,
                            (unsigned long long) res.edges_relaxed, eps);
+                  if (o.phases)
+                    {
+                      /* One more solve with the phase timers (their atomics
+                       * cost a little, so not in the timed runs). */
+                      spr_cuda_tune tp = vs[k].tune;
+                      spr_cuda_report pr;
+                      tp.phases = true;
+                      if (run_cuda (&g, v, src, &st, r, &tp, vs[k].weights, 1, &res, &pr) != 0)
+                        return 1;
+                      printf ("         phases, ms per block: other %.3f  load %.3f  first %.3f  "
+                              "iterate %.3f  finish %.3f  wake %.3f  (device %.3f)\n",
+                              pr.phase_ms[0], pr.phase_ms[1], pr.phase_ms[2], pr.phase_ms[3],
+                              pr.phase_ms[4], pr.phase_ms[5], pr.device_ms);
+                    }
                   fflush (stdout);
                 }
               spr_stencils_clear (&st);
