@@ -44,7 +44,11 @@
  * One cooperative persistent kernel runs many passes per launch, with two
  * grid barriers a pass (after the relaxation, after the update map), so the
  * host neither launches nor synchronises per pass; between launches it reads
- * one small state record and polls the cancel flag. */
+ * one small state record and polls the cancel flag.
+ *
+ * From 32 offsets up (R 3), the default is instead spr_async: no passes and
+ * no grid barrier, tiles taken from a work queue in device memory as they
+ * become pending, one T buffer (see "the asynchronous schedule" below). */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <math.h>
