@@ -373,6 +373,41 @@ phase_mark (const SprLaunch &L, int k, long long &mark)
     }
 }
 
+/* The dynamic shared memory of both pass kernels: cells | generic offsets |
+ * list | scan scratch | 3 tiles (sT twice, sS); the host sizes it the same
+ * way (smem_for).  Fills the cells and offsets. */
+struct SprShared {
+  const int2 *cells;
+  const SprGOff *goff;
+  int *list, *scratch;
+  float *T, *S;
+};
+
+template <int NW>
+__device__ SprShared
+shared_layout (const SprLaunch &L, unsigned char *smem)
+{
+  const int nt = blockDim.x * blockDim.y;
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  int2 *cells = (int2 *) smem;
+  const int ncells = L.use_table && NW > 0 ? 0 : L.ncells;
+  SprGOff *goff = (SprGOff *) (cells + ncells);
+  const int ngoff = NW == 0 ? L.noff : 0;
+  SprShared sh;
+  sh.cells = cells;
+  sh.goff = goff;
+  sh.list = (int *) (goff + ngoff);
+  sh.scratch = sh.list + L.list_cap;
+  sh.T = (float *) (sh.scratch + 64);
+  sh.S = sh.T + 2 * L.sw * L.sh;
+  for (int i = tid; i < ncells; i += nt)
+    cells[i] = L.cells[i];
+  for (int i = tid; i < ngoff; i += nt)
+    goff[i] = L.goff[i];
+  __syncthreads ();
+  return sh;
+}
+
 /* One tile activation: load the tile and its halo into shared memory,
  * compute the weights, relax until local convergence (or inner_max), pick
  * predecessors for the nodes that improved, write the tile into Tn.
@@ -891,21 +926,11 @@ spr_passes (const SprLaunch L)
   const int tid = threadIdx.y * TX + threadIdx.x;
   const int G = gridDim.x, b = blockIdx.x;
 
-  /* Shared layout: cells | generic offsets | list | scan scratch | 3 tiles. */
-  int2 *scells = (int2 *) smem;
-  const int ncells_s = L.use_table && NW > 0 ? 0 : L.ncells;
-  SprGOff *sgoff = (SprGOff *) (scells + ncells_s);
-  const int ngoff_s = NW == 0 ? L.noff : 0;
-  int *slist = (int *) (sgoff + ngoff_s);
-  int *scratch = slist + L.list_cap;
-  float *sT = (float *) (scratch + 64);
-  float *sS = sT + 2 * L.sw * L.sh;
-
-  for (int i = tid; i < ncells_s; i += NT)
-    scells[i] = L.cells[i];
-  for (int i = tid; i < ngoff_s; i += NT)
-    sgoff[i] = L.goff[i];
-  __syncthreads ();
+  const SprShared sh = shared_layout<NW> (L, smem);
+  const int2 *scells = sh.cells;
+  const SprGOff *sgoff = sh.goff;
+  int *slist = sh.list, *scratch = sh.scratch;
+  float *sT = sh.T, *sS = sh.S;
 
   unsigned long long edges = 0, acts = 0;
   long long mark = clock64 ();
@@ -1223,23 +1248,14 @@ spr_async (const SprLaunch L)
   __shared__ int s_take;
   __shared__ unsigned s_base;
   __shared__ float s_theta;
-  const int NT = TX * TZ;
   const int tid = threadIdx.y * TX + threadIdx.x;
   const int b = blockIdx.x;
 
-  /* Shared layout as in spr_passes (no list). */
-  int2 *scells = (int2 *) smem;
-  const int ncells_s = L.use_table && NW > 0 ? 0 : L.ncells;
-  SprGOff *sgoff = (SprGOff *) (scells + ncells_s);
-  const int ngoff_s = NW == 0 ? L.noff : 0;
-  int *scratch = (int *) (sgoff + ngoff_s) + L.list_cap;
-  float *sT = (float *) (scratch + 64);
-  float *sS = sT + 2 * L.sw * L.sh;
-
-  for (int i = tid; i < ncells_s; i += NT)
-    scells[i] = L.cells[i];
-  for (int i = tid; i < ngoff_s; i += NT)
-    sgoff[i] = L.goff[i];
+  const SprShared sh = shared_layout<NW> (L, smem);   /* its list is not used */
+  const int2 *scells = sh.cells;
+  const SprGOff *sgoff = sh.goff;
+  int *scratch = sh.scratch;
+  float *sT = sh.T, *sS = sh.S;
 
   const unsigned long long deadline = global_ns () + L.budget_ns;
   bool worked = false;   /* thread 0: took a tile or opened a bucket */
