@@ -42,11 +42,12 @@
 
 /* Defaults of the bookkeeping and inner-iteration knobs (spr-cuda-tune.h).
  * The bookkeeping by stencil size, as measured on the H200 (RESULTS.md):
- * from 32 offsets (R 3) up, the asynchronous queue with buckets of 8 tile
- * crossings beat the passes by up to 16 % (1600², R 6: 13.1 -> 12.0 ms);
- * below, the passes were faster (R 1: by 17-42 %). */
+ * at R 6 (96 offsets) the asynchronous queue with buckets of 8 tile
+ * crossings beat the passes by 9-16 % (1600²: 13.1 -> 12.0 ms), at R 5 (80)
+ * by -5 to +13 %; at R 4 (48) the passes were 25-40 % faster, at R 3 (32)
+ * within 2 %, at R 1 (8) 17-42 % faster. */
 #define SPR_MAP_DEFAULT SPR_CUDA_MAP_WIDE
-#define SPR_ASYNC_MIN_OFFSETS 32
+#define SPR_ASYNC_MIN_OFFSETS 80
 #define SPR_ASYNC_DELTA_SCALE 8.0
 #define SPR_SWEEP_DEFAULT SPR_CUDA_SWEEP_JACOBI
 

@@ -46,7 +46,7 @@
  * host neither launches nor synchronises per pass; between launches it reads
  * one small state record and polls the cancel flag.
  *
- * From 32 offsets up (R 3), the default is instead spr_async: no passes and
+ * From 80 offsets up (R 5), the default is instead spr_async: no passes and
  * no grid barrier, tiles taken from a work queue in device memory as they
  * become pending, one T buffer (see "the asynchronous schedule" below). */
 #include <cooperative_groups.h>

@@ -330,9 +330,9 @@ test_tunings (void)
         g_assert_cmpint (rep.passes, >, 10);
       if (k == 13)
         g_assert_cmpint (rep.launches, >, 1);
-      /* The default bookkeeping by stencil size: 48 offsets take the queue. */
+      /* The default bookkeeping by stencil size: 48 offsets take the passes. */
       if (k == 0)
-        g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_ASYNC);
+        g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_WIDE);
       if (k == 12)
         g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_SCAN);
       p.weights = FR_WEIGHTS_AUTO;
