@@ -1147,8 +1147,12 @@ queue_take (const SprLaunch &L, unsigned long long deadline, bool worked)
       if (q->done || (worked && global_ns () > deadline))
         return kTakeExit;
       const unsigned h = q->head;
-      const unsigned tl = q->tail;   /* read after head: h <= tl */
-      if (h != tl)
+      const unsigned tl = q->tail;
+      /* Entry h is reserved once tail has passed it (tail only grows).  Not
+       * h != tl: the two loads may be seen out of order, and a stale tail
+       * below h must read as empty, not as a claim on an entry nobody
+       * has reserved. */
+      if ((int) (tl - h) > 0)
         {
           if (atomicCAS (&L.q->head, h, h + 1) != h)
             continue;
