@@ -1097,16 +1097,23 @@ global_ns (void)
   return t;
 }
 
-/* Append tile t, already marked queued and counted in busy. */
+/* Fill reserved entry e with tile t: after everything this thread wrote
+ * before (the fence), and once the entry's slot is free. */
 __device__ void
-queue_push (const SprLaunch &L, int t)
+queue_fill (const SprLaunch &L, unsigned e, int t)
 {
-  const unsigned e = atomicAdd (&L.q->tail, 1u);
   volatile int *slot = (volatile int *) (L.qslot + e % L.qcap);
   while (*slot >= 0)   /* the taker of the entry qcap before has not read it yet */
     __nanosleep (32);
   __threadfence ();
   *slot = t;
+}
+
+/* Append tile t, already marked queued and counted in busy. */
+__device__ void
+queue_push (const SprLaunch &L, int t)
+{
+  queue_fill (L, atomicAdd (&L.q->tail, 1u), t);
 }
 
 /* A neighbour's change reached tile t's halo (or t was cut short), with
@@ -1225,14 +1232,7 @@ queue_open_bucket (const SprLaunch &L, int *scratch, unsigned *sbase)
   const unsigned base = *sbase;
   for (int t = tid; t < L.ntiles; t += NT)
     if (is_sel (__ldcg (key + t), theta))
-      {
-        volatile int *slot = (volatile int *) (L.qslot + (base + (unsigned) rank) % L.qcap);
-        while (*slot >= 0)
-          __nanosleep (32);
-        __threadfence ();
-        *slot = t;
-        rank++;
-      }
+      queue_fill (L, base + (unsigned) rank++, t);
   __syncthreads ();
   if (tid == 0)
     {
