@@ -57,7 +57,7 @@
 #include "fold-private.h"
 
 extern "C" {
-fold_cuda_tune fold_cuda_tuning = { 0, 0, 0 };
+fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_LOCAL_DEFAULT };
 }
 
 namespace {
@@ -126,121 +126,80 @@ warp_min (double v)
 }
 
 /* ------------------------------------------------------------ local solver
- * 3D: fold-pmm.c's updates with the same operations, so the same doubles.  What
- * depends on the speed only (c, the time bound, the vertices' τ) sits in
- * each thread's registers and is recomputed when the thread meets another
- * speed (once per sub-sweep and layer in a layered model); the edges'
- * constants, a few products, are computed when an edge is looked at. */
+ * fold-local.h's, in the storage precision, the same functions the CPU
+ * calls: Local<R> names them for R. */
 
-template <int NB>
-struct SpeedCoef {
-  float F = -1.0f;
-  double c, tlb, vtau[NB];
+template <typename R> struct Local;
 
-  __device__ __forceinline__ void
-  set (const fold_subsweep *ss, float f)
-  {
-    F = f;
-    const double Fd = (double) f;
-    c = Fd * Fd - c_st.psi2;
-    tlb = ss->h / (Fd + c_st.psin);
-#pragma unroll
-    for (int n = 0; n < NB; n++)
-      vtau[n] = fold_tau (ss->m[n], ss->dd[n], c);
-  }
-};
-
-__device__ __forceinline__ double
-edge_time (const fold_edge *e, double c, double T1, double T2)
-{
-  double a, bt, D;
-  fold_edge_consts (e, c, &a, &bt, &D);
-  return fold_edge_cand (e, c, a, bt, D, T1, T2);
-}
-
-/* 2D: the local solver in the storage precision (fold-local.h), the same
- * functions the CPU calls. */
-template <typename R> struct Local2d;
-
-template <> struct Local2d<double> {
-  typedef fold_coef2d coef;
+template <> struct Local<double> {
+  typedef fold_coef2d coef2d;
+  typedef fold_coef3d coef3d;
   static __device__ __forceinline__ void
-  set (coef *k, const fold_subsweep *ss, float f)
+  set (coef2d *k, const fold_subsweep *ss, float f)
   {
     fold_coef2d_set (k, ss, f, c_st.psi2, c_st.psin);
   }
+  static __device__ __forceinline__ void
+  set (coef3d *k, const fold_subsweep *ss, float f)
+  {
+    fold_coef3d_set (k, ss, f, c_st.psi2, c_st.psin);
+  }
   static __device__ __forceinline__ double
-  update (const coef *k, double T0, double T1, double T2, double best)
+  update (const coef2d *k, double T0, double T1, double T2, double best)
   {
     return fold_node_update_2d (k, T0, T1, T2, best);
+  }
+  static __device__ __forceinline__ double
+  update (const fold_subsweep *ss, const coef3d *k, const double *Tn, double best, bool eager)
+  {
+    return fold_node_update_3d (ss, k, Tn, best, eager);
   }
   static __device__ __forceinline__ void
   walls (const float *F, int o, int o1, int su, double *T0, double *T2)
   {
     fold_diagonal_walls_2d (F, o, o1, su, T0, T2);
   }
+  static __device__ __forceinline__ void
+  walls (const float *F, int o, const fold_subsweep *ss, int su, int sv, double *Tn)
+  {
+    fold_diagonal_walls_3d (F, o, ss, su, sv, Tn);
+  }
 };
 
-template <> struct Local2d<float> {
-  typedef fold_coef2d_f coef;
+template <> struct Local<float> {
+  typedef fold_coef2d_f coef2d;
+  typedef fold_coef3d_f coef3d;
   static __device__ __forceinline__ void
-  set (coef *k, const fold_subsweep *ss, float f)
+  set (coef2d *k, const fold_subsweep *ss, float f)
   {
     fold_coef2d_set_f (k, ss, f, c_st.psi2, c_st.psin);
   }
+  static __device__ __forceinline__ void
+  set (coef3d *k, const fold_subsweep *ss, float f)
+  {
+    fold_coef3d_set_f (k, ss, f, c_st.psi2, c_st.psin);
+  }
   static __device__ __forceinline__ float
-  update (const coef *k, float T0, float T1, float T2, float best)
+  update (const coef2d *k, float T0, float T1, float T2, float best)
   {
     return fold_node_update_2d_f (k, T0, T1, T2, best);
+  }
+  static __device__ __forceinline__ float
+  update (const fold_subsweep *ss, const coef3d *k, const float *Tn, float best, bool eager)
+  {
+    return fold_node_update_3d_f (ss, k, Tn, best, eager);
   }
   static __device__ __forceinline__ void
   walls (const float *F, int o, int o1, int su, float *T0, float *T2)
   {
     fold_diagonal_walls_2d_f (F, o, o1, su, T0, T2);
   }
+  static __device__ __forceinline__ void
+  walls (const float *F, int o, const fold_subsweep *ss, int su, int sv, float *Tn)
+  {
+    fold_diagonal_walls_3d_f (F, o, ss, su, sv, Tn);
+  }
 };
-
-__device__ __forceinline__ double
-node_update_3d (const fold_subsweep *ss, const SpeedCoef<9> &k, const double *Tn, double best)
-{
-  const double tlb = k.tlb;
-  double mn = INFINITY;
-
-#pragma unroll
-  for (int n = 0; n < 9; n++)
-    mn = fold_min (mn, Tn[n]);
-  if (!(mn + tlb < best))
-    return best;
-#pragma unroll
-  for (int n = 0; n < 9; n++)
-    best = fold_min (best, Tn[n] + k.vtau[n]);
-  uint32_t dominated = 0;
-  for (int q = 0; q < 8; q++)
-    {
-      const fold_tri *t = &ss->t[q];
-      double T1 = Tn[t->n[0]], T2 = Tn[t->n[1]], T3 = Tn[t->n[2]];
-      if (!(fold_max (T1, fold_max (T2, T3)) < INFINITY)
-          || !(fold_min (T1, fold_min (T2, T3)) + tlb < best))
-        continue;
-      double v = fold_tri_time (t, T1, T2, T3, (double) k.F);
-      if (v < INFINITY)
-        {
-          dominated |= t->edges;
-          best = fold_min (best, v);
-        }
-    }
-  for (int q = 0; q < 16; q++)
-    {
-      const fold_edge *e = &ss->e[q];
-      double T1 = Tn[e->n1], T2 = Tn[e->n2];
-      if ((dominated >> q) & 1u)
-        continue;
-      if (!(fold_max (T1, T2) < INFINITY) || !(fold_min (T1, T2) + tlb < best))
-        continue;
-      best = fold_min (best, edge_time (e, k.c, T1, T2));
-    }
-  return best;
-}
 
 /* ------------------------------------------------------------- kernels */
 
@@ -523,7 +482,7 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
       for (int it = 0; it < inner; it++)
         {
           bool ch = false;
-          typename Local2d<R>::coef kc;
+          typename Local<R>::coef2d kc;
           kc.F = -1.0f;
           for (int p = 0; p < b; p++)
             {
@@ -537,10 +496,10 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
                     continue;
                   const R cur = copy[o];
                   if (f != kc.F)
-                    Local2d<R>::set (&kc, ss, f);
+                    Local<R>::set (&kc, ss, f);
                   R T0 = copy[o + o0], T2 = copy[o + o2];
-                  Local2d<R>::walls (sF, o, o1, su, &T0, &T2);
-                  const R best = Local2d<R>::update (&kc, T0, copy[o + o1], T2, cur);
+                  Local<R>::walls (sF, o, o1, su, &T0, &T2);
+                  const R best = Local<R>::update (&kc, T0, copy[o + o1], T2, cur);
                   store_lower (copy, o, best, cur, ch, mc);
                 }
               __syncwarp ();
@@ -585,7 +544,7 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
 
 /* The same in 3D: a thread block per subdomain, b² plane nodes per pass of
  * the block's threads. */
-template <typename R>
+template <typename R, bool EAGER>
 __global__ void
 sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *active,
                 unsigned *sd, uint8_t *changed, const int *list_a, const int *list_b, FoldCtl *ctl,
@@ -636,7 +595,8 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
               const fold_subsweep *ss = &c_st.sub[s];
               const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
               const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
-              SpeedCoef<9> kc;
+              typename Local<R>::coef3d kc;
+              kc.F = -1.0f;
               for (int p = 0; p < b; p++)
                 {
                   const int ia = ss->sign > 0 ? p : b - 1 - p;
@@ -653,15 +613,15 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                         fresh |= sS[o + (int) ss->off[m]] > since;
                       if (!fresh)
                         continue;
-                      double Tn[9];
+                      R Tn[9];
                       for (int m = 0; m < 9; m++)
-                        Tn[m] = (double) sT[o + (int) ss->off[m]];
+                        Tn[m] = sT[o + (int) ss->off[m]];
                       if (walls)
-                        fold_diagonal_walls_3d (sF, o, ss, su, sv, Tn);
-                      const double cur = (double) sT[o];
+                        Local<R>::walls (sF, o, ss, su, sv, Tn);
+                      const R cur = sT[o];
                       if (f != kc.F)
-                        kc.set (ss, f);
-                      const double best = node_update_3d (ss, kc, Tn, cur);
+                        Local<R>::set (&kc, ss, f);
+                      const R best = Local<R>::update (ss, &kc, Tn, cur, EAGER);
                       if (store_lower (sT, o, best, cur, ch, mc))
                         sS[o] = now;
                     }
@@ -1065,6 +1025,13 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (cudaMemcpyToSymbolAsync (c_st, &st, sizeof st, 0, cudaMemcpyHostToDevice, d.stream));
   FOLD_CK (cudaMemcpyToSymbolAsync (c_geo, &G, sizeof G, 0, cudaMemcpyHostToDevice, d.stream));
 
+  /* 3D: a node's candidates one after the other, each only when it can
+   * count, unless the knob asks for all of them first: that overlaps their
+   * chains but took 1.5–2× longer (RESULTS.md), the sweep being bound by
+   * the instructions it issues, not by their latency. */
+  const bool eager = fold_cuda_tuning.local == FOLD_CUDA_LOCAL_EAGER;
+  auto sweep3d = eager ? sweep3d_kernel<R, true> : sweep3d_kernel<R, false>;
+
   /* Occupancy: how many subdomains the GPU sweeps at once (SOLAS's least
    * schedule) and the persistent grid sizes. */
   int per_sm = 0;
@@ -1077,10 +1044,9 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     }
   else
     {
-      FOLD_CK (cudaFuncSetAttribute (sweep3d_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      FOLD_CK (cudaFuncSetAttribute (sweep3d, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int) shm));
-      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep3d_kernel<R>,
-                                                              threads3d, shm));
+      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep3d, threads3d, shm));
     }
   if (per_sm < 1)
     return fr_error_set (err, FR_E_DEVICE, "the sweep kernel cannot run with %zu bytes of "
@@ -1148,7 +1114,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
               sweep2d_par_kernel<R><<<sweep_grid, 128, shm, d.stream>>> (
                 T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, inner);
             else
-              sweep3d_kernel<R><<<sweep_grid, threads3d, shm, d.stream>>> (
+              sweep3d<<<sweep_grid, threads3d, shm, d.stream>>> (
                 T, d.F, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
                 c * CHUNK, inner);
           for (int c = 0; c < nchunks; c++)

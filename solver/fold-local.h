@@ -3,9 +3,10 @@
  * includes this twice: with FL_REAL = double (names as they are: fold_tau,
  * fold_edge_cand, ...) and with FL_REAL = float (names ending in _f).
  *
- * Single precision solves in 2D do their per-node arithmetic in float; the
+ * Single precision solves do their per-node arithmetic in float; the
  * constants that depend on the speed only are computed in double and
- * rounded once (fold_coef2d_set).  Every operation here is an IEEE-rounded
+ * rounded once (fold_coef2d_set, fold_coef3d_set), and so is the stencil's
+ * geometry (fold_subsweep's ef and tf).  Every operation here is an IEEE-rounded
  * float or double operation (sqrt through FL_SQRT, no library calls, no
  * contraction: fold-cuda.cu is built with -fmad=false), so the CPU and the
  * GPU compute the same update, bit for bit, from the same inputs.  Their
@@ -173,6 +174,217 @@ FL_FN (fold_node_update_2d) (const FL_FN (fold_coef2d) *k, FL_REAL T0, FL_REAL T
         e1 = FL_FN (fold_edge_cand) (&k->e[1], k->c, k->alpha[1], k->beta[1], k->D[1], T1, T2);
     }
   return FL_FN (fold_min) (best, FL_FN (fold_min) (e0, e1));
+}
+
+/* ------------------------------------------------------------------ 3D */
+
+/* 3D: a base node B of a pyramid sub-sweep is reached from the apex A only
+ * along a path that does not squeeze between obstacles: some monotone
+ * path of axis steps from B to A through free nodes of the cell between
+ * them (2D: one of the two side nodes free, as above; a base corner: one
+ * of the six orders of the three steps).  A base node without such a
+ * path is taken as +inf, and so are the edges and triangles that use it,
+ * which only ever drops candidates.  su, sv: the strides along the base
+ * plane's u and v. */
+static inline FOLD_HD void
+FL_FN (fold_diagonal_walls_3d) (const float *F, ptrdiff_t o, const fold_subsweep *ss,
+                                ptrdiff_t su, ptrdiff_t sv, FL_REAL *Tn)
+{
+  const bool fb4 = fold_free (F, o + ss->off[4]);          /* centre of the base */
+
+  for (int n = 0; n < 9; n++)
+    {
+      const int du = n % 3 - 1, dv = n / 3 - 1;
+      if ((du == 0 && dv == 0) || !(Tn[n] < (FL_REAL) INFINITY))
+        continue;
+      bool path;
+      if (dv == 0)
+        path = fb4 || fold_free (F, o + du * su);
+      else if (du == 0)
+        path = fb4 || fold_free (F, o + dv * sv);
+      else
+        {
+          /* Intermediate nodes: in the apex's plane (a first) or the
+           * base's (u or v first). */
+          const bool fauv = fold_free (F, o + du * su + dv * sv);
+          const bool fau = fold_free (F, o + du * su), fav = fold_free (F, o + dv * sv);
+          const bool fbu = fold_free (F, o + ss->off[4 + du]);       /* base (du, 0) */
+          const bool fbv = fold_free (F, o + ss->off[4 + 3 * dv]);   /* base (0, dv) */
+          path = (fauv && (fau || fav)) || (fbv && (fav || fb4)) || (fbu && (fau || fb4));
+        }
+      if (!path)
+        Tn[n] = (FL_REAL) INFINITY;
+    }
+}
+
+/* The candidate from a base triangle (3D), or +inf unless its
+ * characteristic enters strictly inside.  With x = T − min T on the
+ * triangle and p = E⁻¹(x − t·1) the linear gradient:
+ *   F|p| = 1 − ψ·p  ⇔  A t² − 2 B t + C = 0,
+ * A = F² 1ᵀM1 − r², B = F² xᵀM1 + s r, C = F² xᵀMx − s², s = 1 − ψ·E⁻¹x;
+ * and the characteristic v = F p/|p| + ψ points back into the triangle iff
+ * every component of E⁻ᵀ v is negative.  Inputs with +inf give +inf (by
+ * way of NaN comparisons), so a caller may evaluate a triangle before it
+ * knows whether it counts. */
+static inline FOLD_HD FL_REAL
+FL_FN (fold_tri_time) (const FL_TRI *t, FL_REAL T1, FL_REAL T2, FL_REAL T3, FL_REAL F)
+{
+  FL_REAL base = T1 < T2 ? T1 : T2;
+  base = T3 < base ? T3 : base;
+  const FL_REAL x[3] = { T1 - base, T2 - base, T3 - base };
+  FL_REAL Mx[3];
+
+  for (int i = 0; i < 3; i++)
+    Mx[i] = t->M[i][0] * x[0] + t->M[i][1] * x[1] + t->M[i][2] * x[2];
+  const FL_REAL xMx = x[0] * Mx[0] + x[1] * Mx[1] + x[2] * Mx[2];
+  const FL_REAL xM1 = x[0] * t->M1[0] + x[1] * t->M1[1] + x[2] * t->M1[2];
+  const FL_REAL s = FL_K (1) - (t->phi[0] * x[0] + t->phi[1] * x[1] + t->phi[2] * x[2]);
+  const FL_REAL F2 = F * F;
+  const FL_REAL A = F2 * t->bb - t->r * t->r;
+  const FL_REAL B = F2 * xM1 + s * t->r;
+  const FL_REAL C = F2 * xMx - s * s;
+  const FL_REAL disc = B * B - A * C;
+
+  if (!(disc >= FL_K (0)) || !(A > FL_K (0)))
+    return (FL_REAL) INFINITY;
+  /* One division for both roots; the tests below are multiplied through
+   * by F > 0 so that they need none: with q = F|p| = s + t r, |p| > 0 iff
+   * q > 0, and E⁻ᵀ v = F·E⁻ᵀ p + E⁻ᵀ ψ has the signs of
+   * F²(Mx − t M1) + q φ. */
+  const FL_REAL sq = FL_SQRT (disc);
+  const FL_REAL rA = FL_K (1) / A;
+  FL_REAL best = (FL_REAL) INFINITY;
+  const FL_REAL roots[2] = { (B + sq) * rA, (B - sq) * rA };
+  for (int k = 0; k < 2; k++)
+    {
+      const FL_REAL t0 = roots[k];
+      const FL_REAL q = s + t0 * t->r;
+      if (!(t0 > FL_K (0)) || !(q > FL_K (0)))
+        continue;
+      bool inside = true;
+      for (int i = 0; i < 3 && inside; i++)
+        inside = F2 * (Mx[i] - t0 * t->M1[i]) + q * t->phi[i] < FL_K (0);
+      if (inside && base + t0 < best)
+        best = base + t0;
+    }
+  return best;
+}
+
+/* A 3D sub-sweep's constants for one speed F, computed in double and
+ * rounded to FL_REAL once.  The host keeps the edges' constants too (one
+ * set per run of equal speeds); the device recomputes them per edge from
+ * cd (registers are scarcer than arithmetic there), with the same
+ * operations, so both get the same values. */
+typedef struct FL_FN (fold_coef3d) {
+  float F;                        /* the speed these are for; -1: none yet */
+  double cd;                      /* c = F² − |ψ|², in double */
+  FL_REAL c, tlb;
+  FL_REAL vtau[9];                /* τ to each base vertex */
+  FL_REAL alpha[16], beta[16], D[16];   /* per edge (host only), see fold_edge_time */
+} FL_FN (fold_coef3d);
+
+static inline FOLD_HD void
+FL_FN (fold_coef3d_set) (FL_FN (fold_coef3d) *k, const fold_subsweep *ss, float F, double psi2,
+                         double psin)
+{
+  const double Fd = (double) F;
+  const double c = Fd * Fd - psi2;
+
+  k->F = F;
+  k->cd = c;
+  k->c = (FL_REAL) c;
+  k->tlb = (FL_REAL) (ss->h / (Fd + psin));
+  for (int n = 0; n < 9; n++)
+    k->vtau[n] = (FL_REAL) fold_tau (ss->m[n], ss->dd[n], c);
+#ifndef __CUDA_ARCH__
+  for (int q = 0; q < 16; q++)
+    {
+      double a, bt, D;
+      fold_edge_consts (&ss->e[q], c, &a, &bt, &D);
+      k->alpha[q] = (FL_REAL) a;
+      k->beta[q] = (FL_REAL) bt;
+      k->D[q] = (FL_REAL) D;
+    }
+#endif
+}
+
+/* Edge q's candidate (fold_edge_cand) with its speed constants. */
+static inline FOLD_HD FL_REAL
+FL_FN (fold_edge_cand3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k, int q,
+                          FL_REAL T1, FL_REAL T2)
+{
+#ifdef __CUDA_ARCH__
+  double a, bt, D;
+  fold_edge_consts (&ss->e[q], k->cd, &a, &bt, &D);
+  return FL_FN (fold_edge_cand) (&ss->FL_EDGES[q], k->c, (FL_REAL) a, (FL_REAL) bt,
+                                 (FL_REAL) D, T1, T2);
+#else
+  return FL_FN (fold_edge_cand) (&ss->FL_EDGES[q], k->c, k->alpha[q], k->beta[q], k->D[q], T1,
+                                 T2);
+#endif
+}
+
+/* The least candidate over one 3D sub-sweep's stencil (9 vertices, 16
+ * edges, 8 triangles), or best when none is lower.  Tn holds the base
+ * nodes' values (+inf for unknown or obstacles).  Triangles come before
+ * edges: a triangle whose minimiser lies inside is also the least over its
+ * closed triangle, so its sides need no look.  Which candidates count is
+ * decided in one fixed order (lower bound, then dominance); with eager set
+ * every triangle and edge is evaluated first, independently, and then the
+ * same decisions pick among them: the same result, but on the GPU the 24
+ * long chains of divisions and roots overlap instead of running one after
+ * the other. */
+static inline FOLD_HD FL_REAL
+FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
+                             const FL_REAL *Tn, FL_REAL best, bool eager)
+{
+  const FL_REAL tlb = k->tlb;   /* no base point is closer in time */
+  const FL_REAL F = (FL_REAL) k->F;
+  FL_REAL mn = (FL_REAL) INFINITY;
+
+  for (int n = 0; n < 9; n++)
+    mn = FL_FN (fold_min) (mn, Tn[n]);
+  if (!(mn + tlb < best))
+    return best;
+  for (int n = 0; n < 9; n++)
+    best = FL_FN (fold_min) (best, Tn[n] + k->vtau[n]);
+
+  FL_REAL tv[8], ev[16];
+  if (eager)
+    {
+      for (int q = 0; q < 8; q++)
+        tv[q] = FL_FN (fold_tri_time) (&ss->FL_TRIS[q], Tn[ss->t[q].n[0]], Tn[ss->t[q].n[1]],
+                                       Tn[ss->t[q].n[2]], F);
+      for (int q = 0; q < 16; q++)
+        ev[q] = FL_FN (fold_edge_cand3d) (ss, k, q, Tn[ss->e[q].n1], Tn[ss->e[q].n2]);
+    }
+  uint32_t dominated = 0;
+  for (int q = 0; q < 8; q++)
+    {
+      const fold_tri *t = &ss->t[q];
+      const FL_REAL T1 = Tn[t->n[0]], T2 = Tn[t->n[1]], T3 = Tn[t->n[2]];
+      if (!(FL_FN (fold_max) (T1, FL_FN (fold_max) (T2, T3)) < (FL_REAL) INFINITY)
+          || !(FL_FN (fold_min) (T1, FL_FN (fold_min) (T2, T3)) + tlb < best))
+        continue;
+      const FL_REAL v = eager ? tv[q] : FL_FN (fold_tri_time) (&ss->FL_TRIS[q], T1, T2, T3, F);
+      if (v < (FL_REAL) INFINITY)
+        {
+          dominated |= t->edges;
+          best = FL_FN (fold_min) (best, v);
+        }
+    }
+  for (int q = 0; q < 16; q++)
+    {
+      const fold_edge *e = &ss->e[q];
+      const FL_REAL T1 = Tn[e->n1], T2 = Tn[e->n2];
+      if ((dominated >> q) & 1u)
+        continue;
+      if (!(FL_FN (fold_max) (T1, T2) < (FL_REAL) INFINITY)
+          || !(FL_FN (fold_min) (T1, T2) + tlb < best))
+        continue;
+      best = FL_FN (fold_min) (best, eager ? ev[q] : FL_FN (fold_edge_cand3d) (ss, k, q, T1, T2));
+    }
+  return best;
 }
 #endif
 

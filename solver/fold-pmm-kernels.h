@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The per-precision part of fold-pmm.c, included once with REAL = float
- * and once with REAL = double (SFX names the functions, LOCAL2D picks the
- * 2D local solver of that precision).  In 3D only storage is per
- * precision: one node's update is computed in double, then rounded to REAL
- * and kept only when the rounded value is lower, so that every store is a
- * real change and the iteration stops.  In 2D the update is computed in
- * REAL itself (fold-local.h). */
+ * and once with REAL = double (SFX names the functions, LOCAL picks the
+ * local solver of that precision, fold-local.h).  A node's update is
+ * computed in REAL and kept only when it is lower, so that every store is
+ * a real change and the iteration stops. */
 
 #ifndef REAL
 #error "define REAL and SFX before including fold-pmm-kernels.h"
@@ -35,7 +33,7 @@ SFX (sweep_2d) (const fold_stencil *st, const fold_layout *L, REAL *T, const flo
   const int b = L->b;
   bool changed = false;
   double mc = INFINITY;
-  LOCAL2D (fold_coef2d) k = { .F = -1.0f };
+  LOCAL (fold_coef2d) k = { .F = -1.0f };
 
   for (int s = 0; s < st->nsub; s++)
     {
@@ -73,10 +71,10 @@ SFX (sweep_2d) (const fold_stencil *st, const fold_layout *L, REAL *T, const flo
                 continue;
               const REAL cur = T[o];
               if (f != k.F)
-                LOCAL2D (fold_coef2d_set) (&k, ss, f, st->psi2, st->psin);
+                LOCAL (fold_coef2d_set) (&k, ss, f, st->psi2, st->psin);
               REAL T0 = T[o + o0], T2 = T[o + o2];
-              LOCAL2D (fold_diagonal_walls_2d) (F, o, o1, su, &T0, &T2);
-              const REAL best = LOCAL2D (fold_node_update_2d) (&k, T0, T[o + o1], T2, cur);
+              LOCAL (fold_diagonal_walls_2d) (F, o, o1, su, &T0, &T2);
+              const REAL best = LOCAL (fold_node_update_2d) (&k, T0, T[o + o1], T2, cur);
               if (best < cur)
                 FOLD_STORE (o, best);
             }
@@ -94,7 +92,7 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
   const int b = L->b;
   bool changed = false;
   double mc = INFINITY;
-  fold_coef k = { .F = -1.0 };
+  LOCAL (fold_coef3d) k = { .F = -1.0f };
 
   if (st->ndim == 2)
     return SFX (sweep_2d) (st, L, T, F, stamp, counter, minchg);
@@ -111,7 +109,7 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
       const int nv = ss->v >= 0 ? b : 1;
       const int nbase = ss->nbase;
 
-      k.F = -1.0;
+      k.F = -1.0f;
       for (int p = 0; p < b; p++)
         {
           /* The planes are solved in order; the nodes of one plane depend
@@ -130,15 +128,15 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
                   fresh |= stamp[o + ss->off[n]] > since;
                 if (!fresh)
                   continue;
-                double Tn[9];
+                REAL Tn[9];
                 for (int n = 0; n < nbase; n++)
-                  Tn[n] = (double) T[o + ss->off[n]];
+                  Tn[n] = T[o + ss->off[n]];
                 if (walls)
-                  fold_diagonal_walls_3d (F, o, ss, su, sv, Tn);
-                const double cur = (double) T[o];
-                if ((double) f != k.F)
-                  fold_coef_set (&k, ss, (double) f, st->psi2, st->psin);
-                const double best = fold_node_update (ss, &k, Tn, cur);
+                  LOCAL (fold_diagonal_walls_3d) (F, o, ss, su, sv, Tn);
+                const REAL cur = T[o];
+                if (f != k.F)
+                  LOCAL (fold_coef3d_set) (&k, ss, f, st->psi2, st->psin);
+                const REAL best = LOCAL (fold_node_update_3d) (ss, &k, Tn, cur, false);
                 if (best < cur)
                   FOLD_STORE (o, best);
               }

@@ -25,89 +25,13 @@
  * and _3d in fold-private.h).
  *
  * Cost: what depends on F only (vertex τ, edge constants) is computed once
- * per run of equal speeds (fold_coef; fold_coef2d in 2D), and an edge's
- * conditional-upwind test is decided before any root; 2D has its own
- * unrolled sweep, whose per-node arithmetic is in the storage precision
- * (fold-local.h): float in single precision, double in double. */
+ * per run of equal speeds (fold_coef2d, fold_coef3d), and an edge's
+ * conditional-upwind test is decided before any root.  The per-node
+ * arithmetic (fold-local.h) is in the storage precision: float in single
+ * precision, double in double. */
 #include "fold-private.h"
 
 #include <string.h>
-
-/* What one sub-sweep's stencil needs that depends on the node's speed F
- * only: computed once per run of equal speeds (most models are piecewise
- * constant), with exactly the operations fold_tau and fold_edge_time use,
- * so the candidates are the same doubles. */
-typedef struct fold_coef {
-  double F, c, tlb;
-  double vtau[9];                 /* τ to each base vertex */
-  double alpha[16], beta[16], D[16];   /* per edge, see fold_edge_time */
-} fold_coef;
-
-static inline void
-fold_coef_set (fold_coef *k, const fold_subsweep *ss, double F, double psi2, double psin)
-{
-  const double c = F * F - psi2;
-
-  k->F = F;
-  k->c = c;
-  k->tlb = ss->h / (F + psin);
-  for (int n = 0; n < ss->nbase; n++)
-    k->vtau[n] = fold_tau (ss->m[n], ss->dd[n], c);
-  for (int q = 0; q < ss->ne; q++)
-    fold_edge_consts (&ss->e[q], c, &k->alpha[q], &k->beta[q], &k->D[q]);
-}
-
-/* fold_edge_cand for edge q with its speed constants from k. */
-static inline double
-fold_edge_cand_k (const fold_edge *e, const fold_coef *k, int q, double T1, double T2)
-{
-  return fold_edge_cand (e, k->c, k->alpha[q], k->beta[q], k->D[q], T1, T2);
-}
-
-/* The least candidate over one sub-sweep's stencil, or best when none is
- * lower.  Tn holds the base nodes' values (+inf for unknown or obstacles);
- * k the speed constants of this node's F. */
-static inline double
-fold_node_update (const fold_subsweep *ss, const fold_coef *k, const double *Tn, double best)
-{
-  const double tlb = k->tlb;   /* no base point is closer in time */
-  double mn = INFINITY;
-
-  for (int n = 0; n < ss->nbase; n++)
-    mn = fold_min (mn, Tn[n]);
-  if (!(mn + tlb < best))
-    return best;
-  for (int n = 0; n < ss->nbase; n++)
-    best = fold_min (best, Tn[n] + k->vtau[n]);
-  /* Triangles before edges: a triangle whose minimiser lies inside is
-   * also the least over its closed triangle, so its edges need no look. */
-  uint32_t dominated = 0;
-  for (int q = 0; q < ss->nt; q++)
-    {
-      const fold_tri *t = &ss->t[q];
-      double T1 = Tn[t->n[0]], T2 = Tn[t->n[1]], T3 = Tn[t->n[2]];
-      if (!(fold_max (T1, fold_max (T2, T3)) < INFINITY)
-          || !(fold_min (T1, fold_min (T2, T3)) + tlb < best))
-        continue;
-      double v = fold_tri_time (t, T1, T2, T3, k->F);
-      if (v < INFINITY)
-        {
-          dominated |= t->edges;
-          best = fold_min (best, v);
-        }
-    }
-  for (int q = 0; q < ss->ne; q++)
-    {
-      const fold_edge *e = &ss->e[q];
-      double T1 = Tn[e->n1], T2 = Tn[e->n2];
-      if ((dominated >> q) & 1u)
-        continue;
-      if (!(fold_max (T1, T2) < INFINITY) || !(fold_min (T1, T2) + tlb < best))
-        continue;
-      best = fold_min (best, fold_edge_cand_k (e, k, q, T1, T2));
-    }
-  return best;
-}
 
 static double
 dot3 (const double *a, const double *b)
@@ -240,24 +164,46 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
               t->bb += t->M1[i];
             }
         }
+
+      /* The same geometry rounded to float, for single precision. */
+      for (int k = 0; k < ss->ne; k++)
+        {
+          const fold_edge *e = &ss->e[k];
+          ss->ef[k] = (fold_edge_f) { (float) e->m0, (float) e->m1, (float) e->ee, (float) e->de,
+                                      (float) e->dd0 };
+        }
+      for (int k = 0; k < ss->nt; k++)
+        {
+          const fold_tri *t = &ss->t[k];
+          fold_tri_f *tf = &ss->tf[k];
+          for (int i = 0; i < 3; i++)
+            {
+              for (int j = 0; j < 3; j++)
+                tf->M[i][j] = (float) t->M[i][j];
+              tf->M1[i] = (float) t->M1[i];
+              tf->phi[i] = (float) t->phi[i];
+            }
+          tf->bb = (float) t->bb;
+          tf->r = (float) t->r;
+        }
     }
 }
 
 #define REAL float
 #define SFX(name) fold_##name##_f32
-#define LOCAL2D(name) name##_f
+#define LOCAL(name) name##_f
 #include "fold-pmm-kernels.h"
 #undef REAL
 #undef SFX
-#undef LOCAL2D
+#undef LOCAL
 
 #define REAL double
 #define SFX(name) fold_##name##_f64
-#define LOCAL2D(name) name
+#define LOCAL(name) name
 #include "fold-pmm-kernels.h"
 #undef REAL
 #undef SFX
-#undef LOCAL2D
+#undef LOCAL
 
 const fold_ops *
 fold_ops_get (bool double_precision)

@@ -134,6 +134,12 @@ typedef struct fold_tri {
   uint32_t edges;                 /* bit q: edge q of the sub-sweep is one of its sides */
 } fold_tri;
 
+/* A triangle's geometry rounded to float (single precision 3D); its nodes
+ * and sides are the fold_tri's. */
+typedef struct fold_tri_f {
+  float M[3][3], M1[3], bb, phi[3], r;
+} fold_tri_f;
+
 /* One PMM sub-sweep: planes along axis in direction sign, each node
  * updated from the 3 (2D) or 3×3 (3D) nodes of the previous plane. */
 typedef struct fold_subsweep {
@@ -145,6 +151,8 @@ typedef struct fold_subsweep {
   int ne, nt;
   fold_edge e[16];
   fold_tri t[8];
+  fold_edge_f ef[16];             /* e and t rounded to float, for single precision */
+  fold_tri_f tf[8];
 } fold_subsweep;
 
 typedef struct fold_stencil {
@@ -156,49 +164,12 @@ typedef struct fold_stencil {
 void fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
                          const double psi[3]);
 
-/* 3D: a base node B of a pyramid sub-sweep is reached from the apex A only
- * along a path that does not squeeze between obstacles: some monotone
- * path of axis steps from B to A through free nodes of the cell between
- * them (2D: one of the two side nodes free, as above; a base corner: one
- * of the six orders of the three steps).  A base node without such a
- * path is taken as +inf, and so are the edges and triangles that use it,
- * which only ever drops candidates.  su, sv: the strides along the base
- * plane's u and v. */
+/* Whether node q is free (not an obstacle), for the diagonal walls of
+ * fold-local.h. */
 static inline FOLD_HD bool
 fold_free (const float *F, ptrdiff_t q)
 {
   return F[q] != 0.0f;
-}
-
-static inline FOLD_HD void
-fold_diagonal_walls_3d (const float *F, ptrdiff_t o, const fold_subsweep *ss, ptrdiff_t su,
-                        ptrdiff_t sv, double *Tn)
-{
-  const bool fb4 = fold_free (F, o + ss->off[4]);          /* centre of the base */
-
-  for (int n = 0; n < 9; n++)
-    {
-      const int du = n % 3 - 1, dv = n / 3 - 1;
-      if ((du == 0 && dv == 0) || !(Tn[n] < INFINITY))
-        continue;
-      bool path;
-      if (dv == 0)
-        path = fb4 || fold_free (F, o + du * su);
-      else if (du == 0)
-        path = fb4 || fold_free (F, o + dv * sv);
-      else
-        {
-          /* Intermediate nodes: in the apex's plane (a first) or the
-           * base's (u or v first). */
-          const bool fauv = fold_free (F, o + du * su + dv * sv);
-          const bool fau = fold_free (F, o + du * su), fav = fold_free (F, o + dv * sv);
-          const bool fbu = fold_free (F, o + ss->off[4 + du]);       /* base (du, 0) */
-          const bool fbv = fold_free (F, o + ss->off[4 + 3 * dv]);   /* base (0, dv) */
-          path = (fauv && (fau || fav)) || (fbv && (fav || fb4)) || (fbu && (fau || fb4));
-        }
-      if (!path)
-        Tn[n] = INFINITY;
-    }
 }
 
 /* Whether a subdomain's padded speeds hold an obstacle (F = 0): only then
@@ -231,20 +202,32 @@ fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, dou
 #define FL_REAL double
 #define FL_SQRT sqrt
 #define FL_EDGE fold_edge
+#define FL_TRI fold_tri
+#define FL_EDGES e
+#define FL_TRIS t
 #define FL_FN(name) name
 #include "fold-local.h"
 #undef FL_REAL
 #undef FL_SQRT
 #undef FL_EDGE
+#undef FL_TRI
+#undef FL_EDGES
+#undef FL_TRIS
 #undef FL_FN
 #define FL_REAL float
 #define FL_SQRT sqrtf
 #define FL_EDGE fold_edge_f
+#define FL_TRI fold_tri_f
+#define FL_EDGES ef
+#define FL_TRIS tf
 #define FL_FN(name) name##_f
 #include "fold-local.h"
 #undef FL_REAL
 #undef FL_SQRT
 #undef FL_EDGE
+#undef FL_TRI
+#undef FL_EDGES
+#undef FL_TRIS
 #undef FL_FN
 #undef FOLD_LOCAL_STENCIL
 
@@ -278,52 +261,6 @@ fold_edge_time (double T1, double dT, double m0, double m1, double ee, double de
   double m = m0 - lambda * m1;
   double dd = dd0 - 2.0 * lambda * de + lambda * lambda * ee;
   return T1 + lambda * dT + fold_tau (m, dd, c);
-}
-
-/* The candidate from a base triangle (3D), or +inf unless its
- * characteristic enters strictly inside.  With x = T − min T on the
- * triangle and p = E⁻¹(x − t·1) the linear gradient:
- *   F|p| = 1 − ψ·p  ⇔  A t² − 2 B t + C = 0,
- * A = F² 1ᵀM1 − r², B = F² xᵀM1 + s r, C = F² xᵀMx − s², s = 1 − ψ·E⁻¹x;
- * and the characteristic v = F p/|p| + ψ points back into the triangle iff
- * every component of E⁻ᵀ v is negative. */
-static inline FOLD_HD double
-fold_tri_time (const fold_tri *t, double T1, double T2, double T3, double F)
-{
-  double base = T1 < T2 ? T1 : T2;
-  base = T3 < base ? T3 : base;
-  double x[3] = { T1 - base, T2 - base, T3 - base };
-  double Mx[3];
-
-  for (int i = 0; i < 3; i++)
-    Mx[i] = t->M[i][0] * x[0] + t->M[i][1] * x[1] + t->M[i][2] * x[2];
-  double xMx = x[0] * Mx[0] + x[1] * Mx[1] + x[2] * Mx[2];
-  double xM1 = x[0] * t->M1[0] + x[1] * t->M1[1] + x[2] * t->M1[2];
-  double s = 1.0 - (t->phi[0] * x[0] + t->phi[1] * x[1] + t->phi[2] * x[2]);
-  double F2 = F * F;
-  double A = F2 * t->bb - t->r * t->r;
-  double B = F2 * xM1 + s * t->r;
-  double C = F2 * xMx - s * s;
-  double disc = B * B - A * C;
-
-  if (!(disc >= 0.0) || !(A > 0.0))
-    return INFINITY;
-  double sq = sqrt (disc);
-  double best = INFINITY;
-  double roots[2] = { (B + sq) / A, (B - sq) / A };
-  for (int k = 0; k < 2; k++)
-    {
-      double t0 = roots[k];
-      double pn = (s + t0 * t->r) / F;     /* |p|, from F|p| = 1 − ψ·p */
-      if (!(t0 > 0.0) || !(pn > 0.0))
-        continue;
-      bool inside = true;
-      for (int i = 0; i < 3 && inside; i++)
-        inside = F * (Mx[i] - t0 * t->M1[i]) + pn * t->phi[i] < 0.0;
-      if (inside && base + t0 < best)
-        best = base + t0;
-    }
-  return best;
 }
 
 /* Per-precision kernels (fold-pmm.c): T points at one subdomain's values. */

@@ -48,8 +48,8 @@ typedef struct fr_fold_params {
   fr_fold_backend backend;
   int block;                /* subdomain edge b in nodes, 0: the back end's default
                                (CPU: 32 in 2D, 8 in 3D; CUDA: see fold-cuda.cu) */
-  bool double_precision;    /* store T in double (default single; in 2D single precision
-                               also computes each node's update in float) */
+  bool double_precision;    /* store T in double (default single; single precision also
+                               computes each node's update in float) */
   int threads;              /* 0: OpenMP's default */
   double source_radius;     /* model units; <= 0: 5% of the grid's smallest extent,
                                at least 1.5 spacings */
