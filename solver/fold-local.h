@@ -192,6 +192,7 @@ FL_FN (fold_diagonal_walls_3d) (const float *F, ptrdiff_t o, const fold_subsweep
 {
   const bool fb4 = fold_free (F, o + ss->off[4]);          /* centre of the base */
 
+  FOLD_UNROLL
   for (int n = 0; n < 9; n++)
     {
       const int du = n % 3 - 1, dv = n / 3 - 1;
@@ -294,6 +295,7 @@ FL_FN (fold_coef3d_set) (FL_FN (fold_coef3d) *k, const fold_subsweep *ss, float 
   k->cd = c;
   k->c = (FL_REAL) c;
   k->tlb = (FL_REAL) (ss->h / (Fd + psin));
+  FOLD_UNROLL
   for (int n = 0; n < 9; n++)
     k->vtau[n] = (FL_REAL) fold_tau (ss->m[n], ss->dd[n], c);
 #ifndef __CUDA_ARCH__
@@ -342,41 +344,47 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
   const FL_REAL F = (FL_REAL) k->F;
   FL_REAL mn = (FL_REAL) INFINITY;
 
+  FOLD_UNROLL
   for (int n = 0; n < 9; n++)
     mn = FL_FN (fold_min) (mn, Tn[n]);
   if (!(mn + tlb < best))
     return best;
+  FOLD_UNROLL
   for (int n = 0; n < 9; n++)
     best = FL_FN (fold_min) (best, Tn[n] + k->vtau[n]);
 
   FL_REAL tv[8], ev[16];
   if (eager)
     {
+      FOLD_UNROLL
       for (int q = 0; q < 8; q++)
-        tv[q] = FL_FN (fold_tri_time) (&ss->FL_TRIS[q], Tn[ss->t[q].n[0]], Tn[ss->t[q].n[1]],
-                                       Tn[ss->t[q].n[2]], F);
+        tv[q] = FL_FN (fold_tri_time) (&ss->FL_TRIS[q], Tn[fold_tri_node (q, 0)],
+                                       Tn[fold_tri_node (q, 1)], Tn[fold_tri_node (q, 2)], F);
+      FOLD_UNROLL
       for (int q = 0; q < 16; q++)
-        ev[q] = FL_FN (fold_edge_cand3d) (ss, k, q, Tn[ss->e[q].n1], Tn[ss->e[q].n2]);
+        ev[q] = FL_FN (fold_edge_cand3d) (ss, k, q, Tn[fold_edge_node (q, 0)],
+                                          Tn[fold_edge_node (q, 1)]);
     }
   uint32_t dominated = 0;
+  FOLD_UNROLL
   for (int q = 0; q < 8; q++)
     {
-      const fold_tri *t = &ss->t[q];
-      const FL_REAL T1 = Tn[t->n[0]], T2 = Tn[t->n[1]], T3 = Tn[t->n[2]];
+      const FL_REAL T1 = Tn[fold_tri_node (q, 0)], T2 = Tn[fold_tri_node (q, 1)];
+      const FL_REAL T3 = Tn[fold_tri_node (q, 2)];
       if (!(FL_FN (fold_max) (T1, FL_FN (fold_max) (T2, T3)) < (FL_REAL) INFINITY)
           || !(FL_FN (fold_min) (T1, FL_FN (fold_min) (T2, T3)) + tlb < best))
         continue;
       const FL_REAL v = eager ? tv[q] : FL_FN (fold_tri_time) (&ss->FL_TRIS[q], T1, T2, T3, F);
       if (v < (FL_REAL) INFINITY)
         {
-          dominated |= t->edges;
+          dominated |= fold_tri_sides (q);
           best = FL_FN (fold_min) (best, v);
         }
     }
+  FOLD_UNROLL
   for (int q = 0; q < 16; q++)
     {
-      const fold_edge *e = &ss->e[q];
-      const FL_REAL T1 = Tn[e->n1], T2 = Tn[e->n2];
+      const FL_REAL T1 = Tn[fold_edge_node (q, 0)], T2 = Tn[fold_edge_node (q, 1)];
       if ((dominated >> q) & 1u)
         continue;
       if (!(FL_FN (fold_max) (T1, T2) < (FL_REAL) INFINITY)

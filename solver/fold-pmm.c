@@ -101,20 +101,12 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
 
       /* Edges and triangles of the base around its centre node. */
       static const int edges2[2][2] = { { 1, 0 }, { 1, 2 } };
-      static const int edges3[16][2] = {
-        { 4, 1 }, { 4, 3 }, { 4, 5 }, { 4, 7 }, { 4, 0 }, { 4, 2 }, { 4, 6 }, { 4, 8 },
-        { 1, 0 }, { 1, 2 }, { 3, 0 }, { 3, 6 }, { 5, 2 }, { 5, 8 }, { 7, 6 }, { 7, 8 },
-      };
-      static const int tris3[8][3] = {
-        { 4, 1, 0 }, { 4, 1, 2 }, { 4, 3, 0 }, { 4, 3, 6 },
-        { 4, 5, 2 }, { 4, 5, 8 }, { 4, 7, 6 }, { 4, 7, 8 },
-      };
       ss->ne = g->ndim == 3 ? 16 : 2;
       for (int k = 0; k < ss->ne; k++)
         {
           fold_edge *e = &ss->e[k];
-          e->n1 = g->ndim == 3 ? edges3[k][0] : edges2[k][0];
-          e->n2 = g->ndim == 3 ? edges3[k][1] : edges2[k][1];
+          e->n1 = g->ndim == 3 ? fold_edge_node (k, 0) : edges2[k][0];
+          e->n2 = g->ndim == 3 ? fold_edge_node (k, 1) : edges2[k][1];
           double ev[3];
           for (int i = 0; i < 3; i++)
             ev[i] = d[e->n1][i] - d[e->n2][i];    /* x2 − x1 */
@@ -130,11 +122,8 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
           fold_tri *t = &ss->t[k];
           double E[3][3], Ei[3][3];
           for (int i = 0; i < 3; i++)
-            {
-              t->n[i] = tris3[k][i];
-              for (int j = 0; j < 3; j++)
-                E[i][j] = -d[t->n[i]][j];        /* e_i = x_i − x0 */
-            }
+            for (int j = 0; j < 3; j++)
+              E[i][j] = -d[fold_tri_node (k, i)][j];        /* e_i = x_i − x0 */
           if (!inverse3 (E, Ei))
             {
               t->bb = 0.0;                        /* never happens on a grid */
@@ -149,15 +138,6 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
             }
           t->bb = 0.0;
           t->r = t->phi[0] + t->phi[1] + t->phi[2];
-          t->edges = 0;
-          for (int q = 0; q < ss->ne; q++)
-            {
-              bool has1 = false, has2 = false;
-              for (int i = 0; i < 3; i++)
-                has1 |= ss->e[q].n1 == t->n[i], has2 |= ss->e[q].n2 == t->n[i];
-              if (has1 && has2)
-                t->edges |= 1u << q;
-            }
           for (int i = 0; i < 3; i++)
             {
               t->M1[i] = t->M[i][0] + t->M[i][1] + t->M[i][2];

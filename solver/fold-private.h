@@ -125,20 +125,55 @@ typedef struct fold_edge_f {
 } fold_edge_f;
 
 typedef struct fold_tri {
-  int n[3];                       /* base nodes */
   double M[3][3];                 /* (E Eᵀ)⁻¹, E's rows e_i = x_i − x0 */
   double M1[3];                   /* M·1 */
   double bb;                      /* 1ᵀ M 1 = |E⁻¹ 1|² */
   double phi[3];                  /* E⁻ᵀ ψ */
   double r;                       /* ψ·E⁻¹ 1 */
-  uint32_t edges;                 /* bit q: edge q of the sub-sweep is one of its sides */
 } fold_tri;
 
-/* A triangle's geometry rounded to float (single precision 3D); its nodes
- * and sides are the fold_tri's. */
+/* A triangle's geometry rounded to float (single precision 3D). */
 typedef struct fold_tri_f {
   float M[3][3], M1[3], bb, phi[3], r;
 } fold_tri_f;
+
+/* The 3D pyramid's base, the same in every sub-sweep.  Base node
+ * n = (du + 1) + 3 (dv + 1) for du, dv in {-1, 0, 1}: 4 is the centre,
+ * 1, 3, 5, 7 the sides and 0, 2, 6, 8 the corners.  Triangle q (0..7) is
+ * the centre, side 2 (q / 2) + 1 and a corner next to that side.  Edges
+ * 0..3 join the centre to the sides, 4..7 the centre to the corners 0, 2,
+ * 6, 8, and edge 8 + q is triangle q's outer side.  Functions of q (nibble
+ * tables) rather than arrays: in a loop the GPU unrolls, every index is
+ * then a constant and a thread's base values stay in registers. */
+static inline FOLD_HD int
+fold_tri_node (int q, int i)
+{
+  return i == 0 ? 4 : i == 1 ? 2 * (q >> 1) + 1 : (int) ((0x86826020u >> (4 * q)) & 15u);
+}
+
+static inline FOLD_HD int
+fold_edge_node (int q, int i)
+{
+  if (i == 0)
+    return q < 8 ? 4 : 2 * ((q - 8) >> 1) + 1;
+  return (int) ((UINT64_C (0x8682602086207531) >> (4 * q)) & 15u);
+}
+
+/* The edges that are triangle q's sides, as a bit set. */
+static inline FOLD_HD uint32_t
+fold_tri_sides (int q)
+{
+  const int corner = (int) ((0x32312010u >> (4 * q)) & 15u);   /* its centre–corner edge − 4 */
+  return (1u << (q >> 1)) | (1u << (4 + corner)) | (1u << (8 + q));
+}
+
+/* Loops over a stencil's nodes, edges and triangles: unrolled on the GPU
+ * (see above). */
+#ifdef __CUDA_ARCH__
+#define FOLD_UNROLL _Pragma ("unroll")
+#else
+#define FOLD_UNROLL
+#endif
 
 /* One PMM sub-sweep: planes along axis in direction sign, each node
  * updated from the 3 (2D) or 3×3 (3D) nodes of the previous plane. */
