@@ -18,8 +18,9 @@
  *            subdomain per SM, else all of them (an idle SM gains nothing
  *            from waiting);
  *   sweep    a PMM sweep per listed active subdomain, in shared memory,
- *            a thread block per subdomain, the layer below read from shared
- *            memory one plane at a time.  3D: a plane is b² nodes, the six
+ *            a thread block per subdomain (after its first, each block takes
+ *            the next listed one from a counter), the layer below read from
+ *            shared memory one plane at a time.  3D: a plane is b² nodes, the six
  *            directions in turn, and as on the CPU a node whose base nodes
  *            did not change since it was last evaluated in that direction
  *            is skipped (stamps kept on the device).  2D: a plane is one
@@ -39,11 +40,12 @@
  * trip.  Sweep and push are launched in chunks of at most CHUNK subdomains
  * so that no launch runs long enough to meet a display watchdog.
  *
- * The local solver is fold-private.h's, compiled for the device too, and
- * this file is built without FMA contraction (-fmad=false), so a
- * subdomain's sweep computes the same doubles as on the CPU.  The fixed
- * point of these monotone updates does not depend on their order, so both
- * back ends converge to the same T (to float rounding). */
+ * The local solver is fold-local.h's, compiled for the device too, and
+ * this file is built without FMA contraction (-fmad=false), so a node's
+ * update computes the same values as on the CPU (float in single
+ * precision, double in double).  The fixed point of these monotone
+ * updates depends on their order only through rounding, so both back ends
+ * converge to the same T to float rounding (in double, to the last bits). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -57,7 +59,7 @@
 #include "fold-private.h"
 
 extern "C" {
-fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_LOCAL_DEFAULT };
+fold_cuda_tune fold_cuda_tuning = { 0, 0, 0 };
 }
 
 namespace {
@@ -150,9 +152,9 @@ template <> struct Local<double> {
     return fold_node_update_2d (k, T0, T1, T2, best);
   }
   static __device__ __forceinline__ double
-  update (const fold_subsweep *ss, const coef3d *k, const double *Tn, double best, bool eager)
+  update (const fold_subsweep *ss, const coef3d *k, const double *Tn, double best)
   {
-    return fold_node_update_3d (ss, k, Tn, best, eager);
+    return fold_node_update_3d (ss, k, Tn, best);
   }
   static __device__ __forceinline__ void
   walls (const float *F, int o, int o1, int su, double *T0, double *T2)
@@ -185,9 +187,9 @@ template <> struct Local<float> {
     return fold_node_update_2d_f (k, T0, T1, T2, best);
   }
   static __device__ __forceinline__ float
-  update (const fold_subsweep *ss, const coef3d *k, const float *Tn, float best, bool eager)
+  update (const fold_subsweep *ss, const coef3d *k, const float *Tn, float best)
   {
-    return fold_node_update_3d_f (ss, k, Tn, best, eager);
+    return fold_node_update_3d_f (ss, k, Tn, best);
   }
   static __device__ __forceinline__ void
   walls (const float *F, int o, int o1, int su, float *T0, float *T2)
@@ -385,10 +387,12 @@ compact_kernel (const int *active, const unsigned *sd, int *list_a, int *list_b,
 }
 
 __global__ void
-select_kernel (FoldCtl *ctl)
+select_kernel (FoldCtl *ctl, unsigned *take, int nchunks)
 {
   if (ctl->done)
     return;
+  for (int c = 0; c < nchunks; c++)
+    take[c] = 0;                /* the sweeps' counters (take_next) */
   if (ctl->rebuild)
     {
       ctl->rebuild = 0;
@@ -399,6 +403,23 @@ select_kernel (FoldCtl *ctl)
     }
   if (ctl->n > 0)
     ctl->passes++;
+}
+
+/* The block's next entry of the schedule: block b sweeps entry first + b,
+ * then takes entries from first + gridDim.x on from a counter.  A fixed
+ * stride left the SMs idle for a third of a 3D launch, since the sweeps of
+ * one pass differ much in cost (one whose nodes are all up to date costs
+ * almost nothing); a counter from the start packed short schedules onto
+ * the few SMs whose blocks came first (RESULTS.md).  s_i: the block's
+ * shared word; the whole block calls this. */
+__device__ __forceinline__ int
+take_next (unsigned *take, int first, int &s_i)
+{
+  __syncthreads ();                       /* everyone has read the last s_i */
+  if (threadIdx.x == 0)
+    s_i = first + (int) gridDim.x + (int) atomicAdd (take, 1u);
+  __syncthreads ();
+  return s_i;
 }
 
 /* Whether scheduled subdomain k is still active when its block takes it
@@ -448,10 +469,11 @@ store_lower (R *sT, int o, C best, C cur, bool &changed, double &mc)
 template <typename R>
 __global__ void __launch_bounds__ (128)
 sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
-                    const int *list_a, const int *list_b, FoldCtl *ctl, int first, int inner)
+                    const int *list_a, const int *list_b, FoldCtl *ctl, unsigned *take, int first,
+                    int inner)
 {
   extern __shared__ unsigned char smem[];
-  __shared__ int s_act;
+  __shared__ int s_act, s_i;
   __shared__ double s_min[4];
   const FoldGeom &G = c_geo;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -465,7 +487,7 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
   const int o0 = (int) ss->off[0], o1 = (int) ss->off[1], o2 = (int) ss->off[2];
   int swept = 0;
 
-  for (int i = first + blockIdx.x; i < end; i += gridDim.x)
+  for (int i = first + (int) blockIdx.x; i < end; i = take_next (take, first, s_i))
     {
       const int k = list[i];
       if (!still_active (k, active, changed, s_act))
@@ -544,14 +566,14 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
 
 /* The same in 3D: a thread block per subdomain, b² plane nodes per pass of
  * the block's threads. */
-template <typename R, bool EAGER>
+template <typename R>
 __global__ void
 sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *active,
                 unsigned *sd, uint8_t *changed, const int *list_a, const int *list_b, FoldCtl *ctl,
-                int first, int inner)
+                unsigned *take, int first, int inner)
 {
   extern __shared__ unsigned char smem[];
-  __shared__ int s_act, s_ch;
+  __shared__ int s_act, s_ch, s_i;
   __shared__ double s_min[32];
   const FoldGeom &G = c_geo;
   const int n = ctl->n, end = min (n, first + CHUNK);
@@ -563,7 +585,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   int swept = 0;
 
-  for (int i = first + blockIdx.x; i < end; i += gridDim.x)
+  for (int i = first + (int) blockIdx.x; i < end; i = take_next (take, first, s_i))
     {
       const int k = list[i];
       if (!still_active (k, active, changed, s_act))
@@ -621,7 +643,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                       const R cur = sT[o];
                       if (f != kc.F)
                         Local<R>::set (&kc, ss, f);
-                      const R best = Local<R>::update (ss, &kc, Tn, cur, EAGER);
+                      const R best = Local<R>::update (ss, &kc, Tn, cur);
                       if (store_lower (sT, o, best, cur, ch, mc))
                         sS[o] = now;
                     }
@@ -782,15 +804,15 @@ struct Buf {
 
 struct FoldWorkspace {
   std::mutex lock;
-  Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl;
+  Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl, take;
   Buf stage, host_ctl;            /* pinned host memory */
   cudaStream_t stream = nullptr;
   cudaEvent_t ev0 = nullptr, ev1 = nullptr;
   int device = -1;
   bool atexit_set = false;
 
-  Buf *device_bufs[13] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &active, &list_a,
-                           &list_b, &sd, &changed, &ctl };
+  Buf *device_bufs[14] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &active, &list_a,
+                           &list_b, &sd, &changed, &ctl, &take };
 
   size_t
   held () const
@@ -883,6 +905,7 @@ struct FoldView {
   int *active, *list_a, *list_b;
   unsigned *sd;
   FoldCtl *ctl, *host_ctl;
+  unsigned *take;
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
 };
@@ -991,6 +1014,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (ensure (ws.sd, nblocks * sizeof (unsigned)));
   FOLD_CK (ensure (ws.changed, nblocks));
   FOLD_CK (ensure (ws.ctl, sizeof (FoldCtl)));
+  const int nchunks = (int) ((nblocks + CHUNK - 1) / CHUNK);
+  FOLD_CK (ensure (ws.take, (size_t) nchunks * sizeof (unsigned)));
   FOLD_CK (ensure_pinned (ws.host_ctl, sizeof (FoldCtl)));
   /* The stage for start values and results: pinned (and kept) for grids
    * an interactive drag solves again and again; plain memory for big ones,
@@ -1014,7 +1039,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     (float *) ws.speed.p,
     any_frozen ? (uint8_t *) ws.frozen.p : nullptr, (uint8_t *) ws.changed.p,
     (int *) ws.active.p, (int *) ws.list_a.p, (int *) ws.list_b.p, (unsigned *) ws.sd.p,
-    (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, ws.stream, ws.ev0, ws.ev1,
+    (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, (unsigned *) ws.take.p, ws.stream, ws.ev0,
+    ws.ev1,
   };
 
   /* Constants. */
@@ -1024,13 +1050,6 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   geom_init (&G, L);
   FOLD_CK (cudaMemcpyToSymbolAsync (c_st, &st, sizeof st, 0, cudaMemcpyHostToDevice, d.stream));
   FOLD_CK (cudaMemcpyToSymbolAsync (c_geo, &G, sizeof G, 0, cudaMemcpyHostToDevice, d.stream));
-
-  /* 3D: a node's candidates one after the other, each only when it can
-   * count, unless the knob asks for all of them first: that overlaps their
-   * chains but took 1.5–2× longer (RESULTS.md), the sweep being bound by
-   * the instructions it issues, not by their latency. */
-  const bool eager = fold_cuda_tuning.local == FOLD_CUDA_LOCAL_EAGER;
-  auto sweep3d = eager ? sweep3d_kernel<R, true> : sweep3d_kernel<R, false>;
 
   /* Occupancy: how many subdomains the GPU sweeps at once (SOLAS's least
    * schedule) and the persistent grid sizes. */
@@ -1044,9 +1063,10 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     }
   else
     {
-      FOLD_CK (cudaFuncSetAttribute (sweep3d, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      FOLD_CK (cudaFuncSetAttribute (sweep3d_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int) shm));
-      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep3d, threads3d, shm));
+      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep3d_kernel<R>,
+                                                              threads3d, shm));
     }
   if (per_sm < 1)
     return fr_error_set (err, FR_E_DEVICE, "the sweep kernel cannot run with %zu bytes of "
@@ -1064,7 +1084,6 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   int tally_grid = (int) ((nblocks + TALLY_THREADS - 1) / TALLY_THREADS);
   if (tally_grid > 2 * prop.multiProcessorCount)
     tally_grid = 2 * prop.multiProcessorCount;
-  const int nchunks = (int) ((nblocks + CHUNK - 1) / CHUNK);
 
   FoldCtl c0;
   memset (&c0, 0, sizeof c0);
@@ -1108,15 +1127,16 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                                                                    d.list_b, d.ctl);
           compact_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, d.sd, d.list_a,
                                                                      d.list_b, d.ctl);
-          select_kernel<<<1, 1, 0, d.stream>>> (d.ctl);
+          select_kernel<<<1, 1, 0, d.stream>>> (d.ctl, d.take, nchunks);
           for (int c = 0; c < nchunks; c++)
             if (two_d)
               sweep2d_par_kernel<R><<<sweep_grid, 128, shm, d.stream>>> (
-                T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, c * CHUNK, inner);
+                T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, d.take + c, c * CHUNK,
+                inner);
             else
-              sweep3d<<<sweep_grid, threads3d, shm, d.stream>>> (
+              sweep3d_kernel<R><<<sweep_grid, threads3d, shm, d.stream>>> (
                 T, d.F, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
-                c * CHUNK, inner);
+                d.take + c, c * CHUNK, inner);
           for (int c = 0; c < nchunks; c++)
             push_kernel<R><<<push_grid, push_threads, 0, d.stream>>> (
               T, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,

@@ -224,9 +224,7 @@ FL_FN (fold_diagonal_walls_3d) (const float *F, ptrdiff_t o, const fold_subsweep
  *   F|p| = 1 − ψ·p  ⇔  A t² − 2 B t + C = 0,
  * A = F² 1ᵀM1 − r², B = F² xᵀM1 + s r, C = F² xᵀMx − s², s = 1 − ψ·E⁻¹x;
  * and the characteristic v = F p/|p| + ψ points back into the triangle iff
- * every component of E⁻ᵀ v is negative.  Inputs with +inf give +inf (by
- * way of NaN comparisons), so a caller may evaluate a triangle before it
- * knows whether it counts. */
+ * every component of E⁻ᵀ v is negative. */
 static inline FOLD_HD FL_REAL
 FL_FN (fold_tri_time) (const FL_TRI *t, FL_REAL T1, FL_REAL T2, FL_REAL T3, FL_REAL F)
 {
@@ -330,15 +328,13 @@ FL_FN (fold_edge_cand3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
  * edges, 8 triangles), or best when none is lower.  Tn holds the base
  * nodes' values (+inf for unknown or obstacles).  Triangles come before
  * edges: a triangle whose minimiser lies inside is also the least over its
- * closed triangle, so its sides need no look.  Which candidates count is
- * decided in one fixed order (lower bound, then dominance); with eager set
- * every triangle and edge is evaluated first, independently, and then the
- * same decisions pick among them: the same result, but on the GPU the 24
- * long chains of divisions and roots overlap instead of running one after
- * the other. */
+ * closed triangle, so its sides need no look.  Each candidate is evaluated
+ * only when it can count.  (Evaluating all 24 first, so that their chains
+ * of divisions and roots overlap on the GPU, measured 1.2-1.9x slower:
+ * the sweep is bound by the instructions it issues.) */
 static inline FOLD_HD FL_REAL
 FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
-                             const FL_REAL *Tn, FL_REAL best, bool eager)
+                             const FL_REAL *Tn, FL_REAL best)
 {
   const FL_REAL tlb = k->tlb;   /* no base point is closer in time */
   const FL_REAL F = (FL_REAL) k->F;
@@ -353,18 +349,6 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
   for (int n = 0; n < 9; n++)
     best = FL_FN (fold_min) (best, Tn[n] + k->vtau[n]);
 
-  FL_REAL tv[8], ev[16];
-  if (eager)
-    {
-      FOLD_UNROLL
-      for (int q = 0; q < 8; q++)
-        tv[q] = FL_FN (fold_tri_time) (&ss->FL_TRIS[q], Tn[fold_tri_node (q, 0)],
-                                       Tn[fold_tri_node (q, 1)], Tn[fold_tri_node (q, 2)], F);
-      FOLD_UNROLL
-      for (int q = 0; q < 16; q++)
-        ev[q] = FL_FN (fold_edge_cand3d) (ss, k, q, Tn[fold_edge_node (q, 0)],
-                                          Tn[fold_edge_node (q, 1)]);
-    }
   uint32_t dominated = 0;
   FOLD_UNROLL
   for (int q = 0; q < 8; q++)
@@ -374,7 +358,7 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
       if (!(FL_FN (fold_max) (T1, FL_FN (fold_max) (T2, T3)) < (FL_REAL) INFINITY)
           || !(FL_FN (fold_min) (T1, FL_FN (fold_min) (T2, T3)) + tlb < best))
         continue;
-      const FL_REAL v = eager ? tv[q] : FL_FN (fold_tri_time) (&ss->FL_TRIS[q], T1, T2, T3, F);
+      const FL_REAL v = FL_FN (fold_tri_time) (&ss->FL_TRIS[q], T1, T2, T3, F);
       if (v < (FL_REAL) INFINITY)
         {
           dominated |= fold_tri_sides (q);
@@ -390,7 +374,7 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
       if (!(FL_FN (fold_max) (T1, T2) < (FL_REAL) INFINITY)
           || !(FL_FN (fold_min) (T1, T2) + tlb < best))
         continue;
-      best = FL_FN (fold_min) (best, eager ? ev[q] : FL_FN (fold_edge_cand3d) (ss, k, q, T1, T2));
+      best = FL_FN (fold_min) (best, FL_FN (fold_edge_cand3d) (ss, k, q, T1, T2));
     }
   return best;
 }

@@ -136,7 +136,7 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
                 const REAL cur = T[o];
                 if (f != k.F)
                   LOCAL (fold_coef3d_set) (&k, ss, f, st->psi2, st->psin);
-                const REAL best = LOCAL (fold_node_update_3d) (ss, &k, Tn, cur, false);
+                const REAL best = LOCAL (fold_node_update_3d) (ss, &k, Tn, cur);
                 if (best < cur)
                   FOLD_STORE (o, best);
               }

@@ -15,7 +15,6 @@
  *              [--backend cpu|cuda|both] [--block B] [--blocks 4,6,8,...]
  *              [--threads N] [--runs N] [--max-seconds S] [--paper]
  *              [--2d 512,1024,2048] [--inner N] [--batch N] [--min-act N]
- *              [--local lazy|eager]
  *              [--dry-run] [CSV]
  *
  *   --paper        the paper's matrix: ex-a, ex-b, ex-c and ex-d on 84, 168,
@@ -30,8 +29,7 @@
  *                  start, layered speeds, ψa ≠ 0) on n² grids, both back
  *                  ends unless --backend says otherwise; the CUDA runs keep
  *                  T on the device as the application does
- *   --inner, --batch, --min-act, --local  the CUDA back end's knobs
- *                  (fold-cuda-tune.h)
+ *   --inner, --batch, --min-act  the CUDA back end's knobs (fold-cuda-tune.h)
  *   --dry-run      list the runs (and the K20 times known for them) only
  *
  * With cuda, one small warm-up solve first takes the context creation and
@@ -271,19 +269,6 @@ parse_args (int argc, char **argv, options *o)
         fold_cuda_tuning.batch = atoi (argv[++i]);
       else if (strcmp (a, "--min-act") == 0 && v)
         fold_cuda_tuning.min_act = atoi (argv[++i]);
-      else if (strcmp (a, "--local") == 0 && v)
-        {
-          const char *how = argv[++i];
-          if (strcmp (how, "lazy") == 0)
-            fold_cuda_tuning.local = FOLD_CUDA_LOCAL_LAZY;
-          else if (strcmp (how, "eager") == 0)
-            fold_cuda_tuning.local = FOLD_CUDA_LOCAL_EAGER;
-          else
-            {
-              fprintf (stderr, "bench-fold: --local takes lazy or eager, not '%s'\n", how);
-              return -1;
-            }
-        }
 #endif
       else if (strcmp (a, "--paper") == 0)
         o->paper = true;
