@@ -805,9 +805,10 @@ struct Buf {
 struct FoldWorkspace {
   std::mutex lock;
   Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl, take;
-  Buf stage, host_ctl;            /* pinned host memory */
+  Buf slot[2], host_ctl;          /* pinned host memory (slot: see upload) */
   cudaStream_t stream = nullptr;
   cudaEvent_t ev0 = nullptr, ev1 = nullptr;
+  cudaEvent_t slot_free[2] = { nullptr, nullptr };   /* the last copy through slot[i] is done */
   int device = -1;
   bool atexit_set = false;
 
@@ -817,7 +818,7 @@ struct FoldWorkspace {
   size_t
   held () const
   {
-    size_t n = stage.cap;
+    size_t n = slot[0].cap + slot[1].cap;
     for (const Buf *b : device_bufs)
       n += b->cap;
     return n;
@@ -831,9 +832,16 @@ struct FoldWorkspace {
         cudaFree (b->p);
         *b = Buf ();
       }
-    cudaFreeHost (stage.p);
+    for (int i = 0; i < 2; i++)
+      {
+        cudaFreeHost (slot[i].p);
+        slot[i] = Buf ();
+        if (slot_free[i])
+          cudaEventDestroy (slot_free[i]);
+        slot_free[i] = nullptr;
+      }
     cudaFreeHost (host_ctl.p);
-    stage = host_ctl = Buf ();
+    host_ctl = Buf ();
     if (ev0)
       cudaEventDestroy (ev0);
     if (ev1)
@@ -887,14 +895,82 @@ ensure_pinned (Buf &b, size_t bytes)
   return e;
 }
 
-/* Host memory freed with the scope. */
-struct HostBuf {
-  void *p = nullptr;
-  HostBuf () = default;
-  HostBuf (const HostBuf &) = delete;
-  HostBuf &operator= (const HostBuf &) = delete;
-  ~HostBuf () { free (p); }
-};
+/* Host <-> device copies of whole grids go through the two pinned slots,
+ * a chunk at a time: the host fills (or drains) one slot while the other
+ * one's copy is in flight.  A copy from pageable memory runs at a fraction
+ * of the link's speed, and pinning a big grid's own pages costs more than
+ * that saves; the slots are pinned once and kept. */
+constexpr size_t SLOT_BYTES = (size_t) 32 << 20;
+
+/* memcpy by all threads (a slot is written while a copy is in flight). */
+void
+copy_parallel (void *dst, const void *src, size_t bytes)
+{
+  const size_t piece = (size_t) 1 << 20;
+  const long pieces = (long) ((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+  for (long k = 0; k < pieces; k++)
+    {
+      const size_t at = (size_t) k * piece;
+      memcpy ((char *) dst + at, (const char *) src + at, bytes - at < piece ? bytes - at : piece);
+    }
+}
+
+/* count elements of esize bytes to dst on the device; fill (slot, first,
+ * n) writes elements first .. first + n into slot. */
+template <typename Fill>
+cudaError_t
+upload (void *dst, size_t count, size_t esize, cudaStream_t stream, Fill fill)
+{
+  const size_t per = SLOT_BYTES / esize;
+  for (size_t first = 0, k = 0; first < count; first += per, k++)
+    {
+      const int i = (int) (k % 2);
+      const size_t n = count - first < per ? count - first : per;
+      cudaError_t e = cudaEventSynchronize (ws.slot_free[i]);
+      if (e != cudaSuccess)
+        return e;
+      fill (ws.slot[i].p, first, n);
+      if ((e = cudaMemcpyAsync ((char *) dst + first * esize, ws.slot[i].p, n * esize,
+                                cudaMemcpyHostToDevice, stream)) != cudaSuccess
+          || (e = cudaEventRecord (ws.slot_free[i], stream)) != cudaSuccess)
+        return e;
+    }
+  return cudaSuccess;
+}
+
+/* count elements of esize bytes from src on the device, after what the
+ * stream holds; drain (slot, first, n) takes elements first .. first + n
+ * from slot. */
+template <typename Drain>
+cudaError_t
+download (const void *src, size_t count, size_t esize, cudaStream_t stream, Drain drain)
+{
+  const size_t per = SLOT_BYTES / esize;
+  size_t prev_first = 0, prev_n = 0;
+  for (size_t first = 0, k = 0;; first += per, k++)
+    {
+      const int i = (int) (k % 2);
+      const size_t n = first < count ? (count - first < per ? count - first : per) : 0;
+      cudaError_t e;
+      if (n > 0
+          && ((e = cudaMemcpyAsync (ws.slot[i].p, (const char *) src + first * esize, n * esize,
+                                    cudaMemcpyDeviceToHost, stream)) != cudaSuccess
+              || (e = cudaEventRecord (ws.slot_free[i], stream)) != cudaSuccess))
+        return e;
+      if (prev_n > 0)
+        {
+          /* The previous chunk, in the other slot, while this one copies. */
+          if ((e = cudaEventSynchronize (ws.slot_free[1 - i])) != cudaSuccess)
+            return e;
+          drain (ws.slot[1 - i].p, prev_first, prev_n);
+        }
+      if (n == 0)
+        return cudaSuccess;
+      prev_first = first;
+      prev_n = n;
+    }
+}
 
 /* One solve's view of the workspace. */
 struct FoldView {
@@ -969,9 +1045,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                          (size_t) prop.sharedMemPerBlockOptin);
 
   /* Everything the solve allocates, checked against free memory first. */
-  bool any_frozen = false;
-  for (size_t i = 0; i < count && !any_frozen; i++)
-    any_frozen = pb->frozen[i] != 0;
+  const bool any_frozen = pb->any_frozen;
   const size_t need = nblocks * bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t))
                       + count * (sizeof (R) + sizeof (float) + (any_frozen ? 1 : 0))
                       + nblocks * (4 * sizeof (int) + sizeof (unsigned) + 1)
@@ -1017,22 +1091,11 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   const int nchunks = (int) ((nblocks + CHUNK - 1) / CHUNK);
   FOLD_CK (ensure (ws.take, (size_t) nchunks * sizeof (unsigned)));
   FOLD_CK (ensure_pinned (ws.host_ctl, sizeof (FoldCtl)));
-  /* The stage for start values and results: pinned (and kept) for grids
-   * an interactive drag solves again and again; plain memory for big ones,
-   * where locking the pages would cost more than the faster copy saves. */
-  const size_t stage_bytes = count * sizeof (R);
-  R *stage = nullptr;
-  HostBuf plain_stage;
-  if (stage_bytes <= KEEP_BYTES / 4)
+  for (int i = 0; i < 2; i++)
     {
-      FOLD_CK (ensure_pinned (ws.stage, stage_bytes));
-      stage = (R *) ws.stage.p;
-    }
-  else
-    {
-      if ((plain_stage.p = malloc (stage_bytes)) == nullptr)
-        return fr_error_set (err, FR_E_NOMEM, "out of memory for %zu start values", count);
-      stage = (R *) plain_stage.p;
+      FOLD_CK (ensure_pinned (ws.slot[i], SLOT_BYTES));
+      if (ws.slot_free[i] == nullptr)
+        FOLD_CK (cudaEventCreateWithFlags (&ws.slot_free[i], cudaEventDisableTiming));
     }
   FoldView d = {
     ws.T.p, ws.flat.p, (uint32_t *) ws.stamp.p, (uint32_t *) ws.counter.p, (float *) ws.F.p,
@@ -1095,16 +1158,24 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   c0.min_act = fold_cuda_tuning.min_act > 0 ? fold_cuda_tuning.min_act : prop.multiProcessorCount;
   c0.las = pb->method == FR_FOLD_LAS;
 
-  /* Inputs through the stage: start values in R, speeds, the
-   * frozen mask (only when the boundary grid froze something). */
+  /* Inputs through the slots: start values in R, speeds, the frozen mask
+   * (only when the boundary grid froze something). */
+  auto fill_t0 = [&] (void *slot, size_t first, size_t n) {
+    R *to = (R *) slot;
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < count; i++)
-    stage[i] = (R) pb->t0[i];
-  FOLD_CK (cudaMemcpyAsync (d.flat, stage, count * sizeof (R), cudaMemcpyHostToDevice, d.stream));
-  FOLD_CK (cudaMemcpyAsync (d.speed, pb->speed, count * sizeof (float), cudaMemcpyHostToDevice,
-                            d.stream));
+    for (size_t i = 0; i < n; i++)
+      to[i] = (R) pb->t0[first + i];
+  };
+  auto fill_speed = [&] (void *slot, size_t first, size_t n) {
+    copy_parallel (slot, pb->speed + first, n * sizeof (float));
+  };
+  auto fill_frozen = [&] (void *slot, size_t first, size_t n) {
+    copy_parallel (slot, pb->frozen + first, n);
+  };
+  FOLD_CK (upload (d.flat, count, sizeof (R), d.stream, fill_t0));
+  FOLD_CK (upload (d.speed, count, sizeof (float), d.stream, fill_speed));
   if (any_frozen)
-    FOLD_CK (cudaMemcpyAsync (d.frozen, pb->frozen, count, cudaMemcpyHostToDevice, d.stream));
+    FOLD_CK (upload (d.frozen, count, 1, d.stream, fill_frozen));
   FOLD_CK (cudaMemcpyAsync (d.ctl, &c0, sizeof c0, cudaMemcpyHostToDevice, d.stream));
 
   R *T = (R *) d.T;
@@ -1157,13 +1228,16 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (cudaGetLastError ());
   FOLD_CK (cudaEventRecord (d.ev1, d.stream));
 
-  /* Out: doubles for the host (through the stage), floats kept on the
+  /* Out: doubles for the host (through the slots), floats kept on the
    * device on request. */
-  FOLD_CK (cudaMemcpyAsync (stage, d.flat, count * sizeof (R), cudaMemcpyDeviceToHost, d.stream));
-  FOLD_CK (cudaStreamSynchronize (d.stream));
+  auto drain_out = [&] (void *slot, size_t first, size_t n) {
+    const R *from = (const R *) slot;
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < count; i++)
-    out[i] = (double) stage[i];
+    for (size_t i = 0; i < n; i++)
+      out[first + i] = (double) from[i];
+  };
+  FOLD_CK (download (d.flat, count, sizeof (R), d.stream, drain_out));
+  FOLD_CK (cudaStreamSynchronize (d.stream));
   float ms = 0.0f;
   FOLD_CK (cudaEventElapsedTime (&ms, d.ev0, d.ev1));
   stats->device_ms = ms;

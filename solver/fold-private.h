@@ -50,6 +50,7 @@ typedef struct fold_problem {
   double psi[3];              /* y = 0 in 2D */
   const double *t0;           /* start values, +inf where free */
   const uint8_t *frozen;      /* 1 where the boundary grid fixes T */
+  bool any_frozen;            /* some node is frozen (a boundary grid was given) */
   fr_fold_method method;      /* LAS or SOLAS */
   int block;
   int threads;

@@ -259,6 +259,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     .psi = { psi[0], psi[1], psi[2] },
     .t0 = t0,
     .frozen = frozen,
+    .any_frozen = start->boundary != NULL,   /* fold_init_start froze at least one node */
     .method = res->method,
     .threads = p->threads,
     .double_precision = p->double_precision,
