@@ -7,12 +7,20 @@
 extern "C" {
 #endif
 
+/* How a batch of passes is launched. */
+typedef enum fold_cuda_graph {
+  FOLD_CUDA_GRAPH_DEFAULT = 0,
+  FOLD_CUDA_GRAPH_ON,       /* captured once as a CUDA graph, launched as one */
+  FOLD_CUDA_GRAPH_OFF,      /* kernel by kernel */
+} fold_cuda_graph;
+
 typedef struct fold_cuda_tune {
   int inner;      /* sweeps of a subdomain per activation while it still changes
                      (2D: rounds of the four directions at once); 0: default */
   int batch;      /* passes queued per host round trip; 0: default */
   int min_act;    /* SOLAS: the least schedule; a shorter one takes every active
                      subdomain instead; 0: default */
+  fold_cuda_graph graph;
 } fold_cuda_tune;
 
 /* The knobs in force; set before a solve, from one thread. */

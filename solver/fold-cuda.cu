@@ -59,7 +59,7 @@
 #include "fold-private.h"
 
 extern "C" {
-fold_cuda_tune fold_cuda_tuning = { 0, 0, 0 };
+fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT };
 }
 
 namespace {
@@ -972,6 +972,22 @@ download (const void *src, size_t count, size_t esize, cudaStream_t stream, Drai
     }
 }
 
+/* One batch of passes as a CUDA graph, destroyed with the scope. */
+struct BatchGraph {
+  cudaGraph_t g = nullptr;
+  cudaGraphExec_t x = nullptr;
+  BatchGraph () = default;
+  BatchGraph (const BatchGraph &) = delete;
+  BatchGraph &operator= (const BatchGraph &) = delete;
+  ~BatchGraph ()
+  {
+    if (x)
+      cudaGraphExecDestroy (x);
+    if (g)
+      cudaGraphDestroy (g);
+  }
+};
+
 /* One solve's view of the workspace. */
 struct FoldView {
   void *T, *flat;
@@ -1186,33 +1202,53 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                                                    d.ctl);
   FOLD_CK (cudaGetLastError ());
 
-  /* Passes in batches; one word comes back per batch. */
+  /* Passes in batches; one word comes back per batch.  A batch is
+   * captured once as a CUDA graph and launched as one (unless the knob
+   * says otherwise): the five small launches of a pass cost less so. */
   const int batch = fold_cuda_tuning.batch > 0 ? fold_cuda_tuning.batch : BATCH_DEFAULT;
   const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;
+  const bool use_graph = fold_cuda_tuning.graph != FOLD_CUDA_GRAPH_OFF;
+  auto enqueue_batch = [&] () {
+    for (int p = 0; p < batch; p++)
+      {
+        tally_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, d.sd, d.list_a,
+                                                                 d.list_b, d.ctl);
+        compact_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, d.sd, d.list_a,
+                                                                   d.list_b, d.ctl);
+        select_kernel<<<1, 1, 0, d.stream>>> (d.ctl, d.take, nchunks);
+        for (int c = 0; c < nchunks; c++)
+          if (two_d)
+            sweep2d_par_kernel<R><<<sweep_grid, 128, shm, d.stream>>> (
+              T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, d.take + c, c * CHUNK,
+              inner);
+          else
+            sweep3d_kernel<R><<<sweep_grid, threads3d, shm, d.stream>>> (
+              T, d.F, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
+              d.take + c, c * CHUNK, inner);
+        for (int c = 0; c < nchunks; c++)
+          push_kernel<R><<<push_grid, push_threads, 0, d.stream>>> (
+            T, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
+            c * CHUNK, push_group);
+      }
+  };
+  BatchGraph graph;
+  if (use_graph)
+    {
+      FOLD_CK (cudaStreamBeginCapture (d.stream, cudaStreamCaptureModeThreadLocal));
+      enqueue_batch ();
+      const cudaError_t launched = cudaGetLastError ();
+      const cudaError_t ended = cudaStreamEndCapture (d.stream, &graph.g);   /* always ends it */
+      FOLD_CK (launched);
+      FOLD_CK (ended);
+      FOLD_CK (cudaGraphInstantiate (&graph.x, graph.g, 0));
+    }
   long round_trips = 0;
   for (;;)
     {
-      for (int p = 0; p < batch; p++)
-        {
-          tally_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, d.sd, d.list_a,
-                                                                   d.list_b, d.ctl);
-          compact_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, d.sd, d.list_a,
-                                                                     d.list_b, d.ctl);
-          select_kernel<<<1, 1, 0, d.stream>>> (d.ctl, d.take, nchunks);
-          for (int c = 0; c < nchunks; c++)
-            if (two_d)
-              sweep2d_par_kernel<R><<<sweep_grid, 128, shm, d.stream>>> (
-                T, d.F, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl, d.take + c, c * CHUNK,
-                inner);
-            else
-              sweep3d_kernel<R><<<sweep_grid, threads3d, shm, d.stream>>> (
-                T, d.F, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
-                d.take + c, c * CHUNK, inner);
-          for (int c = 0; c < nchunks; c++)
-            push_kernel<R><<<push_grid, push_threads, 0, d.stream>>> (
-              T, d.stamp, d.counter, d.active, d.sd, d.changed, d.list_a, d.list_b, d.ctl,
-              c * CHUNK, push_group);
-        }
+      if (use_graph)
+        FOLD_CK (cudaGraphLaunch (graph.x, d.stream));
+      else
+        enqueue_batch ();
       FOLD_CK (cudaGetLastError ());
       FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, sizeof (FoldCtl), cudaMemcpyDeviceToHost,
                                 d.stream));
