@@ -9,6 +9,9 @@
  *               (constant speed with ψa, layers with obstacles, a horizon
  *               polyline start, a boundary-grid start with negative values),
  *               single and double, LAS and SOLAS, default and fixed blocks;
+ *   knobs       node by node again with every knob of fold-cuda-tune.h away
+ *               from its default (graph off, other batch sizes, more rounds
+ *               per activation, SOLAS's least schedule at its extremes);
  *   stats       what ran and its counters, auto's choice;
  *   cancel      a raised flag gives FR_E_CANCELLED;
  *   device-time keep_device_time leaves T on the device in 2D only.
@@ -35,6 +38,8 @@
 #include "test-fold-common.h"
 #if FOLDRAY_HAVE_CUDA
 #include <cuda_runtime_api.h>
+
+#include "fold-cuda-tune.h"
 #endif
 
 #define REL_SINGLE 2e-6    /* about 16 float ulps */
@@ -586,6 +591,67 @@ test_match (gconstpointer data)
   problem_clear (&pb);
 }
 
+/* ---------------------------------------------------------- knobs */
+
+/* The knobs change how the work is launched and ordered, never the fixed
+ * point: every setting must match the CPU node by node. */
+static void
+test_knobs (void)
+{
+#if FOLDRAY_HAVE_CUDA
+  static const match_case cases[] = {
+    { "ex-c 32", M_EX_C, 32 },
+    { "2d layers", M_2D_LAYERS, 0 },
+  };
+  static const struct {
+    const char *name;
+    fold_cuda_tune tune;
+  } knobs[] = {
+    { "graph off", { 0, 0, 0, FOLD_CUDA_GRAPH_OFF } },
+    { "batch 1", { 0, 1, 0, FOLD_CUDA_GRAPH_ON } },
+    { "batch 3, graph off", { 0, 3, 0, FOLD_CUDA_GRAPH_OFF } },
+    { "inner 3", { 3, 0, 0, FOLD_CUDA_GRAPH_DEFAULT } },
+    { "least schedule 1", { 0, 0, 1, FOLD_CUDA_GRAPH_DEFAULT } },
+    { "least schedule 1000000", { 0, 0, 1000000, FOLD_CUDA_GRAPH_DEFAULT } },
+  };
+
+  if (!need_device ())
+    return;
+  const fold_cuda_tune saved = fold_cuda_tuning;
+  for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      problem pb;
+      fr_fold_params p;
+      fr_fold_result cpu;
+
+      problem_make (&pb, &cases[c]);
+      problem_params (&pb, &p);
+      p.method = FR_FOLD_SOLAS;
+      p.backend = FR_FOLD_CPU;
+      solve_ok (&pb, &p, &cpu, cases[c].path);
+      p.backend = FR_FOLD_CUDA;
+      for (size_t k = 0; k < G_N_ELEMENTS (knobs); k++)
+        {
+          fr_fold_result cuda;
+          char what[160];
+
+          g_snprintf (what, sizeof what, "%s, %s", cases[c].path, knobs[k].name);
+          fold_cuda_tuning = knobs[k].tune;
+          solve_ok (&pb, &p, &cuda, what);
+          fold_cuda_tuning = saved;
+          g_test_message ("%s: %ld passes, %ld host round trips", what, cuda.iterations,
+                          cuda.host_round_trips);
+          assert_same_times (&pb.g, cpu.time, cuda.time, REL_SINGLE, what);
+          fr_fold_result_clear (&cuda);
+        }
+      fr_fold_result_clear (&cpu);
+      problem_clear (&pb);
+    }
+#else
+  (void) need_device ();   /* reports the skip */
+#endif
+}
+
 /* ---------------------------------------------------------- (c) stats */
 
 /* An explicit cuda request and auto both run on the device with a device
@@ -761,6 +827,7 @@ main (int argc, char **argv)
     }
   for (size_t i = 0; i < G_N_ELEMENTS (match_cases); i++)
     g_test_add_data_func (match_cases[i].path, &match_cases[i], test_match);
+  g_test_add_func ("/fold-cuda/knobs", test_knobs);
   g_test_add_func ("/fold-cuda/stats", test_stats);
   g_test_add_func ("/fold-cuda/cancel", test_cancel);
   g_test_add_func ("/fold-cuda/device-time", test_device_time);
