@@ -17,7 +17,7 @@
  * FL_REAL so that the float instance never widens to double. */
 
 #ifndef FL_REAL
-#error "define FL_REAL, FL_SQRT and FL_FN before including fold-local.h"
+#error "define FL_REAL, FL_SQRT, FL_EDGE, FL_TRI, FL_EDGES, FL_TRIS and FL_FN before including fold-local.h"
 #endif
 
 #define FL_K(x) ((FL_REAL) (x))
@@ -111,7 +111,20 @@ FL_FN (fold_diagonal_walls_2d) (const float *F, ptrdiff_t o, ptrdiff_t o1, ptrdi
     }
 }
 
-#ifdef FOLD_LOCAL_STENCIL
+/* An edge's constants for the speed constant c (fold_edge_consts), computed
+ * in double and rounded to FL_REAL once: the same values wherever a back
+ * end computes them. */
+static inline FOLD_HD void
+FL_FN (fold_edge_consts_r) (const fold_edge *e, double c, FL_REAL *alpha, FL_REAL *beta,
+                            FL_REAL *D)
+{
+  double a, bt, d;
+  fold_edge_consts (e, c, &a, &bt, &d);
+  *alpha = (FL_REAL) a;
+  *beta = (FL_REAL) bt;
+  *D = (FL_REAL) d;
+}
+
 /* A 2D sub-sweep's constants for one speed F: the stencil's geometry and
  * what depends on F, computed in double (fold_tau, fold_edge_consts) and
  * rounded to FL_REAL once.  The base nodes are 0, 1, 2; edge 0 joins 1–0,
@@ -138,11 +151,7 @@ FL_FN (fold_coef2d_set) (FL_FN (fold_coef2d) *k, const fold_subsweep *ss, float 
     k->vtau[n] = (FL_REAL) fold_tau (ss->m[n], ss->dd[n], c);
   for (int q = 0; q < 2; q++)
     {
-      double a, bt, D;
-      fold_edge_consts (&ss->e[q], c, &a, &bt, &D);
-      k->alpha[q] = (FL_REAL) a;
-      k->beta[q] = (FL_REAL) bt;
-      k->D[q] = (FL_REAL) D;
+      FL_FN (fold_edge_consts_r) (&ss->e[q], c, &k->alpha[q], &k->beta[q], &k->D[q]);
       k->e[q].m0 = (FL_REAL) ss->e[q].m0;
       k->e[q].m1 = (FL_REAL) ss->e[q].m1;
       k->e[q].ee = (FL_REAL) ss->e[q].ee;
@@ -298,13 +307,7 @@ FL_FN (fold_coef3d_set) (FL_FN (fold_coef3d) *k, const fold_subsweep *ss, float 
     k->vtau[n] = (FL_REAL) fold_tau (ss->m[n], ss->dd[n], c);
 #ifndef __CUDA_ARCH__
   for (int q = 0; q < 16; q++)
-    {
-      double a, bt, D;
-      fold_edge_consts (&ss->e[q], c, &a, &bt, &D);
-      k->alpha[q] = (FL_REAL) a;
-      k->beta[q] = (FL_REAL) bt;
-      k->D[q] = (FL_REAL) D;
-    }
+    FL_FN (fold_edge_consts_r) (&ss->e[q], c, &k->alpha[q], &k->beta[q], &k->D[q]);
 #endif
 }
 
@@ -314,10 +317,9 @@ FL_FN (fold_edge_cand3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
                           FL_REAL T1, FL_REAL T2)
 {
 #ifdef __CUDA_ARCH__
-  double a, bt, D;
-  fold_edge_consts (&ss->e[q], k->cd, &a, &bt, &D);
-  return FL_FN (fold_edge_cand) (&ss->FL_EDGES[q], k->c, (FL_REAL) a, (FL_REAL) bt,
-                                 (FL_REAL) D, T1, T2);
+  FL_REAL a, bt, D;
+  FL_FN (fold_edge_consts_r) (&ss->e[q], k->cd, &a, &bt, &D);
+  return FL_FN (fold_edge_cand) (&ss->FL_EDGES[q], k->c, a, bt, D, T1, T2);
 #else
   return FL_FN (fold_edge_cand) (&ss->FL_EDGES[q], k->c, k->alpha[q], k->beta[q], k->D[q], T1,
                                  T2);
@@ -378,6 +380,12 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
     }
   return best;
 }
-#endif
-
+/* The parameters, for the next inclusion. */
 #undef FL_K
+#undef FL_REAL
+#undef FL_SQRT
+#undef FL_EDGE
+#undef FL_TRI
+#undef FL_EDGES
+#undef FL_TRIS
+#undef FL_FN

@@ -234,7 +234,6 @@ fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, dou
 }
 
 /* The per-node arithmetic, in double and in float (fold-local.h). */
-#define FOLD_LOCAL_STENCIL
 #define FL_REAL double
 #define FL_SQRT sqrt
 #define FL_EDGE fold_edge
@@ -243,13 +242,6 @@ fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, dou
 #define FL_TRIS t
 #define FL_FN(name) name
 #include "fold-local.h"
-#undef FL_REAL
-#undef FL_SQRT
-#undef FL_EDGE
-#undef FL_TRI
-#undef FL_EDGES
-#undef FL_TRIS
-#undef FL_FN
 #define FL_REAL float
 #define FL_SQRT sqrtf
 #define FL_EDGE fold_edge_f
@@ -258,14 +250,6 @@ fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, dou
 #define FL_TRIS tf
 #define FL_FN(name) name##_f
 #include "fold-local.h"
-#undef FL_REAL
-#undef FL_SQRT
-#undef FL_EDGE
-#undef FL_TRI
-#undef FL_EDGES
-#undef FL_TRIS
-#undef FL_FN
-#undef FOLD_LOCAL_STENCIL
 
 /* Least T over an edge: T1 at x1, T1 + dT at x2, d0 = x0 − x1, e = x2 − x1,
  * m0 = ψ·d0, m1 = ψ·e, ee = |e|², de = d0·e, dd0 = |d0|².  Minimises
