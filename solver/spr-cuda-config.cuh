@@ -41,15 +41,21 @@
 #define SPR_DELTA_SCALE 2.0
 
 /* Defaults of the bookkeeping and inner-iteration knobs (spr-cuda-tune.h).
- * The bookkeeping by stencil size, as measured on the H200 (RESULTS.md):
- * at R 6 (96 offsets) the asynchronous queue with buckets of 8 tile
- * crossings beat the passes by 9-16 % (1600²: 13.1 -> 12.0 ms), at R 5 (80)
- * by -5 to +13 %; at R 4 (48) the passes were 25-40 % faster, at R 3 (32)
- * within 2 %, at R 1 (8) 17-42 % faster. */
+ * The compile-time stencils (R 1-6) name their bookkeeping in kFixed
+ * (spr-cuda.cu); the other kernels take the asynchronous queue from
+ * SPR_ASYNC_MIN_OFFSETS offsets up, as first measured on the H200
+ * (RESULTS.md): at R 6 (96 offsets) the queue with buckets of 8 tile
+ * crossings beat the passes by 9-16 %, at R 5 (80) by -5 to +13 %. */
 #define SPR_MAP_DEFAULT SPR_CUDA_MAP_WIDE
 #define SPR_ASYNC_MIN_OFFSETS 80
 #define SPR_ASYNC_DELTA_SCALE 8.0
 #define SPR_SWEEP_DEFAULT SPR_CUDA_SWEEP_JACOBI
+
+/* The queue raises its bucket bound early while fewer than this fraction of
+ * the blocks have a tile (its bucket's last chains running); <= 0: never.
+ * Measured on the H200 (RESULTS.md): 0.25, 0.5 and 1 all gained 5-15 % at
+ * R 3-6, 1024² and 1600²; 0.5 was best on the two targets together. */
+#define SPR_ASYNC_RAISE_BELOW 0.5
 
 /* WIDE map: pending keys a thread keeps in registers during the scan; more
  * tiles per thread than this re-read them. */

@@ -31,6 +31,8 @@ typedef struct spr_cuda_tune {
                            * 0: default (by map), < 0: off (every pending tile, every pass) */
   int map;                /* the bookkeeping (SPR_CUDA_MAP_*); 0: default (by stencil size) */
   int sweep;              /* inner iterations (SPR_CUDA_SWEEP_*); 0: default */
+  double raise_below;     /* ASYNC: raise the bucket bound early while fewer than this
+                           * fraction of the blocks have a tile; 0: default, < 0: never */
   bool phases;            /* time the phases of a tile activation (report.phase_ms) */
 } spr_cuda_tune;
 
@@ -70,6 +72,7 @@ typedef struct spr_cuda_report {
   double total_ms;        /* host: the whole call (wall clock) */
   long passes;
   long activations;       /* tile activations, all passes */
+  long raises;            /* ASYNC: buckets opened early (raise_below), of passes */
   int launches;
   int nw;                 /* weights per thread in registers; 0: generic kernel */
   int tile_x, tile_z;

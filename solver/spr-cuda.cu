@@ -86,7 +86,7 @@ struct SprQueue {
   int done;             /* 1 once no tile is pending */
   int buckets;          /* buckets opened */
   float theta;          /* the open bucket takes keys up to this */
-  int pad;
+  int raises;           /* of them, opened early while tiles still ran */
   unsigned long long acts;   /* tile activations, all launches */
 };
 
@@ -132,6 +132,7 @@ struct SprLaunch {
   int *qslot;
   unsigned qcap;
   unsigned long long budget_ns;   /* a launch takes no new tile after this long */
+  int raise_below;             /* raise theta early while fewer tiles than this are busy */
   unsigned long long *phase;   /* tune.phases: SM cycles per phase, all blocks; else null */
   int off_sdelta[SPR_NW_MAX];  /* register variants: per offset, see SprGOff */
   int off_ndelta[SPR_NW_MAX];
@@ -139,6 +140,7 @@ struct SprLaunch {
   short off_first[SPR_NW_MAX];
   short off_count[SPR_NW_MAX];
   short tab_plane[SPR_NW_MAX];
+  float off_len[SPR_NW_MAX];   /* |o_k|: compile-time stencils on the fly */
 };
 
 constexpr float kInf = __builtin_huge_valf ();
@@ -235,6 +237,139 @@ reduced_index (int R, int a, int b)
           n++;
         }
   return -1;
+}
+
+/* Compile-time cells of the reduced stencil of radius R: the walk of
+ * spr-stencil.c (walk_offset) done by the compiler, so that a fixed kernel
+ * computes its weights on the fly from immediates.  A cell's length is
+ * dt × |offset|: the crossings t = (2k+1)/(2A) along x and (2m+1)/(2B) along
+ * z do not depend on dx and dz, only the offset's length does.  The cells
+ * are ordered by row (dj), then column: a thread loads one row of the
+ * slowness box into registers and adds that row's share to every weight. */
+struct CxCell {
+  int k, di, dj;
+  double dt;
+};
+
+template <int R>
+struct CxStencil {
+  static constexpr int kMaxCells = reduced_count (R) * (2 * R + 1);
+  struct Table {
+    CxCell c[kMaxCells] = {};
+    int n = 0;
+    int row_first[2 * R + 2] = {};   /* cells of row dj: [row_first[dj+R], row_first[dj+R+1]) */
+  };
+
+  static constexpr Table
+  build ()
+  {
+    Table t;
+    int k = 0;
+    for (int b = -R; b <= R; b++)
+      for (int a = -R; a <= R; a++)
+        {
+          if ((a == 0 && b == 0) || cx_gcd (a, b) != 1)
+            continue;
+          const int A = a < 0 ? -a : a, B = b < 0 ? -b : b;
+          const int sa = a > 0 ? 1 : (a < 0 ? -1 : 0), sb = b > 0 ? 1 : (b < 0 ? -1 : 0);
+          int ci = 0, cj = 0, kx = 0, mz = 0;
+          double t_prev = 0.0;
+          for (;;)
+            {
+              const bool has_x = kx < A, has_z = mz < B;
+              if (!has_x && !has_z)
+                {
+                  t.c[t.n++] = CxCell{ k, ci, cj, 1.0 - t_prev };
+                  break;
+                }
+              const long long lx = (long long) (2 * kx + 1) * B, lz = (long long) (2 * mz + 1) * A;
+              const bool step_x = has_x && has_z ? lx <= lz : has_x;
+              const bool step_z = has_x && has_z ? lz <= lx : has_z;
+              const double tt = step_x ? (2.0 * kx + 1.0) / (2.0 * A) : (2.0 * mz + 1.0) / (2.0 * B);
+              t.c[t.n++] = CxCell{ k, ci, cj, tt - t_prev };
+              t_prev = tt;
+              if (step_x)
+                {
+                  ci += sa;
+                  kx++;
+                }
+              if (step_z)
+                {
+                  cj += sb;
+                  mz++;
+                }
+            }
+          k++;
+        }
+    /* Stable insertion sort by (dj, di). */
+    for (int i = 1; i < t.n; i++)
+      for (int j = i; j > 0; j--)
+        {
+          const CxCell x = t.c[j - 1], y = t.c[j];
+          if (x.dj < y.dj || (x.dj == y.dj && x.di <= y.di))
+            break;
+          t.c[j - 1] = y;
+          t.c[j] = x;
+        }
+    for (int r = 0; r <= 2 * R + 1; r++)
+      {
+        int f = 0;
+        while (f < t.n && t.c[f].dj < r - R)
+          f++;
+        t.row_first[r] = f;
+      }
+    return t;
+  }
+
+  static constexpr Table table = build ();
+};
+
+/* One cell's compile-time data, as scalars (device code reads them as
+ * immediates). */
+template <int R, int C>
+struct CxCellAt {
+  static constexpr int k = CxStencil<R>::table.c[C].k;
+  static constexpr int di = CxStencil<R>::table.c[C].di;
+  static constexpr float dt = (float) CxStencil<R>::table.c[C].dt;
+};
+
+template <int R, int J>
+struct CxRow {
+  static constexpr int first = CxStencil<R>::table.row_first[J + R];
+  static constexpr int count = CxStencil<R>::table.row_first[J + R + 1] - first;
+};
+
+/* Row J of the slowness box around me (pitch P) adds its share to each
+ * weight's sum: one shared load per column, one FMA per cell. */
+template <int R, int P, int J, int... I>
+__device__ __forceinline__ void
+fly_row (const float *sS, int me, float *w, std::integer_sequence<int, I...>)
+{
+  float s[2 * R + 1];
+#pragma unroll
+  for (int i = 0; i <= 2 * R; i++)
+    s[i] = sS[me + J * P + i - R];
+  constexpr int f = CxRow<R, J>::first;
+  ((w[CxCellAt<R, f + I>::k]
+    = fmaf (CxCellAt<R, f + I>::dt, s[CxCellAt<R, f + I>::di + R], w[CxCellAt<R, f + I>::k])),
+   ...);
+}
+
+/* The NW weights of node me from the slowness box (pitch P), on the fly:
+ * w[k] = |o_k| · sum over o_k's cells of dt · S.  len[k] = |o_k|. */
+template <int R, int P, int NW, int... J>
+__device__ __forceinline__ void
+fly_weights (const float *sS, int me, const float *len, float *w,
+             std::integer_sequence<int, J...>)
+{
+#pragma unroll
+  for (int k = 0; k < NW; k++)
+    w[k] = 0.0f;
+  (fly_row<R, P, J - R> (sS, me, w, std::make_integer_sequence<int, CxRow<R, J - R>::count> ()),
+   ...);
+#pragma unroll
+  for (int k = 0; k < NW; k++)
+    w[k] *= len[k];
 }
 
 /* The horizontal chain of a tile row, exactly, in one go.  With edge
@@ -383,14 +518,15 @@ struct SprShared {
   float *T, *S;
 };
 
-template <int NW>
+template <int NW, int RFIX>
 __device__ SprShared
 shared_layout (const SprLaunch &L, unsigned char *smem)
 {
   const int nt = blockDim.x * blockDim.y;
   const int tid = threadIdx.y * blockDim.x + threadIdx.x;
   int2 *cells = (int2 *) smem;
-  const int ncells = L.use_table && NW > 0 ? 0 : L.ncells;
+  /* Register weights from a table or from compile-time cells need no cell list. */
+  const int ncells = NW > 0 && (L.use_table || RFIX > 0) ? 0 : L.ncells;
   SprGOff *goff = (SprGOff *) (cells + ncells);
   const int ngoff = NW == 0 ? L.noff : 0;
   SprShared sh;
@@ -460,27 +596,38 @@ relax_tile (const SprLaunch &L, int t, const float *Tc, float *Tn, float *sT, fl
       /* Weights of this node's edges, kept in registers for every inner
        * iteration (k is a compile-time index: unrolled loops only). */
       float w[NW];
-#pragma unroll
-      for (int k = 0; k < NW; k++)
+      bool fly = false;
+      if constexpr (RFIX > 0)
+        if (!L.use_table)
+          {
+            fly_weights<RFIX, TX + 2 * RFIX, NW> (sS, me, L.off_len, w,
+                                                  std::make_integer_sequence<int, 2 * RFIX + 1> ());
+            fly = true;
+          }
+      if (!fly)
         {
-          float s = kInf;
-          if (k < L.noff)
+#pragma unroll
+          for (int k = 0; k < NW; k++)
             {
-              if (L.use_table)
-                s = __ldg (L.table + (size_t) L.tab_plane[k] * (size_t) L.plane
-                           + (size_t) ((long long) gme + L.tab_shift[k]));
-              else
+              float s = kInf;
+              if (k < L.noff)
                 {
-                  const int c0 = L.off_first[k], c1 = c0 + L.off_count[k];
-                  s = 0.0f;
-                  for (int c = c0; c < c1; c++)
+                  if (L.use_table)
+                    s = __ldg (L.table + (size_t) L.tab_plane[k] * (size_t) L.plane
+                               + (size_t) ((long long) gme + L.tab_shift[k]));
+                  else
                     {
-                      const int2 cl = scells[c];
-                      s = fmaf (__int_as_float (cl.y), sS[me + cl.x], s);
+                      const int c0 = L.off_first[k], c1 = c0 + L.off_count[k];
+                      s = 0.0f;
+                      for (int c = c0; c < c1; c++)
+                        {
+                          const int2 cl = scells[c];
+                          s = fmaf (__int_as_float (cl.y), sS[me + cl.x], s);
+                        }
                     }
                 }
+              w[k] = s;
             }
-          w[k] = s;
         }
 
       for (;;)
@@ -926,7 +1073,7 @@ spr_passes (const SprLaunch L)
   const int tid = threadIdx.y * TX + threadIdx.x;
   const int G = gridDim.x, b = blockIdx.x;
 
-  const SprShared sh = shared_layout<NW> (L, smem);
+  const SprShared sh = shared_layout<NW, RFIX> (L, smem);
   const int2 *scells = sh.cells;
   const SprGOff *sgoff = sh.goff;
   int *slist = sh.list, *scratch = sh.scratch;
@@ -1088,6 +1235,7 @@ spr_passes (const SprLaunch L)
 constexpr int kTileIdle = 0, kTileQueued = 1, kTileRunning = 2, kTileRewoken = 3;
 constexpr int kTakeExit = -1;      /* no tile for this launch: leave */
 constexpr int kTakeOpen = -2;      /* this block holds the lock: open the next bucket */
+constexpr int kTakeRaise = -3;     /* this block holds the lock: raise theta early */
 
 __device__ __forceinline__ unsigned long long
 global_ns (void)
@@ -1170,13 +1318,26 @@ queue_take (const SprLaunch &L, unsigned long long deadline, bool worked)
           *slot = -1;
           return t;
         }
-      if (q->busy == 0 && atomicCAS (&L.q->lock, 0, 1) == 0)
+      const int busy = q->busy;
+      if (busy == 0 && atomicCAS (&L.q->lock, 0, 1) == 0)
         {
           /* Nothing queued or running: nobody can wake a tile now. */
           if (q->busy == 0 && q->head == q->tail && !q->done)
             {
               __threadfence ();
               return kTakeOpen;
+            }
+          atomicExch (&L.q->lock, 0);
+        }
+      else if (busy > 0 && busy < L.raise_below && q->lock == 0
+               && atomicCAS (&L.q->lock, 0, 1) == 0)
+        {
+          /* Nothing queued and most blocks idle while the bucket's last
+           * chains run: start on the next bucket now. */
+          if (q->head == q->tail && !q->done)
+            {
+              __threadfence ();
+              return kTakeRaise;
             }
           atomicExch (&L.q->lock, 0);
         }
@@ -1241,6 +1402,58 @@ queue_open_bucket (const SprLaunch &L, int *scratch, unsigned *sbase)
     }
 }
 
+/* The whole block, holding the lock, while tiles still run: theta moves
+ * to (least key beyond it) + delta, and the tiles between old and new theta
+ * are woken as a running block would wake them.  A block that took its tile
+ * under the old theta leaves a later wake-up in that range pending without
+ * queueing it: the next raise or opening finds it by its key.  Order and
+ * answer are unaffected; only how much runs at once. */
+template <int NT>
+__device__ void
+queue_raise_bucket (const SprLaunch &L, int *scratch)
+{
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  const float *key = L.key[0];
+  const float theta = ((volatile SprQueue *) L.q)->theta;
+  float kmin = kInf;
+  for (int t = tid; t < L.ntiles; t += NT)
+    {
+      const float k = __ldcg (key + t);
+      if (k > theta)
+        kmin = fminf (kmin, k);
+    }
+  int unused;
+  float kfar;
+  block_sum_min (0, kmin, scratch, &unused, &kfar);
+  if (kfar < kInf)
+    {
+      const float next = kfar + L.delta;
+      if (tid == 0)
+        {
+          volatile SprQueue *q = L.q;
+          q->theta = next;
+          q->buckets = q->buckets + 1;
+          q->raises = q->raises + 1;
+          __threadfence ();
+        }
+      __syncthreads ();
+      for (int t = tid; t < L.ntiles; t += NT)
+        {
+          const float k = __ldcg (key + t);
+          if (k > theta && k <= next)
+            queue_wake (L, t, k, next);
+        }
+    }
+  __syncthreads ();
+  if (tid == 0)
+    {
+      __threadfence ();
+      atomicExch (&L.q->lock, 0);
+      if (!(kfar < kInf))
+        __nanosleep (2000);   /* nothing beyond theta yet: do not rescan at once */
+    }
+}
+
 /* The persistent asynchronous kernel: tiles until the queue is done or the
  * launch's time budget is spent (the host then launches it again; all of
  * its state is in device memory). */
@@ -1255,7 +1468,7 @@ spr_async (const SprLaunch L)
   const int tid = threadIdx.y * TX + threadIdx.x;
   const int b = blockIdx.x;
 
-  const SprShared sh = shared_layout<NW> (L, smem);   /* its list is not used */
+  const SprShared sh = shared_layout<NW, RFIX> (L, smem);   /* its list is not used */
   const int2 *scells = sh.cells;
   const SprGOff *sgoff = sh.goff;
   int *scratch = sh.scratch;
@@ -1288,6 +1501,11 @@ spr_async (const SprLaunch L)
       if (t == kTakeOpen)
         {
           queue_open_bucket<TX * TZ> (L, scratch, &s_base);
+          continue;
+        }
+      if (t == kTakeRaise)
+        {
+          queue_raise_bucket<TX * TZ> (L, scratch);
           continue;
         }
       unsigned wm = 0;
@@ -1443,28 +1661,61 @@ struct Variant {
   int rfix;        /* > 0: compile-time reduced stencil of radius (rfix, rfix) */
   PassKernel fn;   /* the passes (SCAN, WIDE) */
   PassKernel afn;  /* the asynchronous schedule (ASYNC) */
+  bool queue;      /* the default bookkeeping is the queue (ASYNC), not WIDE passes */
 };
 
 /* Block shapes: 32 wide so that a warp is one row of the tile (coalesced
  * loads, conflict-free shared accesses); as many rows as the registers that
  * NW weights per thread leave room for (see spr-cuda-config.cuh). */
-#define FIXED(R, TXV, TZV) \
+#define FIXED(R, TXV, TZV, Q) \
   { reduced_count (R), TXV, TZV, R, spr_passes<TXV, TZV, reduced_count (R), R>, \
-    spr_async<TXV, TZV, reduced_count (R), R> }
+    spr_async<TXV, TZV, reduced_count (R), R>, Q }
+/* The default bookkeeping per radius, as measured on the H200 with weights
+ * on the fly and early raises (RESULTS.md, fourth round): the queue was
+ * faster at R 3, 5 and 6 from 256² to 1600²; the passes at R 1, 2 and 4
+ * from 1024² up (R 4, 1600²: 4.2 against 7.2 ms). */
 const Variant kFixed[] = {
-  FIXED (1, 32, 32), FIXED (2, 32, 32), FIXED (3, 32, 32),
-  FIXED (4, 32, 16), FIXED (5, 32, 16), FIXED (6, 32, 16),
+  FIXED (1, 32, 32, false), FIXED (2, 32, 32, false), FIXED (3, 32, 32, true),
+  FIXED (4, 32, 16, false), FIXED (5, 32, 16, true), FIXED (6, 32, 16, true),
 };
 #undef FIXED
 /* Any stencil of up to 48 offsets: deltas are kernel parameters, which the
  * compiler keeps in registers beside the weights, hence the smaller tiles. */
 const Variant kRuntime[] = {
-  { 8, 32, 32, 0, spr_passes<32, 32, 8, 0>, spr_async<32, 32, 8, 0> },
-  { 16, 32, 16, 0, spr_passes<32, 16, 16, 0>, spr_async<32, 16, 16, 0> },
-  { 32, 32, 16, 0, spr_passes<32, 16, 32, 0>, spr_async<32, 16, 32, 0> },
-  { 48, 32, 8, 0, spr_passes<32, 8, 48, 0>, spr_async<32, 8, 48, 0> },
+  { 8, 32, 32, 0, spr_passes<32, 32, 8, 0>, spr_async<32, 32, 8, 0>, false },
+  { 16, 32, 16, 0, spr_passes<32, 16, 16, 0>, spr_async<32, 16, 16, 0>, false },
+  { 32, 32, 16, 0, spr_passes<32, 16, 32, 0>, spr_async<32, 16, 32, 0>, false },
+  { 48, 32, 8, 0, spr_passes<32, 8, 48, 0>, spr_async<32, 8, 48, 0>, false },
 };
-const Variant kGeneric = { 0, 32, 16, 0, spr_passes<32, 16, 0, 0>, spr_async<32, 16, 0, 0> };
+/* Any number of offsets: from SPR_ASYNC_MIN_OFFSETS up it takes the queue. */
+const Variant kGeneric = { 0, 32, 16, 0, spr_passes<32, 16, 0, 0>, spr_async<32, 16, 0, 0>,
+                           false };
+
+/* Whether the compile-time cells of radius R (CxStencil) are the cells of
+ * spr-stencil.c, with the same lengths to double rounding. */
+template <int R>
+bool
+fixed_cells_match (const spr_stencils *st)
+{
+  constexpr auto &tab = CxStencil<R>::table;
+  if (tab.n != st->ncells)
+    return false;
+  for (int k = 0; k < st->noffsets; k++)
+    {
+      const spr_offset *o = &st->offsets[k];
+      for (int i = o->first; i < o->first + o->count; i++)
+        {
+          const spr_cell *hc = &st->cells[i];
+          bool found = false;
+          for (int c = tab.row_first[hc->dj + R]; c < tab.row_first[hc->dj + R + 1]; c++)
+            if (tab.c[c].k == k && tab.c[c].di == hc->di)
+              found = fabs (tab.c[c].dt * o->length - hc->len) <= 1e-12 * o->length;
+          if (!found)
+            return false;
+        }
+    }
+  return true;
+}
 
 /* Whether the stencils are exactly the compile-time ones of kernel rfix. */
 bool
@@ -1476,7 +1727,16 @@ stencils_match_fixed (const spr_stencils *st, int R)
   for (int k = 0; k < st->noffsets; k++)
     if (reduced_delta (R, k, pitch) != st->offsets[k].b * pitch + st->offsets[k].a)
       return false;
-  return true;
+  switch (R)
+    {
+    case 1: return fixed_cells_match<1> (st);
+    case 2: return fixed_cells_match<2> (st);
+    case 3: return fixed_cells_match<3> (st);
+    case 4: return fixed_cells_match<4> (st);
+    case 5: return fixed_cells_match<5> (st);
+    case 6: return fixed_cells_match<6> (st);
+    default: return false;
+    }
 }
 
 struct Ctx {
@@ -1589,16 +1849,17 @@ grid_for (size_t n, int sms)
   return blocks < 1 ? 1 : (int) blocks;
 }
 
-/* Whether AUTO precomputes the weight table (see RESULTS.md, "table vs on
- * the fly"). */
+/* Whether AUTO precomputes the weight table (see RESULTS.md, "weights on
+ * the fly from compile-time cells"). */
 bool
-auto_prefers_table (int noff, double mean_cells)
+auto_prefers_table (const Variant &v)
 {
-  /* Measured on the H100 (RESULTS.md): the table was faster at every size
-   * and radius tried, R 3 and 6, 512² and 1600². */
-  (void) noff;
-  (void) mean_cells;
-  return true;
+  /* Measured on the H200: the compile-time stencils (R 1-6) compute their
+   * weights from immediates faster than they load them from a table, at
+   * every size and radius tried (1024² and 1600², R 1-6, both
+   * bookkeepings); the other kernels walk a cell list and were slower than
+   * the table (H100, R 3 and 6, 512² and 1600²). */
+  return v.rfix == 0;
 }
 
 fr_status
@@ -1670,7 +1931,7 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
   const size_t table_bytes = (size_t) nh * plane * sizeof (float);
   bool want_table = prm->weights == FR_WEIGHTS_TABLE
                     || (prm->weights == FR_WEIGHTS_AUTO
-                        && auto_prefers_table (noff, (double) st->ncells / noff));
+                        && auto_prefers_table (v));
 
   CU_TRY (cudaStreamCreateWithFlags (&c->stream, cudaStreamNonBlocking));
   for (cudaEvent_t &ev : c->ev)
@@ -1700,7 +1961,8 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
   CU_TRY (dev_alloc (&c->src_t, pb->nsrc));
   CU_TRY (cudaHostAlloc ((void **) &c->h_state, sizeof (SprState), cudaHostAllocDefault));
   const int map = tune->map != 0 ? tune->map
-                  : noff >= SPR_ASYNC_MIN_OFFSETS ? SPR_CUDA_MAP_ASYNC : SPR_MAP_DEFAULT;
+                  : v.queue || noff >= SPR_ASYNC_MIN_OFFSETS ? SPR_CUDA_MAP_ASYNC
+                  : SPR_MAP_DEFAULT;
   const bool async = map == SPR_CUDA_MAP_ASYNC;
   /* Queue entries: at most ntiles are queued at once (a tile is queued once). */
   const unsigned qcap = (unsigned) ntiles + 64u;
@@ -1941,6 +2203,7 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
             L.off_first[k] = (short) go[k].first;
             L.off_count[k] = (short) go[k].count;
             L.tab_plane[k] = (short) go[k].plane;
+            L.off_len[k] = (float) st->offsets[k].length;
           }
         else
           {
@@ -1951,12 +2214,13 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
             L.off_first[k] = 0;
             L.off_count[k] = 0;
             L.tab_plane[k] = 0;
+            L.off_len[k] = 0.0f;
           }
       }
     free (go);
 
     /* Shared memory and the persistent grid (all blocks resident). */
-    const int ncells_s = use_table && v.nw > 0 ? 0 : st->ncells;
+    const int ncells_s = v.nw > 0 && (use_table || v.rfix > 0) ? 0 : st->ncells;
     const int ngoff_s = v.nw == 0 ? noff : 0;
     const int list_cap0 = (ntiles + sms - 1) / sms;
     auto smem_for = [&] (int list_cap) -> size_t {
@@ -1986,6 +2250,10 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
     if (G > ntiles)
       G = ntiles;
     L.list_cap = (ntiles + G - 1) / G;
+    {
+      const double rb = tune->raise_below != 0.0 ? tune->raise_below : SPR_ASYNC_RAISE_BELOW;
+      L.raise_below = rb > 0.0 ? (int) ceil (rb * G) : 0;
+    }
     if (ks == FR_OK)
       {
         e = dev_alloc (&c->block_edges, 2 * (size_t) G);
@@ -2213,6 +2481,7 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
           float ms = 0.0f;
           rep->download_ms = wall_ms () - tpass0;
           rep->passes = pass;
+          rep->raises = async ? c->h_queue->raises : 0;
           rep->launches = launches;
           rep->nw = v.nw;
           rep->tile_x = TX;

@@ -284,7 +284,7 @@ test_tunings (void)
       nodes[s] = j * g.nx + i;
     }
   g_assert_cmpint (spr_stencils_build (&st, 4, 4, g.dx, g.dz, false, &err), ==, FR_OK);
-  for (int k = 0; k < 18; k++)
+  for (int k = 0; k < 20; k++)
     {
       spr_cuda_tune t;
       spr_cuda_report rep;
@@ -308,12 +308,17 @@ test_tunings (void)
         /* The queue: a 1 µs budget per launch (its state carried across
          * many launches), every pending tile at once, tiny buckets with
          * activations cut short, and in place. */
-        case 13: t.map = SPR_CUDA_MAP_ASYNC; t.batch = 1; break;
+        case 13: t.map = SPR_CUDA_MAP_ASYNC; t.batch = 1; t.raise_below = -1.0; break;
         case 14: t.map = SPR_CUDA_MAP_ASYNC; t.delta_scale = -1.0; break;
         case 15: t.map = SPR_CUDA_MAP_ASYNC; t.delta_scale = 0.1; t.inner_max = 2; break;
         case 16: t.map = SPR_CUDA_MAP_ASYNC; t.sweep = SPR_CUDA_SWEEP_INPLACE;
           p.weights = FR_WEIGHTS_ON_THE_FLY; break;
         case 17: t.map = SPR_CUDA_MAP_ASYNC; t.delta_scale = 8.0; break;
+        /* Raising the bucket bound while tiles still run, with small
+         * buckets (many raises), also across 1 µs launches. */
+        case 18: t.map = SPR_CUDA_MAP_ASYNC; t.delta_scale = 0.5; t.raise_below = 1.0; break;
+        case 19: t.map = SPR_CUDA_MAP_ASYNC; t.delta_scale = 0.5; t.raise_below = 1.0;
+          t.batch = 1; p.weights = FR_WEIGHTS_ON_THE_FLY; break;
         default: break;
         }
       got.grid = g;
@@ -328,8 +333,12 @@ test_tunings (void)
                       rep.table, rep.device_ms);
       if (k == 2)
         g_assert_cmpint (rep.passes, >, 10);
-      if (k == 13)
+      if (k == 13 || k == 19)
         g_assert_cmpint (rep.launches, >, 1);
+      if (k == 18 || k == 19)
+        g_assert_cmpint (rep.raises, >, 0);
+      if (t.raise_below < 0.0 || rep.map != SPR_CUDA_MAP_ASYNC)
+        g_assert_cmpint (rep.raises, ==, 0);
       /* The default bookkeeping by stencil size: 48 offsets take the passes. */
       if (k == 0)
         g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_WIDE);

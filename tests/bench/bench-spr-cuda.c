@@ -207,9 +207,9 @@ main (int argc, char **argv)
     printf ("%5s %2s %9s %9s %6s %9s %10s %9s %9s %9s %8s\n", "size", "R", "dev ms", "call ms",
             "passes", "edges/s", "dijk ms", "cpu ms", "x dijk", "x cpu", "max rel");
   else
-    printf ("%5s %2s %-12s %9s %9s %9s %6s %7s %7s %4s %9s %7s\n", "size", "R", "variant",
-            "dev ms", "call ms", "pass ms", "passes", "activ", "launch", "nw", "edges/s",
-            "sweeps");
+    printf ("%5s %2s %-13s %9s %9s %9s %6s %6s %7s %7s %4s %9s %7s\n", "size", "R", "variant",
+            "dev ms", "call ms", "pass ms", "passes", "raises", "activ", "launch", "nw",
+            "edges/s", "sweeps");
 
   for (int si = 0; si < o.nsizes; si++)
     {
@@ -248,9 +248,9 @@ main (int argc, char **argv)
             }
           if (o.variants)
             {
-              variant vs[48];
+              variant vs[72];
               int nv = 0;
-              for (int k = 0; k < 48; k++)
+              for (int k = 0; k < 72; k++)
                 {
                   spr_cuda_tune_init (&vs[k].tune);
                   vs[k].weights = FR_WEIGHTS_AUTO;
@@ -264,6 +264,23 @@ main (int argc, char **argv)
               vs[nv++].tune.inner_max = 4;
               vs[nv].name = "on-the-fly";
               vs[nv++].weights = FR_WEIGHTS_ON_THE_FLY;
+              vs[nv].name = "table";
+              vs[nv++].weights = FR_WEIGHTS_TABLE;
+              {
+                /* Both weight sources under both bookkeepings. */
+                static const struct { const char *name; int map; fr_spr_weights w; } mw[] = {
+                  { "wide-fly", SPR_CUDA_MAP_WIDE, FR_WEIGHTS_ON_THE_FLY },
+                  { "wide-table", SPR_CUDA_MAP_WIDE, FR_WEIGHTS_TABLE },
+                  { "async-fly", SPR_CUDA_MAP_ASYNC, FR_WEIGHTS_ON_THE_FLY },
+                  { "async-table", SPR_CUDA_MAP_ASYNC, FR_WEIGHTS_TABLE },
+                };
+                for (size_t a = 0; a < sizeof mw / sizeof mw[0]; a++)
+                  {
+                    vs[nv].name = mw[a].name;
+                    vs[nv].tune.map = mw[a].map;
+                    vs[nv++].weights = mw[a].w;
+                  }
+              }
               vs[nv].name = "row-scan";
               vs[nv++].tune.row_scan = true;
               vs[nv].name = "delta=1";
@@ -338,13 +355,27 @@ main (int argc, char **argv)
               vs[nv++].tune.delta_scale = -1.0;
               {
                 /* The asynchronous queue (no grid barrier), with its knobs. */
-                static const struct { const char *name; double delta; int cap, sweep; } as[] = {
-                  { "async", 0.0, 0, 0 },        { "async-d1", 1.0, 0, 0 },
-                  { "async-d4", 4.0, 0, 0 },     { "async-d8", 8.0, 0, 0 },
-                  { "async-d16", 16.0, 0, 0 },   { "async-dinf", -1.0, 0, 0 },
-                  { "async-i8", 0.0, 8, 0 },     { "async-i32", 0.0, 32, 0 },
-                  { "async-d8-i32", 8.0, 32, 0 },
-                  { "async+ip", 0.0, 0, SPR_CUDA_SWEEP_INPLACE },
+                static const struct {
+                  const char *name;
+                  double delta;
+                  int cap, sweep;
+                  double raise;
+                } as[] = {
+                  { "async", 0.0, 0, 0, 0.0 },        { "async-d1", 1.0, 0, 0, 0.0 },
+                  { "async-d4", 4.0, 0, 0, 0.0 },     { "async-d8", 8.0, 0, 0, 0.0 },
+                  { "async-d16", 16.0, 0, 0, 0.0 },   { "async-dinf", -1.0, 0, 0, 0.0 },
+                  { "async-i8", 0.0, 8, 0, 0.0 },     { "async-i32", 0.0, 32, 0, 0.0 },
+                  { "async-d8-i32", 8.0, 32, 0, 0.0 },
+                  { "async+ip", 0.0, 0, SPR_CUDA_SWEEP_INPLACE, 0.0 },
+                  /* raising the bucket bound early while blocks are idle */
+                  { "async-r0", 0.0, 0, 0, -1.0 },    { "async-r25", 0.0, 0, 0, 0.25 },
+                  { "async-r50", 0.0, 0, 0, 0.5 },    { "async-r100", 0.0, 0, 0, 1.0 },
+                  { "async-d2-r50", 2.0, 0, 0, 0.5 }, { "async-d2-r100", 2.0, 0, 0, 1.0 },
+                  { "async-d4-r50", 4.0, 0, 0, 0.5 }, { "async-d4-r100", 4.0, 0, 0, 1.0 },
+                  { "async-d16-r50", 16.0, 0, 0, 0.5 },
+                  { "async-r50-i32", 0.0, 32, 0, 0.5 }, { "async-r50-i8", 0.0, 8, 0, 0.5 },
+                  { "async-r50-ip", 0.0, 0, SPR_CUDA_SWEEP_INPLACE, 0.5 },
+                  { "async-r50-scan", 0.0, 0, 0, 0.5 },
                 };
                 for (size_t a = 0; a < sizeof as / sizeof as[0]; a++)
                   {
@@ -352,6 +383,8 @@ main (int argc, char **argv)
                     vs[nv].tune.map = SPR_CUDA_MAP_ASYNC;
                     vs[nv].tune.delta_scale = as[a].delta;
                     vs[nv].tune.inner_max = as[a].cap;
+                    vs[nv].tune.raise_below = as[a].raise;
+                    vs[nv].tune.row_scan = strstr (as[a].name, "-scan") != NULL;
                     vs[nv++].tune.sweep = as[a].sweep;
                   }
               }
@@ -382,9 +415,9 @@ main (int argc, char **argv)
                                 &rep) != 0)
                     return 1;
                   const double eps = (double) res.edges_relaxed / (rep.device_ms * 1e-3);
-                  printf ("%5d %2d %-12s %9.3f %9.3f %9.3f %6ld %7ld %7d %4d %9.3g %7.1f\n", n,
-                          r, vs[k].name, rep.device_ms, rep.total_ms, rep.passes_ms, rep.passes,
-                          rep.activations, rep.launches, rep.nw, eps,
+                  printf ("%5d %2d %-13s %9.3f %9.3f %9.3f %6ld %6ld %7ld %7d %4d %9.3g %7.1f\n",
+                          n, r, vs[k].name, rep.device_ms, rep.total_ms, rep.passes_ms,
+                          rep.passes, rep.raises, rep.activations, rep.launches, rep.nw, eps,
                           (double) res.edges_relaxed / ((double) n * n * st.noffsets));
                   fprintf (csv, "%d,%d,%s,%.4f,%.4f,%.4f,%ld,%d,%d,%dx%d,%llu,%.4g,,,,,\n", n, r,
                            vs[k].name, rep.device_ms, rep.total_ms, rep.passes_ms, rep.passes,
