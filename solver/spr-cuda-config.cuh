@@ -41,14 +41,17 @@
 #define SPR_DELTA_SCALE 2.0
 
 /* Defaults of the bookkeeping and inner-iteration knobs (spr-cuda-tune.h).
- * The compile-time stencils (R 1-6) name their bookkeeping in kFixed
- * (spr-cuda.cu); the other kernels take the asynchronous queue from
- * SPR_ASYNC_MIN_OFFSETS offsets up, as first measured on the H200
- * (RESULTS.md): at R 6 (96 offsets) the queue with buckets of 8 tile
- * crossings beat the passes by 9-16 %, at R 5 (80) by -5 to +13 %. */
+ * The compile-time stencils (R 1-6) take the asynchronous queue: on the
+ * H200 (RESULTS.md, fourth round) it beat the WIDE passes at every radius
+ * and size from 1024² to 1600² (1600², R 4: 3.9 against 4.2 ms; R 1: 2.1
+ * against 2.8).  The other kernels take it from SPR_ASYNC_MIN_OFFSETS
+ * offsets up, the rule of the third round (their kernels were not measured
+ * again). */
 #define SPR_MAP_DEFAULT SPR_CUDA_MAP_WIDE
 #define SPR_ASYNC_MIN_OFFSETS 80
-#define SPR_ASYNC_DELTA_SCALE 8.0
+/* The queue's buckets, in fastest tile crossings: 12 was best or within 4 %
+ * of the best of 8, 12 and 16 from 512² to 1600², R 1-6 (RESULTS.md). */
+#define SPR_ASYNC_DELTA_SCALE 12.0
 #define SPR_SWEEP_DEFAULT SPR_CUDA_SWEEP_JACOBI
 
 /* The queue raises its bucket bound early while fewer than this fraction of

@@ -79,7 +79,7 @@ struct SprState {
  * device memory so that it survives between launches; the host reads it
  * after each launch. */
 struct SprQueue {
-  unsigned head;        /* next entry to take (entries head .. tail-1 are queued) */
+  unsigned head;        /* tickets handed out: the next entry to take (past tail: takers wait) */
   unsigned tail;        /* next entry to fill */
   int busy;             /* tiles queued or running in the open bucket */
   int lock;             /* held by the block that opens the next bucket */
@@ -1290,58 +1290,74 @@ queue_wake (const SprLaunch &L, int t, float k, float theta)
     }
 }
 
-/* Thread 0: the next tile, or kTakeExit, or kTakeOpen.  A block leaves at
- * its deadline only once it has done something in this launch, so that
- * every launch makes progress however small its budget. */
+/* Thread 0: the next tile, or kTakeExit, kTakeOpen or kTakeRaise.
+ *
+ * A block takes an entry by a ticket: one atomicAdd on head, so that takers
+ * never retry (a compare-and-swap on head, retried by every idle block
+ * whenever an entry appeared, capped the whole queue at about 3.5
+ * activations per microsecond, whatever the tile size).  A ticket may run
+ * past tail (two loads seen out of order, or takers racing): its holder
+ * waits until a push fills that entry, and meanwhile may still open or
+ * raise a bucket.  A block never leaves holding a ticket, except when the
+ * solve is done; so every entry pushed is taken.  A block leaves at its
+ * deadline only once it has done something in this launch, so that every
+ * launch makes progress however small its budget. */
+constexpr unsigned kNoTicket = 0xffffffffu;
+
 __device__ int
-queue_take (const SprLaunch &L, unsigned long long deadline, bool worked)
+queue_take (const SprLaunch &L, unsigned long long deadline, bool worked, unsigned &ticket)
 {
   volatile SprQueue *q = L.q;
   for (;;)
     {
-      if (q->done || (worked && global_ns () > deadline))
+      if (q->done)
         return kTakeExit;
-      const unsigned h = q->head;
-      const unsigned tl = q->tail;
-      /* Entry h is reserved once tail has passed it (tail only grows).  Not
-       * h != tl: the two loads may be seen out of order, and a stale tail
-       * below h must read as empty, not as a claim on an entry nobody
-       * has reserved. */
-      if ((int) (tl - h) > 0)
+      if (ticket == kNoTicket)
         {
-          if (atomicCAS (&L.q->head, h, h + 1) != h)
-            continue;
-          volatile int *slot = (volatile int *) (L.qslot + h % L.qcap);
-          int t;
-          while ((t = *slot) < 0)   /* its pusher counted it and is about to fill it */
-            ;
-          *slot = -1;
-          return t;
+          if (worked && global_ns () > deadline)
+            return kTakeExit;
+          const unsigned h = q->head;
+          const unsigned tl = q->tail;
+          if ((int) (tl - h) > 0)
+            ticket = atomicAdd (&L.q->head, 1u);
         }
+      if (ticket != kNoTicket)
+        {
+          volatile int *slot = (volatile int *) (L.qslot + ticket % L.qcap);
+          const int t = *slot;
+          if (t >= 0)
+            {
+              *slot = -1;
+              ticket = kNoTicket;
+              return t;
+            }
+        }
+      /* No entry is unclaimed when head has reached tail. */
       const int busy = q->busy;
+      const bool unclaimed = (int) (q->tail - q->head) > 0;
       if (busy == 0 && atomicCAS (&L.q->lock, 0, 1) == 0)
         {
           /* Nothing queued or running: nobody can wake a tile now. */
-          if (q->busy == 0 && q->head == q->tail && !q->done)
+          if (q->busy == 0 && (int) (q->tail - q->head) <= 0 && !q->done)
             {
               __threadfence ();
               return kTakeOpen;
             }
           atomicExch (&L.q->lock, 0);
         }
-      else if (busy > 0 && busy < L.raise_below && q->lock == 0
+      else if (busy > 0 && busy < L.raise_below && !unclaimed && q->lock == 0
                && atomicCAS (&L.q->lock, 0, 1) == 0)
         {
           /* Nothing queued and most blocks idle while the bucket's last
            * chains run: start on the next bucket now. */
-          if (q->head == q->tail && !q->done)
+          if ((int) (q->tail - q->head) <= 0 && !q->done)
             {
               __threadfence ();
               return kTakeRaise;
             }
           atomicExch (&L.q->lock, 0);
         }
-      __nanosleep (100);
+      __nanosleep (ticket != kNoTicket ? 32 : 100);
     }
 }
 
@@ -1476,6 +1492,7 @@ spr_async (const SprLaunch L)
 
   const unsigned long long deadline = global_ns () + L.budget_ns;
   bool worked = false;   /* thread 0: took a tile or opened a bucket */
+  unsigned ticket = kNoTicket;   /* thread 0: the queue entry it waits for */
   unsigned long long edges = 0, acts = 0;
   long long mark = clock64 ();
   float *T = L.T[0];
@@ -1483,7 +1500,7 @@ spr_async (const SprLaunch L)
     {
       if (tid == 0)
         {
-          const int t = queue_take (L, deadline, worked);
+          const int t = queue_take (L, deadline, worked, ticket);
           worked = worked || t != kTakeExit;
           if (t >= 0)
             {
@@ -1661,35 +1678,28 @@ struct Variant {
   int rfix;        /* > 0: compile-time reduced stencil of radius (rfix, rfix) */
   PassKernel fn;   /* the passes (SCAN, WIDE) */
   PassKernel afn;  /* the asynchronous schedule (ASYNC) */
-  bool queue;      /* the default bookkeeping is the queue (ASYNC), not WIDE passes */
 };
 
 /* Block shapes: 32 wide so that a warp is one row of the tile (coalesced
  * loads, conflict-free shared accesses); as many rows as the registers that
  * NW weights per thread leave room for (see spr-cuda-config.cuh). */
-#define FIXED(R, TXV, TZV, Q) \
+#define FIXED(R, TXV, TZV) \
   { reduced_count (R), TXV, TZV, R, spr_passes<TXV, TZV, reduced_count (R), R>, \
-    spr_async<TXV, TZV, reduced_count (R), R>, Q }
-/* The default bookkeeping per radius, as measured on the H200 with weights
- * on the fly and early raises (RESULTS.md, fourth round): the queue was
- * faster at R 3, 5 and 6 from 256² to 1600²; the passes at R 1, 2 and 4
- * from 1024² up (R 4, 1600²: 4.2 against 7.2 ms). */
+    spr_async<TXV, TZV, reduced_count (R), R> }
 const Variant kFixed[] = {
-  FIXED (1, 32, 32, false), FIXED (2, 32, 32, false), FIXED (3, 32, 32, true),
-  FIXED (4, 32, 16, false), FIXED (5, 32, 16, true), FIXED (6, 32, 16, true),
+  FIXED (1, 32, 32), FIXED (2, 32, 32), FIXED (3, 32, 32),
+  FIXED (4, 32, 16), FIXED (5, 32, 16), FIXED (6, 32, 16),
 };
 #undef FIXED
 /* Any stencil of up to 48 offsets: deltas are kernel parameters, which the
  * compiler keeps in registers beside the weights, hence the smaller tiles. */
 const Variant kRuntime[] = {
-  { 8, 32, 32, 0, spr_passes<32, 32, 8, 0>, spr_async<32, 32, 8, 0>, false },
-  { 16, 32, 16, 0, spr_passes<32, 16, 16, 0>, spr_async<32, 16, 16, 0>, false },
-  { 32, 32, 16, 0, spr_passes<32, 16, 32, 0>, spr_async<32, 16, 32, 0>, false },
-  { 48, 32, 8, 0, spr_passes<32, 8, 48, 0>, spr_async<32, 8, 48, 0>, false },
+  { 8, 32, 32, 0, spr_passes<32, 32, 8, 0>, spr_async<32, 32, 8, 0> },
+  { 16, 32, 16, 0, spr_passes<32, 16, 16, 0>, spr_async<32, 16, 16, 0> },
+  { 32, 32, 16, 0, spr_passes<32, 16, 32, 0>, spr_async<32, 16, 32, 0> },
+  { 48, 32, 8, 0, spr_passes<32, 8, 48, 0>, spr_async<32, 8, 48, 0> },
 };
-/* Any number of offsets: from SPR_ASYNC_MIN_OFFSETS up it takes the queue. */
-const Variant kGeneric = { 0, 32, 16, 0, spr_passes<32, 16, 0, 0>, spr_async<32, 16, 0, 0>,
-                           false };
+const Variant kGeneric = { 0, 32, 16, 0, spr_passes<32, 16, 0, 0>, spr_async<32, 16, 0, 0> };
 
 /* Whether the compile-time cells of radius R (CxStencil) are the cells of
  * spr-stencil.c, with the same lengths to double rounding. */
@@ -1961,7 +1971,7 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
   CU_TRY (dev_alloc (&c->src_t, pb->nsrc));
   CU_TRY (cudaHostAlloc ((void **) &c->h_state, sizeof (SprState), cudaHostAllocDefault));
   const int map = tune->map != 0 ? tune->map
-                  : v.queue || noff >= SPR_ASYNC_MIN_OFFSETS ? SPR_CUDA_MAP_ASYNC
+                  : v.rfix > 0 || noff >= SPR_ASYNC_MIN_OFFSETS ? SPR_CUDA_MAP_ASYNC
                   : SPR_MAP_DEFAULT;
   const bool async = map == SPR_CUDA_MAP_ASYNC;
   /* Queue entries: at most ntiles are queued at once (a tile is queued once). */

@@ -293,14 +293,15 @@ test_tunings (void)
       spr_cuda_tune_init (&t);
       switch (k)
         {
-        case 1: t.schedule = SPR_CUDA_EARLY_EXIT; break;
+        case 1: t.map = SPR_CUDA_MAP_WIDE; t.schedule = SPR_CUDA_EARLY_EXIT; break;
         case 2: t.inner_max = 1; t.map = SPR_CUDA_MAP_WIDE; break;   /* the papers' passes */
         case 3: t.force_generic = true; break;
-        case 4: t.pinned = true; t.batch = 1; break;
+        case 4: t.map = SPR_CUDA_MAP_WIDE; t.pinned = true; t.batch = 1; break;
         case 5: p.weights = FR_WEIGHTS_ON_THE_FLY; t.inner_max = 2; break;
-        case 6: t.row_scan = true; break;
-        case 7: t.delta_scale = -1.0; break;
-        case 8: t.delta_scale = 0.1; t.schedule = SPR_CUDA_EARLY_EXIT; break;
+        case 6: t.map = SPR_CUDA_MAP_WIDE; t.row_scan = true; break;
+        case 7: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = -1.0; break;
+        case 8: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = 0.1; t.schedule = SPR_CUDA_EARLY_EXIT;
+          break;
         case 9: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = 0.1; t.schedule = SPR_CUDA_EARLY_EXIT; break;
         case 10: t.map = SPR_CUDA_MAP_WIDE; t.sweep = SPR_CUDA_SWEEP_INPLACE; t.inner_max = 2; break;
         case 11: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = -1.0; t.batch = 3; break;
@@ -339,9 +340,9 @@ test_tunings (void)
         g_assert_cmpint (rep.raises, >, 0);
       if (t.raise_below < 0.0 || rep.map != SPR_CUDA_MAP_ASYNC)
         g_assert_cmpint (rep.raises, ==, 0);
-      /* The default bookkeeping by stencil size: 48 offsets take the passes. */
+      /* The compile-time stencils (here R 4) take the queue by default. */
       if (k == 0)
-        g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_WIDE);
+        g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_ASYNC);
       if (k == 12)
         g_assert_cmpint (rep.map, ==, SPR_CUDA_MAP_SCAN);
       p.weights = FR_WEIGHTS_AUTO;

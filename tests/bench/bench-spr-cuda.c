@@ -376,6 +376,8 @@ main (int argc, char **argv)
                   { "async-r50-i32", 0.0, 32, 0, 0.5 }, { "async-r50-i8", 0.0, 8, 0, 0.5 },
                   { "async-r50-ip", 0.0, 0, SPR_CUDA_SWEEP_INPLACE, 0.5 },
                   { "async-r50-scan", 0.0, 0, 0, 0.5 },
+                  { "async-d12-r50", 12.0, 0, 0, 0.5 }, { "async-d12-r100", 12.0, 0, 0, 1.0 },
+                  { "async-d16-r100", 16.0, 0, 0, 1.0 },
                 };
                 for (size_t a = 0; a < sizeof as / sizeof as[0]; a++)
                   {
