@@ -1290,7 +1290,7 @@ queue_wake (const SprLaunch &L, int t, float k, float theta)
     }
 }
 
-/* Thread 0: the next tile, or kTakeExit, kTakeOpen or kTakeRaise.
+/* The block's taker (one thread): the next tile, or kTakeExit, kTakeOpen or kTakeRaise.
  *
  * A block takes an entry by a ticket: one atomicAdd on head, so that takers
  * never retry (a compare-and-swap on head, retried by every idle block
@@ -1490,15 +1490,20 @@ spr_async (const SprLaunch L)
   int *scratch = sh.scratch;
   float *sT = sh.T, *sS = sh.S;
 
+  /* The first thread of warp 1 takes the next tile while warp 0 still
+   * wakes the neighbours of the last one: the two chains of round trips
+   * to L2 overlap. */
+  static_assert (TZ >= 2, "the taker is in warp 1");
+  constexpr int kTaker = TX;
   const unsigned long long deadline = global_ns () + L.budget_ns;
-  bool worked = false;   /* thread 0: took a tile or opened a bucket */
-  unsigned ticket = kNoTicket;   /* thread 0: the queue entry it waits for */
+  bool worked = false;   /* the taker: took a tile or opened a bucket */
+  unsigned ticket = kNoTicket;   /* the taker: the queue entry it waits for */
   unsigned long long edges = 0, acts = 0;
   long long mark = clock64 ();
   float *T = L.T[0];
   for (;;)
     {
-      if (tid == 0)
+      if (tid == kTaker)
         {
           const int t = queue_take (L, deadline, worked, ticket);
           worked = worked || t != kTakeExit;
@@ -1525,18 +1530,20 @@ spr_async (const SprLaunch L)
           queue_raise_bucket<TX * TZ> (L, scratch);
           continue;
         }
+      /* Read before relax_tile's last barrier: the taker writes the next
+       * tile's theta while warp 0 still wakes with this one's. */
+      const float theta = s_theta;
       unsigned wm = 0;
       float wmin = kInf;
       relax_tile<TX, TZ, NW, RFIX> (L, t, T, T, sT, sS, scells, sgoff, scratch, edges, acts, wm,
                                     wmin, mark);
       /* Warp 0 wakes the tiles whose halo saw a change, one lane each, then
-       * lane 0 lets the tile go.  The other warps go on to the next take. */
+       * lane 0 lets the tile go.  Meanwhile the taker takes the next tile. */
       if (threadIdx.y == 0)
         {
           const int lane = threadIdx.x;
           wm = __shfl_sync (0xffffffffu, wm, 0);
           wmin = __shfl_sync (0xffffffffu, wmin, 0);
-          const float theta = s_theta;
           const int ttx = t % L.ntx, ttz = t / L.ntx;
           const int wx = 2 * L.drx + 1, nq = wx * (2 * L.drz + 1);
           for (int qi = lane; qi < nq; qi += 32)
