@@ -568,18 +568,57 @@ relax_tile (const SprLaunch &L, int t, const float *Tc, float *Tn, float *sT, fl
 
   /* Cooperative load, row by row: coalesced along x.  T comes through L2
    * (__ldcg): other blocks wrote it during this launch. */
-  for (int r = tz; r < L.sh; r += TZ)
+  if constexpr (RFIX > 0 && NW <= 48)
     {
-      const size_t row = (size_t) (gz0 + r) * (size_t) L.px + (size_t) gx0;
-      for (int c = tx; c < L.sw; c += TX)
-        {
-          float v = __ldcg (Tc + row + c);
-          sT[r * L.sw + c] = v;
-          sT[area + r * L.sw + c] = v;
-          if (need_s)
-            sS[r * L.sw + c] = __ldg (L.S + row + c);
-        }
+      /* The box is a compile-time size: every load is issued before the
+       * first store, one round trip instead of one per row pair.  Only up
+       * to R 4: with 80 or 96 weights in registers the same code made the
+       * inner iterations 18-50 % slower (H200, RESULTS.md). */
+      constexpr int SW = TX + 2 * RFIX, SH = TZ + 2 * RFIX;
+      constexpr int NR = (SH + TZ - 1) / TZ, NC = (SW + TX - 1) / TX;
+      float tv[NR][NC], sv[NR][NC];
+#pragma unroll
+      for (int i = 0; i < NR; i++)
+#pragma unroll
+        for (int j = 0; j < NC; j++)
+          {
+            const int r = tz + i * TZ, c = tx + j * TX;
+            if (r < SH && c < SW)
+              {
+                const size_t at = (size_t) (gz0 + r) * (size_t) L.px + (size_t) (gx0 + c);
+                tv[i][j] = __ldcg (Tc + at);
+                if (need_s)
+                  sv[i][j] = __ldg (L.S + at);
+              }
+          }
+#pragma unroll
+      for (int i = 0; i < NR; i++)
+#pragma unroll
+        for (int j = 0; j < NC; j++)
+          {
+            const int r = tz + i * TZ, c = tx + j * TX;
+            if (r < SH && c < SW)
+              {
+                sT[r * SW + c] = tv[i][j];
+                sT[area + r * SW + c] = tv[i][j];
+                if (need_s)
+                  sS[r * SW + c] = sv[i][j];
+              }
+          }
     }
+  else
+    for (int r = tz; r < L.sh; r += TZ)
+      {
+        const size_t row = (size_t) (gz0 + r) * (size_t) L.px + (size_t) gx0;
+        for (int c = tx; c < L.sw; c += TX)
+          {
+            float v = __ldcg (Tc + row + c);
+            sT[r * L.sw + c] = v;
+            sT[area + r * L.sw + c] = v;
+            if (need_s)
+              sS[r * L.sw + c] = __ldg (L.S + row + c);
+          }
+      }
   __syncthreads ();
   phase_mark (L, kPhaseLoad, mark);
 
@@ -2332,19 +2371,24 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
       RUN_TRY (cudaGetLastError ());
       k_fill<<<hg, SPR_HELPER_BLOCK, 0, s>>> (c->T[0], plane, kInf);
       RUN_TRY (cudaGetLastError ());
-      k_fill<<<hg, SPR_HELPER_BLOCK, 0, s>>> (c->T[1], plane, kInf);
-      RUN_TRY (cudaGetLastError ());
       RUN_TRY (cudaMemsetAsync (c->pred, 0xff, n * sizeof (int32_t), s));   /* -1 */
-      RUN_TRY (cudaMemsetAsync (c->chmask, 0, (size_t) ntiles * sizeof (uint16_t), s));
-      RUN_TRY (cudaMemsetAsync (c->wback[0], 0, (size_t) ntiles, s));
-      RUN_TRY (cudaMemsetAsync (c->wback[1], 0, (size_t) ntiles, s));
       k_fill<<<grid_for (ntiles, sms), SPR_HELPER_BLOCK, 0, s>>> (c->key[0], (size_t) ntiles, kInf);
       RUN_TRY (cudaGetLastError ());
-      k_fill<<<grid_for (ntiles, sms), SPR_HELPER_BLOCK, 0, s>>> (c->key[1], (size_t) ntiles, kInf);
-      RUN_TRY (cudaGetLastError ());
       RUN_TRY (cudaMemsetAsync (c->active[0], 0, map_bytes, s));
-      RUN_TRY (cudaMemsetAsync (c->active[1], 0, map_bytes, s));
-      if (async)
+      if (!async)
+        {
+          /* The queue uses one buffer and no update map. */
+          k_fill<<<hg, SPR_HELPER_BLOCK, 0, s>>> (c->T[1], plane, kInf);
+          RUN_TRY (cudaGetLastError ());
+          RUN_TRY (cudaMemsetAsync (c->chmask, 0, (size_t) ntiles * sizeof (uint16_t), s));
+          RUN_TRY (cudaMemsetAsync (c->wback[0], 0, (size_t) ntiles, s));
+          RUN_TRY (cudaMemsetAsync (c->wback[1], 0, (size_t) ntiles, s));
+          k_fill<<<grid_for (ntiles, sms), SPR_HELPER_BLOCK, 0, s>>> (c->key[1], (size_t) ntiles,
+                                                                       kInf);
+          RUN_TRY (cudaGetLastError ());
+          RUN_TRY (cudaMemsetAsync (c->active[1], 0, map_bytes, s));
+        }
+      else
         {
           RUN_TRY (cudaMemsetAsync (c->queue, 0, sizeof (SprQueue), s));
           RUN_TRY (cudaMemsetAsync (c->tflag, 0, (size_t) ntiles * sizeof (int), s));  /* idle */
