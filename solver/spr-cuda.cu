@@ -1631,7 +1631,21 @@ k_fill (float *p, size_t n, float v)
     p[i] = v;
 }
 
-/* Padded slowness: 1/v inside the grid, +inf for obstacles and padding. */
+/* Slowness of padded node i: 1/v inside the grid, +inf for obstacles and
+ * padding. */
+__device__ __forceinline__ float
+padded_slowness (const float *__restrict__ vel, size_t i, int nx, int nz, int px, int rx, int rz)
+{
+  const int ix = (int) (i % (size_t) px) - rx, iz = (int) (i / (size_t) px) - rz;
+  if (ix >= 0 && ix < nx && iz >= 0 && iz < nz)
+    {
+      const float v = vel[(size_t) iz * (size_t) nx + (size_t) ix];
+      if (v > 0.0f)
+        return 1.0f / v;
+    }
+  return kInf;
+}
+
 __global__ void
 k_slowness (const float *__restrict__ vel, float *__restrict__ S, int nx, int nz, int px,
             int pz, int rx, int rz)
@@ -1639,16 +1653,42 @@ k_slowness (const float *__restrict__ vel, float *__restrict__ S, int nx, int nz
   const size_t n = (size_t) px * (size_t) pz;
   for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
        i += (size_t) gridDim.x * blockDim.x)
+    S[i] = padded_slowness (vel, i, nx, nz, px, rx, rz);
+}
+
+/* The queue's start (SPR_CUDA_MAP_ASYNC) in one launch instead of eight:
+ * padded slowness as k_slowness, T = +inf, pred = -1, tile keys +inf and
+ * flags idle, queue entries empty (-1), the queue record zero.  The passes'
+ * buffers (T[1], the update map) are not touched. */
+__global__ void
+k_init_async (const float *__restrict__ vel, float *__restrict__ S, float *__restrict__ T,
+              int32_t *__restrict__ pred, float *__restrict__ key, int *__restrict__ tflag,
+              int *__restrict__ qslot, SprQueue *q, int nx, int nz, int px, int pz, int rx,
+              int rz, int ntiles, unsigned qcap)
+{
+  const size_t plane = (size_t) px * (size_t) pz, n = (size_t) nx * (size_t) nz;
+  size_t end = plane > n ? plane : n;
+  end = end > (size_t) ntiles ? end : (size_t) ntiles;
+  end = end > (size_t) qcap ? end : (size_t) qcap;
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < end;
+       i += (size_t) gridDim.x * blockDim.x)
     {
-      const int ix = (int) (i % (size_t) px) - rx, iz = (int) (i / (size_t) px) - rz;
-      float s = kInf;
-      if (ix >= 0 && ix < nx && iz >= 0 && iz < nz)
+      if (i < plane)
         {
-          const float v = vel[(size_t) iz * (size_t) nx + (size_t) ix];
-          if (v > 0.0f)
-            s = 1.0f / v;
+          S[i] = padded_slowness (vel, i, nx, nz, px, rx, rz);
+          T[i] = kInf;
         }
-      S[i] = s;
+      if (i < n)
+        pred[i] = -1;
+      if (i < (size_t) ntiles)
+        {
+          key[i] = kInf;
+          tflag[i] = kTileIdle;
+        }
+      if (i < (size_t) qcap)
+        qslot[i] = -1;
+      if (i == 0)
+        *q = SprQueue{};
     }
 }
 
@@ -2367,32 +2407,35 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
         RUN_TRY (cudaMemcpyAsync (c->vel, pb->velocity, n * sizeof (float),
                                   cudaMemcpyHostToDevice, s));
       RUN_TRY (cudaEventRecord (c->ev[0], s));
-      k_slowness<<<hg, SPR_HELPER_BLOCK, 0, s>>> (c->vel, c->S, nx, nz, px, pz, rx, rz);
-      RUN_TRY (cudaGetLastError ());
-      k_fill<<<hg, SPR_HELPER_BLOCK, 0, s>>> (c->T[0], plane, kInf);
-      RUN_TRY (cudaGetLastError ());
-      RUN_TRY (cudaMemsetAsync (c->pred, 0xff, n * sizeof (int32_t), s));   /* -1 */
-      k_fill<<<grid_for (ntiles, sms), SPR_HELPER_BLOCK, 0, s>>> (c->key[0], (size_t) ntiles, kInf);
-      RUN_TRY (cudaGetLastError ());
-      RUN_TRY (cudaMemsetAsync (c->active[0], 0, map_bytes, s));
-      if (!async)
+      if (async)
         {
-          /* The queue uses one buffer and no update map. */
-          k_fill<<<hg, SPR_HELPER_BLOCK, 0, s>>> (c->T[1], plane, kInf);
+          /* Everything the queue starts from, in one launch. */
+          k_init_async<<<hg, SPR_HELPER_BLOCK, 0, s>>> (c->vel, c->S, c->T[0], c->pred, c->key[0],
+                                                        c->tflag, c->qslot, c->queue, nx, nz, px,
+                                                        pz, rx, rz, ntiles, qcap);
           RUN_TRY (cudaGetLastError ());
-          RUN_TRY (cudaMemsetAsync (c->chmask, 0, (size_t) ntiles * sizeof (uint16_t), s));
-          RUN_TRY (cudaMemsetAsync (c->wback[0], 0, (size_t) ntiles, s));
-          RUN_TRY (cudaMemsetAsync (c->wback[1], 0, (size_t) ntiles, s));
-          k_fill<<<grid_for (ntiles, sms), SPR_HELPER_BLOCK, 0, s>>> (c->key[1], (size_t) ntiles,
-                                                                       kInf);
-          RUN_TRY (cudaGetLastError ());
-          RUN_TRY (cudaMemsetAsync (c->active[1], 0, map_bytes, s));
         }
       else
         {
-          RUN_TRY (cudaMemsetAsync (c->queue, 0, sizeof (SprQueue), s));
-          RUN_TRY (cudaMemsetAsync (c->tflag, 0, (size_t) ntiles * sizeof (int), s));  /* idle */
-          RUN_TRY (cudaMemsetAsync (c->qslot, 0xff, (size_t) qcap * sizeof (int), s));  /* -1 */
+          k_slowness<<<hg, SPR_HELPER_BLOCK, 0, s>>> (c->vel, c->S, nx, nz, px, pz, rx, rz);
+          RUN_TRY (cudaGetLastError ());
+          for (float *Tb : c->T)
+            {
+              k_fill<<<hg, SPR_HELPER_BLOCK, 0, s>>> (Tb, plane, kInf);
+              RUN_TRY (cudaGetLastError ());
+            }
+          RUN_TRY (cudaMemsetAsync (c->pred, 0xff, n * sizeof (int32_t), s));   /* -1 */
+          for (float *kb : c->key)
+            {
+              k_fill<<<grid_for (ntiles, sms), SPR_HELPER_BLOCK, 0, s>>> (kb, (size_t) ntiles,
+                                                                           kInf);
+              RUN_TRY (cudaGetLastError ());
+            }
+          RUN_TRY (cudaMemsetAsync (c->chmask, 0, (size_t) ntiles * sizeof (uint16_t), s));
+          RUN_TRY (cudaMemsetAsync (c->wback[0], 0, (size_t) ntiles, s));
+          RUN_TRY (cudaMemsetAsync (c->wback[1], 0, (size_t) ntiles, s));
+          RUN_TRY (cudaMemsetAsync (c->active[0], 0, map_bytes, s));
+          RUN_TRY (cudaMemsetAsync (c->active[1], 0, map_bytes, s));
         }
       k_sources<<<(int) ((pb->nsrc + 127) / 128), 128, 0, s>>> (c->src_p, c->src_t,
                                                                 (int) pb->nsrc, c->T[0],
