@@ -438,6 +438,10 @@ main (int argc, char **argv)
                               "iterate %.3f  finish %.3f  wake %.3f  (device %.3f)\n",
                               pr.phase_ms[0], pr.phase_ms[1], pr.phase_ms[2], pr.phase_ms[3],
                               pr.phase_ms[4], pr.phase_ms[5], pr.device_ms);
+                      /* Where the call's time beyond the device goes (one solve). */
+                      printf ("         host, ms: set-up %.3f (allocations, uploads, launches)  "
+                              "copies back %.3f  whole call %.3f\n",
+                              pr.setup_ms, pr.download_ms, pr.total_ms);
                     }
                   fflush (stdout);
                 }
