@@ -22,10 +22,12 @@
  *     before anyone reads a stale value there.  T[cur] always holds the
  *     newest value of every node.
  *   - S: padded slowness.  Weights are line integrals over S with the
- *     stencils of spr-stencil.c (cells as float lengths), computed when a
- *     tile is activated and kept in registers (one thread per node, NW of
- *     them), or read from a table of half the offsets per node: w(u,v) =
- *     w(v,u), so plane h holds w(v, v + o_h) for o_h in the upper half.
+ *     stencils of spr-stencil.c, computed when a tile is activated and kept
+ *     in registers (one thread per node, NW of them): for R 1-6 from cells
+ *     the compiler walked (CxStencil, immediates), otherwise from a cell
+ *     list (float lengths); or read from a table of half the offsets per
+ *     node: w(u,v) = w(v,u), so plane h holds w(v, v + o_h) for o_h in the
+ *     upper half.
  *   - chmask[tile], chmin[tile], active[2][tile] (pending), key[2][tile],
  *     wback[2][tile] (changed in the last pass): the update map.  A tile's activation sets one bit per neighbour tile
  *     whose halo holds one of its changed nodes (nodes within rx, rz of that
@@ -46,9 +48,10 @@
  * host neither launches nor synchronises per pass; between launches it reads
  * one small state record and polls the cancel flag.
  *
- * From 80 offsets up (R 5), the default is instead spr_async: no passes and
- * no grid barrier, tiles taken from a work queue in device memory as they
- * become pending, one T buffer (see "the asynchronous schedule" below). */
+ * The default for the compile-time stencils (R 1-6), and for any stencil
+ * from 80 offsets up, is instead spr_async: no passes and no grid barrier,
+ * tiles taken from a work queue in device memory as they become pending,
+ * one T buffer (see "the asynchronous schedule" below). */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <math.h>
@@ -1263,7 +1266,8 @@ spr_passes (const SprLaunch L)
  * of the passes as near-far buckets: the open bucket takes the pending tiles
  * whose key is at most theta; a tile woken with a larger key waits for a
  * later bucket.  When nothing is queued or running, one block opens the next
- * bucket: theta = least pending key + delta.
+ * bucket: theta = least pending key + delta.  While nothing is queued and
+ * most blocks idle, one block raises theta early (queue_raise_bucket).
  *
  * A tile is idle, queued (in the queue once), running, or running and woken
  * again (it queues itself when it finishes), so no two blocks ever relax the
