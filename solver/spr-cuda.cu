@@ -1763,40 +1763,19 @@ k_unpad (const float *__restrict__ T, double *__restrict__ out, float *__restric
 
 typedef void (*PassKernel) (SprLaunch);
 
-struct Variant {
-  int nw, tx, tz;
-  int rfix;        /* > 0: compile-time reduced stencil of radius (rfix, rfix) */
-  PassKernel fn;   /* the passes (SCAN, WIDE) */
-  PassKernel afn;  /* the asynchronous schedule (ASYNC) */
-};
-
-/* Block shapes: 32 wide so that a warp is one row of the tile (coalesced
- * loads, conflict-free shared accesses); as many rows as the registers that
- * NW weights per thread leave room for (see spr-cuda-config.cuh). */
-#define FIXED(R, TXV, TZV) \
-  { reduced_count (R), TXV, TZV, R, spr_passes<TXV, TZV, reduced_count (R), R>, \
-    spr_async<TXV, TZV, reduced_count (R), R> }
-const Variant kFixed[] = {
-  FIXED (1, 32, 32), FIXED (2, 32, 32), FIXED (3, 32, 32),
-  FIXED (4, 32, 16), FIXED (5, 32, 16), FIXED (6, 32, 16),
-};
-#undef FIXED
-/* Any stencil of up to 48 offsets: deltas are kernel parameters, which the
- * compiler keeps in registers beside the weights, hence the smaller tiles. */
-const Variant kRuntime[] = {
-  { 8, 32, 32, 0, spr_passes<32, 32, 8, 0>, spr_async<32, 32, 8, 0> },
-  { 16, 32, 16, 0, spr_passes<32, 16, 16, 0>, spr_async<32, 16, 16, 0> },
-  { 32, 32, 16, 0, spr_passes<32, 16, 32, 0>, spr_async<32, 16, 32, 0> },
-  { 48, 32, 8, 0, spr_passes<32, 8, 48, 0>, spr_async<32, 8, 48, 0> },
-};
-const Variant kGeneric = { 0, 32, 16, 0, spr_passes<32, 16, 0, 0>, spr_async<32, 16, 0, 0> };
-
-/* Whether the compile-time cells of radius R (CxStencil) are the cells of
- * spr-stencil.c, with the same lengths to double rounding. */
+/* Whether the stencils are exactly the compile-time ones of radius R: the
+ * same offsets in the same order, and the cells of spr-stencil.c as
+ * CxStencil walked them, with the same lengths to double rounding. */
 template <int R>
 bool
-fixed_cells_match (const spr_stencils *st)
+stencils_match_fixed (const spr_stencils *st)
 {
+  if (st->rx != R || st->rz != R || st->noffsets != reduced_count (R))
+    return false;
+  const int pitch = 1000;   /* any pitch > 2R + 1 separates a and b */
+  for (int k = 0; k < st->noffsets; k++)
+    if (reduced_delta (R, k, pitch) != st->offsets[k].b * pitch + st->offsets[k].a)
+      return false;
   constexpr auto &tab = CxStencil<R>::table;
   if (tab.n != st->ncells)
     return false;
@@ -1817,27 +1796,35 @@ fixed_cells_match (const spr_stencils *st)
   return true;
 }
 
-/* Whether the stencils are exactly the compile-time ones of kernel rfix. */
-bool
-stencils_match_fixed (const spr_stencils *st, int R)
-{
-  if (st->rx != R || st->rz != R || st->noffsets != reduced_count (R))
-    return false;
-  const int pitch = 1000;   /* any pitch > 2R + 1 separates a and b */
-  for (int k = 0; k < st->noffsets; k++)
-    if (reduced_delta (R, k, pitch) != st->offsets[k].b * pitch + st->offsets[k].a)
-      return false;
-  switch (R)
-    {
-    case 1: return fixed_cells_match<1> (st);
-    case 2: return fixed_cells_match<2> (st);
-    case 3: return fixed_cells_match<3> (st);
-    case 4: return fixed_cells_match<4> (st);
-    case 5: return fixed_cells_match<5> (st);
-    case 6: return fixed_cells_match<6> (st);
-    default: return false;
-    }
-}
+struct Variant {
+  int nw, tx, tz;
+  int rfix;        /* > 0: compile-time reduced stencil of radius (rfix, rfix) */
+  PassKernel fn;   /* the passes (SCAN, WIDE) */
+  PassKernel afn;  /* the asynchronous schedule (ASYNC) */
+  bool (*matches) (const spr_stencils *);   /* rfix > 0: stencils_match_fixed<rfix> */
+};
+
+/* Block shapes: 32 wide so that a warp is one row of the tile (coalesced
+ * loads, conflict-free shared accesses); as many rows as the registers that
+ * NW weights per thread leave room for (see spr-cuda-config.cuh). */
+#define FIXED(R, TXV, TZV) \
+  { reduced_count (R), TXV, TZV, R, spr_passes<TXV, TZV, reduced_count (R), R>, \
+    spr_async<TXV, TZV, reduced_count (R), R>, stencils_match_fixed<R> }
+const Variant kFixed[] = {
+  FIXED (1, 32, 32), FIXED (2, 32, 32), FIXED (3, 32, 32),
+  FIXED (4, 32, 16), FIXED (5, 32, 16), FIXED (6, 32, 16),
+};
+#undef FIXED
+/* Any stencil of up to 48 offsets: deltas are kernel parameters, which the
+ * compiler keeps in registers beside the weights, hence the smaller tiles. */
+const Variant kRuntime[] = {
+  { 8, 32, 32, 0, spr_passes<32, 32, 8, 0>, spr_async<32, 32, 8, 0>, nullptr },
+  { 16, 32, 16, 0, spr_passes<32, 16, 16, 0>, spr_async<32, 16, 16, 0>, nullptr },
+  { 32, 32, 16, 0, spr_passes<32, 16, 32, 0>, spr_async<32, 16, 32, 0>, nullptr },
+  { 48, 32, 8, 0, spr_passes<32, 8, 48, 0>, spr_async<32, 8, 48, 0>, nullptr },
+};
+const Variant kGeneric = { 0, 32, 16, 0, spr_passes<32, 16, 0, 0>, spr_async<32, 16, 0, 0>,
+                           nullptr };
 
 struct Ctx {
   cudaStream_t stream = nullptr;
@@ -2001,7 +1988,7 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
   Variant v = kGeneric;
   bool chosen = tune->force_generic;
   for (const Variant &cand : kFixed)
-    if (!chosen && stencils_match_fixed (st, cand.rfix))
+    if (!chosen && cand.matches (st))
       {
         v = cand;
         chosen = true;
