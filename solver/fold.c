@@ -99,9 +99,13 @@ check_psi (const fr_grid *g, const float *speed, const double psi[3], fr_error *
   return FR_OK;
 }
 
+/* The ray tracer's model.  It takes over *speed_owned and *frozen (set to
+ * NULL then) where the solve made them for itself: at 518³ copying them
+ * cost more than 0.1 s (tests/bench/RESULTS.md).  A speed grid of the
+ * caller's is copied. */
 static fr_status
-make_trace (const fr_grid *g, const float *speed, const double psi[3], const fr_fold_start *start,
-            double radius, const uint8_t *frozen, fr_fold_trace **out)
+make_trace (const fr_grid *g, const float *speed, float **speed_owned, const double psi[3],
+            const fr_fold_start *start, double radius, uint8_t **frozen, fr_fold_trace **out)
 {
   const size_t n = fr_grid_count (g);
   fr_fold_trace *tr = calloc (1, sizeof *tr);
@@ -111,14 +115,22 @@ make_trace (const fr_grid *g, const float *speed, const double psi[3], const fr_
   tr->grid = *g;
   memcpy (tr->psi, psi, sizeof tr->psi);
   tr->radius = radius;
-  tr->speed = malloc (n * sizeof *tr->speed);
-  if (tr->speed == NULL)
-    goto nomem;
-  /* In parallel: the first touch of a fresh 10⁸-float array is page
-   * faults, which one thread takes one by one. */
+  if (*speed_owned != NULL)
+    {
+      tr->speed = *speed_owned;
+      *speed_owned = NULL;
+    }
+  else
+    {
+      tr->speed = malloc (n * sizeof *tr->speed);
+      if (tr->speed == NULL)
+        goto nomem;
+      /* In parallel: the first touch of a fresh 10⁸-float array is page
+       * faults, which one thread takes one by one. */
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < n; i++)
-    tr->speed[i] = speed[i];
+      for (size_t i = 0; i < n; i++)
+        tr->speed[i] = speed[i];
+    }
   if (start->nsrc > 0)
     {
       size_t m = start->nsrc * (size_t) g->ndim;
@@ -136,9 +148,8 @@ make_trace (const fr_grid *g, const float *speed, const double psi[3], const fr_
     }
   if (start->boundary != NULL)
     {
-      if ((tr->frozen = malloc (n)) == NULL)
-        goto nomem;
-      memcpy (tr->frozen, frozen, n);
+      tr->frozen = *frozen;
+      *frozen = NULL;
     }
   *out = tr;
   return FR_OK;
@@ -277,7 +288,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->host_round_trips = stats.round_trips;
   res->device_ms = stats.device_ms;
 
-  if (make_trace (g, speed, psi, start, radius, frozen, &res->trace) != FR_OK)
+  if (make_trace (g, speed, &speed_owned, psi, start, radius, &frozen, &res->trace) != FR_OK)
     st = fr_error_set (err, FR_E_NOMEM, "out of memory for the ray tracer's copy of the model");
 
 out:
