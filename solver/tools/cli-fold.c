@@ -80,8 +80,9 @@ typedef struct fold_job {
 } fold_job;
 
 static void
-fold_job_clear (fold_job *job)
+fold_job_clear (void *state)
 {
+  fold_job *job = state;
   free (job->sources);
   free (job->source_n);
   free (job->src_flat);
@@ -100,8 +101,9 @@ fold_job_clear (fold_job *job)
 
 /* Options to job; every failure here is bad usage (exit 2). */
 static int
-parse_job (cli_option *o, fold_job *job)
+parse_job (cli_option *o, void *state)
 {
+  fold_job *job = state;
   double v[3];
   int n;
 
@@ -451,8 +453,10 @@ trace_rays (fold_job *job)
 
 /* All or nothing: see cli-output.h. */
 static int
-write_outputs (fold_job *job)
+write_outputs (void *state)
 {
+  fold_job *job = state;
+
   return cli_write_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
                                   job->out_path, job->rays_path, job->ndim, job->rays, job->nrays);
 }
@@ -481,9 +485,47 @@ print_stats (const fold_job *job)
   fputs ("}\n", stdout);
 }
 
+/* The steps of cli_run_solve. */
+static void
+fold_set_cancel (void *job, fr_cancel *cancel)
+{
+  ((fold_job *) job)->params.cancel = cancel;
+}
+
+static int
+fold_run (void *v)
+{
+  fold_job *job = v;
+  int status;
+
+  if ((status = check_paths (job)) == CLI_EXIT_OK
+      && (status = build_grid (job)) == CLI_EXIT_OK
+      && (status = load_starts (job)) == CLI_EXIT_OK
+      && (status = solve (job)) == CLI_EXIT_OK)
+    status = trace_rays (job);
+  return status;
+}
+
+static void
+fold_report (void *v)
+{
+  const fold_job *job = v;
+
+  if (job->result.notice[0])
+    cli_note ("%s", job->result.notice);
+  if (job->unreached > 0)
+    cli_note ("%zu receiver%s not reached: no ray written for %s", job->unreached,
+              job->unreached == 1 ? " is" : "s are", job->unreached == 1 ? "it" : "them");
+  if (job->stats)
+    print_stats (job);
+}
+
 int
 cli_fold (int argc, char **argv)
 {
+  static const cli_solve_command cmd = {
+    usage, parse_job, fold_set_cancel, fold_run, write_outputs, fold_report, fold_job_clear,
+  };
   cli_option opts[O_COUNT] = {
     [O_SPEED] = { "--speed", true, false },
     [O_SPEED_CONST] = { "--speed-const", true, false },
@@ -503,53 +545,7 @@ cli_fold (int argc, char **argv)
     [O_STATS] = { "--stats", false, false },
   };
   fold_job job = { 0 };
-  bool help;
-  int status;
 
   fr_fold_params_init (&job.params);
-  status = cli_parse_options (argc, argv, 1, opts, O_COUNT, &help);
-  if (status == CLI_EXIT_OK && help)
-    usage ();
-  else if (status == CLI_EXIT_OK)
-    status = parse_job (opts, &job);
-  if (status != CLI_EXIT_OK || help)
-    goto out;
-
-  job.params.cancel = cli_interrupt_install ();
-  if (job.params.cancel == NULL)
-    {
-      status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
-      goto out;
-    }
-
-  if ((status = check_paths (&job)) == CLI_EXIT_OK
-      && (status = build_grid (&job)) == CLI_EXIT_OK
-      && (status = load_starts (&job)) == CLI_EXIT_OK
-      && (status = solve (&job)) == CLI_EXIT_OK
-      && (status = trace_rays (&job)) == CLI_EXIT_OK)
-    {
-      if (fr_cancel_raised (job.params.cancel))
-        status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
-      else
-        status = write_outputs (&job);
-    }
-
-  cli_interrupt_remove ();
-  if (status == CLI_EXIT_OK)
-    {
-      if (job.result.notice[0])
-        cli_note ("%s", job.result.notice);
-      if (job.unreached > 0)
-        cli_note ("%zu receiver%s not reached: no ray written for %s", job.unreached,
-                  job.unreached == 1 ? " is" : "s are", job.unreached == 1 ? "it" : "them");
-      if (job.stats)
-        print_stats (&job);
-    }
-
-out:
-  cli_interrupt_remove ();
-  job.params.cancel = NULL;
-  fold_job_clear (&job);
-  cli_options_clear (opts, O_COUNT);
-  return status;
+  return cli_run_solve (&cmd, argc, argv, opts, O_COUNT, &job);
 }

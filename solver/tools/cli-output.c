@@ -50,6 +50,41 @@ cli_interrupt_remove (void)
 }
 
 int
+cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *opts,
+               size_t nopts, void *job)
+{
+  bool help = false;
+  int status = cli_parse_options (argc, argv, 1, opts, nopts, &help);
+
+  if (status == CLI_EXIT_OK && help)
+    cmd->usage ();
+  else if (status == CLI_EXIT_OK)
+    status = cmd->parse (opts, job);
+  if (status == CLI_EXIT_OK && !help)
+    {
+      fr_cancel *cancel = cli_interrupt_install ();
+      if (cancel == NULL)
+        status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
+      else
+        {
+          cmd->set_cancel (job, cancel);
+          status = cmd->run (job);
+          /* Past this point an interrupt no longer cancels anything. */
+          if (status == CLI_EXIT_OK)
+            status = fr_cancel_raised (cancel) ? cli_fail (CLI_EXIT_FAILURE, "interrupted")
+                                               : cmd->write (job);
+          cli_interrupt_remove ();
+          cmd->set_cancel (job, NULL);
+          if (status == CLI_EXIT_OK)
+            cmd->report (job);
+        }
+    }
+  cmd->clear (job);
+  cli_options_clear (opts, nopts);
+  return status;
+}
+
+int
 cli_write_time_and_rays (const fr_grid *g, const double *time, bool double_precision,
                          const char *out_path, const char *rays_path, int ndim,
                          const fr_csv_ray *rays, size_t nrays)

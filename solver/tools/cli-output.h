@@ -1,14 +1,35 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* What the solving subcommands (spr, fold) share around a solve: SIGINT /
- * SIGTERM cancel it, and its outputs are written all or nothing. */
+/* What the solving subcommands (spr, fold) share around a solve: one
+ * frame from the options to the report, SIGINT / SIGTERM cancel the solve,
+ * and its outputs are written all or nothing. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli-common.h"
 #include "fr-cancel.h"
 #include "fr-csv.h"
 #include "fr-grid.h"
+
+/* A solving subcommand's own steps; job is its state, zeroed by the caller
+ * and set up as far as its parse needs. */
+typedef struct cli_solve_command {
+  void (*usage) (void);
+  int (*parse) (cli_option *opts, void *job);   /* the options into the job */
+  void (*set_cancel) (void *job, fr_cancel *cancel);
+  int (*run) (void *job);      /* every check and load, the solve and the rays */
+  int (*write) (void *job);    /* the outputs, all or nothing */
+  void (*report) (void *job);  /* notes and --stats, after a success */
+  void (*clear) (void *job);
+} cli_solve_command;
+
+/* Runs a solving subcommand: parses argv against opts (--help prints its
+ * usage), then runs it with SIGINT / SIGTERM raising its cancel flag, writes
+ * the outputs unless it was interrupted, reports, and frees the job and the
+ * options.  Returns the CLI exit code. */
+int cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *opts,
+                   size_t nopts, void *job);
 
 /* Installs SIGINT and SIGTERM handlers that raise the returned flag (an
  * interrupted run stops between passes and leaves no file behind).

@@ -61,8 +61,9 @@ typedef struct spr_job {
 } spr_job;
 
 static void
-spr_job_clear (spr_job *job)
+spr_job_clear (void *state)
 {
+  spr_job *job = state;
   free (job->sources);
   if (job->velocity_owned)
     free (job->velocity_f32);
@@ -76,8 +77,9 @@ spr_job_clear (spr_job *job)
 
 /* Options to job; every failure here is bad usage (exit 2). */
 static int
-parse_job (cli_option *o, spr_job *job)
+parse_job (cli_option *o, void *state)
 {
+  spr_job *job = state;
   static const struct { int id; const char *name; } required[] = {
     { O_VELOCITY, "--velocity" }, { O_SPACING, "--spacing" }, { O_SOURCE, "--source" },
     { O_RADIUS, "--radius" }, { O_OUT, "--out" },
@@ -317,8 +319,10 @@ trace_rays (spr_job *job)
 /* All or nothing (cli-output.h); an older T.npy that a failed run replaced
  * is gone then, which is the price of not keeping a backup. */
 static int
-write_outputs (spr_job *job)
+write_outputs (void *state)
 {
+  spr_job *job = state;
+
   return cli_write_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
                                   job->out_path, job->rays_path, 2, job->rays, job->nrays);
 }
@@ -339,9 +343,48 @@ print_stats (const spr_job *job)
   fputs ("}\n", stdout);
 }
 
+/* The steps of cli_run_solve. */
+static void
+spr_set_cancel (void *job, fr_cancel *cancel)
+{
+  ((spr_job *) job)->params.cancel = cancel;
+}
+
+static int
+spr_run (void *v)
+{
+  spr_job *job = v;
+  int status;
+
+  if ((status = check_paths (job)) == CLI_EXIT_OK
+      && (status = load_velocity (job)) == CLI_EXIT_OK
+      && (status = check_geometry (job)) == CLI_EXIT_OK
+      && (status = solve (job)) == CLI_EXIT_OK)
+    status = trace_rays (job);
+  return status;
+}
+
+static void
+spr_report (void *v)
+{
+  const spr_job *job = v;
+
+  if (job->result.notice[0])
+    cli_note ("%s", job->result.notice);
+  if (job->unreached > 0)
+    cli_note ("%zu receiver%s not reached by any source: no ray written for %s",
+              job->unreached, job->unreached == 1 ? " is" : "s are",
+              job->unreached == 1 ? "it" : "them");
+  if (job->stats)
+    print_stats (job);
+}
+
 int
 cli_spr (int argc, char **argv)
 {
+  static const cli_solve_command cmd = {
+    usage, parse_job, spr_set_cancel, spr_run, write_outputs, spr_report, spr_job_clear,
+  };
   cli_option opts[O_COUNT] = {
     [O_VELOCITY] = { "--velocity", true, false },
     [O_SPACING] = { "--spacing", true, false },
@@ -356,55 +399,7 @@ cli_spr (int argc, char **argv)
     [O_STATS] = { "--stats", false, false },
   };
   spr_job job = { 0 };
-  bool help;
-  int status;
 
   fr_spr_params_init (&job.params);
-  status = cli_parse_options (argc, argv, 1, opts, O_COUNT, &help);
-  if (status == CLI_EXIT_OK && help)
-    usage ();
-  else if (status == CLI_EXIT_OK)
-    status = parse_job (opts, &job);
-  if (status != CLI_EXIT_OK || help)
-    goto out;
-
-  job.params.cancel = cli_interrupt_install ();
-  if (job.params.cancel == NULL)
-    {
-      status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
-      goto out;
-    }
-
-  if ((status = check_paths (&job)) == CLI_EXIT_OK
-      && (status = load_velocity (&job)) == CLI_EXIT_OK
-      && (status = check_geometry (&job)) == CLI_EXIT_OK
-      && (status = solve (&job)) == CLI_EXIT_OK
-      && (status = trace_rays (&job)) == CLI_EXIT_OK)
-    {
-      /* Past this point an interrupt no longer cancels anything. */
-      if (fr_cancel_raised (job.params.cancel))
-        status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
-      else
-        status = write_outputs (&job);
-    }
-
-  cli_interrupt_remove ();
-  if (status == CLI_EXIT_OK)
-    {
-      if (job.result.notice[0])
-        cli_note ("%s", job.result.notice);
-      if (job.unreached > 0)
-        cli_note ("%zu receiver%s not reached by any source: no ray written for %s",
-                  job.unreached, job.unreached == 1 ? " is" : "s are",
-                  job.unreached == 1 ? "it" : "them");
-      if (job.stats)
-        print_stats (&job);
-    }
-
-out:
-  cli_interrupt_remove ();
-  job.params.cancel = NULL;
-  spr_job_clear (&job);
-  cli_options_clear (opts, O_COUNT);
-  return status;
+  return cli_run_solve (&cmd, argc, argv, opts, O_COUNT, &job);
 }
