@@ -336,14 +336,14 @@ int fold_cuda_default_block (int ndim);
 
 struct fr_fold_trace {
   fr_grid grid;
-  float *speed;               /* copy, nx·ny·nz */
+  float *speed;               /* nx·ny·nz, owned: the solve's constant grid or a copy */
   double psi[3];
   double *sources;            /* nsrc·ndim */
   size_t nsrc;
   double radius;
   double *horizon;            /* nhorizon·2 */
   size_t nhorizon;
-  uint8_t *frozen;            /* copy, or NULL without a boundary grid */
+  uint8_t *frozen;            /* owned (the solve's), or NULL without a boundary grid */
 };
 
 void fold_trace_free (fr_fold_trace *tr);
