@@ -300,7 +300,7 @@ test_tunings (void)
         case 5: p.weights = FR_WEIGHTS_ON_THE_FLY; t.inner_max = 2; break;
         case 6: t.map = SPR_CUDA_MAP_WIDE; t.row_scan = true; break;
         case 7: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = -1.0; break;
-        case 8: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = 0.1; t.schedule = SPR_CUDA_EARLY_EXIT;
+        case 8: t.map = SPR_CUDA_MAP_SCAN; t.delta_scale = 0.1; t.schedule = SPR_CUDA_EARLY_EXIT;
           break;
         case 9: t.map = SPR_CUDA_MAP_WIDE; t.delta_scale = 0.1; t.schedule = SPR_CUDA_EARLY_EXIT; break;
         case 10: t.map = SPR_CUDA_MAP_WIDE; t.sweep = SPR_CUDA_SWEEP_INPLACE; t.inner_max = 2; break;

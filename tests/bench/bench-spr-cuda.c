@@ -23,6 +23,7 @@
 #include "spr-private.h"
 
 #define MAX_LIST 16
+#define MAX_VARIANTS 72   /* --variants: room for every variant listed in main */
 
 typedef struct {
   int sizes[MAX_LIST], nsizes;
@@ -248,9 +249,9 @@ main (int argc, char **argv)
             }
           if (o.variants)
             {
-              variant vs[72];
+              variant vs[MAX_VARIANTS];
               int nv = 0;
-              for (int k = 0; k < 72; k++)
+              for (int k = 0; k < MAX_VARIANTS; k++)
                 {
                   spr_cuda_tune_init (&vs[k].tune);
                   vs[k].weights = FR_WEIGHTS_AUTO;
