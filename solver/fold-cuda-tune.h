@@ -14,6 +14,13 @@ typedef enum fold_cuda_graph {
   FOLD_CUDA_GRAPH_OFF,      /* kernel by kernel */
 } fold_cuda_graph;
 
+/* How the subdomains' sweeps are scheduled (3D; 2D always runs passes). */
+typedef enum fold_cuda_sched {
+  FOLD_CUDA_SCHED_DEFAULT = 0,
+  FOLD_CUDA_SCHED_PASSES,   /* passes of tally, compact, select, sweep and push */
+  FOLD_CUDA_SCHED_QUEUE,    /* one persistent kernel fed by a queue on the device */
+} fold_cuda_sched;
+
 typedef struct fold_cuda_tune {
   int inner;      /* sweeps of a subdomain per activation while it still changes
                      (2D: rounds of the four directions at once); 0: default */
@@ -21,6 +28,7 @@ typedef struct fold_cuda_tune {
   int min_act;    /* SOLAS: the least schedule; a shorter one takes every active
                      subdomain instead; 0: default */
   fold_cuda_graph graph;
+  fold_cuda_sched sched;
 } fold_cuda_tune;
 
 /* The knobs in force; set before a solve, from one thread. */

@@ -59,7 +59,7 @@
 #include "fold-private.h"
 
 extern "C" {
-fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT };
+fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT };
 }
 
 namespace {
@@ -69,6 +69,9 @@ constexpr int BATCH_DEFAULT = 8;      /* passes per host round trip */
 constexpr int CHUNK = 65536;          /* subdomains per sweep/push launch */
 constexpr int TALLY_THREADS = 256;
 constexpr unsigned KEY_INF = 0xff800000u;   /* fold_key (+inf) */
+/* A ghost's stamp with this bit: lowered by a push of the queue kernel and
+ * not yet seen by a sweep (sweep counts stay far below it). */
+constexpr uint32_t STAMP_PUSHED = 0x80000000u;
 
 /* What every kernel needs of the layout, in constant memory. */
 struct FoldGeom {
@@ -102,6 +105,13 @@ struct FoldCtl {
   int las;
   int subdomains;     /* solvable subdomains (init) */
   long long passes, schedules, sweeps;
+  /* The queue kernel's (sweep3d_queue_kernel): entries appended and taken,
+   * and the subdomains queued or running. */
+  unsigned long long qtail, qhead;
+  int pending;
+  int q_count;        /* entries in the queue, and the sum of their SD */
+  double q_sum;
+  unsigned pushes;    /* numbers the pushes' stamps */
 };
 
 /* Float keys whose unsigned order is the floats' order, for atomicMin. */
@@ -564,25 +574,143 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
     atomicAdd ((unsigned long long *) &ctl->sweeps, (unsigned long long) swept);
 }
 
-/* The same in 3D: a thread block per subdomain, b² plane nodes per pass of
- * the block's threads. */
+/* One activation of 3D subdomain k, by the whole block: the subdomain into
+ * shared memory, up to `inner` PMM sweeps (b² plane nodes per step of the
+ * block's threads, the six directions in turn, nodes whose base did not
+ * change since their last evaluation skipped), the inner nodes back.
+ * Returns whether an inner node changed; thread 0's mc is then the least
+ * changed value.  Loads and stores go through L2 (ld.cg/st.cg): in the
+ * queue kernel other SMs write this subdomain's ghosts while it runs, and
+ * an SM's L1 is not kept coherent with them. */
+template <typename R>
+__device__ bool
+sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int k, int inner,
+                   bool queue, double &mc, int &swept)
+{
+  extern __shared__ unsigned char smem[];
+  __shared__ int s_ch;
+  __shared__ double s_min[32];
+  const FoldGeom &G = c_geo;
+  R *sT = reinterpret_cast<R *> (smem);
+  float *sF = reinterpret_cast<float *> (sT + G.bsize);
+  uint32_t *sS = reinterpret_cast<uint32_t *> (sF + G.bsize);
+  const int b = G.b, plane = b * b;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+
+  R *Tk = T + (size_t) k * G.bsize;
+  const float *Fk = F + (size_t) k * G.bsize;
+  uint32_t *Sk = stamp + (size_t) k * G.bsize;
+  uint32_t cnt = __ldcg (counter + k);
+  int zero = 0;
+  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+    {
+      uint32_t st = __ldcg (Sk + q);
+      if (queue && (st & STAMP_PUSHED))
+        {
+          /* A ghost lowered since its last sweep: fresh for every direction
+           * of this one.  Taken back unless a newer push marked it again. */
+          atomicCAS (Sk + q, st, cnt);
+          st = cnt + 1u;
+        }
+      sS[q] = st;
+    }
+  if (queue)
+    __threadfence ();     /* a pushed stamp seen: its lowered value is seen too */
+  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+    {
+      sT[q] = __ldcg (Tk + q);
+      sF[q] = Fk[q];
+      zero |= sF[q] == 0.0f;
+    }
+  /* Diagonal walls are looked for only where an obstacle is. */
+  const bool walls = __syncthreads_or (zero);
+  bool any = false;
+  mc = INFINITY;
+  for (int it = 0; it < inner; it++)
+    {
+      if (threadIdx.x == 0)
+        s_ch = 0;
+      __syncthreads ();
+      bool ch = false;
+      for (int s = 0; s < c_st.nsub; s++)
+        {
+          const fold_subsweep *ss = &c_st.sub[s];
+          const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
+          const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
+          typename Local<R>::coef3d kc;
+          kc.F = -1.0f;
+          for (int p = 0; p < b; p++)
+            {
+              const int ia = ss->sign > 0 ? p : b - 1 - p;
+              const int oplane = G.inner0 + ia * sa;
+              for (int t = threadIdx.x; t < plane; t += blockDim.x)
+                {
+                  const int o = oplane + (t / b) * sv + (t % b) * su;
+                  const float f = sF[o];
+                  if (!(f > 0.0f))
+                    continue;
+                  bool fresh = false;
+#pragma unroll
+                  for (int m = 0; m < 9; m++)
+                    fresh |= sS[o + (int) ss->off[m]] > since;
+                  if (!fresh)
+                    continue;
+                  R Tn[9];
+                  for (int m = 0; m < 9; m++)
+                    Tn[m] = sT[o + (int) ss->off[m]];
+                  if (walls)
+                    Local<R>::walls (sF, o, ss, su, sv, Tn);
+                  const R cur = sT[o];
+                  if (f != kc.F)
+                    Local<R>::set (&kc, ss, f);
+                  const R best = Local<R>::update (ss, &kc, Tn, cur);
+                  if (store_lower (sT, o, best, cur, ch, mc))
+                    sS[o] = now;
+                }
+              __syncthreads ();
+            }
+        }
+      swept++;
+      if (__any_sync (0xffffffffu, ch) && lane == 0)
+        s_ch = 1;
+      __syncthreads ();
+      const bool again = s_ch;
+      any |= again;
+      __syncthreads ();      /* everyone read s_ch before it is reset */
+      if (!again)
+        break;
+    }
+  mc = warp_min (mc);
+  if (lane == 0)
+    s_min[warp] = mc;
+  __syncthreads ();
+  if (any)
+    for (int q = threadIdx.x; q < plane * b; q += blockDim.x)
+      {
+        /* Inner nodes only: the ghosts belong to the neighbours' pushes. */
+        const int o = G.inner0 + (q / plane) * G.stride[2] + ((q / b) % b) * G.stride[1] + q % b;
+        __stcg (Tk + o, sT[o]);
+        __stcg (Sk + o, sS[o]);
+      }
+  if (threadIdx.x == 0)
+    {
+      __stcg (counter + k, cnt);
+      for (int w = 1; w < nwarps; w++)
+        mc = fold_min (mc, s_min[w]);
+    }
+  return any;
+}
+
+/* The same in 3D: a thread block per subdomain, in a pass. */
 template <typename R>
 __global__ void
 sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *active,
                 unsigned *sd, uint8_t *changed, const int *list_a, const int *list_b, FoldCtl *ctl,
                 unsigned *take, int first, int inner)
 {
-  extern __shared__ unsigned char smem[];
-  __shared__ int s_act, s_ch, s_i;
-  __shared__ double s_min[32];
-  const FoldGeom &G = c_geo;
+  __shared__ int s_act, s_i;
   const int n = ctl->n, end = min (n, first + CHUNK);
   const int *list = ctl->list ? list_b : list_a;
-  R *sT = reinterpret_cast<R *> (smem);
-  float *sF = reinterpret_cast<float *> (sT + G.bsize);
-  uint32_t *sS = reinterpret_cast<uint32_t *> (sF + G.bsize);
-  const int b = G.b, plane = b * b;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   int swept = 0;
 
   for (int i = first + (int) blockIdx.x; i < end; i = take_next (take, first, s_i))
@@ -590,91 +718,10 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
       const int k = list[i];
       if (!still_active (k, active, changed, s_act))
         continue;
-      R *Tk = T + (size_t) k * G.bsize;
-      const float *Fk = F + (size_t) k * G.bsize;
-      uint32_t *Sk = stamp + (size_t) k * G.bsize;
-      uint32_t cnt = counter[k];
-      int zero = 0;
-      for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-        {
-          sT[q] = Tk[q];
-          sF[q] = Fk[q];
-          sS[q] = Sk[q];
-          zero |= Fk[q] == 0.0f;
-        }
-      /* Diagonal walls are looked for only where an obstacle is. */
-      const bool walls = __syncthreads_or (zero);
-      bool any = false;
-      double mc = INFINITY;
-      for (int it = 0; it < inner; it++)
-        {
-          if (threadIdx.x == 0)
-            s_ch = 0;
-          __syncthreads ();
-          bool ch = false;
-          for (int s = 0; s < c_st.nsub; s++)
-            {
-              const fold_subsweep *ss = &c_st.sub[s];
-              const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
-              const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
-              typename Local<R>::coef3d kc;
-              kc.F = -1.0f;
-              for (int p = 0; p < b; p++)
-                {
-                  const int ia = ss->sign > 0 ? p : b - 1 - p;
-                  const int oplane = G.inner0 + ia * sa;
-                  for (int t = threadIdx.x; t < plane; t += blockDim.x)
-                    {
-                      const int o = oplane + (t / b) * sv + (t % b) * su;
-                      const float f = sF[o];
-                      if (!(f > 0.0f))
-                        continue;
-                      bool fresh = false;
-#pragma unroll
-                      for (int m = 0; m < 9; m++)
-                        fresh |= sS[o + (int) ss->off[m]] > since;
-                      if (!fresh)
-                        continue;
-                      R Tn[9];
-                      for (int m = 0; m < 9; m++)
-                        Tn[m] = sT[o + (int) ss->off[m]];
-                      if (walls)
-                        Local<R>::walls (sF, o, ss, su, sv, Tn);
-                      const R cur = sT[o];
-                      if (f != kc.F)
-                        Local<R>::set (&kc, ss, f);
-                      const R best = Local<R>::update (ss, &kc, Tn, cur);
-                      if (store_lower (sT, o, best, cur, ch, mc))
-                        sS[o] = now;
-                    }
-                  __syncthreads ();
-                }
-            }
-          swept++;
-          if (__any_sync (0xffffffffu, ch) && lane == 0)
-            s_ch = 1;
-          __syncthreads ();
-          const bool again = s_ch;
-          any |= again;
-          __syncthreads ();      /* everyone read s_ch before it is reset */
-          if (!again)
-            break;
-        }
-      mc = warp_min (mc);
-      if (lane == 0)
-        s_min[warp] = mc;
-      __syncthreads ();
-      if (any)
-        for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-          {
-            Tk[q] = sT[q];
-            Sk[q] = sS[q];
-          }
+      double mc;
+      const bool any = sweep3d_subdomain (T, F, stamp, counter, k, inner, false, mc, swept);
       if (threadIdx.x == 0)
         {
-          counter[k] = cnt;
-          for (int w = 1; w < nwarps; w++)
-            mc = fold_min (mc, s_min[w]);
           changed[k] = any;
           active[k] = any;
           sd[k] = any ? fold_key ((float) mc) : KEY_INF;
@@ -686,11 +733,15 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
 }
 
 /* Subdomain k lowers its neighbours' ghost copies of its inner nodes,
- * thread tid of nthr; fold-pmm.c's push, all directions. */
+ * thread tid of nthr; fold-pmm.c's push, all directions.  In a pass (woke
+ * null) a lowered neighbour is made active here; for the queue kernel the
+ * bits of the lowered directions are gathered in *woke instead, and the
+ * ghosts' stamps say "pushed" rather than a sweep count.
+ * Either way SD_N = min(SD_N, least lowered).  Through L2, as the sweep. */
 template <typename R>
 __device__ void
 push_one (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned *sd, int k,
-          int tid, int nthr)
+          int tid, int nthr, unsigned *woke, uint32_t pushed)
 {
   const FoldGeom &G = c_geo;
   const int bx = k % G.nb[0], by = (k / G.nb[0]) % G.nb[1], bz = k / (G.nb[0] * G.nb[1]);
@@ -705,8 +756,11 @@ push_one (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned 
       const int nk = (nz * G.nb[1] + ny) * G.nb[0] + nx;
       R *dst = T + (size_t) nk * G.bsize;
       uint32_t *dst_stamp = stamp + (size_t) nk * G.bsize;
-      /* Stamped so that every direction of N's next sweep sees it. */
-      const uint32_t mark = counter[nk] + 1u;
+      /* Stamped so that every direction of N's next sweep sees it: in a
+       * pass, one past N's counter; in the queue kernel, where N may be
+       * running, `pushed` (STAMP_PUSHED and this push's number), which N's
+       * next load turns into "fresh". */
+      const uint32_t mark = woke ? pushed : __ldcg (counter + nk) + 1u;
       int lo[3], w[3], shift[3];
       for (int a = 0; a < 3; a++)
         {
@@ -729,19 +783,24 @@ push_one (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned 
           const int j = lo[1] + (idx / w[0]) % w[1];
           const int kk = lo[2] + idx / (w[0] * w[1]);
           const int o = kk * G.stride[2] + j * G.stride[1] + i;
-          const R v = src[o];
-          if (v < dst[o + dshift])
+          const R v = __ldcg (src + o);
+          if (v < __ldcg (dst + o + dshift))
             {
-              dst[o + dshift] = v;
-              dst_stamp[o + dshift] = mark;
+              __stcg (dst + o + dshift, v);
+              if (woke)
+                __threadfence ();   /* the value before the stamp (sweep3d_subdomain) */
+              __stcg (dst_stamp + o + dshift, mark);
               ml = fminf (ml, (float) v);
               lowered = true;
             }
         }
       if (lowered)
         {
-          active[nk] = 1;
           atomicMin (&sd[nk], fold_key (ml));
+          if (woke)
+            atomicOr (woke, 1u << d);
+          else
+            active[nk] = 1;
         }
     }
 }
@@ -760,8 +819,216 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
     {
       const int k = list[i];
       if (changed[k])
-        push_one (T, stamp, counter, active, sd, k, tid, group);
+        push_one (T, stamp, counter, active, sd, k, tid, group, (unsigned *) nullptr, 0u);
     }
+}
+
+/* ------------------------------------------------ the queue kernel (3D)
+ * Instead of passes, one persistent kernel: each block takes the next
+ * subdomain from a queue on the device, sweeps it, pushes its ghosts and
+ * wakes the neighbours it lowered, and takes the next at once.  No block
+ * waits for a pass's slowest sweep, and no kernel boundary separates one
+ * sweep from the next (RESULTS.md: a pass held 274 sweeps for 396 places
+ * and lasted as long as its slowest one).
+ *
+ * A subdomain's state is two bits: WOKEN (it is in the queue, or must go
+ * back in when its sweep ends) and RUNNING.  A push sets WOKEN; whoever
+ * moves the state from 0 appends the subdomain.  A block that takes one
+ * sets RUNNING alone, then reads it: pushes into it from then on leave it
+ * WOKEN and RUNNING, so it is swept again with the new ghosts.  A sweep
+ * that changed a node queues its subdomain again, as a pass keeps it
+ * active.  `pending` counts the subdomains queued or running; the sweep
+ * that brings it to 0 ends the solve.  Sweeps write only their inner
+ * nodes and pushes only ghosts, so they never write the same word, and
+ * values only fall: a sweep that reads a ghost while it is being lowered
+ * reads a valid upper bound either way, and is woken again.  A pass's
+ * push stamps a ghost one past its subdomain's sweep count; here the
+ * subdomain may be mid-sweep, so a push stamps STAMP_PUSHED (after the
+ * value, fenced) and the next sweep to load the stamp (before the values,
+ * fenced) takes it as fresh and clears it.
+ *
+ * The ring holds each subdomain at most once, so nblocks entries do.  A
+ * launch gives up taking new work after `budget_ns` (no launch may meet a
+ * display watchdog); the host launches it again while work is pending. */
+constexpr int SUB_WOKEN = 1, SUB_RUNNING = 2;
+constexpr unsigned long long QUEUE_BUDGET_NS = 100000000ull;   /* 0.1 s a launch */
+constexpr int PUT_BACK = 8;
+
+/* The queue's arrays.  sd: each subdomain's SD as in a pass (least lowered
+ * ghost or changed node, fold_key); queued_sd: the SD it was counted with
+ * in the queue's sum when appended. */
+struct FoldQueue {
+  int *ring, *state;
+  unsigned *sd;
+  float *queued_sd;
+  int cap;
+  int min_act;     /* SOLAS's least schedule: below it nothing is put back */
+  bool solas;
+};
+
+__device__ __forceinline__ unsigned long long
+global_ns ()
+{
+  unsigned long long t;
+  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/* Appends k, counting its SD into the queue's sum; what the caller wrote
+ * before is fenced first.  The slot may still wait for the taker of the
+ * entry cap before this one. */
+__device__ void
+queue_append (FoldCtl *ctl, const FoldQueue &Q, int k)
+{
+  const float v = fold_unkey (__ldcg (Q.sd + k));
+  __stcg (Q.queued_sd + k, v);
+  atomicAdd (&ctl->q_sum, (double) v);
+  atomicAdd (&ctl->q_count, 1);
+  __threadfence ();
+  const unsigned long long e = atomicAdd (&ctl->qtail, 1ull);
+  while (atomicCAS (Q.ring + e % (unsigned long long) Q.cap, 0, k + 1) != 0)
+    __nanosleep (32);
+}
+
+/* The next subdomain, or -1 when the solve is done or the launch's time is
+ * up (one thread of the block calls this).  SOLAS in a queue: while more
+ * than min_act subdomains wait, one whose SD lies above their mean goes
+ * back to the end (the pass schedule's threshold, Av, without its
+ * look-back), so that the front's own subdomains come first and those far
+ * ahead of it wait for better ghosts. */
+__device__ int
+queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline)
+{
+  volatile FoldCtl *v = ctl;
+  int put_back = 0;      /* at most PUT_BACK in a row, whatever the sums say */
+  for (;;)
+    {
+      if (v->pending == 0)        /* nothing queued or running: nothing can come */
+        v->done = 1;
+      if (v->done || global_ns () > deadline)
+        return -1;
+      const unsigned long long h = v->qhead;
+      if (h >= v->qtail)
+        {
+          __nanosleep (256);
+          continue;
+        }
+      if (atomicCAS (&ctl->qhead, h, h + 1) != h)
+        continue;
+      int *slot = Q.ring + h % (unsigned long long) Q.cap;
+      int x;
+      while ((x = atomicExch (slot, 0)) == 0)   /* its writer is on the way */
+        __nanosleep (32);
+      __threadfence ();
+      const int k = x - 1;
+      const int count = atomicSub (&ctl->q_count, 1);
+      const double sum = atomicAdd (&ctl->q_sum, -(double) __ldcg (Q.queued_sd + k));
+      if (Q.solas && count > Q.min_act && put_back < PUT_BACK
+          && (double) fold_unkey (__ldcg (Q.sd + k)) > sum / count)
+        {
+          queue_append (ctl, Q, k);
+          put_back++;
+          continue;
+        }
+      return k;
+    }
+}
+
+/* A push lowered k's ghosts (fenced before): queue k unless it is already
+ * queued, or running and will see WOKEN when it ends. */
+__device__ void
+queue_wake (FoldCtl *ctl, const FoldQueue &Q, int k)
+{
+  if (atomicOr (Q.state + k, SUB_WOKEN) == 0)
+    {
+      atomicAdd (&ctl->pending, 1);
+      queue_append (ctl, Q, k);
+    }
+}
+
+/* The start: every active subdomain queued, in no particular order. */
+__global__ void
+queue_seed_kernel (const int *active, FoldQueue Q, FoldCtl *ctl)
+{
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < c_geo.nblocks;
+       k += gridDim.x * blockDim.x)
+    {
+      Q.state[k] = 0;
+      if (active[k])
+        queue_wake (ctl, Q, k);
+    }
+}
+
+template <typename R>
+__global__ void
+sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, FoldQueue Q,
+                      FoldCtl *ctl, int inner, unsigned long long budget_ns)
+{
+  __shared__ int s_k;
+  __shared__ unsigned s_woke, s_pushed;
+  const FoldGeom &G = c_geo;
+  const unsigned long long deadline = global_ns () + budget_ns;
+  int swept = 0;
+
+  for (;;)
+    {
+      if (threadIdx.x == 0)
+        {
+          const int k = queue_take (ctl, Q, deadline);
+          if (k >= 0)
+            {
+              atomicExch (Q.state + k, SUB_RUNNING);   /* clears WOKEN: later pushes set it */
+              atomicExch (Q.sd + k, KEY_INF);          /* and lower SD again */
+              __threadfence ();
+            }
+          s_k = k;
+          s_woke = 0;
+          s_pushed = STAMP_PUSHED | (atomicAdd (&ctl->pushes, 1u) & ~STAMP_PUSHED);
+        }
+      __syncthreads ();
+      const int k = s_k;
+      if (k < 0)
+        break;
+      double mc;
+      const bool any = sweep3d_subdomain (T, F, stamp, counter, k, inner, true, mc, swept);
+      __syncthreads ();                          /* the inner nodes are written */
+      if (any)
+        {
+          push_one (T, stamp, counter, (int *) nullptr, Q.sd, k, (int) threadIdx.x,
+                    (int) blockDim.x, &s_woke, s_pushed);
+          __threadfence ();
+          __syncthreads ();
+          const int d = (int) threadIdx.x;
+          if (d < G.ndirs && (s_woke >> d & 1u))
+            {
+              const int bx = k % G.nb[0], by = (k / G.nb[0]) % G.nb[1];
+              const int bz = k / (G.nb[0] * G.nb[1]);
+              const int nk = ((bz + G.dirs[d][2]) * G.nb[1] + by + G.dirs[d][1]) * G.nb[0] + bx
+                             + G.dirs[d][0];
+              queue_wake (ctl, Q, nk);
+            }
+          __syncthreads ();                      /* the wakes counted before k may end */
+        }
+      if (threadIdx.x == 0)
+        {
+          /* Changed: swept again, as a pass keeps it active.  Woken while
+           * running: swept again with the new ghosts.  Else idle. */
+          if (any)
+            atomicMin (Q.sd + k, fold_key ((float) mc));
+          if (any || atomicCAS (Q.state + k, SUB_RUNNING, 0) != SUB_RUNNING)
+            {
+              atomicExch (Q.state + k, SUB_WOKEN);
+              queue_append (ctl, Q, k);
+            }
+          else if (atomicSub (&ctl->pending, 1) == 1)
+            {
+              __threadfence ();
+              ((volatile FoldCtl *) ctl)->done = 1;
+            }
+        }
+    }
+  if (threadIdx.x == 0 && swept)
+    atomicAdd ((unsigned long long *) &ctl->sweeps, (unsigned long long) swept);
 }
 
 /* Inner values back into a flat grid (x fastest). */
@@ -804,7 +1071,8 @@ struct Buf {
 
 struct FoldWorkspace {
   std::mutex lock;
-  Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl, take;
+  Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl, take,
+    queued_sd;
   Buf slot[2], host_ctl;          /* pinned host memory (slot: see upload) */
   cudaStream_t stream = nullptr;
   cudaEvent_t ev0 = nullptr, ev1 = nullptr;
@@ -812,8 +1080,8 @@ struct FoldWorkspace {
   int device = -1;
   bool atexit_set = false;
 
-  Buf *device_bufs[14] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &active, &list_a,
-                           &list_b, &sd, &changed, &ctl, &take };
+  Buf *device_bufs[15] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &active, &list_a,
+                           &list_b, &sd, &changed, &ctl, &take, &queued_sd };
 
   size_t
   held () const
@@ -998,6 +1266,7 @@ struct FoldView {
   unsigned *sd;
   FoldCtl *ctl, *host_ctl;
   unsigned *take;
+  float *queued_sd;
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
 };
@@ -1060,11 +1329,14 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                          "device has %zu per block", L->b, g->ndim, shm,
                          (size_t) prop.sharedMemPerBlockOptin);
 
+  const bool use_queue = !two_d && fold_cuda_tuning.sched == FOLD_CUDA_SCHED_QUEUE;
+
   /* Everything the solve allocates, checked against free memory first. */
   const bool any_frozen = pb->any_frozen;
   const size_t need = nblocks * bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t))
                       + count * (sizeof (R) + sizeof (float) + (any_frozen ? 1 : 0))
-                      + nblocks * (4 * sizeof (int) + sizeof (unsigned) + 1)
+                      + nblocks * (4 * sizeof (int) + sizeof (unsigned) + 1
+                                   + (use_queue ? sizeof (float) : 0))
                       + (device_time != nullptr && sizeof (R) != sizeof (float)
                          ? count * sizeof (float) : 0);
   size_t free_b = 0, total_b = 0;
@@ -1106,6 +1378,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (ensure (ws.ctl, sizeof (FoldCtl)));
   const int nchunks = (int) ((nblocks + CHUNK - 1) / CHUNK);
   FOLD_CK (ensure (ws.take, (size_t) nchunks * sizeof (unsigned)));
+  if (use_queue)
+    FOLD_CK (ensure (ws.queued_sd, nblocks * sizeof (float)));
   FOLD_CK (ensure_pinned (ws.host_ctl, sizeof (FoldCtl)));
   for (int i = 0; i < 2; i++)
     {
@@ -1118,8 +1392,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     (float *) ws.speed.p,
     any_frozen ? (uint8_t *) ws.frozen.p : nullptr, (uint8_t *) ws.changed.p,
     (int *) ws.active.p, (int *) ws.list_a.p, (int *) ws.list_b.p, (unsigned *) ws.sd.p,
-    (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, (unsigned *) ws.take.p, ws.stream, ws.ev0,
-    ws.ev1,
+    (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, (unsigned *) ws.take.p,
+    (float *) ws.queued_sd.p, ws.stream, ws.ev0, ws.ev1,
   };
 
   /* Constants. */
@@ -1139,6 +1413,13 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shm));
       FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep2d_par_kernel<R>,
                                                               128, shm));
+    }
+  else if (use_queue)
+    {
+      FOLD_CK (cudaFuncSetAttribute (sweep3d_queue_kernel<R>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shm));
+      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep3d_queue_kernel<R>,
+                                                              threads3d, shm));
     }
   else
     {
@@ -1202,11 +1483,39 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                                                    d.ctl);
   FOLD_CK (cudaGetLastError ());
 
+  const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;
+  long round_trips = 0;
+  if (use_queue)
+    {
+      /* The queue kernel: launched again while work is pending (each
+       * launch stops taking work after QUEUE_BUDGET_NS).  The ring is
+       * list_a, the states list_b. */
+      const FoldQueue Q = { d.list_a, d.list_b, d.sd, d.queued_sd, (int) nblocks,
+                            c0.min_act, !c0.las };
+      FOLD_CK (cudaMemsetAsync (Q.ring, 0, nblocks * sizeof (int), d.stream));
+      queue_seed_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, Q, d.ctl);
+      FOLD_CK (cudaGetLastError ());
+      for (;;)
+        {
+          sweep3d_queue_kernel<R><<<resident, threads3d, shm, d.stream>>> (
+            T, d.F, d.stamp, d.counter, Q, d.ctl, inner, QUEUE_BUDGET_NS);
+          FOLD_CK (cudaGetLastError ());
+          FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, sizeof (FoldCtl), cudaMemcpyDeviceToHost,
+                                    d.stream));
+          FOLD_CK (cudaStreamSynchronize (d.stream));
+          round_trips++;
+          if (d.host_ctl->done)
+            break;
+          if (fr_cancel_raised (pb->cancel))
+            return fr_error_set (err, FR_E_CANCELLED, "the fold solve was cancelled");
+        }
+      d.host_ctl->passes = round_trips;
+    }
+
   /* Passes in batches; one word comes back per batch.  A batch is
    * captured once as a CUDA graph and launched as one (unless the knob
    * says otherwise): the five small launches of a pass cost less so. */
   const int batch = fold_cuda_tuning.batch > 0 ? fold_cuda_tuning.batch : BATCH_DEFAULT;
-  const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;
   const bool use_graph = fold_cuda_tuning.graph != FOLD_CUDA_GRAPH_OFF;
   auto enqueue_batch = [&] () {
     for (int p = 0; p < batch; p++)
@@ -1232,7 +1541,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
       }
   };
   BatchGraph graph;
-  if (use_graph)
+  if (use_graph && !use_queue)
     {
       FOLD_CK (cudaStreamBeginCapture (d.stream, cudaStreamCaptureModeThreadLocal));
       enqueue_batch ();
@@ -1242,8 +1551,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
       FOLD_CK (ended);
       FOLD_CK (cudaGraphInstantiate (&graph.x, graph.g, 0));
     }
-  long round_trips = 0;
-  for (;;)
+  while (!use_queue)
     {
       if (use_graph)
         FOLD_CK (cudaGraphLaunch (graph.x, d.stream));

@@ -556,36 +556,47 @@ test_match (gconstpointer data)
   const int *blocks = is3d ? blocks_3d : blocks_2d;
   const size_t nblocks = is3d ? G_N_ELEMENTS (blocks_3d) : G_N_ELEMENTS (blocks_2d);
 
-  for (int dbl = 0; dbl < 2; dbl++)
-    for (int meth = FR_FOLD_LAS; meth <= FR_FOLD_SOLAS; meth++)
-      for (size_t b = 0; b < nblocks; b++)
-        {
-          fr_fold_params p;
-          fr_fold_result cpu, cuda;
-          char what[160];
+  /* 3D runs both schedules of the CUDA back end: passes and the queue. */
+  const int nscheds = is3d ? 2 : 1;
+  for (int sched = 0; sched < nscheds; sched++)
+    for (int dbl = 0; dbl < 2; dbl++)
+      for (int meth = FR_FOLD_LAS; meth <= FR_FOLD_SOLAS; meth++)
+        for (size_t b = 0; b < nblocks; b++)
+          {
+            fr_fold_params p;
+            fr_fold_result cpu, cuda;
+            char what[160];
 
-          problem_params (&pb, &p);
-          p.method = (fr_fold_method) meth;
-          p.double_precision = dbl;
-          p.block = blocks[b];
-          g_snprintf (what, sizeof what, "%s %s %s block %d", mc->path,
-                      fr_fold_method_name (p.method), dbl ? "double" : "single", p.block);
-          p.backend = FR_FOLD_CPU;
-          solve_ok (&pb, &p, &cpu, what);
-          p.backend = FR_FOLD_CUDA;
-          solve_ok (&pb, &p, &cuda, what);
-          g_test_message ("%s: cpu %.1f ms (b=%d, %ld passes); cuda %.2f ms (b=%d, %ld passes, "
-                          "%ld schedules, %.2f sweeps/subdomain, %ld host round trips)", what,
-                          cpu.solve_ms, cpu.block, cpu.iterations, cuda.solve_ms, cuda.block,
-                          cuda.iterations, cuda.schedules,
-                          (double) cuda.subdomain_sweeps / (double) cuda.subdomains,
-                          cuda.host_round_trips);
-          double d = assert_same_times (&pb.g, cpu.time, cuda.time,
-                                        dbl ? REL_DOUBLE : REL_SINGLE, what);
-          worst[dbl] = fmax (worst[dbl], d);
-          fr_fold_result_clear (&cpu);
-          fr_fold_result_clear (&cuda);
-        }
+            problem_params (&pb, &p);
+            p.method = (fr_fold_method) meth;
+            p.double_precision = dbl;
+            p.block = blocks[b];
+            g_snprintf (what, sizeof what, "%s %s %s block %d%s", mc->path,
+                        fr_fold_method_name (p.method), dbl ? "double" : "single", p.block,
+                        sched ? ", queue" : "");
+            p.backend = FR_FOLD_CPU;
+            solve_ok (&pb, &p, &cpu, what);
+            p.backend = FR_FOLD_CUDA;
+#if FOLDRAY_HAVE_CUDA
+            const fold_cuda_tune saved = fold_cuda_tuning;
+            fold_cuda_tuning.sched = sched ? FOLD_CUDA_SCHED_QUEUE : FOLD_CUDA_SCHED_PASSES;
+#endif
+            solve_ok (&pb, &p, &cuda, what);
+#if FOLDRAY_HAVE_CUDA
+            fold_cuda_tuning = saved;
+#endif
+            g_test_message ("%s: cpu %.1f ms (b=%d, %ld passes); cuda %.2f ms (b=%d, %ld passes, "
+                            "%ld schedules, %.2f sweeps/subdomain, %ld host round trips)", what,
+                            cpu.solve_ms, cpu.block, cpu.iterations, cuda.solve_ms, cuda.block,
+                            cuda.iterations, cuda.schedules,
+                            (double) cuda.subdomain_sweeps / (double) cuda.subdomains,
+                            cuda.host_round_trips);
+            double d = assert_same_times (&pb.g, cpu.time, cuda.time,
+                                          dbl ? REL_DOUBLE : REL_SINGLE, what);
+            worst[dbl] = fmax (worst[dbl], d);
+            fr_fold_result_clear (&cpu);
+            fr_fold_result_clear (&cuda);
+          }
   g_test_message ("%s: worst relative difference: single %.3g (tolerance %.1g), double %.3g "
                   "(tolerance %.1g)", mc->path, worst[0], REL_SINGLE, worst[1], REL_DOUBLE);
   problem_clear (&pb);
@@ -607,12 +618,15 @@ test_knobs (void)
     const char *name;
     fold_cuda_tune tune;
   } knobs[] = {
-    { "graph off", { 0, 0, 0, FOLD_CUDA_GRAPH_OFF } },
-    { "batch 1", { 0, 1, 0, FOLD_CUDA_GRAPH_ON } },
-    { "batch 3, graph off", { 0, 3, 0, FOLD_CUDA_GRAPH_OFF } },
-    { "inner 3", { 3, 0, 0, FOLD_CUDA_GRAPH_DEFAULT } },
-    { "least schedule 1", { 0, 0, 1, FOLD_CUDA_GRAPH_DEFAULT } },
-    { "least schedule 1000000", { 0, 0, 1000000, FOLD_CUDA_GRAPH_DEFAULT } },
+    { "graph off", { 0, 0, 0, FOLD_CUDA_GRAPH_OFF, FOLD_CUDA_SCHED_DEFAULT } },
+    { "batch 1", { 0, 1, 0, FOLD_CUDA_GRAPH_ON, FOLD_CUDA_SCHED_DEFAULT } },
+    { "batch 3, graph off", { 0, 3, 0, FOLD_CUDA_GRAPH_OFF, FOLD_CUDA_SCHED_DEFAULT } },
+    { "inner 3", { 3, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT } },
+    { "least schedule 1", { 0, 0, 1, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT } },
+    { "least schedule 1000000", { 0, 0, 1000000, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT } },
+    { "passes", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_PASSES } },
+    { "queue (3D; 2D runs passes)", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
+    { "queue, inner 3", { 3, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
   };
 
   if (!need_device ())
