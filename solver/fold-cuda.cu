@@ -574,18 +574,38 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
     atomicAdd ((unsigned long long *) &ctl->sweeps, (unsigned long long) swept);
 }
 
+/* Loads and stores of the queue kernel go through L2 (ld.cg/st.cg): other
+ * SMs write a subdomain's ghosts while it runs, and an SM's L1 is not kept
+ * coherent with them.  A pass's kernels keep the plain ones, which
+ * measured faster (RESULTS.md). */
+template <bool QUEUE, typename V>
+__device__ __forceinline__ V
+ld (const V *p)
+{
+  return QUEUE ? __ldcg (p) : *p;
+}
+
+template <bool QUEUE, typename V>
+__device__ __forceinline__ void
+st (V *p, V v)
+{
+  if (QUEUE)
+    __stcg (p, v);
+  else
+    *p = v;
+}
+
 /* One activation of 3D subdomain k, by the whole block: the subdomain into
  * shared memory, up to `inner` PMM sweeps (b² plane nodes per step of the
  * block's threads, the six directions in turn, nodes whose base did not
  * change since their last evaluation skipped), the inner nodes back.
  * Returns whether an inner node changed; thread 0's mc is then the least
- * changed value.  Loads and stores go through L2 (ld.cg/st.cg): in the
- * queue kernel other SMs write this subdomain's ghosts while it runs, and
- * an SM's L1 is not kept coherent with them. */
+ * changed value.  The queue kernel's: through L2, and ghost stamps that a
+ * push marked (STAMP_PUSHED) are taken as fresh and cleared. */
 template <typename R>
-__device__ bool
+__device__ __forceinline__ bool
 sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int k, int inner,
-                   bool queue, double &mc, int &swept)
+                   double &mc, int &swept)
 {
   extern __shared__ unsigned char smem[];
   __shared__ int s_ch;
@@ -604,18 +624,17 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   int zero = 0;
   for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
     {
-      uint32_t st = __ldcg (Sk + q);
-      if (queue && (st & STAMP_PUSHED))
+      uint32_t sq = __ldcg (Sk + q);
+      if (sq & STAMP_PUSHED)
         {
           /* A ghost lowered since its last sweep: fresh for every direction
            * of this one.  Taken back unless a newer push marked it again. */
-          atomicCAS (Sk + q, st, cnt);
-          st = cnt + 1u;
+          atomicCAS (Sk + q, sq, cnt);
+          sq = cnt + 1u;
         }
-      sS[q] = st;
+      sS[q] = sq;
     }
-  if (queue)
-    __threadfence ();     /* a pushed stamp seen: its lowered value is seen too */
+  __threadfence ();     /* a pushed stamp seen: its lowered value is seen too */
   for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
     {
       sT[q] = __ldcg (Tk + q);
@@ -701,16 +720,27 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   return any;
 }
 
-/* The same in 3D: a thread block per subdomain, in a pass. */
+/* The same in 3D: a thread block per subdomain, b² plane nodes per pass of
+ * the block's threads.  The body is sweep3d_subdomain's, written out again:
+ * the pass kernel calling that function measured 2–7 % slower in double
+ * at 504³ (RESULTS.md, sixth round), so the two are kept apart. */
 template <typename R>
 __global__ void
 sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *active,
                 unsigned *sd, uint8_t *changed, const int *list_a, const int *list_b, FoldCtl *ctl,
                 unsigned *take, int first, int inner)
 {
-  __shared__ int s_act, s_i;
+  extern __shared__ unsigned char smem[];
+  __shared__ int s_act, s_ch, s_i;
+  __shared__ double s_min[32];
+  const FoldGeom &G = c_geo;
   const int n = ctl->n, end = min (n, first + CHUNK);
   const int *list = ctl->list ? list_b : list_a;
+  R *sT = reinterpret_cast<R *> (smem);
+  float *sF = reinterpret_cast<float *> (sT + G.bsize);
+  uint32_t *sS = reinterpret_cast<uint32_t *> (sF + G.bsize);
+  const int b = G.b, plane = b * b;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   int swept = 0;
 
   for (int i = first + (int) blockIdx.x; i < end; i = take_next (take, first, s_i))
@@ -718,10 +748,91 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
       const int k = list[i];
       if (!still_active (k, active, changed, s_act))
         continue;
-      double mc;
-      const bool any = sweep3d_subdomain (T, F, stamp, counter, k, inner, false, mc, swept);
+      R *Tk = T + (size_t) k * G.bsize;
+      const float *Fk = F + (size_t) k * G.bsize;
+      uint32_t *Sk = stamp + (size_t) k * G.bsize;
+      uint32_t cnt = counter[k];
+      int zero = 0;
+      for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+        {
+          sT[q] = Tk[q];
+          sF[q] = Fk[q];
+          sS[q] = Sk[q];
+          zero |= Fk[q] == 0.0f;
+        }
+      /* Diagonal walls are looked for only where an obstacle is. */
+      const bool walls = __syncthreads_or (zero);
+      bool any = false;
+      double mc = INFINITY;
+      for (int it = 0; it < inner; it++)
+        {
+          if (threadIdx.x == 0)
+            s_ch = 0;
+          __syncthreads ();
+          bool ch = false;
+          for (int s = 0; s < c_st.nsub; s++)
+            {
+              const fold_subsweep *ss = &c_st.sub[s];
+              const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
+              const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
+              typename Local<R>::coef3d kc;
+              kc.F = -1.0f;
+              for (int p = 0; p < b; p++)
+                {
+                  const int ia = ss->sign > 0 ? p : b - 1 - p;
+                  const int oplane = G.inner0 + ia * sa;
+                  for (int t = threadIdx.x; t < plane; t += blockDim.x)
+                    {
+                      const int o = oplane + (t / b) * sv + (t % b) * su;
+                      const float f = sF[o];
+                      if (!(f > 0.0f))
+                        continue;
+                      bool fresh = false;
+#pragma unroll
+                      for (int m = 0; m < 9; m++)
+                        fresh |= sS[o + (int) ss->off[m]] > since;
+                      if (!fresh)
+                        continue;
+                      R Tn[9];
+                      for (int m = 0; m < 9; m++)
+                        Tn[m] = sT[o + (int) ss->off[m]];
+                      if (walls)
+                        Local<R>::walls (sF, o, ss, su, sv, Tn);
+                      const R cur = sT[o];
+                      if (f != kc.F)
+                        Local<R>::set (&kc, ss, f);
+                      const R best = Local<R>::update (ss, &kc, Tn, cur);
+                      if (store_lower (sT, o, best, cur, ch, mc))
+                        sS[o] = now;
+                    }
+                  __syncthreads ();
+                }
+            }
+          swept++;
+          if (__any_sync (0xffffffffu, ch) && lane == 0)
+            s_ch = 1;
+          __syncthreads ();
+          const bool again = s_ch;
+          any |= again;
+          __syncthreads ();      /* everyone read s_ch before it is reset */
+          if (!again)
+            break;
+        }
+      mc = warp_min (mc);
+      if (lane == 0)
+        s_min[warp] = mc;
+      __syncthreads ();
+      if (any)
+        for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+          {
+            Tk[q] = sT[q];
+            Sk[q] = sS[q];
+          }
       if (threadIdx.x == 0)
         {
+          counter[k] = cnt;
+          for (int w = 1; w < nwarps; w++)
+            mc = fold_min (mc, s_min[w]);
           changed[k] = any;
           active[k] = any;
           sd[k] = any ? fold_key ((float) mc) : KEY_INF;
@@ -733,12 +844,12 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
 }
 
 /* Subdomain k lowers its neighbours' ghost copies of its inner nodes,
- * thread tid of nthr; fold-pmm.c's push, all directions.  In a pass (woke
- * null) a lowered neighbour is made active here; for the queue kernel the
+ * thread tid of nthr; fold-pmm.c's push, all directions.  In a pass a
+ * lowered neighbour is made active here; for the queue kernel (QUEUE) the
  * bits of the lowered directions are gathered in *woke instead, and the
- * ghosts' stamps say "pushed" rather than a sweep count.
- * Either way SD_N = min(SD_N, least lowered).  Through L2, as the sweep. */
-template <typename R>
+ * ghosts' stamps say `pushed` rather than a sweep count.
+ * Either way SD_N = min(SD_N, least lowered). */
+template <bool QUEUE, typename R>
 __device__ void
 push_one (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned *sd, int k,
           int tid, int nthr, unsigned *woke, uint32_t pushed)
@@ -760,7 +871,7 @@ push_one (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned 
        * pass, one past N's counter; in the queue kernel, where N may be
        * running, `pushed` (STAMP_PUSHED and this push's number), which N's
        * next load turns into "fresh". */
-      const uint32_t mark = woke ? pushed : __ldcg (counter + nk) + 1u;
+      const uint32_t mark = QUEUE ? pushed : counter[nk] + 1u;
       int lo[3], w[3], shift[3];
       for (int a = 0; a < 3; a++)
         {
@@ -783,13 +894,13 @@ push_one (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned 
           const int j = lo[1] + (idx / w[0]) % w[1];
           const int kk = lo[2] + idx / (w[0] * w[1]);
           const int o = kk * G.stride[2] + j * G.stride[1] + i;
-          const R v = __ldcg (src + o);
-          if (v < __ldcg (dst + o + dshift))
+          const R v = ld<QUEUE> (src + o);
+          if (v < ld<QUEUE> (dst + o + dshift))
             {
-              __stcg (dst + o + dshift, v);
-              if (woke)
+              st<QUEUE> (dst + o + dshift, v);
+              if (QUEUE)
                 __threadfence ();   /* the value before the stamp (sweep3d_subdomain) */
-              __stcg (dst_stamp + o + dshift, mark);
+              st<QUEUE> (dst_stamp + o + dshift, mark);
               ml = fminf (ml, (float) v);
               lowered = true;
             }
@@ -797,7 +908,7 @@ push_one (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsigned 
       if (lowered)
         {
           atomicMin (&sd[nk], fold_key (ml));
-          if (woke)
+          if (QUEUE)
             atomicOr (woke, 1u << d);
           else
             active[nk] = 1;
@@ -819,7 +930,7 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
     {
       const int k = list[i];
       if (changed[k])
-        push_one (T, stamp, counter, active, sd, k, tid, group, (unsigned *) nullptr, 0u);
+        push_one<false> (T, stamp, counter, active, sd, k, tid, group, (unsigned *) nullptr, 0u);
     }
 }
 
@@ -990,11 +1101,11 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
       if (k < 0)
         break;
       double mc;
-      const bool any = sweep3d_subdomain (T, F, stamp, counter, k, inner, true, mc, swept);
+      const bool any = sweep3d_subdomain (T, F, stamp, counter, k, inner, mc, swept);
       __syncthreads ();                          /* the inner nodes are written */
       if (any)
         {
-          push_one (T, stamp, counter, (int *) nullptr, Q.sd, k, (int) threadIdx.x,
+          push_one<true> (T, stamp, counter, (int *) nullptr, Q.sd, k, (int) threadIdx.x,
                     (int) blockDim.x, &s_woke, s_pushed);
           __threadfence ();
           __syncthreads ();
