@@ -576,8 +576,8 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
 
 /* Loads and stores of the queue kernel go through L2 (ld.cg/st.cg): other
  * SMs write a subdomain's ghosts while it runs, and an SM's L1 is not kept
- * coherent with them.  A pass's kernels keep the plain ones, which
- * measured faster (RESULTS.md). */
+ * coherent with them.  A pass's kernels keep the plain ones: nothing else
+ * writes while they run. */
 template <bool QUEUE, typename V>
 __device__ __forceinline__ V
 ld (const V *p)
@@ -948,8 +948,8 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
  * sets RUNNING alone, then reads it: pushes into it from then on leave it
  * WOKEN and RUNNING, so it is swept again with the new ghosts.  A sweep
  * that changed a node queues its subdomain again, as a pass keeps it
- * active.  `pending` counts the subdomains queued or running; the sweep
- * that brings it to 0 ends the solve.  Sweeps write only their inner
+ * active.  `pending` counts the subdomains queued or running; when it is 0
+ * the next take ends the solve.  Sweeps write only their inner
  * nodes and pushes only ghosts, so they never write the same word, and
  * values only fall: a sweep that reads a ghost while it is being lowered
  * reads a valid upper bound either way, and is woken again.  A pass's
@@ -1131,11 +1131,8 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
               atomicExch (Q.state + k, SUB_WOKEN);
               queue_append (ctl, Q, k);
             }
-          else if (atomicSub (&ctl->pending, 1) == 1)
-            {
-              __threadfence ();
-              ((volatile FoldCtl *) ctl)->done = 1;
-            }
+          else
+            atomicSub (&ctl->pending, 1);      /* at 0, queue_take ends the solve */
         }
     }
   if (threadIdx.x == 0 && swept)
