@@ -29,6 +29,9 @@ typedef struct fold_cuda_tune {
                      subdomain instead; 0: default */
   fold_cuda_graph graph;
   fold_cuda_sched sched;
+  int rounds_max; /* queue: a schedule of at most this many subdomains runs in
+                     rounds, as passes; 0: default (the blocks the GPU holds at
+                     once), negative: none does */
 } fold_cuda_tune;
 
 /* The knobs in force; set before a solve, from one thread. */

@@ -59,7 +59,7 @@
 #include "fold-private.h"
 
 extern "C" {
-fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT };
+fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT, 0 };
 }
 
 namespace {
@@ -108,10 +108,13 @@ struct FoldCtl {
   /* The queue kernel's (sweep3d_queue_kernel): entries appended and taken,
    * and the subdomains queued or running. */
   unsigned long long qtail, qhead;
-  int pending;
-  int q_count;        /* entries in the queue, and the sum of their SD */
-  double q_sum;
-  unsigned pushes;    /* numbers the pushes' stamps */
+  int pending;         /* subdomains queued or running */
+  int gen_n;           /* members of the schedule held */
+  int rounds;          /* the schedule held runs in rounds, as passes */
+  int n_rest;          /* in rounds: the members resting, listed for the next */
+  int building;        /* a block builds the next schedule */
+  unsigned waits, built_waits;   /* entries into waiting; their count at the last build */
+  unsigned pushes;     /* numbers the pushes' stamps */
 };
 
 /* Float keys whose unsigned order is the floats' order, for atomicMin. */
@@ -942,38 +945,53 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
  * sweep from the next (RESULTS.md: a pass held 274 sweeps for 396 places
  * and lasted as long as its slowest one).
  *
- * A subdomain's state is two bits: WOKEN (it is in the queue, or must go
- * back in when its sweep ends) and RUNNING.  A push sets WOKEN; whoever
- * moves the state from 0 appends the subdomain.  A block that takes one
- * sets RUNNING alone, then reads it: pushes into it from then on leave it
- * WOKEN and RUNNING, so it is swept again with the new ghosts.  A sweep
- * that changed a node queues its subdomain again, as a pass keeps it
- * active.  `pending` counts the subdomains queued or running; when it is 0
- * the next take ends the solve.  Sweeps write only their inner
- * nodes and pushes only ghosts, so they never write the same word, and
- * values only fall: a sweep that reads a ghost while it is being lowered
- * reads a valid upper bound either way, and is woken again.  A pass's
- * push stamps a ghost one past its subdomain's sweep count; here the
- * subdomain may be mid-sweep, so a push stamps STAMP_PUSHED (after the
- * value, fenced) and the next sweep to load the stamp (before the values,
- * fenced) takes it as fresh and clears it.
+ * The order is the passes' own: a schedule of subdomains (SOLAS: those
+ * whose SD lies below the threshold; LAS: every active one) is held while
+ * it settles.  Its members go back into the queue whenever they change or
+ * are woken; other subdomains woken meanwhile wait.  When no more than a
+ * 64th of the schedule is still queued or running, one block builds the
+ * next schedule from everything active, as the tally and compact kernels
+ * do between passes.  (Admitting every woken subdomain at once, ordered by
+ * putting back those above the queue's mean SD, swept 9.3 times per
+ * subdomain at 518³ against the passes' 6.8: RESULTS.md, sixth round.)
+ *
+ * A subdomain's state is four bits: ACTIVE (it needs a sweep), QUEUED (it
+ * is in the ring), RUNNING (a block sweeps it) and MEMBER (of the schedule
+ * held).  ACTIVE alone: it waits for the next schedule.  A push sets
+ * ACTIVE; an idle member is then queued at once.  A block that takes a
+ * subdomain sets RUNNING and clears ACTIVE and QUEUED in one step: pushes
+ * from then on set ACTIVE again, and the subdomain is swept again with
+ * the new ghosts (at once if it is a member, else with the next
+ * schedule).  A sweep that changed a node leaves it ACTIVE, as a pass
+ * keeps it active.  `pending` counts the subdomains queued or running;
+ * `waits` counts entries into the waiting state, so that a schedule is
+ * built only when something new waits.  A build that starts with nothing
+ * pending (then nothing runs, and nothing can wake) and finds nothing
+ * active ends the solve.
+ *
+ * Sweeps write only their inner nodes and pushes only ghosts, so they
+ * never write the same word, and values only fall: a sweep that reads a
+ * ghost while it is being lowered reads a valid upper bound either way,
+ * and is woken again.  A pass's push stamps a ghost one past its
+ * subdomain's sweep count; here the subdomain may be mid-sweep, so a push
+ * stamps STAMP_PUSHED (after the value, fenced) and the next sweep to load
+ * the stamp (before the values, fenced) takes it as fresh and clears it.
  *
  * The ring holds each subdomain at most once, so nblocks entries do.  A
  * launch gives up taking new work after `budget_ns` (no launch may meet a
  * display watchdog); the host launches it again while work is pending. */
-constexpr int SUB_WOKEN = 1, SUB_RUNNING = 2;
+constexpr int SUB_ACTIVE = 1, SUB_QUEUED = 2, SUB_RUNNING = 4, SUB_MEMBER = 8;
 constexpr unsigned long long QUEUE_BUDGET_NS = 100000000ull;   /* 0.1 s a launch */
-constexpr int PUT_BACK = 8;
+constexpr int TAKE_DONE = -1, TAKE_BUILD = -2;
 
 /* The queue's arrays.  sd: each subdomain's SD as in a pass (least lowered
- * ghost or changed node, fold_key); queued_sd: the SD it was counted with
- * in the queue's sum when appended. */
+ * ghost or changed node, fold_key). */
 struct FoldQueue {
-  int *ring, *state;
+  int *ring, *state, *rest;
   unsigned *sd;
-  float *queued_sd;
   int cap;
-  int min_act;     /* SOLAS's least schedule: below it nothing is put back */
+  int min_act;     /* SOLAS's least schedule: a shorter one takes every active subdomain */
+  int rounds_max;  /* a schedule of at most this many members runs in rounds */
   bool solas;
 };
 
@@ -985,39 +1003,49 @@ global_ns ()
   return t;
 }
 
-/* Appends k, counting its SD into the queue's sum; what the caller wrote
- * before is fenced first.  The slot may still wait for the taker of the
- * entry cap before this one. */
-__device__ void
-queue_append (FoldCtl *ctl, const FoldQueue &Q, int k)
+/* Writes k into ring entry e (what the caller wrote before is fenced
+ * first).  The slot may still wait for the taker of the entry cap before
+ * this one. */
+__device__ __forceinline__ void
+queue_put (const FoldQueue &Q, unsigned long long e, int k)
 {
-  const float v = fold_unkey (__ldcg (Q.sd + k));
-  __stcg (Q.queued_sd + k, v);
-  atomicAdd (&ctl->q_sum, (double) v);
-  atomicAdd (&ctl->q_count, 1);
-  __threadfence ();
-  const unsigned long long e = atomicAdd (&ctl->qtail, 1ull);
   while (atomicCAS (Q.ring + e % (unsigned long long) Q.cap, 0, k + 1) != 0)
     __nanosleep (32);
 }
 
-/* The next subdomain, or -1 when the solve is done or the launch's time is
- * up (one thread of the block calls this).  SOLAS in a queue: while more
- * than min_act subdomains wait, one whose SD lies above their mean goes
- * back to the end (the pass schedule's threshold, Av, without its
- * look-back), so that the front's own subdomains come first and those far
- * ahead of it wait for better ghosts. */
+__device__ void
+queue_append (FoldCtl *ctl, const FoldQueue &Q, int k)
+{
+  __threadfence ();
+  queue_put (Q, atomicAdd (&ctl->qtail, 1ull), k);
+}
+
+/* A waiting subdomain appeared: counted after its state is visible. */
+__device__ __forceinline__ void
+queue_waits (FoldCtl *ctl)
+{
+  __threadfence ();
+  atomicAdd (&ctl->waits, 1u);
+}
+
+/* The next subdomain; TAKE_BUILD when this block is to build the next
+ * schedule (it then holds the builder's lock); TAKE_DONE when the solve is
+ * done or the launch's time is up.  One thread of the block calls this. */
 __device__ int
 queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline)
 {
   volatile FoldCtl *v = ctl;
-  int put_back = 0;      /* at most PUT_BACK in a row, whatever the sums say */
   for (;;)
     {
-      if (v->pending == 0)        /* nothing queued or running: nothing can come */
-        v->done = 1;
       if (v->done || global_ns () > deadline)
-        return -1;
+        return TAKE_DONE;
+      /* The schedule has (nearly) settled and something new waits, or
+       * nothing is pending at all: build the next one. */
+      const int pend = v->pending;
+      if ((pend == 0
+           || (!v->rounds && pend <= v->gen_n / 64 && v->waits != v->built_waits))
+          && atomicCAS (&ctl->building, 0, 1) == 0)
+        return TAKE_BUILD;
       const unsigned long long h = v->qhead;
       if (h >= v->qtail)
         {
@@ -1031,43 +1059,320 @@ queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline)
       while ((x = atomicExch (slot, 0)) == 0)   /* its writer is on the way */
         __nanosleep (32);
       __threadfence ();
-      const int k = x - 1;
-      const int count = atomicSub (&ctl->q_count, 1);
-      const double sum = atomicAdd (&ctl->q_sum, -(double) __ldcg (Q.queued_sd + k));
-      if (Q.solas && count > Q.min_act && put_back < PUT_BACK
-          && (double) fold_unkey (__ldcg (Q.sd + k)) > sum / count)
-        {
-          queue_append (ctl, Q, k);
-          put_back++;
-          continue;
-        }
-      return k;
+      return x - 1;
     }
 }
 
-/* A push lowered k's ghosts (fenced before): queue k unless it is already
- * queued, or running and will see WOKEN when it ends. */
+__device__ __forceinline__ int
+ld_volatile (const int *p)
+{
+  return *(const volatile int *) p;
+}
+
+/* A member rests until the next round. */
+__device__ __forceinline__ void
+queue_rest (FoldCtl *ctl, const FoldQueue &Q, int k)
+{
+  __stcg (Q.rest + atomicAdd (&ctl->n_rest, 1), k);
+}
+
+/* A push lowered k's ghosts (fenced before): an idle member is queued now
+ * (in rounds it rests until the next round), an idle non-member waits; the
+ * rest is already seen to. */
 __device__ void
 queue_wake (FoldCtl *ctl, const FoldQueue &Q, int k)
 {
-  if (atomicOr (Q.state + k, SUB_WOKEN) == 0)
+  const int old = atomicOr (Q.state + k, SUB_ACTIVE);
+  if (old & (SUB_ACTIVE | SUB_QUEUED | SUB_RUNNING))
+    return;
+  if (old & SUB_MEMBER)
     {
-      atomicAdd (&ctl->pending, 1);
-      queue_append (ctl, Q, k);
+      if (ld_volatile (&ctl->rounds))
+        {
+          queue_rest (ctl, Q, k);
+          return;
+        }
+      const int from = old | SUB_ACTIVE;
+      if (atomicCAS (Q.state + k, from, from | SUB_QUEUED) == from)
+        {
+          atomicAdd (&ctl->pending, 1);
+          queue_append (ctl, Q, k);
+          return;
+        }
+    }
+  queue_waits (ctl);   /* or the builder moved it on meanwhile: one build more at most */
+}
+
+/* Sets RUNNING and clears ACTIVE and QUEUED in one step (a push between
+ * two steps would see an idle member and queue it a second time). */
+__device__ __forceinline__ void
+queue_start (const FoldQueue &Q, int k)
+{
+  int old = __ldcg (Q.state + k), prev;
+  while ((prev = atomicCAS (Q.state + k, old, (old & SUB_MEMBER) | SUB_RUNNING)) != old)
+    old = prev;
+}
+
+/* k's sweep ended (changed: it lowered an inner node).  A member that
+ * changed or was woken while it ran goes back into the queue, or in
+ * rounds rests until the next round; a non-member that changed or was
+ * woken waits; the rest is idle. */
+__device__ void
+queue_finish (FoldCtl *ctl, const FoldQueue &Q, int k, bool changed)
+{
+  const bool rounds = ld_volatile (&ctl->rounds);
+  int old = __ldcg (Q.state + k), to, prev;
+  for (;;)
+    {
+      const bool again = changed || (old & SUB_ACTIVE);
+      if (!again)
+        to = old & SUB_MEMBER;
+      else if ((old & SUB_MEMBER) && !rounds)
+        to = SUB_MEMBER | SUB_ACTIVE | SUB_QUEUED;
+      else
+        to = (old & SUB_MEMBER) | SUB_ACTIVE;
+      if ((prev = atomicCAS (Q.state + k, old, to)) == old)
+        break;
+      old = prev;
+    }
+  if (to & SUB_QUEUED)
+    {
+      queue_append (ctl, Q, k);             /* still pending */
+      return;
+    }
+  if (to == (SUB_MEMBER | SUB_ACTIVE))
+    queue_rest (ctl, Q, k);
+  else if (to & SUB_ACTIVE)
+    queue_waits (ctl);
+  __threadfence ();
+  atomicSub (&ctl->pending, 1);
+}
+
+/* The next schedule, by the whole block (thread 0 holds the builder's
+ * lock): the passes' tally, threshold and compaction over the states.
+ * Subdomains below the threshold become members, and those of them that
+ * wait are queued; the others stop being members.  A schedule that fits
+ * the GPU at once (no more members than blocks) runs in rounds, as passes
+ * do: its members rest when they change or are woken (listed in `rest`),
+ * and when nothing is pending the next round queues them all again, while
+ * more than a 64th of them rest.  There a queue has no idle SMs to fill,
+ * and a sweep started before its neighbours' pushes only adds a sweep:
+ * Ex_C, whose schedules hold about 60 subdomains, swept 17 times per
+ * subdomain instead of 10 (RESULTS.md, seventh round). */
+constexpr int SCAN_ILP = 8;    /* loads in flight per thread in a scan */
+
+/* Queues the block's subdomains with put set, a warp's at once (the
+ * states already say QUEUED). */
+__device__ __forceinline__ void
+queue_put_warp (FoldCtl *ctl, const FoldQueue &Q, bool put, int k)
+{
+  const int lane = threadIdx.x & 31;
+  const unsigned mask = __ballot_sync (0xffffffffu, put);
+  if (!mask)
+    return;
+  unsigned long long e0 = 0;
+  if (lane == 0)
+    {
+      atomicAdd (&ctl->pending, __popc (mask));
+      __threadfence ();
+      e0 = atomicAdd (&ctl->qtail, (unsigned long long) __popc (mask));
+    }
+  e0 = __shfl_sync (0xffffffffu, e0, 0);
+  if (put)
+    queue_put (Q, e0 + __popc (mask & ((1u << lane) - 1u)), k);
+}
+
+/* Makes k (state s as read) a member; whether it must be put into the
+ * ring (it waited or rested). */
+__device__ __forceinline__ bool
+queue_admit (const FoldQueue &Q, int k, int s)
+{
+  for (;;)
+    {
+      const int to = (s & (SUB_QUEUED | SUB_RUNNING)) ? s | SUB_MEMBER
+                     : s | SUB_MEMBER | SUB_QUEUED;
+      const int prev = atomicCAS (Q.state + k, s, to);
+      if (prev == s)
+        return to & ~s & SUB_QUEUED;
+      s = prev;
+      if (!(s & SUB_ACTIVE))     /* its sweep started meanwhile */
+        {
+          atomicOr (Q.state + k, SUB_MEMBER);
+          return false;
+        }
     }
 }
 
-/* The start: every active subdomain queued, in no particular order. */
+/* The block's sum of x, in thread 0 (scratch: 32 words). */
+template <typename V>
+__device__ __forceinline__ V
+block_sum (V x, V *scratch)
+{
+  for (int o = 16; o > 0; o >>= 1)
+    x += __shfl_xor_sync (0xffffffffu, x, o);
+  __syncthreads ();                  /* scratch free from the last call */
+  if ((threadIdx.x & 31) == 0)
+    scratch[threadIdx.x >> 5] = x;
+  __syncthreads ();
+  if (threadIdx.x == 0)
+    for (int w = 1; w < (int) (blockDim.x >> 5); w++)
+      x += scratch[w];
+  return x;
+}
+
+__device__ void
+queue_build (FoldCtl *ctl, const FoldQueue &Q)
+{
+  __shared__ int s_int[32];
+  __shared__ double s_dbl[32];
+  __shared__ double s_thr;
+  __shared__ int s_pending, s_rest, s_admitted;
+  __shared__ bool s_done, s_round;
+  volatile FoldCtl *v = ctl;
+  const int nb = c_geo.nblocks, step = (int) blockDim.x;
+
+  if (threadIdx.x == 0)
+    {
+      __threadfence ();
+      s_pending = v->pending;      /* 0: nothing runs, so nothing wakes during the scan */
+      v->built_waits = v->waits;   /* what waits from now on asks for another build */
+      s_rest = v->n_rest;
+      s_round = v->rounds && s_pending == 0 && s_rest > v->gen_n / 64;
+      v->n_rest = 0;               /* a rebuild lists its own */
+      __threadfence ();
+    }
+  __syncthreads ();
+
+  if (s_round)
+    {
+      /* The same schedule once more: the resting members into the ring. */
+      for (int base = 0; base < s_rest; base += step)
+        {
+          const int i = base + (int) threadIdx.x;
+          const int k = i < s_rest ? __ldcg (Q.rest + i) : 0;
+          const bool put = i < s_rest && queue_admit (Q, k, __ldcg (Q.state + k));
+          queue_put_warp (ctl, Q, put, k);
+        }
+      __syncthreads ();
+      if (threadIdx.x == 0)
+        {
+          v->passes++;
+          __threadfence ();
+          v->building = 0;
+        }
+      return;
+    }
+
+  /* Tally: the active subdomains, the sum of their SD, and all alive. */
+  int n = 0, alive = 0;
+  double sum = 0.0;
+  for (int base = 0; base < nb; base += step * SCAN_ILP)
+    {
+      int st[SCAN_ILP];
+      unsigned key[SCAN_ILP];
+#pragma unroll
+      for (int j = 0; j < SCAN_ILP; j++)
+        {
+          const int k = base + j * step + (int) threadIdx.x;
+          st[j] = k < nb ? __ldcg (Q.state + k) : 0;
+          key[j] = k < nb ? __ldcg (Q.sd + k) : KEY_INF;
+        }
+#pragma unroll
+      for (int j = 0; j < SCAN_ILP; j++)
+        {
+          alive += (st[j] & (SUB_ACTIVE | SUB_QUEUED | SUB_RUNNING)) != 0;
+          if ((st[j] & SUB_ACTIVE) && key[j] < KEY_INF)
+            n++, sum += (double) fold_unkey (key[j]);
+        }
+    }
+  n = block_sum (n, s_int);
+  alive = block_sum (alive, s_int);
+  sum = block_sum (sum, s_dbl);
+  if (threadIdx.x == 0)
+    {
+      double thr = INFINITY;
+      if (Q.solas && n > 0)
+        {
+          const double av = sum / n;
+          const double old = isnan (v->old_av) ? av : v->old_av;
+          thr = av + 0.4 * fmax (0.0, av - old);
+          v->old_av = av;
+        }
+      s_thr = thr;
+      s_done = alive == 0 && s_pending == 0;
+      if (s_done)
+        {
+          v->done = 1;
+          v->building = 0;
+        }
+    }
+  __syncthreads ();
+  if (s_done)
+    return;
+
+  /* Membership, then (SOLAS: a schedule shorter than min_act takes every
+   * active subdomain) a second look at the rest. */
+  int members = 0;
+  for (int look = 0; look < 2; look++)
+    {
+      const double thr = look ? INFINITY : s_thr;
+      for (int base = 0; base < nb; base += step * SCAN_ILP)
+        {
+          int st[SCAN_ILP];
+          unsigned key[SCAN_ILP];
+#pragma unroll
+          for (int j = 0; j < SCAN_ILP; j++)
+            {
+              const int k = base + j * step + (int) threadIdx.x;
+              st[j] = k < nb ? __ldcg (Q.state + k) : 0;
+              key[j] = k < nb ? __ldcg (Q.sd + k) : KEY_INF;
+            }
+#pragma unroll
+          for (int j = 0; j < SCAN_ILP; j++)
+            {
+              const int k = base + j * step + (int) threadIdx.x;
+              const int s = st[j];
+              const bool in = (s & SUB_ACTIVE)
+                              && (thr == INFINITY || (double) fold_unkey (key[j]) < thr);
+              bool put = false;
+              if (!(s & SUB_ACTIVE) && (s & SUB_RUNNING))
+                ;   /* mid-sweep, its SD unknown: its membership stays as it is */
+              else if (in)
+                {
+                  if (!look || !(s & SUB_MEMBER))
+                    members++;
+                  put = queue_admit (Q, k, s);
+                }
+              else if (!look && (s & SUB_MEMBER))
+                atomicAnd (Q.state + k, ~SUB_MEMBER);
+              queue_put_warp (ctl, Q, put, k);
+            }
+        }
+      const int total = block_sum (members, s_int);
+      if (threadIdx.x == 0)
+        s_admitted = total;
+      __syncthreads ();
+      if (s_thr == INFINITY || s_admitted >= Q.min_act)
+        break;
+    }
+  if (threadIdx.x == 0)
+    {
+      v->gen_n = s_admitted;
+      v->rounds = s_admitted <= Q.rounds_max;
+      if (s_admitted)
+        v->schedules++;
+      __threadfence ();
+      v->building = 0;
+    }
+}
+
+/* The start: every active subdomain waits for the first schedule. */
 __global__ void
-queue_seed_kernel (const int *active, FoldQueue Q, FoldCtl *ctl)
+queue_seed_kernel (const int *active, FoldQueue Q)
 {
   for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < c_geo.nblocks;
        k += gridDim.x * blockDim.x)
-    {
-      Q.state[k] = 0;
-      if (active[k])
-        queue_wake (ctl, Q, k);
-    }
+    Q.state[k] = active[k] ? SUB_ACTIVE : 0;
 }
 
 template <typename R>
@@ -1088,8 +1393,8 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
           const int k = queue_take (ctl, Q, deadline);
           if (k >= 0)
             {
-              atomicExch (Q.state + k, SUB_RUNNING);   /* clears WOKEN: later pushes set it */
-              atomicExch (Q.sd + k, KEY_INF);          /* and lower SD again */
+              queue_start (Q, k);
+              atomicExch (Q.sd + k, KEY_INF);          /* pushes lower SD again */
               __threadfence ();
             }
           s_k = k;
@@ -1098,8 +1403,14 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
         }
       __syncthreads ();
       const int k = s_k;
-      if (k < 0)
+      if (k == TAKE_DONE)
         break;
+      if (k == TAKE_BUILD)
+        {
+          queue_build (ctl, Q);
+          __syncthreads ();
+          continue;
+        }
       double mc;
       const bool any = sweep3d_subdomain (T, F, stamp, counter, k, inner, mc, swept);
       __syncthreads ();                          /* the inner nodes are written */
@@ -1122,17 +1433,9 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
         }
       if (threadIdx.x == 0)
         {
-          /* Changed: swept again, as a pass keeps it active.  Woken while
-           * running: swept again with the new ghosts.  Else idle. */
           if (any)
             atomicMin (Q.sd + k, fold_key ((float) mc));
-          if (any || atomicCAS (Q.state + k, SUB_RUNNING, 0) != SUB_RUNNING)
-            {
-              atomicExch (Q.state + k, SUB_WOKEN);
-              queue_append (ctl, Q, k);
-            }
-          else
-            atomicSub (&ctl->pending, 1);      /* at 0, queue_take ends the solve */
+          queue_finish (ctl, Q, k, any);
         }
     }
   if (threadIdx.x == 0 && swept)
@@ -1179,8 +1482,7 @@ struct Buf {
 
 struct FoldWorkspace {
   std::mutex lock;
-  Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl, take,
-    queued_sd;
+  Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl, take;
   Buf slot[2], host_ctl;          /* pinned host memory (slot: see upload) */
   cudaStream_t stream = nullptr;
   cudaEvent_t ev0 = nullptr, ev1 = nullptr;
@@ -1188,8 +1490,8 @@ struct FoldWorkspace {
   int device = -1;
   bool atexit_set = false;
 
-  Buf *device_bufs[15] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &active, &list_a,
-                           &list_b, &sd, &changed, &ctl, &take, &queued_sd };
+  Buf *device_bufs[14] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &active, &list_a,
+                           &list_b, &sd, &changed, &ctl, &take };
 
   size_t
   held () const
@@ -1374,7 +1676,6 @@ struct FoldView {
   unsigned *sd;
   FoldCtl *ctl, *host_ctl;
   unsigned *take;
-  float *queued_sd;
   cudaStream_t stream;
   cudaEvent_t ev0, ev1;
 };
@@ -1443,8 +1744,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   const bool any_frozen = pb->any_frozen;
   const size_t need = nblocks * bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t))
                       + count * (sizeof (R) + sizeof (float) + (any_frozen ? 1 : 0))
-                      + nblocks * (4 * sizeof (int) + sizeof (unsigned) + 1
-                                   + (use_queue ? sizeof (float) : 0))
+                      + nblocks * (4 * sizeof (int) + sizeof (unsigned) + 1)
                       + (device_time != nullptr && sizeof (R) != sizeof (float)
                          ? count * sizeof (float) : 0);
   size_t free_b = 0, total_b = 0;
@@ -1486,8 +1786,6 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (ensure (ws.ctl, sizeof (FoldCtl)));
   const int nchunks = (int) ((nblocks + CHUNK - 1) / CHUNK);
   FOLD_CK (ensure (ws.take, (size_t) nchunks * sizeof (unsigned)));
-  if (use_queue)
-    FOLD_CK (ensure (ws.queued_sd, nblocks * sizeof (float)));
   FOLD_CK (ensure_pinned (ws.host_ctl, sizeof (FoldCtl)));
   for (int i = 0; i < 2; i++)
     {
@@ -1501,7 +1799,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     any_frozen ? (uint8_t *) ws.frozen.p : nullptr, (uint8_t *) ws.changed.p,
     (int *) ws.active.p, (int *) ws.list_a.p, (int *) ws.list_b.p, (unsigned *) ws.sd.p,
     (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, (unsigned *) ws.take.p,
-    (float *) ws.queued_sd.p, ws.stream, ws.ev0, ws.ev1,
+    ws.stream, ws.ev0, ws.ev1,
   };
 
   /* Constants. */
@@ -1598,10 +1896,12 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
       /* The queue kernel: launched again while work is pending (each
        * launch stops taking work after QUEUE_BUDGET_NS).  The ring is
        * list_a, the states list_b. */
-      const FoldQueue Q = { d.list_a, d.list_b, d.sd, d.queued_sd, (int) nblocks,
-                            c0.min_act, !c0.las };
+      const int rounds_max = fold_cuda_tuning.rounds_max == 0 ? resident
+                             : fold_cuda_tuning.rounds_max < 0 ? -1 : fold_cuda_tuning.rounds_max;
+      const FoldQueue Q = { d.list_a, d.list_b, d.active, d.sd, (int) nblocks,
+                            c0.min_act, rounds_max, !c0.las };
       FOLD_CK (cudaMemsetAsync (Q.ring, 0, nblocks * sizeof (int), d.stream));
-      queue_seed_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, Q, d.ctl);
+      queue_seed_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, Q);
       FOLD_CK (cudaGetLastError ());
       for (;;)
         {

@@ -556,8 +556,12 @@ test_match (gconstpointer data)
   const int *blocks = is3d ? blocks_3d : blocks_2d;
   const size_t nblocks = is3d ? G_N_ELEMENTS (blocks_3d) : G_N_ELEMENTS (blocks_2d);
 
-  /* 3D runs both schedules of the CUDA back end: passes and the queue. */
-  const int nscheds = is3d ? 2 : 1;
+  /* 3D runs every schedule of the CUDA back end: passes, the queue (small
+   * schedules in rounds), and the queue without rounds (these grids have
+   * no schedule larger than the GPU holds, so only that runs its queue
+   * mode). */
+  static const char *const sched_names[] = { "", ", queue", ", queue without rounds" };
+  const int nscheds = is3d ? 3 : 1;
   for (int sched = 0; sched < nscheds; sched++)
     for (int dbl = 0; dbl < 2; dbl++)
       for (int meth = FR_FOLD_LAS; meth <= FR_FOLD_SOLAS; meth++)
@@ -573,13 +577,14 @@ test_match (gconstpointer data)
             p.block = blocks[b];
             g_snprintf (what, sizeof what, "%s %s %s block %d%s", mc->path,
                         fr_fold_method_name (p.method), dbl ? "double" : "single", p.block,
-                        sched ? ", queue" : "");
+                        sched_names[sched]);
             p.backend = FR_FOLD_CPU;
             solve_ok (&pb, &p, &cpu, what);
             p.backend = FR_FOLD_CUDA;
 #if FOLDRAY_HAVE_CUDA
             const fold_cuda_tune saved = fold_cuda_tuning;
             fold_cuda_tuning.sched = sched ? FOLD_CUDA_SCHED_QUEUE : FOLD_CUDA_SCHED_PASSES;
+            fold_cuda_tuning.rounds_max = sched == 2 ? -1 : 0;
 #endif
             solve_ok (&pb, &p, &cuda, what);
 #if FOLDRAY_HAVE_CUDA
@@ -627,6 +632,8 @@ test_knobs (void)
     { "passes", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_PASSES } },
     { "queue (3D; 2D runs passes)", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
     { "queue, inner 3", { 3, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
+    { "queue without rounds", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE, -1 } },
+    { "queue, rounds up to 2", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE, 2 } },
   };
 
   if (!need_device ())

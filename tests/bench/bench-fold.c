@@ -15,7 +15,8 @@
  *              [--backend cpu|cuda|both] [--block B] [--blocks 4,6,8,...]
  *              [--threads N] [--runs N] [--max-seconds S] [--paper]
  *              [--2d 512,1024,2048] [--inner N] [--batch N] [--min-act N]
- *              [--graph on|off] [--sched passes|queue] [--dry-run] [CSV]
+ *              [--graph on|off] [--sched passes|queue] [--rounds-max N]
+ *              [--dry-run] [CSV]
  *
  *   --paper        the paper's matrix: ex-a, ex-b, ex-c and ex-d on 84, 168,
  *                  336 and 504, fold3d on 266 and 518, single and double
@@ -29,7 +30,7 @@
  *                  start, layered speeds, ψa ≠ 0) on n² grids, both back
  *                  ends unless --backend says otherwise; the CUDA runs keep
  *                  T on the device as the application does
- *   --inner, --batch, --min-act, --graph, --sched
+ *   --inner, --batch, --min-act, --graph, --sched, --rounds-max
  *                  the CUDA back end's knobs (fold-cuda-tune.h)
  *   --dry-run      list the runs (and the K20 times known for them) only
  *
@@ -270,6 +271,8 @@ parse_args (int argc, char **argv, options *o)
         fold_cuda_tuning.batch = atoi (argv[++i]);
       else if (strcmp (a, "--min-act") == 0 && v)
         fold_cuda_tuning.min_act = atoi (argv[++i]);
+      else if (strcmp (a, "--rounds-max") == 0 && v)
+        fold_cuda_tuning.rounds_max = atoi (argv[++i]);
       else if (strcmp (a, "--sched") == 0 && v
                && (strcmp (v, "passes") == 0 || strcmp (v, "queue") == 0))
         fold_cuda_tuning.sched = strcmp (argv[++i], "queue") == 0 ? FOLD_CUDA_SCHED_QUEUE
