@@ -1220,6 +1220,22 @@ block_sum (V x, V *scratch)
   return x;
 }
 
+/* A scan's loads: the states and SD keys of the block's SCAN_ILP entries
+ * from base (entry base + j blockDim + thread), all issued before any is
+ * used; past the end, idle and +inf. */
+__device__ __forceinline__ void
+scan_load (const FoldQueue &Q, int base, int (&st)[SCAN_ILP], unsigned (&key)[SCAN_ILP])
+{
+#pragma unroll
+  for (int j = 0; j < SCAN_ILP; j++)
+    {
+      const int k = base + j * (int) blockDim.x + (int) threadIdx.x;
+      const bool in = k < c_geo.nblocks;
+      st[j] = in ? __ldcg (Q.state + k) : 0;
+      key[j] = in ? __ldcg (Q.sd + k) : KEY_INF;
+    }
+}
+
 __device__ void
 queue_build (FoldCtl *ctl, const FoldQueue &Q)
 {
@@ -1270,13 +1286,7 @@ queue_build (FoldCtl *ctl, const FoldQueue &Q)
     {
       int st[SCAN_ILP];
       unsigned key[SCAN_ILP];
-#pragma unroll
-      for (int j = 0; j < SCAN_ILP; j++)
-        {
-          const int k = base + j * step + (int) threadIdx.x;
-          st[j] = k < nb ? __ldcg (Q.state + k) : 0;
-          key[j] = k < nb ? __ldcg (Q.sd + k) : KEY_INF;
-        }
+      scan_load (Q, base, st, key);
 #pragma unroll
       for (int j = 0; j < SCAN_ILP; j++)
         {
@@ -1320,13 +1330,7 @@ queue_build (FoldCtl *ctl, const FoldQueue &Q)
         {
           int st[SCAN_ILP];
           unsigned key[SCAN_ILP];
-#pragma unroll
-          for (int j = 0; j < SCAN_ILP; j++)
-            {
-              const int k = base + j * step + (int) threadIdx.x;
-              st[j] = k < nb ? __ldcg (Q.state + k) : 0;
-              key[j] = k < nb ? __ldcg (Q.sd + k) : KEY_INF;
-            }
+          scan_load (Q, base, st, key);
 #pragma unroll
           for (int j = 0; j < SCAN_ILP; j++)
             {
