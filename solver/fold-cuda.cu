@@ -115,6 +115,7 @@ struct FoldCtl {
   int building;        /* a block builds the next schedule */
   unsigned waits, built_waits;   /* entries into waiting; their count at the last build */
   unsigned pushes;     /* numbers the pushes' stamps */
+  unsigned sm_blocks[256];   /* the queue kernel's blocks resident on each SM */
 };
 
 /* Float keys whose unsigned order is the floats' order, for atomicMin. */
@@ -992,6 +993,7 @@ struct FoldQueue {
   int cap;
   int min_act;     /* SOLAS's least schedule: a shorter one takes every active subdomain */
   int rounds_max;  /* a schedule of at most this many members runs in rounds */
+  int nsm;         /* the device's SMs */
   bool solas;
 };
 
@@ -1030,9 +1032,14 @@ queue_waits (FoldCtl *ctl)
 
 /* The next subdomain; TAKE_BUILD when this block is to build the next
  * schedule (it then holds the builder's lock); TAKE_DONE when the solve is
- * done or the launch's time is up.  One thread of the block calls this. */
+ * done or the launch's time is up.  One thread of the block calls this.
+ * rank: the block's place among those resident on its SM.  A block of
+ * rank r takes work only while r × nsm sweeps or more run: a sweep has
+ * an SM to itself while there are SMs to spare, as in a pass, whose
+ * blocks the hardware spreads over the SMs (two sweeps on one SM both take
+ * longer, and a round lasts as long as its slowest sweep). */
 __device__ int
-queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline)
+queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline, int rank)
 {
   volatile FoldCtl *v = ctl;
   for (;;)
@@ -1046,8 +1053,9 @@ queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline)
            || (!v->rounds && pend <= v->gen_n / 64 && v->waits != v->built_waits))
           && atomicCAS (&ctl->building, 0, 1) == 0)
         return TAKE_BUILD;
-      const unsigned long long h = v->qhead;
-      if (h >= v->qtail)
+      const unsigned long long h = v->qhead, t = v->qtail;
+      if (h >= t || (rank > 0 && (long long) pend - (long long) (t - h)
+                                   < (long long) rank * Q.nsm))
         {
           __nanosleep (256);
           continue;
@@ -1389,12 +1397,20 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
   const FoldGeom &G = c_geo;
   const unsigned long long deadline = global_ns () + budget_ns;
   int swept = 0;
+  unsigned smid = 0;
+  int rank = 0;
+  if (threadIdx.x == 0)
+    {
+      asm volatile ("mov.u32 %0, %%smid;" : "=r"(smid));
+      if (smid < 256)
+        rank = (int) atomicAdd (&ctl->sm_blocks[smid], 1u);
+    }
 
   for (;;)
     {
       if (threadIdx.x == 0)
         {
-          const int k = queue_take (ctl, Q, deadline);
+          const int k = queue_take (ctl, Q, deadline, rank);
           if (k >= 0)
             {
               queue_start (Q, k);
@@ -1444,6 +1460,8 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
     }
   if (threadIdx.x == 0 && swept)
     atomicAdd ((unsigned long long *) &ctl->sweeps, (unsigned long long) swept);
+  if (threadIdx.x == 0 && smid < 256)
+    atomicSub (&ctl->sm_blocks[smid], 1u);      /* the next launch ranks afresh */
 }
 
 /* Inner values back into a flat grid (x fastest). */
@@ -1903,7 +1921,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
       const int rounds_max = fold_cuda_tuning.rounds_max == 0 ? resident
                              : fold_cuda_tuning.rounds_max < 0 ? -1 : fold_cuda_tuning.rounds_max;
       const FoldQueue Q = { d.list_a, d.list_b, d.active, d.sd, (int) nblocks,
-                            c0.min_act, rounds_max, !c0.las };
+                            c0.min_act, rounds_max, prop.multiProcessorCount, !c0.las };
       FOLD_CK (cudaMemsetAsync (Q.ring, 0, nblocks * sizeof (int), d.stream));
       queue_seed_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, Q);
       FOLD_CK (cudaGetLastError ());
