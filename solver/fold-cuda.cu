@@ -1033,18 +1033,29 @@ queue_waits (FoldCtl *ctl)
 /* The next subdomain; TAKE_BUILD when this block is to build the next
  * schedule (it then holds the builder's lock); TAKE_DONE when the solve is
  * done or the launch's time is up.  One thread of the block calls this.
+ *
+ * A block takes a ticket, the number of a ring entry, with one atomicAdd,
+ * and then waits for that entry alone, even if it is not written yet: a
+ * round's few entries go to the blocks that wait, without a race for the
+ * head (with compare-and-swap on the head, the losers' retries handed
+ * them out one per round trip).  A block that holds a ticket keeps it until
+ * its entry comes, also past the launch's deadline, so that no entry is
+ * lost; it still builds schedules meanwhile, and a solve that is done
+ * leaves tickets unused.
+ *
  * rank: the block's place among those resident on its SM.  A block of
- * rank r takes work only while r × nsm sweeps or more run: a sweep has
+ * rank r takes a ticket only while r × nsm sweeps or more run: a sweep has
  * an SM to itself while there are SMs to spare, as in a pass, whose
  * blocks the hardware spreads over the SMs (two sweeps on one SM both take
  * longer, and a round lasts as long as its slowest sweep). */
 __device__ int
-queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline, int rank)
+queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline, int rank,
+            long long &ticket)
 {
   volatile FoldCtl *v = ctl;
   for (;;)
     {
-      if (v->done || global_ns () > deadline)
+      if (v->done)
         return TAKE_DONE;
       /* The schedule has (nearly) settled and something new waits, or
        * nothing is pending at all: build the next one. */
@@ -1053,19 +1064,30 @@ queue_take (FoldCtl *ctl, const FoldQueue &Q, unsigned long long deadline, int r
            || (!v->rounds && pend <= v->gen_n / 64 && v->waits != v->built_waits))
           && atomicCAS (&ctl->building, 0, 1) == 0)
         return TAKE_BUILD;
-      const unsigned long long h = v->qhead, t = v->qtail;
-      if (h >= t || (rank > 0 && (long long) pend - (long long) (t - h)
-                                   < (long long) rank * Q.nsm))
+      if (ticket < 0)
         {
-          __nanosleep (256);
+          if (global_ns () > deadline)
+            return TAKE_DONE;
+          const long long queued = (long long) (v->qtail - v->qhead);
+          if (rank > 0 && (long long) pend - (queued > 0 ? queued : 0) < (long long) rank * Q.nsm)
+            {
+              __nanosleep (256);
+              continue;
+            }
+          ticket = (long long) atomicAdd (&ctl->qhead, 1ull);
+        }
+      int *slot = Q.ring + (unsigned long long) ticket % (unsigned long long) Q.cap;
+      if (*(volatile int *) slot == 0)      /* its writer is not there yet */
+        {
+          __nanosleep (128);
           continue;
         }
-      if (atomicCAS (&ctl->qhead, h, h + 1) != h)
+      /* On a small ring, tickets a lap apart wait on one slot, and either
+       * may take what comes first: each entry still goes to one of them. */
+      const int x = atomicExch (slot, 0);
+      if (x == 0)
         continue;
-      int *slot = Q.ring + h % (unsigned long long) Q.cap;
-      int x;
-      while ((x = atomicExch (slot, 0)) == 0)   /* its writer is on the way */
-        __nanosleep (32);
+      ticket = -1;
       __threadfence ();
       return x - 1;
     }
@@ -1399,6 +1421,7 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
   int swept = 0;
   unsigned smid = 0;
   int rank = 0;
+  long long ticket = -1;      /* thread 0's (queue_take) */
   if (threadIdx.x == 0)
     {
       asm volatile ("mov.u32 %0, %%smid;" : "=r"(smid));
@@ -1410,7 +1433,7 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
     {
       if (threadIdx.x == 0)
         {
-          const int k = queue_take (ctl, Q, deadline, rank);
+          const int k = queue_take (ctl, Q, deadline, rank, ticket);
           if (k >= 0)
             {
               queue_start (Q, k);
