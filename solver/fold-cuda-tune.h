@@ -16,7 +16,7 @@ typedef enum fold_cuda_graph {
 
 /* How the subdomains' sweeps are scheduled (3D; 2D always runs passes). */
 typedef enum fold_cuda_sched {
-  FOLD_CUDA_SCHED_DEFAULT = 0,
+  FOLD_CUDA_SCHED_DEFAULT = 0,   /* the queue */
   FOLD_CUDA_SCHED_PASSES,   /* passes of tally, compact, select, sweep and push */
   FOLD_CUDA_SCHED_QUEUE,    /* one persistent kernel fed by a queue on the device */
 } fold_cuda_sched;

@@ -1783,7 +1783,10 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                          "device has %zu per block", L->b, g->ndim, shm,
                          (size_t) prop.sharedMemPerBlockOptin);
 
-  const bool use_queue = !two_d && fold_cuda_tuning.sched == FOLD_CUDA_SCHED_QUEUE;
+  /* 3D: the queue kernel unless passes are asked for (RESULTS.md, seventh
+   * round: 7–22 % faster on the fold, Ex_A, Ex_D and Ex_B at 336³; 3 %
+   * slower on Ex_C, 13 % on Ex_B at 266³). */
+  const bool use_queue = !two_d && fold_cuda_tuning.sched != FOLD_CUDA_SCHED_PASSES;
 
   /* Everything the solve allocates, checked against free memory first. */
   const bool any_frozen = pb->any_frozen;
@@ -1950,6 +1953,10 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
       FOLD_CK (cudaGetLastError ());
       for (;;)
         {
+          /* Before every launch, the first too: one launch may be the
+           * whole solve. */
+          if (fr_cancel_raised (pb->cancel))
+            return fr_error_set (err, FR_E_CANCELLED, "the fold solve was cancelled");
           sweep3d_queue_kernel<R><<<resident, threads3d, shm, d.stream>>> (
             T, d.F, d.stamp, d.counter, Q, d.ctl, inner, QUEUE_BUDGET_NS);
           FOLD_CK (cudaGetLastError ());
@@ -1959,10 +1966,10 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
           round_trips++;
           if (d.host_ctl->done)
             break;
-          if (fr_cancel_raised (pb->cancel))
-            return fr_error_set (err, FR_E_CANCELLED, "the fold solve was cancelled");
         }
-      d.host_ctl->passes = round_trips;
+      /* What a pass is to the passes: a schedule's first hand-out, and
+       * each round after it. */
+      d.host_ctl->passes += d.host_ctl->schedules;
     }
 
   /* Passes in batches; one word comes back per batch.  A batch is
@@ -2006,6 +2013,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     }
   while (!use_queue)
     {
+      if (fr_cancel_raised (pb->cancel))      /* before every batch, as for the queue */
+        return fr_error_set (err, FR_E_CANCELLED, "the fold solve was cancelled");
       if (use_graph)
         FOLD_CK (cudaGraphLaunch (graph.x, d.stream));
       else
@@ -2017,8 +2026,6 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
       round_trips++;
       if (d.host_ctl->done)
         break;
-      if (fr_cancel_raised (pb->cancel))
-        return fr_error_set (err, FR_E_CANCELLED, "the fold solve was cancelled");
     }
 
   gather_kernel<R><<<8 * prop.multiProcessorCount, 256, 0, d.stream>>> (T, (R *) d.flat, count);

@@ -623,12 +623,14 @@ test_knobs (void)
     const char *name;
     fold_cuda_tune tune;
   } knobs[] = {
-    { "graph off", { 0, 0, 0, FOLD_CUDA_GRAPH_OFF, FOLD_CUDA_SCHED_DEFAULT } },
-    { "batch 1", { 0, 1, 0, FOLD_CUDA_GRAPH_ON, FOLD_CUDA_SCHED_DEFAULT } },
-    { "batch 3, graph off", { 0, 3, 0, FOLD_CUDA_GRAPH_OFF, FOLD_CUDA_SCHED_DEFAULT } },
+    /* The graph and the batch are the passes' (3D runs the queue by default). */
+    { "graph off", { 0, 0, 0, FOLD_CUDA_GRAPH_OFF, FOLD_CUDA_SCHED_PASSES } },
+    { "batch 1", { 0, 1, 0, FOLD_CUDA_GRAPH_ON, FOLD_CUDA_SCHED_PASSES } },
+    { "batch 3, graph off", { 0, 3, 0, FOLD_CUDA_GRAPH_OFF, FOLD_CUDA_SCHED_PASSES } },
     { "inner 3", { 3, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT } },
     { "least schedule 1", { 0, 0, 1, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT } },
     { "least schedule 1000000", { 0, 0, 1000000, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT } },
+    { "passes, least schedule 1", { 0, 0, 1, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_PASSES } },
     { "passes", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_PASSES } },
     { "queue (3D; 2D runs passes)", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
     { "queue, inner 3", { 3, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
