@@ -6,6 +6,12 @@
  * (b+2)^d values per subdomain, ghosts included, in global memory; speeds
  * in the same layout.
  *
+ * Two schedules share the sweep, the push and the SOLAS rule.  In 3D the
+ * default is the queue kernel (sweep3d_queue_kernel, below): one
+ * persistent kernel, each block taking the next subdomain from a ring on
+ * the device as soon as it is free, each schedule built on the device by
+ * one block and held while it settles.  2D, and 3D on request, runs passes.
+ *
  * One pass is five kernels, all queued without the host looking:
  *   tally    counts the active subdomains, their SD sum and how many of the
  *            current schedule are still active; the last block to finish
