@@ -961,6 +961,9 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
  * do between passes.  (Admitting every woken subdomain at once, ordered by
  * putting back those above the queue's mean SD, swept 9.3 times per
  * subdomain at 518³ against the passes' 6.8: RESULTS.md, sixth round.)
+ * A schedule no larger than the GPU holds at once runs in rounds, as
+ * passes do (queue_build).  Work is handed out by tickets, and spread one
+ * sweep per SM first (queue_take).
  *
  * A subdomain's state is four bits: ACTIVE (it needs a sweep), QUEUED (it
  * is in the ring), RUNNING (a block sweeps it) and MEMBER (of the schedule
@@ -986,7 +989,8 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
  *
  * The ring holds each subdomain at most once, so nblocks entries do.  A
  * launch gives up taking new work after `budget_ns` (no launch may meet a
- * display watchdog); the host launches it again while work is pending. */
+ * display watchdog; a block still waits for the entry of a ticket it
+ * holds); the host launches it again while work is pending. */
 constexpr int SUB_ACTIVE = 1, SUB_QUEUED = 2, SUB_RUNNING = 4, SUB_MEMBER = 8;
 constexpr unsigned long long QUEUE_BUDGET_NS = 100000000ull;   /* 0.1 s a launch */
 constexpr int TAKE_DONE = -1, TAKE_BUILD = -2;
