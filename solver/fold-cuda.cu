@@ -54,6 +54,7 @@
  * converge to the same T to float rounding (in double, to the last bits). */
 #include <cuda_runtime.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,8 +122,12 @@ struct FoldCtl {
   int building;        /* a block builds the next schedule */
   unsigned waits, built_waits;   /* entries into waiting; their count at the last build */
   unsigned pushes;     /* numbers the pushes' stamps */
-  unsigned sm_blocks[256];   /* the queue kernel's blocks resident on each SM */
+  unsigned sm_blocks[256];   /* the queue kernel's blocks resident on each SM; last,
+                                not copied back (CTL_BACK) */
 };
+
+/* What the host reads back after each batch or launch: all but sm_blocks. */
+constexpr size_t CTL_BACK = offsetof (FoldCtl, sm_blocks);
 
 /* Float keys whose unsigned order is the floats' order, for atomicMin. */
 __device__ __forceinline__ unsigned
@@ -1953,7 +1958,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     {
       /* The queue kernel: launched again while work is pending (each
        * launch stops taking work after QUEUE_BUDGET_NS).  The ring is
-       * list_a, the states list_b. */
+       * list_a, the states list_b, the rounds' rest list active (once the
+       * seed has read it). */
       const int rounds_max = fold_cuda_tuning.rounds_max == 0 ? resident
                              : fold_cuda_tuning.rounds_max < 0 ? -1 : fold_cuda_tuning.rounds_max;
       const FoldQueue Q = { d.list_a, d.list_b, d.active, d.sd, (int) nblocks,
@@ -1970,7 +1976,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
           sweep3d_queue_kernel<R><<<resident, threads3d, shm, d.stream>>> (
             T, d.F, d.stamp, d.counter, Q, d.ctl, inner, QUEUE_BUDGET_NS);
           FOLD_CK (cudaGetLastError ());
-          FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, sizeof (FoldCtl), cudaMemcpyDeviceToHost,
+          FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, CTL_BACK, cudaMemcpyDeviceToHost,
                                     d.stream));
           FOLD_CK (cudaStreamSynchronize (d.stream));
           round_trips++;
@@ -2030,7 +2036,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
       else
         enqueue_batch ();
       FOLD_CK (cudaGetLastError ());
-      FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, sizeof (FoldCtl), cudaMemcpyDeviceToHost,
+      FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, CTL_BACK, cudaMemcpyDeviceToHost,
                                 d.stream));
       FOLD_CK (cudaStreamSynchronize (d.stream));
       round_trips++;
