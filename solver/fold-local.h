@@ -7,13 +7,14 @@
  * constants that depend on the speed only are computed in double and
  * rounded once (fold_coef2d_set, fold_coef3d_set), and so is the stencil's
  * geometry (fold_subsweep's ef and tf).  Every operation here is an IEEE-rounded
- * float or double operation (sqrt through FL_SQRT, no library calls, no
- * contraction: fold-cuda.cu is built with -fmad=false), so the CPU and the
- * GPU compute the same update, bit for bit, from the same inputs.  Their
- * final times still differ by an ulp or so at a few nodes: rounded updates
- * are not exactly monotone in their inputs, so the fixed point depends on
- * the order of the updates (LAS and SOLAS on the CPU differ as much; in
- * double the same happens at the 1e-16 level).  Literals are cast to
+ * float or double operation (sqrt through FL_SQRT, no library calls).  The
+ * CPU rounds each exactly; the GPU contracts multiply-adds and divides and
+ * takes roots with its faster float instructions (fold-cuda.cu), so the two
+ * differ by a few ulps per update.  Even with the same operations the final
+ * times would differ by an ulp or so at a few nodes: rounded updates are
+ * not exactly monotone in their inputs, so the fixed point depends on the
+ * order of the updates (LAS and SOLAS on the CPU differ as much; in double
+ * the same happens at the 1e-16 level).  Literals are cast to
  * FL_REAL so that the float instance never widens to double. */
 
 #ifndef FL_REAL

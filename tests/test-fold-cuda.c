@@ -21,7 +21,8 @@
  * Tolerance: the scheme is monotone and its discrete solution is the fixed
  * point of the local updates, independent of their order (LAS, SOLAS, block
  * size, thread count or device), so the two back ends differ only by the
- * rounding of the last updates (and the GPU's fused multiply-adds):
+ * rounding of the updates (the GPU's fused multiply-adds and its faster
+ * float division and square root):
  * |T_cuda − T_cpu| <= REL · max(1, |T_cpu|) at every node, and +inf
  * exactly where the CPU has +inf. */
 #include <glib.h>
