@@ -281,12 +281,11 @@ FL_FN (fold_tri_time) (const FL_TRI *t, FL_REAL T1, FL_REAL T2, FL_REAL T3, FL_R
 
 /* A 3D sub-sweep's constants for one speed F, computed in double and
  * rounded to FL_REAL once.  The host keeps the edges' constants too (one
- * set per run of equal speeds); the device recomputes them per edge from
- * cd (registers are scarcer than arithmetic there), with the same
- * operations, so both get the same values. */
+ * set per run of equal speeds); the device recomputes them per edge
+ * (registers are scarcer than arithmetic there), in FL_REAL
+ * (fold_edge_consts_dev). */
 typedef struct FL_FN (fold_coef3d) {
   float F;                        /* the speed these are for; -1: none yet */
-  double cd;                      /* c = F² − |ψ|², in double */
   FL_REAL c, tlb;
   FL_REAL vtau[9];                /* τ to each base vertex */
   FL_REAL alpha[16], beta[16], D[16];   /* per edge (host only), see fold_edge_time */
@@ -300,7 +299,6 @@ FL_FN (fold_coef3d_set) (FL_FN (fold_coef3d) *k, const fold_subsweep *ss, float 
   const double c = Fd * Fd - psi2;
 
   k->F = F;
-  k->cd = c;
   k->c = (FL_REAL) c;
   k->tlb = (FL_REAL) (ss->h / (Fd + psin));
   FOLD_UNROLL
@@ -319,7 +317,7 @@ FL_FN (fold_edge_cand3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
 {
 #ifdef __CUDA_ARCH__
   FL_REAL a, bt, D;
-  FL_FN (fold_edge_consts_r) (&ss->e[q], k->cd, &a, &bt, &D);
+  FL_FN (fold_edge_consts_dev) (ss, q, k->c, &a, &bt, &D);
   return FL_FN (fold_edge_cand) (&ss->FL_EDGES[q], k->c, a, bt, D, T1, T2);
 #else
   return FL_FN (fold_edge_cand) (&ss->FL_EDGES[q], k->c, k->alpha[q], k->beta[q], k->D[q], T1,

@@ -101,6 +101,7 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
 
       /* Edges and triangles of the base around its centre node. */
       static const int edges2[2][2] = { { 1, 0 }, { 1, 2 } };
+      double edge_d1[16], edge_d2[16];
       ss->ne = g->ndim == 3 ? 16 : 2;
       for (int k = 0; k < ss->ne; k++)
         {
@@ -115,6 +116,17 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
           e->ee = dot3 (ev, ev);
           e->de = dot3 (d[e->n1], ev);
           e->dd0 = dot3 (d[e->n1], d[e->n1]);
+          /* D's parts for the GPU's float path (fold_edge_f), as norms,
+           * without the cancellation of αγ − β². */
+          const double *d0 = d[e->n1];
+          double w[3], x[3];
+          for (int i = 0; i < 3; i++)
+            w[i] = e->m1 * d0[i] - e->m0 * ev[i];
+          x[0] = ev[1] * d0[2] - ev[2] * d0[1];
+          x[1] = ev[2] * d0[0] - ev[0] * d0[2];
+          x[2] = ev[0] * d0[1] - ev[1] * d0[0];
+          edge_d1[k] = dot3 (w, w);
+          edge_d2[k] = dot3 (x, x);
         }
       ss->nt = g->ndim == 3 ? 8 : 0;
       for (int k = 0; k < ss->nt; k++)
@@ -150,7 +162,7 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
         {
           const fold_edge *e = &ss->e[k];
           ss->ef[k] = (fold_edge_f) { (float) e->m0, (float) e->m1, (float) e->ee, (float) e->de,
-                                      (float) e->dd0 };
+                                      (float) e->dd0, (float) edge_d1[k], (float) edge_d2[k] };
         }
       for (int k = 0; k < ss->nt; k++)
         {

@@ -120,9 +120,12 @@ typedef struct fold_edge {
   double m0, m1, ee, de, dd0;     /* see fold_edge_time */
 } fold_edge;
 
-/* An edge's geometry rounded to float (single precision 2D). */
+/* An edge's geometry rounded to float (single precision), and the two
+ * parts of its D for the device: αγ − β² = c·d1 + c²·d2 with
+ * d1 = |m1 d0 − m0 e|² and d2 = |e × d0|², both >= 0 (fold_edge_consts_dev_f). */
 typedef struct fold_edge_f {
   float m0, m1, ee, de, dd0;
+  float d1, d2;
 } fold_edge_f;
 
 typedef struct fold_tri {
@@ -231,6 +234,30 @@ fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, dou
   *alpha = a;
   *beta = bt;
   *D = d < 0.0 ? 0.0 : d;
+}
+
+/* An edge's speed constants where the GPU needs them (fold_edge_cand3d):
+ * in double as fold_edge_consts; in single precision in float, from the
+ * edge's float geometry, with D from its two nonnegative parts so that no
+ * difference cancels (c > 0 for a well-posed ψ).  In double on the GPU,
+ * these operations were a tenth of a 3D solve's device time (RESULTS.md,
+ * eighth round). */
+static inline FOLD_HD void
+fold_edge_consts_dev (const fold_subsweep *ss, int q, double c, double *alpha, double *beta,
+                      double *D)
+{
+  fold_edge_consts (&ss->e[q], c, alpha, beta, D);
+}
+
+static inline FOLD_HD void
+fold_edge_consts_dev_f (const fold_subsweep *ss, int q, float c, float *alpha, float *beta,
+                        float *D)
+{
+  const fold_edge_f *e = &ss->ef[q];
+  const float d = c * (e->d1 + c * e->d2);
+  *alpha = e->m1 * e->m1 + c * e->ee;
+  *beta = e->m0 * e->m1 + c * e->de;
+  *D = d < 0.0f ? 0.0f : d;
 }
 
 /* The per-node arithmetic, in double and in float (fold-local.h). */
