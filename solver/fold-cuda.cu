@@ -614,6 +614,16 @@ st (V *p, V v)
     *p = v;
 }
 
+/* Base node m's offset from the apex in a 3D sub-sweep (fold_subsweep's
+ * off[m]), from the strides the sweep holds in registers: read from
+ * constant memory at a run-time sub-sweep index, they cost nine loads
+ * more in every node's step. */
+__device__ __forceinline__ int
+base_off (int back, int su, int sv, int m)
+{
+  return back + (m % 3 - 1) * su + (m / 3 - 1) * sv;
+}
+
 /* One activation of 3D subdomain k, by the whole block: the subdomain into
  * shared memory, up to `inner` PMM sweeps (b² plane nodes per step of the
  * block's threads, the six directions in turn, nodes whose base did not
@@ -674,6 +684,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
         {
           const fold_subsweep *ss = &c_st.sub[s];
           const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
+          const int back = -ss->sign * sa;   /* the apex to its base plane */
           const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
           typename Local<R>::coef3d kc;
           kc.F = -1.0f;
@@ -690,12 +701,12 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
                   bool fresh = false;
 #pragma unroll
                   for (int m = 0; m < 9; m++)
-                    fresh |= sS[o + (int) ss->off[m]] > since;
+                    fresh |= sS[o + base_off (back, su, sv, m)] > since;
                   if (!fresh)
                     continue;
                   R Tn[9];
                   for (int m = 0; m < 9; m++)
-                    Tn[m] = sT[o + (int) ss->off[m]];
+                    Tn[m] = sT[o + base_off (back, su, sv, m)];
                   if (walls)
                     Local<R>::walls (sF, o, ss, su, sv, Tn);
                   const R cur = sT[o];
@@ -793,6 +804,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
             {
               const fold_subsweep *ss = &c_st.sub[s];
               const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
+              const int back = -ss->sign * sa;
               const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
               typename Local<R>::coef3d kc;
               kc.F = -1.0f;
@@ -809,12 +821,12 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                       bool fresh = false;
 #pragma unroll
                       for (int m = 0; m < 9; m++)
-                        fresh |= sS[o + (int) ss->off[m]] > since;
+                        fresh |= sS[o + base_off (back, su, sv, m)] > since;
                       if (!fresh)
                         continue;
                       R Tn[9];
                       for (int m = 0; m < 9; m++)
-                        Tn[m] = sT[o + (int) ss->off[m]];
+                        Tn[m] = sT[o + base_off (back, su, sv, m)];
                       if (walls)
                         Local<R>::walls (sF, o, ss, su, sv, Tn);
                       const R cur = sT[o];
