@@ -16,7 +16,7 @@
  *              [--threads N] [--runs N] [--max-seconds S] [--paper]
  *              [--2d 512,1024,2048] [--inner N] [--batch N] [--min-act N]
  *              [--graph on|off] [--sched passes|queue] [--rounds-max N]
- *              [--dry-run] [CSV]
+ *              [--gradient] [--dry-run] [CSV]
  *
  *   --paper        the paper's matrix: ex-a, ex-b, ex-c and ex-d on 84, 168,
  *                  336 and 504, fold3d on 266 and 518, single and double
@@ -30,6 +30,11 @@
  *                  start, layered speeds, ψa ≠ 0) on n² grids, both back
  *                  ends unless --backend says otherwise; the CUDA runs keep
  *                  T on the device as the application does
+ *   --gradient     fold3d and the 2D fold with a smooth speed gradient,
+ *                  F = 0.8 + 1.4 z + 0.1 sin 6x (every node its own speed, as
+ *                  a model editor's velocity gradient gives), instead of
+ *                  their constant and layered speeds; named fold3d-grad and
+ *                  2d-grad; the other cases are unchanged
  *   --inner, --batch, --min-act, --graph, --sched, --rounds-max
  *                  the CUDA back end's knobs (fold-cuda-tune.h)
  *   --dry-run      list the runs (and the K20 times known for them) only
@@ -91,6 +96,7 @@ typedef struct options {
   int threads, runs, block;
   double max_seconds;         /* 0: no guard */
   bool paper, dry_run;
+  bool gradient;              /* --gradient */
   const char *csv;
 } options;
 
@@ -283,6 +289,8 @@ parse_args (int argc, char **argv, options *o)
 #endif
       else if (strcmp (a, "--paper") == 0)
         o->paper = true;
+      else if (strcmp (a, "--gradient") == 0)
+        o->gradient = true;
       else if (strcmp (a, "--dry-run") == 0)
         o->dry_run = true;
       else if (a[0] != '-' && o->csv == NULL)
@@ -359,15 +367,47 @@ make_2d (bench_model *b, size_t n)
   return 0;
 }
 
+/* Whether --gradient changes this job's model. */
+static bool
+job_gradient (const options *o, const job *jb)
+{
+  return o->gradient && (jb->model == CASE_2D || jb->model == FOLD_FOLD3D);
+}
+
+/* --gradient's speed at (x, z) of the unit square or cube. */
+static float
+gradient_speed (double x, double z)
+{
+  return (float) (0.8 + 1.4 * z + 0.1 * sin (6.0 * x));
+}
+
 static int
-bench_model_make (bench_model *b, const job *jb)
+bench_model_make (bench_model *b, const job *jb, bool gradient)
 {
   memset (b, 0, sizeof *b);
-  if (jb->model == CASE_2D)
-    return make_2d (b, (size_t) jb->n);
   size_t n = (size_t) jb->n;
+  if (jb->model == CASE_2D)
+    {
+      if (make_2d (b, n) != 0)
+        return -1;
+      for (size_t i = 0; gradient && i < n * n; i++)
+        b->speed2d[i] = gradient_speed ((double) (i % n) / (double) (n - 1),
+                                        (double) (i / n) / (double) (n - 1));
+      return 0;
+    }
   if (fold_model_make (&b->m, (fold_model_id) jb->model, n, malloc) != 0)
     return -1;
+  if (gradient)
+    {
+      /* fold3d's unit cube; its constant speed gives way to the grid. */
+      b->m.speed = malloc (n * n * n * sizeof *b->m.speed);
+      if (b->m.speed == NULL)
+        return -1;
+      for (size_t i = 0; i < n * n * n; i++)
+        b->m.speed[i] = gradient_speed ((double) (i % n) / (double) (n - 1),
+                                        (double) (i / (n * n)) / (double) (n - 1));
+      b->m.speed_const = 0.0;
+    }
   b->g = fr_grid_3d (n, n, n, b->m.d[0], b->m.d[1], b->m.d[2], 0, 0, 0);
   for (int k = 0; k < b->m.nsrc; k++)
     memcpy (b->flat + 3 * k, b->m.src[k], sizeof b->m.src[k]);
@@ -375,9 +415,11 @@ bench_model_make (bench_model *b, const job *jb)
 }
 
 static const char *
-bench_model_name (const job *jb)
+bench_model_name (const job *jb, bool gradient)
 {
-  return jb->model == CASE_2D ? "2d-horizon" : fold_model_names[jb->model];
+  if (jb->model == CASE_2D)
+    return gradient ? "2d-grad" : "2d-horizon";
+  return gradient ? "fold3d-grad" : fold_model_names[jb->model];
 }
 
 static void
@@ -616,7 +658,8 @@ static int
 run_job (const options *o, const job *jb, cpu_history hist[][3][2], FILE *csv)
 {
   bench_model b;
-  const char *name = bench_model_name (jb);
+  const bool gradient = job_gradient (o, jb);
+  const char *name = bench_model_name (jb, gradient);
 
   if (o->dry_run)
     {
@@ -627,11 +670,12 @@ run_job (const options *o, const job *jb, cpu_history hist[][3][2], FILE *csv)
             printf ("%-10s %5d %-5s %-6s %s%s  K20 ms: %s\n", name, jb->n,
                     fr_fold_method_name (o->methods[mi]), dbl ? "double" : "single",
                     o->cpu ? "cpu " : "", o->cuda ? "cuda" : "",
-                    fmt (k20, 0, k20_ms (jb->model, (size_t) jb->n, dbl, o->methods[mi])));
+                    fmt (k20, 0, gradient ? NAN
+                                : k20_ms (jb->model, (size_t) jb->n, dbl, o->methods[mi])));
           }
       return 0;
     }
-  if (bench_model_make (&b, jb) != 0)
+  if (bench_model_make (&b, jb, gradient) != 0)
     {
       fprintf (stderr, "bench-fold: out of memory for %s %d\n", name, jb->n);
       bench_model_clear (&b);
@@ -648,7 +692,7 @@ run_job (const options *o, const job *jb, cpu_history hist[][3][2], FILE *csv)
         row base = { .model = name, .n = (size_t) jb->n, .ndim = b.g.ndim,
                      .method = o->methods[mi], .dbl = dbl, .nodes = nodes };
 
-        base.k20_ms = k20_ms (jb->model, base.n, dbl, o->methods[mi]);
+        base.k20_ms = gradient ? NAN : k20_ms (jb->model, base.n, dbl, o->methods[mi]);
         bench_params (&b, o, o->methods[mi], dbl, &p);
 
         if (o->cpu)
