@@ -18,10 +18,21 @@
  * FL_REAL so that the float instance never widens to double. */
 
 #ifndef FL_REAL
-#error "define FL_REAL, FL_SQRT, FL_EDGE, FL_TRI, FL_EDGES, FL_TRIS and FL_FN before including fold-local.h"
+#error "define FL_REAL, FL_SQRT, FL_EDGE, FL_TRI, FL_EDGES, FL_TRIS, FL_FN and FL_SINGLE before including fold-local.h"
 #endif
 
 #define FL_K(x) ((FL_REAL) (x))
+
+/* The speed-dependent constants in float: only on the GPU in single
+ * precision.  There a speed that changes from node to node (a velocity
+ * gradient) asks for a new set at every node, and in double each set's
+ * divisions and roots cost more than the node's update (RESULTS.md,
+ * eighth round).  The CPU and double precision keep the double set. */
+#if defined(__CUDA_ARCH__) && FL_SINGLE
+#define FL_SET_FLOAT 1
+#else
+#define FL_SET_FLOAT 0
+#endif
 
 /* τ for a displacement with ψ·d = m and |d|² = dd (see the top of
  * fold-private.h). */
@@ -31,6 +42,18 @@ FL_FN (fold_tau) (FL_REAL m, FL_REAL dd, FL_REAL c)
   if (dd <= FL_K (0))
     return FL_K (0);
   return dd / (m + FL_SQRT (m * m + c * dd));
+}
+
+/* fold_tau without its cancellation where m < 0 (there
+ * m + √(m² + c dd) = c dd / (√(m² + c dd) − m)): the form the GPU's float
+ * coefficients take (fold_coef2d_set, fold_coef3d_set). */
+static inline FOLD_HD FL_REAL
+FL_FN (fold_tau_stable) (FL_REAL m, FL_REAL dd, FL_REAL c)
+{
+  if (dd <= FL_K (0))
+    return FL_K (0);
+  const FL_REAL s = FL_SQRT (m * m + c * dd);
+  return m >= FL_K (0) ? dd / (m + s) : (s - m) / c;
 }
 
 /* Branch-free min/max for values that are never NaN (times are finite or
@@ -128,8 +151,9 @@ FL_FN (fold_edge_consts_r) (const fold_edge *e, double c, FL_REAL *alpha, FL_REA
 
 /* A 2D sub-sweep's constants for one speed F: the stencil's geometry and
  * what depends on F, computed in double (fold_tau, fold_edge_consts) and
- * rounded to FL_REAL once.  The base nodes are 0, 1, 2; edge 0 joins 1–0,
- * edge 1 joins 1–2. */
+ * rounded to FL_REAL once; on the GPU in single precision, in float but
+ * for c (FL_SET_FLOAT).  The base nodes are 0, 1, 2; edge 0 joins
+ * 1–0, edge 1 joins 1–2. */
 typedef struct FL_FN (fold_coef2d) {
   float F;
   FL_REAL c, tlb;
@@ -142,6 +166,20 @@ static inline FOLD_HD void
 FL_FN (fold_coef2d_set) (FL_FN (fold_coef2d) *k, const fold_subsweep *ss, float F,
                          double psi2, double psin)
 {
+#if FL_SET_FLOAT
+  const float c = (float) ((double) F * F - psi2);
+
+  k->F = F;
+  k->c = c;
+  k->tlb = ss->hf / (F + (float) psin);
+  for (int n = 0; n < 3; n++)
+    k->vtau[n] = fold_tau_stable_f (ss->mf[n], ss->ddf[n], c);
+  for (int q = 0; q < 2; q++)
+    {
+      fold_edge_consts_dev_f (ss, q, c, &k->alpha[q], &k->beta[q], &k->D[q]);
+      k->e[q] = ss->ef[q];
+    }
+#else
   const double Fd = (double) F;
   const double c = Fd * Fd - psi2;
 
@@ -159,6 +197,7 @@ FL_FN (fold_coef2d_set) (FL_FN (fold_coef2d) *k, const fold_subsweep *ss, float 
       k->e[q].de = (FL_REAL) ss->e[q].de;
       k->e[q].dd0 = (FL_REAL) ss->e[q].dd0;
     }
+#endif
 }
 
 /* The least candidate of a 2D stencil with base values T0, T1, T2 (+inf
@@ -295,6 +334,16 @@ static inline FOLD_HD void
 FL_FN (fold_coef3d_set) (FL_FN (fold_coef3d) *k, const fold_subsweep *ss, float F, double psi2,
                          double psin)
 {
+#if FL_SET_FLOAT
+  const float c = (float) ((double) F * F - psi2);
+
+  k->F = F;
+  k->c = c;
+  k->tlb = ss->hf / (F + (float) psin);
+  FOLD_UNROLL
+  for (int n = 0; n < 9; n++)
+    k->vtau[n] = fold_tau_stable_f (ss->mf[n], ss->ddf[n], c);
+#else
   const double Fd = (double) F;
   const double c = Fd * Fd - psi2;
 
@@ -304,6 +353,7 @@ FL_FN (fold_coef3d_set) (FL_FN (fold_coef3d) *k, const fold_subsweep *ss, float 
   FOLD_UNROLL
   for (int n = 0; n < 9; n++)
     k->vtau[n] = (FL_REAL) fold_tau (ss->m[n], ss->dd[n], c);
+#endif
 #ifndef __CUDA_ARCH__
   for (int q = 0; q < 16; q++)
     FL_FN (fold_edge_consts_r) (&ss->e[q], c, &k->alpha[q], &k->beta[q], &k->D[q]);
@@ -388,3 +438,5 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
 #undef FL_EDGES
 #undef FL_TRIS
 #undef FL_FN
+#undef FL_SINGLE
+#undef FL_SET_FLOAT

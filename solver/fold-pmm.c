@@ -80,6 +80,7 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
       else
         ss->u = a == 0 ? 1 : 0, ss->v = a == 2 ? 1 : 2;
       ss->h = h[a];
+      ss->hf = (float) h[a];
       ss->nbase = g->ndim == 3 ? 9 : 3;
 
       /* d[n] = apex − base node n, in x, y, z. */
@@ -97,6 +98,8 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
             d[n][ss->v] = -dv * h[ss->v];
           ss->m[n] = dot3 (psi, d[n]);
           ss->dd[n] = dot3 (d[n], d[n]);
+          ss->mf[n] = (float) ss->m[n];
+          ss->ddf[n] = (float) ss->dd[n];
         }
 
       /* Edges and triangles of the base around its centre node. */

@@ -187,6 +187,7 @@ typedef struct fold_subsweep {
   ptrdiff_t off[9];               /* base node offsets from the apex */
   double m[9], dd[9];             /* ψ·d and |d|², d = apex − base node */
   double h;                       /* spacing along axis: distance to the base plane */
+  float mf[9], ddf[9], hf;        /* m, dd and h rounded to float (the GPU's single precision) */
   int ne, nt;
   fold_edge e[16];
   fold_tri t[8];
@@ -268,6 +269,7 @@ fold_edge_consts_dev_f (const fold_subsweep *ss, int q, float c, float *alpha, f
 #define FL_EDGES e
 #define FL_TRIS t
 #define FL_FN(name) name
+#define FL_SINGLE 0
 #include "fold-local.h"
 #define FL_REAL float
 #define FL_SQRT sqrtf
@@ -276,6 +278,7 @@ fold_edge_consts_dev_f (const fold_subsweep *ss, int q, float c, float *alpha, f
 #define FL_EDGES ef
 #define FL_TRIS tf
 #define FL_FN(name) name##_f
+#define FL_SINGLE 1
 #include "fold-local.h"
 
 /* Least T over an edge: T1 at x1, T1 + dT at x2, d0 = x0 − x1, e = x2 − x1,
