@@ -524,10 +524,21 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
         continue;
       R *Tk = T + (size_t) k * G.bsize;
       const float *Fk = F + (size_t) k * G.bsize;
-      for (int q = lane; q < G.bsize; q += 32)
-        copy[q] = Tk[q];
+      /* T and F from global memory once, by the whole block, then copy 0
+       * into the other three in shared memory: each warp loading its own
+       * copy from global memory cost 3-4 % of a 2D solve (RESULTS.md,
+       * eighth round). */
+      R *c0 = reinterpret_cast<R *> (smem);
+#pragma unroll 4
       for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-        sF[q] = Fk[q];
+        {
+          c0[q] = Tk[q];
+          sF[q] = Fk[q];
+        }
+      __syncthreads ();
+      for (int w = 1; w < 4; w++)
+        for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+          c0[(size_t) w * G.bsize + q] = c0[q];
       __syncthreads ();
       bool any = false;
       double mc = INFINITY;
@@ -562,7 +573,6 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
           if (!again)
             break;
           /* Merge: every copy takes each inner node's least value. */
-          R *c0 = reinterpret_cast<R *> (smem);
           for (int q = threadIdx.x; q < b * b; q += blockDim.x)
             {
               const int o = G.inner0 + (q / b) * G.stride[2] + q % b;
@@ -580,7 +590,7 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
       __syncthreads ();
       if (any)
         for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-          Tk[q] = reinterpret_cast<R *> (smem)[q];      /* copy 0, merged */
+          Tk[q] = c0[q];      /* copy 0, merged */
       if (threadIdx.x == 0)
         {
           mc = fold_min (fold_min (s_min[0], s_min[1]), fold_min (s_min[2], s_min[3]));
