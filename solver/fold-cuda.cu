@@ -51,12 +51,13 @@
  * contraction, the GPU's approximate float division and square root
  * (-prec-div=false -prec-sqrt=false, within a few ulps) and subnormal
  * floats flushed to zero (-ftz=true; times and their differences stay far
- * above 1e-38): a node's update differs from the CPU's by rounding only.  The fixed point of these
- * monotone updates depends on the updates only through rounding, so both
- * back ends converge to the same T to float rounding (in double, to the
- * last bits); the tests hold them to 2e-6 and 1e-12 relative.  The exact
- * operations (-fmad=false, as the CPU) cost 11-28 % more device time in
- * 3D, 5 % in 2D, FTZ's absence 3-10 % (RESULTS.md, eighth round). */
+ * above 1e-38): a node's update differs from the CPU's by rounding only.
+ * The fixed point of these monotone updates depends on the updates only
+ * through rounding, so both back ends converge to the same T to float
+ * rounding (in double, to the last bits); the tests hold them to 2e-6 and
+ * 1e-12 relative.  The exact operations (-fmad=false, as the CPU) cost
+ * 11-28 % more device time in 3D, 5 % in 2D, FTZ's absence 3-10 %
+ * (RESULTS.md, eighth round). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stddef.h>

@@ -5,8 +5,9 @@
  *
  * Single precision solves do their per-node arithmetic in float; the
  * constants that depend on the speed only are computed in double and
- * rounded once (fold_coef2d_set, fold_coef3d_set), and so is the stencil's
- * geometry (fold_subsweep's ef and tf).  Every operation here is an IEEE-rounded
+ * rounded once (fold_coef2d_set, fold_coef3d_set; on the GPU in float,
+ * FL_SET_FLOAT), and so is the stencil's geometry (fold_subsweep's ef and
+ * tf).  Every operation here is an IEEE-rounded
  * float or double operation (sqrt through FL_SQRT, no library calls).  The
  * CPU rounds each exactly; the GPU contracts multiply-adds and divides and
  * takes roots with its faster float instructions (fold-cuda.cu), so the two

@@ -241,7 +241,7 @@ fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, dou
  * in double as fold_edge_consts; in single precision in float, from the
  * edge's float geometry, with D from its two nonnegative parts so that no
  * difference cancels (c > 0 for a well-posed ψ).  In double on the GPU,
- * these operations were a tenth of a 3D solve's device time (RESULTS.md,
+ * these operations cost 4-9 % of a 3D solve's device time (RESULTS.md,
  * eighth round). */
 static inline FOLD_HD void
 fold_edge_consts_dev (const fold_subsweep *ss, int q, double c, double *alpha, double *beta,
