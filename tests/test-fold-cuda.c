@@ -5,7 +5,8 @@
  *               against the exact solution is no larger than the CPU's on
  *               the same grid, and falls under refinement at the same rate;
  *   match       node by node on Ex_B, Ex_C, Ex_D, the 3D fold case, a 3D
- *               grid whose sides are no multiple of any block, and 2D cases
+ *               grid whose sides are no multiple of any block, a speed
+ *               gradient with ψ close to the least speed, and 2D cases
  *               (constant speed with ψa, layers with obstacles, a horizon
  *               polyline start, a boundary-grid start with negative values),
  *               single and double, LAS and SOLAS, default and fixed blocks;
@@ -136,6 +137,32 @@ make_odd_3d (problem *pb)
   double s[2][3] = { { 0.3511, 0.5625, 0.1768 }, { 0.82, 0.31, 0.74 } };
   memcpy (pb->src, s, sizeof s);
   pb->nsrc = 2;
+}
+
+/* 3D: a speed gradient, 0.5–1.9 (a new speed at every node), and ψ of
+ * length 0.42, close to the least speed (c = F² − |ψ|² down to 0.07): the
+ * GPU's single precision takes its speed constants in float (fold-local.h,
+ * FL_SET_FLOAT) and must stay within float rounding of the CPU's double
+ * ones where the equation is least well conditioned; 37×41×29. */
+static void
+make_strong_psi_3d (problem *pb)
+{
+  pb->g = fr_grid_3d (37, 41, 29, 0.027, 0.025, 0.034, 0.1, -0.2, 0.0);
+  const fr_grid *g = &pb->g;
+  size_t n = fr_grid_count (g);
+
+  pb->speed = g_new (float, n);
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
+      double u = (double) ix / (double) (g->nx - 1), v = (double) iy / (double) (g->ny - 1);
+      double w = (double) iz / (double) (g->nz - 1);
+      pb->speed[i] = (float) (1.2 + 0.4 * sin (7.0 * u) * cos (5.0 * v) + 0.3 * cos (11.0 * w));
+    }
+  pb->psi[0] = 0.3, pb->psi[1] = -0.25, pb->psi[2] = 0.15;
+  double s[3] = { 0.52, 0.49, 0.47 };
+  memcpy (pb->src, s, sizeof s);
+  pb->nsrc = 1;
 }
 
 /* 3D: varying speeds cut by a wall of obstacle nodes touching only at
@@ -282,7 +309,7 @@ make_2d_boundary (problem *pb)
 typedef enum model_kind {
   M_EX_B, M_EX_C, M_EX_D, M_FOLD3D, M_ODD_3D,
   M_2D_CONST, M_2D_LAYERS, M_2D_LAYERS_ODD, M_2D_HORIZON, M_2D_BOUNDARY, M_2D_DIAGONAL,
-  M_DIAGONAL_3D,
+  M_DIAGONAL_3D, M_STRONG_PSI_3D,
 } model_kind;
 
 typedef struct match_case {
@@ -309,6 +336,7 @@ problem_make (problem *pb, const match_case *mc)
     case M_2D_BOUNDARY: make_2d_boundary (pb); break;
     case M_2D_DIAGONAL: make_2d_diagonal (pb); break;
     case M_DIAGONAL_3D: make_diagonal_3d (pb); break;
+    case M_STRONG_PSI_3D: make_strong_psi_3d (pb); break;
     default: g_assert_not_reached ();
     }
 }
@@ -537,6 +565,7 @@ static const match_case match_cases[] = {
   { "/fold-cuda/match/2d/boundary-negative", M_2D_BOUNDARY, 0 },
   { "/fold-cuda/match/2d/diagonal-wall", M_2D_DIAGONAL, 0 },
   { "/fold-cuda/match/3d/diagonal-walls", M_DIAGONAL_3D, 0 },
+  { "/fold-cuda/match/3d/strong-psi-gradient", M_STRONG_PSI_3D, 0 },
 };
 
 /* Subdomain edges given to both back ends (0: each its own default). */
