@@ -110,42 +110,10 @@ make_paper (problem *pb, fold_model_id id, size_t n)
     memcpy (pb->src + 3 * k, m.src[k], sizeof m.src[k]);
 }
 
-/* 37×41×29 nodes (no multiple of 4, 8, 10 or 16), unequal spacings, smooth
- * speeds 0.5–1.9, a slab of obstacles with a hole and a closed obstacle box
- * whose inside stays unreached (+inf), ψ ≠ 0, two sources. */
+/* The 37×41×29 grid (no multiple of 4, 8, 10 or 16) with unequal spacings
+ * and smooth speeds 0.5–1.9, a new one at every node. */
 static void
-make_odd_3d (problem *pb)
-{
-  pb->g = fr_grid_3d (37, 41, 29, 0.027, 0.025, 0.034, 0.1, -0.2, 0.0);
-  const fr_grid *g = &pb->g;
-  size_t n = fr_grid_count (g);
-
-  pb->speed = g_new (float, n);
-  for (size_t i = 0; i < n; i++)
-    {
-      size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
-      double u = (double) ix / (double) (g->nx - 1), v = (double) iy / (double) (g->ny - 1);
-      double w = (double) iz / (double) (g->nz - 1);
-      float F = (float) (1.2 + 0.4 * sin (7.0 * u) * cos (5.0 * v) + 0.3 * cos (11.0 * w));
-      bool slab = iz >= 13 && iz <= 14 && !(ix >= 20 && ix <= 24 && iy >= 8 && iy <= 12);
-      bool box = ix >= 4 && ix <= 10 && iy >= 25 && iy <= 33 && iz >= 18 && iz <= 25;
-      bool box_wall = box && (ix == 4 || ix == 10 || iy == 25 || iy == 33 || iz == 18 || iz == 25);
-      pb->speed[i] = slab || box_wall ? 0.0f : F;
-    }
-  pb->psi[0] = 0.15, pb->psi[1] = -0.1, pb->psi[2] = 0.12;
-  /* One source above the slab, off the nodes, one below it. */
-  double s[2][3] = { { 0.3511, 0.5625, 0.1768 }, { 0.82, 0.31, 0.74 } };
-  memcpy (pb->src, s, sizeof s);
-  pb->nsrc = 2;
-}
-
-/* 3D: a speed gradient, 0.5–1.9 (a new speed at every node), and ψ of
- * length 0.42, close to the least speed (c = F² − |ψ|² down to 0.07): the
- * GPU's single precision takes its speed constants in float (fold-local.h,
- * FL_SET_FLOAT) and must stay within float rounding of the CPU's double
- * ones where the equation is least well conditioned; 37×41×29. */
-static void
-make_strong_psi_3d (problem *pb)
+make_odd_grid_3d (problem *pb)
 {
   pb->g = fr_grid_3d (37, 41, 29, 0.027, 0.025, 0.034, 0.1, -0.2, 0.0);
   const fr_grid *g = &pb->g;
@@ -159,6 +127,43 @@ make_strong_psi_3d (problem *pb)
       double w = (double) iz / (double) (g->nz - 1);
       pb->speed[i] = (float) (1.2 + 0.4 * sin (7.0 * u) * cos (5.0 * v) + 0.3 * cos (11.0 * w));
     }
+}
+
+/* The odd grid with a slab of obstacles with a hole and a closed obstacle
+ * box whose inside stays unreached (+inf), ψ ≠ 0, two sources. */
+static void
+make_odd_3d (problem *pb)
+{
+  make_odd_grid_3d (pb);
+  const fr_grid *g = &pb->g;
+  size_t n = fr_grid_count (g);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
+      bool slab = iz >= 13 && iz <= 14 && !(ix >= 20 && ix <= 24 && iy >= 8 && iy <= 12);
+      bool box = ix >= 4 && ix <= 10 && iy >= 25 && iy <= 33 && iz >= 18 && iz <= 25;
+      bool box_wall = box && (ix == 4 || ix == 10 || iy == 25 || iy == 33 || iz == 18 || iz == 25);
+      if (slab || box_wall)
+        pb->speed[i] = 0.0f;
+    }
+  pb->psi[0] = 0.15, pb->psi[1] = -0.1, pb->psi[2] = 0.12;
+  /* One source above the slab, off the nodes, one below it. */
+  double s[2][3] = { { 0.3511, 0.5625, 0.1768 }, { 0.82, 0.31, 0.74 } };
+  memcpy (pb->src, s, sizeof s);
+  pb->nsrc = 2;
+}
+
+/* 3D: the odd grid's speed gradient, 0.5–1.9 (a new speed at every node),
+ * without obstacles, and ψ of length 0.42, close to the least speed
+ * (c = F² − |ψ|² down to 0.07): the GPU's single precision takes its speed
+ * constants in float (fold-local.h, FL_SET_FLOAT) and must stay within
+ * float rounding of the CPU's double ones where the equation is least well
+ * conditioned. */
+static void
+make_strong_psi_3d (problem *pb)
+{
+  make_odd_grid_3d (pb);
   pb->psi[0] = 0.3, pb->psi[1] = -0.25, pb->psi[2] = 0.15;
   double s[3] = { 0.52, 0.49, 0.47 };
   memcpy (pb->src, s, sizeof s);
