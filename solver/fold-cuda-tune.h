@@ -14,7 +14,7 @@ typedef enum fold_cuda_graph {
   FOLD_CUDA_GRAPH_OFF,      /* kernel by kernel */
 } fold_cuda_graph;
 
-/* How the subdomains' sweeps are scheduled (3D; 2D always runs passes). */
+/* How the subdomains' sweeps are scheduled (2D and 3D). */
 typedef enum fold_cuda_sched {
   FOLD_CUDA_SCHED_DEFAULT = 0,   /* the queue */
   FOLD_CUDA_SCHED_PASSES,   /* passes of tally, compact, select, sweep and push */
@@ -23,15 +23,16 @@ typedef enum fold_cuda_sched {
 
 typedef struct fold_cuda_tune {
   int inner;      /* sweeps of a subdomain per activation while it still changes
-                     (2D: rounds of the four directions at once); 0: default */
+                     (2D: rounds of the four directions at once); 0: default;
+                     3D takes at most 41 (its stamps' bytes, fold-cuda.cu) */
   int batch;      /* passes queued per host round trip; 0: default */
   int min_act;    /* SOLAS: the least schedule; a shorter one takes every active
                      subdomain instead; 0: default */
   fold_cuda_graph graph;
   fold_cuda_sched sched;
   int rounds_max; /* queue: a schedule of at most this many subdomains runs in
-                     rounds, as passes; 0: default (the blocks the GPU holds at
-                     once), negative: none does */
+                     rounds, as passes; 0: default (3D: the blocks the GPU
+                     holds at once; 2D: none), negative: none does */
 } fold_cuda_tune;
 
 /* The knobs in force; set before a solve, from one thread. */

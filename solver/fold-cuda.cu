@@ -6,11 +6,11 @@
  * (b+2)^d values per subdomain, ghosts included, in global memory; speeds
  * in the same layout.
  *
- * Two schedules share the sweep, the push and the SOLAS rule.  In 3D the
- * default is the queue kernel (sweep3d_queue_kernel, below): one
- * persistent kernel, each block taking the next subdomain from a ring on
- * the device as soon as it is free, each schedule built on the device by
- * one block and held while it settles.  2D, and 3D on request, runs passes.
+ * Two schedules share the sweep, the push and the SOLAS rule.  The default
+ * is the queue kernel (sweep_queue_kernel, below): one persistent kernel,
+ * each block taking the next subdomain from a ring on the device as soon
+ * as it is free, each schedule built on the device by one block and held
+ * while it settles.  Passes run on request.
  *
  * One pass is five kernels, all queued without the host looking:
  *   tally    counts the active subdomains, their SD sum and how many of the
@@ -118,7 +118,7 @@ struct FoldCtl {
   int las;
   int subdomains;     /* solvable subdomains (init) */
   long long passes, schedules, sweeps;
-  /* The queue kernel's (sweep3d_queue_kernel): entries appended and taken,
+  /* The queue kernel's (sweep_queue_kernel): entries appended and taken,
    * and the subdomains queued or running. */
   unsigned long long qtail, qhead;
   int pending;         /* subdomains queued or running */
@@ -490,62 +490,78 @@ store_lower (R *sT, int o, C best, C cur, bool &changed, double &mc)
   return false;
 }
 
-/* 2D with the four directions at once: a thread block of four warps per
- * subdomain, warp w running sub-sweep w on its own copy of the subdomain,
- * then the copies merged by taking each node's least value, repeated while
- * a node changes (at most `inner` times).  Every copy only ever holds times
- * that some update produced, so their minimum is as valid as a sequential
- * sweep's, and the iteration ends at the same fixed point: b dependent
- * plane steps per round instead of 4·b.  (No unchanged-base skip here.) */
-template <typename R>
-__global__ void __launch_bounds__ (128)
-sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
-                    const int *list_a, const int *list_b, FoldCtl *ctl, unsigned *take, int first,
-                    int inner)
+/* Loads and stores of the queue kernel go through L2 (ld.cg/st.cg): other
+ * SMs write a subdomain's ghosts while it runs, and an SM's L1 is not kept
+ * coherent with them.  A pass's kernels keep the plain ones: nothing else
+ * writes while they run. */
+template <bool QUEUE, typename V>
+__device__ __forceinline__ V
+ld (const V *p)
+{
+  return QUEUE ? __ldcg (p) : *p;
+}
+
+template <bool QUEUE, typename V>
+__device__ __forceinline__ void
+st (V *p, V v)
+{
+  if (QUEUE)
+    __stcg (p, v);
+  else
+    *p = v;
+}
+
+/* One activation of 2D subdomain k with the four directions at once, by
+ * a block of four warps (more warps wait): warp w runs sub-sweep w on its
+ * own copy of the subdomain, then the copies are merged by taking each
+ * node's least value, repeated while a node changes (at most `inner`
+ * times).  Every copy only ever holds times that some update produced, so
+ * their minimum is as valid as a sequential sweep's, and the iteration
+ * ends at the same fixed point: b dependent plane steps per round instead
+ * of 4·b.  (No unchanged-base skip here.)  Returns whether an inner node
+ * changed; thread 0's mc is then the least changed value.  QUEUE: the
+ * queue kernel's, through L2 (pushes of other blocks write the ghosts
+ * meanwhile).  Only inner nodes go back. */
+template <bool QUEUE, typename R>
+__device__ __forceinline__ bool
+sweep2d_subdomain (R *T, const float *F, int k, int inner, double &mc, int &swept)
 {
   extern __shared__ unsigned char smem[];
-  __shared__ int s_act, s_i;
   __shared__ double s_min[4];
   const FoldGeom &G = c_geo;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int n = ctl->n, end = min (n, first + CHUNK);
-  const int *list = ctl->list ? list_b : list_a;
-  R *copy = reinterpret_cast<R *> (smem) + (size_t) warp * G.bsize;
-  float *sF = reinterpret_cast<float *> (reinterpret_cast<R *> (smem) + (size_t) 4 * G.bsize);
+  R *c0 = reinterpret_cast<R *> (smem);
+  R *copy = c0 + (size_t) (warp & 3) * G.bsize;
+  float *sF = reinterpret_cast<float *> (c0 + (size_t) 4 * G.bsize);
   const int b = G.b;
-  const fold_subsweep *ss = &c_st.sub[warp];
+  const fold_subsweep *ss = &c_st.sub[warp & 3];
   const int sa = G.stride[ss->axis], su = G.stride[ss->u];
   const int o0 = (int) ss->off[0], o1 = (int) ss->off[1], o2 = (int) ss->off[2];
-  int swept = 0;
+  R *Tk = T + (size_t) k * G.bsize;
+  const float *Fk = F + (size_t) k * G.bsize;
 
-  for (int i = first + (int) blockIdx.x; i < end; i = take_next (take, first, s_i))
-    {
-      const int k = list[i];
-      if (!still_active (k, active, changed, s_act))
-        continue;
-      R *Tk = T + (size_t) k * G.bsize;
-      const float *Fk = F + (size_t) k * G.bsize;
-      /* T and F from global memory once, by the whole block, then copy 0
-       * into the other three in shared memory: each warp loading its own
-       * copy from global memory cost 3-4 % of a 2D solve (RESULTS.md,
-       * eighth round). */
-      R *c0 = reinterpret_cast<R *> (smem);
+  /* T and F from global memory once, by the whole block, then copy 0
+   * into the other three in shared memory: each warp loading its own
+   * copy from global memory cost 3-4 % of a 2D solve (RESULTS.md, eighth
+   * round). */
 #pragma unroll 4
-      for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+    {
+      c0[q] = ld<QUEUE> (Tk + q);
+      sF[q] = Fk[q];
+    }
+  __syncthreads ();
+  for (int w = 1; w < 4; w++)
+    for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+      c0[(size_t) w * G.bsize + q] = c0[q];
+  __syncthreads ();
+  bool any = false;
+  mc = INFINITY;
+  for (int it = 0; it < inner; it++)
+    {
+      bool ch = false;
+      if (warp < 4)
         {
-          c0[q] = Tk[q];
-          sF[q] = Fk[q];
-        }
-      __syncthreads ();
-      for (int w = 1; w < 4; w++)
-        for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-          c0[(size_t) w * G.bsize + q] = c0[q];
-      __syncthreads ();
-      bool any = false;
-      double mc = INFINITY;
-      for (int it = 0; it < inner; it++)
-        {
-          bool ch = false;
           typename Local<R>::coef2d kc;
           kc.F = -1.0f;
           for (int p = 0; p < b; p++)
@@ -568,33 +584,60 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
                 }
               __syncwarp ();
             }
-          swept++;
-          const bool again = __syncthreads_or (ch);
-          any |= again;
-          if (!again)
-            break;
-          /* Merge: every copy takes each inner node's least value. */
-          for (int q = threadIdx.x; q < b * b; q += blockDim.x)
-            {
-              const int o = G.inner0 + (q / b) * G.stride[2] + q % b;
-              R m = c0[o];
-              for (int w = 1; w < 4; w++)
-                m = min (m, c0[(size_t) w * G.bsize + o]);
-              for (int w = 0; w < 4; w++)
-                c0[(size_t) w * G.bsize + o] = m;
-            }
-          __syncthreads ();
         }
-      mc = warp_min (mc);
-      if (lane == 0)
-        s_min[warp] = mc;
+      swept++;
+      const bool again = __syncthreads_or (ch);
+      any |= again;
+      if (!again)
+        break;
+      /* Merge: every copy takes each inner node's least value. */
+      for (int q = threadIdx.x; q < b * b; q += blockDim.x)
+        {
+          const int o = G.inner0 + (q / b) * G.stride[2] + q % b;
+          R m = c0[o];
+          for (int w = 1; w < 4; w++)
+            m = min (m, c0[(size_t) w * G.bsize + o]);
+          for (int w = 0; w < 4; w++)
+            c0[(size_t) w * G.bsize + o] = m;
+        }
       __syncthreads ();
-      if (any)
-        for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-          Tk[q] = c0[q];      /* copy 0, merged */
+    }
+  mc = warp_min (mc);
+  if (lane == 0 && warp < 4)
+    s_min[warp] = mc;
+  __syncthreads ();
+  if (any)
+    for (int q = threadIdx.x; q < b * b; q += blockDim.x)
+      {
+        const int o = G.inner0 + (q / b) * G.stride[2] + q % b;
+        st<QUEUE> (Tk + o, c0[o]);      /* copy 0, merged */
+      }
+  if (threadIdx.x == 0)
+    mc = fold_min (fold_min (s_min[0], s_min[1]), fold_min (s_min[2], s_min[3]));
+  return any;
+}
+
+/* A pass's 2D sweep: a block of four warps per listed subdomain. */
+template <typename R>
+__global__ void __launch_bounds__ (128)
+sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *changed,
+                    const int *list_a, const int *list_b, FoldCtl *ctl, unsigned *take, int first,
+                    int inner)
+{
+  __shared__ int s_act, s_i;
+  const int n = ctl->n, end = min (n, first + CHUNK);
+  const int *list = ctl->list ? list_b : list_a;
+  int swept = 0;
+
+  for (int i = first + (int) blockIdx.x; i < end; i = take_next (take, first, s_i))
+    {
+      const int k = list[i];
+      if (!still_active (k, active, changed, s_act))
+        continue;
+      double mc;
+      const bool any = sweep2d_subdomain<false> (T, F, k, inner, mc, swept);
       if (threadIdx.x == 0)
         {
-          mc = fold_min (fold_min (s_min[0], s_min[1]), fold_min (s_min[2], s_min[3]));
           changed[k] = any;
           active[k] = any;
           sd[k] = any ? fold_key ((float) mc) : KEY_INF;
@@ -605,27 +648,6 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
     atomicAdd ((unsigned long long *) &ctl->sweeps, (unsigned long long) swept);
 }
 
-/* Loads and stores of the queue kernel go through L2 (ld.cg/st.cg): other
- * SMs write a subdomain's ghosts while it runs, and an SM's L1 is not kept
- * coherent with them.  A pass's kernels keep the plain ones: nothing else
- * writes while they run. */
-template <bool QUEUE, typename V>
-__device__ __forceinline__ V
-ld (const V *p)
-{
-  return QUEUE ? __ldcg (p) : *p;
-}
-
-template <bool QUEUE, typename V>
-__device__ __forceinline__ void
-st (V *p, V v)
-{
-  if (QUEUE)
-    __stcg (p, v);
-  else
-    *p = v;
-}
-
 /* Base node m's offset from the apex in a 3D sub-sweep (fold_subsweep's
  * off[m]), from the strides the sweep holds in registers: read from
  * constant memory at a run-time sub-sweep index, they cost nine loads
@@ -634,6 +656,36 @@ __device__ __forceinline__ int
 base_off (int back, int su, int sv, int m)
 {
   return back + (m % 3 - 1) * su + (m / 3 - 1) * sv;
+}
+
+/* A 3D sweep keeps its stamps in shared memory in one byte each, relative
+ * to the subdomain's sweep count at the load (`base`).  Only the last
+ * nsub = 6 counts matter to the unchanged-base test (a stamp older than
+ * `since` is stale whatever its age), so a byte holds 6 + the count's age,
+ * 0 for anything older, and at most 6 + 6 × inner counts: inner <=
+ * INNER_MAX_3D.  Only stamps set during the sweep (STAMP_LOCAL_NOW and up)
+ * go back to global memory, as base - 6 + byte.  Against a word each,
+ * with the launch bounds below: 2-3 % less device time in single precision
+ * (RESULTS.md, ninth round). */
+constexpr int STAMP_LOCAL_NOW = 7;          /* the byte of count base + 1 */
+/* The 3D sweeps' blocks of 256 threads per SM: three in single precision
+ * (the compiler takes 80 registers; four, with 64 registers and a few
+ * spills, measured 5-10 % slower), two in double (shared memory and
+ * registers both). */
+template <typename R> constexpr int BLOCKS_PER_SM_3D = sizeof (R) == sizeof (float) ? 3 : 2;
+constexpr int INNER_MAX_3D = (255 - 6) / 6;
+
+__device__ __forceinline__ uint8_t
+stamp_local (uint32_t sq, uint32_t base)
+{
+  const int age = (int) (sq - base) + 6;      /* wrapping difference, signed */
+  return (uint8_t) (age < 0 ? 0 : age > 255 ? 255 : age);
+}
+
+__device__ __forceinline__ uint32_t
+stamp_global (uint8_t s, uint32_t base)
+{
+  return base - 6u + (uint32_t) s;
 }
 
 /* One activation of 3D subdomain k, by the whole block: the subdomain into
@@ -654,14 +706,14 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   const FoldGeom &G = c_geo;
   R *sT = reinterpret_cast<R *> (smem);
   float *sF = reinterpret_cast<float *> (sT + G.bsize);
-  uint32_t *sS = reinterpret_cast<uint32_t *> (sF + G.bsize);
+  uint8_t *sS = reinterpret_cast<uint8_t *> (sF + G.bsize);
   const int b = G.b, plane = b * b;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
 
   R *Tk = T + (size_t) k * G.bsize;
   const float *Fk = F + (size_t) k * G.bsize;
   uint32_t *Sk = stamp + (size_t) k * G.bsize;
-  uint32_t cnt = __ldcg (counter + k);
+  const uint32_t base = __ldcg (counter + k);
   int zero = 0;
   for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
     {
@@ -670,10 +722,10 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
         {
           /* A ghost lowered since its last sweep: fresh for every direction
            * of this one.  Taken back unless a newer push marked it again. */
-          atomicCAS (Sk + q, sq, cnt);
-          sq = cnt + 1u;
+          atomicCAS (Sk + q, sq, base);
+          sq = base + 1u;
         }
-      sS[q] = sq;
+      sS[q] = stamp_local (sq, base);
     }
   __threadfence ();     /* a pushed stamp seen: its lowered value is seen too */
   for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
@@ -685,6 +737,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   /* Diagonal walls are looked for only where an obstacle is. */
   const bool walls = __syncthreads_or (zero);
   bool any = false;
+  int lc = 6;            /* the sweep count's byte (stamp_local of base) */
   mc = INFINITY;
   for (int it = 0; it < inner; it++)
     {
@@ -697,7 +750,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
           const fold_subsweep *ss = &c_st.sub[s];
           const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
           const int back = -ss->sign * sa;   /* the apex to its base plane */
-          const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
+          const int now = ++lc, since = now - 6;
           typename Local<R>::coef3d kc;
           kc.F = -1.0f;
           for (int p = 0; p < b; p++)
@@ -726,7 +779,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
                     Local<R>::set (&kc, ss, f);
                   const R best = Local<R>::update (ss, &kc, Tn, cur);
                   if (store_lower (sT, o, best, cur, ch, mc))
-                    sS[o] = now;
+                    sS[o] = (uint8_t) now;
                 }
               __syncthreads ();
             }
@@ -751,11 +804,12 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
         /* Inner nodes only: the ghosts belong to the neighbours' pushes. */
         const int o = G.inner0 + (q / plane) * G.stride[2] + ((q / b) % b) * G.stride[1] + q % b;
         __stcg (Tk + o, sT[o]);
-        __stcg (Sk + o, sS[o]);
+        if (sS[o] >= STAMP_LOCAL_NOW)
+          __stcg (Sk + o, stamp_global (sS[o], base));
       }
   if (threadIdx.x == 0)
     {
-      __stcg (counter + k, cnt);
+      __stcg (counter + k, base + (uint32_t) (lc - 6));
       for (int w = 1; w < nwarps; w++)
         mc = fold_min (mc, s_min[w]);
     }
@@ -767,7 +821,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
  * the pass kernel calling that function measured 2–7 % slower in double
  * at 504³ (RESULTS.md, sixth round), so the two are kept apart. */
 template <typename R>
-__global__ void
+__global__ void __launch_bounds__ (256, BLOCKS_PER_SM_3D<R>)
 sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *active,
                 unsigned *sd, uint8_t *changed, const int *list_a, const int *list_b, FoldCtl *ctl,
                 unsigned *take, int first, int inner)
@@ -780,7 +834,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
   const int *list = ctl->list ? list_b : list_a;
   R *sT = reinterpret_cast<R *> (smem);
   float *sF = reinterpret_cast<float *> (sT + G.bsize);
-  uint32_t *sS = reinterpret_cast<uint32_t *> (sF + G.bsize);
+  uint8_t *sS = reinterpret_cast<uint8_t *> (sF + G.bsize);
   const int b = G.b, plane = b * b;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
   int swept = 0;
@@ -793,18 +847,19 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
       R *Tk = T + (size_t) k * G.bsize;
       const float *Fk = F + (size_t) k * G.bsize;
       uint32_t *Sk = stamp + (size_t) k * G.bsize;
-      uint32_t cnt = counter[k];
+      const uint32_t base = counter[k];
       int zero = 0;
       for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
         {
           sT[q] = Tk[q];
           sF[q] = Fk[q];
-          sS[q] = Sk[q];
+          sS[q] = stamp_local (Sk[q], base);
           zero |= Fk[q] == 0.0f;
         }
       /* Diagonal walls are looked for only where an obstacle is. */
       const bool walls = __syncthreads_or (zero);
       bool any = false;
+      int lc = 6;            /* the sweep count's byte (stamp_local of base) */
       double mc = INFINITY;
       for (int it = 0; it < inner; it++)
         {
@@ -817,7 +872,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
               const fold_subsweep *ss = &c_st.sub[s];
               const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
               const int back = -ss->sign * sa;
-              const uint32_t now = ++cnt, since = now - (uint32_t) c_st.nsub;
+              const int now = ++lc, since = now - 6;
               typename Local<R>::coef3d kc;
               kc.F = -1.0f;
               for (int p = 0; p < b; p++)
@@ -846,7 +901,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                         Local<R>::set (&kc, ss, f);
                       const R best = Local<R>::update (ss, &kc, Tn, cur);
                       if (store_lower (sT, o, best, cur, ch, mc))
-                        sS[o] = now;
+                        sS[o] = (uint8_t) now;
                     }
                   __syncthreads ();
                 }
@@ -869,11 +924,12 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
         for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
           {
             Tk[q] = sT[q];
-            Sk[q] = sS[q];
+            if (sS[q] >= STAMP_LOCAL_NOW)     /* only inner nodes' stamps change */
+              Sk[q] = stamp_global (sS[q], base);
           }
       if (threadIdx.x == 0)
         {
-          counter[k] = cnt;
+          counter[k] = base + (uint32_t) (lc - 6);
           for (int w = 1; w < nwarps; w++)
             mc = fold_min (mc, s_min[w]);
           changed[k] = any;
@@ -977,7 +1033,7 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
     }
 }
 
-/* ------------------------------------------------ the queue kernel (3D)
+/* ----------------------------------------------------- the queue kernel
  * Instead of passes, one persistent kernel: each block takes the next
  * subdomain from a queue on the device, sweeps it, pushes its ghosts and
  * wakes the neighbours it lowered, and takes the next at once.  No block
@@ -994,8 +1050,8 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
  * do between passes.  (Admitting every woken subdomain at once, ordered by
  * putting back those above the queue's mean SD, swept 9.3 times per
  * subdomain at 518³ against the passes' 6.8: RESULTS.md, sixth round.)
- * A schedule no larger than the GPU holds at once runs in rounds, as
- * passes do (queue_build).  Work is handed out by tickets, and spread one
+ * In 3D a schedule no larger than the GPU holds at once runs in rounds,
+ * as passes do (queue_build; 2D has none).  Work is handed out by tickets, and spread one
  * sweep per SM first (queue_take).
  *
  * A subdomain's state is four bits: ACTIVE (it needs a sweep), QUEUED (it
@@ -1452,10 +1508,12 @@ queue_seed_kernel (const int *active, FoldQueue Q)
     Q.state[k] = active[k] ? SUB_ACTIVE : 0;
 }
 
-template <typename R>
-__global__ void
-sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, FoldQueue Q,
-                      FoldCtl *ctl, int inner, unsigned long long budget_ns)
+/* NDIM 3: blocks of 256 threads, sweep3d_subdomain; NDIM 2: blocks of 128
+ * (four warps), sweep2d_subdomain. */
+template <int NDIM, typename R>
+__global__ void __launch_bounds__ (NDIM == 3 ? 256 : 128, NDIM == 3 ? BLOCKS_PER_SM_3D<R> : 1)
+sweep_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, FoldQueue Q,
+                    FoldCtl *ctl, int inner, unsigned long long budget_ns)
 {
   __shared__ int s_k;
   __shared__ unsigned s_woke, s_pushed;
@@ -1498,7 +1556,11 @@ sweep3d_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, 
           continue;
         }
       double mc;
-      const bool any = sweep3d_subdomain (T, F, stamp, counter, k, inner, mc, swept);
+      bool any;
+      if constexpr (NDIM == 3)
+        any = sweep3d_subdomain (T, F, stamp, counter, k, inner, mc, swept);
+      else
+        any = sweep2d_subdomain<true> (T, F, k, inner, mc, swept);
       __syncthreads ();                          /* the inner nodes are written */
       if (any)
         {
@@ -1819,17 +1881,19 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   /* Shared memory per thread block, and the thread counts. */
   const int threads3d = (L->b * L->b + 31) / 32 * 32 > 256 ? 256 : (L->b * L->b + 31) / 32 * 32;
   const size_t shm = two_d ? bsize * (4 * sizeof (R) + sizeof (float))
-                           : bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t));
+                           : bsize * (sizeof (R) + sizeof (float) + sizeof (uint8_t));
   if (shm > prop.sharedMemPerBlockOptin)
     return fr_error_set (err, FR_E_DEVICE,
                          "a subdomain of %d^%d nodes needs %zu bytes of shared memory, the "
                          "device has %zu per block", L->b, g->ndim, shm,
                          (size_t) prop.sharedMemPerBlockOptin);
 
-  /* 3D: the queue kernel unless passes are asked for (RESULTS.md, seventh
-   * round: 7–22 % faster on the fold, Ex_A, Ex_D and Ex_B at 336³; 3 %
-   * slower on Ex_C, 13 % on Ex_B at 266³). */
-  const bool use_queue = !two_d && fold_cuda_tuning.sched != FOLD_CUDA_SCHED_PASSES;
+  /* The queue kernel unless passes are asked for.  3D (RESULTS.md,
+   * seventh round): 7–22 % faster on the fold, Ex_A, Ex_D and Ex_B at
+   * 336³; 3 % slower on Ex_C, 13 % on Ex_B at 266³.  2D, without rounds
+   * (ninth round): 2048² 8–15 % faster, 1024² 12 %. */
+  const bool use_queue = fold_cuda_tuning.sched != FOLD_CUDA_SCHED_PASSES;
+  const int queue_threads = two_d ? 128 : threads3d;
 
   /* Everything the solve allocates, checked against free memory first. */
   const bool any_frozen = pb->any_frozen;
@@ -1904,19 +1968,18 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   /* Occupancy: how many subdomains the GPU sweeps at once (SOLAS's least
    * schedule) and the persistent grid sizes. */
   int per_sm = 0;
-  if (two_d)
+  if (use_queue)
+    {
+      auto qk = two_d ? sweep_queue_kernel<2, R> : sweep_queue_kernel<3, R>;
+      FOLD_CK (cudaFuncSetAttribute (qk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shm));
+      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, qk, queue_threads, shm));
+    }
+  else if (two_d)
     {
       FOLD_CK (cudaFuncSetAttribute (sweep2d_par_kernel<R>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shm));
       FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep2d_par_kernel<R>,
                                                               128, shm));
-    }
-  else if (use_queue)
-    {
-      FOLD_CK (cudaFuncSetAttribute (sweep3d_queue_kernel<R>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shm));
-      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, sweep3d_queue_kernel<R>,
-                                                              threads3d, shm));
     }
   else
     {
@@ -1980,7 +2043,9 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                                                    d.ctl);
   FOLD_CK (cudaGetLastError ());
 
-  const int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;
+  int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;
+  if (!two_d && inner > INNER_MAX_3D)
+    inner = INNER_MAX_3D;         /* the stamps' bytes in shared memory */
   long round_trips = 0;
   if (use_queue)
     {
@@ -1988,7 +2053,13 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
        * launch stops taking work after QUEUE_BUDGET_NS).  The ring is
        * list_a, the states list_b, the rounds' rest list active (once the
        * seed has read it). */
-      const int rounds_max = fold_cuda_tuning.rounds_max == 0 ? resident
+      /* Small schedules run in rounds in 3D, where a sweep started before
+       * its neighbours' pushes only adds a sweep (Ex_C: 17 sweeps per
+       * subdomain instead of 10), but not in 2D, where a sweep is short and
+       * a round's wait for its last sweep cost more (RESULTS.md, ninth
+       * round). */
+      const int rounds_default = two_d ? -1 : resident;
+      const int rounds_max = fold_cuda_tuning.rounds_max == 0 ? rounds_default
                              : fold_cuda_tuning.rounds_max < 0 ? -1 : fold_cuda_tuning.rounds_max;
       const FoldQueue Q = { d.list_a, d.list_b, d.active, d.sd, (int) nblocks,
                             c0.min_act, rounds_max, prop.multiProcessorCount, !c0.las };
@@ -2001,8 +2072,12 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
            * whole solve. */
           if (fr_cancel_raised (pb->cancel))
             return fr_error_set (err, FR_E_CANCELLED, "the fold solve was cancelled");
-          sweep3d_queue_kernel<R><<<resident, threads3d, shm, d.stream>>> (
-            T, d.F, d.stamp, d.counter, Q, d.ctl, inner, QUEUE_BUDGET_NS);
+          if (two_d)
+            sweep_queue_kernel<2, R><<<resident, queue_threads, shm, d.stream>>> (
+              T, d.F, d.stamp, d.counter, Q, d.ctl, inner, QUEUE_BUDGET_NS);
+          else
+            sweep_queue_kernel<3, R><<<resident, queue_threads, shm, d.stream>>> (
+              T, d.F, d.stamp, d.counter, Q, d.ctl, inner, QUEUE_BUDGET_NS);
           FOLD_CK (cudaGetLastError ());
           FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, CTL_BACK, cudaMemcpyDeviceToHost,
                                     d.stream));

@@ -591,12 +591,12 @@ test_match (gconstpointer data)
   const int *blocks = is3d ? blocks_3d : blocks_2d;
   const size_t nblocks = is3d ? G_N_ELEMENTS (blocks_3d) : G_N_ELEMENTS (blocks_2d);
 
-  /* 3D runs every schedule of the CUDA back end: passes, the queue (small
-   * schedules in rounds), and the queue without rounds (these grids have
-   * no schedule larger than the GPU holds, so only that runs its queue
+  /* Every schedule of the CUDA back end, in 2D and 3D: passes, the queue
+   * (small schedules in rounds), and the queue without rounds (these grids
+   * have no schedule larger than the GPU holds, so only that runs its queue
    * mode). */
   static const char *const sched_names[] = { "", ", queue", ", queue without rounds" };
-  const int nscheds = is3d ? 3 : 1;
+  const int nscheds = 3;
   for (int sched = 0; sched < nscheds; sched++)
     for (int dbl = 0; dbl < 2; dbl++)
       for (int meth = FR_FOLD_LAS; meth <= FR_FOLD_SOLAS; meth++)
@@ -658,7 +658,8 @@ test_knobs (void)
     const char *name;
     fold_cuda_tune tune;
   } knobs[] = {
-    /* The graph and the batch are the passes' (3D runs the queue by default). */
+    /* The graph and the batch are the passes' (3D runs the queue by default,
+     * 2D passes). */
     { "graph off", { 0, 0, 0, FOLD_CUDA_GRAPH_OFF, FOLD_CUDA_SCHED_PASSES } },
     { "batch 1", { 0, 1, 0, FOLD_CUDA_GRAPH_ON, FOLD_CUDA_SCHED_PASSES } },
     { "batch 3, graph off", { 0, 3, 0, FOLD_CUDA_GRAPH_OFF, FOLD_CUDA_SCHED_PASSES } },
@@ -667,8 +668,10 @@ test_knobs (void)
     { "least schedule 1000000", { 0, 0, 1000000, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT } },
     { "passes, least schedule 1", { 0, 0, 1, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_PASSES } },
     { "passes", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_PASSES } },
-    { "queue (3D; 2D runs passes)", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
+    { "queue", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
     { "queue, inner 3", { 3, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
+    /* 3D takes 41 at most (its stamps' bytes in shared memory). */
+    { "queue, inner 50", { 50, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE } },
     { "queue without rounds", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE, -1 } },
     { "queue, rounds up to 2", { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_QUEUE, 2 } },
   };
