@@ -564,10 +564,12 @@ sweep2d_subdomain (R *T, const float *F, int k, int inner, double &mc, int &swep
         {
           typename Local<R>::coef2d kc;
           kc.F = -1.0f;
-          for (int p = 0; p < b; p++)
+          /* The planes in the sweep's direction, their offsets kept in a
+           * register (the plane step is the sweep's critical path). */
+          const int pstep = ss->sign > 0 ? sa : -sa;
+          int oplane = G.inner0 + (ss->sign > 0 ? 0 : (b - 1) * sa);
+          for (int p = 0; p < b; p++, oplane += pstep)
             {
-              const int ia = ss->sign > 0 ? p : b - 1 - p;
-              const int oplane = G.inner0 + ia * sa;
               for (int q = lane; q < b; q += 32)
                 {
                   const int o = oplane + q * su;

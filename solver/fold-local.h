@@ -71,6 +71,60 @@ FL_FN (fold_max) (FL_REAL a, FL_REAL b)
   return b > a ? b : a;
 }
 
+/* Conditional upwind for an edge (fold_edge_cand), without the root:
+ * λ = (β + u)/α with u = −κ sqrt(D/den) lies in (0, 1) iff −β < u < α − β;
+ * compare u² den = κ² D with the squares.  Most edges fail here (their
+ * characteristic passes outside), and a wrong call is only possible when
+ * λ is 0 or 1 to rounding, where the edge value is its vertex's.  Whether
+ * the minimiser lies outside. */
+static inline FOLD_HD bool
+FL_FN (fold_edge_outside) (FL_REAL kappa, FL_REAL alpha, FL_REAL beta, FL_REAL D, FL_REAL den)
+{
+  const FL_REAL bma = beta - alpha;
+  const FL_REAL kD = kappa * kappa * D;
+  if (kappa >= FL_K (0))     /* u <= 0 */
+    return beta <= FL_K (0) || kD >= beta * beta * den
+           || (bma >= FL_K (0) && kD <= bma * bma * den);
+  return bma >= FL_K (0) || kD >= bma * bma * den                         /* u > 0 */
+         || (beta <= FL_K (0) && kD <= beta * beta * den);
+}
+
+/* An edge's minimiser, all but the last division of its candidate:
+ * `at` = T1 + λ dT, m = ψ·d and dd = |d|² for the displacement d to it,
+ * and sq = sqrt(Q(λ)) there (Q(λ) = D/den), which is also fold_tau's root
+ * sqrt(m² + c dd): one root per edge instead of two.  ok: λ lies strictly
+ * inside (0, 1). */
+typedef struct FL_FN (fold_edge_min) {
+  FL_REAL at, m, dd, sq;
+  bool ok;
+} FL_FN (fold_edge_min);
+
+static inline FOLD_HD FL_FN (fold_edge_min)
+FL_FN (fold_edge_minimiser) (const FL_EDGE *e, FL_REAL alpha, FL_REAL beta, FL_REAL D,
+                             FL_REAL T1, FL_REAL dT, FL_REAL kappa, FL_REAL den)
+{
+  FL_FN (fold_edge_min) p;
+  p.sq = FL_SQRT (D / den);
+  const FL_REAL u = -kappa * p.sq;
+  const FL_REAL lambda = (beta + u) / alpha;
+  p.ok = lambda > FL_K (0) && lambda < FL_K (1);
+  p.at = T1 + lambda * dT;
+  p.m = e->m0 - lambda * e->m1;
+  p.dd = e->dd0 - FL_K (2) * lambda * e->de + lambda * lambda * e->ee;
+  return p;
+}
+
+/* The candidate at a minimiser, or +inf unless it lies inside. */
+static inline FOLD_HD FL_REAL
+FL_FN (fold_edge_value) (const FL_FN (fold_edge_min) *p, FL_REAL c)
+{
+  if (!p->ok)
+    return (FL_REAL) INFINITY;
+  if (!(p->m + p->sq > FL_K (0)))
+    return p->at + FL_FN (fold_tau) (p->m, p->dd, c);
+  return p->at + p->dd / (p->m + p->sq);
+}
+
 /* An edge's candidate, given its constants for this speed (c = F² − |ψ|²,
  * α, β and D = max(0, αγ − β²); see fold_edge_time), or +inf unless its
  * minimiser lies strictly inside. */
@@ -82,37 +136,29 @@ FL_FN (fold_edge_cand) (const FL_EDGE *e, FL_REAL c, FL_REAL alpha, FL_REAL beta
   const FL_REAL kappa = c * dT + e->m1;
   const FL_REAL den = alpha - kappa * kappa;
 
-  if (!(den > FL_K (0)))
+  if (!(den > FL_K (0)) || FL_FN (fold_edge_outside) (kappa, alpha, beta, D, den))
     return (FL_REAL) INFINITY;
-  /* Conditional upwind first, without the root: λ = (β + u)/α with
-   * u = −κ sqrt(D/den) lies in (0, 1) iff −β < u < α − β; compare
-   * u² den = κ² D with the squares.  Most edges fail here (their
-   * characteristic passes outside), and a wrong call is only possible when
-   * λ is 0 or 1 to rounding, where the edge value is its vertex's. */
-  const FL_REAL bma = beta - alpha;
-  const FL_REAL kD = kappa * kappa * D;
-  if (kappa >= FL_K (0))
-    {
-      /* u <= 0 */
-      if (beta <= FL_K (0) || kD >= beta * beta * den
-          || (bma >= FL_K (0) && kD <= bma * bma * den))
-        return (FL_REAL) INFINITY;
-    }
-  else if (bma >= FL_K (0) || kD >= bma * bma * den
-           || (beta <= FL_K (0) && kD <= beta * beta * den))
-    return (FL_REAL) INFINITY;   /* u > 0 */
-  /* s = sqrt(Q(λ)) at the minimiser (Q(λ) = D/den there), which is also
-   * fold_tau's root sqrt(m² + c dd): one root per edge instead of two. */
-  const FL_REAL sq = FL_SQRT (D / den);
-  FL_REAL u = -kappa * sq;
-  FL_REAL lambda = (beta + u) / alpha;
-  if (!(lambda > FL_K (0) && lambda < FL_K (1)))
-    return (FL_REAL) INFINITY;
-  FL_REAL m = e->m0 - lambda * e->m1;
-  FL_REAL dd = e->dd0 - FL_K (2) * lambda * e->de + lambda * lambda * e->ee;
-  if (!(m + sq > FL_K (0)))
-    return T1 + lambda * dT + FL_FN (fold_tau) (m, dd, c);
-  return T1 + lambda * dT + dd / (m + sq);
+  const FL_FN (fold_edge_min) p = FL_FN (fold_edge_minimiser) (e, alpha, beta, D, T1, dT, kappa,
+                                                               den);
+  return FL_FN (fold_edge_value) (&p, c);
+}
+
+/* fold_edge_cand without a branch before the last division (ok says
+ * whether the minimiser counts; the caller masks it): two edges' chains
+ * of roots and divisions can then overlap (fold_node_update_2d on the
+ * GPU). */
+static inline FOLD_HD FL_FN (fold_edge_min)
+FL_FN (fold_edge_flat) (const FL_EDGE *e, FL_REAL c, FL_REAL alpha, FL_REAL beta, FL_REAL D,
+                        FL_REAL T1, FL_REAL T2, bool want)
+{
+  const FL_REAL dT = T2 - T1;
+  const FL_REAL kappa = c * dT + e->m1;
+  const FL_REAL den = alpha - kappa * kappa;
+  const bool in = want && den > FL_K (0)
+                  && !FL_FN (fold_edge_outside) (kappa, alpha, beta, D, den);
+  FL_FN (fold_edge_min) p = FL_FN (fold_edge_minimiser) (e, alpha, beta, D, T1, dT, kappa, den);
+  p.ok = p.ok && in;
+  return p;
 }
 
 /* 2D: a diagonal base node (n = 0 or 2 of a sub-sweep) lies behind a
@@ -202,8 +248,7 @@ FL_FN (fold_coef2d_set) (FL_FN (fold_coef2d) *k, const fold_subsweep *ss, float 
 }
 
 /* The least candidate of a 2D stencil with base values T0, T1, T2 (+inf
- * for unknown), or best when none is lower.  The two edges are evaluated
- * independently (on the GPU their long divisions overlap). */
+ * for unknown), or best when none is lower. */
 static inline FOLD_HD FL_REAL
 FL_FN (fold_node_update_2d) (const FL_FN (fold_coef2d) *k, FL_REAL T0, FL_REAL T1, FL_REAL T2,
                              FL_REAL best)
@@ -216,13 +261,29 @@ FL_FN (fold_node_update_2d) (const FL_FN (fold_coef2d) *k, FL_REAL T0, FL_REAL T
   best = FL_FN (fold_min) (best, T1 + k->vtau[1]);
   best = FL_FN (fold_min) (best, T2 + k->vtau[2]);
   FL_REAL e0 = (FL_REAL) INFINITY, e1 = (FL_REAL) INFINITY;
-  if (T1 < (FL_REAL) INFINITY)
+  const bool want0 = T1 < (FL_REAL) INFINITY && T0 < (FL_REAL) INFINITY
+                     && FL_FN (fold_min) (T1, T0) + tlb < best;
+  const bool want1 = T1 < (FL_REAL) INFINITY && T2 < (FL_REAL) INFINITY
+                     && FL_FN (fold_min) (T1, T2) + tlb < best;
+#ifdef __CUDA_ARCH__
+  /* Both edges' chains at once, without branches before their last
+   * divisions: a 2D plane step waits for its slowest lane's chain, and the
+   * SMs have little else to run (RESULTS.md, ninth round). */
+  if (want0 || want1)
     {
-      if (T0 < (FL_REAL) INFINITY && FL_FN (fold_min) (T1, T0) + tlb < best)
-        e0 = FL_FN (fold_edge_cand) (&k->e[0], k->c, k->alpha[0], k->beta[0], k->D[0], T1, T0);
-      if (T2 < (FL_REAL) INFINITY && FL_FN (fold_min) (T1, T2) + tlb < best)
-        e1 = FL_FN (fold_edge_cand) (&k->e[1], k->c, k->alpha[1], k->beta[1], k->D[1], T1, T2);
+      const FL_FN (fold_edge_min) p0 = FL_FN (fold_edge_flat) (&k->e[0], k->c, k->alpha[0],
+                                                               k->beta[0], k->D[0], T1, T0, want0);
+      const FL_FN (fold_edge_min) p1 = FL_FN (fold_edge_flat) (&k->e[1], k->c, k->alpha[1],
+                                                               k->beta[1], k->D[1], T1, T2, want1);
+      e0 = FL_FN (fold_edge_value) (&p0, k->c);
+      e1 = FL_FN (fold_edge_value) (&p1, k->c);
     }
+#else
+  if (want0)
+    e0 = FL_FN (fold_edge_cand) (&k->e[0], k->c, k->alpha[0], k->beta[0], k->D[0], T1, T0);
+  if (want1)
+    e1 = FL_FN (fold_edge_cand) (&k->e[1], k->c, k->alpha[1], k->beta[1], k->D[1], T1, T2);
+#endif
   return FL_FN (fold_min) (best, FL_FN (fold_min) (e0, e1));
 }
 
