@@ -690,6 +690,29 @@ stamp_global (uint8_t s, uint32_t base)
   return base - 6u + (uint32_t) s;
 }
 
+/* A thread's nodes of a b × b plane, t = v·b + u from threadIdx.x in steps
+ * of blockDim.x, without a division per step: an integer division by the
+ * run-time b sat on every 3D plane step's critical path. */
+struct PlaneWalk {
+  int t, u, v, du, dv, b;
+
+  __device__ explicit PlaneWalk (int b_)
+    : t ((int) threadIdx.x), u ((int) threadIdx.x % b_), v ((int) threadIdx.x / b_),
+      du ((int) blockDim.x % b_), dv ((int) blockDim.x / b_), b (b_)
+  {
+  }
+
+  __device__ void
+  next ()
+  {
+    t += (int) blockDim.x;
+    u += du;
+    v += dv;
+    if (u >= b)
+      u -= b, v++;
+  }
+};
+
 /* One activation of 3D subdomain k, by the whole block: the subdomain into
  * shared memory, up to `inner` PMM sweeps (b² plane nodes per step of the
  * block's threads, the six directions in turn, nodes whose base did not
@@ -711,6 +734,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   uint8_t *sS = reinterpret_cast<uint8_t *> (sF + G.bsize);
   const int b = G.b, plane = b * b;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  const PlaneWalk walk0 (b);
 
   R *Tk = T + (size_t) k * G.bsize;
   const float *Fk = F + (size_t) k * G.bsize;
@@ -759,9 +783,9 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
             {
               const int ia = ss->sign > 0 ? p : b - 1 - p;
               const int oplane = G.inner0 + ia * sa;
-              for (int t = threadIdx.x; t < plane; t += blockDim.x)
+              for (PlaneWalk w = walk0; w.t < plane; w.next ())
                 {
-                  const int o = oplane + (t / b) * sv + (t % b) * su;
+                  const int o = oplane + w.v * sv + w.u * su;
                   const float f = sF[o];
                   if (!(f > 0.0f))
                     continue;
@@ -801,14 +825,15 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
     s_min[warp] = mc;
   __syncthreads ();
   if (any)
-    for (int q = threadIdx.x; q < plane * b; q += blockDim.x)
-      {
-        /* Inner nodes only: the ghosts belong to the neighbours' pushes. */
-        const int o = G.inner0 + (q / plane) * G.stride[2] + ((q / b) % b) * G.stride[1] + q % b;
-        __stcg (Tk + o, sT[o]);
-        if (sS[o] >= STAMP_LOCAL_NOW)
-          __stcg (Sk + o, stamp_global (sS[o], base));
-      }
+    for (PlaneWalk w = walk0; w.t < plane; w.next ())
+      for (int z = 0; z < b; z++)
+        {
+          /* Inner nodes only: the ghosts belong to the neighbours' pushes. */
+          const int o = G.inner0 + z * G.stride[2] + w.v * G.stride[1] + w.u;
+          __stcg (Tk + o, sT[o]);
+          if (sS[o] >= STAMP_LOCAL_NOW)
+            __stcg (Sk + o, stamp_global (sS[o], base));
+        }
   if (threadIdx.x == 0)
     {
       __stcg (counter + k, base + (uint32_t) (lc - 6));
@@ -839,6 +864,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
   uint8_t *sS = reinterpret_cast<uint8_t *> (sF + G.bsize);
   const int b = G.b, plane = b * b;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  const PlaneWalk walk0 (b);
   int swept = 0;
 
   for (int i = first + (int) blockIdx.x; i < end; i = take_next (take, first, s_i))
@@ -881,9 +907,9 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                 {
                   const int ia = ss->sign > 0 ? p : b - 1 - p;
                   const int oplane = G.inner0 + ia * sa;
-                  for (int t = threadIdx.x; t < plane; t += blockDim.x)
+                  for (PlaneWalk w = walk0; w.t < plane; w.next ())
                     {
-                      const int o = oplane + (t / b) * sv + (t % b) * su;
+                      const int o = oplane + w.v * sv + w.u * su;
                       const float f = sF[o];
                       if (!(f > 0.0f))
                         continue;

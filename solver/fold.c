@@ -158,6 +158,18 @@ nomem:
   return FR_E_NOMEM;
 }
 
+/* What FR_FOLD_METHOD_AUTO means on a back end: the faster method by our
+ * measurements (RESULTS.md).  SOLAS, but for 2D on the GPU, where LAS
+ * needs fewer sweeps per subdomain in the queue kernel's order (H100,
+ * 2048²: 8.5 ms against 10.9; 1024²: 3.8 against 4.1). */
+static fr_fold_method
+resolve_method (fr_fold_method asked, int ndim, bool gpu)
+{
+  if (asked != FR_FOLD_METHOD_AUTO)
+    return asked;
+  return gpu && ndim == 2 ? FR_FOLD_LAS : FR_FOLD_SOLAS;
+}
+
 /* The GPU when asked for (or, with auto, when one is usable), else or
  * when it cannot take the solve (no device, the grids do not fit, a CUDA
  * failure) the CPU, saying why in res->notice. */
@@ -171,6 +183,7 @@ run_backend (const fr_fold_params *p, fold_problem *pb, fr_fold_result *res, fol
     {
       fr_error cuda_err = { 0 };
       pb->block = p->block != 0 ? p->block : fold_cuda_default_block (ndim);
+      pb->method = res->method = resolve_method (p->method, ndim, true);
       fr_status st = fold_solve_cuda (pb, res->time, stats,
                                       p->keep_device_time ? &res->device_time : NULL, &cuda_err);
       if (st != FR_E_DEVICE && st != FR_E_UNSUPPORTED)
@@ -186,6 +199,7 @@ run_backend (const fr_fold_params *p, fold_problem *pb, fr_fold_result *res, fol
                   "solved on the CPU", cuda_err.message);
     }
   pb->block = p->block != 0 ? p->block : (ndim == 3 ? 8 : 32);
+  pb->method = res->method = resolve_method (p->method, ndim, false);
   res->backend = FR_FOLD_CPU;
   res->block = pb->block;
   return fold_solve_cpu (pb, res->time, stats, err);
@@ -247,7 +261,6 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     goto out;
 
   res->grid = *g;
-  res->method = p->method == FR_FOLD_METHOD_AUTO ? FR_FOLD_SOLAS : p->method;
   res->double_precision = p->double_precision;
 
   t0 = malloc (n * sizeof *t0);
@@ -271,7 +284,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     .t0 = t0,
     .frozen = frozen,
     .any_frozen = start->boundary != NULL,   /* fold_init_start froze at least one node */
-    .method = res->method,
+    .method = p->method,        /* resolved by run_backend */
     .threads = p->threads,
     .double_precision = p->double_precision,
     .cancel = p->cancel,

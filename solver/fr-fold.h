@@ -28,7 +28,8 @@ extern "C" {
 #endif
 
 typedef enum fr_fold_method {
-  FR_FOLD_METHOD_AUTO = 0,  /* the faster of the two by our measurements (SOLAS) */
+  FR_FOLD_METHOD_AUTO = 0,  /* the faster of the two by our measurements: SOLAS, but LAS
+                               for 2D on the GPU (fold.c, resolve_method) */
   FR_FOLD_LAS,              /* every active subdomain in each schedule */
   FR_FOLD_SOLAS,            /* only the earliest active subdomains: semi-ordered */
 } fr_fold_method;
