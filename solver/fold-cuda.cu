@@ -511,6 +511,30 @@ st (V *p, V v)
     *p = v;
 }
 
+/* A thread's nodes of a b × b plane, t = v·b + u from threadIdx.x in steps
+ * of blockDim.x, without a division per step: an integer division by the
+ * run-time b sat on every 3D plane step's critical path, and cost 2D's
+ * merge and write-back a division per node. */
+struct PlaneWalk {
+  int t, u, v, du, dv, b;
+
+  __device__ explicit PlaneWalk (int b_)
+    : t ((int) threadIdx.x), u ((int) threadIdx.x % b_), v ((int) threadIdx.x / b_),
+      du ((int) blockDim.x % b_), dv ((int) blockDim.x / b_), b (b_)
+  {
+  }
+
+  __device__ void
+  next ()
+  {
+    t += (int) blockDim.x;
+    u += du;
+    v += dv;
+    if (u >= b)
+      u -= b, v++;
+  }
+};
+
 /* One activation of 2D subdomain k with the four directions at once, by
  * a block of four warps (more warps wait): warp w runs sub-sweep w on its
  * own copy of the subdomain, then the copies are merged by taking each
@@ -539,6 +563,8 @@ sweep2d_subdomain (R *T, const float *F, int k, int inner, double &mc, int &swep
   const int o0 = (int) ss->off[0], o1 = (int) ss->off[1], o2 = (int) ss->off[2];
   R *Tk = T + (size_t) k * G.bsize;
   const float *Fk = F + (size_t) k * G.bsize;
+  const PlaneWalk walk0 (b);
+  int zero = 0;
 
   /* T and F from global memory once, by the whole block, then copy 0
    * into the other three in shared memory: each warp loading its own
@@ -549,8 +575,10 @@ sweep2d_subdomain (R *T, const float *F, int k, int inner, double &mc, int &swep
     {
       c0[q] = ld<QUEUE> (Tk + q);
       sF[q] = Fk[q];
+      zero |= sF[q] == 0.0f;
     }
-  __syncthreads ();
+  /* Diagonal walls are looked for only where an obstacle is. */
+  const bool walls = __syncthreads_or (zero);
   for (int w = 1; w < 4; w++)
     for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
       c0[(size_t) w * G.bsize + q] = c0[q];
@@ -580,7 +608,8 @@ sweep2d_subdomain (R *T, const float *F, int k, int inner, double &mc, int &swep
                   if (f != kc.F)
                     Local<R>::set (&kc, ss, f);
                   R T0 = copy[o + o0], T2 = copy[o + o2];
-                  Local<R>::walls (sF, o, o1, su, &T0, &T2);
+                  if (walls)
+                    Local<R>::walls (sF, o, o1, su, &T0, &T2);
                   const R best = Local<R>::update (&kc, T0, copy[o + o1], T2, cur);
                   store_lower (copy, o, best, cur, ch, mc);
                 }
@@ -593,9 +622,9 @@ sweep2d_subdomain (R *T, const float *F, int k, int inner, double &mc, int &swep
       if (!again)
         break;
       /* Merge: every copy takes each inner node's least value. */
-      for (int q = threadIdx.x; q < b * b; q += blockDim.x)
+      for (PlaneWalk w = walk0; w.t < b * b; w.next ())
         {
-          const int o = G.inner0 + (q / b) * G.stride[2] + q % b;
+          const int o = G.inner0 + w.v * G.stride[2] + w.u;
           R m = c0[o];
           for (int w = 1; w < 4; w++)
             m = min (m, c0[(size_t) w * G.bsize + o]);
@@ -609,9 +638,9 @@ sweep2d_subdomain (R *T, const float *F, int k, int inner, double &mc, int &swep
     s_min[warp] = mc;
   __syncthreads ();
   if (any)
-    for (int q = threadIdx.x; q < b * b; q += blockDim.x)
+    for (PlaneWalk w = walk0; w.t < b * b; w.next ())
       {
-        const int o = G.inner0 + (q / b) * G.stride[2] + q % b;
+        const int o = G.inner0 + w.v * G.stride[2] + w.u;
         st<QUEUE> (Tk + o, c0[o]);      /* copy 0, merged */
       }
   if (threadIdx.x == 0)
@@ -690,28 +719,6 @@ stamp_global (uint8_t s, uint32_t base)
   return base - 6u + (uint32_t) s;
 }
 
-/* A thread's nodes of a b × b plane, t = v·b + u from threadIdx.x in steps
- * of blockDim.x, without a division per step: an integer division by the
- * run-time b sat on every 3D plane step's critical path. */
-struct PlaneWalk {
-  int t, u, v, du, dv, b;
-
-  __device__ explicit PlaneWalk (int b_)
-    : t ((int) threadIdx.x), u ((int) threadIdx.x % b_), v ((int) threadIdx.x / b_),
-      du ((int) blockDim.x % b_), dv ((int) blockDim.x / b_), b (b_)
-  {
-  }
-
-  __device__ void
-  next ()
-  {
-    t += (int) blockDim.x;
-    u += du;
-    v += dv;
-    if (u >= b)
-      u -= b, v++;
-  }
-};
 
 /* One activation of 3D subdomain k, by the whole block: the subdomain into
  * shared memory, up to `inner` PMM sweeps (b² plane nodes per step of the
