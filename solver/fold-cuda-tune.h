@@ -33,6 +33,9 @@ typedef struct fold_cuda_tune {
   int rounds_max; /* queue: a schedule of at most this many subdomains runs in
                      rounds, as passes; 0: default (3D: the blocks the GPU
                      holds at once; 2D: none), negative: none does */
+  int eager;      /* queue, LAS: a woken subdomain is queued at once, with no
+                     schedules; 0: default (2D on, 3D off), positive: on,
+                     negative: off */
 } fold_cuda_tune;
 
 /* The knobs in force; set before a solve, from one thread. */

@@ -72,7 +72,7 @@
 #include "fold-private.h"
 
 extern "C" {
-fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT, 0 };
+fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT, 0, 0 };
 }
 
 namespace {
@@ -1086,7 +1086,9 @@ push_kernel (R *T, uint32_t *stamp, const uint32_t *counter, int *active, unsign
  * putting back those above the queue's mean SD, swept 9.3 times per
  * subdomain at 518³ against the passes' 6.8: RESULTS.md, sixth round.)
  * In 3D a schedule no larger than the GPU holds at once runs in rounds,
- * as passes do (queue_build; 2D has none).  Work is handed out by tickets, and spread one
+ * as passes do (queue_build; 2D has none).  LAS in 2D is eager: every
+ * subdomain is a member of its one schedule, and a woken one is queued at
+ * once (FoldQueue.eager).  Work is handed out by tickets, and spread one
  * sweep per SM first (queue_take).
  *
  * A subdomain's state is four bits: ACTIVE (it needs a sweep), QUEUED (it
@@ -1129,6 +1131,7 @@ struct FoldQueue {
   int rounds_max;  /* a schedule of at most this many members runs in rounds */
   int nsm;         /* the device's SMs */
   bool solas;
+  bool eager;      /* LAS: every subdomain is a member, so a woken one is queued at once */
 };
 
 __device__ __forceinline__ unsigned long long
@@ -1511,8 +1514,10 @@ queue_build (FoldCtl *ctl, const FoldQueue &Q)
                     members++;
                   put = queue_admit (Q, k, s);
                 }
-              else if (!look && (s & SUB_MEMBER))
+              else if (!look && (s & SUB_MEMBER) && !Q.eager)
                 atomicAnd (Q.state + k, ~SUB_MEMBER);
+              else if (!look && !(s & SUB_MEMBER) && Q.eager && k < nb)
+                atomicOr (Q.state + k, SUB_MEMBER);
               queue_put_warp (ctl, Q, put, k);
             }
         }
@@ -2094,10 +2099,19 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
        * a round's wait for its last sweep cost more (RESULTS.md, ninth
        * round). */
       const int rounds_default = two_d ? -1 : resident;
+      /* LAS without schedules in 2D: every subdomain is a member of one
+       * schedule, so a woken one is queued at once instead of waiting for
+       * the next schedule.  2D leaves most of the GPU idle, and there the
+       * wait was the time (2048² 8.3 -> 4.1-4.6 ms, sweeps per subdomain
+       * 6.4 -> 10.4).  In 3D it pays at 266³ (Ex_A 91 -> 63 ms, Ex_B 930
+       * -> 447, Ex_C 583 -> 152) and costs where the GPU is full (fold
+       * 518³ 281 -> 431, Ex_D 504³ 632 -> 1421): RESULTS.md, ninth round. */
+      const bool eager = fold_cuda_tuning.eager == 0 ? two_d : fold_cuda_tuning.eager > 0;
       const int rounds_max = fold_cuda_tuning.rounds_max == 0 ? rounds_default
                              : fold_cuda_tuning.rounds_max < 0 ? -1 : fold_cuda_tuning.rounds_max;
       const FoldQueue Q = { d.list_a, d.list_b, d.active, d.sd, (int) nblocks,
-                            c0.min_act, rounds_max, prop.multiProcessorCount, !c0.las };
+                            c0.min_act, rounds_max, prop.multiProcessorCount, !c0.las,
+                            c0.las && eager };
       FOLD_CK (cudaMemsetAsync (Q.ring, 0, nblocks * sizeof (int), d.stream));
       queue_seed_kernel<<<tally_grid, TALLY_THREADS, 0, d.stream>>> (d.active, Q);
       FOLD_CK (cudaGetLastError ());

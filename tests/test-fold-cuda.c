@@ -592,11 +592,13 @@ test_match (gconstpointer data)
   const size_t nblocks = is3d ? G_N_ELEMENTS (blocks_3d) : G_N_ELEMENTS (blocks_2d);
 
   /* Every schedule of the CUDA back end, in 2D and 3D: passes, the queue
-   * (small schedules in rounds), and the queue without rounds (these grids
+   * (small schedules in rounds), the queue without rounds (these grids
    * have no schedule larger than the GPU holds, so only that runs its queue
-   * mode). */
-  static const char *const sched_names[] = { "", ", queue", ", queue without rounds" };
-  const int nscheds = 3;
+   * mode), and LAS's queue with and without eager admission (2D's default
+   * and 3D's). */
+  static const char *const sched_names[] = { "", ", queue", ", queue without rounds",
+                                             ", queue, eager", ", queue, not eager" };
+  const int nscheds = G_N_ELEMENTS (sched_names);
   for (int sched = 0; sched < nscheds; sched++)
     for (int dbl = 0; dbl < 2; dbl++)
       for (int meth = FR_FOLD_LAS; meth <= FR_FOLD_SOLAS; meth++)
@@ -620,6 +622,7 @@ test_match (gconstpointer data)
             const fold_cuda_tune saved = fold_cuda_tuning;
             fold_cuda_tuning.sched = sched ? FOLD_CUDA_SCHED_QUEUE : FOLD_CUDA_SCHED_PASSES;
             fold_cuda_tuning.rounds_max = sched == 2 ? -1 : 0;
+            fold_cuda_tuning.eager = sched == 3 ? 1 : sched == 4 ? -1 : 0;
 #endif
             solve_ok (&pb, &p, &cuda, what);
 #if FOLDRAY_HAVE_CUDA
