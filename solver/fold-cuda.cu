@@ -374,10 +374,9 @@ tally_kernel (const int *active, const unsigned *sd, const int *list_a, const in
     v->thr = INFINITY;
   else
     {
-      const double av = tot_sum / tot_nact;
-      const double old = isnan (v->old_av) ? av : v->old_av;
-      v->thr = av + 0.4 * fmax (0.0, av - old);
-      v->old_av = av;
+      double old_av = v->old_av;
+      v->thr = fold_solas_threshold (tot_sum / tot_nact, &old_av);
+      v->old_av = old_av;
     }
 }
 
@@ -622,9 +621,9 @@ sweep2d_subdomain (R *T, const float *F, int k, int inner, double &mc, int &swep
       if (!again)
         break;
       /* Merge: every copy takes each inner node's least value. */
-      for (PlaneWalk w = walk0; w.t < b * b; w.next ())
+      for (PlaneWalk pw = walk0; pw.t < b * b; pw.next ())
         {
-          const int o = G.inner0 + w.v * G.stride[2] + w.u;
+          const int o = G.inner0 + pw.v * G.stride[2] + pw.u;
           R m = c0[o];
           for (int w = 1; w < 4; w++)
             m = min (m, c0[(size_t) w * G.bsize + o]);
@@ -698,26 +697,29 @@ base_off (int back, int su, int sv, int m)
  * go back to global memory, as base - 6 + byte.  Against a word each,
  * with the launch bounds below: 2-3 % less device time in single precision
  * (RESULTS.md, ninth round). */
-constexpr int STAMP_LOCAL_NOW = 7;          /* the byte of count base + 1 */
-/* The 3D sweeps' blocks of 256 threads per SM: three in single precision
- * (the compiler takes 80 registers; four, with 64 registers and a few
- * spills, measured 5-10 % slower), two in double (shared memory and
- * registers both). */
-template <typename R> constexpr int BLOCKS_PER_SM_3D = sizeof (R) == sizeof (float) ? 3 : 2;
-constexpr int INNER_MAX_3D = (255 - 6) / 6;
+constexpr int NSUB_3D = 6;                  /* a 3D sweep's sub-sweeps (c_st.nsub) */
+constexpr int STAMP_LOCAL_BASE = NSUB_3D;   /* the byte of count base */
+constexpr int STAMP_LOCAL_NOW = STAMP_LOCAL_BASE + 1;   /* the byte of count base + 1 */
+constexpr int INNER_MAX_3D = (255 - STAMP_LOCAL_BASE) / NSUB_3D;
 
 __device__ __forceinline__ uint8_t
 stamp_local (uint32_t sq, uint32_t base)
 {
-  const int age = (int) (sq - base) + 6;      /* wrapping difference, signed */
+  const int age = (int) (sq - base) + STAMP_LOCAL_BASE;   /* wrapping difference, signed */
   return (uint8_t) (age < 0 ? 0 : age > 255 ? 255 : age);
 }
 
 __device__ __forceinline__ uint32_t
 stamp_global (uint8_t s, uint32_t base)
 {
-  return base - 6u + (uint32_t) s;
+  return base - (uint32_t) STAMP_LOCAL_BASE + (uint32_t) s;
 }
+
+/* The 3D sweeps' blocks of 256 threads per SM: three in single precision
+ * (the compiler takes 80 registers; four, with 64 registers and a few
+ * spills, measured 5-10 % slower), two in double (shared memory and
+ * registers both). */
+template <typename R> constexpr int BLOCKS_PER_SM_3D = sizeof (R) == sizeof (float) ? 3 : 2;
 
 
 /* One activation of 3D subdomain k, by the whole block: the subdomain into
@@ -770,7 +772,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   /* Diagonal walls are looked for only where an obstacle is. */
   const bool walls = __syncthreads_or (zero);
   bool any = false;
-  int lc = 6;            /* the sweep count's byte (stamp_local of base) */
+  int lc = STAMP_LOCAL_BASE;   /* the sweep count's byte */
   mc = INFINITY;
   for (int it = 0; it < inner; it++)
     {
@@ -783,7 +785,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
           const fold_subsweep *ss = &c_st.sub[s];
           const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
           const int back = -ss->sign * sa;   /* the apex to its base plane */
-          const int now = ++lc, since = now - 6;
+          const int now = ++lc, since = now - NSUB_3D;
           typename Local<R>::coef3d kc;
           kc.F = -1.0f;
           for (int p = 0; p < b; p++)
@@ -843,7 +845,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
         }
   if (threadIdx.x == 0)
     {
-      __stcg (counter + k, base + (uint32_t) (lc - 6));
+      __stcg (counter + k, base + (uint32_t) (lc - STAMP_LOCAL_BASE));
       for (int w = 1; w < nwarps; w++)
         mc = fold_min (mc, s_min[w]);
     }
@@ -894,7 +896,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
       /* Diagonal walls are looked for only where an obstacle is. */
       const bool walls = __syncthreads_or (zero);
       bool any = false;
-      int lc = 6;            /* the sweep count's byte (stamp_local of base) */
+      int lc = STAMP_LOCAL_BASE;   /* the sweep count's byte */
       double mc = INFINITY;
       for (int it = 0; it < inner; it++)
         {
@@ -907,7 +909,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
               const fold_subsweep *ss = &c_st.sub[s];
               const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
               const int back = -ss->sign * sa;
-              const int now = ++lc, since = now - 6;
+              const int now = ++lc, since = now - NSUB_3D;
               typename Local<R>::coef3d kc;
               kc.F = -1.0f;
               for (int p = 0; p < b; p++)
@@ -964,7 +966,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
           }
       if (threadIdx.x == 0)
         {
-          counter[k] = base + (uint32_t) (lc - 6);
+          counter[k] = base + (uint32_t) (lc - STAMP_LOCAL_BASE);
           for (int w = 1; w < nwarps; w++)
             mc = fold_min (mc, s_min[w]);
           changed[k] = any;
@@ -1470,10 +1472,9 @@ queue_build (FoldCtl *ctl, const FoldQueue &Q)
       double thr = INFINITY;
       if (Q.solas && n > 0)
         {
-          const double av = sum / n;
-          const double old = isnan (v->old_av) ? av : v->old_av;
-          thr = av + 0.4 * fmax (0.0, av - old);
-          v->old_av = av;
+          double old_av = v->old_av;
+          thr = fold_solas_threshold (sum / n, &old_av);
+          v->old_av = old_av;
         }
       s_thr = thr;
       s_done = alive == 0 && s_pending == 0;
@@ -1934,6 +1935,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
    * (ninth round): 2048² 8–15 % faster, 1024² 12 %. */
   const bool use_queue = fold_cuda_tuning.sched != FOLD_CUDA_SCHED_PASSES;
   const int queue_threads = two_d ? 128 : threads3d;
+  const auto queue_kernel = two_d ? sweep_queue_kernel<2, R> : sweep_queue_kernel<3, R>;
 
   /* Everything the solve allocates, checked against free memory first. */
   const bool any_frozen = pb->any_frozen;
@@ -2010,9 +2012,10 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   int per_sm = 0;
   if (use_queue)
     {
-      auto qk = two_d ? sweep_queue_kernel<2, R> : sweep_queue_kernel<3, R>;
-      FOLD_CK (cudaFuncSetAttribute (qk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shm));
-      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, qk, queue_threads, shm));
+      FOLD_CK (cudaFuncSetAttribute (queue_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int) shm));
+      FOLD_CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, queue_kernel, queue_threads,
+                                                              shm));
     }
   else if (two_d)
     {
@@ -2121,12 +2124,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
            * whole solve. */
           if (fr_cancel_raised (pb->cancel))
             return fr_error_set (err, FR_E_CANCELLED, "the fold solve was cancelled");
-          if (two_d)
-            sweep_queue_kernel<2, R><<<resident, queue_threads, shm, d.stream>>> (
-              T, d.F, d.stamp, d.counter, Q, d.ctl, inner, QUEUE_BUDGET_NS);
-          else
-            sweep_queue_kernel<3, R><<<resident, queue_threads, shm, d.stream>>> (
-              T, d.F, d.stamp, d.counter, Q, d.ctl, inner, QUEUE_BUDGET_NS);
+          queue_kernel<<<resident, queue_threads, shm, d.stream>>> (T, d.F, d.stamp, d.counter, Q,
+                                                                   d.ctl, inner, QUEUE_BUDGET_NS);
           FOLD_CK (cudaGetLastError ());
           FOLD_CK (cudaMemcpyAsync (d.host_ctl, d.ctl, CTL_BACK, cudaMemcpyDeviceToHost,
                                     d.stream));

@@ -223,6 +223,18 @@ fold_has_obstacle (const float *F, size_t count)
   return false;
 }
 
+/* SOLAS's threshold for a new schedule: Av + 0.4·max(0, Av − oldAv), Av
+ * the mean SD of the active subdomains and oldAv the last schedule's (the
+ * first time, Av itself); *old_av (NaN at first) becomes Av.  The CPU's
+ * schedules and both of the GPU's take it from here. */
+static inline FOLD_HD double
+fold_solas_threshold (double av, double *old_av)
+{
+  const double old = isnan (*old_av) ? av : *old_av;
+  *old_av = av;
+  return av + 0.4 * fmax (0.0, av - old);
+}
+
 /* An edge's constants for speed constant c = F² − |ψ|² (see
  * fold_edge_time): α, β and D = max(0, αγ − β²). */
 static inline FOLD_HD void

@@ -237,11 +237,7 @@ fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats, fr_error
         }
       else
         {
-          double av = sum / (double) nact;
-          if (isnan (old_av))
-            old_av = av;
-          double thr = av + 0.4 * fmax (0.0, av - old_av);
-          old_av = av;
+          double thr = fold_solas_threshold (sum / (double) nact, &old_av);
           for (size_t i = 0; i < nact; i++)
             if (items[i].sd < thr)
               sched[nsched++] = items[i].k;
