@@ -236,6 +236,36 @@ template <> struct Local<float> {
 
 /* ------------------------------------------------------------- kernels */
 
+/* The start grids before the list's values go in: t0 +inf, nothing
+ * frozen (frozen: NULL when no node is). */
+template <typename R>
+__global__ void
+start_grids_kernel (R *t0, uint8_t *frozen, size_t count)
+{
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < count;
+       i += (size_t) gridDim.x * blockDim.x)
+    {
+      t0[i] = (R) INFINITY;
+      if (frozen != nullptr)
+        frozen[i] = 0;
+    }
+}
+
+/* The start values' list (one entry per node) into the start grids. */
+template <typename R>
+__global__ void
+start_scatter_kernel (const fold_start_node *list, size_t n, R *t0, uint8_t *frozen)
+{
+  for (size_t j = blockIdx.x * (size_t) blockDim.x + threadIdx.x; j < n;
+       j += (size_t) gridDim.x * blockDim.x)
+    {
+      const fold_start_node e = list[j];
+      t0[e.idx] = (R) e.t;
+      if (frozen != nullptr)
+        frozen[e.idx] = e.frozen;
+    }
+}
+
 /* Start values into the blocked layout (ghosts from the neighbours, +inf
  * past the grid), speeds (-1 where frozen or padding), and the initial
  * active set: solvable subdomains that see a finite value. */
@@ -1673,7 +1703,8 @@ struct Buf {
 
 struct FoldWorkspace {
   std::mutex lock;
-  Buf T, F, stamp, counter, flat, speed, frozen, active, list_a, list_b, sd, changed, ctl, take;
+  Buf T, F, stamp, counter, flat, speed, frozen, starts, active, list_a, list_b, sd, changed, ctl,
+      take;
   Buf slot[2], host_ctl;          /* pinned host memory (slot: see upload) */
   cudaStream_t stream = nullptr;
   cudaEvent_t ev0 = nullptr, ev1 = nullptr;
@@ -1681,8 +1712,8 @@ struct FoldWorkspace {
   int device = -1;
   bool atexit_set = false;
 
-  Buf *device_bufs[14] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &active, &list_a,
-                           &list_b, &sd, &changed, &ctl, &take };
+  Buf *device_bufs[15] = { &T, &F, &stamp, &counter, &flat, &speed, &frozen, &starts, &active,
+                           &list_a, &list_b, &sd, &changed, &ctl, &take };
 
   size_t
   held () const
@@ -1863,6 +1894,7 @@ struct FoldView {
   uint32_t *stamp, *counter;
   float *F, *speed;
   uint8_t *frozen, *changed;
+  fold_start_node *starts;
   int *active, *list_a, *list_b;
   unsigned *sd;
   FoldCtl *ctl, *host_ctl;
@@ -1938,9 +1970,10 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   const auto queue_kernel = two_d ? sweep_queue_kernel<2, R> : sweep_queue_kernel<3, R>;
 
   /* Everything the solve allocates, checked against free memory first. */
-  const bool any_frozen = pb->any_frozen;
+  const bool any_frozen = pb->start.any_frozen;
   const size_t need = nblocks * bsize * (sizeof (R) + sizeof (float) + sizeof (uint32_t))
                       + count * (sizeof (R) + sizeof (float) + (any_frozen ? 1 : 0))
+                      + pb->start.n * sizeof (fold_start_node)
                       + nblocks * (4 * sizeof (int) + sizeof (unsigned) + 1)
                       + (device_time != nullptr && sizeof (R) != sizeof (float)
                          ? count * sizeof (float) : 0);
@@ -1975,6 +2008,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   FOLD_CK (ensure (ws.speed, count * sizeof (float)));
   if (any_frozen)
     FOLD_CK (ensure (ws.frozen, count));
+  FOLD_CK (ensure (ws.starts, pb->start.n * sizeof (fold_start_node)));
   FOLD_CK (ensure (ws.active, nblocks * sizeof (int)));
   FOLD_CK (ensure (ws.list_a, nblocks * sizeof (int)));
   FOLD_CK (ensure (ws.list_b, nblocks * sizeof (int)));
@@ -1994,7 +2028,7 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     ws.T.p, ws.flat.p, (uint32_t *) ws.stamp.p, (uint32_t *) ws.counter.p, (float *) ws.F.p,
     (float *) ws.speed.p,
     any_frozen ? (uint8_t *) ws.frozen.p : nullptr, (uint8_t *) ws.changed.p,
-    (int *) ws.active.p, (int *) ws.list_a.p, (int *) ws.list_b.p, (unsigned *) ws.sd.p,
+    (fold_start_node *) ws.starts.p, (int *) ws.active.p, (int *) ws.list_a.p, (int *) ws.list_b.p, (unsigned *) ws.sd.p,
     (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, (unsigned *) ws.take.p,
     ws.stream, ws.ev0, ws.ev1,
   };
@@ -2058,28 +2092,28 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   c0.min_act = fold_cuda_tuning.min_act > 0 ? fold_cuda_tuning.min_act : prop.multiProcessorCount;
   c0.las = pb->method == FR_FOLD_LAS;
 
-  /* Inputs through the slots: start values in R, speeds, the frozen mask
-   * (only when the boundary grid froze something). */
-  auto fill_t0 = [&] (void *slot, size_t first, size_t n) {
-    R *to = (R *) slot;
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++)
-      to[i] = (R) pb->t0[first + i];
-  };
+  /* Inputs through the slots: speeds and the start values' list; the
+   * start grids (t0 in R, the frozen mask where a boundary grid froze
+   * something) are made from the list on the device. */
+  const size_t nstart = pb->start.n;
   auto fill_speed = [&] (void *slot, size_t first, size_t n) {
     copy_parallel (slot, pb->speed + first, n * sizeof (float));
   };
-  auto fill_frozen = [&] (void *slot, size_t first, size_t n) {
-    copy_parallel (slot, pb->frozen + first, n);
+  auto fill_starts = [&] (void *slot, size_t first, size_t n) {
+    copy_parallel (slot, pb->start.node + first, n * sizeof (fold_start_node));
   };
-  FOLD_CK (upload (d.flat, count, sizeof (R), d.stream, fill_t0));
   FOLD_CK (upload (d.speed, count, sizeof (float), d.stream, fill_speed));
-  if (any_frozen)
-    FOLD_CK (upload (d.frozen, count, 1, d.stream, fill_frozen));
+  FOLD_CK (upload (d.starts, nstart, sizeof (fold_start_node), d.stream, fill_starts));
   FOLD_CK (cudaMemcpyAsync (d.ctl, &c0, sizeof c0, cudaMemcpyHostToDevice, d.stream));
 
   R *T = (R *) d.T;
   FOLD_CK (cudaEventRecord (d.ev0, d.stream));
+  const int fill_grid = 8 * prop.multiProcessorCount;
+  start_grids_kernel<R><<<fill_grid, 256, 0, d.stream>>> ((R *) d.flat, d.frozen, count);
+  if (nstart > 0)
+    start_scatter_kernel<R><<<fill_grid, 256, 0, d.stream>>> (d.starts, nstart, (R *) d.flat,
+                                                              d.frozen);
+  FOLD_CK (cudaGetLastError ());
   int init_grid = (int) (nblocks < (size_t) 8 * resident ? nblocks : (size_t) 8 * resident);
   init_kernel<R><<<init_grid, 128, 0, d.stream>>> ((const R *) d.flat, d.speed, d.frozen, T,
                                                    d.F, d.stamp, d.counter, d.active, d.sd,

@@ -17,11 +17,100 @@
  * Nodes on both sides get values, so the front grows to both sides.
  *
  * Boundary grid: finite values are fixed start values (never updated). */
+#include "foldray-config.h"
 #include "fold-private.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if FOLDRAY_HAVE_OPENMP
+#include <omp.h>
+#define THREADS_MAX() omp_get_max_threads ()
+#define THREAD_NUM() omp_get_thread_num ()
+#else
+#define THREADS_MAX() 1
+#define THREAD_NUM() 0
+#endif
+
+/* A growing list of start values (one per thread where built in parallel). */
+typedef struct start_vec {
+  fold_start_node *v;
+  size_t n, cap;
+  bool oom;
+} start_vec;
+
+static void
+vec_push (start_vec *a, size_t idx, double t, bool frozen)
+{
+  if (a->n == a->cap)
+    {
+      size_t cap = a->cap ? 2 * a->cap : 1024;
+      fold_start_node *v = realloc (a->v, cap * sizeof *v);
+      if (v == NULL)
+        {
+          a->oom = true;
+          return;
+        }
+      a->v = v;
+      a->cap = cap;
+    }
+  a->v[a->n++] = (fold_start_node) { idx, t, frozen };
+}
+
+/* Appends the nthr lists of per, in order, to a, and frees them. */
+static void
+vec_gather (start_vec *a, start_vec *per, int nthr)
+{
+  for (int i = 0; i < nthr; i++)
+    {
+      a->oom |= per[i].oom;
+      for (size_t j = 0; j < per[i].n && !a->oom; j++)
+        vec_push (a, per[i].v[j].idx, per[i].v[j].t, per[i].v[j].frozen);
+      free (per[i].v);
+    }
+  free (per);
+}
+
+static int
+by_index (const void *a, const void *b)
+{
+  size_t i = ((const fold_start_node *) a)->idx, j = ((const fold_start_node *) b)->idx;
+  return (i > j) - (i < j);
+}
+
+/* One entry per node, in place, from a list in index order: the least
+ * value, frozen when any entry was. */
+static void
+vec_unique (start_vec *a)
+{
+  size_t m = 0;
+  for (size_t i = 0; i < a->n; i++)
+    {
+      if (m > 0 && a->v[m - 1].idx == a->v[i].idx)
+        {
+          a->v[m - 1].t = fmin (a->v[m - 1].t, a->v[i].t);
+          a->v[m - 1].frozen |= a->v[i].frozen;
+        }
+      else
+        a->v[m++] = a->v[i];
+    }
+  a->n = m;
+}
+
+/* The two lists in index order as one (into out), each unique. */
+static void
+vec_merge (const start_vec *a, const start_vec *b, start_vec *out)
+{
+  size_t i = 0, j = 0;
+  while ((i < a->n || j < b->n) && !out->oom)
+    {
+      const fold_start_node *e = j >= b->n || (i < a->n && a->v[i].idx <= b->v[j].idx)
+                                   ? &a->v[i++] : &b->v[j++];
+      vec_push (out, e->idx, e->t, e->frozen);
+    }
+  vec_unique (out);
+}
 
 double
 fold_source_radius (const fr_grid *g, double requested)
@@ -158,7 +247,7 @@ segment_distance (const double *a, const double *b, double x, double z)
 
 static fr_status
 init_sources (const fr_grid *g, const float *speed, const double psi[3],
-              const fr_fold_start *start, double radius, double *t0, fr_error *err)
+              const fr_fold_start *start, double radius, start_vec *out, fr_error *err)
 {
   const int nd = g->ndim;
   const double h[3] = { g->dx, nd == 3 ? g->dy : 1.0, g->dz };
@@ -210,10 +299,11 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
               size_t idx = fr_grid_index (g, ix, iy, iz);
               if (dd > radius * radius || !(speed[idx] > 0.0f))
                 continue;
-              double t = fold_tau (psi[0] * d[0] + psi[1] * d[1] + psi[2] * d[2], dd, c);
-              if (t < t0[idx] && segment_clear (g, speed, s, x))
-                t0[idx] = t;
-              reached |= t0[idx] <= t;
+              if (!segment_clear (g, speed, s, x))
+                continue;
+              vec_push (out, idx, fold_tau (psi[0] * d[0] + psi[1] * d[1] + psi[2] * d[2], dd, c),
+                        false);
+              reached = true;
             }
       if (!reached)
         return fr_error_set (err, FR_E_INPUT, "source %zu starts no node: none lies within the "
@@ -242,7 +332,7 @@ seen_before (const double *xz, const seg_box *box, size_t seg, long ix, long iz,
 
 static fr_status
 init_horizon (const fr_grid *g, const float *speed, const double psi[3],
-              const fr_fold_start *start, double *t0, fr_error *err)
+              const fr_fold_start *start, start_vec *out, fr_error *err)
 {
   const double *xz = start->horizon;
   const size_t n = start->nhorizon;
@@ -281,8 +371,14 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
   /* By rows in parallel (a row belongs to one thread); each node within
    * the band is computed once, by the first segment that has it, starting
    * from that segment. */
-  int any = 0;
-#pragma omp parallel for schedule(dynamic, 4) reduction(|:any)
+  const int nthr = THREADS_MAX ();
+  start_vec *per = calloc ((size_t) nthr, sizeof *per);
+  if (per == NULL)
+    {
+      free (box);
+      return fr_error_set (err, FR_E_NOMEM, "out of memory for a horizon's start values");
+    }
+#pragma omp parallel for schedule(dynamic, 4)
   for (long iz = zmin; iz <= zmax; iz++)
     for (size_t i = 0; i < nseg; i++)
       {
@@ -297,45 +393,61 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
             if (!(speed[idx] > 0.0f) || segment_distance (a, b, x, z) > band
                 || seen_before (xz, box, i, ix, iz, x, z, band))
               continue;
-            double t = polyline_time (xz, n, x, z, speed[idx], psi, i, NULL, NULL);
-            if (t < t0[idx])
-              t0[idx] = t;
-            any = 1;
+            vec_push (&per[THREAD_NUM ()], idx,
+                      polyline_time (xz, n, x, z, speed[idx], psi, i, NULL, NULL), false);
           }
       }
   free (box);
-  if (!any)
+  const size_t before = out->n;
+  vec_gather (out, per, nthr);
+  if (out->oom)
+    return fr_error_set (err, FR_E_NOMEM, "out of memory for a horizon's start values");
+  if (out->n == before)
     return fr_error_set (err, FR_E_INPUT, "the horizon passes near no node with speed > 0 inside the grid");
   return FR_OK;
 }
 
 fr_status
 fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
-                 const fr_fold_start *start, double radius, double *t0, uint8_t *frozen,
-                 fr_error *err)
+                 const fr_fold_start *start, double radius, fold_starts *out, fr_error *err)
 {
   const size_t count = fr_grid_count (g);
-  fr_status st;
+  start_vec free_nodes = { 0 }, fixed = { 0 }, all = { 0 };
+  fr_status st = FR_OK;
 
-  /* In parallel: mostly first-touch page faults of fresh arrays. */
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < count; i++)
+  memset (out, 0, sizeof *out);
+  /* Each kind of start below gives a finite value or says why not. */
+  if (start->nsrc == 0 && start->horizon == NULL && start->boundary == NULL)
+    return fr_error_set (err, FR_E_INPUT, "no start: give a point source, a horizon or a boundary grid");
+  if (start->nsrc > 0
+      && (st = init_sources (g, speed, psi, start, radius, &free_nodes, err)) != FR_OK)
+    goto out;
+  if (start->horizon != NULL
+      && (st = init_horizon (g, speed, psi, start, &free_nodes, err)) != FR_OK)
+    goto out;
+  if (free_nodes.oom)
     {
-      t0[i] = INFINITY;
-      frozen[i] = 0;
+      st = fr_error_set (err, FR_E_NOMEM, "out of memory for the start values");
+      goto out;
     }
+  /* Sources and horizon in index order, one entry per node (the least). */
+  qsort (free_nodes.v, free_nodes.n, sizeof *free_nodes.v, by_index);
+  vec_unique (&free_nodes);
 
-  if (start->nsrc > 0 && (st = init_sources (g, speed, psi, start, radius, t0, err)) != FR_OK)
-    return st;
-  if (start->horizon != NULL && (st = init_horizon (g, speed, psi, start, t0, err)) != FR_OK)
-    return st;
   if (start->boundary != NULL)
     {
-      /* In parallel (3D boundary grids hold 10⁸ nodes); a bad value is
-       * looked for again, in order, for the message. */
-      size_t nfixed = 0;
+      /* In parallel (3D boundary grids hold 10⁸ nodes), each thread one
+       * stretch of the grid, gathered in order; a bad value is looked for
+       * again, in order, for the message. */
+      const int nthr = THREADS_MAX ();
+      start_vec *per = calloc ((size_t) nthr, sizeof *per);
       int bad = 0;
-#pragma omp parallel for schedule(static) reduction(+:nfixed) reduction(|:bad)
+      if (per == NULL)
+        {
+          st = fr_error_set (err, FR_E_NOMEM, "out of memory for the boundary's start values");
+          goto out;
+        }
+#pragma omp parallel for schedule(static) reduction(|:bad)
       for (size_t i = 0; i < count; i++)
         {
           double v = start->boundary[i];
@@ -346,10 +458,9 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
               bad = 1;
               continue;
             }
-          t0[i] = fmin (t0[i], v);
-          frozen[i] = 1;
-          nfixed++;
+          vec_push (&per[THREAD_NUM ()], i, v, true);
         }
+      vec_gather (&fixed, per, nthr);
       for (size_t i = 0; bad && i < count; i++)
         {
           double v = start->boundary[i];
@@ -357,18 +468,63 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
             continue;
           size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
           if (!isfinite (v))
-            return fr_error_set (err, FR_E_INPUT, "boundary holds -inf at node (ix=%zu, iy=%zu, iz=%zu)",
+            {
+              st = fr_error_set (err, FR_E_INPUT, "boundary holds -inf at node (ix=%zu, iy=%zu, iz=%zu)",
                                  ix, iy, iz);
+              goto out;
+            }
           if (!(speed[i] > 0.0f))
-            return fr_error_set (err, FR_E_INPUT,
+            {
+              st = fr_error_set (err, FR_E_INPUT,
                                  "boundary gives a start value at an obstacle node (ix=%zu, iy=%zu, iz=%zu)",
                                  ix, iy, iz);
+              goto out;
+            }
         }
-      if (nfixed == 0)
-        return fr_error_set (err, FR_E_INPUT, "boundary grid holds no finite start value");
+      if (fixed.n == 0 && !fixed.oom)
+        {
+          st = fr_error_set (err, FR_E_INPUT, "boundary grid holds no finite start value");
+          goto out;
+        }
     }
-  /* Each kind of start above gave a finite value or said why not. */
-  if (start->nsrc == 0 && start->horizon == NULL && start->boundary == NULL)
-    return fr_error_set (err, FR_E_INPUT, "no start: give a point source, a horizon or a boundary grid");
-  return FR_OK;
+  vec_merge (&free_nodes, &fixed, &all);
+  if (fixed.oom || all.oom)
+    {
+      st = fr_error_set (err, FR_E_NOMEM, "out of memory for the start values");
+      goto out;
+    }
+  out->node = all.v;
+  out->n = all.n;
+  out->any_frozen = fixed.n > 0;
+  all.v = NULL;
+out:
+  free (free_nodes.v);
+  free (fixed.v);
+  free (all.v);
+  return st;
+}
+
+void
+fold_starts_free (fold_starts *s)
+{
+  free (s->node);
+  memset (s, 0, sizeof *s);
+}
+
+void
+fold_starts_to_grids (const fold_starts *s, size_t count, double *t0, uint8_t *frozen)
+{
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < count; i++)
+    {
+      t0[i] = INFINITY;
+      if (frozen != NULL)
+        frozen[i] = 0;
+    }
+  for (size_t j = 0; j < s->n; j++)
+    {
+      t0[s->node[j].idx] = s->node[j].t;
+      if (frozen != NULL)
+        frozen[s->node[j].idx] = s->node[j].frozen;
+    }
 }

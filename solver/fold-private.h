@@ -43,14 +43,30 @@ extern "C" {
 
 /* ------------------------------------------------------------- problem */
 
-/* One solve, as fold.c hands it to the CPU back end: inputs checked. */
+/* A start value: node idx (x fastest) starts at t; frozen: a boundary-grid
+ * value, which the solve never changes. */
+typedef struct fold_start_node {
+  size_t idx;
+  double t;
+  bool frozen;
+} fold_start_node;
+
+/* The start values of a solve, one entry per started node, in index order.
+ * A list and not a grid: sources and horizons start a small ball or a thin
+ * band, and a grid of +inf elsewhere cost more than the GPU's whole 2D
+ * solve (its first touch, then its transfer; RESULTS.md, tenth round). */
+typedef struct fold_starts {
+  fold_start_node *node;
+  size_t n;
+  bool any_frozen;
+} fold_starts;
+
+/* One solve, as fold.c hands it to the back ends: inputs checked. */
 typedef struct fold_problem {
   const fr_grid *grid;
   const float *speed;         /* nx·ny·nz, >= 0; 0 = obstacle */
   double psi[3];              /* y = 0 in 2D */
-  const double *t0;           /* start values, +inf where free */
-  const uint8_t *frozen;      /* 1 where the boundary grid fixes T */
-  bool any_frozen;            /* some node is frozen (a boundary grid was given) */
+  fold_starts start;          /* start values; +inf elsewhere */
   fr_fold_method method;      /* LAS or SOLAS */
   int block;
   int threads;
@@ -61,12 +77,17 @@ typedef struct fold_problem {
 /* The source radius actually used (see fr_fold_params.source_radius). */
 double fold_source_radius (const fr_grid *g, double requested);
 
-/* Start values: t0 (+inf where free) and frozen (boundary-grid nodes), both
- * nx·ny·nz, from start.  Checks positions (inside the grid, not in an
- * obstacle) and the horizon and boundary values. */
+/* The start values from start, into *out (fold_starts_free).  Checks
+ * positions (inside the grid, not in an obstacle) and the horizon and
+ * boundary values. */
 fr_status fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
-                           const fr_fold_start *start, double radius, double *t0,
-                           uint8_t *frozen, fr_error *err);
+                           const fr_fold_start *start, double radius, fold_starts *out,
+                           fr_error *err);
+void fold_starts_free (fold_starts *s);
+
+/* The start values as grids of count nodes: t0 (+inf where free) and, when
+ * not NULL, frozen (1 where fixed). */
+void fold_starts_to_grids (const fold_starts *s, size_t count, double *t0, uint8_t *frozen);
 
 /* Exact constant-parameter time from a polyline (2D) at point x: the least
  * τ(x − y) over the points y of its segments, with speed F. */

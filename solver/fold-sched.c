@@ -164,9 +164,17 @@ fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats, fr_error
   s.sd = malloc (L.nblocks * sizeof *s.sd);
   s.stamp = malloc (L.nblocks * L.bsize * sizeof *s.stamp);
   s.counter = calloc (L.nblocks, sizeof *s.counter);
+  /* The start values as grids: t0 in out (the solution's grid, written
+   * only at the end), frozen only where a boundary grid gives some. */
+  const size_t count = fr_grid_count (g);
+  uint8_t *frozen = pb->start.any_frozen ? malloc (count) : NULL;
   float *F = NULL;
-  if (solvable != NULL)
-    F = fold_blocks_speed (&L, pb->speed, pb->frozen, solvable, threads);
+  if (solvable != NULL && (frozen != NULL || !pb->start.any_frozen))
+    {
+      fold_starts_to_grids (&pb->start, count, out, frozen);
+      F = fold_blocks_speed (&L, pb->speed, frozen, solvable, threads);
+    }
+  free (frozen);
   s.F = F;
   if (!solvable || !sched || !items || !s.T || !s.locks || !s.active || !s.sd || !s.stamp
       || !s.counter || !F)
@@ -176,7 +184,7 @@ fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats, fr_error
     }
   for (size_t k = 0; k < L.nblocks; k++)
     fold_lock_init (&s.locks[k]);
-  s.ops->scatter (&L, pb->t0, s.T, threads);
+  s.ops->scatter (&L, out, s.T, threads);
   /* Counters start at nsub so that "since" never wraps; stamps past the
    * first sweep's counts make it evaluate every node. */
   for (size_t q = 0; q < L.nblocks * L.bsize; q++)

@@ -99,13 +99,15 @@ check_psi (const fr_grid *g, const float *speed, const double psi[3], fr_error *
   return FR_OK;
 }
 
-/* The ray tracer's model.  It takes over *speed_owned and *frozen (set to
- * NULL then) where the solve made them for itself: at 518³ copying them
- * cost more than 0.1 s (tests/bench/RESULTS.md).  A speed grid of the
- * caller's is copied. */
+/* The ray tracer's model.  It takes over *speed_owned (set to NULL then)
+ * where the solve made it for itself: at 518³ copying it cost more than
+ * 0.1 s (tests/bench/RESULTS.md).  A speed grid of the caller's is copied.
+ * The frozen nodes' grid is made from the start values: calloc's pages are
+ * touched only where a node is frozen. */
 static fr_status
 make_trace (const fr_grid *g, const float *speed, float **speed_owned, const double psi[3],
-            const fr_fold_start *start, double radius, uint8_t **frozen, fr_fold_trace **out)
+            const fr_fold_start *start, double radius, const fold_starts *starts,
+            fr_fold_trace **out)
 {
   const size_t n = fr_grid_count (g);
   fr_fold_trace *tr = calloc (1, sizeof *tr);
@@ -146,10 +148,13 @@ make_trace (const fr_grid *g, const float *speed, float **speed_owned, const dou
       memcpy (tr->horizon, start->horizon, 2 * start->nhorizon * sizeof (double));
       tr->nhorizon = start->nhorizon;
     }
-  if (start->boundary != NULL)
+  if (starts->any_frozen)
     {
-      tr->frozen = *frozen;
-      *frozen = NULL;
+      if ((tr->frozen = calloc (n, 1)) == NULL)
+        goto nomem;
+      for (size_t j = 0; j < starts->n; j++)
+        if (starts->node[j].frozen)
+          tr->frozen[starts->node[j].idx] = 1;
     }
   *out = tr;
   return FR_OK;
@@ -211,8 +216,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
 {
   fr_status st;
   float *speed_owned = NULL;
-  double *t0 = NULL;
-  uint8_t *frozen = NULL;
+  fold_starts starts = { 0 };
   double psi[3];
 
   if (g == NULL || start == NULL || p == NULL || res == NULL)
@@ -263,10 +267,8 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->grid = *g;
   res->double_precision = p->double_precision;
 
-  t0 = malloc (n * sizeof *t0);
-  frozen = malloc (n);
   res->time = malloc (n * sizeof *res->time);
-  if (t0 == NULL || frozen == NULL || res->time == NULL)
+  if (res->time == NULL)
     {
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for a grid of %zu nodes", n);
       goto out;
@@ -274,16 +276,14 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
 
   double t_start = now_ms ();
   double radius = fold_source_radius (g, p->source_radius);
-  if ((st = fold_init_start (g, speed, psi, start, radius, t0, frozen, err)) != FR_OK)
+  if ((st = fold_init_start (g, speed, psi, start, radius, &starts, err)) != FR_OK)
     goto out;
 
   fold_problem pb = {
     .grid = g,
     .speed = speed,
     .psi = { psi[0], psi[1], psi[2] },
-    .t0 = t0,
-    .frozen = frozen,
-    .any_frozen = start->boundary != NULL,   /* fold_init_start froze at least one node */
+    .start = starts,
     .method = p->method,        /* resolved by run_backend */
     .threads = p->threads,
     .double_precision = p->double_precision,
@@ -301,13 +301,12 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->host_round_trips = stats.round_trips;
   res->device_ms = stats.device_ms;
 
-  if (make_trace (g, speed, &speed_owned, psi, start, radius, &frozen, &res->trace) != FR_OK)
+  if (make_trace (g, speed, &speed_owned, psi, start, radius, &starts, &res->trace) != FR_OK)
     st = fr_error_set (err, FR_E_NOMEM, "out of memory for the ray tracer's copy of the model");
 
 out:
   free (speed_owned);
-  free (t0);
-  free (frozen);
+  fold_starts_free (&starts);
   if (st != FR_OK)
     {
       free (res->time);

@@ -311,6 +311,101 @@ test_polyline_time (void)
   g_rand_free (r);
 }
 
+/* Distance from (x, z) to segment a -> b (the test's own). */
+static double
+seg_dist (const double *a, const double *b, double x, double z)
+{
+  double ex = b[0] - a[0], ez = b[1] - a[1], len2 = ex * ex + ez * ez;
+  double t = len2 > 0.0 ? ((x - a[0]) * ex + (z - a[1]) * ez) / len2 : 0.0;
+  t = fmin (1.0, fmax (0.0, t));
+  return hypot (x - a[0] - t * ex, z - a[1] - t * ez);
+}
+
+/* Every kind of start at once (two overlapping sources, a horizon through
+ * them, a boundary grid over part of both), as the list fold_init_start
+ * gives, against a plain grid of each node's least start value: one entry
+ * per started node, in index order, the least value, frozen exactly where
+ * the boundary grid gives one. */
+static void
+test_start_list (void)
+{
+  fr_grid g = fr_grid_2d (83, 71, 0.02, 0.015, 0, 0);
+  const size_t n = fr_grid_count (&g);
+  float *speed = g_new (float, n);
+  double *boundary = g_new (double, n), *want = g_new (double, n);
+  gboolean *want_frozen = g_new0 (gboolean, n);
+  const double src[4] = { 0.6, 0.5, 0.75, 0.55 }, radius = 0.2037;
+  const double xz[6] = { 0.1, 0.45, 0.9, 0.6, 1.5, 0.3 };
+  const double psi[3] = { 0.3, 0, -0.2 }, band = fmax (g.dx, g.dz);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      double x[3];
+      fold_node_xyz (&g, i, x);
+      speed[i] = (float) (1.0 + 0.5 * x[2]);
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      double x[3];
+      fold_node_xyz (&g, i, x);
+      boundary[i] = x[0] > 1.2 && x[2] < 0.4 ? 0.05 + x[0] : NAN;
+      want[i] = INFINITY;
+      for (int k = 0; k < 2; k++)
+        {
+          /* A source's ball starts from its own cell's speed. */
+          const double *s = src + 2 * k;
+          const size_t ci = fr_grid_index (&g, (size_t) lround (s[0] / g.dx), 0,
+                                           (size_t) lround (s[1] / g.dz));
+          const double cs = (double) speed[ci] * speed[ci] - (psi[0] * psi[0] + psi[2] * psi[2]);
+          const double d[2] = { x[0] - s[0], x[2] - s[1] };
+          const double dd = d[0] * d[0] + d[1] * d[1];
+          if (dd <= radius * radius)
+            want[i] = fmin (want[i], fold_tau (psi[0] * d[0] + psi[2] * d[1], dd, cs));
+        }
+      bool near = false;
+      for (int j = 0; j < 2; j++)
+        near |= seg_dist (xz + 2 * j, xz + 2 * j + 2, x[0], x[2]) <= band;
+      if (near)
+        want[i] = fmin (want[i], fold_polyline_time (xz, 3, x[0], x[2], speed[i], psi, NULL, NULL));
+      if (isfinite (boundary[i]))
+        {
+          want[i] = fmin (want[i], boundary[i]);
+          want_frozen[i] = TRUE;
+        }
+    }
+
+  fr_fold_start st = { .sources = src, .nsrc = 2, .horizon = xz, .nhorizon = 3,
+                       .boundary = boundary };
+  fold_starts list;
+  fr_error err = { 0 };
+  g_assert_cmpint (fold_init_start (&g, speed, psi, &st, radius, &list, &err), ==, FR_OK);
+  size_t started = 0, frozen = 0;
+  for (size_t i = 0; i < n; i++)
+    started += isfinite (want[i]), frozen += want_frozen[i];
+  g_assert_cmpuint (list.n, ==, started);
+  g_assert_true (list.any_frozen);
+  size_t nfrozen = 0;
+  for (size_t j = 0; j < list.n; j++)
+    {
+      const fold_start_node *e = &list.node[j];
+      if (j > 0)
+        g_assert_cmpuint (e->idx, >, list.node[j - 1].idx);
+      g_assert_cmpuint (e->idx, <, n);
+      if (!(fabs (e->t - want[e->idx]) <= 1e-12 * fmax (1.0, fabs (want[e->idx]))))
+        g_error ("node %zu starts at %.17g, its least start value is %.17g", e->idx, e->t,
+                 want[e->idx]);
+      g_assert_cmpint (e->frozen, ==, want_frozen[e->idx]);
+      nfrozen += e->frozen;
+    }
+  g_assert_cmpuint (nfrozen, ==, frozen);
+  g_test_message ("%zu started nodes, %zu of them frozen", list.n, nfrozen);
+  fold_starts_free (&list);
+  g_free (speed);
+  g_free (boundary);
+  g_free (want);
+  g_free (want_frozen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -322,5 +417,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/horizon/anisotropic-wave", test_anisotropic_wave);
   g_test_add_func ("/fold/horizon/polyline-time", test_polyline_time);
   g_test_add_func ("/fold/boundary/ball", test_boundary);
+  g_test_add_func ("/fold/start/list", test_start_list);
   return g_test_run ();
 }
