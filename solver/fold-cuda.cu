@@ -182,10 +182,24 @@ template <> struct Local<double> {
   {
     return fold_node_update_2d (k, T0, T1, T2, best);
   }
-  static __device__ __forceinline__ double
-  update (const fold_subsweep *ss, const coef3d *k, const double *Tn, double best)
+  /* The base nodes whose triangles and edges a 3D update looks at: in
+   * double only those that changed (fold_node_update_3d): Ex_D 504³ 559 ->
+   * 472 ms, Ex_C 1087 -> 1066 ms (RESULTS.md, tenth round). */
+  static __device__ __forceinline__ uint32_t
+  fresh_bit (bool changed, int m)
   {
-    return fold_node_update_3d (ss, k, Tn, best);
+    return (uint32_t) changed << m;
+  }
+  static __device__ __forceinline__ uint32_t
+  changed (uint32_t fresh)
+  {
+    return fresh;
+  }
+  static __device__ __forceinline__ double
+  update (const fold_subsweep *ss, const coef3d *k, const double *Tn, double best,
+          uint32_t changed)
+  {
+    return fold_node_update_3d (ss, k, Tn, best, changed);
   }
   static __device__ __forceinline__ void
   walls (const float *F, int o, int o1, int su, double *T0, double *T2)
@@ -217,10 +231,25 @@ template <> struct Local<float> {
   {
     return fold_node_update_2d_f (k, T0, T1, T2, best);
   }
-  static __device__ __forceinline__ float
-  update (const fold_subsweep *ss, const coef3d *k, const float *Tn, float best)
+  /* In single precision all of them: the fewer triangles and edges cost
+   * the float sweep 3-6 % (fold 518³ 239 -> 252 ms, 266³ 55 -> 58 ms), the
+   * warp's lanes running the union of their candidates anyway (RESULTS.md,
+   * tenth round).  The constant folds the tests away. */
+  static __device__ __forceinline__ uint32_t
+  fresh_bit (bool changed, int)
   {
-    return fold_node_update_3d_f (ss, k, Tn, best);
+    return (uint32_t) changed;   /* whether any changed is all a float update asks */
+  }
+  static __device__ __forceinline__ uint32_t
+  changed (uint32_t)
+  {
+    return 0x1ffu;
+  }
+  static __device__ __forceinline__ float
+  update (const fold_subsweep *ss, const coef3d *k, const float *Tn, float best,
+          uint32_t changed)
+  {
+    return fold_node_update_3d_f (ss, k, Tn, best, changed);
   }
   static __device__ __forceinline__ void
   walls (const float *F, int o, int o1, int su, float *T0, float *T2)
@@ -828,10 +857,10 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
                   const float f = sF[o];
                   if (!(f > 0.0f))
                     continue;
-                  bool fresh = false;
+                  uint32_t fresh = 0;      /* the base nodes changed since (fresh_bit) */
 #pragma unroll
                   for (int m = 0; m < 9; m++)
-                    fresh |= sS[o + base_off (back, su, sv, m)] > since;
+                    fresh |= Local<R>::fresh_bit (sS[o + base_off (back, su, sv, m)] > since, m);
                   if (!fresh)
                     continue;
                   R Tn[9];
@@ -842,7 +871,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
                   const R cur = sT[o];
                   if (f != kc.F)
                     Local<R>::set (&kc, ss, f);
-                  const R best = Local<R>::update (ss, &kc, Tn, cur);
+                  const R best = Local<R>::update (ss, &kc, Tn, cur, Local<R>::changed (fresh));
                   if (store_lower (sT, o, best, cur, ch, mc))
                     sS[o] = (uint8_t) now;
                 }
@@ -952,10 +981,10 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                       const float f = sF[o];
                       if (!(f > 0.0f))
                         continue;
-                      bool fresh = false;
+                      uint32_t fresh = 0;      /* the base nodes changed since (fresh_bit) */
 #pragma unroll
                       for (int m = 0; m < 9; m++)
-                        fresh |= sS[o + base_off (back, su, sv, m)] > since;
+                        fresh |= Local<R>::fresh_bit (sS[o + base_off (back, su, sv, m)] > since, m);
                       if (!fresh)
                         continue;
                       R Tn[9];
@@ -966,7 +995,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                       const R cur = sT[o];
                       if (f != kc.F)
                         Local<R>::set (&kc, ss, f);
-                      const R best = Local<R>::update (ss, &kc, Tn, cur);
+                      const R best = Local<R>::update (ss, &kc, Tn, cur, Local<R>::changed (fresh));
                       if (store_lower (sT, o, best, cur, ch, mc))
                         sS[o] = (uint8_t) now;
                     }

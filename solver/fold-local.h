@@ -442,12 +442,18 @@ FL_FN (fold_edge_cand3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
  * nodes' values (+inf for unknown or obstacles).  Triangles come before
  * edges: a triangle whose minimiser lies inside is also the least over its
  * closed triangle, so its sides need no look.  Each candidate is evaluated
- * only when it can count.  (Evaluating all 24 first, so that their chains
- * of divisions and roots overlap on the GPU, measured 1.2-1.9x slower:
- * the sweep is bound by the instructions it issues.) */
+ * only when it can count: among others, only triangles and edges with a
+ * base node in `changed` (bit n: base node n changed since the node's last
+ * evaluation in this direction).  A candidate over unchanged nodes has the
+ * value it had then, which was no lower than the node's value then, and
+ * values only fall.  (A node is evaluated about 11 times in a 3D solve and
+ * lowered about 3 times; RESULTS.md, tenth round.)  (Evaluating all 24
+ * first, so that their chains of divisions and roots overlap on the GPU,
+ * measured 1.2-1.9x slower: the sweep is bound by the instructions it
+ * issues.) */
 static inline FOLD_HD FL_REAL
 FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
-                             const FL_REAL *Tn, FL_REAL best)
+                             const FL_REAL *Tn, FL_REAL best, uint32_t changed)
 {
   const FL_REAL tlb = k->tlb;   /* no base point is closer in time */
   const FL_REAL F = (FL_REAL) k->F;
@@ -468,7 +474,8 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
     {
       const FL_REAL T1 = Tn[fold_tri_node (q, 0)], T2 = Tn[fold_tri_node (q, 1)];
       const FL_REAL T3 = Tn[fold_tri_node (q, 2)];
-      if (!(FL_FN (fold_max) (T1, FL_FN (fold_max) (T2, T3)) < (FL_REAL) INFINITY)
+      if (!(changed & fold_tri_nodes (q))
+          || !(FL_FN (fold_max) (T1, FL_FN (fold_max) (T2, T3)) < (FL_REAL) INFINITY)
           || !(FL_FN (fold_min) (T1, FL_FN (fold_min) (T2, T3)) + tlb < best))
         continue;
       const FL_REAL v = FL_FN (fold_tri_time) (&ss->FL_TRIS[q], T1, T2, T3, F);
@@ -482,7 +489,7 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
   for (int q = 0; q < 16; q++)
     {
       const FL_REAL T1 = Tn[fold_edge_node (q, 0)], T2 = Tn[fold_edge_node (q, 1)];
-      if ((dominated >> q) & 1u)
+      if (((dominated >> q) & 1u) || !(changed & fold_edge_nodes (q)))
         continue;
       if (!(FL_FN (fold_max) (T1, T2) < (FL_REAL) INFINITY)
           || !(FL_FN (fold_min) (T1, T2) + tlb < best))

@@ -123,9 +123,9 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
                 const float f = F[o];
                 if (!(f > 0.0f))
                   continue;
-                bool fresh = false;
+                uint32_t fresh = 0;   /* the base nodes changed since */
                 for (int n = 0; n < nbase; n++)
-                  fresh |= stamp[o + ss->off[n]] > since;
+                  fresh |= (uint32_t) (stamp[o + ss->off[n]] > since) << n;
                 if (!fresh)
                   continue;
                 REAL Tn[9];
@@ -136,7 +136,7 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
                 const REAL cur = T[o];
                 if (f != k.F)
                   LOCAL (fold_coef3d_set) (&k, ss, f, st->psi2, st->psin);
-                const REAL best = LOCAL (fold_node_update_3d) (ss, &k, Tn, cur);
+                const REAL best = LOCAL (fold_node_update_3d) (ss, &k, Tn, cur, fresh);
                 if (best < cur)
                   FOLD_STORE (o, best);
               }

@@ -184,6 +184,19 @@ fold_edge_node (int q, int i)
   return (int) ((UINT64_C (0x8682602086207531) >> (4 * q)) & 15u);
 }
 
+/* Triangle q's and edge q's base nodes, as bit sets. */
+static inline FOLD_HD uint32_t
+fold_tri_nodes (int q)
+{
+  return (1u << fold_tri_node (q, 0)) | (1u << fold_tri_node (q, 1)) | (1u << fold_tri_node (q, 2));
+}
+
+static inline FOLD_HD uint32_t
+fold_edge_nodes (int q)
+{
+  return (1u << fold_edge_node (q, 0)) | (1u << fold_edge_node (q, 1));
+}
+
 /* The edges that are triangle q's sides, as a bit set. */
 static inline FOLD_HD uint32_t
 fold_tri_sides (int q)
