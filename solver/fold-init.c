@@ -431,7 +431,8 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
       goto out;
     }
   /* Sources and horizon in index order, one entry per node (the least). */
-  qsort (free_nodes.v, free_nodes.n, sizeof *free_nodes.v, by_index);
+  if (free_nodes.n > 1)
+    qsort (free_nodes.v, free_nodes.n, sizeof *free_nodes.v, by_index);
   vec_unique (&free_nodes);
 
   if (start->boundary != NULL)
