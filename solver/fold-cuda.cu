@@ -1723,7 +1723,9 @@ to_float_kernel (const double *in, float *out, size_t count)
 /* Device buffers, kept from one solve to the next while they total at most
  * KEEP_BYTES: a dragged ψa solves the same grid again and again, and
  * cudaMalloc/cudaFree (which synchronises) would cost more than a small
- * solve.  One solve at a time holds the workspace (the mutex); an atexit
+ * solve.  The pinned host slots (64 MB whatever the grid) are kept
+ * whatever the size: pinning and unpinning them again cost a big solve
+ * tens of ms (RESULTS.md, tenth round).  One solve at a time holds the workspace (the mutex); an atexit
  * handler gives everything back before the CUDA runtime goes. */
 struct Buf {
   void *p = nullptr;
@@ -1745,22 +1747,31 @@ struct FoldWorkspace {
                            &list_a, &list_b, &sd, &changed, &ctl, &take };
 
   size_t
-  held () const
+  device_held () const
   {
-    size_t n = slot[0].cap + slot[1].cap;
+    size_t n = 0;
     for (const Buf *b : device_bufs)
       n += b->cap;
     return n;
   }
 
+  /* The device buffers only: the pinned slots, the stream and the events
+   * are the same for every grid. */
   void
-  release ()
+  release_device ()
   {
     for (Buf *b : device_bufs)
       {
         cudaFree (b->p);
         *b = Buf ();
       }
+    cudaGetLastError ();
+  }
+
+  void
+  release ()
+  {
+    release_device ();
     for (int i = 0; i < 2; i++)
       {
         cudaFreeHost (slot[i].p);
@@ -2008,9 +2019,9 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
                          ? count * sizeof (float) : 0);
   size_t free_b = 0, total_b = 0;
   FOLD_CK (cudaMemGetInfo (&free_b, &total_b));
-  if (need + (64u << 20) > free_b && ws.held () > 0)
+  if (need + (64u << 20) > free_b && ws.device_held () > 0)
     {
-      ws.release ();                       /* what the last solve left may be what is missing */
+      ws.release_device ();                /* what the last solve left may be what is missing */
       FOLD_CK (cudaMemGetInfo (&free_b, &total_b));
     }
   if (need + (64u << 20) > free_b)
@@ -2357,9 +2368,12 @@ fold_solve_cuda (const fold_problem *pb, double *out, fold_stats *stats, void **
   std::lock_guard<std::mutex> hold (ws.lock);
   fr_status st = pb->double_precision ? solve<double> (pb, &L, out, stats, device_time, err)
                                       : solve<float> (pb, &L, out, stats, device_time, err);
-  /* After a failure, or when the buffers are big, nothing is kept: a
-   * failed context may be unusable, and big solves are not interactive. */
-  if (st != FR_OK || ws.held () > KEEP_BYTES)
+  /* After a failure nothing is kept: a failed context may be unusable.
+   * Big device buffers are not kept either: big solves are not
+   * interactive, and the memory may be wanted elsewhere. */
+  if (st != FR_OK)
     ws.release ();
+  else if (ws.device_held () > KEEP_BYTES)
+    ws.release_device ();
   return st;
 }
