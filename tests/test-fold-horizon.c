@@ -311,14 +311,18 @@ test_polyline_time (void)
   g_rand_free (r);
 }
 
-/* Distance from (x, z) to segment a -> b (the test's own). */
+/* Distance from (x, z) to segment a -> b, the test's own way: the nearer
+ * end, or the distance to the line where the foot falls between the ends. */
 static double
 seg_dist (const double *a, const double *b, double x, double z)
 {
-  double ex = b[0] - a[0], ez = b[1] - a[1], len2 = ex * ex + ez * ez;
-  double t = len2 > 0.0 ? ((x - a[0]) * ex + (z - a[1]) * ez) / len2 : 0.0;
-  t = fmin (1.0, fmax (0.0, t));
-  return hypot (x - a[0] - t * ex, z - a[1] - t * ez);
+  const double len = hypot (b[0] - a[0], b[1] - a[1]);
+  const double ux = (b[0] - a[0]) / len, uz = (b[1] - a[1]) / len;   /* along */
+  const double along = (x - a[0]) * ux + (z - a[1]) * uz;
+  double d = fmin (hypot (x - a[0], z - a[1]), hypot (x - b[0], z - b[1]));
+  if (along > 0.0 && along < len)
+    d = fmin (d, fabs ((x - a[0]) * uz - (z - a[1]) * ux));
+  return d;
 }
 
 /* Every kind of start at once (two overlapping sources, a horizon through
