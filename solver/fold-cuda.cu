@@ -984,7 +984,8 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                       uint32_t fresh = 0;      /* the base nodes changed since (fresh_bit) */
 #pragma unroll
                       for (int m = 0; m < 9; m++)
-                        fresh |= Local<R>::fresh_bit (sS[o + base_off (back, su, sv, m)] > since, m);
+                        fresh |= Local<R>::fresh_bit (sS[o + base_off (back, su, sv, m)] > since,
+                                                      m);
                       if (!fresh)
                         continue;
                       R Tn[9];
@@ -1725,8 +1726,9 @@ to_float_kernel (const double *in, float *out, size_t count)
  * cudaMalloc/cudaFree (which synchronises) would cost more than a small
  * solve.  The pinned host slots (64 MB whatever the grid) are kept
  * whatever the size: pinning and unpinning them again cost a big solve
- * tens of ms (RESULTS.md, tenth round).  One solve at a time holds the workspace (the mutex); an atexit
- * handler gives everything back before the CUDA runtime goes. */
+ * tens of ms (RESULTS.md, tenth round).  One solve at a time holds the
+ * workspace (the mutex); an atexit handler gives everything back before
+ * the CUDA runtime goes. */
 struct Buf {
   void *p = nullptr;
   size_t cap = 0;
@@ -2068,7 +2070,8 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
     ws.T.p, ws.flat.p, (uint32_t *) ws.stamp.p, (uint32_t *) ws.counter.p, (float *) ws.F.p,
     (float *) ws.speed.p,
     any_frozen ? (uint8_t *) ws.frozen.p : nullptr, (uint8_t *) ws.changed.p,
-    (fold_start_node *) ws.starts.p, (int *) ws.active.p, (int *) ws.list_a.p, (int *) ws.list_b.p, (unsigned *) ws.sd.p,
+    (fold_start_node *) ws.starts.p, (int *) ws.active.p, (int *) ws.list_a.p,
+    (int *) ws.list_b.p, (unsigned *) ws.sd.p,
     (FoldCtl *) ws.ctl.p, (FoldCtl *) ws.host_ctl.p, (unsigned *) ws.take.p,
     ws.stream, ws.ev0, ws.ev1,
   };
