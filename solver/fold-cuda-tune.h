@@ -36,6 +36,9 @@ typedef struct fold_cuda_tune {
   int eager;      /* queue, LAS: a woken subdomain is queued at once, with no
                      schedules; 0: default (2D on, 3D off), positive: on,
                      negative: off */
+  int admit;      /* queue, SOLAS: a woken subdomain whose SD is below the held
+                     schedule's threshold joins it at once; 0: default (on),
+                     positive: on, negative: off */
 } fold_cuda_tune;
 
 /* The knobs in force; set before a solve, from one thread. */

@@ -594,10 +594,12 @@ test_match (gconstpointer data)
   /* Every schedule of the CUDA back end, in 2D and 3D: passes, the queue
    * (small schedules in rounds), the queue without rounds (these grids
    * have no schedule larger than the GPU holds, so only that runs its queue
-   * mode), and LAS's queue with and without eager admission (2D's default
-   * and 3D's). */
+   * mode), LAS's queue with and without eager admission (2D's default
+   * and 3D's), and SOLAS's queue without admission below the held
+   * threshold (the default admits). */
   static const char *const sched_names[] = { "", ", queue", ", queue without rounds",
-                                             ", queue, eager", ", queue, not eager" };
+                                             ", queue, eager", ", queue, not eager",
+                                             ", queue, no admission" };
   const int nscheds = G_N_ELEMENTS (sched_names);
   for (int sched = 0; sched < nscheds; sched++)
     for (int dbl = 0; dbl < 2; dbl++)
@@ -623,6 +625,7 @@ test_match (gconstpointer data)
             fold_cuda_tuning.sched = sched ? FOLD_CUDA_SCHED_QUEUE : FOLD_CUDA_SCHED_PASSES;
             fold_cuda_tuning.rounds_max = sched == 2 ? -1 : 0;
             fold_cuda_tuning.eager = sched == 3 ? 1 : sched == 4 ? -1 : 0;
+            fold_cuda_tuning.admit = sched == 5 ? -1 : 0;
 #endif
             solve_ok (&pb, &p, &cuda, what);
 #if FOLDRAY_HAVE_CUDA
