@@ -245,6 +245,70 @@ segment_distance (const double *a, const double *b, double x, double z)
   return hypot (x - a[0] - t * ex, z - a[1] - t * ez);
 }
 
+/* A checked point source: its position, its cell's speed constant and its
+ * ball's box of nodes. */
+typedef struct src_ball {
+  double s[3];
+  double c;
+  size_t lo[3], hi[3];
+} src_ball;
+
+/* Whether node x lies in source b's ball; *dd: |x − s|². */
+static bool
+in_ball (const src_ball *b, const double x[3], double radius, double d[3], double *dd)
+{
+  d[0] = x[0] - b->s[0];
+  d[1] = x[1] - b->s[1];
+  d[2] = x[2] - b->s[2];
+  *dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+  return *dd <= radius * radius;
+}
+
+/* A node's start value from the sources whose balls hold it: the least
+ * τ among those in sight.  Sight (a sampled segment) is the cost, so the
+ * candidates are taken in order of τ and the first in sight wins; every
+ * source whose τ there is no lower than the winner's counts as reaching
+ * the grid (it starts the node, or another source starts it no later). */
+typedef struct src_cand {
+  double t;
+  size_t k;
+} src_cand;
+
+static void
+node_from_sources (const fr_grid *g, const float *speed, const double psi[3], const src_ball *b,
+                   size_t nsrc, size_t first, double radius, const double x[3], size_t idx,
+                   src_cand *cand, uint8_t *reached, start_vec *out)
+{
+  size_t m = 0;
+  for (size_t k = first; k < nsrc; k++)
+    {
+      double d[3], dd;
+      if (!in_ball (&b[k], x, radius, d, &dd))
+        continue;
+      const double t = fold_tau (psi[0] * d[0] + psi[1] * d[1] + psi[2] * d[2], dd, b[k].c);
+      size_t at = m++;
+      /* In order of (τ, source): ties go to the first source. */
+      while (at > 0 && cand[at - 1].t > t)
+        {
+          cand[at] = cand[at - 1];
+          at--;
+        }
+      cand[at] = (src_cand) { t, k };
+    }
+  for (size_t i = 0; i < m; i++)
+    {
+      if (!segment_clear (g, speed, b[cand[i].k].s, x))
+        continue;
+      vec_push (out, idx, cand[i].t, false);
+      for (size_t r = i; r < m; r++)
+        {
+#pragma omp atomic write
+          reached[cand[r].k] = 1;
+        }
+      return;
+    }
+}
+
 static fr_status
 init_sources (const fr_grid *g, const float *speed, const double psi[3],
               const fr_fold_start *start, double radius, start_vec *out, fr_error *err)
@@ -254,62 +318,118 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
   const double o[3] = { g->x0, nd == 3 ? g->y0 : 0.0, g->z0 };
   const size_t n[3] = { g->nx, nd == 3 ? g->ny : 1, g->nz };
   const double psi2 = psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2];
+  const size_t nsrc = start->nsrc;
+  src_ball *b = calloc (nsrc, sizeof *b);
+  size_t *rows = calloc (nsrc + 1, sizeof *rows);   /* rows[k]: the ball rows before source k */
+  uint8_t *reached = calloc (nsrc, 1);
+  fr_status st = FR_OK;
 
-  for (size_t k = 0; k < start->nsrc; k++)
+  if (b == NULL || rows == NULL || reached == NULL)
+    {
+      st = fr_error_set (err, FR_E_NOMEM, "out of memory for %zu sources", nsrc);
+      goto out;
+    }
+  for (size_t k = 0; k < nsrc; k++)
     {
       const double *p = start->sources + k * (size_t) nd;
-      double s[3] = { p[0], nd == 3 ? p[1] : 0.0, nd == 3 ? p[2] : p[1] };
+      double *s = b[k].s;
+      s[0] = p[0];
+      s[1] = nd == 3 ? p[1] : 0.0;
+      s[2] = nd == 3 ? p[2] : p[1];
       if (!isfinite (s[0]) || !isfinite (s[1]) || !isfinite (s[2]) || !fr_grid_contains (g, s[0], s[1], s[2]))
         {
           if (nd == 3)
-            return fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g, %g) lies outside the grid",
-                                 k, s[0], s[1], s[2]);
-          return fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g) lies outside the grid",
+            st = fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g, %g) lies outside the grid",
+                               k, s[0], s[1], s[2]);
+          else
+            st = fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g) lies outside the grid",
                                k, s[0], s[2]);
+          goto out;
         }
       float fs = speed_at (g, speed, s[0], s[1], s[2]);
       if (!(fs > 0.0f))
         {
           if (nd == 3)
-            return fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g, %g) lies in an obstacle (speed 0)",
-                                 k, s[0], s[1], s[2]);
-          return fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g) lies in an obstacle (speed 0)",
+            st = fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g, %g) lies in an obstacle (speed 0)",
+                               k, s[0], s[1], s[2]);
+          else
+            st = fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g) lies in an obstacle (speed 0)",
                                k, s[0], s[2]);
+          goto out;
         }
-      const double c = (double) fs * fs - psi2;
-      size_t lo[3], hi[3];
+      b[k].c = (double) fs * fs - psi2;
       for (int a = 0; a < 3; a++)
         {
           double flo = ceil ((s[a] - radius - o[a]) / h[a]);
           double fhi = floor ((s[a] + radius - o[a]) / h[a]);
-          lo[a] = flo < 0.0 ? 0 : (size_t) flo;
-          hi[a] = fhi > (double) (n[a] - 1) ? n[a] - 1 : (fhi < 0.0 ? 0 : (size_t) fhi);
+          b[k].lo[a] = flo < 0.0 ? 0 : (size_t) flo;
+          b[k].hi[a] = fhi > (double) (n[a] - 1) ? n[a] - 1 : (fhi < 0.0 ? 0 : (size_t) fhi);
           if (a == 1 && nd == 2)
-            lo[a] = hi[a] = 0;
+            b[k].lo[a] = b[k].hi[a] = 0;
         }
-      bool reached = false;
-      for (size_t iz = lo[2]; iz <= hi[2]; iz++)
-        for (size_t iy = lo[1]; iy <= hi[1]; iy++)
-          for (size_t ix = lo[0]; ix <= hi[0]; ix++)
-            {
-              double x[3] = { o[0] + (double) ix * h[0], nd == 3 ? o[1] + (double) iy * h[1] : 0.0,
-                              o[2] + (double) iz * h[2] };
-              double d[3] = { x[0] - s[0], x[1] - s[1], x[2] - s[2] };
-              double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-              size_t idx = fr_grid_index (g, ix, iy, iz);
-              if (dd > radius * radius || !(speed[idx] > 0.0f))
-                continue;
-              if (!segment_clear (g, speed, s, x))
-                continue;
-              vec_push (out, idx, fold_tau (psi[0] * d[0] + psi[1] * d[1] + psi[2] * d[2], dd, c),
-                        false);
-              reached = true;
-            }
-      if (!reached)
-        return fr_error_set (err, FR_E_INPUT, "source %zu starts no node: none lies within the "
-                             "source radius %g of it in sight; give a larger radius", k, radius);
+      rows[k + 1] = rows[k] + (b[k].hi[2] - b[k].lo[2] + 1) * (b[k].hi[1] - b[k].lo[1] + 1);
     }
-  return FR_OK;
+
+  /* The balls' rows in parallel; a node is done by the first source whose
+   * ball holds it, from every source's τ there. */
+  const int nthr = THREADS_MAX ();
+  start_vec *per = calloc ((size_t) nthr, sizeof *per);
+  if (per == NULL)
+    {
+      st = fr_error_set (err, FR_E_NOMEM, "out of memory for the sources' start values");
+      goto out;
+    }
+  int oom = 0;
+#pragma omp parallel reduction(|:oom)
+  {
+    src_cand *cand = malloc (nsrc * sizeof *cand);
+    start_vec *mine = &per[THREAD_NUM ()];
+    oom |= cand == NULL;
+#pragma omp for schedule(dynamic, 4)
+    for (size_t r = 0; r < rows[nsrc]; r++)
+      {
+        if (cand == NULL)
+          continue;
+        size_t k = 0;
+        while (rows[k + 1] <= r)
+          k++;
+        const size_t ny = b[k].hi[1] - b[k].lo[1] + 1;
+        const size_t iz = b[k].lo[2] + (r - rows[k]) / ny, iy = b[k].lo[1] + (r - rows[k]) % ny;
+        for (size_t ix = b[k].lo[0]; ix <= b[k].hi[0]; ix++)
+          {
+            const double x[3] = { o[0] + (double) ix * h[0], nd == 3 ? o[1] + (double) iy * h[1] : 0.0,
+                                  o[2] + (double) iz * h[2] };
+            double d[3], dd;
+            const size_t idx = fr_grid_index (g, ix, iy, iz);
+            if (!in_ball (&b[k], x, radius, d, &dd) || !(speed[idx] > 0.0f))
+              continue;
+            bool earlier = false;
+            for (size_t j = 0; j < k && !earlier; j++)
+              earlier = in_ball (&b[j], x, radius, d, &dd);
+            if (!earlier)
+              node_from_sources (g, speed, psi, b, nsrc, k, radius, x, idx, cand, reached, mine);
+          }
+      }
+    free (cand);
+  }
+  vec_gather (out, per, nthr);
+  if (oom || out->oom)
+    {
+      st = fr_error_set (err, FR_E_NOMEM, "out of memory for the sources' start values");
+      goto out;
+    }
+  for (size_t k = 0; k < nsrc; k++)
+    if (!reached[k])
+      {
+        st = fr_error_set (err, FR_E_INPUT, "source %zu starts no node: none lies within the "
+                           "source radius %g of it in sight; give a larger radius", k, radius);
+        goto out;
+      }
+out:
+  free (b);
+  free (rows);
+  free (reached);
+  return st;
 }
 
 /* A segment's nodes within the band, as index ranges (empty: x1 < x0). */
