@@ -326,21 +326,32 @@ seg_dist (const double *a, const double *b, double x, double z)
 }
 
 /* Every kind of start at once (two overlapping sources, a horizon through
- * them, a boundary grid over part of both), as the list fold_init_start
+ * them of 3 or 400 points, a boundary grid over part of both), as the list fold_init_start
  * gives, against a plain grid of each node's least start value: one entry
  * per started node, in index order, the least value, frozen exactly where
  * the boundary grid gives one. */
 static void
-test_start_list (void)
+test_start_list (gconstpointer data)
 {
+  const int many = GPOINTER_TO_INT (data);
   fr_grid g = fr_grid_2d (83, 71, 0.02, 0.015, 0, 0);
   const size_t n = fr_grid_count (&g);
   float *speed = g_new (float, n);
   double *boundary = g_new (double, n), *want = g_new (double, n);
   gboolean *want_frozen = g_new0 (gboolean, n);
   const double src[4] = { 0.6, 0.5, 0.75, 0.55 }, radius = 0.2037;
-  const double xz[6] = { 0.1, 0.45, 0.9, 0.6, 1.5, 0.3 };
   const double psi[3] = { 0.3, 0, -0.2 }, band = fmax (g.dx, g.dz);
+  /* Three points, or (many) 400 points of a wiggly curve that leaves the
+   * grid on both sides and passes near itself (many segments per node). */
+  const int np = many ? 400 : 3;
+  double *xz = g_new (double, 2 * np);
+  static const double three[6] = { 0.1, 0.45, 0.9, 0.6, 1.5, 0.3 };
+  for (int k = 0; k < np; k++)
+    {
+      const double u = (double) k / (np - 1);
+      xz[2 * k] = many ? -0.3 + 2.2 * u + 0.05 * sin (40.0 * u) : three[2 * k];
+      xz[2 * k + 1] = many ? 0.5 + 0.3 * sin (9.0 * u) + 0.02 * cos (57.0 * u) : three[2 * k + 1];
+    }
 
   for (size_t i = 0; i < n; i++)
     {
@@ -367,10 +378,11 @@ test_start_list (void)
             want[i] = fmin (want[i], fold_tau (psi[0] * d[0] + psi[2] * d[1], dd, cs));
         }
       bool near = false;
-      for (int j = 0; j < 2; j++)
+      for (int j = 0; j + 1 < np; j++)
         near |= seg_dist (xz + 2 * j, xz + 2 * j + 2, x[0], x[2]) <= band;
       if (near)
-        want[i] = fmin (want[i], fold_polyline_time (xz, 3, x[0], x[2], speed[i], psi, NULL, NULL));
+        want[i] = fmin (want[i], fold_polyline_time (xz, (size_t) np, x[0], x[2], speed[i], psi,
+                                                     NULL, NULL));
       if (isfinite (boundary[i]))
         {
           want[i] = fmin (want[i], boundary[i]);
@@ -378,7 +390,7 @@ test_start_list (void)
         }
     }
 
-  fr_fold_start st = { .sources = src, .nsrc = 2, .horizon = xz, .nhorizon = 3,
+  fr_fold_start st = { .sources = src, .nsrc = 2, .horizon = xz, .nhorizon = (size_t) np,
                        .boundary = boundary };
   fold_starts list;
   fr_error err = { 0 };
@@ -408,6 +420,7 @@ test_start_list (void)
   g_free (boundary);
   g_free (want);
   g_free (want_frozen);
+  g_free (xz);
 }
 
 int
@@ -421,6 +434,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/horizon/anisotropic-wave", test_anisotropic_wave);
   g_test_add_func ("/fold/horizon/polyline-time", test_polyline_time);
   g_test_add_func ("/fold/boundary/ball", test_boundary);
-  g_test_add_func ("/fold/start/list", test_start_list);
+  g_test_add_data_func ("/fold/start/list", GINT_TO_POINTER (0), test_start_list);
+  g_test_add_data_func ("/fold/start/list-many-points", GINT_TO_POINTER (1), test_start_list);
   return g_test_run ();
 }
