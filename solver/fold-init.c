@@ -244,8 +244,10 @@ polyline_time (const double *xz, size_t n, double x, double z, double F, const d
 /* A polyline's segments by square cells of the plane, so that a node of
  * the band looks only at the segments near it, not at all of them (a drawn
  * horizon has hundreds of points: 2048² with 1024 of them took 27 ms on 2
- * cores).  Cells cover the grid and the polyline; a segment is listed in
- * every cell its box, grown by `grow`, touches, in ascending order. */
+ * cores).  Cells cover the grid and the polyline; a segment is listed once,
+ * in ascending order, in every cell that holds a point within `grow` of
+ * it (and a few more): the cells along the segment, not its whole box, so
+ * that long slanted segments do not fill the index. */
 typedef struct seg_index {
   double x0, z0, size;        /* the first cell's corner, a cell's edge */
   long ncx, ncz;
@@ -286,39 +288,63 @@ seg_index_build (seg_index *ix, const fr_grid *g, const double *xz, size_t n, do
   ix->x0 = xlo, ix->z0 = zlo;
   ix->ncx = (long) ceil ((xhi - xlo) / ix->size + 1.0);
   ix->ncz = (long) ceil ((zhi - zlo) / ix->size + 1.0);
-  ix->first = calloc ((size_t) (ix->ncx * ix->ncz) + 1, sizeof *ix->first);
+  const long ncell = ix->ncx * ix->ncz;
+  ix->first = calloc ((size_t) ncell + 1, sizeof *ix->first);
   ix->seg = NULL;
-  if (ix->first == NULL)
-    return false;
+  size_t *last = malloc ((size_t) ncell * sizeof *last);   /* the last segment listed */
+  if (ix->first == NULL || last == NULL)
+    {
+      free (last);
+      return false;
+    }
   for (int pass = 0; pass < 2; pass++)
     {
       if (pass == 1)
         {
-          for (long c = 0; c < ix->ncx * ix->ncz; c++)
+          for (long c = 0; c < ncell; c++)
             ix->first[c + 1] += ix->first[c];
-          if ((ix->seg = malloc ((ix->first[ix->ncx * ix->ncz] + 1) * sizeof *ix->seg)) == NULL)
-            return false;
+          if ((ix->seg = malloc ((ix->first[ncell] + 1) * sizeof *ix->seg)) == NULL)
+            {
+              free (last);
+              return false;
+            }
         }
+      for (long c = 0; c < ncell; c++)
+        last[c] = SIZE_MAX;
       for (size_t i = 0; i + 1 < n; i++)
         {
+          /* Points along the segment a cell apart: a point within grow of
+           * the segment lies within grow + size / 2 of one of them. */
           const double *a = xz + 2 * i, *b = a + 2;
-          const long cx0 = cell_of (ix, fmin (a[0], b[0]) - grow, ix->x0, ix->ncx);
-          const long cx1 = cell_of (ix, fmax (a[0], b[0]) + grow, ix->x0, ix->ncx);
-          const long cz0 = cell_of (ix, fmin (a[1], b[1]) - grow, ix->z0, ix->ncz);
-          const long cz1 = cell_of (ix, fmax (a[1], b[1]) + grow, ix->z0, ix->ncz);
-          for (long cz = cz0; cz <= cz1; cz++)
-            for (long cx = cx0; cx <= cx1; cx++)
-              {
-                const long cell = cz * ix->ncx + cx;
-                if (pass == 0)
-                  ix->first[cell + 1]++;
-                else
-                  ix->seg[ix->first[cell]++] = i;
-              }
+          const double len = hypot (b[0] - a[0], b[1] - a[1]);
+          const long steps = (long) ceil (len / ix->size);
+          const double half = grow + 0.5 * ix->size;
+          for (long k = 0; k <= steps; k++)
+            {
+              const double u = steps > 0 ? (double) k / (double) steps : 0.0;
+              const double px = a[0] + u * (b[0] - a[0]), pz = a[1] + u * (b[1] - a[1]);
+              const long cx0 = cell_of (ix, px - half, ix->x0, ix->ncx);
+              const long cx1 = cell_of (ix, px + half, ix->x0, ix->ncx);
+              const long cz0 = cell_of (ix, pz - half, ix->z0, ix->ncz);
+              const long cz1 = cell_of (ix, pz + half, ix->z0, ix->ncz);
+              for (long cz = cz0; cz <= cz1; cz++)
+                for (long cx = cx0; cx <= cx1; cx++)
+                  {
+                    const long cell = cz * ix->ncx + cx;
+                    if (last[cell] == i)
+                      continue;
+                    last[cell] = i;
+                    if (pass == 0)
+                      ix->first[cell + 1]++;
+                    else
+                      ix->seg[ix->first[cell]++] = i;
+                  }
+            }
         }
     }
+  free (last);
   /* The fill moved each first[c] to the start of cell c + 1. */
-  for (long c = ix->ncx * ix->ncz; c > 0; c--)
+  for (long c = ncell; c > 0; c--)
     ix->first[c] = ix->first[c - 1];
   ix->first[0] = 0;
   return true;
