@@ -1859,7 +1859,8 @@ ensure_pinned (Buf &b, size_t bytes)
  * that saves; the slots are pinned once and kept. */
 constexpr size_t SLOT_BYTES = (size_t) 32 << 20;
 
-/* memcpy by all threads (a slot is written while a copy is in flight). */
+/* memcpy by all threads (a slot is written while a copy is in flight);
+ * src NULL: memset to 0 instead (a fresh grid's pages touched). */
 void
 copy_parallel (void *dst, const void *src, size_t bytes)
 {
@@ -1868,8 +1869,11 @@ copy_parallel (void *dst, const void *src, size_t bytes)
 #pragma omp parallel for schedule(static)
   for (long k = 0; k < pieces; k++)
     {
-      const size_t at = (size_t) k * piece;
-      memcpy ((char *) dst + at, (const char *) src + at, bytes - at < piece ? bytes - at : piece);
+      const size_t at = (size_t) k * piece, len = bytes - at < piece ? bytes - at : piece;
+      if (src != nullptr)
+        memcpy ((char *) dst + at, (const char *) src + at, len);
+      else
+        memset ((char *) dst + at, 0, len);
     }
 }
 
@@ -2184,17 +2188,9 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
    * download (RESULTS.md, tenth round).  Once, after the first launch. */
   bool out_touched = false;
   auto touch_out = [&] () {
-    if (out_touched)
-      return;
+    if (!out_touched)
+      copy_parallel (out, nullptr, count * sizeof *out);
     out_touched = true;
-    const size_t piece = (size_t) 1 << 18;
-    const long pieces = (long) ((count + piece - 1) / piece);
-#pragma omp parallel for schedule(static)
-    for (long k = 0; k < pieces; k++)
-      {
-        const size_t at = (size_t) k * piece;
-        memset (out + at, 0, (count - at < piece ? count - at : piece) * sizeof *out);
-      }
   };
 
   int inner = fold_cuda_tuning.inner > 0 ? fold_cuda_tuning.inner : INNER_DEFAULT;

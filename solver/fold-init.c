@@ -538,9 +538,15 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
       {
         if (cand == NULL)
           continue;
-        size_t k = 0;
-        while (rows[k + 1] <= r)
-          k++;
+        size_t k = 0, hi = nsrc;      /* the source whose rows hold r */
+        while (hi - k > 1)
+          {
+            const size_t mid = k + (hi - k) / 2;
+            if (rows[mid] <= r)
+              k = mid;
+            else
+              hi = mid;
+          }
         const size_t ny = b[k].hi[1] - b[k].lo[1] + 1;
         const size_t iz = b[k].lo[2] + (r - rows[k]) / ny, iy = b[k].lo[1] + (r - rows[k]) % ny;
         for (size_t ix = b[k].lo[0]; ix <= b[k].hi[0]; ix++)
@@ -588,7 +594,7 @@ typedef struct seg_box {
 /* Whether a segment before `seg` has (x, z) within the band: that
  * segment's pass computes the node, so this one skips it.  The cell's
  * segments are in ascending order, and hold every segment within the band
- * (the index grew their boxes by it). */
+ * of its points (the index was built with grow = band). */
 static bool
 seen_before (const double *xz, const seg_index *ix, size_t seg, double x, double z, double band)
 {
@@ -789,6 +795,14 @@ fold_starts_free (fold_starts *s)
 }
 
 void
+fold_starts_mark_frozen (const fold_starts *s, uint8_t *frozen)
+{
+  for (size_t j = 0; j < s->n; j++)
+    if (s->node[j].frozen)
+      frozen[s->node[j].idx] = 1;
+}
+
+void
 fold_starts_to_grids (const fold_starts *s, size_t count, double *t0, uint8_t *frozen)
 {
 #pragma omp parallel for schedule(static)
@@ -799,9 +813,7 @@ fold_starts_to_grids (const fold_starts *s, size_t count, double *t0, uint8_t *f
         frozen[i] = 0;
     }
   for (size_t j = 0; j < s->n; j++)
-    {
-      t0[s->node[j].idx] = s->node[j].t;
-      if (frozen != NULL)
-        frozen[s->node[j].idx] = s->node[j].frozen;
-    }
+    t0[s->node[j].idx] = s->node[j].t;
+  if (frozen != NULL)
+    fold_starts_mark_frozen (s, frozen);
 }

@@ -89,6 +89,9 @@ void fold_starts_free (fold_starts *s);
  * not NULL, frozen (1 where fixed). */
 void fold_starts_to_grids (const fold_starts *s, size_t count, double *t0, uint8_t *frozen);
 
+/* 1 in frozen where a start value is fixed (the rest left as it is). */
+void fold_starts_mark_frozen (const fold_starts *s, uint8_t *frozen);
+
 /* Exact constant-parameter time from a polyline (2D) at point x: the least
  * τ(x − y) over the points y of its segments, with speed F. */
 double fold_polyline_time (const double *xz, size_t n, double x, double z, double F,

@@ -152,9 +152,7 @@ make_trace (const fr_grid *g, const float *speed, float **speed_owned, const dou
     {
       if ((tr->frozen = calloc (n, 1)) == NULL)
         goto nomem;
-      for (size_t j = 0; j < starts->n; j++)
-        if (starts->node[j].frozen)
-          tr->frozen[starts->node[j].idx] = 1;
+      fold_starts_mark_frozen (starts, tr->frozen);
     }
   *out = tr;
   return FR_OK;
