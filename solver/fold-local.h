@@ -437,17 +437,72 @@ FL_FN (fold_edge_cand3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
 #endif
 }
 
+/* x if finite, else 0. */
+static inline FOLD_HD FL_REAL
+FL_FN (fold_finite_or_0) (FL_REAL x)
+{
+  return x < (FL_REAL) INFINITY && x > -(FL_REAL) INFINITY ? x : FL_K (0);
+}
+
+/* A supporting plane of τ for a 3D sub-sweep: w_n = T_n + p·d_n, with
+ * d_n = apex − base node n, for a gradient p with F|p| + ψ·p < 1.  τ is
+ * the support function of that set of gradients, so τ(d) >= p·d for every
+ * d, and a triangle's or edge's candidate, the least T(y) + τ(x − y) over
+ * its points y with T linear there, is at least the least w of its
+ * vertices, whatever p is.  p is chosen to make the bound high where no
+ * characteristic comes through this base (fold_support_plane).  g is the
+ * gradient the base and the apex suggest: along the base from its side
+ * nodes, along the axis from best − the centre.  Where T is linear, the
+ * least w is then above best when the front's characteristic runs along
+ * the base plane or away from it, and below best when it comes through
+ * the base.  Lateral sub-sweeps are where half of a 3D solve's full
+ * stencil evaluations went, none of them lowering the node (RESULTS.md,
+ * eleventh round). */
+typedef struct FL_FN (fold_support) {
+  FL_REAL A, U, V;                /* p·d_n = A − du U − dv V */
+} FL_FN (fold_support);
+
+static inline FOLD_HD FL_FN (fold_support)
+FL_FN (fold_support_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k, const FL_REAL *Tn,
+                         FL_REAL best)
+{
+  const fold_frame *fr = &ss->fr;
+  const float ga = (float) FL_FN (fold_finite_or_0) (best - Tn[4]) * fr->rh[0];
+  const float gu = (float) FL_FN (fold_finite_or_0) (Tn[5] - Tn[3]) * (0.5f * fr->rh[1]);
+  const float gv = (float) FL_FN (fold_finite_or_0) (Tn[7] - Tn[1]) * (0.5f * fr->rh[2]);
+  float p[3];
+  fold_support_plane (fr, k->F, (float) k->c, ga, gu, gv, p);
+  FL_FN (fold_support) sp;
+  sp.A = (FL_REAL) p[0];
+  sp.U = (FL_REAL) p[1];
+  sp.V = (FL_REAL) p[2];
+  return sp;
+}
+
+/* Base node n's w (its value T). */
+static inline FOLD_HD FL_REAL
+FL_FN (fold_support_w) (const FL_FN (fold_support) *sp, int n, FL_REAL T)
+{
+  const int du = n % 3 - 1, dv = n / 3 - 1;
+  FL_REAL q = sp->A;
+  q = du < 0 ? q + sp->U : du > 0 ? q - sp->U : q;
+  q = dv < 0 ? q + sp->V : dv > 0 ? q - sp->V : q;
+  return T + q;
+}
+
 /* The least candidate over one 3D sub-sweep's stencil (9 vertices, 16
  * edges, 8 triangles), or best when none is lower.  Tn holds the base
  * nodes' values (+inf for unknown or obstacles).  Triangles come before
  * edges: a triangle whose minimiser lies inside is also the least over its
  * closed triangle, so its sides need no look.  Each candidate is evaluated
- * only when it can count: among others, only triangles and edges with a
- * base node in `changed` (bit n: base node n changed since the node's last
+ * only when it can count: no triangle or edge when the supporting plane
+ * (fold_support_3d) shows none can; only triangles and edges with a base
+ * node in `changed` (bit n: base node n changed since the node's last
  * evaluation in this direction).  A candidate over unchanged nodes has the
  * value it had then, which was no lower than the node's value then, and
- * values only fall.  (A node is evaluated about 11 times in a 3D solve and
- * lowered about 3 times; RESULTS.md, tenth round.)  (Evaluating all 24
+ * values only fall.  (With both, a node's triangles and edges are looked at
+ * about 5 times in a 3D solve and it is lowered about 3 times; RESULTS.md,
+ * eleventh round.)  (Evaluating all 24
  * first, so that their chains of divisions and roots overlap on the GPU,
  * measured 1.2-1.9x slower: the sweep is bound by the instructions it
  * issues.) */
@@ -467,6 +522,17 @@ FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) 
   FOLD_UNROLL
   for (int n = 0; n < 9; n++)
     best = FL_FN (fold_min) (best, Tn[n] + k->vtau[n]);
+
+  /* No triangle or edge can lower the node when no base node's w is
+   * below best (fold_support_3d).  (Testing each triangle and edge against
+   * its own vertices' w as well measured no faster.) */
+  const FL_FN (fold_support) sp = FL_FN (fold_support_3d) (ss, k, Tn, best);
+  FL_REAL wmin = (FL_REAL) INFINITY;
+  FOLD_UNROLL
+  for (int n = 0; n < 9; n++)
+    wmin = FL_FN (fold_min) (wmin, FL_FN (fold_support_w) (&sp, n, Tn[n]));
+  if (!(wmin < best))
+    return best;
 
   uint32_t dominated = 0;
   FOLD_UNROLL

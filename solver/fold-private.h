@@ -165,6 +165,13 @@ typedef struct fold_tri_f {
   float M[3][3], M1[3], bb, phi[3], r;
 } fold_tri_f;
 
+/* A sub-sweep's own frame (3D), in float: spacing, its reciprocal and ψ
+ * along the axis (towards the apex), u and v, and h_axis / max(h_u, h_v),
+ * for the supporting-plane bound of fold-local.h (fold_support_plane). */
+typedef struct fold_frame {
+  float h[3], rh[3], psi[3], tilt;
+} fold_frame;
+
 /* The 3D pyramid's base, the same in every sub-sweep.  Base node
  * n = (du + 1) + 3 (dv + 1) for du, dv in {-1, 0, 1}: 4 is the centre,
  * 1, 3, 5, 7 the sides and 0, 2, 6, 8 the corners.  Triangle q (0..7) is
@@ -230,6 +237,7 @@ typedef struct fold_subsweep {
   fold_tri t[8];
   fold_edge_f ef[16];             /* e and t rounded to float, for single precision */
   fold_tri_f tf[8];
+  fold_frame fr;
 } fold_subsweep;
 
 typedef struct fold_stencil {
@@ -311,6 +319,38 @@ fold_edge_consts_dev_f (const fold_subsweep *ss, int q, float c, float *alpha, f
 }
 
 /* The per-node arithmetic, in double and in float (fold-local.h). */
+/* The gradient p of fold-local.h's supporting plane (fold_support_3d)
+ * for g = (g_a, g_u, g_v), the gradient the base and the apex suggest, in
+ * the sub-sweep's frame: p·d for d = (h_a, −du h_u, −dv h_v) is returned
+ * as A − du U − dv V (out = A, U, V).  v = F g + |g| ψ runs along g's
+ * characteristic; e = (|v_a| + tilt·|v_lat|, v_u, v_v) is v turned
+ * towards the apex; p is the gradient on the sheet F|p| + ψ·p = 1 whose
+ * characteristic F p/|p| + ψ runs along e:
+ *   p = (a e − b ψ) / (S a),  x = e·ψ,  S = sqrt(x² + c|e|²),
+ *   a = S + x, b = |e|²  (x >= 0);   a = c, b = S − x  (x < 0, no cancellation),
+ * shrunk by 2⁻¹² so that it stays inside the set through the rounding.
+ * In float in both precisions: p only has to lie inside the set, and
+ * float's error is far inside that margin (the times w are summed in the
+ * solve's precision).  g = 0 gives p = 0. */
+static inline FOLD_HD void
+fold_support_plane (const fold_frame *fr, float F, float c, float ga, float gu, float gv,
+                    float out[3])
+{
+  const float gl = sqrtf (ga * ga + gu * gu + gv * gv);
+  const float va = F * ga + gl * fr->psi[0], vu = F * gu + gl * fr->psi[1];
+  const float vv = F * gv + gl * fr->psi[2];
+  const float ea = (va < 0.0f ? -va : va) + fr->tilt * sqrtf (vu * vu + vv * vv);
+  const float L2 = ea * ea + vu * vu + vv * vv;
+  const float x = ea * fr->psi[0] + vu * fr->psi[1] + vv * fr->psi[2];
+  const float S = sqrtf (x * x + c * L2);
+  const float a = x >= 0.0f ? S + x : c, b = x >= 0.0f ? L2 : S - x;
+  const float den = S * a;
+  const float s = den > 0.0f ? 0.999755859375f / den : 0.0f;
+  out[0] = s * (a * ea - b * fr->psi[0]) * fr->h[0];
+  out[1] = s * (a * vu - b * fr->psi[1]) * fr->h[1];
+  out[2] = s * (a * vv - b * fr->psi[2]) * fr->h[2];
+}
+
 #define FL_REAL double
 #define FL_SQRT sqrt
 #define FL_EDGE fold_edge
