@@ -121,6 +121,37 @@ linear_base (const scene *s, const fold_subsweep *ss, double T0, const double g[
     }
 }
 
+/* The speed constants of sub-sweep ss for the scene's F and ψ. */
+static void
+scene_coef (const scene *s, const fold_subsweep *ss, fold_coef3d *k)
+{
+  fold_coef3d_set (k, ss, s->F, dot (s->psi, s->psi), sqrt (dot (s->psi, s->psi)));
+}
+
+/* Random base values around a front: T linear with a gradient on the
+ * sheet, plus noise of 0, 0.1 or 1 of a spacing's time (by `kind`), some
+ * nodes unknown (+inf) when `unknown`.  Returns the apex's current value:
+ * near the front's, or +inf when `unreached`. */
+static double
+random_base (const scene *s, const fold_subsweep *ss, int kind, bool unknown, bool unreached,
+             double Tn[9])
+{
+  double n[3], g[3];
+  random_dir (n);
+  sheet_gradient (s, n, g);
+  const double T0 = g_test_rand_double_range (0.5, 5.0);
+  linear_base (s, ss, T0, g, Tn);
+  const double hs = fmin (s->h[0], fmin (s->h[1], s->h[2])) / s->F;
+  const double noise = kind % 3 == 0 ? 0.0 : kind % 3 == 1 ? 0.1 : 1.0;
+  for (int m = 0; m < 9; m++)
+    {
+      Tn[m] += noise * hs * g_test_rand_double_range (-1.0, 1.0);
+      if (unknown && g_test_rand_int_range (0, 7) == 0)
+        Tn[m] = INFINITY;
+    }
+  return unreached ? INFINITY : T0 + hs * g_test_rand_double_range (-0.4, 0.4);
+}
+
 static void
 test_support_is_a_bound (void)
 {
@@ -131,23 +162,10 @@ test_support_is_a_bound (void)
       scene s;
       scene_random (&s, 0.9, false);
       const fold_subsweep *ss = &s.st.sub[g_test_rand_int_range (0, 6)];
-      double n[3], g[3], Tn[9];
-      random_dir (n);
-      sheet_gradient (&s, n, g);
-      const double T0 = g_test_rand_double_range (0.5, 5.0);
-      linear_base (&s, ss, T0, g, Tn);
-      const double hs = fmin (s.h[0], fmin (s.h[1], s.h[2])) / s.F;
-      const double noise = trial % 3 == 0 ? 0.0 : trial % 3 == 1 ? 0.1 : 1.0;
-      for (int m = 0; m < 9; m++)
-        {
-          Tn[m] += noise * hs * g_test_rand_double_range (-1.0, 1.0);
-          if (trial % 5 == 4 && g_test_rand_int_range (0, 8) == 0)
-            Tn[m] = INFINITY;
-        }
-      const double best = trial % 7 == 6 ? INFINITY
-                          : T0 + hs * g_test_rand_double_range (-0.5, 0.5);
+      double Tn[9];
+      const double best = random_base (&s, ss, trial, trial % 5 == 4, trial % 7 == 6, Tn);
       fold_coef3d k;
-      fold_coef3d_set (&k, ss, s.F, dot (s.psi, s.psi), sqrt (dot (s.psi, s.psi)));
+      scene_coef (&s, ss, &k);
       const fold_support sp = fold_support_3d (ss, &k, Tn, best);
 
       /* p from the plane's coefficients: A = p·(h_a along the axis
@@ -236,23 +254,10 @@ test_update_is_least_candidate (void)
       scene s;
       scene_random (&s, 0.9, false);
       const fold_subsweep *ss = &s.st.sub[trial % 6];
-      double n[3], g[3], Tn[9];
-      random_dir (n);
-      sheet_gradient (&s, n, g);
-      const double T0 = g_test_rand_double_range (0.5, 5.0);
-      linear_base (&s, ss, T0, g, Tn);
-      const double hs = fmin (s.h[0], fmin (s.h[1], s.h[2])) / s.F;
-      const double noise = (trial / 6) % 3 == 0 ? 0.0 : (trial / 6) % 3 == 1 ? 0.1 : 1.0;
-      for (int m = 0; m < 9; m++)
-        {
-          Tn[m] += noise * hs * g_test_rand_double_range (-1.0, 1.0);
-          if (trial % 5 == 4 && g_test_rand_int_range (0, 6) == 0)
-            Tn[m] = INFINITY;
-        }
-      const double best = trial % 11 == 10 ? INFINITY
-                          : T0 + hs * g_test_rand_double_range (-0.3, 0.3);
+      double Tn[9];
+      const double best = random_base (&s, ss, trial / 6, trial % 5 == 4, trial % 11 == 10, Tn);
       fold_coef3d k;
-      fold_coef3d_set (&k, ss, s.F, dot (s.psi, s.psi), sqrt (dot (s.psi, s.psi)));
+      scene_coef (&s, ss, &k);
       const double want = update_plain (ss, &k, Tn, best);
       const double got = fold_node_update_3d (ss, &k, Tn, best, 0x1ffu);
       if (isinf (want))
@@ -286,7 +291,7 @@ support_margin (const scene *s, const fold_subsweep *ss, const double g[3], doub
   const double T0 = 2.0;
   linear_base (s, ss, T0, g, Tn);
   fold_coef3d k;
-  fold_coef3d_set (&k, ss, s->F, dot (s->psi, s->psi), sqrt (dot (s->psi, s->psi)));
+  scene_coef (s, ss, &k);
   const fold_support sp = fold_support_3d (ss, &k, Tn, T0);
   double wmin = INFINITY;
   for (int m = 0; m < 9; m++)
@@ -329,7 +334,7 @@ test_prunes_lateral_fronts (void)
       double Tn[9];
       linear_base (&se, sse, T0, g, Tn);
       fold_coef3d k;
-      fold_coef3d_set (&k, sse, se.F, dot (se.psi, se.psi), sqrt (dot (se.psi, se.psi)));
+      scene_coef (&se, sse, &k);
       const double got = fold_node_update_3d (sse, &k, Tn, T0 + 0.5 * hse, 0x1ffu);
       g_assert_cmpfloat (fabs (got - T0), <=, 1e-12 * T0);
     }
