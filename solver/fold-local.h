@@ -502,10 +502,9 @@ FL_FN (fold_support_w) (const FL_FN (fold_support) *sp, int n, FL_REAL T)
  * value it had then, which was no lower than the node's value then, and
  * values only fall.  (With both, a node's triangles and edges are looked at
  * about 5 times in a 3D solve and it is lowered about 3 times; RESULTS.md,
- * eleventh round.)  (Evaluating all 24
- * first, so that their chains of divisions and roots overlap on the GPU,
- * measured 1.2-1.9x slower: the sweep is bound by the instructions it
- * issues.) */
+ * eleventh round.)  (Evaluating all 24 first, so that their chains of
+ * divisions and roots overlap on the GPU, measured 1.2-1.9x slower: the
+ * sweep is bound by the instructions it issues.) */
 static inline FOLD_HD FL_REAL
 FL_FN (fold_node_update_3d) (const fold_subsweep *ss, const FL_FN (fold_coef3d) *k,
                              const FL_REAL *Tn, FL_REAL best, uint32_t changed)

@@ -82,17 +82,17 @@ fold_stencil_build (fold_stencil *st, const fold_layout *L, const fr_grid *g,
       ss->h = h[a];
       ss->hf = (float) h[a];
       ss->nbase = g->ndim == 3 ? 9 : 3;
-      {
-        const int ax[3] = { a, ss->u, ss->v };
-        for (int i = 0; i < 3; i++)
-          {
-            const double hi = ax[i] >= 0 ? h[ax[i]] : 1.0;
-            ss->fr.h[i] = (float) hi;
-            ss->fr.rh[i] = (float) (1.0 / hi);
-            ss->fr.psi[i] = (float) (ax[i] < 0 ? 0.0 : i == 0 ? ss->sign * psi[a] : psi[ax[i]]);
-          }
-        ss->fr.tilt = (float) (h[a] / fmax (ss->fr.h[1], ss->fr.h[2]));
-      }
+      /* The frame along the axis (towards the apex), u and v (2D: none). */
+      const int ax[3] = { a, ss->u, ss->v };
+      double hl[3];
+      for (int i = 0; i < 3; i++)
+        {
+          hl[i] = ax[i] >= 0 ? h[ax[i]] : 1.0;
+          ss->fr.h[i] = (float) hl[i];
+          ss->fr.rh[i] = (float) (1.0 / hl[i]);
+          ss->fr.psi[i] = (float) (ax[i] < 0 ? 0.0 : i == 0 ? ss->sign * psi[a] : psi[ax[i]]);
+        }
+      ss->fr.tilt = (float) (hl[0] / fmax (hl[1], hl[2]));
 
       /* d[n] = apex − base node n, in x, y, z. */
       double d[9][3];

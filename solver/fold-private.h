@@ -318,7 +318,6 @@ fold_edge_consts_dev_f (const fold_subsweep *ss, int q, float c, float *alpha, f
   *D = d < 0.0f ? 0.0f : d;
 }
 
-/* The per-node arithmetic, in double and in float (fold-local.h). */
 /* The gradient p of fold-local.h's supporting plane (fold_support_3d)
  * for g = (g_a, g_u, g_v), the gradient the base and the apex suggest, in
  * the sub-sweep's frame: p·d for d = (h_a, −du h_u, −dv h_v) is returned
@@ -351,6 +350,7 @@ fold_support_plane (const fold_frame *fr, float F, float c, float ga, float gu, 
   out[2] = s * (a * vv - b * fr->psi[2]) * fr->h[2];
 }
 
+/* The per-node arithmetic, in double and in float (fold-local.h). */
 #define FL_REAL double
 #define FL_SQRT sqrt
 #define FL_EDGE fold_edge
