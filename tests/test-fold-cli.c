@@ -143,6 +143,50 @@ test_3d_and_horizon (void)
   g_unlink (out), g_unlink (rcv), g_unlink (rays), g_unlink (hz), g_rmdir (dir);
 }
 
+/* A receiver walled in by obstacles is not a failure: T is +inf there, no
+ * ray is written for it, a note on stderr says so, and the other
+ * receivers get theirs. */
+static void
+test_unreached_receiver (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fold-cli-XXXXXX", NULL);
+  g_autofree char *speed = tmp_path (dir, "F.npy");
+  g_autofree char *out = tmp_path (dir, "T.npy");
+  g_autofree char *rcv = tmp_path (dir, "R.csv");
+  g_autofree char *rays = tmp_path (dir, "RAYS.csv");
+  enum { NX = 31, NZ = 21 };
+  float *f = g_new (float, NX * NZ);
+  fr_array a = { .ndim = 2, .shape = { NZ, NX }, .dtype = FR_F32, .data = f };
+
+  /* Speed 1, with a ring of obstacles (speed 0) around node (25, 15). */
+  for (int i = 0; i < NX * NZ; i++)
+    f[i] = 1.0f;
+  for (int dz = -1; dz <= 1; dz++)
+    for (int dx = -1; dx <= 1; dx++)
+      if (dx || dz)
+        f[(15 + dz) * NX + 25 + dx] = 0.0f;
+  g_assert_cmpint (fr_npy_write (speed, &a, NULL), ==, FR_OK);
+  fr_array_clear (&a);
+  g_assert_true (g_file_set_contents (rcv, "x,z\n0.25,0.15\n0.05,0.1\n", -1, NULL));
+  const char *args[] = { "--speed", speed, "--spacing", "0.01", "--source", "0.1,0.05",
+                         "--out", out, "--receivers", rcv, "--rays-out", rays, NULL };
+  run_out r = run_cli (args);
+  g_test_message ("exit %d, stderr: %s", r.status, r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "foldray-cli: note: 1 receiver is not reached: no ray written "
+                                   "for it"));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (rays, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "receiver,x,z");
+  g_assert_nonnull (lines[1]);
+  g_assert_true (g_str_has_prefix (lines[1], "1,"));
+  for (int i = 1; lines[i] && lines[i][0]; i++)
+    g_assert_true (g_str_has_prefix (lines[i], "1,"));   /* no line of receiver 0 */
+  run_out_clear (&r);
+  g_unlink (speed), g_unlink (out), g_unlink (rcv), g_unlink (rays), g_rmdir (dir);
+}
+
 typedef struct bad_case {
   const char *args[16];
   const char *needle;    /* what the one stderr line must name */
@@ -205,6 +249,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/fold/cli/solve-and-rays", test_solve_and_rays);
   g_test_add_func ("/fold/cli/3d-and-horizon", test_3d_and_horizon);
+  g_test_add_func ("/fold/cli/unreached-receiver", test_unreached_receiver);
   g_test_add_func ("/fold/cli/bad-input", test_bad_input);
   return g_test_run ();
 }

@@ -6,7 +6,6 @@
  * As in `spr`: every input is checked before the solve, so a usage error
  * costs nothing and names the flag or file at fault, and the outputs are
  * written only once everything is computed, both or neither. */
-#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +73,7 @@ typedef struct fold_job {
   double *src_flat;           /* ndim per source */
   fr_points receivers;
   fr_fold_result result;
-  fr_csv_ray *rays;
-  size_t nrays;
-  size_t unreached;
+  cli_rays rays;
 } fold_job;
 
 static void
@@ -94,9 +91,7 @@ fold_job_clear (void *state)
   fr_points_clear (&job->horizon);
   fr_points_clear (&job->receivers);
   fr_fold_result_clear (&job->result);
-  for (size_t i = 0; i < job->nrays; i++)
-    free ((double *) job->rays[i].points);
-  free (job->rays);
+  cli_rays_clear (&job->rays);
 }
 
 /* Options to job; every failure here is bad usage (exit 2). */
@@ -416,39 +411,11 @@ solve (fold_job *job)
   return cli_fail_error (&err, context);
 }
 
-/* One ray per reached receiver; an unreached one gets none and a note. */
-static int
-trace_rays (fold_job *job)
+/* fr_fold_ray as cli_trace_rays takes it. */
+static fr_status
+fold_ray (const void *result, const double *p, double **pts, size_t *n, fr_error *err)
 {
-  const fr_points *rc = &job->receivers;
-  const fr_grid *g = &job->grid;
-  const int nd = job->ndim;
-
-  if (rc->count == 0)
-    return CLI_EXIT_OK;
-  job->rays = calloc (rc->count, sizeof *job->rays);
-  if (job->rays == NULL)
-    return cli_fail (CLI_EXIT_FAILURE, "out of memory");
-  for (size_t k = 0; k < rc->count; k++)
-    {
-      const double *p = rc->xyz + k * (size_t) nd;
-      size_t ix, iy = 0, iz;
-      double *pts;
-      size_t n;
-      fr_error err = { 0 };
-
-      if (!fr_grid_nearest_node (g, p[0], nd == 3 ? p[1] : 0.0, p[nd - 1], &ix, &iy, &iz))
-        return cli_fail (CLI_EXIT_FAILURE, "receiver %zu: lost its node", k);
-      if (!isfinite (job->result.time[fr_grid_index (g, ix, nd == 3 ? iy : 0, iz)]))
-        {
-          job->unreached++;
-          continue;
-        }
-      if (fr_fold_ray (&job->result, p, &pts, &n, &err) != FR_OK)
-        return cli_fail_error (&err, job->receivers_path);
-      job->rays[job->nrays++] = (fr_csv_ray) { .receiver = k, .npoints = n, .points = pts };
-    }
-  return CLI_EXIT_OK;
+  return fr_fold_ray (result, p, pts, n, err);
 }
 
 /* All or nothing: see cli-output.h. */
@@ -458,7 +425,8 @@ write_outputs (void *state)
   fold_job *job = state;
 
   return cli_write_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
-                                  job->out_path, job->rays_path, job->ndim, job->rays, job->nrays);
+                                  job->out_path, job->rays_path, job->ndim, job->rays.ray,
+                                  job->rays.count);
 }
 
 static void
@@ -502,7 +470,8 @@ fold_run (void *v)
       && (status = build_grid (job)) == CLI_EXIT_OK
       && (status = load_starts (job)) == CLI_EXIT_OK
       && (status = solve (job)) == CLI_EXIT_OK)
-    status = trace_rays (job);
+    status = cli_trace_rays (&job->grid, job->result.time, &job->receivers, job->ndim, fold_ray,
+                             &job->result, job->receivers_path, &job->rays);
   return status;
 }
 
@@ -513,9 +482,7 @@ fold_report (void *v)
 
   if (job->result.notice[0])
     cli_note ("%s", job->result.notice);
-  if (job->unreached > 0)
-    cli_note ("%zu receiver%s not reached: no ray written for %s", job->unreached,
-              job->unreached == 1 ? " is" : "s are", job->unreached == 1 ? "it" : "them");
+  cli_note_unreached (&job->rays, "");
   if (job->stats)
     print_stats (job);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli-output.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -138,4 +139,53 @@ cli_write_time_and_rays (const fr_grid *g, const double *time, bool double_preci
       return cli_fail_error (&err, rays_path);
     }
   return CLI_EXIT_OK;
+}
+
+int
+cli_trace_rays (const fr_grid *g, const double *time, const fr_points *rc, int ndim,
+                cli_ray_fn ray, const void *result, const char *receivers_path, cli_rays *out)
+{
+  if (rc->count == 0)
+    return CLI_EXIT_OK;
+  out->ray = calloc (rc->count, sizeof *out->ray);
+  if (out->ray == NULL)
+    return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+  for (size_t k = 0; k < rc->count; k++)
+    {
+      const double *p = rc->xyz + k * (size_t) ndim;
+      const double y = ndim == 3 ? p[1] : 0.0;
+      size_t ix, iy = 0, iz;
+      double *pts;
+      size_t n;
+      fr_error err = { 0 };
+
+      if (!fr_grid_nearest_node (g, p[0], y, p[ndim - 1], &ix, &iy, &iz))
+        return cli_fail (CLI_EXIT_FAILURE, "receiver %zu: lost its node", k);
+      if (!isfinite (time[fr_grid_index (g, ix, ndim == 3 ? iy : 0, iz)]))
+        {
+          out->unreached++;
+          continue;
+        }
+      if (ray (result, p, &pts, &n, &err) != FR_OK)
+        return cli_fail_error (&err, receivers_path);
+      out->ray[out->count++] = (fr_csv_ray) { .receiver = k, .npoints = n, .points = pts };
+    }
+  return CLI_EXIT_OK;
+}
+
+void
+cli_note_unreached (const cli_rays *r, const char *how)
+{
+  if (r->unreached > 0)
+    cli_note ("%zu receiver%s not reached%s: no ray written for %s", r->unreached,
+              r->unreached == 1 ? " is" : "s are", how, r->unreached == 1 ? "it" : "them");
+}
+
+void
+cli_rays_clear (cli_rays *r)
+{
+  for (size_t i = 0; i < r->count; i++)
+    free ((double *) r->ray[i].points);
+  free (r->ray);
+  *r = (cli_rays) { 0 };
 }

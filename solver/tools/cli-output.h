@@ -11,6 +11,7 @@
 #include "fr-cancel.h"
 #include "fr-csv.h"
 #include "fr-grid.h"
+#include "fr-status.h"
 
 /* A solving subcommand's own steps; job is its state, zeroed by the caller
  * and set up as far as its parse needs. */
@@ -48,3 +49,29 @@ void cli_interrupt_remove (void);
 int cli_write_time_and_rays (const fr_grid *g, const double *time, bool double_precision,
                              const char *out_path, const char *rays_path, int ndim,
                              const fr_csv_ray *rays, size_t nrays);
+
+/* The rays of a solve, one per receiver that a source reached. */
+typedef struct cli_rays {
+  fr_csv_ray *ray;
+  size_t count;
+  size_t unreached;           /* receivers whose node T is +inf: no ray */
+} cli_rays;
+
+/* A solver's ray from the receiver at p (ndim coordinates, x first, z
+ * last) back to a source, as fr_fold_ray and fr_spr_ray. */
+typedef fr_status (*cli_ray_fn) (const void *result, const double *p, double **pts, size_t *n,
+                                 fr_error *err);
+
+/* Traces one ray per receiver of rc whose nearest node in g has a finite
+ * time; the others are counted in out->unreached.  A failure is reported
+ * against receivers_path.  Returns a CLI exit code; out holds what was
+ * traced either way (cli_rays_clear). */
+int cli_trace_rays (const fr_grid *g, const double *time, const fr_points *rc, int ndim,
+                    cli_ray_fn ray, const void *result, const char *receivers_path,
+                    cli_rays *out);
+
+/* A note naming the receivers no ray was written for, if any: "N
+ * receiver(s) ... not reached<how>: no ray written for it/them". */
+void cli_note_unreached (const cli_rays *r, const char *how);
+
+void cli_rays_clear (cli_rays *r);

@@ -5,7 +5,6 @@
  * nothing and names the flag or file at fault; the outputs are written only
  * once everything is computed, and together: either both appear or neither
  * (see write_outputs). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,9 +54,7 @@ typedef struct spr_job {
   fr_grid grid;
   fr_points receivers;
   fr_spr_result result;
-  fr_csv_ray *rays;         /* one per reached receiver */
-  size_t nrays;
-  size_t unreached;
+  cli_rays rays;
 } spr_job;
 
 static void
@@ -70,9 +67,7 @@ spr_job_clear (void *state)
   fr_array_clear (&job->velocity);
   fr_points_clear (&job->receivers);
   fr_spr_result_clear (&job->result);
-  for (size_t i = 0; i < job->nrays; i++)
-    free ((double *) job->rays[i].points);
-  free (job->rays);
+  cli_rays_clear (&job->rays);
 }
 
 /* Options to job; every failure here is bad usage (exit 2). */
@@ -281,39 +276,12 @@ solve (spr_job *job)
   return cli_fail_error (&err, context);
 }
 
-/* One ray per receiver; a receiver no source reaches (walled in by
- * obstacles) gets no ray, as its T is +inf, and a note says so. */
-static int
-trace_rays (spr_job *job)
+/* fr_spr_ray as cli_trace_rays takes it: a receiver no source reaches
+ * (walled in by obstacles) has T = +inf and gets no ray. */
+static fr_status
+spr_ray (const void *result, const double *p, double **pts, size_t *n, fr_error *err)
 {
-  const fr_points *rc = &job->receivers;
-  const fr_grid *g = &job->grid;
-
-  if (rc->count == 0)
-    return CLI_EXIT_OK;
-  job->rays = calloc (rc->count, sizeof *job->rays);
-  if (job->rays == NULL)
-    return cli_fail (CLI_EXIT_FAILURE, "out of memory");
-  for (size_t k = 0; k < rc->count; k++)
-    {
-      double x = rc->xyz[2 * k], z = rc->xyz[2 * k + 1];
-      size_t ix, iz;
-      double *xz;
-      size_t n;
-      fr_error err = { 0 };
-
-      if (!fr_grid_nearest_node (g, x, 0.0, z, &ix, NULL, &iz))
-        return cli_fail (CLI_EXIT_FAILURE, "receiver %zu: lost its node", k);
-      if (!isfinite (job->result.time[fr_grid_index (g, ix, 0, iz)]))
-        {
-          job->unreached++;
-          continue;
-        }
-      if (fr_spr_ray (&job->result, x, z, &xz, &n, &err) != FR_OK)
-        return cli_fail_error (&err, job->receivers_path);
-      job->rays[job->nrays++] = (fr_csv_ray) { .receiver = k, .npoints = n, .points = xz };
-    }
-  return CLI_EXIT_OK;
+  return fr_spr_ray (result, p[0], p[1], pts, n, err);
 }
 
 /* All or nothing (cli-output.h); an older T.npy that a failed run replaced
@@ -324,7 +292,7 @@ write_outputs (void *state)
   spr_job *job = state;
 
   return cli_write_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
-                                  job->out_path, job->rays_path, 2, job->rays, job->nrays);
+                                  job->out_path, job->rays_path, 2, job->rays.ray, job->rays.count);
 }
 
 static void
@@ -360,7 +328,8 @@ spr_run (void *v)
       && (status = load_velocity (job)) == CLI_EXIT_OK
       && (status = check_geometry (job)) == CLI_EXIT_OK
       && (status = solve (job)) == CLI_EXIT_OK)
-    status = trace_rays (job);
+    status = cli_trace_rays (&job->grid, job->result.time, &job->receivers, 2, spr_ray,
+                             &job->result, job->receivers_path, &job->rays);
   return status;
 }
 
@@ -371,10 +340,7 @@ spr_report (void *v)
 
   if (job->result.notice[0])
     cli_note ("%s", job->result.notice);
-  if (job->unreached > 0)
-    cli_note ("%zu receiver%s not reached by any source: no ray written for %s",
-              job->unreached, job->unreached == 1 ? " is" : "s are",
-              job->unreached == 1 ? "it" : "them");
+  cli_note_unreached (&job->rays, " by any source");
   if (job->stats)
     print_stats (job);
 }
