@@ -58,17 +58,45 @@ vec_push (start_vec *a, size_t idx, double t, bool frozen)
   a->v[a->n++] = (fold_start_node) { idx, t, frozen };
 }
 
+/* Room for `more` entries past a's; false (and a->oom) when there is
+ * none. */
+static bool
+vec_reserve (start_vec *a, size_t more)
+{
+  if (a->oom)
+    return false;
+  if (more <= a->cap - a->n)
+    return true;
+  fold_start_node *v = realloc (a->v, (a->n + more) * sizeof *v);
+  if (v == NULL)
+    {
+      a->oom = true;
+      return false;
+    }
+  a->v = v;
+  a->cap = a->n + more;
+  return true;
+}
+
 /* Appends the nthr lists of per, in order, to a, and frees them. */
 static void
 vec_gather (start_vec *a, start_vec *per, int nthr)
 {
+  size_t more = 0;
   for (int i = 0; i < nthr; i++)
     {
       a->oom |= per[i].oom;
-      for (size_t j = 0; j < per[i].n && !a->oom; j++)
-        vec_push (a, per[i].v[j].idx, per[i].v[j].t, per[i].v[j].frozen);
-      free (per[i].v);
+      more += per[i].n;
     }
+  if (vec_reserve (a, more))
+    for (int i = 0; i < nthr; i++)
+      if (per[i].n > 0)
+        {
+          memcpy (a->v + a->n, per[i].v, per[i].n * sizeof *a->v);
+          a->n += per[i].n;
+        }
+  for (int i = 0; i < nthr; i++)
+    free (per[i].v);
   free (per);
 }
 
@@ -103,7 +131,9 @@ static void
 vec_merge (const start_vec *a, const start_vec *b, start_vec *out)
 {
   size_t i = 0, j = 0;
-  while ((i < a->n || j < b->n) && !out->oom)
+  if (!vec_reserve (out, a->n + b->n))
+    return;
+  while (i < a->n || j < b->n)
     {
       const fold_start_node *e = j >= b->n || (i < a->n && a->v[i].idx <= b->v[j].idx)
                                    ? &a->v[i++] : &b->v[j++];
