@@ -2,16 +2,10 @@
 #include "foldray-config.h"
 #include "fr-device.h"
 
-#if FOLDRAY_HAVE_OPENMP
-#include <omp.h>
-#endif
+#include "fr-omp.h"
 
 int
 fr_cpu_threads (void)
 {
-#if FOLDRAY_HAVE_OPENMP
-  return omp_get_max_threads ();
-#else
-  return 1;
-#endif
+  return fr_omp_max_threads ();
 }

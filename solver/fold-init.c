@@ -19,19 +19,12 @@
  * Boundary grid: finite values are fixed start values (never updated). */
 #include "foldray-config.h"
 #include "fold-private.h"
+#include "fr-omp.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if FOLDRAY_HAVE_OPENMP
-#include <omp.h>
-#define THREADS_MAX() omp_get_max_threads ()
-#define THREAD_NUM() omp_get_thread_num ()
-#else
-#define THREADS_MAX() 1
-#define THREAD_NUM() 0
-#endif
 
 /* A growing list of start values (one per thread where built in parallel). */
 typedef struct start_vec {
@@ -550,7 +543,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
 
   /* The balls' rows in parallel; a node is done by the first source whose
    * ball holds it, from every source's τ there. */
-  const int nthr = THREADS_MAX ();
+  const int nthr = fr_omp_max_threads ();
   start_vec *per = calloc ((size_t) nthr, sizeof *per);
   if (per == NULL)
     {
@@ -561,7 +554,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
 #pragma omp parallel reduction(|:oom)
   {
     src_cand *cand = malloc (nsrc * sizeof *cand);
-    start_vec *mine = &per[THREAD_NUM ()];
+    start_vec *mine = &per[fr_omp_thread_num ()];
     oom |= cand == NULL;
 #pragma omp for schedule(dynamic, 4)
     for (size_t r = 0; r < rows[nsrc]; r++)
@@ -681,7 +674,7 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
   /* By rows in parallel (a row belongs to one thread); each node within
    * the band is computed once, by the first segment that has it, starting
    * from that segment. */
-  const int nthr = THREADS_MAX ();
+  const int nthr = fr_omp_max_threads ();
   start_vec *per = calloc ((size_t) nthr, sizeof *per);
   if (per == NULL)
     {
@@ -704,7 +697,7 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
             if (!(speed[idx] > 0.0f) || segment_distance (a, b, x, z) > band
                 || seen_before (xz, &index, i, x, z, band))
               continue;
-            vec_push (&per[THREAD_NUM ()], idx,
+            vec_push (&per[fr_omp_thread_num ()], idx,
                       polyline_time_near (xz, n, &index, x, z, speed[idx], psi, i), false);
           }
       }
@@ -752,7 +745,7 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
       /* In parallel (3D boundary grids hold 10⁸ nodes), each thread one
        * stretch of the grid, gathered in order; a bad value is looked for
        * again, in order, for the message. */
-      const int nthr = THREADS_MAX ();
+      const int nthr = fr_omp_max_threads ();
       start_vec *per = calloc ((size_t) nthr, sizeof *per);
       int bad = 0;
       if (per == NULL)
@@ -771,7 +764,7 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
               bad = 1;
               continue;
             }
-          vec_push (&per[THREAD_NUM ()], i, v, true);
+          vec_push (&per[fr_omp_thread_num ()], i, v, true);
         }
       vec_gather (&fixed, per, nthr);
       for (size_t i = 0; bad && i < count; i++)

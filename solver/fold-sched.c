@@ -26,24 +26,11 @@
  * The solve ends when no subdomain is active. */
 #include "foldray-config.h"
 #include "fold-private.h"
+#include "fr-omp.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#if FOLDRAY_HAVE_OPENMP
-#include <omp.h>
-typedef omp_lock_t fold_lock;
-#define fold_lock_init(l) omp_init_lock (l)
-#define fold_lock_destroy(l) omp_destroy_lock (l)
-#define fold_lock_set(l) omp_set_lock (l)
-#define fold_lock_unset(l) omp_unset_lock (l)
-#else
-typedef int fold_lock;
-#define fold_lock_init(l) ((void) (l))
-#define fold_lock_destroy(l) ((void) (l))
-#define fold_lock_set(l) ((void) (l))
-#define fold_lock_unset(l) ((void) (l))
-#endif
 
 typedef struct fold_state {
   const fold_layout *L;
@@ -51,7 +38,7 @@ typedef struct fold_state {
   const fold_ops *ops;
   char *T;                    /* nblocks·bsize REALs */
   const float *F;
-  fold_lock *locks;
+  fr_omp_lock *locks;
   uint8_t *active;
   double *sd;
   uint32_t *stamp;            /* nblocks·bsize: when each value last changed */
@@ -69,10 +56,10 @@ solve_one (fold_state *s, size_t k)
   double minchg;
   bool changed;
 
-  fold_lock_set (&s->locks[k]);
+  fr_omp_lock_set (&s->locks[k]);
   if (!s->active[k])
     {
-      fold_lock_unset (&s->locks[k]);
+      fr_omp_lock_unset (&s->locks[k]);
       return 0;
     }
   s->active[k] = 0;
@@ -84,7 +71,7 @@ solve_one (fold_state *s, size_t k)
       s->active[k] = 1;
       s->sd[k] = minchg;
     }
-  fold_lock_unset (&s->locks[k]);
+  fr_omp_lock_unset (&s->locks[k]);
 
   if (!changed)
     return 1;
@@ -99,7 +86,7 @@ solve_one (fold_state *s, size_t k)
       if (nk < 0)
         continue;
       double minlow;
-      fold_lock_set (&s->locks[nk]);
+      fr_omp_lock_set (&s->locks[nk]);
       /* Stamped so that every direction of N's next sweep sees it. */
       if (s->ops->push (L, Tk, s->T + (size_t) nk * L->bsize * s->ops->esize,
                         s->stamp + (size_t) nk * L->bsize, s->counter[nk] + 1, dir, &minlow))
@@ -108,7 +95,7 @@ solve_one (fold_state *s, size_t k)
           if (minlow < s->sd[nk])
             s->sd[nk] = minlow;
         }
-      fold_lock_unset (&s->locks[nk]);
+      fr_omp_lock_unset (&s->locks[nk]);
     }
   return 1;
 }
@@ -141,12 +128,10 @@ fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats, fr_error
 
   fold_layout_init (&L, g, pb->block);
   fold_stencil_build (&st, &L, g, pb->psi);
-#if FOLDRAY_HAVE_OPENMP
-  if (threads <= 0)
-    threads = omp_get_max_threads ();
-#else
-  threads = 1;
-#endif
+  if (!FOLDRAY_HAVE_OPENMP)
+    threads = 1;              /* a request for more cannot be met */
+  else if (threads <= 0)
+    threads = fr_omp_max_threads ();
   memset (stats, 0, sizeof *stats);
   stats->threads = threads;
 
@@ -183,7 +168,7 @@ fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats, fr_error
       goto out;
     }
   for (size_t k = 0; k < L.nblocks; k++)
-    fold_lock_init (&s.locks[k]);
+    fr_omp_lock_init (&s.locks[k]);
   s.ops->scatter (&L, out, s.T, threads);
   /* Counters start at nsub so that "since" never wraps; stamps past the
    * first sweep's counts make it evaluate every node. */
@@ -285,7 +270,7 @@ fold_solve_cpu (const fold_problem *pb, double *out, fold_stats *stats, fr_error
 out:
   if (s.locks != NULL)
     for (size_t k = 0; k < L.nblocks && status != FR_E_NOMEM; k++)
-      fold_lock_destroy (&s.locks[k]);
+      fr_omp_lock_destroy (&s.locks[k]);
   free (solvable);
   free (sched);
   free (items);

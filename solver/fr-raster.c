@@ -2,14 +2,12 @@
 /* Cell-averaged rasterisation of layers, gradients and obstacles (see
  * fr-raster.h for the model and the quadrature). */
 #include "fr-raster.h"
+#include "fr-omp.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ----------------------------------------------------------------- checks */
 
@@ -443,7 +441,7 @@ rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, doub
 fr_status
 fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_error *err)
 {
-  size_t cap_x = 2, cap_z = 2, n_threads = 1, bg_faces = 0;
+  size_t cap_x = 2, cap_z = 2, bg_faces = 0;
   double *buf;
   fr_status st;
 
@@ -468,9 +466,7 @@ fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_er
     bg_faces = (size_t) ceil (grid->dx / m->background_grid->dx) + 2;
   cap_x += bg_faces;
 
-#ifdef _OPENMP
-  n_threads = (size_t) omp_get_max_threads ();
-#endif
+  const size_t n_threads = (size_t) fr_omp_max_threads ();
   buf = malloc (n_threads * (cap_x + cap_z + m->n_layers + 1) * sizeof (double));
   if (buf == NULL)
     return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");
@@ -480,12 +476,9 @@ fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_er
 #endif
   for (long iz = 0; iz < (long) grid->nz; iz++)
     {
-      size_t t = 0;
+      const size_t t = (size_t) fr_omp_thread_num ();
       Scratch s;
 
-#ifdef _OPENMP
-      t = (size_t) omp_get_thread_num ();
-#endif
       s.xs = buf + t * (cap_x + cap_z + m->n_layers + 1);
       s.zs = s.xs + cap_x;
       s.h = s.zs + cap_z;

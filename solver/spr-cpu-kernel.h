@@ -645,9 +645,9 @@ SFX (solve) (const cpu_geom *g, const spr_problem *pb, fr_spr_result *res, fr_er
     {
       SPR_OMP (omp parallel num_threads (g->threads))
       {
-        SFX (ws) *ws = &st.ws[thread_id ()];
+        SFX (ws) *ws = &st.ws[fr_omp_thread_num ()];
         SPR_OMP (omp single)
-        st.team = team_size ();
+        st.team = fr_omp_team_size ();
         while (st.nactive > 0 && !st.cancelled && !st.alone)
           {
             SPR_OMP (omp for schedule (dynamic, 1))

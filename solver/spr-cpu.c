@@ -48,6 +48,7 @@
  *     pred and there is no cycle. */
 #include "foldray-config.h"
 #include "spr-private.h"
+#include "fr-omp.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -56,7 +57,6 @@
 #include <unistd.h>
 
 #if FOLDRAY_HAVE_OPENMP
-#include <omp.h>
 #define SPR_OMP(directive) _Pragma (#directive)
 #else
 #define SPR_OMP(directive)   /* one thread; no unknown-pragma warnings */
@@ -259,38 +259,11 @@ thread_count (const fr_spr_params *p)
 {
   if (p->threads > 0)
     return p->threads;
-#if FOLDRAY_HAVE_OPENMP
-  {
-    int n = omp_get_max_threads (), procs = omp_get_num_procs ();
-    double load;
-    if (getloadavg (&load, 1) == 1 && procs - (int) (load + 0.5) < n)
-      n = procs - (int) (load + 0.5);
-    return n < 1 ? 1 : n;
-  }
-#else
-  return 1;
-#endif
-}
-
-static int
-thread_id (void)
-{
-#if FOLDRAY_HAVE_OPENMP
-  return omp_get_thread_num ();
-#else
-  return 0;
-#endif
-}
-
-/* Threads in the current team. */
-static int
-team_size (void)
-{
-#if FOLDRAY_HAVE_OPENMP
-  return omp_get_num_threads ();
-#else
-  return 1;
-#endif
+  int n = fr_omp_max_threads (), procs = fr_omp_procs ();
+  double load;
+  if (FOLDRAY_HAVE_OPENMP && getloadavg (&load, 1) == 1 && procs - (int) (load + 0.5) < n)
+    n = procs - (int) (load + 0.5);
+  return n < 1 ? 1 : n;
 }
 
 static double
