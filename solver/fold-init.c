@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* A growing list of start values (one per thread where built in parallel). */
 typedef struct start_vec {
   fold_start_node *v;

@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 typedef struct fold_state {
   const fold_layout *L;
   const fold_stencil *st;

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* ----------------------------------------------------------------- checks */
 
 static int
@@ -471,7 +470,7 @@ fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_er
   if (buf == NULL)
     return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");
 
-#ifdef _OPENMP
+#if FOLDRAY_HAVE_OPENMP
 #pragma omp parallel for schedule(dynamic, 4) if (grid->nx * grid->nz > 4096)
 #endif
   for (long iz = 0; iz < (long) grid->nz; iz++)

@@ -261,7 +261,7 @@ thread_count (const fr_spr_params *p)
     return p->threads;
   int n = fr_omp_max_threads (), procs = fr_omp_procs ();
   double load;
-  if (FOLDRAY_HAVE_OPENMP && getloadavg (&load, 1) == 1 && procs - (int) (load + 0.5) < n)
+  if (getloadavg (&load, 1) == 1 && procs - (int) (load + 0.5) < n)
     n = procs - (int) (load + 0.5);
   return n < 1 ? 1 : n;
 }
