@@ -10,7 +10,10 @@
  *     says so (ψ up to 0.3 F; it stays a bound for any ψ); a front coming
  *     through the base is found all the same;
  *   - fold_node_update_3d, with all its skips, gives the least of every
- *     vertex, edge and triangle candidate, each evaluated plainly.
+ *     vertex, edge and triangle candidate, each evaluated plainly, also
+ *     when only some base nodes changed since the node's last evaluation
+ *     (the triangles and edges of unchanged nodes alone then no lower than
+ *     the node, as in a solve).
  * Random stencils: speeds, ψ up to 0.9 F, unequal spacings, the six
  * sub-sweeps, base values from linear fields with noise and unknown
  * (+inf) nodes.  The seed is GLib's (--seed to repeat a run). */
@@ -220,23 +223,30 @@ test_support_is_a_bound (void)
   g_assert_cmpint (checked, >, 10000);
 }
 
-/* The least of all candidates of fold_node_update_3d's stencil, each
- * evaluated, nothing skipped. */
+/* The least of fold_node_update_3d's stencil's candidates, each
+ * evaluated plainly: all of them (unchanged = 0), or only the triangles and
+ * edges whose nodes are all in unchanged (bit n: base node n). */
 static double
-update_plain (const fold_subsweep *ss, const fold_coef3d *k, const double Tn[9], double best)
+update_plain (const fold_subsweep *ss, const fold_coef3d *k, const double Tn[9], double best,
+              unsigned unchanged)
 {
-  for (int n = 0; n < 9; n++)
-    best = fmin (best, Tn[n] + k->vtau[n]);
+  if (unchanged == 0)
+    for (int n = 0; n < 9; n++)
+      best = fmin (best, Tn[n] + k->vtau[n]);
   for (int q = 0; q < 8; q++)
     {
       const double T1 = Tn[fold_tri_node (q, 0)], T2 = Tn[fold_tri_node (q, 1)];
       const double T3 = Tn[fold_tri_node (q, 2)];
+      if (unchanged != 0 && (fold_tri_nodes (q) & ~unchanged))
+        continue;
       if (isfinite (T1) && isfinite (T2) && isfinite (T3))
         best = fmin (best, fold_tri_time (&ss->t[q], T1, T2, T3, k->F));
     }
   for (int q = 0; q < 16; q++)
     {
       const double T1 = Tn[fold_edge_node (q, 0)], T2 = Tn[fold_edge_node (q, 1)];
+      if (unchanged != 0 && (fold_edge_nodes (q) & ~unchanged))
+        continue;
       if (isfinite (T1) && isfinite (T2))
         best = fmin (best, fold_edge_cand (&ss->e[q], k->c, k->alpha[q], k->beta[q], k->D[q],
                                            T1, T2));
@@ -258,13 +268,23 @@ test_update_is_least_candidate (void)
       const double best = random_base (&s, ss, trial / 6, trial % 5 == 4, trial % 11 == 10, Tn);
       fold_coef3d k;
       scene_coef (&s, ss, &k);
-      const double want = update_plain (ss, &k, Tn, best);
-      const double got = fold_node_update_3d (ss, &k, Tn, best, 0x1ffu);
+      /* Every base node changed, or some.  Then, as in a solve, the
+       * triangles and edges of unchanged nodes alone are no lower than the
+       * node's value (best): they were looked at when it was set.  The
+       * update's ways of skipping a candidate must not combine into one
+       * that skips a lower candidate. */
+      const unsigned changed
+        = trial % 3 == 0 ? 0x1ffu : (unsigned) g_test_rand_int_range (1, 0x1ff);
+      double best_in = best;
+      if (changed != 0x1ffu)
+        best_in = fmin (best, update_plain (ss, &k, Tn, INFINITY, 0x1ffu & ~changed));
+      const double want = update_plain (ss, &k, Tn, best_in, 0);
+      const double got = fold_node_update_3d (ss, &k, Tn, best_in, changed);
       if (isinf (want))
         g_assert_cmpfloat (got, ==, want);
       else
         g_assert_cmpfloat (fabs (got - want), <=, 1e-13 * fabs (want));
-      lowered += want < best;
+      lowered += want < best_in;
 
       /* Single precision: the same update in float. */
       fold_coef3d_f kf;
@@ -272,7 +292,7 @@ test_update_is_least_candidate (void)
       float Tf[9];
       for (int m = 0; m < 9; m++)
         Tf[m] = (float) Tn[m];
-      const float gotf = fold_node_update_3d_f (ss, &kf, Tf, (float) best, 0x1ffu);
+      const float gotf = fold_node_update_3d_f (ss, &kf, Tf, (float) best_in, changed);
       if (isinf (want))
         g_assert_cmpfloat (gotf, ==, (float) want);
       else
