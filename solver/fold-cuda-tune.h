@@ -39,6 +39,10 @@ typedef struct fold_cuda_tune {
   int admit;      /* queue, SOLAS: a woken subdomain whose SD is below the held
                      schedule's threshold joins it at once; 0: default (on),
                      positive: on, negative: off */
+  int once3d;     /* queue, 3D, b = 16: 3 runs the sub-sweeps of each axis as one
+                     of three groups at once, on copies of the subdomain merged
+                     by least value (fold-cuda.cu, sweep3d_once_subdomain);
+                     0: the default, the six in turn */
 } fold_cuda_tune;
 
 /* The knobs in force; set before a solve, from one thread. */

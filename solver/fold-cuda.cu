@@ -73,7 +73,7 @@
 
 extern "C" {
 fold_cuda_tune fold_cuda_tuning = { 0, 0, 0, FOLD_CUDA_GRAPH_DEFAULT, FOLD_CUDA_SCHED_DEFAULT, 0, 0,
-                                    0 };
+                                    0, 0 };
 }
 
 namespace {
@@ -914,6 +914,173 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   return any;
 }
 
+/* One activation of 3D subdomain k with its sub-sweeps in three groups at
+ * once (opt-in: fold_cuda_tuning.once3d = ONCE_GROUPS): group g of 256
+ * threads sweeps along axis g, + then −, on its own copy of the subdomain;
+ * after each round the copies are merged by least value, and rounds repeat
+ * while a node changes.  As in 2D, every copy holds only times some update
+ * produced, so the fixed point is the same.  A round is 32 dependent plane
+ * steps instead of 96, and on the CPU's counts it takes about as many
+ * rounds as in turn sweeps (RESULTS.md, fifteenth round): the latency of an
+ * activation falls by up to 3x where few subdomains run (Ex_C), and the
+ * GPU runs one subdomain per SM instead of three, which costs where many
+ * do (the fold at 518³).  A node's base is fresh when a base node was
+ * lowered by the last merge or pushed (stamp >= the round's start), or in
+ * this copy during this round (its value below the merged one).  b = 16:
+ * a plane is a group's 256 threads, and each group waits at its own
+ * barrier (1 + g). */
+constexpr int ONCE_GROUPS = 3;
+
+template <typename R>
+__device__ __forceinline__ bool
+sweep3d_once_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int k,
+                        int inner, double &mc, int &swept)
+{
+  extern __shared__ unsigned char smem[];
+  __shared__ int s_ch;
+  __shared__ double s_min[32];
+  const FoldGeom &G = c_geo;
+  R *sT = reinterpret_cast<R *> (smem);
+  R *sC = sT + G.bsize;
+  float *sF = reinterpret_cast<float *> (sC + ONCE_GROUPS * G.bsize);
+  uint8_t *sS = reinterpret_cast<uint8_t *> (sF + G.bsize);
+  const int b = G.b, plane = b * b;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  const int grp = (int) threadIdx.x >> 8, lt = (int) threadIdx.x & 255;
+  R *Cg = sC + (size_t) grp * G.bsize;
+
+  R *Tk = T + (size_t) k * G.bsize;
+  const float *Fk = F + (size_t) k * G.bsize;
+  uint32_t *Sk = stamp + (size_t) k * G.bsize;
+  const uint32_t base = __ldcg (counter + k);
+  int zero = 0;
+  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+    {
+      uint32_t sq = __ldcg (Sk + q);
+      if (sq & STAMP_PUSHED)
+        {
+          atomicCAS (Sk + q, sq, base);
+          sq = base + 1u;
+        }
+      sS[q] = stamp_local (sq, base);
+    }
+  __threadfence ();
+  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
+    {
+      const R v = __ldcg (Tk + q);
+      sT[q] = v;
+      for (int g = 0; g < ONCE_GROUPS; g++)
+        sC[(size_t) g * G.bsize + q] = v;
+      sF[q] = Fk[q];
+      zero |= sF[q] == 0.0f;
+    }
+  const bool walls = __syncthreads_or (zero);
+  bool any = false;
+  int lc = STAMP_LOCAL_BASE;
+  mc = INFINITY;
+  const int u0 = lt % b, v0 = lt / b;
+  for (int it = 0; it < inner; it++)
+    {
+      const int rstart = lc;
+      lc += NSUB_3D;
+      if (threadIdx.x == 0)
+        s_ch = 0;
+      for (int j = 0; j < 2; j++)
+        {
+          const fold_subsweep *ss = &c_st.sub[2 * grp + j];
+          const int sa = G.stride[ss->axis], su = G.stride[ss->u], sv = G.stride[ss->v];
+          const int back = -ss->sign * sa;
+          typename Local<R>::coef3d kc;
+          kc.F = -1.0f;
+          for (int p = 0; p < b; p++)
+            {
+              const int ia = ss->sign > 0 ? p : b - 1 - p;
+              const int o = G.inner0 + ia * sa + v0 * sv + u0 * su;
+              const float f = sF[o];
+              if (f > 0.0f)
+                {
+                  uint32_t fresh = 0;
+#pragma unroll
+                  for (int m = 0; m < 9; m++)
+                    {
+                      const int om = o + base_off (back, su, sv, m);
+                      fresh |= Local<R>::fresh_bit (sS[om] >= rstart || Cg[om] < sT[om], m);
+                    }
+                  if (fresh)
+                    {
+                      R Tn[9];
+                      for (int m = 0; m < 9; m++)
+                        Tn[m] = Cg[o + base_off (back, su, sv, m)];
+                      if (walls)
+                        Local<R>::walls (sF, o, ss, su, sv, Tn);
+                      const R cur = Cg[o];
+                      if (f != kc.F)
+                        Local<R>::set (&kc, ss, f);
+                      const R best = Local<R>::update (ss, &kc, Tn, cur,
+                                                       Local<R>::changed (fresh));
+                      if (best < cur)
+                        Cg[o] = best;
+                    }
+                }
+              asm volatile ("bar.sync %0, %1;" ::"r"(grp + 1), "r"(256) : "memory");
+            }
+        }
+      __syncthreads ();
+      /* The merge: each inner node's least value, into sT and every copy. */
+      bool ch = false;
+      for (int t = threadIdx.x; t < plane * b; t += blockDim.x)
+        {
+          const int z = t / plane, r = t - z * plane;
+          const int o = G.inner0 + z * G.stride[2] + (r / b) * G.stride[1] + r % b;
+          R m = sT[o];
+          for (int g = 0; g < ONCE_GROUPS; g++)
+            {
+              const R c = sC[(size_t) g * G.bsize + o];
+              m = c < m ? c : m;
+            }
+          if (m < sT[o])
+            {
+              sT[o] = m;
+              sS[o] = (uint8_t) lc;
+              ch = true;
+              if ((double) m < mc)
+                mc = (double) m;
+              for (int g = 0; g < ONCE_GROUPS; g++)
+                sC[(size_t) g * G.bsize + o] = m;
+            }
+        }
+      swept++;
+      if (__any_sync (0xffffffffu, ch) && lane == 0)
+        s_ch = 1;
+      __syncthreads ();
+      const bool again = s_ch;
+      any |= again;
+      __syncthreads ();
+      if (!again)
+        break;
+    }
+  mc = warp_min (mc);
+  if (lane == 0)
+    s_min[warp] = mc;
+  __syncthreads ();
+  if (any)
+    for (int t = threadIdx.x; t < plane * b; t += blockDim.x)
+      {
+        const int z = t / plane, r = t - z * plane;
+        const int o = G.inner0 + z * G.stride[2] + (r / b) * G.stride[1] + r % b;
+        __stcg (Tk + o, sT[o]);
+        if (sS[o] >= STAMP_LOCAL_NOW)
+          __stcg (Sk + o, stamp_global (sS[o], base));
+      }
+  if (threadIdx.x == 0)
+    {
+      __stcg (counter + k, base + (uint32_t) (lc - STAMP_LOCAL_BASE));
+      for (int w = 1; w < nwarps; w++)
+        mc = fold_min (mc, s_min[w]);
+    }
+  return any;
+}
+
 /* The same in 3D: a thread block per subdomain, b² plane nodes per pass of
  * the block's threads.  The body is sweep3d_subdomain's, written out again:
  * the pass kernel calling that function measured 2–7 % slower in double
@@ -1624,10 +1791,12 @@ queue_seed_kernel (const int *active, FoldQueue Q)
     Q.state[k] = active[k] ? SUB_ACTIVE : 0;
 }
 
-/* NDIM 3: blocks of 256 threads, sweep3d_subdomain; NDIM 2: blocks of 128
- * (four warps), sweep2d_subdomain. */
-template <int NDIM, typename R>
-__global__ void __launch_bounds__ (NDIM == 3 ? 256 : 128, NDIM == 3 ? BLOCKS_PER_SM_3D<R> : 1)
+/* NDIM 3: blocks of 256 threads, sweep3d_subdomain, or with ONCE groups of
+ * 256, sweep3d_once_subdomain; NDIM 2: blocks of 128 (four warps),
+ * sweep2d_subdomain. */
+template <int NDIM, typename R, int ONCE = 0>
+__global__ void __launch_bounds__ (ONCE ? 256 * ONCE : NDIM == 3 ? 256 : 128,
+                                   ONCE ? 1 : NDIM == 3 ? BLOCKS_PER_SM_3D<R> : 1)
 sweep_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, FoldQueue Q,
                     FoldCtl *ctl, int inner, unsigned long long budget_ns)
 {
@@ -1673,7 +1842,9 @@ sweep_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, Fo
         }
       double mc;
       bool any;
-      if constexpr (NDIM == 3)
+      if constexpr (NDIM == 3 && ONCE != 0)
+        any = sweep3d_once_subdomain (T, F, stamp, counter, k, inner, mc, swept);
+      else if constexpr (NDIM == 3)
         any = sweep3d_subdomain (T, F, stamp, counter, k, inner, mc, swept);
       else
         any = sweep2d_subdomain<true> (T, F, k, inner, mc, swept);
@@ -2014,8 +2185,12 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
 
   /* Shared memory per thread block, and the thread counts. */
   const int threads3d = (L->b * L->b + 31) / 32 * 32 > 256 ? 256 : (L->b * L->b + 31) / 32 * 32;
+  /* The 3D sweep's three groups at once (opt-in, fold_cuda_tuning.once3d;
+   * b = 16, the queue only). */
+  const int once = !two_d && L->b == 16 && fold_cuda_tuning.sched != FOLD_CUDA_SCHED_PASSES
+                   && fold_cuda_tuning.once3d == ONCE_GROUPS ? ONCE_GROUPS : 0;
   const size_t shm = two_d ? bsize * (4 * sizeof (R) + sizeof (float))
-                           : bsize * (sizeof (R) + sizeof (float) + sizeof (uint8_t));
+                           : bsize * ((1 + once) * sizeof (R) + sizeof (float) + sizeof (uint8_t));
   if (shm > prop.sharedMemPerBlockOptin)
     return fr_error_set (err, FR_E_DEVICE,
                          "a subdomain of %d^%d nodes needs %zu bytes of shared memory, the "
@@ -2027,8 +2202,9 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
    * 336³; 3 % slower on Ex_C, 13 % on Ex_B at 266³.  2D, without rounds
    * (ninth round): 2048² 8–15 % faster, 1024² 12 %. */
   const bool use_queue = fold_cuda_tuning.sched != FOLD_CUDA_SCHED_PASSES;
-  const int queue_threads = two_d ? 128 : threads3d;
-  const auto queue_kernel = two_d ? sweep_queue_kernel<2, R> : sweep_queue_kernel<3, R>;
+  const int queue_threads = two_d ? 128 : once ? 256 * once : threads3d;
+  const auto queue_kernel = two_d ? sweep_queue_kernel<2, R>
+                            : once ? sweep_queue_kernel<3, R, ONCE_GROUPS> : sweep_queue_kernel<3, R>;
 
   /* Everything the solve allocates, checked against free memory first. */
   const bool any_frozen = pb->start.any_frozen;

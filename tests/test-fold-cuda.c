@@ -595,11 +595,12 @@ test_match (gconstpointer data)
    * (small schedules in rounds), the queue without rounds (these grids
    * have no schedule larger than the GPU holds, so only that runs its queue
    * mode), LAS's queue with and without eager admission (2D's default
-   * and 3D's), and SOLAS's queue without admission below the held
-   * threshold (the default admits). */
+   * and 3D's), SOLAS's queue without admission below the held
+   * threshold (the default admits), and the queue with the 3D sub-sweeps
+   * in three groups at once (b = 16 only; elsewhere the default again). */
   static const char *const sched_names[] = { "", ", queue", ", queue without rounds",
                                              ", queue, eager", ", queue, not eager",
-                                             ", queue, no admission" };
+                                             ", queue, no admission", ", queue, at once" };
   const int nscheds = G_N_ELEMENTS (sched_names);
   for (int sched = 0; sched < nscheds; sched++)
     for (int dbl = 0; dbl < 2; dbl++)
@@ -626,6 +627,7 @@ test_match (gconstpointer data)
             fold_cuda_tuning.rounds_max = sched == 2 ? -1 : 0;
             fold_cuda_tuning.eager = sched == 3 ? 1 : sched == 4 ? -1 : 0;
             fold_cuda_tuning.admit = sched == 5 ? -1 : 0;
+            fold_cuda_tuning.once3d = sched == 6 ? 3 : 0;
 #endif
             solve_ok (&pb, &p, &cuda, what);
 #if FOLDRAY_HAVE_CUDA

@@ -16,7 +16,7 @@
  *              [--threads N] [--runs N] [--max-seconds S] [--paper]
  *              [--2d 512,1024,2048] [--inner N] [--batch N] [--min-act N]
  *              [--graph on|off] [--sched passes|queue] [--rounds-max N]
- *              [--eager on|off] [--admit on|off]
+ *              [--eager on|off] [--admit on|off] [--once 0|3]
  *              [--gradient] [--dry-run] [CSV]
  *
  *   --paper        the paper's matrix: ex-a, ex-b, ex-c and ex-d on 84, 168,
@@ -37,7 +37,7 @@
  *                  their constant and layered speeds; named fold3d-grad and
  *                  2d-grad; the other cases are unchanged
  *   --inner, --batch, --min-act, --graph, --sched, --rounds-max, --eager,
- *   --admit
+ *   --admit, --once
  *                  the CUDA back end's knobs (fold-cuda-tune.h)
  *   --dry-run      list the runs (and the K20 times known for them) only
  *
@@ -283,6 +283,8 @@ parse_args (int argc, char **argv, options *o)
         fold_cuda_tuning.rounds_max = atoi (argv[++i]);
       else if (strcmp (a, "--eager") == 0 && v && (strcmp (v, "on") == 0 || strcmp (v, "off") == 0))
         fold_cuda_tuning.eager = strcmp (argv[++i], "on") == 0 ? 1 : -1;
+      else if (strcmp (a, "--once") == 0 && v)
+        fold_cuda_tuning.once3d = atoi (argv[++i]);
       else if (strcmp (a, "--admit") == 0 && v && (strcmp (v, "on") == 0 || strcmp (v, "off") == 0))
         fold_cuda_tuning.admit = strcmp (argv[++i], "on") == 0 ? 1 : -1;
       else if (strcmp (a, "--sched") == 0 && v
