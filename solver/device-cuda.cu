@@ -31,7 +31,10 @@ fr_cuda_devices (fr_device_info *out, int max, int *count, char *why, size_t why
       if (cudaGetDeviceProperties (&prop, i) != cudaSuccess)
         continue;
       fr_device_info *d = &out[*count];
-      snprintf (d->name, sizeof d->name, "%s", prop.name);
+      /* As much of the name as fits (prop.name is longer than ours). */
+      const size_t nn = strnlen (prop.name, sizeof d->name - 1);
+      memcpy (d->name, prop.name, nn);
+      d->name[nn] = '\0';
       d->memory_bytes = prop.totalGlobalMem;
       d->multiprocessors = prop.multiProcessorCount;
       d->major = prop.major;

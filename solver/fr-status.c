@@ -31,7 +31,15 @@ fr_error_prefix (fr_error *err, const char *fmt, ...)
   vsnprintf (prefix, sizeof prefix, fmt, ap);
   va_end (ap);
   memcpy (old, err->message, sizeof old);
-  snprintf (err->message, sizeof err->message, "%s%s", prefix, old);
+  /* Prefix, then as much of the old message as fits: cut, never overrun
+   * (written out rather than as snprintf's "%s%s", whose cut the
+   * compiler warns about). */
+  const size_t room = sizeof err->message - 1;
+  const size_t np = strnlen (prefix, room);
+  const size_t no = strnlen (old, room - np);
+  memcpy (err->message, prefix, np);
+  memcpy (err->message + np, old, no);
+  err->message[np + no] = '\0';
   return err->code;
 }
 
