@@ -777,6 +777,60 @@ stamp_global (uint8_t s, uint32_t base)
   return base - (uint32_t) STAMP_LOCAL_BASE + (uint32_t) s;
 }
 
+/* A 3D activation's start, shared by its sweeps (sweep3d_subdomain,
+ * sweep3d_once_subdomain): subdomain k's stamps into shared memory as
+ * bytes relative to its count `base`.  A ghost lowered since its last
+ * sweep is fresh for every direction of this one, and taken back unless a
+ * newer push marked it again. */
+__device__ __forceinline__ void
+load_stamps_3d (uint32_t *Sk, uint8_t *sS, uint32_t base)
+{
+  for (int q = threadIdx.x; q < c_geo.bsize; q += blockDim.x)
+    {
+      uint32_t sq = __ldcg (Sk + q);
+      if (sq & STAMP_PUSHED)
+        {
+          atomicCAS (Sk + q, sq, base);
+          sq = base + 1u;
+        }
+      sS[q] = stamp_local (sq, base);
+    }
+  __threadfence ();     /* a pushed stamp seen: its lowered value is seen too */
+}
+
+/* A 3D activation's end: thread 0's mc becomes the block's least changed
+ * value (s_min: a word per warp), the inner nodes and their new stamps go
+ * back when any changed (the ghosts belong to the neighbours' pushes), and
+ * the subdomain's count advances to the local count lc. */
+template <typename R>
+__device__ __forceinline__ void
+finish_sweep_3d (R *Tk, uint32_t *Sk, uint32_t *count, const R *sT, const uint8_t *sS,
+                 uint32_t base, int lc, bool any, double &mc, double *s_min)
+{
+  const FoldGeom &G = c_geo;
+  const int b = G.b, plane = b * b;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  mc = warp_min (mc);
+  if (lane == 0)
+    s_min[warp] = mc;
+  __syncthreads ();
+  if (any)
+    for (PlaneWalk w (b); w.t < plane; w.next ())
+      for (int z = 0; z < b; z++)
+        {
+          const int o = G.inner0 + z * G.stride[2] + w.v * G.stride[1] + w.u;
+          __stcg (Tk + o, sT[o]);
+          if (sS[o] >= STAMP_LOCAL_NOW)
+            __stcg (Sk + o, stamp_global (sS[o], base));
+        }
+  if (threadIdx.x == 0)
+    {
+      __stcg (count, base + (uint32_t) (lc - STAMP_LOCAL_BASE));
+      for (int w = 1; w < nwarps; w++)
+        mc = fold_min (mc, s_min[w]);
+    }
+}
+
 /* The 3D sweeps' blocks of 256 threads per SM: three in single precision
  * (the compiler takes 80 registers; four, with 64 registers and a few
  * spills, measured 5-10 % slower), two in double (shared memory and
@@ -804,7 +858,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   float *sF = reinterpret_cast<float *> (sT + G.bsize);
   uint8_t *sS = reinterpret_cast<uint8_t *> (sF + G.bsize);
   const int b = G.b, plane = b * b;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  const int lane = threadIdx.x & 31;
   const PlaneWalk walk0 (b);
 
   R *Tk = T + (size_t) k * G.bsize;
@@ -812,19 +866,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   uint32_t *Sk = stamp + (size_t) k * G.bsize;
   const uint32_t base = __ldcg (counter + k);
   int zero = 0;
-  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-    {
-      uint32_t sq = __ldcg (Sk + q);
-      if (sq & STAMP_PUSHED)
-        {
-          /* A ghost lowered since its last sweep: fresh for every direction
-           * of this one.  Taken back unless a newer push marked it again. */
-          atomicCAS (Sk + q, sq, base);
-          sq = base + 1u;
-        }
-      sS[q] = stamp_local (sq, base);
-    }
-  __threadfence ();     /* a pushed stamp seen: its lowered value is seen too */
+  load_stamps_3d (Sk, sS, base);
   for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
     {
       sT[q] = __ldcg (Tk + q);
@@ -891,26 +933,7 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
       if (!again)
         break;
     }
-  mc = warp_min (mc);
-  if (lane == 0)
-    s_min[warp] = mc;
-  __syncthreads ();
-  if (any)
-    for (PlaneWalk w = walk0; w.t < plane; w.next ())
-      for (int z = 0; z < b; z++)
-        {
-          /* Inner nodes only: the ghosts belong to the neighbours' pushes. */
-          const int o = G.inner0 + z * G.stride[2] + w.v * G.stride[1] + w.u;
-          __stcg (Tk + o, sT[o]);
-          if (sS[o] >= STAMP_LOCAL_NOW)
-            __stcg (Sk + o, stamp_global (sS[o], base));
-        }
-  if (threadIdx.x == 0)
-    {
-      __stcg (counter + k, base + (uint32_t) (lc - STAMP_LOCAL_BASE));
-      for (int w = 1; w < nwarps; w++)
-        mc = fold_min (mc, s_min[w]);
-    }
+  finish_sweep_3d (Tk, Sk, counter + k, sT, sS, base, lc, any, mc, s_min);
   return any;
 }
 
@@ -945,7 +968,7 @@ sweep3d_once_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter
   float *sF = reinterpret_cast<float *> (sC + ONCE_GROUPS * G.bsize);
   uint8_t *sS = reinterpret_cast<uint8_t *> (sF + G.bsize);
   const int b = G.b, plane = b * b;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
+  const int lane = threadIdx.x & 31;
   const int grp = (int) threadIdx.x >> 8, lt = (int) threadIdx.x & 255;
   R *Cg = sC + (size_t) grp * G.bsize;
 
@@ -954,17 +977,7 @@ sweep3d_once_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter
   uint32_t *Sk = stamp + (size_t) k * G.bsize;
   const uint32_t base = __ldcg (counter + k);
   int zero = 0;
-  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-    {
-      uint32_t sq = __ldcg (Sk + q);
-      if (sq & STAMP_PUSHED)
-        {
-          atomicCAS (Sk + q, sq, base);
-          sq = base + 1u;
-        }
-      sS[q] = stamp_local (sq, base);
-    }
-  __threadfence ();
+  load_stamps_3d (Sk, sS, base);
   for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
     {
       const R v = __ldcg (Tk + q);
@@ -1059,25 +1072,7 @@ sweep3d_once_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter
       if (!again)
         break;
     }
-  mc = warp_min (mc);
-  if (lane == 0)
-    s_min[warp] = mc;
-  __syncthreads ();
-  if (any)
-    for (int t = threadIdx.x; t < plane * b; t += blockDim.x)
-      {
-        const int z = t / plane, r = t - z * plane;
-        const int o = G.inner0 + z * G.stride[2] + (r / b) * G.stride[1] + r % b;
-        __stcg (Tk + o, sT[o]);
-        if (sS[o] >= STAMP_LOCAL_NOW)
-          __stcg (Sk + o, stamp_global (sS[o], base));
-      }
-  if (threadIdx.x == 0)
-    {
-      __stcg (counter + k, base + (uint32_t) (lc - STAMP_LOCAL_BASE));
-      for (int w = 1; w < nwarps; w++)
-        mc = fold_min (mc, s_min[w]);
-    }
+  finish_sweep_3d (Tk, Sk, counter + k, sT, sS, base, lc, any, mc, s_min);
   return any;
 }
 
