@@ -434,6 +434,7 @@ typedef struct fold_stats {
   int threads;
   long round_trips;           /* cuda: host waits for the device */
   double device_ms;           /* cuda: the solve on the device (events) */
+  double setup_ms, results_ms;   /* cuda: host clock, see fr_fold_result */
 } fold_stats;
 
 /* Runs LAS or SOLAS and writes the converged times (nx·ny·nz) to out. */

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "fr-clock.h"
 #include "fr-device.h"
 #include "fr-spr.h"   /* fr_cuda_usable */
 
@@ -18,14 +18,6 @@ fr_fold_params_init (fr_fold_params *p)
   p->speed_const = 1.0;
   p->method = FR_FOLD_METHOD_AUTO;
   p->backend = FR_FOLD_BACKEND_AUTO;
-}
-
-static double
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec * 1e-6;
 }
 
 void
@@ -272,10 +264,11 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
       goto out;
     }
 
-  double t_start = now_ms ();
+  double t_start = fr_clock_ms ();
   double radius = fold_source_radius (g, p->source_radius);
   if ((st = fold_init_start (g, speed, psi, start, radius, &starts, err)) != FR_OK)
     goto out;
+  res->start_ms = fr_clock_ms () - t_start;
 
   fold_problem pb = {
     .grid = g,
@@ -290,7 +283,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   fold_stats stats;
   if ((st = run_backend (p, &pb, res, &stats, err)) != FR_OK)
     goto out;
-  res->solve_ms = now_ms () - t_start;
+  res->solve_ms = fr_clock_ms () - t_start;
   res->iterations = stats.iterations;
   res->schedules = stats.schedules;
   res->subdomain_sweeps = stats.sweeps;
@@ -298,6 +291,8 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->threads = stats.threads;
   res->host_round_trips = stats.round_trips;
   res->device_ms = stats.device_ms;
+  res->setup_ms = stats.setup_ms;
+  res->results_ms = stats.results_ms;
 
   if (make_trace (g, speed, &speed_owned, psi, start, radius, &starts, &res->trace) != FR_OK)
     st = fr_error_set (err, FR_E_NOMEM, "out of memory for the ray tracer's copy of the model");

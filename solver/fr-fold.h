@@ -83,6 +83,13 @@ typedef struct fr_fold_result {
   int block;                  /* subdomain edge used */
   int threads;                /* CPU threads used (0 on the GPU) */
   double solve_ms;            /* start values and solve, with the GPU's transfers; no file I/O */
+  /* Parts of solve_ms, so that a slow call can be told from a slow solve:
+   * start_ms the start values on the host (both back ends); with cuda,
+   * setup_ms the device memory, the constants and the inputs' upload
+   * before the first kernel, and results_ms T's way back to the host
+   * (copies and widening to doubles) after the device is done.  The rest,
+   * at least device_ms, is the device loop.  0 on the CPU. */
+  double start_ms, setup_ms, results_ms;
   long iterations;            /* passes over a schedule */
   long schedules;             /* schedules built */
   uint64_t subdomain_sweeps;  /* PMM sweeps of one subdomain, summed */

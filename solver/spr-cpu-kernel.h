@@ -480,7 +480,7 @@ SFX (pass_end) (SFX (state) *st)
   const cpu_geom *g = st->g;
   tile_info *tmp;
   int *tmpa;
-  double now = wall_ms (), work = 0.0, longest = 0.0;
+  double now = fr_clock_ms (), work = 0.0, longest = 0.0;
 
   for (int i = 0; i < st->nactive; i++)
     SFX (write_back) (st, st->active[i]);
@@ -640,7 +640,7 @@ SFX (solve) (const cpu_geom *g, const spr_problem *pb, fr_spr_result *res, fr_er
 
   /* The passes, on the team until it gives up (see pass_end). */
   st.team = g->threads;
-  st.pass_start = wall_ms ();
+  st.pass_start = fr_clock_ms ();
   if (st.team > 1)
     {
       SPR_OMP (omp parallel num_threads (g->threads))

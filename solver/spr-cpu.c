@@ -48,6 +48,7 @@
  *     pred and there is no cycle. */
 #include "foldray-config.h"
 #include "spr-private.h"
+#include "fr-clock.h"
 #include "fr-omp.h"
 
 #include <limits.h>
@@ -264,14 +265,6 @@ thread_count (const fr_spr_params *p)
   if (getloadavg (&load, 1) == 1 && procs - (int) (load + 0.5) < n)
     n = procs - (int) (load + 0.5);
   return n < 1 ? 1 : n;
-}
-
-static double
-wall_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec * 1e-6;
 }
 
 /* CPU time of the calling thread: the work it did, not the time it waited

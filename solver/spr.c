@@ -2,12 +2,12 @@
 /* The SPR entry point: checks every input once, builds the stencils, picks
  * a back end (CUDA, else the fastest CPU path) and times the solve. */
 #include "spr-private.h"
+#include "fr-clock.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 void
 fr_spr_params_init (fr_spr_params *p)
@@ -125,14 +125,6 @@ locate_sources (const fr_grid *g, const float *velocity, const double *src_xz, s
   return FR_OK;
 }
 
-static double
-now_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec * 1e-6;
-}
-
 fr_status
 fr_spr_solve (const fr_grid *g, const float *velocity,
               const double *src_xz, size_t nsrc,
@@ -186,7 +178,7 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
     goto fail;
   res->grid = *g;
 
-  t0 = now_ms ();
+  t0 = fr_clock_ms ();
   if ((status = spr_stencils_build (&st, params->rx, params->rz, g->dx, g->dz,
                                     params->full_neighbourhood, err)) != FR_OK)
     goto fail;
@@ -238,7 +230,7 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
         break;
       }
   res->backend = backend;
-  res->solve_ms = now_ms () - t0;
+  res->solve_ms = fr_clock_ms () - t0;
   if (status != FR_OK)
     goto fail;
   spr_stencils_clear (&st);

@@ -68,6 +68,7 @@ test_solve_and_rays (void)
   g_assert_nonnull (strstr (r.out, "\"backend\": \"cpu\""));
   g_assert_nonnull (strstr (r.out, "\"solve_ms\""));
   g_assert_nonnull (strstr (r.out, "\"iterations\""));
+  g_assert_nonnull (strstr (r.out, "\"start_ms\""));
 
   /* The file holds what the library computes for the same job. */
   fr_array a = { 0 };

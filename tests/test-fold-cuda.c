@@ -370,6 +370,15 @@ check_cuda_result (const fr_fold_result *res, const fr_fold_params *p)
   g_assert_cmpuint (res->subdomains, >, 0);
   g_assert_cmpuint (res->subdomain_sweeps, >=, res->subdomains);
   g_assert_cmpint (res->host_round_trips, >=, 1);   /* T comes back at least once */
+  /* The call's parts are measured one after another on the host clock, and
+   * the device loop (at least device_ms) lies between setup and results,
+   * so together they fit in solve_ms (0.05 ms: the two clocks' rounding). */
+  g_assert_cmpfloat (res->start_ms, >=, 0.0);
+  g_assert_cmpfloat (res->setup_ms, >, 0.0);
+  g_assert_cmpfloat (res->results_ms, >, 0.0);
+  g_assert_cmpfloat (res->device_ms, >, 0.0);
+  g_assert_cmpfloat (res->start_ms + res->setup_ms + res->device_ms + res->results_ms, <=,
+                     res->solve_ms + 0.05);
   g_assert_nonnull (res->time);
   g_assert_nonnull (res->trace);                    /* rays work on a GPU result too */
 }

@@ -107,6 +107,12 @@ solve (const model *m, fr_fold_method method, int threads, gboolean dbl, int blo
   g_assert_cmpint (res.method, ==, method == FR_FOLD_METHOD_AUTO ? FR_FOLD_SOLAS : method);
   g_assert_cmpint (res.backend, ==, FR_FOLD_CPU);
   g_assert_cmpint (res.iterations, >, 0);
+  /* The start values are a part of the solve's time; the GPU's parts are
+   * not there. */
+  g_assert_cmpfloat (res.start_ms, >=, 0.0);
+  g_assert_cmpfloat (res.start_ms, <=, res.solve_ms);
+  g_assert_cmpfloat (res.setup_ms, ==, 0.0);
+  g_assert_cmpfloat (res.results_ms, ==, 0.0);
   g_test_message ("%dD %s threads=%d %s b=%d: %.1f ms, %ld passes, %ld schedules, %.2f sweeps/subdomain",
                   m->g.ndim, fr_fold_method_name (method), threads, dbl ? "double" : "single",
                   res.block, res.solve_ms, res.iterations, res.schedules,

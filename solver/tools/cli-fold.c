@@ -438,11 +438,13 @@ print_stats (const fold_job *job)
   printf ("{\"backend\": \"%s\", \"solve_ms\": %.3f, \"iterations\": %ld, \"method\": \"%s\", "
           "\"schedules\": %ld, \"subdomain_sweeps\": %llu, \"subdomains\": %zu, "
           "\"sweeps_per_subdomain\": %.3f, \"block\": %d, \"threads\": %d, "
-          "\"device_ms\": %.3f, \"host_round_trips\": %ld, ",
+          "\"device_ms\": %.3f, \"host_round_trips\": %ld, \"start_ms\": %.3f, "
+          "\"setup_ms\": %.3f, \"results_ms\": %.3f, ",
           fr_fold_backend_name (r->backend), r->solve_ms, r->iterations,
           fr_fold_method_name (r->method), r->schedules, (unsigned long long) r->subdomain_sweeps,
           r->subdomains, r->subdomains ? (double) r->subdomain_sweeps / (double) r->subdomains : 0.0,
-          r->block, r->threads, r->device_ms, r->host_round_trips);
+          r->block, r->threads, r->device_ms, r->host_round_trips, r->start_ms, r->setup_ms,
+          r->results_ms);
   if (g->ndim == 3)
     printf ("\"grid\": [%zu, %zu, %zu], ", g->nx, g->ny, g->nz);
   else

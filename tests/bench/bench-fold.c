@@ -6,6 +6,8 @@
  * passes, schedules, subdomain sweeps, the host's waits for the device,
  * the throughput, and with both back ends the speedup of cuda over the CPU
  * of the same run and the largest difference between the two solutions.
+ * The CSV also splits the solve time: start values on the host, and for
+ * cuda the set-up and uploads and T's way back (fr_fold_result).
  * Where the paper gives its K20 time for the same case, size and precision
  * (k20_times below), that time and our speedup over it.
  * Prints a table and writes CSV.  Models come from data/fold/fold-models.h.
@@ -112,6 +114,7 @@ typedef struct row {
   fr_fold_backend backend;
   int block, threads;
   double ms, device_ms;       /* NAN: not run */
+  double start_ms, setup_ms, results_ms;   /* parts of ms (fr_fold_result) */
   long iterations, schedules, round_trips;
   uint64_t sweeps;
   size_t subdomains, nodes;
@@ -578,6 +581,9 @@ row_from_result (row *r, const fr_fold_result *res)
   r->threads = res->threads;
   r->ms = res->solve_ms;
   r->device_ms = res->backend == FR_FOLD_CUDA ? res->device_ms : NAN;
+  r->start_ms = res->start_ms;
+  r->setup_ms = res->backend == FR_FOLD_CUDA ? res->setup_ms : NAN;
+  r->results_ms = res->backend == FR_FOLD_CUDA ? res->results_ms : NAN;
   r->iterations = res->iterations;
   r->schedules = res->schedules;
   r->round_trips = res->host_round_trips;
@@ -618,7 +624,7 @@ print_header (FILE *csv)
     fprintf (csv, "case,n,ndim,method,precision,backend,threads,block,ms,device_ms,iterations,"
                   "schedules,sweeps,subdomains,sweeps_per_subdomain,host_round_trips,"
                   "mnodes_per_s,mnodes_per_s_per_core,speedup_vs_cpu,k20_ms,speedup_vs_k20,"
-                  "max_rel_diff_vs_cpu,t_max,note\n");
+                  "max_rel_diff_vs_cpu,t_max,start_ms,setup_ms,results_ms,note\n");
 }
 
 static void
@@ -656,7 +662,11 @@ print_row (const row *r, FILE *csv)
   fprintf (csv, "%s,", fmt (b[0], 0, r->k20_ms));
   fprintf (csv, "%s,", fmt (b[0], 3, r->speedup_k20));
   fprintf (csv, "%s,", fmt (b[0], -1, r->max_diff));
-  fprintf (csv, "%s,\"%s\"\n", fmt (b[0], 6, r->tmax), r->note);
+  fprintf (csv, "%s,", fmt (b[0], 6, r->tmax));
+  fprintf (csv, "%s,", fmt (b[0], 3, r->start_ms));
+  fprintf (csv, "%s,", fmt (b[0], 3, r->setup_ms));
+  fprintf (csv, "%s,", fmt (b[0], 3, r->results_ms));
+  fprintf (csv, "\"%s\"\n", r->note);
   fflush (csv);
 }
 
@@ -710,6 +720,7 @@ run_job (const options *o, const job *jb, cpu_history hist[][3][2], FILE *csv)
             row r = base;
             r.backend = FR_FOLD_CPU;
             r.ms = r.device_ms = r.speedup = r.speedup_k20 = r.max_diff = r.tmax = NAN;
+            r.start_ms = r.setup_ms = r.results_ms = NAN;
             if (o->max_seconds > 0 && est > o->max_seconds * 1e3)
               {
                 snprintf (r.note, sizeof r.note, "skipped: predicted %.3g s > --max-seconds %g",
