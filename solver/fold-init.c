@@ -92,11 +92,52 @@ vec_gather (start_vec *a, start_vec *per, int nthr)
   free (per);
 }
 
-static int
-by_index (const void *a, const void *b)
+/* Sorts a by node index: a least-significant-digit radix sort, 11 bits a
+ * pass, as many passes as the largest index needs, stable.  qsort took
+ * 60-100 ms for the 490 000 start values of Ex_A's 13 balls at 504³, most
+ * of their start cost (RESULTS.md, seventeenth round); this takes a few.
+ * Out of memory for the second buffer, a->oom. */
+static void
+vec_sort_by_index (start_vec *a)
 {
-  size_t i = ((const fold_start_node *) a)->idx, j = ((const fold_start_node *) b)->idx;
-  return (i > j) - (i < j);
+  enum { BITS = 11, RADIX = 1 << BITS };
+  size_t top = 0;
+  for (size_t i = 0; i < a->n; i++)
+    top = a->v[i].idx > top ? a->v[i].idx : top;
+  if (a->n < 2 || top == 0)
+    return;
+  fold_start_node *tmp = malloc (a->n * sizeof *tmp);
+  size_t *count = malloc (RADIX * sizeof *count);
+  if (tmp == NULL || count == NULL)
+    {
+      a->oom = true;
+      free (tmp);
+      free (count);
+      return;
+    }
+  fold_start_node *from = a->v, *to = tmp;
+  for (unsigned shift = 0; shift < CHAR_BIT * sizeof top && (top >> shift) != 0; shift += BITS)
+    {
+      memset (count, 0, RADIX * sizeof *count);
+      for (size_t i = 0; i < a->n; i++)
+        count[(from[i].idx >> shift) & (RADIX - 1)]++;
+      size_t at = 0;
+      for (size_t d = 0; d < RADIX; d++)
+        {
+          const size_t c = count[d];
+          count[d] = at;
+          at += c;
+        }
+      for (size_t i = 0; i < a->n; i++)
+        to[count[(from[i].idx >> shift) & (RADIX - 1)]++] = from[i];
+      fold_start_node *t = from;
+      from = to;
+      to = t;
+    }
+  if (from != a->v)
+    memcpy (a->v, from, a->n * sizeof *from);
+  free (tmp);
+  free (count);
 }
 
 /* One entry per node, in place, from a list in index order: the least
@@ -415,12 +456,15 @@ segment_distance (const double *a, const double *b, double x, double z)
   return hypot (x - a[0] - t * ex, z - a[1] - t * ez);
 }
 
-/* A checked point source: its position, its cell's speed constant and its
- * ball's box of nodes. */
+/* A checked point source: its position, its cell's speed constant, its
+ * ball's box of nodes, and whether every node in sight-line reach of the
+ * ball is free (open: no segment from the source into its ball can meet
+ * an obstacle, so none needs sampling). */
 typedef struct src_ball {
   double s[3];
   double c;
   size_t lo[3], hi[3];
+  bool open;
 } src_ball;
 
 /* Whether node x lies in source b's ball; *dd: |x − s|². */
@@ -467,7 +511,7 @@ node_from_sources (const fr_grid *g, const float *speed, const double psi[3], co
     }
   for (size_t i = 0; i < m; i++)
     {
-      if (!segment_clear (g, speed, b[cand[i].k].s, x))
+      if (!b[cand[i].k].open && !segment_clear (g, speed, b[cand[i].k].s, x))
         continue;
       vec_push (out, idx, cand[i].t, false);
       for (size_t r = i; r < m; r++)
@@ -477,6 +521,78 @@ node_from_sources (const fr_grid *g, const float *speed, const double psi[3], co
         }
       return;
     }
+}
+
+/* The source whose rows hold row r: rows[k] counts the rows of the
+ * sources before k (rows[nsrc]: all of them). */
+static size_t
+row_source (const size_t *rows, size_t nsrc, size_t r)
+{
+  size_t k = 0, hi = nsrc;
+  while (hi - k > 1)
+    {
+      const size_t mid = k + (hi - k) / 2;
+      if (rows[mid] <= r)
+        k = mid;
+      else
+        hi = mid;
+    }
+  return k;
+}
+
+/* Sets each ball's `open`: no obstacle among the nodes of its box grown by
+ * one node on every side.  A segment from the source to a node of its
+ * ball lies in the ball, and segment_clear looks at the nearest node of
+ * each of its points, at most one node outside the box; so in an open
+ * ball every segment is clear and needs no sampling, the same result.
+ * The sampling was most of a point source's start cost (Ex_A at 504³: 165
+ * ms on 16 cores; RESULTS.md, seventeenth round), and reads about 2
+ * radius / h nodes for each node of the ball, where this scan reads about
+ * two.  Out of memory, every ball stays closed (sampled). */
+static void
+mark_open_balls (const fr_grid *g, const float *speed, src_ball *b, size_t nsrc)
+{
+  const size_t n[3] = { g->nx, g->ndim == 3 ? g->ny : 1, g->nz };
+  size_t *rows = calloc (nsrc + 1, sizeof *rows);
+  size_t (*box)[2][3] = malloc (nsrc * sizeof *box);   /* grown: lo, hi */
+  uint8_t *blocked = calloc (nsrc, 1);
+
+  if (rows == NULL || box == NULL || blocked == NULL)
+    goto out;
+  for (size_t k = 0; k < nsrc; k++)
+    {
+      for (int a = 0; a < 3; a++)
+        {
+          box[k][0][a] = b[k].lo[a] > 0 ? b[k].lo[a] - 1 : 0;
+          box[k][1][a] = b[k].hi[a] + 1 < n[a] ? b[k].hi[a] + 1 : n[a] - 1;
+        }
+      rows[k + 1] = rows[k] + (box[k][1][2] - box[k][0][2] + 1) * (box[k][1][1] - box[k][0][1] + 1);
+    }
+#pragma omp parallel for schedule(dynamic, 16)
+  for (size_t r = 0; r < rows[nsrc]; r++)
+    {
+      const size_t k = row_source (rows, nsrc, r);
+      uint8_t seen;
+#pragma omp atomic read
+      seen = blocked[k];
+      if (seen)
+        continue;
+      const size_t ny = box[k][1][1] - box[k][0][1] + 1;
+      const size_t iz = box[k][0][2] + (r - rows[k]) / ny, iy = box[k][0][1] + (r - rows[k]) % ny;
+      for (size_t ix = box[k][0][0]; ix <= box[k][1][0]; ix++)
+        if (!(speed[fr_grid_index (g, ix, iy, iz)] > 0.0f))
+          {
+#pragma omp atomic write
+            blocked[k] = 1;
+            break;
+          }
+    }
+  for (size_t k = 0; k < nsrc; k++)
+    b[k].open = !blocked[k];
+out:
+  free (rows);
+  free (box);
+  free (blocked);
 }
 
 static fr_status
@@ -540,6 +656,8 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
       rows[k + 1] = rows[k] + (b[k].hi[2] - b[k].lo[2] + 1) * (b[k].hi[1] - b[k].lo[1] + 1);
     }
 
+  mark_open_balls (g, speed, b, nsrc);
+
   /* The balls' rows in parallel; a node is done by the first source whose
    * ball holds it, from every source's τ there. */
   const int nthr = fr_omp_max_threads ();
@@ -560,15 +678,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
       {
         if (cand == NULL)
           continue;
-        size_t k = 0, hi = nsrc;      /* the source whose rows hold r */
-        while (hi - k > 1)
-          {
-            const size_t mid = k + (hi - k) / 2;
-            if (rows[mid] <= r)
-              k = mid;
-            else
-              hi = mid;
-          }
+        const size_t k = row_source (rows, nsrc, r);
         const size_t ny = b[k].hi[1] - b[k].lo[1] + 1;
         const size_t iz = b[k].lo[2] + (r - rows[k]) / ny, iy = b[k].lo[1] + (r - rows[k]) % ny;
         for (size_t ix = b[k].lo[0]; ix <= b[k].hi[0]; ix++)
@@ -729,14 +839,13 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
   if (start->horizon != NULL
       && (st = init_horizon (g, speed, psi, start, &free_nodes, err)) != FR_OK)
     goto out;
+  /* Sources and horizon in index order, one entry per node (the least). */
+  vec_sort_by_index (&free_nodes);
   if (free_nodes.oom)
     {
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for the start values");
       goto out;
     }
-  /* Sources and horizon in index order, one entry per node (the least). */
-  if (free_nodes.n > 1)
-    qsort (free_nodes.v, free_nodes.n, sizeof *free_nodes.v, by_index);
   vec_unique (&free_nodes);
 
   if (start->boundary != NULL)

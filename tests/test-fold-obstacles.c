@@ -9,12 +9,14 @@
  * crossing height, clamped into the opening, meets the wall's two faces is
  * free, so T(x) is at most its length / F (plus the scheme's error).
  * A wall drawn as a staircase of nodes that touch only at corners (what a
- * slanted thin wall rasterises to) is just as impermeable, in 2D and 3D. */
+ * slanted thin wall rasterises to) is just as impermeable, in 2D and 3D.
+ * And a point source starts only the nodes of its ball that it sees. */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
 
 #include "test-fold-common.h"
+#include "fold-private.h"   /* fold_init_start, fold_tau */
 
 /* min over y in [lo, hi] (at x = xw) of |s − y| + |y − x| in 2D (x, z):
  * the straight crossing height, clamped (the function is convex in y). */
@@ -320,6 +322,104 @@ test_opening_3d (void)
   g_free (F);
 }
 
+/* Whether the straight segment a -> x meets no obstacle, by the plain
+ * definition: points every quarter of the smallest spacing, each judged
+ * by its nearest node. */
+static bool
+in_sight (const fr_grid *g, const float *F, const double a[3], const double x[3])
+{
+  const double h = fmin (g->dx, fmin (g->dy, g->dz));
+  const double len = sqrt ((x[0] - a[0]) * (x[0] - a[0]) + (x[1] - a[1]) * (x[1] - a[1])
+                           + (x[2] - a[2]) * (x[2] - a[2]));
+  const int n = (int) ceil (len / (0.25 * h)) + 1;
+  for (int i = 0; i <= n; i++)
+    {
+      const double t = (double) i / n;
+      const long ix = lround ((a[0] + t * (x[0] - a[0]) - g->x0) / g->dx);
+      const long iy = lround ((a[1] + t * (x[1] - a[1]) - g->y0) / g->dy);
+      const long iz = lround ((a[2] + t * (x[2] - a[2]) - g->z0) / g->dz);
+      if (!(F[fr_grid_index (g, (size_t) ix, (size_t) iy, (size_t) iz)] > 0.0f))
+        return false;
+    }
+  return true;
+}
+
+/* Point sources' start values near a wall, against a plain reference:
+ * each free node within the radius of a source starts at the least τ over
+ * the sources it sees.  Two sources face each other across the wall, so
+ * their balls overlap on both sides of it and each hides part of the
+ * other's; a third lies far from it, where the library skips the sight
+ * test (no obstacle near the ball: every segment is clear). */
+static void
+test_source_sight_3d (void)
+{
+  fr_grid g = fr_grid_3d (41, 37, 33, 0.025, 0.025, 0.025, 0, 0, 0);
+  const size_t n = fr_grid_count (&g);
+  const double radius = 0.2, psi[3] = { 0.2, -0.1, 0.15 };
+  /* s0 4 nodes before the wall (x index 20), s2 4 nodes behind it, s1
+   * far from it. */
+  const double src[9] = { 0.40, 0.45, 0.40, 0.15, 0.20, 0.12, 0.60, 0.45, 0.45 };
+  float *F = g_new (float, n);
+  double *want = g_new (double, n);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      double x[3];
+      fold_node_xyz (&g, i, x);
+      const size_t ix = i % g.nx, iz = i / (g.nx * g.ny);
+      F[i] = ix == 20 && iz >= 5 ? 0.0f : (float) (1.0 + 0.3 * x[2]);
+    }
+  size_t started = 0, hidden = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      double x[3];
+      fold_node_xyz (&g, i, x);
+      want[i] = INFINITY;
+      for (int k = 0; k < 3 && F[i] > 0.0f; k++)
+        {
+          const double *s = src + 3 * k;
+          const double d[3] = { x[0] - s[0], x[1] - s[1], x[2] - s[2] };
+          const double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+          if (dd > radius * radius)
+            continue;
+          if (!in_sight (&g, F, s, x))
+            {
+              hidden++;
+              continue;
+            }
+          const float Fs = F[fr_grid_index (&g, (size_t) lround (s[0] / g.dx),
+                                             (size_t) lround (s[1] / g.dy),
+                                             (size_t) lround (s[2] / g.dz))];
+          const double c = (double) Fs * Fs - (psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
+          want[i] = fmin (want[i], fold_tau (psi[0] * d[0] + psi[1] * d[1] + psi[2] * d[2], dd, c));
+        }
+      started += isfinite (want[i]);
+    }
+  g_assert_cmpuint (hidden, >, 100);     /* the wall does hide part of the balls */
+
+  fr_fold_start st = { .sources = src, .nsrc = 3 };
+  fold_starts list;
+  fr_error err = { 0 };
+  g_assert_cmpint (fold_init_start (&g, F, psi, &st, radius, &list, &err), ==, FR_OK);
+  g_assert_cmpuint (list.n, ==, started);
+  for (size_t j = 0; j < list.n; j++)
+    {
+      const fold_start_node *e = &list.node[j];
+      if (j > 0)   /* in index order, one entry per node */
+        g_assert_cmpuint (e->idx, >, list.node[j - 1].idx);
+      g_assert_cmpuint (e->idx, <, n);
+      if (!(fabs (e->t - want[e->idx]) <= 1e-12 * fmax (1.0, fabs (want[e->idx]))))
+        g_error ("node %zu starts at %.17g, the least τ over the sources in sight is %.17g",
+                 e->idx, e->t, want[e->idx]);
+      g_assert_false (e->frozen);
+    }
+  g_test_message ("%zu started nodes, %zu (node, source) pairs hidden by the wall", started,
+                  hidden);
+  fold_starts_free (&list);
+  g_free (F);
+  g_free (want);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -330,5 +430,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/obstacles/semi-permeable-2d", test_semi_permeable_2d);
   g_test_add_func ("/fold/obstacles/opening-3d", test_opening_3d);
   g_test_add_func ("/fold/obstacles/diagonal-wall-3d", test_diagonal_wall_3d);
+  g_test_add_func ("/fold/obstacles/source-sight-3d", test_source_sight_3d);
   return g_test_run ();
 }
