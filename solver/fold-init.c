@@ -94,9 +94,9 @@ vec_gather (start_vec *a, start_vec *per, int nthr)
 
 /* Sorts a by node index: a least-significant-digit radix sort, 11 bits a
  * pass, as many passes as the largest index needs, stable.  qsort took
- * 60-100 ms for the 490 000 start values of Ex_A's 13 balls at 504³, most
- * of their start cost (RESULTS.md, seventeenth round); this takes a few.
- * Out of memory for the second buffer, a->oom. */
+ * about 60 ms for the 490 000 start values of Ex_A's 13 balls at 504³ on
+ * the dev machine, most of their start cost there (RESULTS.md, seventeenth
+ * round); this takes a few.  Out of memory for the second buffer, a->oom. */
 static void
 vec_sort_by_index (start_vec *a)
 {
@@ -545,10 +545,10 @@ row_source (const size_t *rows, size_t nsrc, size_t r)
  * ball lies in the ball, and segment_clear looks at the nearest node of
  * each of its points, at most one node outside the box; so in an open
  * ball every segment is clear and needs no sampling, the same result.
- * The sampling was most of a point source's start cost (Ex_A at 504³: 165
- * ms on 16 cores; RESULTS.md, seventeenth round), and reads about 2
- * radius / h nodes for each node of the ball, where this scan reads about
- * two.  Out of memory, every ball stays closed (sampled). */
+ * The sampling reads about 2 radius / h nodes for each node of the ball
+ * (sampling and sort were 165 ms of Ex_A's start values at 504³ on 16
+ * cores; RESULTS.md, seventeenth round), where this scan reads about two.
+ * Out of memory, every ball stays closed (sampled). */
 static void
 mark_open_balls (const fr_grid *g, const float *speed, src_ball *b, size_t nsrc)
 {
