@@ -196,6 +196,22 @@ FL_FN (fold_edge_consts_r) (const fold_edge *e, double c, FL_REAL *alpha, FL_REA
   *D = (FL_REAL) d;
 }
 
+/* The bound of a sub-sweep's stencil for speed F: no base point is closer
+ * in time than h / (F + |ψ|).  The value the coefficient sets store as
+ * tlb, so that a caller can test the bound before it computes a set:
+ * where every node has its own speed (a velocity gradient), a set's roots
+ * and divisions cost more than most nodes' updates, and most updates end
+ * at the bound. */
+static inline FOLD_HD FL_REAL
+FL_FN (fold_coef_tlb) (const fold_subsweep *ss, float F, double psin)
+{
+#if FL_SET_FLOAT
+  return ss->hf / (F + (float) psin);
+#else
+  return (FL_REAL) (ss->h / ((double) F + psin));
+#endif
+}
+
 /* A 2D sub-sweep's constants for one speed F: the stencil's geometry and
  * what depends on F, computed in double (fold_tau, fold_edge_consts) and
  * rounded to FL_REAL once; on the GPU in single precision, in float but
@@ -218,7 +234,7 @@ FL_FN (fold_coef2d_set) (FL_FN (fold_coef2d) *k, const fold_subsweep *ss, float 
 
   k->F = F;
   k->c = c;
-  k->tlb = ss->hf / (F + (float) psin);
+  k->tlb = FL_FN (fold_coef_tlb) (ss, F, psin);
   for (int n = 0; n < 3; n++)
     k->vtau[n] = fold_tau_stable_f (ss->mf[n], ss->ddf[n], c);
   for (int q = 0; q < 2; q++)
@@ -232,7 +248,7 @@ FL_FN (fold_coef2d_set) (FL_FN (fold_coef2d) *k, const fold_subsweep *ss, float 
 
   k->F = F;
   k->c = (FL_REAL) c;
-  k->tlb = (FL_REAL) (ss->h / (Fd + psin));
+  k->tlb = FL_FN (fold_coef_tlb) (ss, F, psin);
   for (int n = 0; n < 3; n++)
     k->vtau[n] = (FL_REAL) fold_tau (ss->m[n], ss->dd[n], c);
   for (int q = 0; q < 2; q++)
@@ -401,7 +417,7 @@ FL_FN (fold_coef3d_set) (FL_FN (fold_coef3d) *k, const fold_subsweep *ss, float 
 
   k->F = F;
   k->c = c;
-  k->tlb = ss->hf / (F + (float) psin);
+  k->tlb = FL_FN (fold_coef_tlb) (ss, F, psin);
   FOLD_UNROLL
   for (int n = 0; n < 9; n++)
     k->vtau[n] = fold_tau_stable_f (ss->mf[n], ss->ddf[n], c);
@@ -411,7 +427,7 @@ FL_FN (fold_coef3d_set) (FL_FN (fold_coef3d) *k, const fold_subsweep *ss, float 
 
   k->F = F;
   k->c = (FL_REAL) c;
-  k->tlb = (FL_REAL) (ss->h / (Fd + psin));
+  k->tlb = FL_FN (fold_coef_tlb) (ss, F, psin);
   FOLD_UNROLL
   for (int n = 0; n < 9; n++)
     k->vtau[n] = (FL_REAL) fold_tau (ss->m[n], ss->dd[n], c);

@@ -70,11 +70,19 @@ SFX (sweep_2d) (const fold_stencil *st, const fold_layout *L, REAL *T, const flo
               if (!(f > 0.0f))
                 continue;
               const REAL cur = T[o];
-              if (f != k.F)
-                LOCAL (fold_coef2d_set) (&k, ss, f, st->psi2, st->psin);
               REAL T0 = T[o + o0], T2 = T[o + o2];
+              const REAL T1 = T[o + o1];
               LOCAL (fold_diagonal_walls_2d) (F, o, o1, su, &T0, &T2);
-              const REAL best = LOCAL (fold_node_update_2d) (&k, T0, T[o + o1], T2, cur);
+              if (f != k.F)
+                {
+                  /* The update's own first test, before a new speed's set
+                   * (fold_coef_tlb). */
+                  const REAL mn = LOCAL (fold_min) (T0, LOCAL (fold_min) (T1, T2));
+                  if (!(mn + LOCAL (fold_coef_tlb) (ss, f, st->psin) < cur))
+                    continue;
+                  LOCAL (fold_coef2d_set) (&k, ss, f, st->psi2, st->psin);
+                }
+              const REAL best = LOCAL (fold_node_update_2d) (&k, T0, T1, T2, cur);
               if (best < cur)
                 FOLD_STORE (o, best);
             }
@@ -135,7 +143,16 @@ SFX (sweep) (const fold_stencil *st, const fold_layout *L, void *Tv, const float
                   LOCAL (fold_diagonal_walls_3d) (F, o, ss, su, sv, Tn);
                 const REAL cur = T[o];
                 if (f != k.F)
-                  LOCAL (fold_coef3d_set) (&k, ss, f, st->psi2, st->psin);
+                  {
+                    /* The update's own first test, before a new speed's
+                     * set (fold_coef_tlb). */
+                    REAL mn = Tn[0];
+                    for (int n = 1; n < nbase; n++)
+                      mn = LOCAL (fold_min) (mn, Tn[n]);
+                    if (!(mn + LOCAL (fold_coef_tlb) (ss, f, st->psin) < cur))
+                      continue;
+                    LOCAL (fold_coef3d_set) (&k, ss, f, st->psi2, st->psin);
+                  }
                 const REAL best = LOCAL (fold_node_update_3d) (ss, &k, Tn, cur, fresh);
                 if (best < cur)
                   FOLD_STORE (o, best);

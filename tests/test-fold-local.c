@@ -13,7 +13,9 @@
  *     vertex, edge and triangle candidate, each evaluated plainly, also
  *     when only some base nodes changed since the node's last evaluation
  *     (the triangles and edges of unchanged nodes alone then no lower than
- *     the node, as in a solve).
+ *     the node, as in a solve);
+ *   - the bound a solve tests before a new speed's constants (fold_coef_tlb)
+ *     is the one the constants keep, and no candidate lies below it.
  * Random stencils: speeds, ψ up to 0.9 F, unequal spacings, the six
  * sub-sweeps, base values from linear fields with noise and unknown
  * (+inf) nodes.  The seed is GLib's (--seed to repeat a run). */
@@ -360,6 +362,70 @@ test_prunes_lateral_fronts (void)
     }
 }
 
+/* The bound a solve tests before it computes a new speed's constants
+ * (fold_coef_tlb; in a velocity gradient every node has its own speed):
+ * it is the value the sets keep, no candidate of the stencil, each
+ * evaluated plainly, lies below the least base value plus it, and where
+ * the least base value plus it does not undercut the node's value the
+ * update leaves that value as it is. */
+static void
+test_bound_before_set (void)
+{
+  int skipped = 0;
+
+  for (int trial = 0; trial < 2000; trial++)
+    {
+      scene s;
+      scene_random (&s, 0.9, false);
+      const double psin = sqrt (dot (s.psi, s.psi));
+      const fold_subsweep *ss = &s.st.sub[trial % 6];
+      fold_coef3d k;
+      fold_coef3d_f kf;
+      scene_coef (&s, ss, &k);
+      fold_coef3d_set_f (&kf, ss, s.F, dot (s.psi, s.psi), psin);
+      g_assert_cmpfloat (k.tlb, ==, fold_coef_tlb (ss, s.F, psin));
+      g_assert_cmpfloat (kf.tlb, ==, fold_coef_tlb_f (ss, s.F, psin));
+
+      double Tn[9];
+      const double best = random_base (&s, ss, trial / 6, trial % 5 == 4, trial % 11 == 10, Tn);
+      double mn = INFINITY;
+      for (int n = 0; n < 9; n++)
+        mn = fmin (mn, Tn[n]);
+      const double least = update_plain (ss, &k, Tn, INFINITY, 0);
+      if (isfinite (least))
+        g_assert_cmpfloat (least, >=, mn + k.tlb - 1e-12 * fabs (least));
+      if (!(mn + k.tlb < best))
+        {
+          g_assert_cmpfloat (fold_node_update_3d (ss, &k, Tn, best, 0x1ffu), ==, best);
+          skipped++;
+        }
+    }
+  g_assert_cmpint (skipped, >, 100);
+
+  /* 2D: the sets keep the same bound. */
+  for (int trial = 0; trial < 200; trial++)
+    {
+      const double h[2] = { g_test_rand_double_range (0.005, 0.02),
+                            g_test_rand_double_range (0.005, 0.02) };
+      const float F = (float) g_test_rand_double_range (0.5, 3.0);
+      const double psi[3] = { g_test_rand_double_range (-0.4, 0.4) * F, 0.0,
+                              g_test_rand_double_range (-0.4, 0.4) * F };
+      const double psi2 = psi[0] * psi[0] + psi[2] * psi[2], psin = sqrt (psi2);
+      fr_grid g = fr_grid_2d (20, 20, h[0], h[1], 0.0, 0.0);
+      fold_layout L;
+      fold_stencil st;
+      fold_layout_init (&L, &g, 8);
+      fold_stencil_build (&st, &L, &g, psi);
+      const fold_subsweep *ss = &st.sub[trial % st.nsub];
+      fold_coef2d k;
+      fold_coef2d_f kf;
+      fold_coef2d_set (&k, ss, F, psi2, psin);
+      fold_coef2d_set_f (&kf, ss, F, psi2, psin);
+      g_assert_cmpfloat (k.tlb, ==, fold_coef_tlb (ss, F, psin));
+      g_assert_cmpfloat (kf.tlb, ==, fold_coef_tlb_f (ss, F, psin));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -367,5 +433,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/local/support-is-a-bound", test_support_is_a_bound);
   g_test_add_func ("/fold/local/update-is-least-candidate", test_update_is_least_candidate);
   g_test_add_func ("/fold/local/prunes-lateral-fronts", test_prunes_lateral_fronts);
+  g_test_add_func ("/fold/local/bound-before-set", test_bound_before_set);
   return g_test_run ();
 }
