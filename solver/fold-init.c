@@ -92,19 +92,25 @@ vec_gather (start_vec *a, start_vec *per, int nthr)
   free (per);
 }
 
-/* Sorts a by node index: a least-significant-digit radix sort, 11 bits a
- * pass, as many passes as the largest index needs, stable.  qsort took
- * about 60 ms for the 490 000 start values of Ex_A's 13 balls at 504³ on
- * the dev machine, most of their start cost there (RESULTS.md, seventeenth
- * round); this takes a few.  Out of memory for the second buffer, a->oom. */
+/* Sorts a by node index, unless it is in order already: a
+ * least-significant-digit radix sort, 11 bits a pass, as many passes as
+ * the largest index needs, stable.  qsort took about 60 ms for the 490 000
+ * start values of Ex_A's 13 balls at 504³ on the dev machine, most of their
+ * start cost there (RESULTS.md, seventeenth round); this takes a few, and
+ * the sources' list now comes in order.  Out of memory for the second
+ * buffer, a->oom. */
 static void
 vec_sort_by_index (start_vec *a)
 {
   enum { BITS = 11, RADIX = 1 << BITS };
   size_t top = 0;
+  bool sorted = true;
   for (size_t i = 0; i < a->n; i++)
-    top = a->v[i].idx > top ? a->v[i].idx : top;
-  if (a->n < 2 || top == 0)
+    {
+      top = a->v[i].idx > top ? a->v[i].idx : top;
+      sorted = sorted && (i == 0 || a->v[i - 1].idx <= a->v[i].idx);
+    }
+  if (sorted)      /* point sources alone come in order (init_sources) */
     return;
   fold_start_node *tmp = malloc (a->n * sizeof *tmp);
   size_t *count = malloc (RADIX * sizeof *count);
@@ -478,8 +484,8 @@ in_ball (const src_ball *b, const double x[3], double radius, double d[3], doubl
   return *dd <= radius * radius;
 }
 
-/* A node's start value from the sources whose balls hold it: the least
- * τ among those in sight.  Sight (a sampled segment) is the cost, so the
+/* A node's start value from the sources whose balls hold it (among ks,
+ * nk of them, in ascending order): the least τ among those in sight.  Sight (a sampled segment) is the cost, so the
  * candidates are taken in order of τ and the first in sight wins; every
  * source whose τ there is no lower than the winner's counts as reaching
  * the grid (it starts the node, or another source starts it no later). */
@@ -490,12 +496,13 @@ typedef struct src_cand {
 
 static void
 node_from_sources (const fr_grid *g, const float *speed, const double psi[3], const src_ball *b,
-                   size_t nsrc, size_t first, double radius, const double x[3], size_t idx,
+                   const size_t *ks, size_t nk, double radius, const double x[3], size_t idx,
                    src_cand *cand, uint8_t *reached, start_vec *out)
 {
   size_t m = 0;
-  for (size_t k = first; k < nsrc; k++)
+  for (size_t j = 0; j < nk; j++)
     {
+      const size_t k = ks[j];
       double d[3], dd;
       if (!in_ball (&b[k], x, radius, d, &dd))
         continue;
@@ -509,6 +516,8 @@ node_from_sources (const fr_grid *g, const float *speed, const double psi[3], co
         }
       cand[at] = (src_cand) { t, k };
     }
+  if (m == 0 || !(speed[idx] > 0.0f))    /* in no ball, or an obstacle */
+    return;
   for (size_t i = 0; i < m; i++)
     {
       if (!b[cand[i].k].open && !segment_clear (g, speed, b[cand[i].k].s, x))
@@ -595,6 +604,53 @@ out:
   free (blocked);
 }
 
+/* The number of nodes the boxes crossing row r span (rows as in
+ * init_sources: first, row_src), overlaps counted twice: the row's work. */
+static double
+row_width (const src_ball *b, const size_t *row_src, const size_t *first, size_t r)
+{
+  double w = 0.0;
+  for (size_t j = first[r]; j < first[r + 1]; j++)
+    w += (double) (b[row_src[j]].hi[0] - b[row_src[j]].lo[0] + 1);
+  return w;
+}
+
+/* One grid row's start values from point sources, in index order, into
+ * out: the nodes of row (iy, iz) within the boxes of the nk sources ks
+ * (ascending) that cross it.  span: room for nk x ranges; cand: for nk
+ * candidates. */
+static void
+sources_row (const fr_grid *g, const float *speed, const double psi[3], const src_ball *b,
+             const size_t *ks, size_t nk, double radius, size_t iy, size_t iz,
+             size_t (*span)[2], src_cand *cand, uint8_t *reached, start_vec *out)
+{
+  size_t nspan = 0;
+  for (size_t j = 0; j < nk; j++)     /* the boxes' x ranges, by their start */
+    {
+      const size_t lo = b[ks[j]].lo[0], hi = b[ks[j]].hi[0];
+      size_t at = nspan++;
+      while (at > 0 && span[at - 1][0] > lo)
+        {
+          span[at][0] = span[at - 1][0];
+          span[at][1] = span[at - 1][1];
+          at--;
+        }
+      span[at][0] = lo;
+      span[at][1] = hi;
+    }
+  size_t next = 0;                    /* the first ix not yet done */
+  for (size_t j = 0; j < nspan; j++)
+    for (size_t ix = span[j][0] > next ? span[j][0] : next; ix <= span[j][1]; ix++)
+      {
+        next = ix + 1;
+        const size_t idx = fr_grid_index (g, ix, iy, iz);
+        const double x[3] = { g->x0 + (double) ix * g->dx,
+                              g->ndim == 3 ? g->y0 + (double) iy * g->dy : 0.0,
+                              g->z0 + (double) iz * g->dz };
+        node_from_sources (g, speed, psi, b, ks, nk, radius, x, idx, cand, reached, out);
+      }
+}
+
 static fr_status
 init_sources (const fr_grid *g, const float *speed, const double psi[3],
               const fr_fold_start *start, double radius, start_vec *out, fr_error *err)
@@ -606,11 +662,11 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
   const double psi2 = psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2];
   const size_t nsrc = start->nsrc;
   src_ball *b = calloc (nsrc, sizeof *b);
-  size_t *rows = calloc (nsrc + 1, sizeof *rows);   /* rows[k]: the ball rows before source k */
   uint8_t *reached = calloc (nsrc, 1);
+  size_t *first = NULL, *row_src = NULL, *act = NULL, *part = NULL;   /* rows (below) */
   fr_status st = FR_OK;
 
-  if (b == NULL || rows == NULL || reached == NULL)
+  if (b == NULL || reached == NULL)
     {
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for %zu sources", nsrc);
       goto out;
@@ -653,52 +709,99 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
           if (a == 1 && nd == 2)
             b[k].lo[a] = b[k].hi[a] = 0;
         }
-      rows[k + 1] = rows[k] + (b[k].hi[2] - b[k].lo[2] + 1) * (b[k].hi[1] - b[k].lo[1] + 1);
     }
 
   mark_open_balls (g, speed, b, nsrc);
 
-  /* The balls' rows in parallel; a node is done by the first source whose
-   * ball holds it, from every source's τ there. */
-  const int nthr = fr_omp_max_threads ();
-  start_vec *per = calloc ((size_t) nthr, sizeof *per);
-  if (per == NULL)
+  /* The grid rows (iz, iy) that some ball's box crosses, in index order,
+   * each with the sources whose boxes cross it (ascending): rows are
+   * numbered in the rectangle [z0, z1] × [y0, y1] that holds every box. */
+  size_t z0 = SIZE_MAX, z1 = 0, y0 = SIZE_MAX, y1 = 0;
+  for (size_t k = 0; k < nsrc; k++)
     {
+      z0 = b[k].lo[2] < z0 ? b[k].lo[2] : z0;
+      z1 = b[k].hi[2] > z1 ? b[k].hi[2] : z1;
+      y0 = b[k].lo[1] < y0 ? b[k].lo[1] : y0;
+      y1 = b[k].hi[1] > y1 ? b[k].hi[1] : y1;
+    }
+  const size_t ny_rect = y1 - y0 + 1, nrect = (z1 - z0 + 1) * ny_rect;
+  first = calloc (nrect + 1, sizeof *first);
+  if (first == NULL)
+    {
+      st = fr_error_set (err, FR_E_NOMEM, "out of memory for the sources' rows");
+      goto out;
+    }
+  for (size_t k = 0; k < nsrc; k++)
+    for (size_t iz = b[k].lo[2]; iz <= b[k].hi[2]; iz++)
+      for (size_t iy = b[k].lo[1]; iy <= b[k].hi[1]; iy++)
+        first[(iz - z0) * ny_rect + (iy - y0)]++;
+  size_t nact = 0, total = 0;
+  for (size_t r = 0; r < nrect; r++)   /* first[r]: the end of row r's list, for now */
+    {
+      nact += first[r] > 0;
+      total += first[r];
+      first[r] = total;
+    }
+  first[nrect] = total;
+  row_src = malloc ((total > 0 ? total : 1) * sizeof *row_src);
+  act = malloc ((nact > 0 ? nact : 1) * sizeof *act);
+  if (row_src == NULL || act == NULL)
+    {
+      st = fr_error_set (err, FR_E_NOMEM, "out of memory for the sources' rows");
+      goto out;
+    }
+  for (size_t k = nsrc; k-- > 0;)      /* from the end: each row's sources ascend */
+    for (size_t iz = b[k].lo[2]; iz <= b[k].hi[2]; iz++)
+      for (size_t iy = b[k].lo[1]; iy <= b[k].hi[1]; iy++)
+        row_src[--first[(iz - z0) * ny_rect + (iy - y0)]] = k;
+  nact = 0;
+  for (size_t r = 0; r < nrect; r++)
+    if (first[r + 1] > first[r])
+      act[nact++] = r;
+
+  /* The rows in stretches of about equal work (row_width), several per
+   * thread, each stretch its own list: gathered in order, the lists are in
+   * index order and need no sort (vec_sort_by_index only checks). */
+  const int nthr = fr_omp_max_threads ();
+  const size_t nparts = nact < (size_t) nthr * 8 ? (nact > 0 ? nact : 1) : (size_t) nthr * 8;
+  part = calloc (nparts + 1, sizeof *part);
+  start_vec *per = calloc (nparts, sizeof *per);
+  if (part == NULL || per == NULL)
+    {
+      free (per);
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for the sources' start values");
       goto out;
     }
+  double work = 0.0, acc = 0.0;
+  for (size_t i = 0; i < nact; i++)
+    work += row_width (b, row_src, first, act[i]);
+  size_t p = 1;
+  for (size_t i = 0; i < nact && p < nparts; i++)
+    {
+      acc += row_width (b, row_src, first, act[i]);
+      while (p < nparts && acc >= work * (double) p / (double) nparts)
+        part[p++] = i + 1;
+    }
+  while (p <= nparts)
+    part[p++] = nact;
   int oom = 0;
 #pragma omp parallel reduction(|:oom)
   {
     src_cand *cand = malloc (nsrc * sizeof *cand);
-    start_vec *mine = &per[fr_omp_thread_num ()];
-    oom |= cand == NULL;
-#pragma omp for schedule(dynamic, 4)
-    for (size_t r = 0; r < rows[nsrc]; r++)
-      {
-        if (cand == NULL)
-          continue;
-        const size_t k = row_source (rows, nsrc, r);
-        const size_t ny = b[k].hi[1] - b[k].lo[1] + 1;
-        const size_t iz = b[k].lo[2] + (r - rows[k]) / ny, iy = b[k].lo[1] + (r - rows[k]) % ny;
-        for (size_t ix = b[k].lo[0]; ix <= b[k].hi[0]; ix++)
-          {
-            const double x[3] = { o[0] + (double) ix * h[0], nd == 3 ? o[1] + (double) iy * h[1] : 0.0,
-                                  o[2] + (double) iz * h[2] };
-            double d[3], dd;
-            const size_t idx = fr_grid_index (g, ix, iy, iz);
-            if (!in_ball (&b[k], x, radius, d, &dd) || !(speed[idx] > 0.0f))
-              continue;
-            bool earlier = false;
-            for (size_t j = 0; j < k && !earlier; j++)
-              earlier = in_ball (&b[j], x, radius, d, &dd);
-            if (!earlier)
-              node_from_sources (g, speed, psi, b, nsrc, k, radius, x, idx, cand, reached, mine);
-          }
-      }
+    size_t (*span)[2] = malloc (nsrc * sizeof *span);
+    oom |= cand == NULL || span == NULL;
+#pragma omp for schedule(dynamic, 1)
+    for (size_t q = 0; q < nparts; q++)
+      for (size_t i = part[q]; i < part[q + 1] && cand != NULL && span != NULL; i++)
+        {
+          const size_t r = act[i];
+          sources_row (g, speed, psi, b, row_src + first[r], first[r + 1] - first[r], radius,
+                       y0 + r % ny_rect, z0 + r / ny_rect, span, cand, reached, &per[q]);
+        }
     free (cand);
+    free (span);
   }
-  vec_gather (out, per, nthr);
+  vec_gather (out, per, (int) nparts);
   if (oom || out->oom)
     {
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for the sources' start values");
@@ -713,8 +816,11 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
       }
 out:
   free (b);
-  free (rows);
   free (reached);
+  free (first);
+  free (row_src);
+  free (act);
+  free (part);
   return st;
 }
 
@@ -901,7 +1007,13 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
           goto out;
         }
     }
-  vec_merge (&free_nodes, &fixed, &all);
+  if (fixed.n == 0 && !fixed.oom)
+    {
+      all = free_nodes;          /* nothing to merge: the list as it is */
+      free_nodes = (start_vec) { 0 };
+    }
+  else
+    vec_merge (&free_nodes, &fixed, &all);
   if (fixed.oom || all.oom)
     {
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for the start values");
