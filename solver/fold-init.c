@@ -484,11 +484,12 @@ in_ball (const src_ball *b, const double x[3], double radius, double d[3], doubl
   return *dd <= radius * radius;
 }
 
-/* A node's start value from the sources whose balls hold it (among ks,
- * nk of them, in ascending order): the least τ among those in sight.  Sight (a sampled segment) is the cost, so the
- * candidates are taken in order of τ and the first in sight wins; every
- * source whose τ there is no lower than the winner's counts as reaching
- * the grid (it starts the node, or another source starts it no later). */
+/* A node's start value from the sources whose balls hold it (among the nk
+ * sources ks, ascending): the least τ among those in sight.  Sight (a
+ * sampled segment) is the cost, so the candidates are taken in order of τ
+ * and the first in sight wins; every source whose τ there is no lower than
+ * the winner's counts as reaching the grid (it starts the node, or another
+ * source starts it no later).  Nothing for an obstacle node. */
 typedef struct src_cand {
   double t;
   size_t k;
@@ -532,8 +533,8 @@ node_from_sources (const fr_grid *g, const float *speed, const double psi[3], co
     }
 }
 
-/* The source whose rows hold row r: rows[k] counts the rows of the
- * sources before k (rows[nsrc]: all of them). */
+/* The source whose rows hold row r (mark_open_balls): rows[k] counts the
+ * rows of the sources before k (rows[nsrc]: all of them). */
 static size_t
 row_source (const size_t *rows, size_t nsrc, size_t r)
 {
@@ -604,14 +605,78 @@ out:
   free (blocked);
 }
 
-/* The number of nodes the boxes crossing row r span (rows as in
- * init_sources: first, row_src), overlaps counted twice: the row's work. */
+/* The grid rows (iz, iy) that some ball's box crosses, each with the
+ * sources whose boxes cross it, ascending (src[first[r]] ..
+ * src[first[r + 1]]).  Rows are numbered r = (iz − z0) ny + (iy − y0) in
+ * the rectangle that holds every box; act lists the nact rows with a
+ * source, in order. */
+typedef struct ball_rows {
+  size_t z0, y0, ny, nrect, nact;
+  size_t *first, *src, *act;
+} ball_rows;
+
+static void
+ball_rows_free (ball_rows *R)
+{
+  free (R->first);
+  free (R->src);
+  free (R->act);
+  memset (R, 0, sizeof *R);
+}
+
+/* false: out of memory. */
+static bool
+ball_rows_build (ball_rows *R, const src_ball *b, size_t nsrc)
+{
+  size_t z1 = 0, y1 = 0;
+  R->z0 = R->y0 = SIZE_MAX;
+  for (size_t k = 0; k < nsrc; k++)
+    {
+      R->z0 = b[k].lo[2] < R->z0 ? b[k].lo[2] : R->z0;
+      z1 = b[k].hi[2] > z1 ? b[k].hi[2] : z1;
+      R->y0 = b[k].lo[1] < R->y0 ? b[k].lo[1] : R->y0;
+      y1 = b[k].hi[1] > y1 ? b[k].hi[1] : y1;
+    }
+  /* An empty box has hi = lo − 1, so neither length is negative. */
+  R->ny = y1 - R->y0 + 1;
+  R->nrect = (z1 - R->z0 + 1) * R->ny;
+  if ((R->first = calloc (R->nrect + 1, sizeof *R->first)) == NULL)
+    return false;
+  for (size_t k = 0; k < nsrc; k++)
+    for (size_t iz = b[k].lo[2]; iz <= b[k].hi[2]; iz++)
+      for (size_t iy = b[k].lo[1]; iy <= b[k].hi[1]; iy++)
+        R->first[(iz - R->z0) * R->ny + (iy - R->y0)]++;
+  size_t total = 0;
+  for (size_t r = 0; r < R->nrect; r++)   /* first[r]: the end of row r's list, for now */
+    {
+      R->nact += R->first[r] > 0;
+      total += R->first[r];
+      R->first[r] = total;
+    }
+  R->first[R->nrect] = total;
+  R->src = malloc ((total > 0 ? total : 1) * sizeof *R->src);
+  R->act = malloc ((R->nact > 0 ? R->nact : 1) * sizeof *R->act);
+  if (R->src == NULL || R->act == NULL)
+    return false;
+  for (size_t k = nsrc; k-- > 0;)         /* from the end: each row's sources ascend */
+    for (size_t iz = b[k].lo[2]; iz <= b[k].hi[2]; iz++)
+      for (size_t iy = b[k].lo[1]; iy <= b[k].hi[1]; iy++)
+        R->src[--R->first[(iz - R->z0) * R->ny + (iy - R->y0)]] = k;
+  size_t n = 0;
+  for (size_t r = 0; r < R->nrect; r++)
+    if (R->first[r + 1] > R->first[r])
+      R->act[n++] = r;
+  return true;
+}
+
+/* The number of nodes the boxes crossing row r span, overlaps counted
+ * twice: the row's work. */
 static double
-row_width (const src_ball *b, const size_t *row_src, const size_t *first, size_t r)
+ball_rows_width (const ball_rows *R, const src_ball *b, size_t r)
 {
   double w = 0.0;
-  for (size_t j = first[r]; j < first[r + 1]; j++)
-    w += (double) (b[row_src[j]].hi[0] - b[row_src[j]].lo[0] + 1);
+  for (size_t j = R->first[r]; j < R->first[r + 1]; j++)
+    w += (double) (b[R->src[j]].hi[0] - b[R->src[j]].lo[0] + 1);
   return w;
 }
 
@@ -663,7 +728,8 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
   const size_t nsrc = start->nsrc;
   src_ball *b = calloc (nsrc, sizeof *b);
   uint8_t *reached = calloc (nsrc, 1);
-  size_t *first = NULL, *row_src = NULL, *act = NULL, *part = NULL;   /* rows (below) */
+  ball_rows R = { 0 };
+  size_t *part = NULL;
   fr_status st = FR_OK;
 
   if (b == NULL || reached == NULL)
@@ -713,57 +779,17 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
 
   mark_open_balls (g, speed, b, nsrc);
 
-  /* The grid rows (iz, iy) that some ball's box crosses, in index order,
-   * each with the sources whose boxes cross it (ascending): rows are
-   * numbered in the rectangle [z0, z1] × [y0, y1] that holds every box. */
-  size_t z0 = SIZE_MAX, z1 = 0, y0 = SIZE_MAX, y1 = 0;
-  for (size_t k = 0; k < nsrc; k++)
-    {
-      z0 = b[k].lo[2] < z0 ? b[k].lo[2] : z0;
-      z1 = b[k].hi[2] > z1 ? b[k].hi[2] : z1;
-      y0 = b[k].lo[1] < y0 ? b[k].lo[1] : y0;
-      y1 = b[k].hi[1] > y1 ? b[k].hi[1] : y1;
-    }
-  const size_t ny_rect = y1 - y0 + 1, nrect = (z1 - z0 + 1) * ny_rect;
-  first = calloc (nrect + 1, sizeof *first);
-  if (first == NULL)
+  if (!ball_rows_build (&R, b, nsrc))
     {
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for the sources' rows");
       goto out;
     }
-  for (size_t k = 0; k < nsrc; k++)
-    for (size_t iz = b[k].lo[2]; iz <= b[k].hi[2]; iz++)
-      for (size_t iy = b[k].lo[1]; iy <= b[k].hi[1]; iy++)
-        first[(iz - z0) * ny_rect + (iy - y0)]++;
-  size_t nact = 0, total = 0;
-  for (size_t r = 0; r < nrect; r++)   /* first[r]: the end of row r's list, for now */
-    {
-      nact += first[r] > 0;
-      total += first[r];
-      first[r] = total;
-    }
-  first[nrect] = total;
-  row_src = malloc ((total > 0 ? total : 1) * sizeof *row_src);
-  act = malloc ((nact > 0 ? nact : 1) * sizeof *act);
-  if (row_src == NULL || act == NULL)
-    {
-      st = fr_error_set (err, FR_E_NOMEM, "out of memory for the sources' rows");
-      goto out;
-    }
-  for (size_t k = nsrc; k-- > 0;)      /* from the end: each row's sources ascend */
-    for (size_t iz = b[k].lo[2]; iz <= b[k].hi[2]; iz++)
-      for (size_t iy = b[k].lo[1]; iy <= b[k].hi[1]; iy++)
-        row_src[--first[(iz - z0) * ny_rect + (iy - y0)]] = k;
-  nact = 0;
-  for (size_t r = 0; r < nrect; r++)
-    if (first[r + 1] > first[r])
-      act[nact++] = r;
 
-  /* The rows in stretches of about equal work (row_width), several per
+  /* The rows in stretches of about equal work (ball_rows_width), several per
    * thread, each stretch its own list: gathered in order, the lists are in
    * index order and need no sort (vec_sort_by_index only checks). */
   const int nthr = fr_omp_max_threads ();
-  const size_t nparts = nact < (size_t) nthr * 8 ? (nact > 0 ? nact : 1) : (size_t) nthr * 8;
+  const size_t nparts = R.nact < (size_t) nthr * 8 ? (R.nact > 0 ? R.nact : 1) : (size_t) nthr * 8;
   part = calloc (nparts + 1, sizeof *part);
   start_vec *per = calloc (nparts, sizeof *per);
   if (part == NULL || per == NULL)
@@ -773,17 +799,17 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
       goto out;
     }
   double work = 0.0, acc = 0.0;
-  for (size_t i = 0; i < nact; i++)
-    work += row_width (b, row_src, first, act[i]);
+  for (size_t i = 0; i < R.nact; i++)
+    work += ball_rows_width (&R, b, R.act[i]);
   size_t p = 1;
-  for (size_t i = 0; i < nact && p < nparts; i++)
+  for (size_t i = 0; i < R.nact && p < nparts; i++)
     {
-      acc += row_width (b, row_src, first, act[i]);
+      acc += ball_rows_width (&R, b, R.act[i]);
       while (p < nparts && acc >= work * (double) p / (double) nparts)
         part[p++] = i + 1;
     }
   while (p <= nparts)
-    part[p++] = nact;
+    part[p++] = R.nact;
   int oom = 0;
 #pragma omp parallel reduction(|:oom)
   {
@@ -794,9 +820,9 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
     for (size_t q = 0; q < nparts; q++)
       for (size_t i = part[q]; i < part[q + 1] && cand != NULL && span != NULL; i++)
         {
-          const size_t r = act[i];
-          sources_row (g, speed, psi, b, row_src + first[r], first[r + 1] - first[r], radius,
-                       y0 + r % ny_rect, z0 + r / ny_rect, span, cand, reached, &per[q]);
+          const size_t r = R.act[i];
+          sources_row (g, speed, psi, b, R.src + R.first[r], R.first[r + 1] - R.first[r], radius,
+                       R.y0 + r % R.ny, R.z0 + r / R.ny, span, cand, reached, &per[q]);
         }
     free (cand);
     free (span);
@@ -817,9 +843,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
 out:
   free (b);
   free (reached);
-  free (first);
-  free (row_src);
-  free (act);
+  ball_rows_free (&R);
   free (part);
   return st;
 }
