@@ -27,7 +27,8 @@ typedef struct fold_cuda_tune {
                      3D takes at most 41 (its stamps' bytes, fold-cuda.cu) */
   int batch;      /* passes queued per host round trip; 0: default */
   int min_act;    /* SOLAS: the least schedule; a shorter one takes every active
-                     subdomain instead; 0: default */
+                     subdomain instead; 0: default (one subdomain per SM, in
+                     3D double precision per two SMs) */
   fold_cuda_graph graph;
   fold_cuda_sched sched;
   int rounds_max; /* queue: a schedule of at most this many subdomains runs in

@@ -2323,8 +2323,13 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
   c0.list = 1;
   /* SOLAS's least schedule: one subdomain per SM.  Larger (every subdomain
    * the GPU holds at once) turns SOLAS into LAS where the front must find
-   * its way: Ex_C 168³ took 3× longer (RESULTS.md). */
-  c0.min_act = fold_cuda_tuning.min_act > 0 ? fold_cuda_tuning.min_act : prop.multiProcessorCount;
+   * its way: Ex_C 168³ took 3× longer (RESULTS.md).  In 3D in double
+   * precision, one per two SMs: Ex_A, Ex_B and Ex_C 7-18 % faster at 168³
+   * to 504³, the fold at 266³ 3-5 % slower, the rest unchanged; in single
+   * precision that mixes gains and losses (RESULTS.md, seventeenth round). */
+  const int nsm = prop.multiProcessorCount;
+  c0.min_act = fold_cuda_tuning.min_act > 0 ? fold_cuda_tuning.min_act
+               : !two_d && sizeof (R) == sizeof (double) ? (nsm + 1) / 2 : nsm;
   c0.las = pb->method == FR_FOLD_LAS;
 
   /* Inputs through the slots: speeds and the start values' list; the
