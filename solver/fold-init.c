@@ -533,78 +533,6 @@ node_from_sources (const fr_grid *g, const float *speed, const double psi[3], co
     }
 }
 
-/* The source whose rows hold row r (mark_open_balls): rows[k] counts the
- * rows of the sources before k (rows[nsrc]: all of them). */
-static size_t
-row_source (const size_t *rows, size_t nsrc, size_t r)
-{
-  size_t k = 0, hi = nsrc;
-  while (hi - k > 1)
-    {
-      const size_t mid = k + (hi - k) / 2;
-      if (rows[mid] <= r)
-        k = mid;
-      else
-        hi = mid;
-    }
-  return k;
-}
-
-/* Sets each ball's `open`: no obstacle among the nodes of its box grown by
- * one node on every side.  A segment from the source to a node of its
- * ball lies in the ball, and segment_clear looks at the nearest node of
- * each of its points, at most one node outside the box; so in an open
- * ball every segment is clear and needs no sampling, the same result.
- * The sampling reads about 2 radius / h nodes for each node of the ball
- * (sampling and sort were 165 ms of Ex_A's start values at 504³ on 16
- * cores; RESULTS.md, seventeenth round), where this scan reads about two.
- * Out of memory, every ball stays closed (sampled). */
-static void
-mark_open_balls (const fr_grid *g, const float *speed, src_ball *b, size_t nsrc)
-{
-  const size_t n[3] = { g->nx, g->ndim == 3 ? g->ny : 1, g->nz };
-  size_t *rows = calloc (nsrc + 1, sizeof *rows);
-  size_t (*box)[2][3] = malloc (nsrc * sizeof *box);   /* grown: lo, hi */
-  uint8_t *blocked = calloc (nsrc, 1);
-
-  if (rows == NULL || box == NULL || blocked == NULL)
-    goto out;
-  for (size_t k = 0; k < nsrc; k++)
-    {
-      for (int a = 0; a < 3; a++)
-        {
-          box[k][0][a] = b[k].lo[a] > 0 ? b[k].lo[a] - 1 : 0;
-          box[k][1][a] = b[k].hi[a] + 1 < n[a] ? b[k].hi[a] + 1 : n[a] - 1;
-        }
-      rows[k + 1] = rows[k] + (box[k][1][2] - box[k][0][2] + 1) * (box[k][1][1] - box[k][0][1] + 1);
-    }
-#pragma omp parallel for schedule(dynamic, 16)
-  for (size_t r = 0; r < rows[nsrc]; r++)
-    {
-      const size_t k = row_source (rows, nsrc, r);
-      uint8_t seen;
-#pragma omp atomic read
-      seen = blocked[k];
-      if (seen)
-        continue;
-      const size_t ny = box[k][1][1] - box[k][0][1] + 1;
-      const size_t iz = box[k][0][2] + (r - rows[k]) / ny, iy = box[k][0][1] + (r - rows[k]) % ny;
-      for (size_t ix = box[k][0][0]; ix <= box[k][1][0]; ix++)
-        if (!(speed[fr_grid_index (g, ix, iy, iz)] > 0.0f))
-          {
-#pragma omp atomic write
-            blocked[k] = 1;
-            break;
-          }
-    }
-  for (size_t k = 0; k < nsrc; k++)
-    b[k].open = !blocked[k];
-out:
-  free (rows);
-  free (box);
-  free (blocked);
-}
-
 /* The grid rows (iz, iy) that some ball's box crosses, each with the
  * sources whose boxes cross it, ascending (src[first[r]] ..
  * src[first[r + 1]]).  Rows are numbered r = (iz − z0) ny + (iy − y0) in
@@ -678,6 +606,65 @@ ball_rows_width (const ball_rows *R, const src_ball *b, size_t r)
   for (size_t j = R->first[r]; j < R->first[r + 1]; j++)
     w += (double) (b[R->src[j]].hi[0] - b[R->src[j]].lo[0] + 1);
   return w;
+}
+
+/* Sets each ball's `open`: no obstacle among the nodes of its box grown by
+ * one node on every side.  A segment from the source to a node of its
+ * ball lies in the ball, and segment_clear looks at the nearest node of
+ * each of its points, at most one node outside the box; so in an open
+ * ball every segment is clear and needs no sampling, the same result.
+ * The sampling reads about 2 radius / h nodes for each node of the ball
+ * (sampling and sort were 165 ms of Ex_A's start values at 504³ on 16
+ * cores; RESULTS.md, seventeenth round), where this scan reads about two.
+ * Out of memory, every ball stays closed (sampled). */
+static void
+mark_open_balls (const fr_grid *g, const float *speed, src_ball *b, size_t nsrc)
+{
+  const size_t n[3] = { g->nx, g->ndim == 3 ? g->ny : 1, g->nz };
+  src_ball *grown = malloc (nsrc * sizeof *grown);
+  uint8_t *blocked = calloc (nsrc, 1);
+  ball_rows R = { 0 };
+
+  if (grown == NULL || blocked == NULL)
+    goto out;
+  for (size_t k = 0; k < nsrc; k++)
+    {
+      grown[k] = b[k];
+      for (int a = 0; a < 3; a++)
+        {
+          grown[k].lo[a] = b[k].lo[a] > 0 ? b[k].lo[a] - 1 : 0;
+          grown[k].hi[a] = b[k].hi[a] + 1 < n[a] ? b[k].hi[a] + 1 : n[a] - 1;
+        }
+    }
+  if (!ball_rows_build (&R, grown, nsrc))
+    goto out;
+#pragma omp parallel for schedule(dynamic, 16)
+  for (size_t i = 0; i < R.nact; i++)
+    {
+      const size_t r = R.act[i], iz = R.z0 + r / R.ny, iy = R.y0 + r % R.ny;
+      for (size_t j = R.first[r]; j < R.first[r + 1]; j++)
+        {
+          const size_t k = R.src[j];
+          uint8_t seen;
+#pragma omp atomic read
+          seen = blocked[k];
+          if (seen)
+            continue;
+          for (size_t ix = grown[k].lo[0]; ix <= grown[k].hi[0]; ix++)
+            if (!(speed[fr_grid_index (g, ix, iy, iz)] > 0.0f))
+              {
+#pragma omp atomic write
+                blocked[k] = 1;
+                break;
+              }
+        }
+    }
+  for (size_t k = 0; k < nsrc; k++)
+    b[k].open = !blocked[k];
+out:
+  ball_rows_free (&R);
+  free (grown);
+  free (blocked);
 }
 
 /* One grid row's start values from point sources, in index order, into
