@@ -751,6 +751,30 @@ base_off (int back, int su, int sv, int m)
   return back + (m % 3 - 1) * su + (m / 3 - 1) * sv;
 }
 
+/* A 3D node's least candidate in sub-sweep ss, or its value in X (also
+ * left in cur) when none is lower: its base values read from X at offset
+ * `back` along the axis, the
+ * diagonal walls where the subdomain has obstacles, the speed's constants
+ * (kc) when the node's speed f is not the last one's, then the local
+ * solver over the candidates that fresh (bit m: base node m changed) lets
+ * count.  The node step of every 3D sweep; each finds fresh its own way. */
+template <typename R>
+__device__ __forceinline__ R
+node_update_3d (const R *X, const float *sF, int o, int back, int su, int sv,
+                const fold_subsweep *ss, typename Local<R>::coef3d &kc, bool walls, float f,
+                uint32_t fresh, R &cur)
+{
+  R Tn[9];
+  for (int m = 0; m < 9; m++)
+    Tn[m] = X[o + base_off (back, su, sv, m)];
+  if (walls)
+    Local<R>::walls (sF, o, ss, su, sv, Tn);
+  cur = X[o];
+  if (f != kc.F)
+    Local<R>::set (&kc, ss, f);
+  return Local<R>::update (ss, &kc, Tn, cur, Local<R>::changed (fresh));
+}
+
 /* A 3D sweep keeps its stamps in shared memory in one byte each, relative
  * to the subdomain's sweep count at the load (`base`).  Only the last
  * nsub = 6 counts matter to the unchanged-base test (a stamp older than
@@ -909,15 +933,9 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
                     fresh |= Local<R>::fresh_bit (sS[o + base_off (back, su, sv, m)] > since, m);
                   if (!fresh)
                     continue;
-                  R Tn[9];
-                  for (int m = 0; m < 9; m++)
-                    Tn[m] = sT[o + base_off (back, su, sv, m)];
-                  if (walls)
-                    Local<R>::walls (sF, o, ss, su, sv, Tn);
-                  const R cur = sT[o];
-                  if (f != kc.F)
-                    Local<R>::set (&kc, ss, f);
-                  const R best = Local<R>::update (ss, &kc, Tn, cur, Local<R>::changed (fresh));
+                  R cur;
+                  const R best = node_update_3d (sT, sF, o, back, su, sv, ss, kc, walls, f, fresh,
+                                                 cur);
                   if (store_lower (sT, o, best, cur, ch, mc))
                     sS[o] = (uint8_t) now;
                 }
@@ -1022,16 +1040,9 @@ sweep3d_once_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter
                     }
                   if (fresh)
                     {
-                      R Tn[9];
-                      for (int m = 0; m < 9; m++)
-                        Tn[m] = Cg[o + base_off (back, su, sv, m)];
-                      if (walls)
-                        Local<R>::walls (sF, o, ss, su, sv, Tn);
-                      const R cur = Cg[o];
-                      if (f != kc.F)
-                        Local<R>::set (&kc, ss, f);
-                      const R best = Local<R>::update (ss, &kc, Tn, cur,
-                                                       Local<R>::changed (fresh));
+                      R cur;
+                      const R best = node_update_3d (Cg, sF, o, back, su, sv, ss, kc, walls, f,
+                                                     fresh, cur);
                       if (best < cur)
                         Cg[o] = best;
                     }
@@ -1154,15 +1165,9 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
                                                       m);
                       if (!fresh)
                         continue;
-                      R Tn[9];
-                      for (int m = 0; m < 9; m++)
-                        Tn[m] = sT[o + base_off (back, su, sv, m)];
-                      if (walls)
-                        Local<R>::walls (sF, o, ss, su, sv, Tn);
-                      const R cur = sT[o];
-                      if (f != kc.F)
-                        Local<R>::set (&kc, ss, f);
-                      const R best = Local<R>::update (ss, &kc, Tn, cur, Local<R>::changed (fresh));
+                      R cur;
+                      const R best = node_update_3d (sT, sF, o, back, su, sv, ss, kc, walls, f,
+                                                     fresh, cur);
                       if (store_lower (sT, o, best, cur, ch, mc))
                         sS[o] = (uint8_t) now;
                     }
