@@ -2330,8 +2330,9 @@ solve (const fold_problem *pb, const fold_layout *L, double *out, fold_stats *st
    * the GPU holds at once) turns SOLAS into LAS where the front must find
    * its way: Ex_C 168³ took 3× longer (RESULTS.md).  In 3D in double
    * precision, one per two SMs: Ex_A, Ex_B and Ex_C 7-18 % faster at 168³
-   * to 504³, the fold at 266³ 3-5 % slower, the rest unchanged; in single
-   * precision that mixes gains and losses (RESULTS.md, seventeenth round). */
+   * and 336³, Ex_C 504³ about 6 % on average (its sweep count is bimodal),
+   * the fold at 266³ 3-5 % slower, the rest unchanged; in single precision
+   * that mixes gains and losses (RESULTS.md, seventeenth round). */
   const int nsm = prop.multiProcessorCount;
   c0.min_act = fold_cuda_tuning.min_act > 0 ? fold_cuda_tuning.min_act
                : !two_d && sizeof (R) == sizeof (double) ? (nsm + 1) / 2 : nsm;
