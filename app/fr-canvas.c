@@ -12,7 +12,7 @@
 #include "fr-canvas.h"
 #include "fr-fold-tool.h"
 #include "fr-lines.h"
-#include "fr-gl-shader-header.h"
+#include "fr-gl-program.h"
 #ifdef FR_HAVE_GL_INTEROP
 #include "fr-gl-interop.h"
 #endif
@@ -120,49 +120,7 @@ static const float select_color[4]   = { 1.00f, 0.92f, 0.20f, 1.0f };
 
 /* ---------------------------------------------------------------- GL helpers */
 
-static GLuint
-compile_shader (GLenum       type,
-                const char  *header,
-                const char  *resource,
-                GError     **error)
-{
-  g_autoptr(GBytes) bytes = NULL;
-  const char *sources[2];
-  GLint lengths[2];
-  GLuint shader;
-  GLint ok = 0;
-
-  bytes = g_resources_lookup_data (resource, 0, error);
-  if (bytes == NULL)
-    return 0;
-
-  sources[0] = header;
-  lengths[0] = (GLint) strlen (header);
-  sources[1] = g_bytes_get_data (bytes, NULL);
-  lengths[1] = (GLint) g_bytes_get_size (bytes);
-
-  shader = glCreateShader (type);
-  glShaderSource (shader, 2, sources, lengths);
-  glCompileShader (shader);
-  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
-  if (!ok)
-    {
-      GLint len = 0;
-      g_autofree char *log = NULL;
-
-      glGetShaderiv (shader, GL_INFO_LOG_LENGTH, &len);
-      log = g_malloc0 (MAX (len, 1) + 1);
-      glGetShaderInfoLog (shader, len, NULL, log);
-      g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_COMPILATION_FAILED,
-                   "%s: %s", resource, log);
-      glDeleteShader (shader);
-      return 0;
-    }
-  return shader;
-}
-
-/* Links a program from two resources; attribute locations are bound by
- * name so the GLSL needs no layout qualifiers. */
+/* Links a program from two shader resources (see fr-gl-program.h). */
 static GLuint
 link_program (const char          *header,
               const char          *vert,
@@ -170,41 +128,23 @@ link_program (const char          *header,
               const char * const  *attributes,
               GError             **error)
 {
-  GLuint vs, fs, program;
-  GLint ok = 0;
+  g_autoptr(GBytes) vert_text = NULL;
+  g_autoptr(GBytes) frag_text = NULL;
+  char log[2048] = "";
+  GLuint program;
 
-  if ((vs = compile_shader (GL_VERTEX_SHADER, header, vert, error)) == 0)
+  /* Resource data is always followed by a zero byte: usable as C strings. */
+  if ((vert_text = g_resources_lookup_data (vert, 0, error)) == NULL ||
+      (frag_text = g_resources_lookup_data (frag, 0, error)) == NULL)
     return 0;
-  if ((fs = compile_shader (GL_FRAGMENT_SHADER, header, frag, error)) == 0)
-    {
-      glDeleteShader (vs);
-      return 0;
-    }
-
-  program = glCreateProgram ();
-  glAttachShader (program, vs);
-  glAttachShader (program, fs);
-  for (guint i = 0; attributes[i] != NULL; i++)
-    glBindAttribLocation (program, i, attributes[i]);
-  glLinkProgram (program);
-  glGetProgramiv (program, GL_LINK_STATUS, &ok);
-  glDetachShader (program, vs);
-  glDetachShader (program, fs);
-  glDeleteShader (vs);
-  glDeleteShader (fs);
-
-  if (!ok)
-    {
-      GLint len = 0;
-      g_autofree char *log = NULL;
-
-      glGetProgramiv (program, GL_INFO_LOG_LENGTH, &len);
-      log = g_malloc0 (MAX (len, 1) + 1);
-      glGetProgramInfoLog (program, len, NULL, log);
-      g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_LINK_FAILED, "%s: %s", vert, log);
-      glDeleteProgram (program);
-      return 0;
-    }
+  program = fr_gl_program_link (header, g_bytes_get_data (vert_text, NULL),
+                                g_bytes_get_data (frag_text, NULL), attributes,
+                                log, sizeof log);
+  if (program == 0)
+    g_set_error (error, GDK_GL_ERROR,
+                 g_str_has_prefix (log, "link") ? GDK_GL_ERROR_LINK_FAILED
+                                                : GDK_GL_ERROR_COMPILATION_FAILED,
+                 "%s, %s: %s", vert, frag, log);
   return program;
 }
 

@@ -10,7 +10,7 @@
 
 /* GL through epoxy in the application, through the system headers (libGL
  * or libOpenGL exports) in the EGL test. */
-#ifdef FR_GL_INTEROP_EPOXY
+#ifdef FR_GL_EPOXY
 #include <epoxy/gl.h>
 #else
 #define GL_GLEXT_PROTOTYPES 1

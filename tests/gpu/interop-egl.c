@@ -34,8 +34,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glext.h>
@@ -45,7 +43,8 @@
 #include "fr-device.h"
 #include "fr-fold.h"
 #include "fr-gl-interop.h"
-#include "fr-gl-shader-header.h"
+#include "headless-gl.h"
+#include "fr-gl-program.h"
 #include "fr-spr.h"
 
 #define EXIT_SKIP 77
@@ -65,13 +64,6 @@ typedef struct {
   int frames;
   int fold;
 } Options;
-
-typedef struct {
-  EGLDisplay dpy;
-  EGLContext ctx;
-  EGLSurface surf;
-  char renderer[256];
-} Egl;
 
 typedef struct {
   GLuint program, vao, vbo, fbo, color;
@@ -153,163 +145,7 @@ cmp_double (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static char *
-read_text (const char *root, const char *rel)
-{
-  char path[4096];
-  FILE *f;
-  long len;
-  char *text;
-
-  snprintf (path, sizeof path, "%s/%s", root, rel);
-  if ((f = fopen (path, "rb")) == NULL)
-    return NULL;
-  if (fseek (f, 0, SEEK_END) != 0 || (len = ftell (f)) < 0 || fseek (f, 0, SEEK_SET) != 0 ||
-      (text = malloc ((size_t) len + 1)) == NULL)
-    {
-      fclose (f);
-      return NULL;
-    }
-  if (fread (text, 1, (size_t) len, f) != (size_t) len)
-    {
-      free (text);
-      fclose (f);
-      return NULL;
-    }
-  text[len] = '\0';
-  fclose (f);
-  return text;
-}
-
-/* ----------------------------------------------------------------- EGL */
-
-/* A desktop GL 4.5 core context on an EGL device, NVIDIA first; 0 when
- * there is none (then the test skips). */
-static int
-egl_open (Egl *e, char *why, size_t why_len)
-{
-  PFNEGLQUERYDEVICESEXTPROC query_devices =
-    (PFNEGLQUERYDEVICESEXTPROC) eglGetProcAddress ("eglQueryDevicesEXT");
-  PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
-    (PFNEGLGETPLATFORMDISPLAYEXTPROC) eglGetProcAddress ("eglGetPlatformDisplayEXT");
-  EGLDeviceEXT devices[16];
-  EGLint ndev = 0;
-  static const EGLint config_attrs[] = {
-    EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-    EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE,
-  };
-  static const EGLint context_attrs[] = {
-    EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-    EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE,
-  };
-  static const EGLint pbuffer_attrs[] = { EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE };
-
-  memset (e, 0, sizeof *e);
-  if (query_devices == NULL || get_display == NULL)
-    {
-      snprintf (why, why_len, "no EGL_EXT_device_enumeration / EGL_EXT_platform_device");
-      return 0;
-    }
-  if (!query_devices (16, devices, &ndev) || ndev <= 0)
-    {
-      snprintf (why, why_len, "eglQueryDevicesEXT found no device (0x%x)", eglGetError ());
-      return 0;
-    }
-  snprintf (why, why_len, "no EGL device gave a GL 4.5 core context");
-
-  /* Two rounds: NVIDIA's vendor string first, then anything. */
-  for (int round = 0; round < 2; round++)
-    for (EGLint i = 0; i < ndev; i++)
-      {
-        EGLDisplay dpy = get_display (EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
-        EGLint major, minor, nconf = 0;
-        EGLConfig config;
-        const char *vendor;
-
-        if (dpy == EGL_NO_DISPLAY || !eglInitialize (dpy, &major, &minor))
-          continue;
-        vendor = eglQueryString (dpy, EGL_VENDOR);
-        if (round == 0 && (vendor == NULL || strstr (vendor, "NVIDIA") == NULL))
-          {
-            eglTerminate (dpy);
-            continue;
-          }
-        if (!eglBindAPI (EGL_OPENGL_API) ||
-            !eglChooseConfig (dpy, config_attrs, &config, 1, &nconf) || nconf < 1)
-          {
-            eglTerminate (dpy);
-            continue;
-          }
-        e->ctx = eglCreateContext (dpy, config, EGL_NO_CONTEXT, context_attrs);
-        if (e->ctx == EGL_NO_CONTEXT)
-          {
-            eglTerminate (dpy);
-            continue;
-          }
-        e->surf = eglCreatePbufferSurface (dpy, config, pbuffer_attrs);
-        if (!eglMakeCurrent (dpy, e->surf, e->surf, e->ctx))
-          {
-            eglDestroyContext (dpy, e->ctx);
-            if (e->surf != EGL_NO_SURFACE)
-              eglDestroySurface (dpy, e->surf);
-            eglTerminate (dpy);
-            continue;
-          }
-        e->dpy = dpy;
-        snprintf (e->renderer, sizeof e->renderer, "%s, %s, EGL %d.%d device %d of %d",
-                  (const char *) glGetString (GL_RENDERER),
-                  (const char *) glGetString (GL_VERSION), major, minor, (int) i, (int) ndev);
-        return 1;
-      }
-  return 0;
-}
-
-static void
-egl_close (Egl *e)
-{
-  if (e->dpy == NULL)
-    return;
-  eglMakeCurrent (e->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  if (e->surf != EGL_NO_SURFACE)
-    eglDestroySurface (e->dpy, e->surf);
-  eglDestroyContext (e->dpy, e->ctx);
-  eglTerminate (e->dpy);
-}
-
 /* ----------------------------------------------------------------- GL */
-
-static GLuint
-compile (GLenum type, const char *root, const char *rel)
-{
-  const char *header = fr_gl_shader_header (0);
-  char *text = read_text (root, rel);
-  const char *sources[2];
-  GLuint shader;
-  GLint ok = 0;
-
-  if (text == NULL)
-    {
-      fprintf (stderr, "cannot read %s/%s\n", root, rel);
-      return 0;
-    }
-  sources[0] = header;
-  sources[1] = text;
-  shader = glCreateShader (type);
-  glShaderSource (shader, 2, sources, NULL);
-  glCompileShader (shader);
-  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
-  free (text);
-  if (!ok)
-    {
-      char log[4096];
-
-      glGetShaderInfoLog (shader, sizeof log, NULL, log);
-      fprintf (stderr, "%s: %s\n", rel, log);
-      glDeleteShader (shader);
-      return 0;
-    }
-  return shader;
-}
 
 static GLuint
 new_texture (GLint filter)
@@ -329,23 +165,21 @@ new_texture (GLint filter)
 static int
 scene_init (Scene *s, const char *root, int n, const float *velocity)
 {
-  GLuint vs, fs;
-  GLint ok = 0;
+  static const char * const attributes[] = { "a_pos", NULL };
+  char *vert = read_source_text (root, "shaders/field.vert.glsl");
+  char *frag = read_source_text (root, "shaders/field.frag.glsl");
+  char log[2048] = "";
   unsigned char lut[LUT_SIZE * 4];
 
   memset (s, 0, sizeof *s);
-  if ((vs = compile (GL_VERTEX_SHADER, root, "shaders/field.vert.glsl")) == 0 ||
-      (fs = compile (GL_FRAGMENT_SHADER, root, "shaders/field.frag.glsl")) == 0)
-    return 0;
-  s->program = glCreateProgram ();
-  glAttachShader (s->program, vs);
-  glAttachShader (s->program, fs);
-  glBindAttribLocation (s->program, 0, "a_pos");
-  glLinkProgram (s->program);
-  glGetProgramiv (s->program, GL_LINK_STATUS, &ok);
-  glDeleteShader (vs);
-  glDeleteShader (fs);
-  if (!ok)
+  if (vert == NULL || frag == NULL)
+    fprintf (stderr, "cannot read the field shaders under %s/shaders\n", root);
+  else if ((s->program = fr_gl_program_link (fr_gl_shader_header (0), vert, frag, attributes,
+                                             log, sizeof log)) == 0)
+    fprintf (stderr, "field shaders: %s\n", log);
+  free (vert);
+  free (frag);
+  if (s->program == 0)
     return 0;
 #define U(name) s->name = glGetUniformLocation (s->program, #name)
   U (u_clip); U (u_cells); U (u_velocity); U (u_time); U (u_lut); U (u_vrange); U (u_size);
@@ -1105,7 +939,7 @@ main (int argc, char **argv)
       printf ("1..0 # SKIP no usable CUDA device\n");
       return EXIT_SKIP;
     }
-  if (!egl_open (&egl, why, sizeof why))
+  if (!egl_open (&egl, EGL_CTX_GL_CORE, 4, 5, 1, why, sizeof why))
     {
       printf ("1..0 # SKIP no EGL display: %s\n", why);
       return EXIT_SKIP;
