@@ -802,11 +802,11 @@ stamp_global (uint8_t s, uint32_t base)
   return base - (uint32_t) STAMP_LOCAL_BASE + (uint32_t) s;
 }
 
-/* A 3D activation's start, shared by its sweeps (sweep3d_subdomain,
- * sweep3d_once_subdomain): subdomain k's stamps into shared memory as
- * bytes relative to its count `base`.  A ghost lowered since its last
- * sweep is fresh for every direction of this one, and taken back unless a
- * newer push marked it again. */
+/* The stamps' part of a 3D activation's start (load_subdomain_3d):
+ * subdomain k's stamps into shared memory as bytes relative to its count
+ * `base`.  A ghost lowered since its last sweep is fresh for every
+ * direction of this one, and taken back unless a newer push marked it
+ * again. */
 __device__ __forceinline__ void
 load_stamps_3d (uint32_t *Sk, uint8_t *sS, uint32_t base)
 {
@@ -821,6 +821,31 @@ load_stamps_3d (uint32_t *Sk, uint8_t *sS, uint32_t base)
       sS[q] = stamp_local (sq, base);
     }
   __threadfence ();     /* a pushed stamp seen: its lowered value is seen too */
+}
+
+/* A 3D activation's start, whole: the stamps (load_stamps_3d), T into sT
+ * and into the COPIES images that follow it in shared memory (the groups'
+ * copies of sweep3d_once_subdomain), the speeds into sF.  Returns whether
+ * the subdomain holds an obstacle: diagonal walls are looked for only
+ * there. */
+template <int COPIES, typename R>
+__device__ __forceinline__ bool
+load_subdomain_3d (const R *Tk, const float *Fk, uint32_t *Sk, uint32_t base, R *sT, float *sF,
+                   uint8_t *sS)
+{
+  const int bsize = c_geo.bsize;
+  int zero = 0;
+  load_stamps_3d (Sk, sS, base);
+  for (int q = threadIdx.x; q < bsize; q += blockDim.x)
+    {
+      const R v = __ldcg (Tk + q);
+      sT[q] = v;
+      for (int g = 1; g <= COPIES; g++)
+        sT[(size_t) g * bsize + q] = v;
+      sF[q] = Fk[q];
+      zero |= sF[q] == 0.0f;
+    }
+  return __syncthreads_or (zero);
 }
 
 /* A 3D activation's end: thread 0's mc becomes the block's least changed
@@ -887,19 +912,9 @@ sweep3d_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int
   const PlaneWalk walk0 (b);
 
   R *Tk = T + (size_t) k * G.bsize;
-  const float *Fk = F + (size_t) k * G.bsize;
   uint32_t *Sk = stamp + (size_t) k * G.bsize;
   const uint32_t base = __ldcg (counter + k);
-  int zero = 0;
-  load_stamps_3d (Sk, sS, base);
-  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-    {
-      sT[q] = __ldcg (Tk + q);
-      sF[q] = Fk[q];
-      zero |= sF[q] == 0.0f;
-    }
-  /* Diagonal walls are looked for only where an obstacle is. */
-  const bool walls = __syncthreads_or (zero);
+  const bool walls = load_subdomain_3d<0> (Tk, F + (size_t) k * G.bsize, Sk, base, sT, sF, sS);
   bool any = false;
   int lc = STAMP_LOCAL_BASE;   /* the sweep count's byte */
   mc = INFINITY;
@@ -992,21 +1007,10 @@ sweep3d_once_subdomain (R *T, const float *F, uint32_t *stamp, uint32_t *counter
   R *Cg = sC + (size_t) grp * G.bsize;
 
   R *Tk = T + (size_t) k * G.bsize;
-  const float *Fk = F + (size_t) k * G.bsize;
   uint32_t *Sk = stamp + (size_t) k * G.bsize;
   const uint32_t base = __ldcg (counter + k);
-  int zero = 0;
-  load_stamps_3d (Sk, sS, base);
-  for (int q = threadIdx.x; q < G.bsize; q += blockDim.x)
-    {
-      const R v = __ldcg (Tk + q);
-      sT[q] = v;
-      for (int g = 0; g < ONCE_GROUPS; g++)
-        sC[(size_t) g * G.bsize + q] = v;
-      sF[q] = Fk[q];
-      zero |= sF[q] == 0.0f;
-    }
-  const bool walls = __syncthreads_or (zero);
+  const bool walls = load_subdomain_3d<ONCE_GROUPS> (Tk, F + (size_t) k * G.bsize, Sk, base, sT,
+                                                     sF, sS);
   bool any = false;
   int lc = STAMP_LOCAL_BASE;
   mc = INFINITY;
