@@ -500,6 +500,8 @@ node_from_sources (const fr_grid *g, const float *speed, const double psi[3], co
                    const size_t *ks, size_t nk, double radius, const double x[3], size_t idx,
                    src_cand *cand, uint8_t *reached, start_vec *out)
 {
+  if (!(speed[idx] > 0.0f))
+    return;
   size_t m = 0;
   for (size_t j = 0; j < nk; j++)
     {
@@ -517,8 +519,6 @@ node_from_sources (const fr_grid *g, const float *speed, const double psi[3], co
         }
       cand[at] = (src_cand) { t, k };
     }
-  if (m == 0 || !(speed[idx] > 0.0f))    /* in no ball, or an obstacle */
-    return;
   for (size_t i = 0; i < m; i++)
     {
       if (!b[cand[i].k].open && !segment_clear (g, speed, b[cand[i].k].s, x))
