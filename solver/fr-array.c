@@ -109,6 +109,36 @@ fr_array_to_f64 (const fr_array *a, double **out, fr_error *err)
 }
 
 fr_status
+fr_array_speed_f32 (const fr_array *a, const fr_grid *g, const char *what, float **out,
+                    bool *copied, fr_error *err)
+{
+  size_t n = 0;
+  fr_status st;
+
+  if (out == NULL || copied == NULL || g == NULL)
+    return fr_error_set (err, FR_E_INPUT, "no grid or no place for the speeds");
+  *out = NULL;
+  *copied = false;
+  if ((st = check_source (a, sizeof (float), &n, err)) != FR_OK)
+    return st;
+  if (n != fr_grid_count (g))
+    return fr_error_set (err, FR_E_INPUT, "%s has %zu values for a grid of %zu nodes", what, n,
+                         fr_grid_count (g));
+  if (a->dtype == FR_F32)
+    {
+      if ((st = fr_check_speed_f32 (g, a->data, what, err)) != FR_OK)
+        return st;
+      *out = a->data;
+      return FR_OK;
+    }
+  if ((st = fr_check_speed_f64 (g, a->data, what, err)) != FR_OK
+      || (st = fr_array_to_f32 (a, out, err)) != FR_OK)
+    return st;
+  *copied = true;
+  return FR_OK;
+}
+
+fr_status
 fr_array_grid_shape (const fr_array *a, fr_grid *g, fr_error *err)
 {
   if (a == NULL || g == NULL)

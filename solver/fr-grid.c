@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "fr-grid.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdio.h>
 
 fr_grid
 fr_grid_2d (size_t nx, size_t nz, double dx, double dz, double x0, double z0)
@@ -26,6 +28,13 @@ spacing_ok (double d)
   return isfinite (d) && d > 0.0;
 }
 
+/* The span of n nodes d apart; one node still stands for a cell of size d. */
+static double
+axis_span (size_t n, double d)
+{
+  return n > 1 ? (double) (n - 1) * d : d;
+}
+
 fr_status
 fr_grid_check (const fr_grid *g, fr_error *err)
 {
@@ -39,6 +48,19 @@ fr_grid_check (const fr_grid *g, fr_error *err)
                          g->nx, g->ny, g->nz);
   if (!spacing_ok (g->dx) || !spacing_ok (g->dz) || (g->ndim == 3 && !spacing_ok (g->dy)))
     return fr_error_set (err, FR_E_INPUT, "grid spacing must be finite and positive");
+  for (int a = 0; a < 3; a++)
+    {
+      static const char axis_name[3] = { 'x', 'y', 'z' };
+      const size_t n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
+      const double d = a == 0 ? g->dx : a == 1 ? g->dy : g->dz;
+      if (a == 1 && g->ndim == 2)
+        continue;
+      if (!(axis_span (n, d) <= FR_GRID_MAX_EXTENT))
+        return fr_error_set (err, FR_E_INPUT,
+                             "grid spacing %g spans %g model units along %c; at most %g is "
+                             "supported, so that squared distances fit in double precision",
+                             d, axis_span (n, d), axis_name[a], FR_GRID_MAX_EXTENT);
+    }
   if (!isfinite (g->x0) || !isfinite (g->y0) || !isfinite (g->z0))
     return fr_error_set (err, FR_E_INPUT, "grid origin must be finite");
   return FR_OK;
@@ -110,6 +132,30 @@ fr_grid_exact_node (const fr_grid *g, double x, double y, double z,
   return true;
 }
 
+/* "<what> holds <fault> at node (ix, iz)<why>": the first bad node. */
+static fr_status
+speed_error (const fr_grid *g, size_t i, const char *what, const char *fault, const char *why,
+             fr_error *err)
+{
+  size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
+
+  if (g->ndim == 3)
+    return fr_error_set (err, FR_E_INPUT, "%s holds %s at node (ix=%zu, iy=%zu, iz=%zu)%s",
+                         what, fault, ix, iy, iz, why);
+  return fr_error_set (err, FR_E_INPUT, "%s holds %s at node (ix=%zu, iz=%zu)%s", what, fault,
+                       ix, iz, why);
+}
+
+static const char *
+speed_fault (double v)
+{
+  if (isnan (v))
+    return "NaN";
+  if (isinf (v))
+    return "an infinite value";
+  return v < 0.0 ? "a negative value" : NULL;
+}
+
 fr_status
 fr_check_speed_f32 (const fr_grid *g, const float *v, const char *what, fr_error *err)
 {
@@ -124,17 +170,44 @@ fr_check_speed_f32 (const fr_grid *g, const float *v, const char *what, fr_error
   if (!bad)
     return FR_OK;
   for (size_t i = 0; i < n; i++)
+    if (speed_fault (v[i]) != NULL)
+      return speed_error (g, i, what, speed_fault (v[i]), "", err);
+  return FR_OK;
+}
+
+/* True when v survives the narrowing to float32 as a speed: 0 stays 0, a
+ * positive value stays positive and finite. */
+static bool
+narrows_ok (double v)
+{
+  float f = (float) v;
+  return v == 0.0 || (f > 0.0f && isfinite (f));
+}
+
+fr_status
+fr_check_speed_f64 (const fr_grid *g, const double *v, const char *what, fr_error *err)
+{
+  size_t n = fr_grid_count (g);
+  int bad = 0;
+
+  /* Checked as doubles, before narrowing: -1e-50 would round to -0.0 and
+   * pass for an obstacle, 1e-50 to an obstacle, 1e300 to inf. */
+#pragma omp parallel for schedule(static) reduction(|:bad)
+  for (size_t i = 0; i < n; i++)
+    bad |= !(isfinite (v[i]) && v[i] >= 0.0 && narrows_ok (v[i]));
+  if (!bad)
+    return FR_OK;
+  for (size_t i = 0; i < n; i++)
     {
-      float val = v[i];
-      if (isfinite (val) && val >= 0.0f)
+      char value[32], why[128];
+      if (speed_fault (v[i]) != NULL)
+        return speed_error (g, i, what, speed_fault (v[i]), "", err);
+      if (narrows_ok (v[i]))
         continue;
-      size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
-      const char *kind = isnan (val) ? "NaN" : (isinf (val) ? "an infinite value" : "a negative value");
-      if (g->ndim == 3)
-        return fr_error_set (err, FR_E_INPUT, "%s holds %s at node (ix=%zu, iy=%zu, iz=%zu)",
-                             what, kind, ix, iy, iz);
-      return fr_error_set (err, FR_E_INPUT, "%s holds %s at node (ix=%zu, iz=%zu)",
-                           what, kind, ix, iz);
+      snprintf (value, sizeof value, "%g", v[i]);
+      snprintf (why, sizeof why, ", outside single precision's range (%.2g to %.2g), in which "
+                "speeds are solved", (double) FLT_TRUE_MIN, (double) FLT_MAX);
+      return speed_error (g, i, what, value, why, err);
     }
   return FR_OK;
 }

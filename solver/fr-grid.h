@@ -24,12 +24,20 @@ typedef struct fr_grid {
 /* Largest grid we accept: 2^31 nodes keeps every node index in an int32. */
 #define FR_GRID_MAX_NODES ((size_t) 1 << 31)
 
+/* Largest span of a grid along one axis, in model units ((n - 1)·d, or d
+ * for a single node).  The solvers square distances in double precision:
+ * past about 1e154 a square overflows and an edge or an update silently
+ * drops out, so the limit keeps every squared distance below 1e301. */
+#define FR_GRID_MAX_EXTENT 1e150
+
 /* A 2D grid of nx × nz nodes with spacing dx, dz and origin x0, z0. */
 fr_grid fr_grid_2d (size_t nx, size_t nz, double dx, double dz, double x0, double z0);
 fr_grid fr_grid_3d (size_t nx, size_t ny, size_t nz, double dx, double dy, double dz,
                     double x0, double y0, double z0);
 
-/* Checks sizes, spacing (> 0, finite) and origin (finite). */
+/* Checks sizes, spacing (> 0, finite, a span of at most FR_GRID_MAX_EXTENT
+ * per axis) and origin (finite).  A message about the spacing names the
+ * word "spacing", one about the origin "origin". */
 fr_status fr_grid_check (const fr_grid *g, fr_error *err);
 
 static inline size_t
@@ -66,6 +74,13 @@ bool fr_grid_exact_node (const fr_grid *g, double x, double y, double z,
  * (0 marks an impermeable cell).  The message names `what` and the first
  * offending node. */
 fr_status fr_check_speed_f32 (const fr_grid *g, const float *v, const char *what, fr_error *err);
+
+/* The same for float64 values that are about to be narrowed to float32,
+ * where the solvers take them: besides the checks above, a positive value
+ * must keep a finite, nonzero float32 (about 1.4e-45 to 3.4e38), or it
+ * would turn into an obstacle or an infinite speed.  -0.0 compares equal
+ * to 0 and is an obstacle, as in float32 grids; -1e-50 is negative. */
+fr_status fr_check_speed_f64 (const fr_grid *g, const double *v, const char *what, fr_error *err);
 
 #ifdef __cplusplus
 }

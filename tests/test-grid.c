@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Grid geometry against CONTRACT.md: node positions, containment, snapping. */
+#include <float.h>
 #include <glib.h>
 #include <math.h>
 
@@ -73,6 +74,86 @@ test_speed_check (void)
   g_assert_nonnull (strstr (err.message, "infinite"));
 }
 
+/* The solvers square distances in double: a grid may span at most
+ * FR_GRID_MAX_EXTENT along each axis, (n - 1)·d, or d for one node. */
+static void
+test_extent_limit (void)
+{
+  fr_error err = { 0 };
+  /* 11 nodes span 10·d. */
+  fr_grid g = fr_grid_2d (11, 3, 1e149, 1.0, 0, 0);
+
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
+  g = fr_grid_2d (11, 3, 1.01e149, 1.0, 0, 0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "spacing"));
+  g_assert_nonnull (strstr (err.message, "along x"));
+  g = fr_grid_2d (3, 1, 1.0, 2e150, 0, 0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "along z"));
+  g = fr_grid_3d (3, 5, 3, 1.0, 1e150, 1.0, 0, 0, 0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "along y"));
+  /* A 2D grid's unused dy never counts. */
+  g = fr_grid_2d (3, 3, 1.0, 1.0, 0, 0);
+  g.dy = 1e300;
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
+  /* (n - 1)·d past DBL_MAX is inf, still refused. */
+  g = fr_grid_2d (3, 3, DBL_MAX, 1.0, 0, 0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+}
+
+/* float64 speeds are judged before they are narrowed to float32. */
+static void
+test_speed_check_f64 (void)
+{
+  fr_grid g = fr_grid_2d (3, 2, 1, 1, 0, 0);
+  double v[6] = { 1, 2, 0, 3, 4, 5 };
+  fr_error err = { 0 };
+
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_OK);
+  /* -0.0 equals 0: an obstacle, as in a float32 grid. */
+  v[4] = -0.0;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_OK);
+  /* Negative, although it narrows to -0.0f. */
+  v[4] = -1e-50;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "V.npy holds a negative value at node (ix=1, iz=1)"));
+  /* Positive, but 0 in float32: it would pass for an obstacle. */
+  v[4] = 1e-50;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "ix=1, iz=1"));
+  g_assert_nonnull (strstr (err.message, "single precision's range"));
+  /* Finite, but inf in float32: not "an infinite value". */
+  v[4] = 1e300;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "single precision's range"));
+  g_assert_null (strstr (err.message, "infinite"));
+  v[4] = INFINITY;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "infinite"));
+  v[4] = NAN;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "NaN"));
+  /* The ends of float32's range pass: the largest float and a value that
+   * rounds to the smallest subnormal, 2^-149. */
+  v[4] = FLT_MAX;
+  v[5] = 0x1p-149;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_OK);
+  /* Below half of 2^-149 rounds to 0; twice FLT_MAX to inf. */
+  v[5] = 0x1p-151;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "ix=2, iz=1"));
+  v[5] = 2.0 * FLT_MAX;
+  g_assert_cmpint (fr_check_speed_f64 (&g, v, "V.npy", &err), ==, FR_E_INPUT);
+
+  /* 3D names iy too. */
+  fr_grid g3 = fr_grid_3d (2, 3, 1, 1, 1, 1, 0, 0, 0);
+  double w[6] = { 1, 1, 1, 1, 1, -2 };
+  g_assert_cmpint (fr_check_speed_f64 (&g3, w, "V.npy", &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "(ix=1, iy=2, iz=0)"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -81,5 +162,7 @@ main (int argc, char **argv)
   g_test_add_func ("/grid/contains-and-snap", test_contains_and_snap);
   g_test_add_func ("/grid/bad-geometry", test_bad_geometry);
   g_test_add_func ("/grid/speed-check", test_speed_check);
+  g_test_add_func ("/grid/extent-limit", test_extent_limit);
+  g_test_add_func ("/grid/speed-check-f64", test_speed_check_f64);
   return g_test_run ();
 }

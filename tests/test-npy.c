@@ -912,6 +912,61 @@ test_array_convert (void)
   g_assert_cmpint (fr_array_to_f64 (&af, NULL, &err), ==, FR_E_INPUT);
 }
 
+/* A speed grid on its way to the solvers: float32 is borrowed, float64 is
+ * checked before it is narrowed (1e-50 would otherwise become an obstacle,
+ * -1e-50 a -0.0 obstacle, 1e300 an infinite speed), then copied. */
+static void
+test_array_speed (void)
+{
+  float f[6] = { 1.0f, 2.0f, 0.0f, 3.0f, 4.0f, 5.0f };
+  double d[6] = { 1.0, 2.0, 0.0, 3.0, 0.1, 1e30 };
+  fr_array af = { .ndim = 2, .shape = { 2, 3 }, .dtype = FR_F32, .data = f };
+  fr_array ad = { .ndim = 2, .shape = { 2, 3 }, .dtype = FR_F64, .data = d };
+  fr_grid g = fr_grid_2d (3, 2, 1.0, 1.0, 0.0, 0.0);
+  float *out = NULL;
+  bool copied = true;
+  fr_error err = { 0 };
+
+  g_assert_cmpint (fr_array_speed_f32 (&af, &g, "F.npy", &out, &copied, &err), ==, FR_OK);
+  g_assert_true (out == f);
+  g_assert_false (copied);
+  f[4] = -1.0f;
+  g_assert_cmpint (fr_array_speed_f32 (&af, &g, "F.npy", &out, &copied, &err), ==, FR_E_INPUT);
+  g_assert_null (out);
+  g_assert_nonnull (strstr (err.message, "F.npy holds a negative value at node (ix=1, iz=1)"));
+
+  g_assert_cmpint (fr_array_speed_f32 (&ad, &g, "F.npy", &out, &copied, &err), ==, FR_OK);
+  g_assert_true (copied);
+  for (int i = 0; i < 6; i++)
+    g_assert_cmpfloat (out[i], ==, (float) d[i]);
+  g_free (out);
+
+  const double bad[] = { -1e-50, 1e-50, 1e300, NAN, -INFINITY };
+  const char *says[] = { "negative", "single precision's range", "single precision's range",
+                         "NaN", "infinite" };
+  for (size_t k = 0; k < G_N_ELEMENTS (bad); k++)
+    {
+      d[5] = bad[k];
+      out = (float *) &err;
+      g_assert_cmpint (fr_array_speed_f32 (&ad, &g, "F.npy", &out, &copied, &err), ==, FR_E_INPUT);
+      g_assert_null (out);
+      g_assert_false (copied);
+      g_assert_nonnull (strstr (err.message, "F.npy holds"));
+      g_assert_nonnull (strstr (err.message, "(ix=2, iz=1)"));
+      g_assert_nonnull (strstr (err.message, says[k]));
+    }
+  /* -0.0 equals 0: an obstacle, as in float32. */
+  d[5] = -0.0;
+  g_assert_cmpint (fr_array_speed_f32 (&ad, &g, "F.npy", &out, &copied, &err), ==, FR_OK);
+  g_assert_cmpfloat (out[5], ==, 0.0f);
+  g_free (out);
+
+  /* The array must cover the grid. */
+  g = fr_grid_2d (2, 2, 1.0, 1.0, 0.0, 0.0);
+  g_assert_cmpint (fr_array_speed_f32 (&ad, &g, "F.npy", &out, &copied, &err), ==, FR_E_INPUT);
+  g_assert_null (out);
+}
+
 static void
 test_array_grid_shape (void)
 {
@@ -1036,6 +1091,7 @@ main (int argc, char **argv)
   g_test_add_func ("/atomic-file/abort", test_atomic_abort);
   g_test_add_func ("/array/convert", test_array_convert);
   g_test_add_func ("/array/grid-shape", test_array_grid_shape);
+  g_test_add_func ("/array/speed", test_array_speed);
   g_test_add_func ("/npy/fuzz/corpus", test_fuzz_corpus);
 
   status = g_test_run ();

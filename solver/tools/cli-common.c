@@ -79,6 +79,25 @@ cli_fail_error (const fr_error *err, const char *context)
   return cli_fail (status, "%s: %s", context, msg);
 }
 
+const char *
+cli_grid_context (const fr_error *err, const char *fallback)
+{
+  if (strstr (err->message, "spacing") != NULL)
+    return "--spacing";
+  if (strstr (err->message, "origin") != NULL)
+    return "--origin";
+  return fallback;
+}
+
+int
+cli_fail_time_range (const fr_error *err, const char *spacing, const char *speeds,
+                     bool double_precision)
+{
+  return cli_fail (CLI_EXIT_USAGE, "--spacing %s and %s: %s: %srescale the units (a smaller "
+                   "--spacing or larger speeds give smaller times)", spacing, speeds,
+                   err->message, double_precision ? "" : "use --precision double, or ");
+}
+
 static cli_option *
 find_option (cli_option *opts, size_t nopts, const char *name, size_t len)
 {

@@ -31,6 +31,18 @@ int cli_exit_code (fr_status status);
  * context is NULL or the message already names it.  Returns the exit code. */
 int cli_fail_error (const fr_error *err, const char *context);
 
+/* The flag a failed fr_grid_check blames: --spacing or --origin when its
+ * message is about them, else fallback (the file the grid's shape came
+ * from, or --shape). */
+const char *cli_grid_context (const fr_error *err, const char *fallback);
+
+/* Reports times that left the output precision's range
+ * (fr_time_check_range's err) against what sets their scale, distance
+ * over speed: the --spacing text and the speeds' file or flag.  Says how to
+ * fix it.  Returns CLI_EXIT_USAGE. */
+int cli_fail_time_range (const fr_error *err, const char *spacing, const char *speeds,
+                         bool double_precision);
+
 /* Prints a one-line note on stderr (on success only; see CONTRACT.md). */
 void cli_note (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 

@@ -6,6 +6,8 @@
  * As in `spr`: every input is checked before the solve, so a usage error
  * costs nothing and names the flag or file at fault, and the outputs are
  * written only once everything is computed, both or neither. */
+#include <float.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +20,11 @@
 #include "fr-csv.h"
 #include "fr-fold.h"
 #include "fr-npy.h"
+#include "fr-time-check.h"
 
 #define FOLD_CLI_SHAPE_MAX 1000000L
+/* fold.c's bound on a constant speed, just under FLT_MAX. */
+#define FOLD_CLI_SPEED_MAX 3.0e38
 
 enum {
   O_SPEED, O_SPEED_CONST, O_SHAPE, O_SPACING, O_ORIGIN, O_PSI_A, O_SOURCE, O_BOUNDARY,
@@ -50,6 +55,7 @@ usage (void)
 typedef struct fold_job {
   /* inputs */
   const char *speed_path, *boundary_path, *horizon_path, *out_path, *receivers_path, *rays_path;
+  const char *speed_const_text, *spacing_text;
   double speed_const;
   long shape[3];
   int shape_n;                /* 0 without --shape */
@@ -65,7 +71,7 @@ typedef struct fold_job {
   int ndim;
   fr_grid grid;
   fr_array speed;
-  float *speed_f32;
+  float *speed_f32;           /* speed's data, or a checked, converted copy */
   bool speed_owned;
   fr_array boundary;
   double *boundary_f64;
@@ -133,14 +139,22 @@ parse_job (cli_option *o, void *state)
       const char *text = cli_value (&o[O_SPEED_CONST]);
       if (!cli_parse_numbers ("--speed-const", text, v, 1, 1, &n))
         return CLI_EXIT_USAGE;
-      if (!(v[0] > 0.0) || v[0] > 3.0e38)
+      if (!(v[0] > 0.0))
         return cli_fail (CLI_EXIT_USAGE, "--speed-const '%s': the speed must be positive", text);
+      /* The solver takes speeds as float32: one that rounds to 0 there
+       * would be an obstacle everywhere. */
+      if (!((float) v[0] > 0.0f) || v[0] > FOLD_CLI_SPEED_MAX)
+        return cli_fail (CLI_EXIT_USAGE, "--speed-const '%s': outside the supported range of "
+                         "speeds (%.2g to %.2g, single precision)", text, (double) FLT_TRUE_MIN,
+                         FOLD_CLI_SPEED_MAX);
       job->speed_const = v[0];
+      job->speed_const_text = text;
       if (!cli_parse_counts ("--shape", cli_value (&o[O_SHAPE]), job->shape, 2, 3, &job->shape_n,
                              FOLD_CLI_SHAPE_MAX))
         return CLI_EXIT_USAGE;
     }
-  if (!cli_parse_numbers ("--spacing", cli_value (&o[O_SPACING]), job->spacing, 1, 3, &job->spacing_n))
+  job->spacing_text = cli_value (&o[O_SPACING]);
+  if (!cli_parse_numbers ("--spacing", job->spacing_text, job->spacing, 1, 3, &job->spacing_n))
     return CLI_EXIT_USAGE;
   for (int a = 0; a < job->spacing_n; a++)
     if (!(job->spacing[a] > 0.0))
@@ -266,7 +280,8 @@ build_grid (fold_job *job)
   else
     job->grid = fr_grid_2d (nx, nz, d[0], d[1], o[0], o[1]);
   if (fr_grid_check (&job->grid, &err) != FR_OK)
-    return cli_fail_error (&err, job->speed_path ? job->speed_path : "--shape");
+    return cli_fail_error (&err, cli_grid_context (&err, job->speed_path ? job->speed_path
+                                                                         : "--shape"));
 
   job->params.psi_a[0] = job->psi[0];
   job->params.psi_a[1] = nd == 3 ? job->psi[1] : 0.0;
@@ -274,20 +289,41 @@ build_grid (fold_job *job)
 
   if (job->speed_path != NULL)
     {
-      if (job->speed.dtype == FR_F32)
-        job->speed_f32 = job->speed.data;
-      else
-        {
-          if (fr_array_to_f32 (&job->speed, &job->speed_f32, &err) != FR_OK)
-            return cli_fail_error (&err, job->speed_path);
-          job->speed_owned = true;
-        }
-      if (fr_check_speed_f32 (&job->grid, job->speed_f32, job->speed_path, &err) != FR_OK)
+      /* float64 is checked before it is narrowed to the solver's float32. */
+      if (fr_array_speed_f32 (&job->speed, &job->grid, job->speed_path, &job->speed_f32,
+                              &job->speed_owned, &err) != FR_OK)
         return cli_fail_error (&err, job->speed_path);
       job->params.speed = job->speed_f32;
     }
   else
     job->params.speed_const = job->speed_const;
+  return CLI_EXIT_OK;
+}
+
+/* A start value that float32 cannot hold would be written as +inf, the
+ * mark of an unreached node. */
+static int
+check_boundary_range (const fold_job *job)
+{
+  const fr_grid *g = &job->grid;
+  const double *b = job->boundary_f64;
+
+  if (job->params.double_precision)
+    return CLI_EXIT_OK;
+  for (size_t i = 0; i < fr_grid_count (g); i++)
+    {
+      if (!isfinite (b[i]) || isfinite ((float) b[i]))
+        continue;
+      size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
+      char node[96];
+      if (g->ndim == 3)
+        snprintf (node, sizeof node, "ix=%zu, iy=%zu, iz=%zu", ix, iy, iz);
+      else
+        snprintf (node, sizeof node, "ix=%zu, iz=%zu", ix, iz);
+      return cli_fail (CLI_EXIT_USAGE, "%s holds %g at node (%s), beyond single precision's "
+                       "range (largest %.2g): use --precision double", job->boundary_path, b[i],
+                       node, (double) FLT_MAX);
+    }
   return CLI_EXIT_OK;
 }
 
@@ -348,6 +384,9 @@ load_starts (fold_job *job)
                          nd == 3 ? "nz, ny, nx" : "nz, nx");
       if (fr_array_to_f64 (b, &job->boundary_f64, &err) != FR_OK)
         return cli_fail_error (&err, job->boundary_path);
+      int status = check_boundary_range (job);
+      if (status != CLI_EXIT_OK)
+        return status;
     }
 
   if (job->horizon_path != NULL)
@@ -411,6 +450,25 @@ solve (fold_job *job)
   return cli_fail_error (&err, context);
 }
 
+/* Times beyond the output precision would be written as +inf, which
+ * means unreached: refused, outside the timed solve.  A constant speed
+ * leaves every node free. */
+static int
+check_times (const fold_job *job)
+{
+  fr_error err = { 0 };
+  char speeds[64];
+
+  if (fr_time_check_range (&job->grid, job->result.time, job->params.speed,
+                           !job->params.double_precision, &err) == FR_OK)
+    return CLI_EXIT_OK;
+  if (job->speed_path == NULL)
+    snprintf (speeds, sizeof speeds, "--speed-const %s", job->speed_const_text);
+  return cli_fail_time_range (&err, job->spacing_text,
+                              job->speed_path != NULL ? job->speed_path : speeds,
+                              job->params.double_precision);
+}
+
 /* fr_fold_ray as cli_trace_rays takes it. */
 static fr_status
 fold_ray (const void *result, const double *p, double **pts, size_t *n, fr_error *err)
@@ -471,7 +529,8 @@ fold_run (void *v)
   if ((status = check_paths (job)) == CLI_EXIT_OK
       && (status = build_grid (job)) == CLI_EXIT_OK
       && (status = load_starts (job)) == CLI_EXIT_OK
-      && (status = solve (job)) == CLI_EXIT_OK)
+      && (status = solve (job)) == CLI_EXIT_OK
+      && (status = check_times (job)) == CLI_EXIT_OK)
     status = cli_trace_rays (&job->grid, job->result.time, &job->receivers, job->ndim, fold_ray,
                              &job->result, job->receivers_path, &job->rays);
   return status;

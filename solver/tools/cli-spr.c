@@ -16,6 +16,7 @@
 #include "fr-csv.h"
 #include "fr-npy.h"
 #include "fr-spr.h"
+#include "fr-time-check.h"
 
 /* Largest radius the parser lets through; the library has its own bound. */
 #define SPR_CLI_RADIUS_MAX 100000L
@@ -41,7 +42,7 @@ usage (void)
 
 typedef struct spr_job {
   /* inputs */
-  const char *velocity_path, *out_path, *receivers_path, *rays_path;
+  const char *velocity_path, *out_path, *receivers_path, *rays_path, *spacing_text;
   double dx, dz, x0, z0;
   double *sources;          /* 2 per source */
   size_t nsrc;
@@ -49,7 +50,7 @@ typedef struct spr_job {
   bool stats;
   /* loaded and computed */
   fr_array velocity;
-  float *velocity_f32;      /* velocity's data, or a converted copy */
+  float *velocity_f32;      /* velocity's data, or a checked, converted copy */
   bool velocity_owned;
   fr_grid grid;
   fr_points receivers;
@@ -96,7 +97,8 @@ parse_job (cli_option *o, void *state)
   job->rays_path = cli_value (&o[O_RAYS_OUT]);
   job->stats = o[O_STATS].count > 0;
 
-  if (!cli_parse_numbers ("--spacing", cli_value (&o[O_SPACING]), v, 1, 2, &n))
+  job->spacing_text = cli_value (&o[O_SPACING]);
+  if (!cli_parse_numbers ("--spacing", job->spacing_text, v, 1, 2, &n))
     return CLI_EXIT_USAGE;
   job->dx = v[0];
   job->dz = n == 2 ? v[1] : v[0];
@@ -191,18 +193,12 @@ load_velocity (spr_job *job)
 
   job->grid = fr_grid_2d (a->shape[1], a->shape[0], job->dx, job->dz, job->x0, job->z0);
   if (fr_grid_check (&job->grid, &err) != FR_OK)
-    return cli_fail_error (&err, path);
+    return cli_fail_error (&err, cli_grid_context (&err, path));
 
-  if (a->dtype == FR_F32)
-    job->velocity_f32 = a->data;
-  else
-    {
-      if (fr_array_to_f32 (a, &job->velocity_f32, &err) != FR_OK)
-        return cli_fail_error (&err, path);
-      job->velocity_owned = true;
-    }
-  /* Named after the file, so the message points at what to fix. */
-  if (fr_check_speed_f32 (&job->grid, job->velocity_f32, path, &err) != FR_OK)
+  /* Named after the file, so the message points at what to fix; float64
+   * is checked before it is narrowed to the solver's float32. */
+  if (fr_array_speed_f32 (a, &job->grid, path, &job->velocity_f32, &job->velocity_owned, &err)
+      != FR_OK)
     return cli_fail_error (&err, path);
   return CLI_EXIT_OK;
 }
@@ -276,6 +272,20 @@ solve (spr_job *job)
   return cli_fail_error (&err, context);
 }
 
+/* Times beyond the output precision would be written as +inf, which
+ * means unreached: refused, outside the timed solve. */
+static int
+check_times (const spr_job *job)
+{
+  fr_error err = { 0 };
+
+  if (fr_time_check_range (&job->grid, job->result.time, job->velocity_f32,
+                           !job->params.double_precision, &err) == FR_OK)
+    return CLI_EXIT_OK;
+  return cli_fail_time_range (&err, job->spacing_text, job->velocity_path,
+                              job->params.double_precision);
+}
+
 /* fr_spr_ray as cli_trace_rays takes it: a receiver no source reaches
  * (walled in by obstacles) has T = +inf and gets no ray. */
 static fr_status
@@ -327,7 +337,8 @@ spr_run (void *v)
   if ((status = check_paths (job)) == CLI_EXIT_OK
       && (status = load_velocity (job)) == CLI_EXIT_OK
       && (status = check_geometry (job)) == CLI_EXIT_OK
-      && (status = solve (job)) == CLI_EXIT_OK)
+      && (status = solve (job)) == CLI_EXIT_OK
+      && (status = check_times (job)) == CLI_EXIT_OK)
     status = cli_trace_rays (&job->grid, job->result.time, &job->receivers, 2, spr_ray,
                              &job->result, job->receivers_path, &job->rays);
   return status;
