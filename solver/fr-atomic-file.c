@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,11 +45,50 @@ free_names (fr_atomic_file *af)
   af->tmp_path = NULL;
 }
 
+/* The file that a write to `path` replaces: path itself, or, when path
+ * is a symbolic link, the file it names (renaming over the link would cut
+ * it from its target).  Anything but a plain file or nothing is refused:
+ * renaming over a device, a FIFO or a socket would destroy it (as root,
+ * /dev/null itself); that is the caller's input (FR_E_INPUT), while a
+ * folder in the way stays a failure to write (FR_E_IO), as before. */
+static fr_status
+resolve_target (const char *path, char **target, fr_error *err)
+{
+  struct stat st;
+  char *t;
+
+  if (lstat (path, &st) == 0 && S_ISLNK (st.st_mode))
+    {
+      t = realpath (path, NULL);
+      if (t == NULL)
+        return fr_error_set (err, errno == ENOMEM ? FR_E_NOMEM : FR_E_IO,
+                             "%s: a symbolic link whose target cannot be reached: %s", path,
+                             strerror (errno));
+    }
+  else if ((t = strdup (path)) == NULL)
+    return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+  if (stat (t, &st) == 0 && S_ISDIR (st.st_mode))
+    {
+      free (t);
+      return fr_error_set (err, FR_E_IO, "%s: %s", path, strerror (EISDIR));
+    }
+  if (stat (t, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      free (t);
+      return fr_error_set (err, FR_E_INPUT, "%s: not a plain file (%s); only files are written",
+                           path, S_ISFIFO (st.st_mode) ? "a pipe"
+                           : S_ISSOCK (st.st_mode) ? "a socket" : "a device");
+    }
+  *target = t;
+  return FR_OK;
+}
+
 fr_status
 fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
 {
   const char *slash, *base;
-  size_t dir_len, len;
+  size_t dir_len, base_len;
+  fr_status st;
   int fd, e;
 
   if (af == NULL)
@@ -56,26 +96,33 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
   memset (af, 0, sizeof *af);
   if (path == NULL || path[0] == '\0')
     return fr_error_set (err, FR_E_IO, "no output file name");
+  if ((st = resolve_target (path, &af->path, err)) != FR_OK)
+    return st;
 
-  slash = strrchr (path, '/');
-  base = slash != NULL ? slash + 1 : path;
+  slash = strrchr (af->path, '/');
+  base = slash != NULL ? slash + 1 : af->path;
   if (base[0] == '\0' || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
-    return fr_error_set (err, FR_E_IO, "%s: not a file name", path);
-  dir_len = (size_t) (base - path);   /* includes the slash, 0 for "name" */
+    {
+      free_names (af);
+      return fr_error_set (err, FR_E_IO, "%s: not a file name", path);
+    }
+  dir_len = (size_t) (base - af->path);   /* includes the slash, 0 for "name" */
 
-  len = strlen (path);
-  af->path = strdup (path);
-  /* "DIR/" + "." + BASE + ".XXXXXX" */
-  af->tmp_path = malloc (len + 1 + 7 + 1);
-  if (af->path == NULL || af->tmp_path == NULL)
+  /* "DIR/" + "." + BASE + ".XXXXXX", BASE shortened so that the name
+   * stays within NAME_MAX: any name the target may have works. */
+  base_len = strlen (base);
+  if (base_len > NAME_MAX - 8)
+    base_len = NAME_MAX - 8;
+  af->tmp_path = malloc (dir_len + 1 + base_len + 7 + 1);
+  if (af->tmp_path == NULL)
     {
       free_names (af);
       return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
     }
-  memcpy (af->tmp_path, path, dir_len);
+  memcpy (af->tmp_path, af->path, dir_len);
   af->tmp_path[dir_len] = '.';
-  memcpy (af->tmp_path + dir_len + 1, base, len - dir_len);
-  memcpy (af->tmp_path + len + 1, ".XXXXXX", 8);
+  memcpy (af->tmp_path + dir_len + 1, base, base_len);
+  memcpy (af->tmp_path + dir_len + 1 + base_len, ".XXXXXX", 8);
 
   fd = mkstemp (af->tmp_path);
   if (fd < 0)

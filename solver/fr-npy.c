@@ -619,16 +619,14 @@ write_data (FILE *fp, const fr_array *a, size_t count)
 }
 
 fr_status
-fr_npy_write (const char *path, const fr_array *a, fr_error *err)
+fr_npy_write_to (FILE *fp, const char *path, const fr_array *a, fr_error *err)
 {
   char dict[256];
   uint8_t pre[NPY_PREAMBLE_MAX];
-  fr_atomic_file af;
   size_t count, npre, pad, hlen;
   int n;
-  fr_status st;
 
-  if (path == NULL || a == NULL || a->ndim < 1 || a->ndim > 3
+  if (fp == NULL || path == NULL || a == NULL || a->ndim < 1 || a->ndim > 3
       || (a->dtype != FR_F32 && a->dtype != FR_F64))
     return fr_error_set (err, FR_E_INPUT, "%s: no valid array to write", path ? path : "(null)");
   count = fr_array_count (a);
@@ -669,16 +667,26 @@ fr_npy_write (const char *path, const fr_array *a, fr_error *err)
   pre[10] = (uint8_t) (hlen >> 16 & 0xff);
   pre[11] = (uint8_t) (hlen >> 24 & 0xff);
 
+  if (fwrite (pre, 1, npre, fp) != npre
+      || fwrite (dict, 1, (size_t) n, fp) != (size_t) n
+      || fprintf (fp, "%*s\n", (int) pad, "") < 0
+      || !write_data (fp, a, count))
+    return fr_error_set (err, FR_E_IO, "%s: cannot write: %s", path, strerror (errno));
+  return FR_OK;
+}
+
+fr_status
+fr_npy_write (const char *path, const fr_array *a, fr_error *err)
+{
+  fr_atomic_file af;
+  fr_status st;
+
   if ((st = fr_atomic_open (&af, path, err)) != FR_OK)
     return st;
-  if (fwrite (pre, 1, npre, af.fp) != npre
-      || fwrite (dict, 1, (size_t) n, af.fp) != (size_t) n
-      || fprintf (af.fp, "%*s\n", (int) pad, "") < 0
-      || !write_data (af.fp, a, count))
+  if ((st = fr_npy_write_to (af.fp, path, a, err)) != FR_OK)
     {
-      int e = errno;
       fr_atomic_abort (&af);
-      return fr_error_set (err, FR_E_IO, "%s: cannot write: %s", path, strerror (e));
+      return st;
     }
   return fr_atomic_commit (&af, err);
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "fr-array.h"
 
 #ifdef __cplusplus
@@ -28,6 +30,10 @@ fr_status fr_npy_parse (const uint8_t *bytes, size_t len, fr_array *out, fr_erro
  * a temporary file beside path is written, flushed and renamed, and a
  * failure leaves nothing behind. */
 fr_status fr_npy_write (const char *path, const fr_array *a, fr_error *err);
+
+/* Writes a as fr_npy_write does, into fp (open for writing, e.g. an
+ * fr_atomic_file's); path only names it in messages. */
+fr_status fr_npy_write_to (FILE *fp, const char *path, const fr_array *a, fr_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,9 @@
 #include <math.h>
 #include <string.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -938,7 +941,7 @@ test_fold_help (void)
   run_result_clear (&r);
 }
 
-/* SIGINT or SIGTERM while a long solve runs: it stops, exit 1, one line,
+/* SIGINT, SIGTERM or SIGHUP while a long solve runs: it stops, exit 1, one line,
  * and neither output appears (the solving subcommands share this frame,
  * cli_run_solve).  The grid is far bigger than a CPU solves in the 0.3 s
  * before the signal, under sanitizers or not. */
@@ -988,6 +991,163 @@ test_fold_interrupted (void)
 {
   interrupt_fold (SIGINT);
   interrupt_fold (SIGTERM);
+  interrupt_fold (SIGHUP);
+}
+
+/* ---- where the outputs go ------------------------------------------------ */
+
+/* An spr run on v.npy of `dir` writing T to `out` (and rays when set). */
+static run_result
+run_spr_to (const char *dir, const char *out, const char *rays)
+{
+  g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *rcv = g_build_filename (dir, "r.csv", NULL);
+
+  if (rays == NULL)
+    return run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius",
+                    "3", "--out", out, NULL);
+  return run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius",
+                  "3", "--receivers", rcv, "--out", out, "--rays-out", rays, NULL);
+}
+
+/* T read back from a .npy that spr wrote (float32, NZ × NX), at node (ix, iz). */
+static double
+npy_time_at (const char *path, size_t ix, size_t iz)
+{
+  g_autofree char *bytes = NULL;
+  gsize len = 0;
+  guint16 hlen;
+  float f;
+
+  g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+  g_assert_cmpuint (len, >, 10);
+  g_assert_cmpint (memcmp (bytes, "\x93NUMPY", 6), ==, 0);
+  hlen = (guint16) ((guint8) bytes[8] | ((guint8) bytes[9] << 8));
+  g_assert_cmpuint (len, ==, 10 + hlen + 4 * (gsize) NX * NZ);
+  memcpy (&f, bytes + 10 + hlen + 4 * (iz * NX + ix), 4);
+  return f;
+}
+
+/* Outputs are plain files, written whole or not at all, whatever the name
+ * names: a pipe or a device is refused before the solve and left as it is
+ * (renaming over it would destroy it: as root, /dev/null); a symbolic link
+ * keeps pointing at its file, which gets the new T; two spellings of one
+ * file are one file; a name of NAME_MAX bytes works. */
+static void
+test_output_targets (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, G_MAXSIZE);
+  g_autofree char *rcv = write_text (dir, "r.csv", "x,z\n18,5\n");
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.npy", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.npy", NULL);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *t_again = g_build_filename (dir, ".", "T.npy", NULL);
+  g_autofree char *long_name = g_strnfill (255 - 4, 'a');
+  g_autofree char *long_npy = g_strconcat (long_name, ".npy", NULL);
+  g_autofree char *long_path = g_build_filename (dir, long_npy, NULL);
+  struct stat st;
+  run_result r;
+  guint before;
+
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  g_assert_true (g_file_set_contents (target, "old", -1, NULL));
+  g_assert_cmpint (symlink ("target.npy", link), ==, 0);
+  before = count_entries (dir);
+
+  r = run_spr_to (dir, fifo, NULL);
+  assert_failure (&r, "foldray-cli", 2, "--out");
+  g_assert_cmpint (lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  g_assert_cmpuint (count_entries (dir), ==, before);
+  run_result_clear (&r);
+
+  r = run_spr_to (dir, t, fifo);
+  assert_failure (&r, "foldray-cli", 2, "--rays-out");
+  g_assert_cmpuint (count_entries (dir), ==, before);
+  run_result_clear (&r);
+
+  /* T = distance / speed along the row of the source (V0 everywhere). */
+  r = run_spr_to (dir, link, NULL);
+  assert_success (&r);
+  g_assert_cmpint (lstat (link, &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  g_assert_cmpfloat_with_epsilon (npy_time_at (target, 30, 10), 10 * DX / V0, 1e-6);
+  g_assert_cmpuint (count_entries (dir), ==, before);
+  run_result_clear (&r);
+
+  r = run_spr_to (dir, t, t_again);
+  assert_failure (&r, "foldray-cli", 2, "--rays-out");
+  g_assert_false (g_file_test (t, G_FILE_TEST_EXISTS));
+  run_result_clear (&r);
+
+  r = run_spr_to (dir, long_path, NULL);
+  assert_success (&r);
+  g_assert_cmpfloat_with_epsilon (npy_time_at (long_path, 20, 10), 0.0, 1e-9);
+  g_assert_cmpuint (count_entries (dir), ==, before + 1);
+  run_result_clear (&r);
+  rm_rf (dir);
+}
+
+static void
+limit_file_size (gpointer data)
+{
+  struct rlimit rl = { 2048, 2048 };   /* bytes: less than T.npy (41 x 31 floats) */
+
+  (void) data;
+  setrlimit (RLIMIT_FSIZE, &rl);
+}
+
+static void
+stdout_closed (gpointer data)
+{
+  (void) data;
+  close (1);
+}
+
+static void
+stdout_to_dev_full (gpointer data)
+{
+  int fd = open ("/dev/full", O_WRONLY);
+
+  (void) data;
+  if (fd >= 0)
+    dup2 (fd, 1);
+}
+
+/* A write that the system refuses is a failure (exit 1, one line) that
+ * leaves nothing behind, also where it would raise a signal: a file size
+ * limit (SIGXFSZ), and stdout (--stats) on a full device or closed: the
+ * stats are part of the output, so T is not kept either (and a closed
+ * stdout must not hand its descriptor to T, where printf would write). */
+static void
+test_output_write_refused (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, G_MAXSIZE);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  const char *argv[] = { cli_path (), "spr", "--velocity", v, "--spacing", "0.5", "--source",
+                         "10,5", "--radius", "3", "--out", t, "--stats", NULL };
+  GSpawnChildSetupFunc setups[] = { limit_file_size, stdout_to_dev_full, stdout_closed };
+
+  for (size_t k = 0; k < G_N_ELEMENTS (setups); k++)
+    {
+      run_result r = { 0 };
+      g_autoptr (GError) error = NULL;
+      int wait_status = 0;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL,
+                                   k > 0 ? G_SPAWN_STDOUT_TO_DEV_NULL : 0, setups[k], NULL,
+                                   k > 0 ? NULL : &r.out, &r.err, &wait_status, &error));
+      g_assert_no_error (error);
+      r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
+                                         : 128 + WTERMSIG (wait_status);
+      assert_failure (&r, "foldray-cli", 1, k == 0 ? "T.npy" : "output");
+      g_assert_cmpuint (count_entries (dir), ==, 1);     /* v.npy alone */
+      run_result_clear (&r);
+    }
+  rm_rf (dir);
 }
 
 /* ---- foldray-picture ----------------------------------------------------- */
@@ -1205,6 +1365,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/spr/failures", test_spr_failures);
   g_test_add_func ("/cli/spr/cuda-request", test_spr_cuda_request);
   g_test_add_func ("/cli/fold/interrupted", test_fold_interrupted);
+  g_test_add_func ("/cli/output/targets", test_output_targets);
+  g_test_add_func ("/cli/output/write-refused", test_output_write_refused);
   g_test_add_func ("/cli/fold-help", test_fold_help);
   g_test_add_func ("/cli/picture", test_picture);
   g_test_add_func ("/csv/parse", test_csv_parse);

@@ -2,7 +2,9 @@
 #include "cli-common.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,8 +297,66 @@ cli_check_output (const char *flag, const char *path)
                        strerror (errno));
   else if (stat (path, &st) == 0 && S_ISDIR (st.st_mode))
     status = cli_fail (CLI_EXIT_FAILURE, "%s %s: is a folder", flag, path);
+  else if (stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    /* A device, pipe or socket: written by rename, it would be destroyed
+     * (fr_atomic_open refuses it too; this says so before the solve). */
+    status = cli_fail (CLI_EXIT_USAGE, "%s %s: not a plain file (a device, pipe or socket)",
+                       flag, path);
   free (dir);
   return status;
+}
+
+void
+cli_guard_process (void)
+{
+  /* In order: open takes the lowest free descriptor, which is fd then. */
+  for (int fd = 0; fd <= 2; fd++)
+    if (fcntl (fd, F_GETFD) < 0 && errno == EBADF)
+      (void) open (fd == 1 ? "/dev/full" : "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+  signal (SIGPIPE, SIG_IGN);
+  signal (SIGXFSZ, SIG_IGN);
+}
+
+/* path with its folder resolved (symbolic links, "." and ".."), or NULL
+ * when the folder cannot be resolved. */
+static char *
+resolve_folder (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  char *dir = slash == NULL ? strdup (".") : slash == path ? strdup ("/")
+              : strndup (path, (size_t) (slash - path));
+  char *real = dir != NULL ? realpath (dir, NULL) : NULL;
+  char *out = NULL;
+
+  if (real != NULL)
+    {
+      const char *base = slash != NULL ? slash + 1 : path;
+      size_t n = strlen (real) + 1 + strlen (base) + 1;
+      if ((out = malloc (n)) != NULL)
+        snprintf (out, n, "%s/%s", real, base);
+    }
+  free (dir);
+  free (real);
+  return out;
+}
+
+bool
+cli_same_file (const char *a, const char *b)
+{
+  struct stat sa, sb;
+  char *ra, *rb;
+  bool same;
+
+  if (strcmp (a, b) == 0)
+    return true;
+  if (stat (a, &sa) == 0 && stat (b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  ra = resolve_folder (a);
+  rb = resolve_folder (b);
+  same = ra != NULL && rb != NULL && strcmp (ra, rb) == 0;
+  free (ra);
+  free (rb);
+  return same;
 }
 
 void

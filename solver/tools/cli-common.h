@@ -80,9 +80,22 @@ bool cli_parse_counts (const char *flag, const char *text, long *out, int min, i
  * reported before the library tries, so a missing input is always exit 2. */
 int cli_check_input (const char *flag, const char *path);
 
-/* Fails (CLI_EXIT_FAILURE) unless path's folder exists and is writable:
- * checked before a long solve, which would otherwise be thrown away. */
+/* Fails (CLI_EXIT_FAILURE) unless path's folder exists and is writable,
+ * and (CLI_EXIT_USAGE) when path names a device, pipe or socket: checked
+ * before a long solve, which would otherwise be thrown away. */
 int cli_check_output (const char *flag, const char *path);
+
+/* Call first in main.  Makes a refused write an error that the caller
+ * reports and cleans up after, not a signal that kills the process past
+ * that: a closed pipe on stdout (SIGPIPE) or a file size limit (SIGXFSZ).
+ * And keeps file descriptors 0-2 taken: started with stdout closed, an
+ * output file would get descriptor 1, and printf would write into it.  A
+ * closed stdout becomes /dev/full, so that printing to it fails. */
+void cli_guard_process (void);
+
+/* Whether two output names name one file, however spelled: one existing
+ * file (links included), or one name in one resolved folder. */
+bool cli_same_file (const char *a, const char *b);
 
 /* Prints s as a JSON string, quotes included. */
 void cli_json_string (FILE *fp, const char *s);

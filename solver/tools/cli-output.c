@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli-output.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli-common.h"
@@ -14,7 +16,7 @@
 /* Raising the flag is one lock-free atomic store, which is
  * async-signal-safe. */
 static fr_cancel *interrupt_flag;
-static struct sigaction old_int, old_term;
+static struct sigaction old_int, old_term, old_hup;
 
 static void
 on_signal (int sig)
@@ -36,6 +38,7 @@ cli_interrupt_install (void)
   sigemptyset (&sa.sa_mask);
   sigaction (SIGINT, &sa, &old_int);
   sigaction (SIGTERM, &sa, &old_term);
+  sigaction (SIGHUP, &sa, &old_hup);    /* a closed terminal */
   return interrupt_flag;
 }
 
@@ -46,6 +49,7 @@ cli_interrupt_remove (void)
     return;
   sigaction (SIGINT, &old_int, NULL);
   sigaction (SIGTERM, &old_term, NULL);
+  sigaction (SIGHUP, &old_hup, NULL);
   fr_cancel_free (interrupt_flag);
   interrupt_flag = NULL;
 }
@@ -68,16 +72,29 @@ cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *
         status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
       else
         {
+          cli_outputs out = { 0 };
+
           cmd->set_cancel (job, cancel);
           status = cmd->run (job);
           /* Past this point an interrupt no longer cancels anything. */
           if (status == CLI_EXIT_OK)
             status = fr_cancel_raised (cancel) ? cli_fail (CLI_EXIT_FAILURE, "interrupted")
-                                               : cmd->write (job);
+                                               : cmd->write (job, &out);
           cli_interrupt_remove ();
           cmd->set_cancel (job, NULL);
+          /* The report (--stats) is output too: the files are committed
+           * only once it reached stdout. */
           if (status == CLI_EXIT_OK)
-            cmd->report (job);
+            {
+              cmd->report (job);
+              if (fflush (stdout) != 0 || ferror (stdout))
+                status = cli_fail (CLI_EXIT_FAILURE, "standard output: cannot write the report: %s",
+                                   strerror (errno));
+            }
+          if (status == CLI_EXIT_OK)
+            status = cli_outputs_commit (&out);
+          else
+            cli_outputs_abort (&out);
         }
     }
   cmd->clear (job);
@@ -86,24 +103,24 @@ cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *
 }
 
 int
-cli_write_time_and_rays (const fr_grid *g, const double *time, bool double_precision,
+cli_stage_time_and_rays (const fr_grid *g, const double *time, bool double_precision,
                          const char *out_path, const char *rays_path, int ndim,
-                         const fr_csv_ray *rays, size_t nrays)
+                         const fr_csv_ray *rays, size_t nrays, cli_outputs *out)
 {
   size_t n = fr_grid_count (g);
-  fr_atomic_file rays_file = { 0 };
   float *t32 = NULL;
   fr_array t;
   fr_error err = { 0 };
   fr_status st;
 
+  *out = (cli_outputs) { 0 };
   if (rays_path != NULL)
     {
-      if (fr_atomic_open (&rays_file, rays_path, &err) != FR_OK)
+      if (fr_atomic_open (&out->rays, rays_path, &err) != FR_OK)
         return cli_fail_error (&err, "--rays-out");
-      if (fr_csv_write_rays_to (rays_file.fp, ndim, rays, nrays, &err) != FR_OK)
+      if (fr_csv_write_rays_to (out->rays.fp, ndim, rays, nrays, &err) != FR_OK)
         {
-          fr_atomic_abort (&rays_file);
+          cli_outputs_abort (out);
           return cli_fail_error (&err, rays_path);
         }
     }
@@ -115,30 +132,53 @@ cli_write_time_and_rays (const fr_grid *g, const double *time, bool double_preci
       t32 = malloc (n * sizeof *t32);
       if (t32 == NULL)
         {
-          fr_atomic_abort (&rays_file);
+          cli_outputs_abort (out);
           return cli_fail (CLI_EXIT_FAILURE, "out of memory");
         }
       for (size_t i = 0; i < n; i++)
         t32[i] = (float) time[i];
       t = fr_array_wrap_grid (g, FR_F32, t32);
     }
-  st = fr_npy_write (out_path, &t, &err);
+  st = fr_atomic_open (&out->time, out_path, &err);
+  if (st == FR_OK)
+    st = fr_npy_write_to (out->time.fp, out_path, &t, &err);
   free (t32);
   if (st != FR_OK)
     {
-      fr_atomic_abort (&rays_file);
+      cli_outputs_abort (out);
       /* Whatever the library says, failing to write an output is exit 1. */
       err.code = err.code == FR_E_NOMEM ? FR_E_NOMEM : FR_E_IO;
       return cli_fail_error (&err, out_path);
     }
-
-  if (rays_path != NULL && fr_atomic_commit (&rays_file, &err) != FR_OK)
-    {
-      fr_atomic_abort (&rays_file);
-      unlink (out_path);
-      return cli_fail_error (&err, rays_path);
-    }
   return CLI_EXIT_OK;
+}
+
+int
+cli_outputs_commit (cli_outputs *out)
+{
+  fr_error err = { 0 };
+  char *time_path = out->time.path != NULL ? strdup (out->time.path) : NULL;
+  int status = CLI_EXIT_OK;
+
+  if (out->time.fp != NULL && fr_atomic_commit (&out->time, &err) != FR_OK)
+    status = cli_fail_error (&err, NULL);
+  else if (out->rays.fp != NULL && fr_atomic_commit (&out->rays, &err) != FR_OK)
+    {
+      /* T alone would be half of the outputs. */
+      if (time_path != NULL)
+        unlink (time_path);
+      status = cli_fail_error (&err, NULL);
+    }
+  cli_outputs_abort (out);
+  free (time_path);
+  return status;
+}
+
+void
+cli_outputs_abort (cli_outputs *out)
+{
+  fr_atomic_abort (&out->time);
+  fr_atomic_abort (&out->rays);
 }
 
 int

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the solving subcommands (spr, fold) share around a solve: one
- * frame from the options to the report, SIGINT / SIGTERM cancel the solve,
+ * frame from the options to the report, SIGINT / SIGTERM / SIGHUP cancel the solve,
  * and its outputs are written all or nothing. */
 #pragma once
 
@@ -8,10 +8,17 @@
 #include <stddef.h>
 
 #include "cli-common.h"
+#include "fr-atomic-file.h"
 #include "fr-cancel.h"
 #include "fr-csv.h"
 #include "fr-grid.h"
 #include "fr-status.h"
+
+/* A solve's outputs, written into temporary files beside their names
+ * (fr_atomic_file) and committed together once nothing else can fail. */
+typedef struct cli_outputs {
+  fr_atomic_file time, rays;
+} cli_outputs;
 
 /* A solving subcommand's own steps; job is its state, zeroed by the caller
  * and set up as far as its parse needs. */
@@ -20,19 +27,20 @@ typedef struct cli_solve_command {
   int (*parse) (cli_option *opts, void *job);   /* the options into the job */
   void (*set_cancel) (void *job, fr_cancel *cancel);
   int (*run) (void *job);      /* every check and load, the solve and the rays */
-  int (*write) (void *job);    /* the outputs, all or nothing */
+  int (*write) (void *job, cli_outputs *out);   /* stage the outputs (below) */
   void (*report) (void *job);  /* notes and --stats, after a success */
   void (*clear) (void *job);
 } cli_solve_command;
 
 /* Runs a solving subcommand: parses argv against opts (--help prints its
- * usage), then runs it with SIGINT / SIGTERM raising its cancel flag, writes
- * the outputs unless it was interrupted, reports, and frees the job and the
- * options.  Returns the CLI exit code. */
+ * usage), then runs it with SIGINT / SIGTERM / SIGHUP raising its cancel flag, stages
+ * the outputs unless it was interrupted, reports, commits the outputs once
+ * the report reached stdout, and frees the job and the options.  Returns
+ * the CLI exit code. */
 int cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *opts,
                    size_t nopts, void *job);
 
-/* Installs SIGINT and SIGTERM handlers that raise the returned flag (an
+/* Installs SIGINT, SIGTERM and SIGHUP handlers that raise the returned flag (an
  * interrupted run stops between passes and leaves no file behind).
  * Returns NULL when out of memory; pair with cli_interrupt_remove. */
 fr_cancel *cli_interrupt_install (void);
@@ -40,15 +48,21 @@ fr_cancel *cli_interrupt_install (void);
 /* Restores the previous handlers and frees the flag. */
 void cli_interrupt_remove (void);
 
-/* Writes T as float32 (or float64 with double_precision) to out_path and,
- * when rays_path is set, the rays as CSV, so that a failure of either leaves
- * neither file behind: the rays go to a temporary file first, T is written
- * atomically, and the rays are committed only after T succeeded (T is
- * removed if that commit fails).  Returns a CLI exit code, having reported
- * any failure. */
-int cli_write_time_and_rays (const fr_grid *g, const double *time, bool double_precision,
+/* Writes T as float32 (or float64 with double_precision) for out_path and,
+ * when rays_path is set, the rays as CSV for it, into temporary files.
+ * Returns a CLI exit code, having reported any failure and removed what it
+ * wrote. */
+int cli_stage_time_and_rays (const fr_grid *g, const double *time, bool double_precision,
                              const char *out_path, const char *rays_path, int ndim,
-                             const fr_csv_ray *rays, size_t nrays);
+                             const fr_csv_ray *rays, size_t nrays, cli_outputs *out);
+
+/* Renames the staged files into place, T first; if the rays then fail, T
+ * is removed again, so that a failure leaves neither.  Returns a CLI exit
+ * code. */
+int cli_outputs_commit (cli_outputs *out);
+
+/* Removes the staged files; safe on a zeroed or committed cli_outputs. */
+void cli_outputs_abort (cli_outputs *out);
 
 /* The rays of a solve, one per receiver that a source reached. */
 typedef struct cli_rays {

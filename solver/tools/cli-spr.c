@@ -151,7 +151,7 @@ parse_job (cli_option *o, void *state)
         return cli_fail (CLI_EXIT_USAGE, "--precision '%s': expected single or double", p);
     }
 
-  if (job->rays_path != NULL && strcmp (job->rays_path, job->out_path) == 0)
+  if (job->rays_path != NULL && cli_same_file (job->rays_path, job->out_path))
     return cli_fail (CLI_EXIT_USAGE, "--out and --rays-out name the same file '%s'", job->out_path);
   return CLI_EXIT_OK;
 }
@@ -297,12 +297,13 @@ spr_ray (const void *result, const double *p, double **pts, size_t *n, fr_error 
 /* All or nothing (cli-output.h); an older T.npy that a failed run replaced
  * is gone then, which is the price of not keeping a backup. */
 static int
-write_outputs (void *state)
+write_outputs (void *state, cli_outputs *out)
 {
   spr_job *job = state;
 
-  return cli_write_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
-                                  job->out_path, job->rays_path, 2, job->rays.ray, job->rays.count);
+  return cli_stage_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
+                                  job->out_path, job->rays_path, 2, job->rays.ray, job->rays.count,
+                                  out);
 }
 
 static void

@@ -3,6 +3,7 @@
  * only dispatches; each subcommand lives in its own cli-*.c. */
 #include "foldray-config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,9 +34,20 @@ usage (FILE *fp)
          fp);
 }
 
+/* The subcommand's exit code, or 1 when what it printed (usage, info)
+ * did not reach stdout: a script reading it would get less than it asked. */
+static int
+stdout_checked (int status)
+{
+  if (status == CLI_EXIT_OK && (fflush (stdout) != 0 || ferror (stdout)))
+    return cli_fail (CLI_EXIT_FAILURE, "standard output: cannot write: %s", strerror (errno));
+  return status;
+}
+
 int
 main (int argc, char **argv)
 {
+  cli_guard_process ();
   if (argc < 2)
     {
       /* The contract allows one line on stderr for a failure. */
@@ -44,15 +56,16 @@ main (int argc, char **argv)
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {
       usage (stdout);
-      return CLI_EXIT_OK;
+      return stdout_checked (CLI_EXIT_OK);
     }
   if (strcmp (argv[1], "--version") == 0)
     {
       printf ("foldray-cli %s\n", FOLDRAY_VERSION);
-      return CLI_EXIT_OK;
+      return stdout_checked (CLI_EXIT_OK);
     }
   for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
     if (strcmp (argv[1], subcommands[i].name) == 0)
-      return cli_run_with_scene (subcommands[i].name, subcommands[i].run, argc - 1, argv + 1);
+      return stdout_checked (cli_run_with_scene (subcommands[i].name, subcommands[i].run,
+                                                 argc - 1, argv + 1));
   return cli_fail (CLI_EXIT_USAGE, "unknown subcommand '%s' (try --help)", argv[1]);
 }

@@ -407,6 +407,7 @@ main (int argc, char **argv)
   bool help;
   int status;
 
+  cli_guard_process ();
   cli_set_program ("foldray-picture");
   if (argc < 2)
     return cli_fail (CLI_EXIT_USAGE, "missing options (try --help)");
