@@ -574,6 +574,54 @@ read_settings (Reader     *r,
   return TRUE;
 }
 
+/* json-glib parses recursively, so a document nested a hundred thousand
+ * levels deep overflows the stack and crashes the app or foldray-cli.  A
+ * scene is five levels deep; past this it is refused before parsing. */
+#define MAX_NESTING 256
+
+/* Whether text opens more than MAX_NESTING arrays or objects at once.
+ * Brackets inside strings do not count; \" does not end a string. */
+static gboolean
+nested_too_deep (const char *text,
+                 gsize       length)
+{
+  gboolean in_string = FALSE;
+  int depth = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      if (in_string)
+        {
+          if (text[i] == '\\')
+            i++;
+          else if (text[i] == '"')
+            in_string = FALSE;
+          continue;
+        }
+      switch (text[i])
+        {
+        case '"':
+          in_string = TRUE;
+          break;
+        case '[':
+        case '{':
+          if (++depth > MAX_NESTING)
+            return TRUE;
+          break;
+        case ']':
+        case '}':
+          /* Stray closers are the parser's to refuse; they must not
+           * buy depth for the openers after them. */
+          if (depth > 0)
+            depth--;
+          break;
+        default:
+          break;
+        }
+    }
+  return FALSE;
+}
+
 /* Parses a scene from text.  name names it in messages; a relative
  * background path is taken from base_dir. */
 FrSceneDoc *
@@ -596,6 +644,12 @@ fr_scene_doc_parse (const char  *text,
 
   g_return_val_if_fail (text != NULL, NULL);
 
+  if (nested_too_deep (text, length < 0 ? strlen (text) : (gsize) length))
+    {
+      fail (&r, FR_SCENE_FILE_ERROR_MALFORMED,
+            _("not a Foldray scene (JSON nested deeper than %d levels)"), MAX_NESTING);
+      return NULL;
+    }
   if (!json_parser_load_from_data (parser, text, length, &local))
     {
       fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), local->message);

@@ -10,6 +10,8 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "fr-array.h"
 #include "fr-npy.h"
@@ -45,7 +47,11 @@ rm_rf (const char *dir)
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     {
       g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
+
+      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
+        rm_rf (p);
+      else
+        g_unlink (p);
     }
   if (d != NULL)
     g_dir_close (d);
@@ -566,6 +572,363 @@ test_cli (void)
   rm_rf (dir);
 }
 
+/* A scene nested far deeper than any real one is refused before json-glib,
+ * whose recursive parser would overflow the stack on it. */
+static void
+test_deep_nesting (void)
+{
+  const int deep = 100000;
+  g_autoptr(GString) arrays = g_string_new (NULL);
+  g_autoptr(GString) objects = g_string_new (HEAD GRID ", \"x\": ");
+  g_autoptr(GString) quoted = g_string_new (HEAD GRID ", \"title\": \"\\\\\\\"");
+  g_autoptr(GString) fine = g_string_new (HEAD GRID ", \"x\": ");
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "deep.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *args = NULL, *err = NULL;
+  int status;
+
+  for (int i = 0; i < deep; i++)
+    g_string_append_c (arrays, '[');
+  for (int i = 0; i < deep; i++)
+    g_string_append_c (arrays, ']');
+  for (int i = 0; i < deep; i++)
+    g_string_append (objects, "{\"a\": ");
+  g_string_append_c (objects, '1');
+  for (int i = 0; i <= deep; i++)
+    g_string_append_c (objects, '}');
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *text = i == 0 ? arrays->str : objects->str;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (text, -1, "deep.json", dir, &error);
+
+      g_assert_null (doc);
+      g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_MALFORMED);
+      g_assert_true (g_str_has_prefix (error->message, "deep.json: "));
+      g_assert_nonnull (strstr (error->message, "nested"));
+    }
+
+  /* Brackets in a string (after an escaped backslash and quote) do not
+   * count, and a nesting a real file could have is parsed. */
+  for (int i = 0; i < 1000; i++)
+    g_string_append (quoted, "[{");
+  g_string_append (quoted, "\"}");
+  for (int i = 0; i < 200; i++)
+    g_string_append_c (fine, '[');
+  for (int i = 0; i < 200; i++)
+    g_string_append_c (fine, ']');
+  g_string_append_c (fine, '}');
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (i == 0 ? quoted->str : fine->str, -1,
+                                                      "ok.json", dir, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (doc);
+    }
+
+  /* foldray-cli: exit 2 and one line naming the file, not a crash. */
+  g_assert_true (g_file_set_contents (path, objects->str, -1, NULL));
+  if (g_getenv ("FOLDRAY_CLI") != NULL)
+    {
+      args = g_strdup_printf ("spr --scene %s --out %s", path, out);
+      run_cli (args, NULL, &err, &status);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+      g_assert_true (g_str_has_prefix (err, "foldray-cli: "));
+      g_assert_nonnull (strstr (err, "deep.json"));
+      g_assert_nonnull (strstr (err, "nested"));
+      g_assert_cmpuint (strchr (err, '\n') - err + 1, ==, strlen (err));
+    }
+  rm_rf (dir);
+}
+
+/* foldray-cli with TMPDIR set to tmp (where --scene makes its temporary
+ * folder), setup run in the child; returns its wait status. */
+static int
+spawn_cli (const char *tmp, GSpawnChildSetupFunc setup, char **err, const char *first, ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+  va_list ap;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("FOLDRAY_CLI"));
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_STDOUT_TO_DEV_NULL, setup, NULL,
+                NULL, err, &status, &error);
+  g_assert_no_error (error);
+  return status;
+}
+
+/* Exit code, one line starting "foldray-cli: ", naming the scene and
+ * saying says, and no temporary folder left in tmp or named. */
+static void
+assert_scene_failure (int status, const char *err, int code, const char *scene, const char *says,
+                      const char *tmp)
+{
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != code || strstr (err, scene) == NULL ||
+      (says != NULL && strstr (err, says) == NULL))
+    g_test_message ("status %d, stderr [%s]; expected exit %d naming %s and %s", status, err, code,
+                    scene, says);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, code);
+  g_assert_true (g_str_has_prefix (err, "foldray-cli: "));
+  g_assert_cmpuint (strchr (err, '\n') - err + 1, ==, strlen (err));
+  g_assert_nonnull (strstr (err, scene));
+  if (says != NULL)
+    g_assert_nonnull (strstr (err, says));
+  g_assert_null (strstr (err, "foldray-scene-"));
+  g_assert_cmpuint (count_files (tmp), ==, 0);
+}
+
+#define OK_GRID "\"grid\": {\"nx\": 21, \"nz\": 11, \"spacing\": [0.1, 0.1]}"
+#define ONE_LAYER "\"layers\": [{\"velocity\": 1.5, \"dvdz\": 1e300, \"interface\": [[0, 0.5], [2, 0.5]]}]"
+
+/* Faults of the scene are told in its words: never a temporary file the
+ * expansion made, nor a flag the user did not type; and whatever the
+ * outcome, the temporary folder is gone. */
+static void
+test_cli_messages (void)
+{
+  static const struct {
+    const char *json;
+    const char *subcommand;
+    const char *says;
+    gboolean rays;
+  } cases[] = {
+    /* Spacing that overflows the grid's extent: the rasteriser made NaN. */
+    { HEAD "\"grid\": {\"nx\": 201, \"nz\": 101, \"spacing\": [1e308, 1e308]}, "
+      "\"sources\": [[0, 0]]}", "spr", "spacing", FALSE },
+    /* A gradient that overflows single precision once rasterised. */
+    { HEAD OK_GRID ", " ONE_LAYER ", \"sources\": [[0, 0]]}", "spr", "dvdz", FALSE },
+    { HEAD OK_GRID ", \"sources\": [[0, 0]], \"receivers\": [[100, 0]]}", "spr", "receiver 1", TRUE },
+    { HEAD OK_GRID ", \"sources\": [[0, 0]], \"receivers\": [[100, 0]]}", "fold", "receiver 1", TRUE },
+    { HEAD OK_GRID ", \"sources\": [[100, 0]]}", "spr", "source", FALSE },
+    { HEAD OK_GRID ", \"sources\": [[0.05, 0]]}", "spr", "source", FALSE },
+    { HEAD OK_GRID ", \"sources\": []}", "fold", "no sources", FALSE },
+    { HEAD OK_GRID ", \"sources\": [[0, 0]], \"fold\": {\"psi_a\": [2, 0]}}", "fold", "psi_a", FALSE },
+  };
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
+  g_autofree char *scene = g_build_filename (dir, "faulty.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *good = scene_path ("three-layer.json");
+  g_autofree char *nowhere = g_build_filename (dir, "no", "T.npy", NULL);
+
+  if (g_getenv ("FOLDRAY_CLI") == NULL)
+    {
+      g_test_skip ("FOLDRAY_CLI not set");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *json = cases[i].json;
+      g_autofree char *err = NULL;
+      int status;
+
+      g_test_message ("case %u: %s %s", i, cases[i].subcommand, json);
+      g_assert_true (g_file_set_contents (scene, json, -1, NULL));
+      status = spawn_cli (tmp, NULL, &err, cases[i].subcommand, "--scene", scene, "--out", out,
+                          cases[i].rays ? "--rays-out" : NULL, rays, NULL);
+      assert_scene_failure (status, err, 2, "faulty.json", cases[i].says, tmp);
+      /* Not blamed on flags the user never typed. */
+      g_assert_false (g_str_has_prefix (err, "foldray-cli: --source"));
+      g_assert_false (g_str_has_prefix (err, "foldray-cli: --psi-a"));
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+
+  /* A failure of the subcommand itself, and a success, leave no folder. */
+  {
+    g_autofree char *err = NULL;
+    int status = spawn_cli (tmp, NULL, &err, "spr", "--scene", good, "--backend", "cpu",
+                            "--out", nowhere, NULL);
+
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), !=, 0);
+    g_assert_null (strstr (err, "foldray-scene-"));
+    g_assert_cmpuint (count_files (tmp), ==, 0);
+    g_clear_pointer (&err, g_free);
+    status = spawn_cli (tmp, NULL, &err, "spr", "--scene", good, "--backend", "cpu", "--out", out,
+                        "--rays-out", rays, NULL);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    g_assert_cmpuint (count_files (tmp), ==, 0);
+  }
+  rm_rf (dir);
+}
+
+/* --scene where it does not apply, or twice: exit 2, saying so (not a
+ * complaint about a flag the expansion made up). */
+static void
+test_cli_usage (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
+  g_autofree char *good = scene_path ("three-layer.json");
+  g_autofree char *other = scene_path ("gradient.json");
+  g_autofree char *eq = g_strconcat ("--scene=", other, NULL);
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *err = NULL;
+  int status;
+
+  if (g_getenv ("FOLDRAY_CLI") == NULL)
+    {
+      g_test_skip ("FOLDRAY_CLI not set");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  status = spawn_cli (tmp, NULL, &err, "info", "--scene", good, NULL);
+  assert_scene_failure (status, err, 2, "--scene", "spr and fold", tmp);
+  g_assert_null (strstr (err, "--velocity"));
+  g_clear_pointer (&err, g_free);
+
+  status = spawn_cli (tmp, NULL, &err, "spr", "--scene", good, "--scene", other, "--out", out, NULL);
+  assert_scene_failure (status, err, 2, "--scene", "more than once", tmp);
+  g_clear_pointer (&err, g_free);
+  status = spawn_cli (tmp, NULL, &err, "fold", eq, "--out", out, "--scene", good, NULL);
+  assert_scene_failure (status, err, 2, "--scene", "more than once", tmp);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  rm_rf (dir);
+}
+
+static void
+limit_memory (gpointer data)
+{
+  struct rlimit rl = { 1u << 30, 1u << 30 };
+
+  (void) data;
+  setrlimit (RLIMIT_AS, &rl);
+}
+
+/* Running out of memory while rasterising is a failure (1), not bad input. */
+static void
+test_cli_out_of_memory (void)
+{
+  /* 20000 × 20000 float32 nodes: 1.6 GB, more than the child may map. */
+  static const char json[] = HEAD "\"grid\": {\"nx\": 20000, \"nz\": 20000, \"spacing\": [0.01, 0.01]}, "
+    "\"layers\": [{\"velocity\": 1.5, \"interface\": [[0, 50], [200, 50]]}], \"sources\": [[0, 0]]}";
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
+  g_autofree char *scene = g_build_filename (dir, "huge.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *err = NULL;
+  int status;
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("an address space limit and the address sanitizer do not mix");
+  return;
+#endif
+  if (g_getenv ("FOLDRAY_CLI") == NULL)
+    {
+      g_test_skip ("FOLDRAY_CLI not set");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (scene, json, -1, NULL));
+  status = spawn_cli (tmp, limit_memory, &err, "spr", "--scene", scene, "--out", out, NULL);
+  assert_scene_failure (status, err, 1, "huge.json", "memory", tmp);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  rm_rf (dir);
+}
+
+/* Whatever the test runner ignores, the child starts with the defaults. */
+static void
+default_signals (gpointer data)
+{
+  (void) data;
+  signal (SIGINT, SIG_DFL);
+  signal (SIGTERM, SIG_DFL);
+  signal (SIGHUP, SIG_DFL);
+}
+
+/* A signal as soon as the temporary folder appears (while the velocity
+ * grid is written, or read back by the subcommand before it catches
+ * signals itself) kills the run, which takes the folder with it.  Should
+ * the signal come later, the solve is cancelled (exit 1): also fine. */
+static void
+interrupt_scene (int sig, const char *scene, const char *tmp, const char *out)
+{
+  const char *argv[] = { g_getenv ("FOLDRAY_CLI"), "spr", "--scene", scene, "--radius", "2",
+                         "--backend", "cpu", "--out", out, NULL };
+  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "TMPDIR", tmp, TRUE);
+  g_autoptr(GError) error = NULL;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  GPid pid;
+  int status = 0;
+  gboolean seen = FALSE;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, envp,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                                G_SPAWN_STDERR_TO_DEV_NULL, default_signals, NULL, &pid, &error));
+  g_assert_no_error (error);
+  while (!(seen = count_files (tmp) > 0) && waitpid (pid, &status, WNOHANG) == 0 &&
+         g_get_monotonic_time () < deadline)
+    g_usleep (200);
+  if (seen)
+    {
+      g_assert_cmpint (kill (pid, sig), ==, 0);
+      g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+    }
+  else
+    g_test_message ("signal %d: the run ended before its folder was seen", sig);
+  g_spawn_close_pid (pid);
+
+  g_assert_true ((WIFSIGNALED (status) && WTERMSIG (status) == sig) ||
+                 (WIFEXITED (status) && WEXITSTATUS (status) == 1));
+  g_assert_cmpuint (count_files (tmp), ==, 0);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_cli_signal (void)
+{
+  /* A plain background model: the scene's grid goes out as read, no
+   * rasterising before the folder appears, 9 MB written into it. */
+  fr_grid g = fr_grid_2d (1500, 1500, 0.01, 0.01, 0.0, 0.0);
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
+  g_autofree char *bg = g_build_filename (dir, "bg.npy", NULL);
+  g_autofree char *scene = g_build_filename (dir, "big.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) vb = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FrSceneDoc) doc = NULL;
+  FrVertex src = { 7.5, 0.0 };
+
+  if (g_getenv ("FOLDRAY_CLI") == NULL)
+    {
+      g_test_skip ("FOLDRAY_CLI not set");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = 1.0f + (float) (i % 7);
+  write_npy (bg, &g, v);
+  doc = fr_scene_doc_new (fr_model_new (&g, 1.0));
+  vb = g_bytes_new (v, fr_grid_count (&g) * sizeof (float));
+  doc->model->background = fr_background_new (bg, "npy", &g, vb);
+  g_array_append_val (doc->sources, src);
+  g_assert_true (fr_scene_doc_save (doc, scene, &error));
+  g_assert_no_error (error);
+
+  interrupt_scene (SIGINT, scene, tmp, out);
+  interrupt_scene (SIGTERM, scene, tmp, out);
+  interrupt_scene (SIGHUP, scene, tmp, out);
+  rm_rf (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -575,5 +938,10 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
   g_test_add_func ("/scene-file/segy", test_segy);
   g_test_add_func ("/scene-file/cli", test_cli);
+  g_test_add_func ("/scene-file/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/scene-file/cli-messages", test_cli_messages);
+  g_test_add_func ("/scene-file/cli-usage", test_cli_usage);
+  g_test_add_func ("/scene-file/cli-out-of-memory", test_cli_out_of_memory);
+  g_test_add_func ("/scene-file/cli-signal", test_cli_signal);
   return g_test_run ();
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `--scene` expansion (see cli-scene.h).  The scene's model is rasterised
  * into a temporary .npy (and its receivers into a temporary CSV) that the
- * subcommand then reads like any other input, so its checks, messages and
- * outputs stay exactly those of the plain flags. */
+ * subcommand then reads like any other input, so its checks and outputs
+ * stay exactly those of the plain flags.  Its messages would name those
+ * temporary files and flags the user never typed, so they are put back in
+ * the scene's words before they are shown. */
 #include "foldray-config.h"
 
 #include <stdbool.h>
@@ -13,18 +15,38 @@
 #include "cli-common.h"
 #include "cli-scene.h"
 
-/* The value of --scene in argv (either form), or NULL. */
-static const char *
-find_scene (int argc, char **argv)
+/* Finds the value of --scene (either form), NULL when absent.  Only spr
+ * and fold take a scene, and only one, like every flag that is not a list. */
+static int
+find_scene (const char *subcommand, int argc, char **argv, const char **scene)
 {
+  int count = 0;
+
+  *scene = NULL;
   for (int i = 1; i < argc; i++)
     {
+      const char *value;
+
       if (strcmp (argv[i], "--scene") == 0)
-        return i + 1 < argc ? argv[i + 1] : "";
-      if (strncmp (argv[i], "--scene=", 8) == 0)
-        return argv[i] + 8;
+        value = i + 1 < argc ? argv[++i] : "";
+      else if (strncmp (argv[i], "--scene=", 8) == 0)
+        value = argv[i] + 8;
+      else
+        continue;
+      if (count++ == 0)
+        *scene = value;
     }
-  return NULL;
+  if (count == 0)
+    return CLI_EXIT_OK;
+  /* Said here, or the subcommand would refuse a flag that the expansion
+   * made up (`info` knows no --velocity). */
+  if (strcmp (subcommand, "spr") != 0 && strcmp (subcommand, "fold") != 0)
+    return cli_fail (CLI_EXIT_USAGE, "--scene applies to spr and fold only, not to %s", subcommand);
+  if (count > 1)
+    return cli_fail (CLI_EXIT_USAGE, "--scene given more than once");
+  if (**scene == '\0')
+    return cli_fail (CLI_EXIT_USAGE, "--scene needs a file name");
+  return CLI_EXIT_OK;
 }
 
 #ifndef FOLDRAY_HAVE_SCENE
@@ -33,8 +55,12 @@ int
 cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                     int argc, char **argv)
 {
-  (void) subcommand;
-  if (find_scene (argc, argv) != NULL)
+  const char *scene;
+  int status = find_scene (subcommand, argc, argv, &scene);
+
+  if (status != CLI_EXIT_OK)
+    return status;
+  if (scene != NULL)
     return cli_fail (CLI_EXIT_USAGE, "--scene: this build has no scene support "
                      "(foldray-cli was built without json-glib)");
   return run (argc, argv);
@@ -42,12 +68,174 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
 
 #else
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
 #include <glib.h>
 #include <glib/gstdio.h>
 
 #include "fr-array.h"
 #include "fr-npy.h"
 #include "fr-scene-file.h"
+
+/* ------------------------------------------------------------ scratch */
+
+/* The temporary folder and its files.  A signal handler removes them, and
+ * it may run at any moment on any thread (OpenMP's too), so their names
+ * live in static storage that is never freed. */
+enum { SCRATCH_VELOCITY, SCRATCH_RECEIVERS, SCRATCH_HORIZON, N_SCRATCH };
+static const char *const scratch_names[N_SCRATCH] = { "velocity.npy", "receivers.csv", "horizon.csv" };
+static char scratch_dir[PATH_MAX];
+static char scratch_file[N_SCRATCH][PATH_MAX];
+
+/* While the files are being made they may have names the handler cannot
+ * know (fr_npy_write's temporary sibling), so it only records the signal
+ * and the maker acts on it when done.  Both store, then load the other's
+ * flag (sequentially consistent), so at least one of them sees the signal. */
+static atomic_bool making = true;
+static atomic_int pending_signal;
+
+static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction saved_actions[G_N_ELEMENTS (caught_signals)];
+static bool caught[G_N_ELEMENTS (caught_signals)];
+
+/* Async-signal-safe: unlink and rmdir only. */
+static void
+remove_scratch (void)
+{
+  for (int i = 0; i < N_SCRATCH; i++)
+    if (scratch_file[i][0] != '\0')
+      unlink (scratch_file[i]);
+  if (scratch_dir[0] != '\0')
+    rmdir (scratch_dir);
+}
+
+/* Removes the scratch files, then dies of sig as if it had never been
+ * caught, so a shell sees the usual 128 + sig.  Async-signal-safe. */
+static void
+die_of (int sig)
+{
+  struct sigaction dfl = { .sa_handler = SIG_DFL };
+  sigset_t set;
+
+  remove_scratch ();
+  sigemptyset (&dfl.sa_mask);
+  sigaction (sig, &dfl, NULL);
+  sigemptyset (&set);
+  sigaddset (&set, sig);
+  pthread_sigmask (SIG_UNBLOCK, &set, NULL);
+  raise (sig);
+  _exit (128 + sig);
+}
+
+static void
+on_signal (int sig)
+{
+  atomic_store (&pending_signal, sig);
+  if (!atomic_load (&making))
+    die_of (sig);
+}
+
+/* Catches SIGINT, SIGTERM and SIGHUP until scratch_end; the subcommand's
+ * own handlers take over during its solve and give them back after.  A
+ * signal we were started ignoring stays ignored (nohup). */
+static void
+catch_signals (void)
+{
+  struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+
+  /* One at a time: the first one's handler decides. */
+  sigemptyset (&sa.sa_mask);
+  for (size_t i = 0; i < G_N_ELEMENTS (caught_signals); i++)
+    sigaddset (&sa.sa_mask, caught_signals[i]);
+  for (size_t i = 0; i < G_N_ELEMENTS (caught_signals); i++)
+    {
+      sigaction (caught_signals[i], NULL, &saved_actions[i]);
+      caught[i] = saved_actions[i].sa_handler != SIG_IGN;
+      if (caught[i])
+        sigaction (caught_signals[i], &sa, NULL);
+    }
+}
+
+/* Makes the scratch folder, signals caught from now on. */
+static bool
+scratch_begin (GError **error)
+{
+  g_autofree char *dir = NULL;
+
+  catch_signals ();
+  if ((dir = g_dir_make_tmp ("foldray-scene-XXXXXX", error)) == NULL)
+    return false;
+  g_strlcpy (scratch_dir, dir, sizeof scratch_dir);
+  for (int i = 0; i < N_SCRATCH; i++)
+    if (snprintf (scratch_file[i], PATH_MAX, "%s/%s", dir, scratch_names[i]) >= PATH_MAX)
+      {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NAMETOOLONG,
+                     "the temporary folder's name %s is too long", dir);
+        memset (scratch_file, 0, sizeof scratch_file);
+        return false;
+      }
+  return true;
+}
+
+/* The files are whole: from now on a signal removes them at once. */
+static void
+scratch_ready (void)
+{
+  int sig;
+
+  atomic_store (&making, false);
+  if ((sig = atomic_load (&pending_signal)) != 0)
+    die_of (sig);
+}
+
+/* Removes the scratch folder and stops catching signals; one that came
+ * meanwhile then takes its course. */
+static void
+scratch_end (void)
+{
+  int sig;
+
+  atomic_store (&making, true);
+  remove_scratch ();
+  for (size_t i = 0; i < G_N_ELEMENTS (caught_signals); i++)
+    if (caught[i])
+      sigaction (caught_signals[i], &saved_actions[i], NULL);
+  if ((sig = atomic_load (&pending_signal)) != 0)
+    die_of (sig);
+}
+
+/* A scratch file holding the subcommand's stderr, already unlinked; -1
+ * when none could be made (its messages then go out as they are). */
+static int
+open_capture (void)
+{
+  char path[PATH_MAX];
+  int fd;
+
+  if (snprintf (path, sizeof path, "%s/messages", scratch_dir) >= (int) sizeof path)
+    return -1;
+  fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0)
+    unlink (path);
+  return fd;
+}
+
+/* --------------------------------------------------------- expansion */
+
+/* What the scene turns into: the subcommand's argv, and for its messages
+ * the scene's words for each flag and temporary file it was given. */
+typedef struct
+{
+  char      *scene;     /* the scene's name, control characters blanked */
+  GPtrArray *args;
+  GPtrArray *words;     /* pairs: what a message may say, what to say instead */
+} Expansion;
 
 /* Whether the user gave flag (either form). */
 static bool
@@ -62,10 +250,26 @@ given (int argc, char **argv, const char *flag)
 }
 
 static void
-push (GPtrArray *args, const char *flag, char *value)
+say_instead (Expansion *ex, char *text, const char *what)
 {
-  g_ptr_array_add (args, g_strdup (flag));
-  g_ptr_array_add (args, value);
+  g_ptr_array_add (ex->words, text);
+  g_ptr_array_add (ex->words, g_strdup_printf ("--scene %s: %s", ex->scene, what));
+}
+
+/* Passes flag value on to the subcommand; what is the scene's name for it.
+ * The expansion only passes flags the user did not give, so every mention
+ * of flag in a message is about the scene. */
+static void
+push (Expansion *ex, const char *flag, char *value, const char *what)
+{
+  if (scratch_dir[0] != '\0' && g_str_has_prefix (value, scratch_dir))
+    {
+      say_instead (ex, g_strdup_printf ("%s %s", flag, value), what);
+      say_instead (ex, g_strdup (value), what);
+    }
+  say_instead (ex, g_strdup (flag), what);
+  g_ptr_array_add (ex->args, g_strdup (flag));
+  g_ptr_array_add (ex->args, value);
 }
 
 static char *
@@ -93,30 +297,128 @@ write_points (const char *path, GArray *points, GError **error)
   return g_file_set_contents (path, s->str, (gssize) s->len, error);
 }
 
+static bool
+is_flag_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '-';
+}
+
+/* Replaces flag where it stands as a whole word ("--speed" but not the
+ * start of "--speed-const"). */
+static void
+replace_flag (GString *s, const char *flag, const char *with)
+{
+  size_t n = strlen (flag), w = strlen (with);
+  const char *p;
+
+  for (size_t i = 0; (p = strstr (s->str + i, flag)) != NULL;)
+    {
+      size_t at = (size_t) (p - s->str);
+
+      if ((at == 0 || !is_flag_char (s->str[at - 1])) && !is_flag_char (s->str[at + n]))
+        {
+          g_string_erase (s, (gssize) at, (gssize) n);
+          g_string_insert (s, (gssize) at, with);
+          i = at + w;
+        }
+      else
+        i = at + n;
+    }
+}
+
+/* Shows what the subcommand wrote on stderr (held in fd), in the scene's
+ * words. */
+static void
+replay_messages (const Expansion *ex, int fd)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autofree char *scene = g_strdup_printf ("--scene %s", ex->scene);
+  char buf[4096];
+  ssize_t n;
+
+  if (lseek (fd, 0, SEEK_SET) == 0)
+    while ((n = read (fd, buf, sizeof buf)) != 0)
+      {
+        if (n < 0 && errno == EINTR)
+          continue;
+        if (n < 0)
+          break;
+        g_string_append_len (s, buf, n);
+      }
+  close (fd);
+
+  /* Paths first, so that "--velocity /tmp/…" goes as one; then any other
+   * mention of the folder; then the flags. */
+  for (guint i = 0; i < ex->words->len; i += 2)
+    if (g_str_has_prefix (g_ptr_array_index (ex->words, i), scratch_dir) ||
+        strchr (g_ptr_array_index (ex->words, i), ' ') != NULL)
+      g_string_replace (s, g_ptr_array_index (ex->words, i), g_ptr_array_index (ex->words, i + 1), 0);
+  g_string_replace (s, scratch_dir, scene, 0);
+  for (guint i = 0; i < ex->words->len; i += 2)
+    if (g_str_has_prefix (g_ptr_array_index (ex->words, i), "--"))
+      replace_flag (s, g_ptr_array_index (ex->words, i), g_ptr_array_index (ex->words, i + 1));
+  fwrite (s->str, 1, s->len, stderr);
+  fflush (stderr);
+}
+
+/* Each receiver must lie inside the grid: said here, the subcommand would
+ * name a line of a temporary CSV. */
+static int
+check_receivers (const char *scene, const fr_grid *g, GArray *points)
+{
+  for (guint i = 0; i < points->len; i++)
+    {
+      const FrVertex *v = &g_array_index (points, FrVertex, i);
+
+      if (!fr_grid_contains (g, v->x, 0.0, v->z))
+        return cli_fail (CLI_EXIT_USAGE, "--scene %s: receiver %u at (%g, %g) lies outside the grid "
+                         "(x from %g to %g, z from %g to %g)", scene, i + 1, v->x, v->z,
+                         g->x0, g->x0 + (double) (g->nx - 1) * g->dx,
+                         g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
+    }
+  return CLI_EXIT_OK;
+}
+
+/* Rasterises the scene's model.  The loader has checked the model, so a
+ * failure here is the machine's (memory), not the scene's; values the
+ * solver would refuse are the scene's. */
+static int
+rasterise (const char *scene, const FrModel *m, GBytes **velocity)
+{
+  g_autoptr(GError) error = NULL;
+  fr_error err = { 0 };
+
+  if ((*velocity = fr_model_rasterise (m, &error)) == NULL)
+    return cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
+  if (fr_check_speed_f32 (&m->grid, g_bytes_get_data (*velocity, NULL), "its velocity", &err) != FR_OK)
+    return cli_fail (CLI_EXIT_USAGE, "--scene %s: %s once rasterised; check the grid's “spacing” "
+                     "and the layers' “velocity”, “dvdz” and “dvdx”", scene, err.message);
+  return CLI_EXIT_OK;
+}
+
 int
 cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                     int argc, char **argv)
 {
-  const char *scene = find_scene (argc, argv);
+  const char *scene;
   bool fold = strcmp (subcommand, "fold") == 0;
+  const char *vflag = fold ? "--speed" : "--velocity";
   g_autoptr(FrSceneDoc) doc = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) velocity = NULL;
-  g_autoptr(GPtrArray) args = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *npy = NULL;
-  g_autofree char *csv = NULL;
-  g_autofree char *hcsv = NULL;
-  bool speed_const;
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+  Expansion ex = { NULL, args, words };
+  bool speed_const, on_scene_grid, want_horizon, want_sources, want_receivers;
   const FrModel *m;
   fr_array a;
   fr_error err = { 0 };
-  int status;
+  int status, capture = -1, saved_stderr = -1;
 
+  if ((status = find_scene (subcommand, argc, argv, &scene)) != CLI_EXIT_OK)
+    return status;
   if (scene == NULL)
     return run (argc, argv);
-  if (*scene == '\0')
-    return cli_fail (CLI_EXIT_USAGE, "--scene needs a file name");
   if ((status = cli_check_input ("--scene", scene)) != CLI_EXIT_OK)
     return status;
   if ((doc = fr_scene_doc_load (scene, &error)) == NULL)
@@ -124,85 +426,99 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                      "--scene %s", error->message);
   m = doc->model;
 
-  args = g_ptr_array_new_with_free_func (g_free);
+  /* What the scene supplies: only what the user did not give. */
+  speed_const = fold && doc->has_fold && doc->has_fold_speed && !doc->fold_speed_from_grid &&
+                !given (argc, argv, "--speed") && !given (argc, argv, "--speed-const");
+  want_horizon = fold && doc->has_fold && doc->fold_horizon != NULL && doc->fold_horizon->len >= 2 &&
+                 !given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
+                 !given (argc, argv, "--horizon");
+  want_sources = !want_horizon && !given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
+                 !(fold && given (argc, argv, "--horizon"));
+  want_receivers = given (argc, argv, "--rays-out") && !given (argc, argv, "--receivers") &&
+                   doc->receivers->len > 0;
+  on_scene_grid = !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
+                  !given (argc, argv, "--shape") && !given (argc, argv, "--spacing") &&
+                  !given (argc, argv, "--origin");
+
+  /* The scene's own faults, in its words, before any file is made. */
+  if (!speed_const && !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
+      (status = rasterise (scene, m, &velocity)) != CLI_EXIT_OK)
+    return status;
+  if (want_sources && doc->sources->len == 0)
+    return cli_fail (CLI_EXIT_USAGE, fold ? "--scene %s has no sources nor a fold horizon: "
+                     "give --source, --boundary or --horizon" : "--scene %s has no sources: give --source",
+                     scene);
+  if (want_receivers && on_scene_grid &&
+      (status = check_receivers (scene, &m->grid, doc->receivers)) != CLI_EXIT_OK)
+    return status;
+
+  ex.scene = g_strdup (scene);
+  for (char *p = ex.scene; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      *p = ' ';
+
+  /* From here on every way out passes scratch_end. */
+  if (!scratch_begin (&error))
+    {
+      status = cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
+      goto out;
+    }
+  if (velocity != NULL)
+    {
+      a = fr_array_wrap_grid (&m->grid, FR_F32, (void *) g_bytes_get_data (velocity, NULL));
+      if (fr_npy_write (scratch_file[SCRATCH_VELOCITY], &a, &err) != FR_OK)
+        {
+          /* Our own temporary file: never the user's input. */
+          status = cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, err.message);
+          goto out;
+        }
+    }
+  if ((want_horizon && !write_points (scratch_file[SCRATCH_HORIZON], doc->fold_horizon, &error)) ||
+      (want_receivers && !write_points (scratch_file[SCRATCH_RECEIVERS], doc->receivers, &error)))
+    {
+      status = cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
+      goto out;
+    }
+  capture = open_capture ();
+  scratch_ready ();
+
   g_ptr_array_add (args, g_strdup (argv[0]));
-
-  dir = g_dir_make_tmp ("foldray-scene-XXXXXX", &error);
-  if (dir == NULL)
-    return cli_fail (CLI_EXIT_FAILURE, "--scene: %s", error->message);
-  npy = g_build_filename (dir, "velocity.npy", NULL);
-  csv = g_build_filename (dir, "receivers.csv", NULL);
-
-  hcsv = g_build_filename (dir, "horizon.csv", NULL);
-  /* Folds with a constant F, as the app solves them: no grid file. */
-  speed_const = fold && doc->has_fold && doc->has_fold_speed && !doc->fold_speed_from_grid;
-
-  if (speed_const && !given (argc, argv, "--speed") && !given (argc, argv, "--speed-const"))
+  if (speed_const)
     {
       char v[G_ASCII_DTOSTR_BUF_SIZE];
 
-      push (args, "--speed-const", g_strdup (g_ascii_dtostr (v, sizeof v, doc->fold_speed)));
+      push (&ex, "--speed-const", g_strdup (g_ascii_dtostr (v, sizeof v, doc->fold_speed)), "fold speed");
       if (!given (argc, argv, "--shape"))
-        push (args, "--shape", g_strdup_printf ("%zu,%zu", m->grid.nx, m->grid.nz));
+        push (&ex, "--shape", g_strdup_printf ("%zu,%zu", m->grid.nx, m->grid.nz), "grid size");
     }
-  else if (!given (argc, argv, fold ? "--speed" : "--velocity") && !given (argc, argv, "--speed-const"))
-    {
-      if ((velocity = fr_model_rasterise (m, &error)) == NULL)
-        {
-          status = cli_fail (CLI_EXIT_USAGE, "--scene %s: %s", scene, error->message);
-          goto out;
-        }
-      a = fr_array_wrap_grid (&m->grid, FR_F32, (void *) g_bytes_get_data (velocity, NULL));
-      if (fr_npy_write (npy, &a, &err) != FR_OK)
-        {
-          status = cli_fail_error (&err, "--scene");
-          goto out;
-        }
-      push (args, fold ? "--speed" : "--velocity", g_strdup (npy));
-    }
+  else if (velocity != NULL)
+    push (&ex, vflag, g_strdup (scratch_file[SCRATCH_VELOCITY]), "velocity grid");
   if (!given (argc, argv, "--spacing"))
-    push (args, "--spacing", pair (m->grid.dx, m->grid.dz));
+    push (&ex, "--spacing", pair (m->grid.dx, m->grid.dz), "grid spacing");
   if (!given (argc, argv, "--origin"))
-    push (args, "--origin", pair (m->grid.x0, m->grid.z0));
+    push (&ex, "--origin", pair (m->grid.x0, m->grid.z0), "grid origin");
   /* The fold's starting horizon replaces the sources, as in the app. */
-  if (fold && doc->has_fold && doc->fold_horizon != NULL && doc->fold_horizon->len >= 2 &&
-      !given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
-      !given (argc, argv, "--horizon"))
-    {
-      if (!write_points (hcsv, doc->fold_horizon, &error))
-        {
-          status = cli_fail (CLI_EXIT_FAILURE, "--scene: %s", error->message);
-          goto out;
-        }
-      push (args, "--horizon", g_strdup (hcsv));
-    }
-  else if (!given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
-           !(fold && given (argc, argv, "--horizon")))
+  if (want_horizon)
+    push (&ex, "--horizon", g_strdup (scratch_file[SCRATCH_HORIZON]), "fold horizon");
+  else if (want_sources)
     for (guint i = 0; i < doc->sources->len; i++)
       {
         const FrVertex *v = &g_array_index (doc->sources, FrVertex, i);
-        push (args, "--source", pair (v->x, v->z));
+        push (&ex, "--source", pair (v->x, v->z), "source");
       }
   if (!fold && !given (argc, argv, "--radius"))
-    push (args, "--radius", g_strdup_printf ("%d", doc->radius));
+    push (&ex, "--radius", g_strdup_printf ("%d", doc->radius), "solver radius");
   if (fold && doc->has_fold && doc->fold_backend != NULL && !given (argc, argv, "--backend"))
-    push (args, "--backend", g_strdup (doc->fold_backend));
+    push (&ex, "--backend", g_strdup (doc->fold_backend), "fold back end");
   else if (!given (argc, argv, "--backend") && doc->backend != NULL &&
            !(fold && strcmp (doc->backend, "dijkstra") == 0))
-    push (args, "--backend", g_strdup (doc->backend));
+    push (&ex, "--backend", g_strdup (doc->backend), "solver back end");
   if (fold && doc->has_fold && !given (argc, argv, "--psi-a"))
-    push (args, "--psi-a", pair (doc->psi_a[0], doc->psi_a[1]));
+    push (&ex, "--psi-a", pair (doc->psi_a[0], doc->psi_a[1]), "fold psi_a");
   if (fold && doc->has_fold && !given (argc, argv, "--method"))
-    push (args, "--method", g_strdup (doc->fold_method));
-  if (given (argc, argv, "--rays-out") && !given (argc, argv, "--receivers") && doc->receivers->len > 0)
-    {
-      if (!write_points (csv, doc->receivers, &error))
-        {
-          status = cli_fail (CLI_EXIT_FAILURE, "--scene: %s", error->message);
-          goto out;
-        }
-      push (args, "--receivers", g_strdup (csv));
-    }
+    push (&ex, "--method", g_strdup (doc->fold_method), "fold method");
+  if (want_receivers)
+    push (&ex, "--receivers", g_strdup (scratch_file[SCRATCH_RECEIVERS]), "receivers");
 
   /* Then the user's own flags, less --scene itself. */
   for (int i = 1; i < argc; i++)
@@ -217,13 +533,31 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
       g_ptr_array_add (args, g_strdup (argv[i]));
     }
   g_ptr_array_add (args, NULL);
+
+  /* Its stderr goes to the capture until it returns. */
+  if (capture >= 0)
+    {
+      fflush (stderr);
+      saved_stderr = fcntl (STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
+      if (saved_stderr >= 0 && dup2 (capture, STDERR_FILENO) < 0)
+        {
+          close (saved_stderr);
+          saved_stderr = -1;
+        }
+    }
   status = run ((int) args->len - 1, (char **) args->pdata);
+  if (saved_stderr >= 0)
+    {
+      fflush (stderr);
+      dup2 (saved_stderr, STDERR_FILENO);
+      close (saved_stderr);
+    }
 
 out:
-  g_unlink (npy);
-  g_unlink (csv);
-  g_unlink (hcsv);
-  g_rmdir (dir);
+  scratch_end ();
+  if (capture >= 0)
+    replay_messages (&ex, capture);
+  g_free (ex.scene);
   return status;
 }
 

@@ -8,6 +8,9 @@
  * `--scene` with exit 2. */
 #pragma once
 
-/* Runs a subcommand, expanding --scene first when it is given. */
+/* Runs a subcommand, expanding --scene first when it is given (spr and
+ * fold only, once).  The temporary folder (in TMPDIR) is gone when it
+ * returns, and also when SIGINT, SIGTERM or SIGHUP ends the process;
+ * messages name the scene, never the temporary files. */
 int cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                         int argc, char **argv);
