@@ -987,6 +987,41 @@ interrupt_fold (int sig)
 }
 
 static void
+ignore_hup (gpointer data)
+{
+  (void) data;
+  signal (SIGHUP, SIG_IGN);
+}
+
+/* Under nohup (SIGHUP ignored from the start) a hang-up changes nothing:
+ * the solve runs to its end and writes T. */
+static void
+test_fold_nohup (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  const char *argv[] = { cli_path (), "fold", "--shape", "1200,1200", "--spacing", "1",
+                         "--speed-const", "1", "--source", "0,0", "--backend", "cpu",
+                         "--out", out, NULL };
+  g_autoptr (GError) error = NULL;
+  GPid pid;
+  int wait_status = 0;
+
+  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
+                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                ignore_hup, NULL, &pid, &error));
+  g_assert_no_error (error);
+  g_usleep (100 * 1000);
+  g_assert_cmpint (kill (pid, SIGHUP), ==, 0);
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+  g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+  rm_rf (dir);
+}
+
+static void
 test_fold_interrupted (void)
 {
   interrupt_fold (SIGINT);
@@ -1365,6 +1400,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/spr/failures", test_spr_failures);
   g_test_add_func ("/cli/spr/cuda-request", test_spr_cuda_request);
   g_test_add_func ("/cli/fold/interrupted", test_fold_interrupted);
+  g_test_add_func ("/cli/fold/nohup", test_fold_nohup);
   g_test_add_func ("/cli/output/targets", test_output_targets);
   g_test_add_func ("/cli/output/write-refused", test_output_write_refused);
   g_test_add_func ("/cli/fold-help", test_fold_help);

@@ -26,6 +26,16 @@ on_signal (int sig)
     fr_cancel_raise (interrupt_flag);
 }
 
+/* A signal the process was started ignoring stays ignored: `nohup` for
+ * SIGHUP, a shell's background job for SIGINT. */
+static void
+catch_unless_ignored (int sig, const struct sigaction *sa, struct sigaction *old)
+{
+  sigaction (sig, NULL, old);
+  if (old->sa_handler != SIG_IGN)
+    sigaction (sig, sa, NULL);
+}
+
 fr_cancel *
 cli_interrupt_install (void)
 {
@@ -36,9 +46,9 @@ cli_interrupt_install (void)
     return NULL;
   sa.sa_handler = on_signal;
   sigemptyset (&sa.sa_mask);
-  sigaction (SIGINT, &sa, &old_int);
-  sigaction (SIGTERM, &sa, &old_term);
-  sigaction (SIGHUP, &sa, &old_hup);    /* a closed terminal */
+  catch_unless_ignored (SIGINT, &sa, &old_int);
+  catch_unless_ignored (SIGTERM, &sa, &old_term);
+  catch_unless_ignored (SIGHUP, &sa, &old_hup);    /* a closed terminal */
   return interrupt_flag;
 }
 
