@@ -348,7 +348,7 @@ fr_application_command_line (GApplication            *app,
         }
       fr_scene_select (scene, FR_MARKER_NONE, 0);
       fr_scene_end_edit (scene, NULL);
-      fr_undo_clear (fr_scene_get_undo (scene));
+      fr_window_forget_edits (window);
     }
 
   if (psi_text != NULL)
@@ -412,15 +412,16 @@ quit_action (GSimpleAction *action,
              gpointer       user_data)
 {
   GtkApplication *app = user_data;
-  GList *windows = gtk_application_get_windows (app);
+  g_autolist(GtkWindow) windows = NULL;
 
-  while (windows != NULL)
-    {
-      GList *next = windows->next;
-
-      gtk_window_destroy (windows->data);
-      windows = next;
-    }
+  /* Closed, not destroyed: each window asks whether to save its unsaved
+   * edits, as its own close button does; the application quits when the
+   * last one has gone.  A copy, since closing changes the list. */
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (FR_IS_WINDOW (l->data))
+      windows = g_list_prepend (windows, g_object_ref (l->data));
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
 }
 
 static void
@@ -445,7 +446,8 @@ fr_application_startup (GApplication *app)
     { "win.export('picture')", { "<Control>e", NULL } },
     { "win.undo",              { "<Control>z", NULL } },
     { "win.redo",              { "<Control><Shift>z", "<Control>y", NULL } },
-    { "win.delete-marker",     { "Delete", "KP_Delete", NULL } },
+    /* Delete is the window's own binding (fr-window.c), so that a focused
+     * text field gets it first. */
     { "win.fold-clear-horizon", { "<Control><Shift>Delete", NULL } },
     { "win.zoom-in",           { "<Control>plus", "<Control>equal", NULL } },
     { "win.zoom-out",          { "<Control>minus", NULL } },

@@ -727,7 +727,33 @@ fr_fold_state_to_doc (FrFoldState *self,
     }
 }
 
-/* Takes doc's fold members (those it has); the undo history starts afresh.
+/* Back to a new document's folds: no horizon, default settings, ψa zero,
+ * no undo history.  The arrow's base and the grid's smallest speed belong
+ * to the model and stay.  Not an edit: the scene stays unmodified. */
+void
+fr_fold_state_reset (FrFoldState *self)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  g_array_set_size (self->horizon, 0);
+  g_array_set_size (self->ray_points, 0);
+  self->speed_from_grid = FALSE;
+  self->speed_const = 1.0;
+  self->psi_a[0] = self->psi_a[1] = 0.0;
+  self->psi_clamped = FALSE;
+  self->method = FR_FOLD_LAS;
+  self->backend = FR_FOLD_BACKEND_AUTO;
+  self->delta = 0.1;
+  self->count = 8;
+  self->bands = FALSE;
+  g_clear_pointer (&self->edit_before, snap_free);
+  self->edit_depth = 0;
+  fr_undo_clear (self->undo);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+}
+
+/* Takes doc's fold members (those it has) over a reset state, so nothing
+ * of the previous document carries over; the undo history starts afresh.
  * Not an edit: the scene stays unmodified. */
 void
 fr_fold_state_load_doc (FrFoldState      *self,
@@ -736,6 +762,7 @@ fr_fold_state_load_doc (FrFoldState      *self,
   g_return_if_fail (FR_IS_FOLD_STATE (self));
   g_return_if_fail (doc != NULL);
 
+  fr_fold_state_reset (self);
   if (!doc->has_fold)
     return;
   if (doc->has_fold_speed)

@@ -99,6 +99,7 @@ FrUndo        *fr_fold_state_get_undo         (FrFoldState    *self);
 void           fr_fold_state_begin_edit       (FrFoldState    *self);
 void           fr_fold_state_end_edit         (FrFoldState    *self,
                                                const char     *label);
+void           fr_fold_state_reset            (FrFoldState    *self);
 void           fr_fold_state_to_doc           (FrFoldState    *self,
                                                FrSceneDoc     *doc);
 void           fr_fold_state_load_doc         (FrFoldState    *self,

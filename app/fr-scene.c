@@ -96,10 +96,17 @@ geometry_edit_free (gpointer data)
   g_free (edit);
 }
 
+/* Every change inside begin_edit/end_edit is a user edit, and the
+ * handlers of "changed" (the title's "•", the autosave) must already see
+ * the scene as modified: so the flag is set here, before the emission,
+ * not after it in end_edit. */
 static void
 emit_changed (FrScene       *self,
               FrSceneChange  what)
 {
+  if (self->edit_depth > 0 &&
+      (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY)))
+    self->modified = TRUE;
   g_signal_emit (self, signals[CHANGED], 0, (guint) what);
 }
 

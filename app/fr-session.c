@@ -3,8 +3,16 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
+
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#ifdef G_OS_UNIX
+# include <signal.h>
+#endif
 
 #include "fr-session.h"
 
@@ -14,25 +22,98 @@
 
 struct _FrSession
 {
-  GObject   parent_instance;
+  GObject         parent_instance;
 
-  FrWindow *window;            /* weak: the window owns us */
-  char     *path;              /* the scene file, NULL until saved or opened */
-  guint     autosave_id;
-  gboolean  closing;
+  FrWindow       *window;      /* weak: the window owns us */
+  char           *path;        /* the scene file, NULL until saved or opened */
+  guint           autosave_id;
+
+  /* What waits for the "Save changes?" question (close, open, quit). */
+  FrSessionThen   then;
+  gpointer        then_data;
+  GDestroyNotify  then_destroy;
 };
 
 G_DEFINE_FINAL_TYPE (FrSession, fr_session, G_TYPE_OBJECT)
 
-/* The autosave file: $FOLDRAY_STATE_DIR or the user state folder. */
-char *
-fr_session_autosave_path (void)
+/* The state folder: $FOLDRAY_STATE_DIR or the user state folder. */
+static char *
+state_dir (void)
 {
   const char *dir = g_getenv ("FOLDRAY_STATE_DIR");
 
   if (dir != NULL && *dir != '\0')
-    return g_build_filename (dir, "autosave.json", NULL);
-  return g_build_filename (g_get_user_state_dir (), "foldray", "autosave.json", NULL);
+    return g_strdup (dir);
+  return g_build_filename (g_get_user_state_dir (), "foldray", NULL);
+}
+
+/* This running instance's autosave file.  Each process has its own, named
+ * by its pid, so a second instance neither mistakes the first one's file
+ * for a crash nor overwrites it. */
+char *
+fr_session_autosave_path (void)
+{
+  g_autofree char *dir = state_dir ();
+  g_autofree char *name = g_strdup_printf ("autosave-%ld.json", (long) getpid ());
+
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Whether the process that owns an autosave file still runs.  The file
+ * without a pid (older versions) has no owner. */
+static gboolean
+autosave_owner_alive (const char *name)
+{
+  long pid;
+  char *end = NULL;
+
+  if (!g_str_has_prefix (name, "autosave-"))
+    return FALSE;
+  errno = 0;
+  pid = strtol (name + strlen ("autosave-"), &end, 10);
+  if (errno != 0 || end == NULL || !g_str_equal (end, ".json") || pid <= 0)
+    return FALSE;
+  if (pid == (long) getpid ())
+    return TRUE;
+#ifdef G_OS_UNIX
+  return kill ((pid_t) pid, 0) == 0 || errno == EPERM;
+#else
+  return TRUE;
+#endif
+}
+
+/* The newest autosave file whose instance has gone (crashed or killed),
+ * or NULL. */
+static char *
+find_orphan_autosave (void)
+{
+  g_autofree char *dir = state_dir ();
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autofree char *best = NULL;
+  gint64 best_time = G_MININT64;
+  const char *name;
+
+  if (d == NULL)
+    return NULL;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      GStatBuf st;
+
+      if (!g_str_has_prefix (name, "autosave") || !g_str_has_suffix (name, ".json") ||
+          autosave_owner_alive (name))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+        continue;
+      if (best == NULL || (gint64) st.st_mtime > best_time)
+        {
+          g_free (best);
+          best = g_steal_pointer (&path);
+          best_time = st.st_mtime;
+        }
+    }
+  return g_steal_pointer (&best);
 }
 
 static FrSceneDoc *
@@ -119,6 +200,26 @@ add_recent (const char *path)
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
 }
 
+/* The window now shows a document as it was read or written: path is its
+ * file (NULL for one that has none yet, such as an example), nothing is
+ * modified and no autosave is pending. */
+void
+fr_session_reset (FrSession  *self,
+                  const char *path)
+{
+  /* path may be self->path itself: canonicalise before freeing. */
+  char *canonical = path != NULL ? g_canonicalize_filename (path, NULL) : NULL;
+
+  g_return_if_fail (FR_IS_SESSION (self));
+
+  g_free (self->path);
+  self->path = canonical;
+  g_clear_handle_id (&self->autosave_id, g_source_remove);
+  fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);
+  remove_autosave ();
+  update_title (self);
+}
+
 /* Opens a scene file.  On any failure (malformed, newer version, missing
  * grid) the current scene stays as it was. */
 gboolean
@@ -139,13 +240,44 @@ fr_session_open (FrSession   *self,
   if (!fr_scene_load_doc (fr_window_get_scene (self->window), doc, error))
     return FALSE;
   fr_side_panel_set_radius (fr_window_get_side_panel (self->window), doc->radius);
+  /* Also without a "fold" member: nothing of the previous document's
+   * folds (horizon, ψa, undo history) carries over. */
   fr_fold_state_load_doc (fr_window_get_fold_state (self->window), doc);
-  g_free (self->path);
-  self->path = g_canonicalize_filename (path, NULL);
-  fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);
+  fr_session_reset (self, path);
   add_recent (self->path);
-  update_title (self);
   return TRUE;
+}
+
+static void
+then_clear (FrSession *self)
+{
+  GDestroyNotify destroy = self->then_destroy;
+  gpointer data = self->then_data;
+
+  self->then = NULL;
+  self->then_data = NULL;
+  self->then_destroy = NULL;
+  if (destroy != NULL)
+    destroy (data);
+}
+
+/* Runs what waited for the question, once. */
+static void
+then_run (FrSession *self)
+{
+  FrSessionThen then = self->then;
+  GDestroyNotify destroy = self->then_destroy;
+  gpointer data = self->then_data;
+  FrWindow *window = self->window;
+
+  self->then = NULL;
+  self->then_data = NULL;
+  self->then_destroy = NULL;
+  /* then may destroy the window, and us with it. */
+  if (then != NULL && window != NULL)
+    then (window, data);
+  if (destroy != NULL)
+    destroy (data);
 }
 
 /* Saves the scene to path atomically; it becomes the scene's file. */
@@ -166,12 +298,8 @@ fr_session_save_to (FrSession   *self,
     }
   if (!fr_scene_doc_save (doc, path, error))
     return FALSE;
-  g_free (self->path);
-  self->path = g_canonicalize_filename (path, NULL);
-  fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);
-  remove_autosave ();
+  fr_session_reset (self, path);
   add_recent (self->path);
-  update_title (self);
   return TRUE;
 }
 
@@ -180,6 +308,8 @@ save_as_response_cb (GtkNativeDialog *chooser,
                      int              response,
                      FrSession       *self)
 {
+  g_autoptr(FrSession) hold = g_object_ref (self);
+
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
@@ -190,11 +320,15 @@ save_as_response_cb (GtkNativeDialog *chooser,
         error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                      _("Only local files can be written"));
       if (error != NULL || !fr_session_save_to (self, path, &error))
-        fr_window_show_error (self->window, _("Could not save the scene"), error);
-      else if (self->closing)
-        gtk_window_destroy (GTK_WINDOW (self->window));
+        {
+          fr_window_show_error (self->window, _("Could not save the scene"), error);
+          then_clear (self);
+        }
+      else
+        then_run (self);
     }
-  self->closing = FALSE;
+  else
+    then_clear (self);
   g_object_unref (chooser);
 }
 
@@ -227,9 +361,12 @@ fr_session_save (FrSession *self)
   if (self->path == NULL)
     fr_session_save_as (self);
   else if (!fr_session_save_to (self, self->path, &error))
-    fr_window_show_error (self->window, _("Could not save the scene"), error);
-  else if (self->closing)
-    gtk_window_destroy (GTK_WINDOW (self->window));
+    {
+      fr_window_show_error (self->window, _("Could not save the scene"), error);
+      then_clear (self);
+    }
+  else
+    then_run (self);
 }
 
 const char *
@@ -242,67 +379,122 @@ fr_session_get_path (FrSession *self)
 enum { RESPONSE_DISCARD = 1, RESPONSE_SAVE = 2 };
 
 static void
-close_response_cb (GtkDialog *dialog,
-                   int        response,
-                   FrSession *self)
+confirm_response_cb (GtkDialog *dialog,
+                     int        response,
+                     FrSession *self)
 {
+  g_autoptr(FrSession) hold = g_object_ref (self);
+
   gtk_window_destroy (GTK_WINDOW (dialog));
   if (response == RESPONSE_DISCARD)
-    {
-      remove_autosave ();
-      fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);
-      gtk_window_destroy (GTK_WINDOW (self->window));
-    }
+    then_run (self);
   else if (response == RESPONSE_SAVE)
+    fr_session_save (self);
+  else
+    then_clear (self);
+}
+
+/* Runs then (window, data) once the unsaved edits are dealt with: at once
+ * when there are none, else after the user saved them or chose to discard
+ * them; never when the user cancels or the save fails.  why picks the
+ * question's words. */
+void
+fr_session_confirm (FrSession        *self,
+                    FrSessionConfirm  why,
+                    FrSessionThen     then,
+                    gpointer          data,
+                    GDestroyNotify    destroy)
+{
+  FrScene *scene;
+  GtkWidget *dialog;
+  const char *title;
+  g_autofree char *base = NULL;
+
+  g_return_if_fail (FR_IS_SESSION (self));
+  g_return_if_fail (then != NULL);
+
+  /* A newer question replaces one still open. */
+  then_clear (self);
+  self->then = then;
+  self->then_data = data;
+  self->then_destroy = destroy;
+
+  scene = fr_window_get_scene (self->window);
+  if (!fr_scene_get_modified (scene))
     {
-      self->closing = TRUE;
-      fr_session_save (self);
+      then_run (self);
+      return;
     }
+  base = self->path != NULL ? g_path_get_basename (self->path) : NULL;
+  title = base != NULL ? base : fr_scene_get_title (scene);
+  if (title == NULL)
+    title = _("Untitled");
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self->window),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   why == FR_SESSION_CONFIRM_OPEN
+                                   ? _("Save changes to “%s” before opening another scene?")
+                                   : _("Save changes to “%s” before closing?"),
+                                   title);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("Your changes will be lost if you don’t save them."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          why == FR_SESSION_CONFIRM_OPEN ? _("_Discard Changes")
+                                                         : _("Close _without Saving"),
+                          RESPONSE_DISCARD, _("_Save"), RESPONSE_SAVE, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Closing: the edits were saved or are discarded, so the window goes and
+ * takes no autosave with it. */
+static void
+close_then (FrWindow *window,
+            gpointer  data)
+{
+  fr_scene_set_modified (fr_window_get_scene (window), FALSE);
+  remove_autosave ();
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 static gboolean
 close_request_cb (FrSession *self,
                   GtkWindow *window)
 {
-  FrScene *scene = fr_window_get_scene (self->window);
-  GtkWidget *dialog;
-  const char *title = fr_scene_get_title (scene);
-
-  if (!fr_scene_get_modified (scene))
+  if (!fr_scene_get_modified (fr_window_get_scene (self->window)))
     {
       remove_autosave ();
       return FALSE;
     }
-  dialog = gtk_message_dialog_new (window, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   _("Save changes to “%s” before closing?"),
-                                   title != NULL ? title : _("Untitled"));
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("Your changes will be lost if you don’t save them."));
-  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
-                          _("Close _without Saving"), RESPONSE_DISCARD,
-                          _("_Save"), RESPONSE_SAVE, NULL);
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), RESPONSE_SAVE);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (close_response_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  fr_session_confirm (self, FR_SESSION_CONFIRM_CLOSE, close_then, NULL, NULL);
   return TRUE;
 }
 
+/* Takes over an autosave file a gone instance left: renamed to ours
+ * first, so two instances starting together cannot both recover it. */
 static void
-recover (FrSession *self)
+recover (FrSession  *self,
+         const char *orphan)
 {
   g_autofree char *path = fr_session_autosave_path ();
   g_autoptr(GError) error = NULL;
 
+  if (g_rename (orphan, path) != 0)
+    return;
   if (!fr_session_open (self, path, &error))
     {
       fr_window_show_error (self->window, _("Could not recover the unsaved scene"), error);
+      /* Keep it for another try: back under a name no instance owns. */
+      g_rename (path, orphan);
       return;
     }
-  /* Recovered edits are unsaved: no file yet, and still modified. */
+  /* Recovered edits are unsaved: no file yet, and still modified, and
+   * back in our autosave file at once (opening removed it). */
   g_clear_pointer (&self->path, g_free);
   fr_scene_set_modified (fr_window_get_scene (self->window), TRUE);
   update_title (self);
+  autosave_cb (self);
 }
 
 static void
@@ -310,31 +502,34 @@ recovery_response_cb (GtkDialog *dialog,
                       int        response,
                       FrSession *self)
 {
-  gtk_window_destroy (GTK_WINDOW (dialog));
+  const char *orphan = g_object_get_data (G_OBJECT (dialog), "orphan");
+
   if (response == GTK_RESPONSE_ACCEPT)
-    recover (self);
+    recover (self, orphan);
   else
-    remove_autosave ();
+    g_unlink (orphan);
+  gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
-/* Offers the unsaved scene an earlier run left behind. */
+/* Offers the unsaved scene an instance that is no longer running left
+ * behind; instances still running keep theirs. */
 void
 fr_session_check_recovery (FrSession *self)
 {
-  g_autofree char *path = fr_session_autosave_path ();
+  g_autofree char *orphan = NULL;
   const char *answer = g_getenv ("FOLDRAY_RECOVER");
   GtkWidget *dialog;
 
   g_return_if_fail (FR_IS_SESSION (self));
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  if ((orphan = find_orphan_autosave ()) == NULL)
     return;
   if (answer != NULL && (g_str_equal (answer, "yes") || g_str_equal (answer, "no")))
     {
       if (g_str_equal (answer, "yes"))
-        recover (self);
+        recover (self, orphan);
       else
-        remove_autosave ();
+        g_unlink (orphan);
       return;
     }
   dialog = gtk_message_dialog_new (GTK_WINDOW (self->window),
@@ -347,6 +542,7 @@ fr_session_check_recovery (FrSession *self)
   gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Discard"), GTK_RESPONSE_REJECT,
                           _("_Recover"), GTK_RESPONSE_ACCEPT, NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  g_object_set_data_full (G_OBJECT (dialog), "orphan", g_steal_pointer (&orphan), g_free);
   g_signal_connect_object (dialog, "response", G_CALLBACK (recovery_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -363,6 +559,7 @@ fr_session_dispose (GObject *object)
       if (self->window != NULL)
         autosave_cb (self);
     }
+  then_clear (self);
   if (self->window != NULL)
     g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
   self->window = NULL;

@@ -802,15 +802,24 @@ open_action (GtkWidget  *widget,
 }
 
 static void
+open_example_now (FrWindow *self,
+                  gpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!fr_window_load_example (self, data, TRUE, &error))
+    fr_window_show_error (self, _("Could not open the example"), error);
+}
+
+static void
 open_example_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
   FrWindow *self = FR_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
 
-  if (!fr_window_load_example (self, g_variant_get_string (parameter, NULL), TRUE, &error))
-    fr_window_show_error (self, _("Could not open the example"), error);
+  fr_session_confirm (self->session, FR_SESSION_CONFIRM_OPEN, open_example_now,
+                      g_strdup (g_variant_get_string (parameter, NULL)), g_free);
 }
 
 static void
@@ -1040,6 +1049,13 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.fold-load-horizon", NULL, fold_load_horizon_action);
   gtk_widget_class_install_action (widget_class, "win.fold-clear-horizon", NULL, fold_clear_horizon_action);
   gtk_widget_class_install_action (widget_class, "win.fold-example", "s", fold_example_action);
+
+  /* Delete is a window binding, not an application accelerator: those
+   * run in the capture phase, before a focused text field could delete
+   * a character, while bindings bubble up from the focus widget, which
+   * handles the key first when it edits text. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "win.delete-marker", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "win.delete-marker", NULL);
 }
 
 static void
@@ -1128,7 +1144,10 @@ fr_window_get_solver (FrWindow *self)
   return self->solver;
 }
 
-/* Replaces the model; the scene's "changed" starts a solve. */
+/* Replaces the model with a new document that has no scene file yet, so
+ * Save asks for a name instead of overwriting the previous document's
+ * file; its folds and undo histories start afresh.  The scene's "changed"
+ * starts a solve. */
 void
 fr_window_load_model (FrWindow      *self,
                       const char    *title,
@@ -1139,6 +1158,23 @@ fr_window_load_model (FrWindow      *self,
 
   fr_canvas_set_result (self->canvas, NULL);
   fr_scene_set_model (self->scene, title, grid, velocity);
+  fr_fold_state_reset (self->fold);
+  /* As when Folds mode starts without a horizon. */
+  if (self->fold_mode)
+    fr_window_load_fold_example (self, "anticline-syncline", NULL);
+  fr_session_reset (self->session, NULL);
+}
+
+/* What the window shows now is where its document starts (an example's
+ * markers, markers from the command line): nothing to save, nothing to
+ * undo. */
+void
+fr_window_forget_edits (FrWindow *self)
+{
+  g_return_if_fail (FR_IS_WINDOW (self));
+
+  fr_undo_clear (fr_scene_get_undo (self->scene));
+  fr_session_reset (self->session, fr_session_get_path (self->session));
 }
 
 /* Opens a bundled example; with_markers places its default source at the
@@ -1195,8 +1231,9 @@ fr_window_load_example (FrWindow    *self,
     }
   fr_scene_select (self->scene, FR_MARKER_NONE, 0);
   fr_scene_end_edit (self->scene, _("Place Markers"));
-  /* The example's own markers are where it starts, not an edit to undo. */
-  fr_undo_clear (fr_scene_get_undo (self->scene));
+  /* The example's own markers are where it starts, not an edit to undo
+   * or to save. */
+  fr_window_forget_edits (self);
   return TRUE;
 }
 
@@ -1293,16 +1330,13 @@ fr_window_open_scene (FrWindow    *self,
   return fr_session_open (self->session, path, error);
 }
 
-/* Opens file, showing any failure in a dialog. */
-void
-fr_window_open_file (FrWindow *self,
-                     GFile    *file)
+static void
+open_file_now (FrWindow *self,
+               gpointer  data)
 {
+  GFile *file = data;
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
-
-  g_return_if_fail (FR_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
 
   path = g_file_get_path (file);
   if (path == NULL)
@@ -1321,6 +1355,19 @@ fr_window_open_file (FrWindow *self,
     }
   if (error != NULL || !fr_window_load_npy (self, path, NULL, NULL, &error))
     fr_window_show_error (self, _("Could not open the velocity grid"), error);
+}
+
+/* Opens file, showing any failure in a dialog.  Unsaved edits are saved
+ * or discarded first, as the user answers. */
+void
+fr_window_open_file (FrWindow *self,
+                     GFile    *file)
+{
+  g_return_if_fail (FR_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  fr_session_confirm (self->session, FR_SESSION_CONFIRM_OPEN, open_file_now,
+                      g_object_ref (file), g_object_unref);
 }
 
 /* Whether the picture shows the newest job's result with nothing pending. */

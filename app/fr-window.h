@@ -42,6 +42,7 @@ void            fr_window_load_model        (FrWindow             *self,
                                              const char           *title,
                                              const fr_grid        *grid,
                                              GBytes               *velocity);
+void            fr_window_forget_edits      (FrWindow             *self);
 gboolean        fr_window_is_settled        (FrWindow             *self);
 void            fr_window_export_async      (FrWindow             *self,
                                              FrExportKind          kind,

@@ -206,6 +206,35 @@ test_panel_edits (void)
   g_assert_finalize_object (scene);
 }
 
+static void
+count_modified_cb (FrScene *scene,
+                   guint    what,
+                   gpointer data)
+{
+  guint *seen = data;
+
+  if ((what & (FR_SCENE_CHANGED_VELOCITY | FR_SCENE_CHANGED_MODEL)) && fr_scene_get_modified (scene))
+    (*seen)++;
+}
+
+/* Model edits are modified by the time "changed" reports them (the
+ * window's title and the autosave read the flag there). */
+static void
+test_modified_before_changed (void)
+{
+  FrScene *scene = layered_scene ();
+  guint seen = 0;
+
+  g_signal_connect (scene, "changed", G_CALLBACK (count_modified_cb), &seen);
+  g_assert_false (fr_scene_get_modified (scene));
+  g_assert_true (fr_scene_set_layer_velocity (scene, 0, 2.0, 0.0, 0.0, NULL));
+  g_assert_cmpuint (seen, ==, 1);
+  fr_scene_set_modified (scene, FALSE);
+  EDIT (scene, "Move Node", g_array_index (((FrLayer *) m->layers->pdata[1])->nodes, FrVertex, 0).z = 0.45);
+  g_assert_cmpuint (seen, ==, 2);
+  g_assert_finalize_object (scene);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -213,5 +242,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/model-undo/sequence", test_model_sequence);
   g_test_add_func ("/app/model-undo/panel-edits", test_panel_edits);
+  g_test_add_func ("/app/model-undo/modified-before-changed", test_modified_before_changed);
   return g_test_run ();
 }

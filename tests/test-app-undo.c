@@ -4,6 +4,7 @@
 
 #include <glib.h>
 
+#include "fr-fold-state.h"
 #include "fr-scene.h"
 #include "fr-undo.h"
 
@@ -182,6 +183,100 @@ test_scene_edits (void)
   g_assert_finalize_object (scene);
 }
 
+/* What a "changed" handler sees: the window's title and the autosave
+ * read the modified flag there, so it must already be set. */
+typedef struct
+{
+  guint    n_edits;          /* emissions that changed geometry */
+  guint    n_seen_modified;  /* ... with the scene already modified */
+} ChangedLog;
+
+static void
+changed_log_cb (FrScene *scene,
+                guint    what,
+                gpointer data)
+{
+  ChangedLog *log = data;
+
+  if (!(what & (FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_VELOCITY)))
+    return;
+  log->n_edits++;
+  if (fr_scene_get_modified (scene))
+    log->n_seen_modified++;
+}
+
+static void
+test_modified_before_changed (void)
+{
+  FrScene *scene = small_scene ();
+  ChangedLog log = { 0 };
+
+  g_signal_connect (scene, "changed", G_CALLBACK (changed_log_cb), &log);
+
+  /* Selecting is not an edit. */
+  g_assert_false (fr_scene_get_modified (scene));
+  fr_scene_select (scene, FR_MARKER_NONE, 0);
+  g_assert_false (fr_scene_get_modified (scene));
+
+  /* A click places a marker: the handler must see the edit. */
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_SOURCE, 0.3, 0.3), ==, 0);
+  g_assert_cmpuint (log.n_edits, ==, 1);
+  g_assert_cmpuint (log.n_seen_modified, ==, 1);
+
+  /* Saved (the session clears the flag), then more edits. */
+  fr_scene_set_modified (scene, FALSE);
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 0.9, 0.0), ==, 0);
+  fr_scene_set_modified (scene, FALSE);
+  g_assert_true (fr_scene_remove_marker (scene, FR_MARKER_RECEIVER, 0));
+  fr_scene_set_modified (scene, FALSE);
+  fr_scene_begin_edit (scene);
+  fr_scene_move_marker (scene, FR_MARKER_SOURCE, 0, 0.7, 0.3);
+  fr_scene_end_edit (scene, "Move Source");
+  fr_scene_set_modified (scene, FALSE);
+  fr_scene_clear_markers (scene);
+  g_assert_cmpuint (log.n_edits, ==, 5);
+  g_assert_cmpuint (log.n_seen_modified, ==, 5);
+  g_assert_true (fr_scene_get_modified (scene));
+
+  g_assert_finalize_object (scene);
+}
+
+/* A document without folds, opened after one with them, keeps nothing of
+ * them: no horizon, no ψa, nothing to undo. */
+static void
+test_fold_reset (void)
+{
+  FrFoldState *fold = fr_fold_state_new ();
+  FrUndo *undo = fr_fold_state_get_undo (fold);
+  fr_grid g = fr_grid_2d (11, 6, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.0));
+  double ax, az;
+  guint n;
+
+  fr_fold_state_begin_edit (fold);
+  fr_fold_state_add_node (fold, 0.1, 0.2);
+  fr_fold_state_add_node (fold, 0.9, 0.3);
+  fr_fold_state_set_psi_a (fold, 0.3, -0.2);
+  fr_fold_state_end_edit (fold, "Draw Horizon");
+  fr_fold_state_get_horizon (fold, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_true (fr_undo_can_undo (undo));
+
+  g_assert_false (doc->has_fold);
+  fr_fold_state_load_doc (fold, doc);
+  fr_fold_state_get_horizon (fold, &n);
+  g_assert_cmpuint (n, ==, 0);
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat (ax, ==, 0.0);
+  g_assert_cmpfloat (az, ==, 0.0);
+  g_assert_false (fr_undo_can_undo (undo));
+  g_assert_false (fr_undo_undo (undo));
+  fr_fold_state_get_horizon (fold, &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  g_assert_finalize_object (fold);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -190,5 +285,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/sequence", test_sequence);
   g_test_add_func ("/app/undo/notify", test_notify);
   g_test_add_func ("/app/undo/scene-edits", test_scene_edits);
+  g_test_add_func ("/app/undo/modified-before-changed", test_modified_before_changed);
+  g_test_add_func ("/app/undo/fold-reset", test_fold_reset);
   return g_test_run ();
 }

@@ -74,11 +74,11 @@ def read_png(path):
 class App:
     """One foldray process with its frame log."""
 
-    def __init__(self, *args, name="app"):
+    def __init__(self, *args, name="app", env=None):
         self.log = os.path.join(OUT, name + "-frames.log")
         if os.path.exists(self.log):
             os.remove(self.log)
-        env = dict(os.environ, FOLDRAY_DEBUG_FRAMES=self.log, GTK_A11Y="none")
+        env = dict(os.environ, FOLDRAY_DEBUG_FRAMES=self.log, GTK_A11Y="none", **(env or {}))
         env.setdefault("GSK_RENDERER", "gl")
         self.stderr = open(os.path.join(OUT, name + "-stderr.txt"), "w")
         self.proc = subprocess.Popen([EXE, "--geometry", GEOMETRY] + list(args),
@@ -111,10 +111,10 @@ class App:
         s = self.settled_serials()
         return s[-1] if s else 0
 
-    def find_window(self, timeout=30.0):
+    def find_window(self, timeout=30.0, name="Foldray"):
         end = time.time() + timeout
         while time.time() < end:
-            r = run("xdotool", "search", "--onlyvisible", "--name", "Foldray", check=False)
+            r = run("xdotool", "search", "--onlyvisible", "--name", name, check=False)
             ids = r.stdout.split()
             if ids:
                 self.win = ids[-1]
@@ -166,6 +166,20 @@ class App:
             prev = cur
             time.sleep(0.15)
         raise TimeoutError("the canvas never settled on screen")
+
+    def title(self):
+        # Bytes: a title read from freed memory is not UTF-8.
+        out = subprocess.run(["xdotool", "getwindowname", self.win], capture_output=True).stdout
+        return out.decode("utf-8", "replace").strip()
+
+    def wait_title(self, pred, timeout=10.0):
+        """Waits for a window title that pred accepts; returns the last one."""
+        end = time.time() + timeout
+        t = self.title()
+        while time.time() < end and not pred(t):
+            time.sleep(0.1)
+            t = self.title()
+        return t
 
     def quit(self):
         if self.proc.poll() is None:
@@ -919,6 +933,252 @@ for name, fn in [
         break
 if medit is not None:
     medit.quit()
+
+
+# ------------------------------------------------------------------ session 4
+# Scene files: save, examples, opening and quitting with unsaved edits, and
+# the autosave of two instances at once.  Each check reads the window title
+# (xdotool getwindowname) and the files written.
+FILES = os.path.join(OUT, "files")
+shutil.rmtree(FILES, ignore_errors=True)
+os.makedirs(FILES)
+FILES_ENV = {"FOLDRAY_STATE_DIR": os.path.join(FILES, "state"), "FOLDRAY_RECOVER": "no"}
+fst = {}
+fapp = None
+
+
+def files_scene(name):
+    root = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    path = os.path.join(FILES, name)
+    shutil.copy(os.path.join(root, "data", "scenes", "three-layer.json"), path)
+    return path
+
+
+def n_sources(path):
+    with open(path) as f:
+        return len(json.load(f)["sources"])
+
+
+def autosaves(state=None):
+    state = state or FILES_ENV["FOLDRAY_STATE_DIR"]
+    return sorted(f for f in os.listdir(state) if f.startswith("autosave")) if os.path.isdir(state) else []
+
+
+def wait_for(pred, timeout=10.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.1)
+    return pred()
+
+
+def place_source(a, x, z):
+    xdo("mousemove", *a.to_screen(x, z))
+    xdo("click", 1)
+    return a.wait_title(lambda t: t.startswith("• "))
+
+
+def t_files_click_modifies():
+    global fapp
+    fst["s1"] = files_scene("s1.json")
+    fst["n0"] = n_sources(fst["s1"])
+    fapp = App(fst["s1"], name="files", env=FILES_ENV)
+    if not fapp.find_window():
+        return False, "no window"
+    settle_all(fapp)
+    before = fapp.title()
+    after = place_source(fapp, 1.0, 1.2)
+    mine = "autosave-%d.json" % fapp.proc.pid
+    saved = wait_for(lambda: mine in autosaves(), timeout=10.0)
+    fapp.stable_shot("40-files-placed")
+    return (before == "s1.json — Foldray" and after == "• s1.json — Foldray" and saved,
+            "title before %r, after the click %r; autosave files %s" % (before, after, autosaves()))
+
+
+def t_files_save_twice():
+    notes = []
+    for i, (x, z) in enumerate(((None, None), (2.0, 1.2))):
+        if x is not None:
+            place_source(fapp, x, z)
+        mtime = os.stat(fst["s1"]).st_mtime_ns
+        xdo("key", "ctrl+s")
+        wait_for(lambda: os.stat(fst["s1"]).st_mtime_ns != mtime)
+        title = fapp.wait_title(lambda t: t == "s1.json — Foldray")
+        notes.append("save %d: title %r, %d sources in the file, autosaves %s"
+                     % (i + 1, title, n_sources(fst["s1"]), autosaves()))
+    fapp.stable_shot("41-files-saved-twice")
+    strays = [f for f in os.listdir(FILES) if f not in ("s1.json", "state")]
+    notes.append("other files beside it: %s" % strays)
+    return (n_sources(fst["s1"]) == fst["n0"] + 2 and title == "s1.json — Foldray"
+            and not autosaves() and not strays, "\n".join(notes))
+
+
+def t_files_delete_in_entry():
+    # The source placed last is selected; Delete in the Radius field must
+    # edit the text, not delete the source.
+    sx, sy = fapp.to_screen(2.0, 1.2)
+    xdo("mousemove", fapp.wx + 1000, fapp.wy + 144)    # the side panel's Radius field
+    xdo("click", 1)
+    xdo("key", "Home")
+    xdo("key", "Delete")
+    time.sleep(1.0)
+    settle_all(fapp)
+    img = fapp.stable_shot("42-files-delete-in-entry")
+    title = fapp.title()
+    still = near(img, sx, sy, SOURCE_RGB, radius=6)
+    xdo("key", "ctrl+a")
+    xdo("type", "4")
+    xdo("key", "Tab")
+    return (still and title == "s1.json — Foldray",
+            "source still drawn %s; title %r" % (still, title))
+
+
+# Window-relative spots in the header bar (the window is GEOMETRY wide).
+MENU_BUTTON = (1045, 27)
+UNDO_BUTTON = (240, 27)
+
+
+def click_at(a, spot):
+    xdo("mousemove", a.wx + spot[0], a.wy + spot[1])
+    xdo("click", 1)
+
+
+def open_example(key):
+    # Clicked, not F10: without a window manager the keyboard focus does
+    # not come back to the window after a dialog.
+    click_at(fapp, MENU_BUTTON)               # the primary menu, then Examples
+    time.sleep(0.5)
+    xdo("key", "x")
+    time.sleep(0.5)
+    xdo("key", key)
+
+
+def t_files_example_untitled():
+    data = open(fst["s1"], "rb").read()
+    open_example("t")                         # Three Layers
+    title = fapp.wait_title(lambda t: "s1.json" not in t)
+    settle_all(fapp)
+    click_at(fapp, MENU_BUTTON)               # ☰ → Save Scene (what Ctrl+S does)
+    time.sleep(0.5)
+    xdo("key", "s")
+    chooser = wait_for(lambda: run("xdotool", "search", "--onlyvisible", "--name", "Save Scene",
+                                   check=False).stdout.strip() != "", timeout=5.0)
+    time.sleep(0.5)
+    screenshot("43-files-example-ctrl-s")
+    if chooser:
+        xdo("key", "Escape")
+        time.sleep(0.5)
+    same = open(fst["s1"], "rb").read() == data
+    return (title == "three-layer — Foldray" and chooser and same,
+            "title %r; Save asked for a name %s; s1.json untouched %s" % (title, chooser, same))
+
+
+def t_files_open_asks():
+    dirty = place_source(fapp, 1.0, 1.2)
+    open_example("g")                         # Gradient: the question comes first
+    time.sleep(1.5)
+    screenshot("44-files-open-asks")
+    kept = fapp.title()
+    xdo("key", "Escape")                      # Cancel: the edits stay
+    time.sleep(0.5)
+    cancelled = fapp.title()
+    open_example("g")
+    time.sleep(1.0)
+    xdo("key", "alt+d")                       # Discard Changes
+    opened = fapp.wait_title(lambda t: not t.startswith("• "))
+    settle_all(fapp)
+    fapp.stable_shot("45-files-opened-after-discard")
+    click_at(fapp, UNDO_BUTTON)               # nothing of the old scene to undo
+    time.sleep(0.5)
+    undo = fapp.title()
+    return (dirty.startswith("• ") and kept == dirty and cancelled == dirty
+            and opened == "gradient — Foldray" and undo == opened,
+            "dirty %r; after choosing Gradient %r; after Cancel %r; after Discard %r; after Undo %r"
+            % (dirty, kept, cancelled, opened, undo))
+
+
+def t_files_quit_asks():
+    fapp.quit()
+    s2 = files_scene("s2.json")
+    n0 = n_sources(s2)
+    a = App(s2, name="files-quit", env=FILES_ENV)
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+        dirty = place_source(a, 1.0, 1.2)
+        xdo("key", "ctrl+q")
+        time.sleep(1.5)
+        screenshot("46-files-quit-asks")
+        alive = a.proc.poll() is None
+        xdo("key", "Return")                  # the default answer: Save
+        try:
+            a.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+        gone = a.proc.poll() is not None
+        return (dirty.startswith("• ") and alive and gone and n_sources(s2) == n0 + 1,
+                "title %r; still running after Ctrl+Q %s; quit after Save %s; sources in the file %d (was %d)"
+                % (dirty, alive, gone, n_sources(s2), n0))
+    finally:
+        a.quit()
+
+
+def t_files_two_instances():
+    env = dict(FILES_ENV, FOLDRAY_STATE_DIR=os.path.join(FILES, "state2"))
+    a1 = App(files_scene("s3.json"), name="files-first", env=env)
+    apps = [a1]
+    try:
+        if not a1.find_window(name="s3.json"):
+            return False, "no first window"
+        settle_all(a1)
+        place_source(a1, 1.0, 1.2)
+        first = "autosave-%d.json" % a1.proc.pid
+        if not wait_for(lambda: first in autosaves(env["FOLDRAY_STATE_DIR"]), timeout=10.0):
+            return False, "the first instance wrote no %s" % first
+        a2 = App(files_scene("s4.json"), name="files-second", env=dict(env, FOLDRAY_RECOVER="yes"))
+        apps.append(a2)
+        if not a2.find_window(name="s4.json"):
+            return False, "no second window"
+        settle_all(a2)
+        time.sleep(1.5)                       # the recovery check runs when idle
+        second = a2.title()
+        kept = autosaves(env["FOLDRAY_STATE_DIR"])
+        a2.quit()
+        a1.proc.kill()                        # a crash: its autosave stays behind
+        a1.proc.wait(10)
+        a3 = App(files_scene("s5.json"), name="files-third", env=dict(env, FOLDRAY_RECOVER="yes"))
+        apps.append(a3)
+        if not a3.find_window(name="Foldray"):
+            return False, "no third window"
+        third = a3.wait_title(lambda t: t.startswith("• "))
+        settle_all(a3)
+        a3.stable_shot("47-files-recovered")
+        after = autosaves(env["FOLDRAY_STATE_DIR"])
+        return (second == "s4.json — Foldray" and first in kept and third.startswith("• ")
+                and first not in after,
+                "second instance's title %r with the first running (autosaves %s); after the first "
+                "crashed, a third's title %r (autosaves %s)" % (second, kept, third, after))
+    finally:
+        for a in apps:
+            a.quit()
+
+
+for name, fn in [
+    ("files: a click places a source, the title shows • and an autosave follows", t_files_click_modifies),
+    ("files: Ctrl+S twice writes the scene's file both times and keeps its name", t_files_save_twice),
+    ("files: Delete in the Radius field edits the text, not the selected source", t_files_delete_in_entry),
+    ("files: an example opens untitled, so Save asks for a name", t_files_example_untitled),
+    ("files: opening another scene with unsaved edits asks first; nothing left to undo", t_files_open_asks),
+    ("files: Ctrl+Q with unsaved edits asks, and Save writes the file before quitting", t_files_quit_asks),
+    ("files: a second instance keeps its own autosave; a crashed one's is recovered", t_files_two_instances),
+]:
+    if not check(name, fn) and fn is t_files_click_modifies:
+        break
+if fapp is not None:
+    fapp.quit()
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
