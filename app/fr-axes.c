@@ -103,6 +103,9 @@ fr_axes_set_property (GObject      *object,
           g_signal_connect_object (self->canvas, "view-changed",
                                    G_CALLBACK (gtk_widget_queue_draw), self,
                                    G_CONNECT_SWAPPED);
+          g_signal_connect_object (self->canvas, "range-changed",
+                                   G_CALLBACK (gtk_widget_queue_draw), self,
+                                   G_CONNECT_SWAPPED);
         }
       break;
     default:

@@ -89,6 +89,8 @@ struct _FrCanvas
   double        pan_cx, pan_cz;
   double        pinch_scale;
   double        pointer_x, pointer_y;
+  gboolean      pointer_inside;
+  float         range_min, range_max;  /* the velocity range last announced */
 
   guint64       input_seq;
   guint         drawn_serial;
@@ -105,6 +107,7 @@ enum {
   FRAME_DRAWN,
   VIEW_CHANGED,
   CURSOR_MOVED,
+  RANGE_CHANGED,
   N_SIGNALS
 };
 
@@ -567,11 +570,42 @@ fit_view (FrCanvas *self)
   self->view_fitted = TRUE;
 }
 
+/* Announces the model point under the pointer again: what the readout
+ * shows there (T, v) changes with the result, the model and the view, not
+ * only when the pointer moves. */
+static void
+emit_cursor (FrCanvas *self)
+{
+  double mx, mz;
+
+  if (!self->pointer_inside)
+    return;
+  fr_view_widget_to_model (&self->view, self->pointer_x, self->pointer_y, &mx, &mz);
+  g_signal_emit (self, signals[CURSOR_MOVED], 0, mx, mz, TRUE);
+}
+
+/* The colour bar must show the range the field is coloured by, which
+ * follows every edit of the velocities. */
+static void
+check_range (FrCanvas *self)
+{
+  float vmin = 0.0f, vmax = 0.0f;
+
+  if (self->scene != NULL && fr_scene_has_model (self->scene))
+    fr_scene_get_velocity_range (self->scene, &vmin, &vmax);
+  if (vmin == self->range_min && vmax == self->range_max)
+    return;
+  self->range_min = vmin;
+  self->range_max = vmax;
+  g_signal_emit (self, signals[RANGE_CHANGED], 0);
+}
+
 static void
 view_changed (FrCanvas *self)
 {
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
   g_signal_emit (self, signals[VIEW_CHANGED], 0);
+  emit_cursor (self);
 }
 
 static void
@@ -594,6 +628,11 @@ scene_changed_cb (FrCanvas *self,
   if (what & FR_SCENE_CHANGED_VELOCITY)
     self->velocity_dirty = TRUE;
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_VELOCITY))
+    {
+      check_range (self);
+      emit_cursor (self);
+    }
 }
 
 /* ----------------------------------------------------------- GtkGLArea vfuncs */
@@ -883,6 +922,16 @@ fr_canvas_class_init (FrCanvasClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 3,
                   G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_BOOLEAN);
 
+  /**
+   * FrCanvas::range-changed:
+   *
+   * The velocity range the field is coloured by changed (the colour bar's
+   * labels must follow).
+   */
+  signals[RANGE_CHANGED] =
+    g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   gtk_widget_class_set_css_name (widget_class, "frcanvas");
 }
 
@@ -1003,6 +1052,7 @@ motion_cb (FrCanvas                 *self,
 
   self->pointer_x = x;
   self->pointer_y = y;
+  self->pointer_inside = TRUE;
   fr_view_widget_to_model (&self->view, x, y, &mx, &mz);
   g_signal_emit (self, signals[CURSOR_MOVED], 0, mx, mz, TRUE);
 }
@@ -1011,6 +1061,7 @@ static void
 leave_cb (FrCanvas                 *self,
           GtkEventControllerMotion *controller)
 {
+  self->pointer_inside = FALSE;
   g_signal_emit (self, signals[CURSOR_MOVED], 0, 0.0, 0.0, FALSE);
 }
 
@@ -1144,6 +1195,7 @@ fr_canvas_set_result (FrCanvas *self,
   if (result == NULL)
     self->time_valid = FALSE;
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
+  emit_cursor (self);
 }
 
 FrResult *

@@ -3,6 +3,9 @@
 
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "fr-array.h"
@@ -69,9 +72,133 @@ fr_export_png (cairo_surface_t  *picture,
                    cairo_status_to_string (status));
       return FALSE;
     }
-  /* g_file_set_contents writes a temporary file beside path and renames
-   * it, so a failed write leaves nothing half-written. */
-  return g_file_set_contents (path, (const char *) png->data, png->len, error);
+  return fr_export_write_file (path, png->data, png->len, error);
+}
+
+/* The name of an export's file type, for the file chooser's filter. */
+static const char *
+format_name (FrExportKind kind)
+{
+  switch (kind)
+    {
+    case FR_EXPORT_PICTURE:
+      return _("PNG pictures");
+    case FR_EXPORT_TIME_NPY:
+    case FR_EXPORT_VELOCITY_NPY:
+      return _("NumPy arrays");
+    case FR_EXPORT_TIME_VTI:
+    case FR_EXPORT_VELOCITY_VTI:
+      return _("VTK image data (ParaView)");
+    case FR_EXPORT_RAYS_CSV:
+    case FR_EXPORT_HORIZONS_CSV:
+      return _("CSV files");
+    case FR_EXPORT_RAYS_VTP:
+    case FR_EXPORT_HORIZONS_VTP:
+      return _("VTK polygonal data (ParaView)");
+    case FR_EXPORT_FIGURE_SVG:
+      return _("SVG figures");
+    case FR_EXPORT_FIGURE_PDF:
+      return _("PDF figures");
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+/* Prepares a save chooser for an export: a filter for its format, the
+ * picture's size choice, and a proposed file beside the scene
+ * (scene_path, or NULL when it was never saved) named after it. */
+void
+fr_export_chooser_setup (GtkFileChooser *chooser,
+                         FrExportKind    kind,
+                         const char     *scene_path,
+                         const char     *basename)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *pattern = g_strconcat ("*", fr_export_suffix (kind), NULL);
+  g_autofree char *label = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *stem = NULL;
+
+  g_return_if_fail (GTK_IS_FILE_CHOOSER (chooser));
+  g_return_if_fail (basename != NULL);
+
+  /* Translators: a file type and its pattern, e.g. "CSV files (*.csv)". */
+  label = g_strdup_printf (_("%s (%s)"), format_name (kind), pattern);
+  gtk_file_filter_set_name (filter, label);
+  gtk_file_filter_add_pattern (filter, pattern);
+  gtk_file_chooser_add_filter (chooser, filter);
+  gtk_file_chooser_set_filter (chooser, filter);
+
+  if (kind == FR_EXPORT_PICTURE)
+    {
+      static const char *ids[] = { "1", "2", "3", "4", NULL };
+      const char *labels[] = { _("Canvas size"), _("2× canvas size"), _("3× canvas size"),
+                               _("4× canvas size"), NULL };
+
+      gtk_file_chooser_add_choice (chooser, "scale", _("Size"), ids, labels);
+      gtk_file_chooser_set_choice (chooser, "scale", "1");
+    }
+
+  if (scene_path != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (scene_path);
+      g_autofree char *base = g_path_get_basename (scene_path);
+      g_autoptr(GFile) folder = g_file_new_for_path (dir);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+      stem = g_strdup_printf ("%s-%s", base, basename);
+    }
+  name = g_strconcat (stem != NULL ? stem : basename, fr_export_suffix (kind), NULL);
+  gtk_file_chooser_set_current_name (chooser, name);
+}
+
+/* The picture's size factor chosen in a chooser set up by
+ * fr_export_chooser_setup; 1 for every other export (asking GTK for a
+ * choice the chooser lacks warns). */
+int
+fr_export_chooser_get_scale (GtkFileChooser *chooser,
+                             FrExportKind    kind)
+{
+  const char *scale;
+
+  g_return_val_if_fail (GTK_IS_FILE_CHOOSER (chooser), 1);
+
+  if (kind != FR_EXPORT_PICTURE)
+    return 1;
+  scale = gtk_file_chooser_get_choice (chooser, "scale");
+  return scale != NULL ? CLAMP (atoi (scale), 1, 8) : 1;
+}
+
+/* Writes data to path atomically.  g_file_set_contents writes a temporary
+ * file beside path and renames it, so a failed write leaves nothing
+ * half-written; its errors name that temporary file ("x.png.Q7OMZ3"),
+ * which the user never chose: name path instead. */
+gboolean
+fr_export_write_file (const char  *path,
+                      const void  *data,
+                      gsize        length,
+                      GError     **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autofree char *message = NULL;
+  const char *reason;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  if (g_file_set_contents (path, data, length, &local))
+    return TRUE;
+
+  /* Its messages end with the reason: "…: No such file or directory". */
+  reason = g_strrstr (local->message, ": ");
+  reason = reason != NULL ? reason + 2 : local->message;
+  /* Translators: the file the user chose, then why it could not be written. */
+  message = g_strdup_printf (_("Could not write “%s”: %s"), path, reason);
+  g_set_error_literal (error, local->domain, local->code, message);
+  return FALSE;
 }
 
 /* Writes a node grid (T or velocity) as .npy or .vti. */

@@ -4,7 +4,7 @@
  * leaves no file behind, partial or otherwise. */
 #pragma once
 
-#include <gio/gio.h>
+#include <gtk/gtk.h>
 #include <cairo.h>
 
 #include "fr-colormap.h"
@@ -51,5 +51,15 @@ gboolean  fr_export_result       (FrExportKind      kind,
                                   const char       *path,
                                   GError          **error);
 const char *fr_export_suffix     (FrExportKind      kind);
+void      fr_export_chooser_setup (GtkFileChooser   *chooser,
+                                  FrExportKind      kind,
+                                  const char       *scene_path,
+                                  const char       *basename);
+int       fr_export_chooser_get_scale (GtkFileChooser *chooser,
+                                  FrExportKind      kind);
+gboolean  fr_export_write_file   (const char       *path,
+                                  const void       *data,
+                                  gsize             length,
+                                  GError          **error);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 
 #include "fr-axes-draw.h"
 #include "fr-contour.h"
+#include "fr-export.h"
 #include "fr-figure.h"
 
 const double fr_figure_isochron_rgb[3] = { 0.10, 0.10, 0.10 };
@@ -258,5 +259,5 @@ fr_figure_write (const FrFigure  *figure,
       return FALSE;
     }
   /* A temporary file beside path, renamed: nothing half-written remains. */
-  return g_file_set_contents (path, (const char *) bytes->data, bytes->len, error);
+  return fr_export_write_file (path, bytes->data, bytes->len, error);
 }

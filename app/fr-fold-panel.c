@@ -8,6 +8,8 @@
 #include <glib/gi18n.h>
 
 #include "fr-fold-panel.h"
+#include "fr-model-panel.h"
+#include "fr-spr.h"
 
 struct _FrFoldPanel
 {
@@ -23,15 +25,28 @@ struct _FrFoldPanel
   GtkSpinButton *delta_spin;
   GtkSpinButton *count_spin;
   GtkSwitch     *bands_switch;
+  GtkLabel      *entry_message;
+  GtkWidget     *export_box;
+  GtkWidget     *export_csv_button;
+  GtkWidget     *export_vtp_button;
 
   FrFoldState   *state;
   gboolean       syncing;   /* widgets being set from the state */
+  double         psi_asked[2];  /* the ψa the user asked for, maybe beyond the limit */
 };
 
 G_DEFINE_FINAL_TYPE (FrFoldPanel, fr_fold_panel, GTK_TYPE_WIDGET)
 
 static const fr_fold_method methods[] = { FR_FOLD_LAS, FR_FOLD_SOLAS };
 static const fr_fold_backend backends[] = { FR_FOLD_BACKEND_AUTO, FR_FOLD_CPU, FR_FOLD_CUDA };
+
+/* The back ends offered: CUDA only in a build that has it. */
+static guint
+n_backends (FrFoldPanel *self)
+{
+  return MIN (g_list_model_get_n_items (gtk_drop_down_get_model (self->backend_dropdown)),
+              G_N_ELEMENTS (backends));
+}
 
 /* State -> widgets. */
 static void
@@ -54,7 +69,8 @@ sync_from_state (FrFoldPanel *self)
   for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
     if (methods[i] == fr_fold_state_get_method (self->state))
       gtk_drop_down_set_selected (self->method_dropdown, i);
-  for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+  gtk_drop_down_set_selected (self->backend_dropdown, 0);
+  for (guint i = 0; i < n_backends (self); i++)
     if (backends[i] == fr_fold_state_get_backend (self->state))
       gtk_drop_down_set_selected (self->backend_dropdown, i);
   fr_fold_state_get_levels (self->state, &delta, &count);
@@ -62,11 +78,23 @@ sync_from_state (FrFoldPanel *self)
   gtk_spin_button_set_value (self->count_spin, count);
   gtk_switch_set_active (self->bands_switch, fr_fold_state_get_bands (self->state));
 
+  if (!fr_fold_state_get_psi_clamped (self->state))
+    {
+      self->psi_asked[0] = ax;
+      self->psi_asked[1] = az;
+    }
   if (fr_fold_state_get_psi_clamped (self->state))
     {
-      g_autofree char *text =
-        g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.3g here)"),
-                         fr_fold_state_get_psi_limit (self->state));
+      double asked = hypot (self->psi_asked[0], self->psi_asked[1]);
+      g_autofree char *text = NULL;
+
+      if (asked > hypot (ax, az))
+        text = g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.3g here). "
+                                  "Your |ψa| = %.3g comes back when F allows it."),
+                                fr_fold_state_get_psi_limit (self->state), asked);
+      else
+        text = g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.3g here)"),
+                                fr_fold_state_get_psi_limit (self->state));
 
       gtk_label_set_text (self->psi_hint, text);
       gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), TRUE);
@@ -76,6 +104,17 @@ sync_from_state (FrFoldPanel *self)
   self->syncing = FALSE;
 }
 
+/* The folded horizons can be exported once a horizon is drawn. */
+static void
+update_export (FrFoldPanel *self)
+{
+  guint n = 0;
+
+  if (self->state != NULL)
+    fr_fold_state_get_horizon (self->state, &n);
+  gtk_widget_set_sensitive (self->export_box, n >= 2);
+}
+
 static void
 state_changed_cb (FrFoldPanel *self,
                   guint        what,
@@ -83,16 +122,25 @@ state_changed_cb (FrFoldPanel *self,
 {
   if (what & FR_FOLD_CHANGED_PARAMS)
     sync_from_state (self);
+  update_export (self);
 }
 
 static void
 speed_changed_cb (FrFoldPanel *self)
 {
+  double asked[2] = { self->psi_asked[0], self->psi_asked[1] };
+  double ax, az;
+
   if (self->syncing || self->state == NULL)
     return;
   fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_speed (self->state, gtk_drop_down_get_selected (self->speed_dropdown) == 1,
                            gtk_spin_button_get_value (self->speed_spin));
+  /* A smaller F shortens ψa (the state clamps what the solver gets and
+   * the hint says so); a larger one gives back what the user asked. */
+  fr_fold_state_get_psi_a (self->state, &ax, &az);
+  if (hypot (asked[0], asked[1]) > hypot (ax, az))
+    fr_fold_state_set_psi_a (self->state, asked[0], asked[1]);
   fr_fold_state_end_edit (self->state, _("Change Speed"));
 }
 
@@ -101,9 +149,10 @@ psi_changed_cb (FrFoldPanel *self)
 {
   if (self->syncing || self->state == NULL)
     return;
+  self->psi_asked[0] = gtk_spin_button_get_value (self->psi_x_spin);
+  self->psi_asked[1] = gtk_spin_button_get_value (self->psi_z_spin);
   fr_fold_state_begin_edit (self->state);
-  fr_fold_state_set_psi_a (self->state, gtk_spin_button_get_value (self->psi_x_spin),
-                           gtk_spin_button_get_value (self->psi_z_spin));
+  fr_fold_state_set_psi_a (self->state, self->psi_asked[0], self->psi_asked[1]);
   fr_fold_state_end_edit (self->state, _("Change ψa"));
 }
 
@@ -118,7 +167,7 @@ solver_changed_cb (FrFoldPanel *self)
   b = gtk_drop_down_get_selected (self->backend_dropdown);
   fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_method (self->state, m < G_N_ELEMENTS (methods) ? methods[m] : FR_FOLD_LAS);
-  fr_fold_state_set_backend (self->state, b < G_N_ELEMENTS (backends) ? backends[b]
+  fr_fold_state_set_backend (self->state, b < n_backends (self) ? backends[b]
                                                                        : FR_FOLD_BACKEND_AUTO);
   fr_fold_state_end_edit (self->state, _("Change Fold Solver"));
 }
@@ -145,12 +194,22 @@ bands_changed_cb (FrFoldPanel *self)
 }
 
 static void
+export_horizons_cb (FrFoldPanel *self,
+                    GtkButton   *button)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.export", "s",
+                              GTK_WIDGET (button) == self->export_vtp_button ? "horizons-vtp"
+                                                                             : "horizons-csv");
+}
+
+static void
 fr_fold_panel_dispose (GObject *object)
 {
   FrFoldPanel *self = FR_FOLD_PANEL (object);
 
   g_clear_object (&self->state);
   gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_FOLD_PANEL);
+  fr_panel_clear_children (GTK_WIDGET (object));
 
   G_OBJECT_CLASS (fr_fold_panel_parent_class)->dispose (object);
 }
@@ -174,11 +233,16 @@ fr_fold_panel_class_init (FrFoldPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, delta_spin);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, count_spin);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, bands_switch);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, entry_message);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, export_box);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, export_csv_button);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, export_vtp_button);
   gtk_widget_class_bind_template_callback (widget_class, speed_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, psi_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, solver_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, levels_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, bands_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, export_horizons_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "frfoldpanel");
@@ -188,6 +252,10 @@ static void
 fr_fold_panel_init (FrFoldPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
+  if (!fr_cuda_built ())
+    gtk_string_list_remove (GTK_STRING_LIST (gtk_drop_down_get_model (self->backend_dropdown)),
+                            G_N_ELEMENTS (backends) - 1);
 }
 
 /* Edits state (a reference is kept) and follows its changes. */
@@ -205,4 +273,5 @@ fr_fold_panel_set_state (FrFoldPanel *self,
     g_signal_connect_object (state, "changed", G_CALLBACK (state_changed_cb), self,
                              G_CONNECT_SWAPPED);
   sync_from_state (self);
+  update_export (self);
 }

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "fr-model-panel.h"
@@ -24,6 +26,7 @@ struct _FrModelPanel
   GtkWidget     *obstacle_grid;
   GtkDropDown   *obstacle_kind_dropdown;
   GtkSpinButton *obstacle_velocity_spin;
+  GtkLabel      *entry_message;
 
   FrScene       *scene;
   FrEditor      *editor;
@@ -44,9 +47,15 @@ static void
 report (FrModelPanel *self,
         GError       *error)
 {
-  /* The scene rolled the edit back; show the model as it is. */
-  if (error != NULL)
-    g_message ("model edit refused: %s", error->message);
+  /* The scene rolled the edit back (the caller shows the model as it
+   * is): say why under the panel, where the user looks. */
+  if (error == NULL)
+    return;
+  gtk_label_set_text (self->entry_message, error->message);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->entry_message), "warning");
+  gtk_widget_add_css_class (GTK_WIDGET (self->entry_message), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->entry_message), TRUE);
+  g_object_set_data (G_OBJECT (self->entry_message), "fr-panel-spin", NULL);
 }
 
 static char *
@@ -265,6 +274,7 @@ fr_model_panel_dispose (GObject *object)
   g_clear_object (&self->scene);
   g_clear_object (&self->editor);
   gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_MODEL_PANEL);
+  fr_panel_clear_children (GTK_WIDGET (object));
 
   G_OBJECT_CLASS (fr_model_panel_parent_class)->dispose (object);
 }
@@ -291,6 +301,7 @@ fr_model_panel_class_init (FrModelPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_grid);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_kind_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_velocity_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, entry_message);
   gtk_widget_class_bind_template_callback (widget_class, grid_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, layer_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, layer_changed_cb);
@@ -308,6 +319,7 @@ fr_model_panel_init (FrModelPanel *self)
   self->layer = -1;
   self->obstacle = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
+  fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
   sync_from_model (self);
 }
 
@@ -345,4 +357,216 @@ fr_model_panel_set_editor (FrModelPanel *self,
   if (editor != NULL)
     g_signal_connect_object (editor, "selection-changed", G_CALLBACK (editor_selection_cb), self,
                              G_CONNECT_SWAPPED);
+}
+
+/* ------------------------------------------------------------- panel helpers */
+
+/* Parses text as a number in [lower, upper].  FALSE with why set when it
+ * is no number; TRUE with value clamped, and why saying so, when it is out
+ * of range; TRUE with why NULL when it is fine. */
+gboolean
+fr_panel_parse_number (const char  *text,
+                       double       lower,
+                       double       upper,
+                       double      *value,
+                       char       **why)
+{
+  g_autofree char *s = NULL;
+  char *end = NULL;
+  double v;
+
+  g_return_val_if_fail (value != NULL, FALSE);
+  g_return_val_if_fail (why != NULL, FALSE);
+
+  *why = NULL;
+  s = g_strstrip (g_strdup (text != NULL ? text : ""));
+  /* The locale's decimal separator, like GtkSpinButton's own parser. */
+  v = g_strtod (s, &end);
+  if (*s == '\0' || end == s || *end != '\0' || !isfinite (v))
+    {
+      /* Translators: an invalid number typed in a panel entry. */
+      *why = g_strdup_printf (_("“%s” is not a number; the previous value is kept"), s);
+      return FALSE;
+    }
+  if (v < lower || v > upper)
+    {
+      double clamped = CLAMP (v, lower, upper);
+
+      /* Translators: a number typed outside its allowed range. */
+      *why = g_strdup_printf (_("%g is outside the allowed range %g to %g; set to %g"),
+                              v, lower, upper, clamped);
+      v = clamped;
+    }
+  *value = v;
+  return TRUE;
+}
+
+static void
+show_entry_message (GtkSpinButton *spin,
+                    const char    *why,
+                    gboolean       error)
+{
+  GtkLabel *message = g_object_get_data (G_OBJECT (spin), "fr-panel-message");
+  const char *tooltip = g_object_get_data (G_OBJECT (spin), "fr-panel-tooltip");
+
+  if (why == NULL)
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (spin), "error");
+      gtk_widget_remove_css_class (GTK_WIDGET (spin), "warning");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (spin), tooltip);
+      if (message != NULL && g_object_get_data (G_OBJECT (message), "fr-panel-spin") == spin)
+        {
+          gtk_widget_set_visible (GTK_WIDGET (message), FALSE);
+          g_object_set_data (G_OBJECT (message), "fr-panel-spin", NULL);
+        }
+      return;
+    }
+  gtk_widget_add_css_class (GTK_WIDGET (spin), error ? "error" : "warning");
+  gtk_widget_remove_css_class (GTK_WIDGET (spin), error ? "warning" : "error");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (spin), why);
+  if (message != NULL)
+    {
+      gtk_label_set_text (message, why);
+      gtk_widget_remove_css_class (GTK_WIDGET (message), error ? "warning" : "error");
+      gtk_widget_add_css_class (GTK_WIDGET (message), error ? "error" : "warning");
+      gtk_widget_set_visible (GTK_WIDGET (message), TRUE);
+      g_object_set_data (G_OBJECT (message), "fr-panel-spin", spin);
+    }
+}
+
+/* GtkSpinButton::input: its default parser turns "abc" into 0 and clamps
+ * silently.  Refuse what is no number (the spin button keeps its value,
+ * GTK_UPDATE_IF_VALID) and clamp visibly what is out of range. */
+static int
+spin_input_cb (GtkSpinButton *spin,
+               double        *new_value,
+               gpointer       user_data)
+{
+  GtkAdjustment *adj = gtk_spin_button_get_adjustment (spin);
+  g_autofree char *why = NULL;
+  double v;
+
+  if (!fr_panel_parse_number (gtk_editable_get_text (GTK_EDITABLE (spin)),
+                              gtk_adjustment_get_lower (adj), gtk_adjustment_get_upper (adj),
+                              &v, &why))
+    {
+      show_entry_message (spin, why, TRUE);
+      gtk_widget_error_bell (GTK_WIDGET (spin));
+      return GTK_INPUT_ERROR;
+    }
+  show_entry_message (spin, why, FALSE);
+  *new_value = v;
+  return TRUE;
+}
+
+/* Where the pointer is over a panel, in its coordinates: scroll events
+ * carry no position in GTK 4.8. */
+static void
+pointer_motion_cb (GtkEventControllerMotion *controller,
+                   double                    x,
+                   double                    y,
+                   double                   *pointer)
+{
+  pointer[0] = x;
+  pointer[1] = y;
+}
+
+/* Scrolling over a spin button or a scale that does not have the focus
+ * scrolls the panel, not the value. */
+static gboolean
+scroll_guard_cb (GtkEventControllerScroll *controller,
+                 double                    dx,
+                 double                    dy,
+                 double                   *pointer)
+{
+  GtkWidget *panel = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+  GtkWidget *picked, *target, *scrolled;
+  GtkAdjustment *adj;
+  double step;
+
+  picked = gtk_widget_pick (panel, pointer[0], pointer[1], GTK_PICK_DEFAULT);
+  if (picked == NULL)
+    return FALSE;
+  target = gtk_widget_get_ancestor (picked, GTK_TYPE_SPIN_BUTTON);
+  if (target == NULL)
+    target = gtk_widget_get_ancestor (picked, GTK_TYPE_RANGE);
+  if (target == NULL ||
+      (gtk_widget_get_state_flags (target) & GTK_STATE_FLAG_FOCUS_WITHIN) != 0)
+    return FALSE;
+
+  scrolled = gtk_widget_get_ancestor (panel, GTK_TYPE_SCROLLED_WINDOW);
+  if (scrolled != NULL)
+    {
+      adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+      /* GtkScrolledWindow's own step for a wheel click. */
+      step = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL
+             ? pow (gtk_adjustment_get_page_size (adj), 2.0 / 3.0) : 1.0;
+      gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * step);
+    }
+  return TRUE;
+}
+
+static void
+guard_spins (GtkWidget *widget,
+             GtkLabel  *message)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_SPIN_BUTTON (child))
+        {
+          /* A nested panel guarded its own entries first. */
+          if (g_object_get_data (G_OBJECT (child), "fr-panel-guarded") != NULL)
+            continue;
+          g_object_set_data (G_OBJECT (child), "fr-panel-guarded", GINT_TO_POINTER (1));
+          g_object_set_data_full (G_OBJECT (child), "fr-panel-tooltip",
+                                  gtk_widget_get_tooltip_text (child) != NULL
+                                  ? g_strdup (gtk_widget_get_tooltip_text (child)) : NULL,
+                                  g_free);
+          g_object_set_data (G_OBJECT (child), "fr-panel-message", message);
+          gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (child), GTK_UPDATE_IF_VALID);
+          g_signal_connect (child, "input", G_CALLBACK (spin_input_cb), NULL);
+        }
+      else
+        guard_spins (child, message);
+    }
+}
+
+/* Guards every spin button of panel: invalid text is refused and an
+ * out-of-range value is clamped, both explained on the entry and in
+ * message; and the wheel scrolls the panel unless the entry has the focus. */
+void
+fr_panel_guard_entries (GtkWidget *panel,
+                        GtkLabel  *message)
+{
+  GtkEventController *scroll, *motion;
+  double *pointer;
+
+  g_return_if_fail (GTK_IS_WIDGET (panel));
+  g_return_if_fail (message == NULL || GTK_IS_LABEL (message));
+
+  guard_spins (panel, message);
+
+  pointer = g_new0 (double, 2);
+  g_object_set_data_full (G_OBJECT (panel), "fr-panel-pointer", pointer, g_free);
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "enter", G_CALLBACK (pointer_motion_cb), pointer);
+  g_signal_connect (motion, "motion", G_CALLBACK (pointer_motion_cb), pointer);
+  gtk_widget_add_controller (panel, motion);
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_guard_cb), pointer);
+  gtk_widget_add_controller (panel, scroll);
+}
+
+/* Unparents a template's children, bound to a field or not. */
+void
+fr_panel_clear_children (GtkWidget *panel)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (GTK_IS_WIDGET (panel));
+
+  while ((child = gtk_widget_get_first_child (panel)) != NULL)
+    gtk_widget_unparent (child);
 }

@@ -22,4 +22,14 @@ void fr_model_panel_set_scene  (FrModelPanel *self,
 void fr_model_panel_set_editor (FrModelPanel *self,
                                 FrEditor     *editor);
 
+/* Helpers shared by the side panels (side, fold and model panel). */
+void fr_panel_guard_entries    (GtkWidget    *panel,
+                                GtkLabel     *message);
+void fr_panel_clear_children   (GtkWidget    *panel);
+gboolean fr_panel_parse_number (const char   *text,
+                                double        lower,
+                                double        upper,
+                                double       *value,
+                                char        **why);
+
 G_END_DECLS

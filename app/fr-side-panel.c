@@ -21,6 +21,7 @@ struct _FrSidePanel
   GtkSwitch     *front_switch;
   GtkScale      *front_scale;
   GtkAdjustment *front_adjustment;
+  GtkLabel      *entry_message;
   FrModelPanel  *model_panel;
 };
 
@@ -71,6 +72,7 @@ static void
 fr_side_panel_dispose (GObject *object)
 {
   gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_SIDE_PANEL);
+  fr_panel_clear_children (GTK_WIDGET (object));
 
   G_OBJECT_CLASS (fr_side_panel_parent_class)->dispose (object);
 }
@@ -103,6 +105,7 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_switch);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_scale);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, entry_message);
   gtk_widget_class_bind_template_callback (widget_class, radius_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, backend_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, interval_changed_cb);
@@ -117,6 +120,18 @@ static void
 fr_side_panel_init (FrSidePanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
+  /* Offer only the back ends this build has. */
+  if (!fr_cuda_built ())
+    gtk_string_list_remove (GTK_STRING_LIST (gtk_drop_down_get_model (self->backend_dropdown)),
+                            G_N_ELEMENTS (backends) - 1);
+}
+
+static guint
+n_backends (FrSidePanel *self)
+{
+  return MIN (g_list_model_get_n_items (gtk_drop_down_get_model (self->backend_dropdown)),
+              G_N_ELEMENTS (backends));
 }
 
 GtkWidget *
@@ -148,7 +163,7 @@ fr_side_panel_get_backend (FrSidePanel *self)
   g_return_val_if_fail (FR_IS_SIDE_PANEL (self), FR_SPR_AUTO);
 
   i = gtk_drop_down_get_selected (self->backend_dropdown);
-  return i < G_N_ELEMENTS (backends) ? backends[i] : FR_SPR_AUTO;
+  return i < n_backends (self) ? backends[i] : FR_SPR_AUTO;
 }
 
 void
@@ -157,7 +172,9 @@ fr_side_panel_set_backend (FrSidePanel    *self,
 {
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
 
-  for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+  /* A back end this build lacks (CUDA in a scene file) falls back to Automatic. */
+  gtk_drop_down_set_selected (self->backend_dropdown, 0);
+  for (guint i = 0; i < n_backends (self); i++)
     if (backends[i] == backend)
       gtk_drop_down_set_selected (self->backend_dropdown, i);
 }

@@ -760,7 +760,7 @@ export_response_cb (GtkNativeDialog *chooser,
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
       FrExportKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (chooser), "kind"));
-      const char *scale = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "scale");
+      int scale = fr_export_chooser_get_scale (GTK_FILE_CHOOSER (chooser), kind);
 
       if (path == NULL)
         {
@@ -769,8 +769,7 @@ export_response_cb (GtkNativeDialog *chooser,
           fr_window_show_error (self, _("Could not export"), error);
         }
       else
-        fr_window_export_async (self, kind, path, scale != NULL ? atoi (scale) : 1,
-                                NULL, export_done_cb, NULL);
+        fr_window_export_async (self, kind, path, scale, NULL, export_done_cb, NULL);
     }
   if (self->chooser == chooser)
     g_clear_object (&self->chooser);
@@ -830,7 +829,6 @@ export_action (GtkWidget  *widget,
   FrWindow *self = FR_WINDOW (widget);
   const char *id = g_variant_get_string (parameter, NULL);
   GtkFileChooserNative *chooser;
-  g_autofree char *name = NULL;
   FrExportKind kind = FR_EXPORT_PICTURE;
   const char *basename = "foldray";
 
@@ -841,19 +839,28 @@ export_action (GtkWidget  *widget,
         basename = export_kinds[i].basename;
       }
 
+  /* Say now, not after a file name was chosen, that there is nothing. */
+  if (kind == FR_EXPORT_HORIZONS_CSV || kind == FR_EXPORT_HORIZONS_VTP)
+    {
+      FrResult *result = fr_canvas_get_result (self->canvas);
+
+      if (!self->fold_mode || result == NULL || result->horizons == NULL ||
+          result->horizons->len == 0)
+        {
+          g_autoptr(GError) error =
+            g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                                 _("There are no folded horizons to export: switch to Folds mode and draw a horizon"));
+
+          fr_window_show_error (self, _("Could not export"), error);
+          return;
+        }
+    }
+
   chooser = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  name = g_strconcat (basename, fr_export_suffix (kind), NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  if (kind == FR_EXPORT_PICTURE)
-    {
-      static const char *ids[] = { "1", "2", "3", "4", NULL };
-      const char *labels[] = { _("Canvas size"), _("2× canvas size"), _("3× canvas size"),
-                               _("4× canvas size"), NULL };
-
-      gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "scale", _("Size"), ids, labels);
-      gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "scale", "1");
-    }
+  fr_export_chooser_setup (GTK_FILE_CHOOSER (chooser), kind,
+                           self->session != NULL ? fr_session_get_path (self->session) : NULL,
+                           basename);
   /* GTK 4's save chooser asks before replacing an existing file. */
   g_object_set_data (G_OBJECT (chooser), "kind", GUINT_TO_POINTER (kind));
   g_signal_connect_object (chooser, "response", G_CALLBACK (export_response_cb), self, 0);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fr-contour.h"
+#include "fr-export.h"
 #include "fr-figure.h"
 #include "fr-fold-job.h"
 #include "fr-fold-state.h"
@@ -286,11 +287,58 @@ test_rays_figure (void)
   g_rmdir (dir);
 }
 
+/* A failed figure names the file the user chose, never the temporary
+ * file written beside it (g_file_set_contents' "fig.svg.Q7OMZ3"). */
+static void
+test_write_error_names_file (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing", "fig.svg", NULL);
+  g_autofree char *as_dir = g_build_filename (dir, "taken.pdf", NULL);
+  g_autofree char *temp_prefix = NULL;
+  FrView view;
+
+  g_assert_cmpint (g_mkdir (as_dir, 0700), ==, 0);
+  make_view (scene, &view);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.25, NULL };
+    const char *paths[2] = { missing, as_dir };
+
+    for (guint i = 0; i < 2; i++)
+      {
+        g_autoptr(GError) error = NULL;
+
+        g_assert_false (fr_figure_write (&fig, i == 0 ? FR_FIGURE_SVG : FR_FIGURE_PDF,
+                                         paths[i], &error));
+        g_assert_nonnull (error);
+        g_test_message ("%s", error->message);
+        g_assert_nonnull (strstr (error->message, paths[i]));
+        g_free (temp_prefix);
+        temp_prefix = g_strconcat (paths[i], ".", NULL);
+        g_assert_null (strstr (error->message, temp_prefix));
+      }
+  }
+  /* The same for any export written in one piece. */
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (fr_export_write_file (missing, "x", 1, &error));
+    g_assert_nonnull (strstr (error->message, missing));
+    g_free (temp_prefix);
+    temp_prefix = g_strconcat (missing, ".", NULL);
+    g_assert_null (strstr (error->message, temp_prefix));
+  }
+  g_rmdir (as_dir);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/figure/folds", test_fold_figure);
   g_test_add_func ("/figure/rays", test_rays_figure);
+  g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
   return g_test_run ();
 }

@@ -1,0 +1,485 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""GUI tests of the side panels, the colour bar, the cursor readout, the
+status bar and the application's stderr, under a real X server (run it
+inside xvfb-run).  Real input through xdotool, the screen read with
+ImageMagick's `import`, checks by pixels and by the frame log.  Speaks TAP.
+
+Usage: gui-panels-test.py FOLDRAY_EXE OUT_DIR [cuda|no-cuda]
+
+The harness (App, screenshots, TAP) is a copy of gui-test.py's.  The panel
+positions are those of the window at GEOMETRY with the bundled
+three-layer scene; the window sits at the screen's top-left corner."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+EXE = sys.argv[1]
+OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-panels-")
+os.makedirs(OUT, exist_ok=True)
+CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert") else "convert"
+GEOMETRY = "1200x760"
+# Whether the build has CUDA (meson says; else guess from the libraries).
+CUDA_BUILT = (sys.argv[3] == "cuda" if len(sys.argv) > 3 else
+              "libcudart" in subprocess.run(["ldd", EXE], capture_output=True, text=True).stdout)
+ROOT = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SCENE = os.path.join(ROOT, "data", "scenes", "three-layer.json")
+BAD_STDERR = re.compile(r"(Gtk|Gdk|GLib-GObject|GLib)-(WARNING|CRITICAL)|still has children")
+
+results = []
+
+
+def tap(ok, name, detail=""):
+    results.append(ok)
+    print(("ok" if ok else "not ok") + " %d - %s" % (len(results), name), flush=True)
+    if detail:
+        for line in str(detail).splitlines():
+            print("# " + line, flush=True)
+
+
+def run(*args, check=True, **kw):
+    return subprocess.run(list(args), check=check, capture_output=True, text=True, **kw)
+
+
+def save_png(img, path):
+    h, w, _ = img.shape
+    subprocess.run([CONVERT, "-size", "%dx%d" % (w, h), "-depth", "8", "rgb:-", path],
+                   input=img.tobytes(), check=True)
+
+
+def screenshot(name=None):
+    raw = subprocess.run(["import", "-window", "root", "-depth", "8", "rgb:-"],
+                         check=True, capture_output=True).stdout
+    w, h = 1280, 800
+    img = np.frombuffer(raw, dtype=np.uint8)[: w * h * 3].reshape(h, w, 3).copy()
+    if name:
+        save_png(img, os.path.join(OUT, name + ".png"))
+    return img
+
+
+def xdo(*args):
+    run("xdotool", *[str(a) for a in args])
+
+
+class App:
+    """One foldray process with its frame log and its stderr."""
+
+    def __init__(self, *args, name="app"):
+        self.log = os.path.join(OUT, name + "-frames.log")
+        if os.path.exists(self.log):
+            os.remove(self.log)
+        self.stderr_path = os.path.join(OUT, name + "-stderr.txt")
+        env = dict(os.environ, FOLDRAY_DEBUG_FRAMES=self.log, GTK_A11Y="none")
+        env.setdefault("GSK_RENDERER", "gl")
+        self.stderr = open(self.stderr_path, "w")
+        self.proc = subprocess.Popen([EXE, "--geometry", GEOMETRY] + list(args),
+                                     env=env, stdout=self.stderr, stderr=self.stderr)
+        self.win = None
+
+    def lines(self):
+        try:
+            with open(self.log) as f:
+                return f.read().splitlines()
+        except FileNotFoundError:
+            return []
+
+    def serials(self, what):
+        return [int(m.group(1)) for m in (re.search(what + r" serial=(\d+)", l) for l in self.lines()) if m]
+
+    def last_job(self):
+        j = self.serials(" job")
+        return j[-1] if j else 0
+
+    def settle_all(self, timeout=60.0):
+        """Waits until the newest job's picture has settled."""
+        end = time.time() + timeout
+        while time.time() < end:
+            s, j = self.serials("settled"), self.last_job()
+            if j and s and s[-1] >= j:
+                return s[-1]
+            if self.proc.poll() is not None:
+                raise RuntimeError("foldray exited with %d" % self.proc.returncode)
+            time.sleep(0.05)
+        raise TimeoutError("job %d never settled" % self.last_job())
+
+    def find_window(self, timeout=30.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            r = run("xdotool", "search", "--onlyvisible", "--name", "Foldray", check=False)
+            ids = r.stdout.split()
+            if ids:
+                self.win = ids[-1]
+                geo = run("xdotool", "getwindowgeometry", "--shell", self.win).stdout
+                vals = dict(l.split("=") for l in geo.split())
+                self.wx, self.wy = int(vals["X"]), int(vals["Y"])
+                return True
+            time.sleep(0.1)
+        return False
+
+    def view(self):
+        for line in reversed(self.lines()):
+            if " view " in line and "w=1 " not in line:
+                return {k: float(v) for k, v in re.findall(r"(\w+)=([-\d.e+]+)", line)}
+        raise RuntimeError("no view line in the frame log")
+
+    def to_screen(self, x, z):
+        v = self.view()
+        px = self.wx + v["ox"] + (x - v["cx"]) * v["scale"] + v["w"] / 2
+        py = self.wy + v["oy"] + (z - v["cz"]) * v["scale"] + v["h"] / 2
+        return int(round(px)), int(round(py))
+
+    def bad_stderr(self):
+        if not self.stderr.closed:
+            self.stderr.flush()
+        with open(self.stderr_path) as f:
+            return [l for l in f.read().splitlines() if BAD_STDERR.search(l)]
+
+    def quit(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.stderr.close()
+
+
+def check(name, fn):
+    try:
+        ok, detail = fn()
+    except Exception as e:  # a failed step is a failed case, never a skip
+        ok, detail = False, "%s: %s" % (type(e).__name__, e)
+    tap(ok, name, detail)
+    return ok
+
+
+def click(x, y, button=1):
+    xdo("mousemove", x, y)
+    xdo("click", button)
+    time.sleep(0.4)
+
+
+def type_into(x, y, text):
+    """Types text into the entry at (x, y), replacing it, and presses Enter."""
+    click(x, y)
+    xdo("key", "ctrl+a")
+    xdo("type", text)
+    xdo("key", "Return")
+    time.sleep(0.8)
+
+
+def reddish(img, box):
+    x0, y0, x1, y1 = box
+    p = img[y0:y1, x0:x1].astype(int)
+    return int(((p[..., 0] > 170) & (p[..., 1] < 90) & (p[..., 2] < 90)).sum())
+
+
+def orangeish(img, box):
+    x0, y0, x1, y1 = box
+    p = img[y0:y1, x0:x1].astype(int)
+    return int(((p[..., 0] > 180) & (p[..., 1] > 80) & (p[..., 1] < 170) & (p[..., 2] < 80)).sum())
+
+
+def differs(a, b, box):
+    x0, y0, x1, y1 = box
+    return int(np.any(a[y0:y1, x0:x1] != b[y0:y1, x0:x1], axis=-1).sum())
+
+
+# Where things are in the window (see 01-start.png).
+RADIUS_ENTRY = (1028, 144)
+BACKEND_DROPDOWN = (1060, 184)
+NODES_ENTRY = (955, 300)
+LAYER2_ROW = (1027, 432)
+VELOCITY_ENTRY = (1045, 534)
+PANEL_BOX = (862, 55, 1190, 728)
+MODEL_PANEL_BOTTOM = (866, 640, 1190, 728)
+COLOURBAR_LABELS = (806, 222, 850, 562)
+CURSOR_LABEL = (760, 733, 1195, 755)
+STATUS_LABEL = (520, 736, 700, 752)
+
+# ------------------------------------------------------------------ session 1
+# Start, show the shortcuts, quit: stderr stays clean.
+
+
+def t_clean_exit():
+    a = App(SCENE, name="clean")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        screenshot("01-start")
+        xdo("key", "ctrl+question")
+        time.sleep(1.5)
+        screenshot("02-shortcuts")
+        xdo("key", "Escape")
+        time.sleep(0.5)
+        xdo("key", "ctrl+q")
+        rc = a.proc.wait(15)
+    except subprocess.TimeoutExpired:
+        return False, "did not quit on Ctrl+Q"
+    finally:
+        a.quit()
+    bad = a.bad_stderr()
+    return rc == 0 and not bad, "exit %s; %d bad stderr lines\n%s" % (rc, len(bad), "\n".join(bad[:6]))
+
+
+check("start, Keyboard Shortcuts, Ctrl+Q: no GTK warning or critical on stderr", t_clean_exit)
+
+# ------------------------------------------------------------------ session 2
+app = App(SCENE, name="panels")
+state = {}
+
+
+def t_window():
+    ok = app.find_window()
+    if ok:
+        app.settle_all()
+    return ok, "" if ok else "no window named Foldray"
+
+
+def t_backends():
+    """Only back ends the build has: no CUDA row without CUDA."""
+    cuda = CUDA_BUILT
+    click(*BACKEND_DROPDOWN)
+    time.sleep(0.6)
+    img = screenshot("03-backend-dropdown")
+    xdo("key", "Escape")
+    time.sleep(0.4)
+    # The popover has a black frame (no window manager): its height, top
+    # frame to bottom frame down a column, gives the rows (32 px each).
+    col = img[195:460, 1100].astype(int).max(axis=-1) == 0
+    black = np.flatnonzero(col)
+    gaps = np.flatnonzero(np.diff(black) > 1)
+    if len(black) == 0 or len(gaps) == 0:
+        return False, "no popover found"
+    height = int(black[gaps[0] + 1] - black[0])
+    rows = round((height - 25) / 32.0)
+    want = 4 if cuda else 3
+    return rows == want, "popover %d px high, %d rows; want %d (CUDA built: %s)" % (height, rows, want, cuda)
+
+
+def t_scroll_panel():
+    """The wheel over an unfocused spin button scrolls the panel and
+    leaves the value (no new solve)."""
+    before = screenshot()
+    job = app.last_job()
+    xdo("mousemove", *NODES_ENTRY)
+    time.sleep(0.3)
+    for _ in range(3):
+        xdo("click", 5)
+        time.sleep(0.1)
+    time.sleep(1.5)
+    after = screenshot("04-wheel-over-nodes")
+    moved = differs(before, after, PANEL_BOX)
+    new_job = app.last_job() != job
+    # Back to the top for the next checks.
+    for _ in range(6):
+        xdo("click", 4)
+        time.sleep(0.05)
+    time.sleep(0.6)
+    return moved > 2000 and not new_job, "%d panel pixels changed; new solve: %s" % (moved, new_job)
+
+
+def t_invalid_velocity():
+    """"abc" in Velocity is refused: the value stays, the entry turns red
+    and a message says why."""
+    click(*LAYER2_ROW)
+    job = app.last_job()
+    type_into(*VELOCITY_ENTRY, "abc")
+    img = screenshot("05-velocity-abc")
+    time.sleep(0.5)
+    new_job = app.last_job() != job
+    x, y = VELOCITY_ENTRY
+    border = reddish(img, (x - 80, y - 20, x + 145, y + 20))
+    message = reddish(img, MODEL_PANEL_BOTTOM)
+    return (not new_job and border > 40 and message > 40,
+            "new solve: %s; red pixels: entry %d, message %d" % (new_job, border, message))
+
+
+def t_radius_clamped():
+    """Radius 100 is clamped to 16, visibly (the entry's warning style and
+    a tooltip with the allowed range, see 06-radius-100.png)."""
+    type_into(*RADIUS_ENTRY, "100")
+    xdo("mousemove", RADIUS_ENTRY[0], RADIUS_ENTRY[1] + 2)
+    time.sleep(1.5)
+    img = screenshot("06-radius-100")
+    x, y = RADIUS_ENTRY
+    warn = orangeish(img, (x - 90, y - 20, x + 160, y + 20))
+    # Back to a quick radius for the next checks.
+    type_into(*RADIUS_ENTRY, "5")
+    app.settle_all()
+    return warn > 20, "%d orange pixels on the entry" % warn
+
+
+def t_legend_follows():
+    """A velocity edit re-labels the colour bar at once (no zoom needed)."""
+    app.settle_all()
+    time.sleep(0.5)
+    before = screenshot()
+    type_into(*VELOCITY_ENTRY, "7")
+    app.settle_all()
+    time.sleep(1.0)
+    after = screenshot("07-velocity-7")
+    n = differs(before, after, COLOURBAR_LABELS)
+    return n > 30, "%d colour-bar pixels changed" % n
+
+
+def t_cursor_after_click():
+    """A click at the pointer (a new source there) updates the readout's T
+    without moving the pointer."""
+    sx, sy = app.to_screen(0.6, 1.2)
+    xdo("mousemove", sx, sy)
+    time.sleep(0.8)
+    before = screenshot("08-readout-before")
+    job = app.last_job()
+    xdo("click", 1)
+    end = time.time() + 20
+    while app.last_job() == job and time.time() < end:
+        time.sleep(0.05)
+    app.settle_all()
+    time.sleep(1.0)
+    after = screenshot("09-readout-after")
+    n = differs(before, after, CURSOR_LABEL)
+    return n > 20, "%d readout pixels changed" % n
+
+
+def t_status_tooltip():
+    """The status line's full text is in its tooltip (it is ellipsized)."""
+    x0, y0, x1, y1 = STATUS_LABEL
+    xdo("mousemove", (x0 + x1) // 2, (y0 + y1) // 2)
+    time.sleep(0.3)
+    xdo("mousemove", (x0 + x1) // 2 + 3, (y0 + y1) // 2)
+    time.sleep(2.0)
+    img = screenshot("10-status-tooltip")
+    # GTK puts the tooltip under the label, over the root window (black):
+    # count its white text.
+    area = img[764:800, x0 - 150:x1 + 150].astype(int)
+    text = int((area.min(axis=-1) > 200).sum())
+    return text > 40, "%d tooltip text pixels under the status line" % text
+
+
+for name, fn in [
+    ("the window opens on the three-layer scene", t_window),
+    ("the back-end drop-down offers only the back ends of this build", t_backends),
+    ("the wheel over an unfocused spin button scrolls the panel, not the value", t_scroll_panel),
+    ("\"abc\" in Velocity is refused with a visible reason, and nothing is solved", t_invalid_velocity),
+    ("Radius 100 is clamped to 16 visibly, with the allowed range in a tooltip", t_radius_clamped),
+    ("a velocity edit re-labels the colour bar at once", t_legend_follows),
+    ("the cursor readout follows a click without a pointer move", t_cursor_after_click),
+    ("the status line has its full text as a tooltip", t_status_tooltip),
+]:
+    if not check(name, fn) and fn is t_window:
+        break
+
+
+def t_no_warnings():
+    app.quit()
+    bad = app.bad_stderr()
+    return not bad, "%d bad stderr lines\n%s" % (len(bad), "\n".join(bad[:6]))
+
+
+check("no GTK warning or critical on stderr during the panel checks", t_no_warnings)
+
+# ------------------------------------------------------------------ session 3
+# Folds mode (the fold panel's positions, see 11-folds.png).
+SPEED_DROPDOWN = (1090, 104)
+SPEED_CONSTANT_ROW = (1090, 152)
+SPEED_GRID_ROW = (1090, 184)
+PSI_X_ENTRY = (1055, 184)
+F_ENTRY = (1055, 144)
+EXPORT_CSV_BUTTON = (993, 532)
+
+fold = App("--mode", "folds", "--psi-a", "0.95,0", name="folds")
+
+
+def window_named(title):
+    r = run("xdotool", "search", "--onlyvisible", "--name", title, check=False)
+    return r.stdout.split()
+
+
+def t_fold_window():
+    ok = fold.find_window()
+    if ok:
+        fold.settle_all()
+        time.sleep(0.5)
+        screenshot("11-folds")
+    return ok, "" if ok else "no window named Foldray"
+
+
+def t_fold_psi_kept():
+    """Speed F to the velocity grid shortens ψa only while F is the grid:
+    back to constant, the user's ψa is back."""
+    # F = 2 allows |ψa| up to 0.95 F; the grid's slowest speed (1.5) less.
+    type_into(*F_ENTRY, "2")
+    type_into(*PSI_X_ENTRY, "1.8")
+    fold.settle_all()
+    x, y = PSI_X_ENTRY
+    box = (x - 50, y - 12, x + 50, y + 12)
+    xdo("mousemove", 400, 650)
+    time.sleep(0.8)
+    before = screenshot()
+    click(*SPEED_DROPDOWN)
+    click(*SPEED_GRID_ROW)
+    fold.settle_all()
+    xdo("mousemove", 400, 650)
+    time.sleep(0.8)
+    grid = screenshot("12-speed-grid")
+    click(*SPEED_DROPDOWN)
+    click(*SPEED_CONSTANT_ROW)
+    fold.settle_all()
+    xdo("mousemove", 400, 650)
+    time.sleep(0.8)
+    after = screenshot("13-speed-constant-again")
+    shortened = differs(before, grid, box)
+    restored = differs(before, after, box)
+    return (shortened > 0 and restored == 0,
+            "ψa x pixels changed: %d on the grid, %d back on constant F" % (shortened, restored))
+
+
+def t_fold_export_buttons():
+    """The folded horizons' export opens its dialog only when there is a
+    horizon: cleared, the button is greyed out and opens nothing."""
+    click(*EXPORT_CSV_BUTTON)
+    time.sleep(1.5)
+    screenshot("14-export-horizons")
+    opened = bool(window_named("^Export"))
+    xdo("key", "Escape")
+    time.sleep(0.8)
+    xdo("mousemove", 400, 650)
+    xdo("key", "ctrl+shift+Delete")
+    time.sleep(1.0)
+    click(*EXPORT_CSV_BUTTON)
+    time.sleep(1.5)
+    screenshot("15-export-no-horizon")
+    opened_empty = bool(window_named("^Export"))
+    if opened_empty:
+        xdo("key", "Escape")
+    return opened and not opened_empty, "dialog with a horizon: %s; without: %s" % (opened, opened_empty)
+
+
+for name, fn in [
+    ("folds: the window opens in Folds mode", t_fold_window),
+    ("folds: Speed F on the grid and back keeps the user's ψa", t_fold_psi_kept),
+    ("folds: the horizons' export is offered only when there is a horizon", t_fold_export_buttons),
+]:
+    if not check(name, fn) and fn is t_fold_window:
+        break
+
+
+def t_fold_no_warnings():
+    fold.quit()
+    bad = fold.bad_stderr()
+    return not bad, "%d bad stderr lines\n%s" % (len(bad), "\n".join(bad[:6]))
+
+
+check("no GTK warning or critical on stderr in Folds mode", t_fold_no_warnings)
+
+print("1..%d" % len(results), flush=True)
+sys.exit(0 if all(results) else 1)
