@@ -9,6 +9,7 @@
 
 #include "fr-clock.h"
 #include "fr-device.h"
+#include "fr-memory.h"
 #include "fr-spr.h"   /* fr_cuda_usable */
 
 void
@@ -200,6 +201,30 @@ run_backend (const fr_fold_params *p, fold_problem *pb, fr_fold_result *res, fol
   return fold_solve_cpu (pb, res->time, stats, err);
 }
 
+/* About how many bytes the solve needs at its peak, for the memory check:
+ * the speeds (the caller's or a constant's grid), T, the CPU back end's
+ * blocked layout (T, speeds and stamps, ghosts included; the CUDA back end
+ * falls back to it), its per-subdomain bookkeeping, the ray tracer's copy
+ * of the speeds, and a boundary grid with its frozen marks.  The start
+ * values' list is left out: it grows with the start set, not the grid. */
+static double
+solve_bytes (const fr_grid *g, const fr_fold_params *p, const fr_fold_start *start)
+{
+  const double n = (double) fr_grid_count (g);
+  const double esize = p->double_precision ? sizeof (double) : sizeof (float);
+  fold_layout L;
+
+  fold_layout_init (&L, g, p->block != 0 ? p->block : (g->ndim == 3 ? 8 : 32));
+  double bytes = n * (sizeof (float) + sizeof (double))
+                 + (double) L.nblocks * (double) L.bsize * (esize + sizeof (float) + sizeof (uint32_t))
+                 + (double) L.nblocks * 64.0;
+  if (p->speed != NULL)
+    bytes += n * sizeof (float);
+  if (start->boundary != NULL)
+    bytes += n * (sizeof (double) + 2.0);
+  return bytes;
+}
+
 fr_status
 fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_params *p,
                fr_fold_result *res, fr_error *err)
@@ -235,6 +260,16 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     return fr_error_set (err, FR_E_INPUT, "psi_a must be finite");
   if (start->nsrc > 0 && start->sources == NULL)
     return fr_error_set (err, FR_E_INPUT, "%zu sources announced but none given", start->nsrc);
+
+  /* Before anything is allocated: Linux overcommits, so a solve too large
+   * for the machine would start, then be killed without a word. */
+  char what[96];
+  if (g->ndim == 3)
+    snprintf (what, sizeof what, "a %zu x %zu x %zu fold solve", g->nx, g->ny, g->nz);
+  else
+    snprintf (what, sizeof what, "a %zu x %zu fold solve", g->nx, g->nz);
+  if ((st = fr_memory_check (solve_bytes (g, p, start), what, err)) != FR_OK)
+    return st;
 
   const float *speed = p->speed;
   if (speed == NULL)

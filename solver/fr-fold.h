@@ -107,7 +107,9 @@ typedef struct fr_fold_result {
 } fr_fold_result;
 
 /* Solves on grid g from start with parameters p into res (which the caller
- * clears with fr_fold_result_clear, also after a failure). */
+ * clears with fr_fold_result_clear, also after a failure).  A solve that
+ * would need more memory than the machine has is refused before it
+ * allocates (FR_E_NOMEM). */
 fr_status fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_params *p,
                          fr_fold_result *res, fr_error *err);
 

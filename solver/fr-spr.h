@@ -24,7 +24,8 @@ typedef enum fr_spr_backend {
   FR_SPR_AUTO = 0,   /* CUDA when a device is present and built in, else the fastest CPU path */
   FR_SPR_DIJKSTRA,   /* sequential, binary heap: the reference */
   FR_SPR_CPU,        /* OpenMP pull relaxation with tiles and an update map */
-  FR_SPR_CUDA,
+  FR_SPR_CUDA,       /* the GPU; where this build has no CUDA or no device is usable, or the
+                        device fails, the CPU solves and fr_spr_result.notice says why */
 } fr_spr_backend;
 
 typedef enum fr_spr_weights {
@@ -34,7 +35,9 @@ typedef enum fr_spr_weights {
 } fr_spr_weights;
 
 typedef struct fr_spr_params {
-  int rx, rz;                 /* neighbourhood radii in nodes, >= 1 */
+  int rx, rz;                 /* neighbourhood radii in nodes, >= 1; one past the grid's
+                                 extent acts as extent - 1 (its longer offsets never have
+                                 both ends inside), so a 1 × n grid takes any radius */
   bool full_neighbourhood;    /* false (default): drop offsets with gcd(|a|,|b|) != 1 */
   fr_spr_weights weights;
   fr_spr_backend backend;
@@ -65,7 +68,8 @@ typedef struct fr_spr_result {
 
 /* Solves from nsrc sources at (src_xz[2k], src_xz[2k+1]) in model units;
  * each must lie on a node and not inside an obstacle.  velocity holds
- * nx·nz values, >= 0 and finite. */
+ * nx·nz values, >= 0 and finite.  A solve that would need more memory than
+ * the machine has is refused before it allocates (FR_E_NOMEM). */
 fr_status fr_spr_solve (const fr_grid *g, const float *velocity,
                         const double *src_xz, size_t nsrc,
                         const fr_spr_params *p, fr_spr_result *res, fr_error *err);

@@ -13,6 +13,8 @@ typedef struct SFX (ws) {
   short *lo, *hi;           /* per row: the chunks lo..hi must be relaxed */
   REAL *old;                /* a tile row before its relaxation */
   uint64_t edges;
+  uint64_t work, poll_at;   /* multiply-adds so far; poll the cancel flag past poll_at */
+  bool stop;                /* the cancel flag was seen: the tile gave up */
   double busy, busy_max;    /* this pass: CPU ms in tiles, and in the longest tile */
 } SFX (ws);
 
@@ -128,7 +130,21 @@ typedef struct SFX (wsrc) {
   REAL *base;               /* chunk (r, ch) at base + (r·nch + ch)·noff·CH */
   unsigned char *valid;     /* NULL: recompute into base every time */
   size_t tile_p;            /* padded index of the tile's node (0, 0) */
+  uint64_t *work;           /* the thread's work counter (ws.work) */
 } SFX (wsrc);
+
+/* Whether the solve was cancelled, asked once per CANCEL_POLL_WORK of the
+ * thread's work: a tile at a large radius runs for seconds, so a flag
+ * polled only between passes kept a cancelled solve running that long. */
+SPR_INLINE bool
+SFX (stop_asked) (const SFX (state) *st, SFX (ws) *ws)
+{
+  if (ws->work < ws->poll_at)
+    return false;
+  ws->poll_at = ws->work + CANCEL_POLL_WORK;
+  ws->stop = fr_cancel_raised (st->g->cancel);
+  return ws->stop;
+}
 
 /* The weights of chunk ch of row r, computed if not there yet. */
 SPR_INLINE const REAL *
@@ -141,12 +157,14 @@ SFX (chunk_get) (const SFX (state) *st, const SFX (wsrc) *ws, int r, int ch)
   if (ws->valid == NULL)
     {
       SFX (chunk_weights) (st, p, ws->base);
+      *ws->work += (uint64_t) g->ncells * CH;
       return ws->base;
     }
   w = ws->base + i * (size_t) g->noff * CH;
   if (!ws->valid[i])
     {
       SFX (chunk_weights) (st, p, w);
+      *ws->work += (uint64_t) g->ncells * CH;
       ws->valid[i] = 1;
     }
   return w;
@@ -225,7 +243,8 @@ SFX (edge_improves) (const SFX (state) *st, const REAL *Lr, size_t row_p, int c0
  * monotone, so one scan each way suffices).  Returns whether the row
  * changed, and the first and last changed column; *again is set if the row
  * must be relaxed once more (only possible with several b = 0 offsets each
- * way, when the scans still moved after a few rounds). */
+ * way, when the scans still moved after a few rounds).  Gives up, with
+ * ws->stop set, when the solve is cancelled. */
 SPR_INLINE bool
 SFX (relax_row) (const SFX (state) *st, SFX (ws) *ws, const SFX (wsrc) *wsrc,
                  int r, int lo, int hi, int *c0, int *c1, bool *again)
@@ -246,6 +265,9 @@ SFX (relax_row) (const SFX (state) *st, SFX (ws) *ws, const SFX (wsrc) *wsrc,
         SFX (row_pull) (t, kk, ws->L + (r + g->rz + g->ob[k]) * lw + g->rx + g->oa[k] + ch * CH,
                         w + (size_t) k * CH, (REAL) k);
       ws->edges += (uint64_t) g->noff * CH;
+      ws->work += (uint64_t) g->noff * CH;
+      if (SFX (stop_asked) (st, ws))
+        return false;
     }
 
   *again = false;
@@ -258,6 +280,8 @@ SFX (relax_row) (const SFX (state) *st, SFX (ws) *ws, const SFX (wsrc) *wsrc,
         for (int ch = lo; ch <= hi && from < 0; ch++)
           {
             const REAL *w = SFX (chunk_get) (st, wsrc, r, ch);
+            if (SFX (stop_asked) (st, ws))
+              return false;
             for (int k = g->nv; k < g->nv + g->nleft; k++)
               if (SFX (row_improves) (Lr + ch * CH, g->oa[k], w + (size_t) k * CH))
                 {
@@ -277,6 +301,8 @@ SFX (relax_row) (const SFX (state) *st, SFX (ws) *ws, const SFX (wsrc) *wsrc,
         for (int ch = hi; ch >= lo && from < 0; ch--)
           {
             const REAL *w = SFX (chunk_get) (st, wsrc, r, ch);
+            if (SFX (stop_asked) (st, ws))
+              return false;
             for (int k = g->nv + g->nleft; k < g->noff; k++)
               if (SFX (row_improves) (Lr + ch * CH, g->oa[k], w + (size_t) k * CH))
                 {
@@ -324,8 +350,11 @@ SFX (tile_run) (SFX (state) *st, SFX (ws) *ws, int t)
   const size_t base = ((size_t) ttz * (size_t) tz + (size_t) rz) * (size_t) g->w
                       + (size_t) ttx * (size_t) g->tx + (size_t) g->rx;
   tile_info info = { INT_MAX, INT_MIN, INT_MAX, INT_MIN, 0, 0 };
-  SFX (wsrc) wsrc = { .tile_p = base };
+  SFX (wsrc) wsrc = { .tile_p = base, .work = &ws->work };
   int sweeps = 0, dir = 1;
+
+  if (ws->stop)
+    return;                     /* cancelled in an earlier tile of this pass */
 
   for (int r = 0; r < tz; r++)
     {
@@ -368,7 +397,10 @@ SFX (tile_run) (SFX (state) *st, SFX (ws) *ws, int t)
           ws->lo[r] = (short) nch;
           ws->hi[r] = -1;
           any = true;
-          if (!SFX (relax_row) (st, ws, &wsrc, r, lo, hi, &c0, &c1, &again))
+          bool changed = SFX (relax_row) (st, ws, &wsrc, r, lo, hi, &c0, &c1, &again);
+          if (ws->stop)
+            return;             /* cancelled: pass_end ends the solve */
+          if (!changed)
             continue;
           if (again)
             {
@@ -493,6 +525,10 @@ SFX (pass_end) (SFX (state) *st)
   st->prev = st->cur;
   st->cur = tmp;
   memset (st->cur, 0, (size_t) g->ntiles * sizeof (tile_info));
+  /* A tile that saw the flag gave up half-way: this pass is not whole,
+   * whatever the flag says now. */
+  for (int i = 0; i < g->threads; i++)
+    st->cancelled |= st->ws[i].stop;
   if (fr_cancel_raised (g->cancel))
     st->cancelled = true;
 

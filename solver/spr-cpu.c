@@ -49,13 +49,13 @@
 #include "foldray-config.h"
 #include "spr-private.h"
 #include "fr-clock.h"
+#include "fr-memory.h"
 #include "fr-omp.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #if FOLDRAY_HAVE_OPENMP
 #define SPR_OMP(directive) _Pragma (#directive)
@@ -102,6 +102,11 @@
  * 2 threads against 1: 128² R 1 0.37 / 0.18 ms, 128² R 4 1.3 / 0.6 ms). */
 #define SMALL_WORK 4.0e6
 
+/* Work (multiply-adds of pulls and weights) of a thread between two polls
+ * of the cancel flag: well under a millisecond, and at most one chunk of
+ * a huge neighbourhood (R 100: 24 000 offsets, 770 000 pulls a chunk). */
+#define CANCEL_POLL_WORK ((uint64_t) 1 << 20)
+
 /* The per-thread weight cache of a tile stays below this (else tiles get
  * shorter). */
 #define CACHE_MAX_BYTES ((size_t) 32 << 20)
@@ -118,6 +123,7 @@ typedef struct cpu_geom {
   long w;                    /* padded row length */
   size_t npad;               /* padded node count */
   int reach_x, reach_z;      /* how many tiles away a radius reaches */
+  int ncells;                /* cells of all the offsets' stencils */
   int noff, nv, nleft;       /* offsets: nv with b != 0, then nleft with b == 0 and a < 0,
                               * then the ones with b == 0 and a > 0 */
   int hmax;                  /* largest |a| among the b == 0 offsets */
@@ -241,15 +247,6 @@ aligned_array (size_t n, size_t size)
   return aligned_alloc (64, bytes == 0 ? 64 : bytes);
 }
 
-static size_t
-physical_memory (void)
-{
-  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0)
-    return (size_t) 1 << 32;
-  return (size_t) pages * (size_t) page;
-}
-
 /* Threads for a solve: the caller's choice, else OpenMP's, less the cores
  * that other programs keep busy (the 1-minute load average).  A pass waits
  * for its slowest thread, and a spinning barrier on a busy core costs a
@@ -296,26 +293,26 @@ table_fits (const cpu_geom *g, size_t real_size)
 {
   size_t ntx = (size_t) ((g->nx + g->tx - 1) / g->tx), ntz = (size_t) ((g->nz + g->tz - 1) / g->tz);
   size_t bytes = ntx * ntz * (size_t) g->tz * (size_t) g->tx * (size_t) g->noff * real_size;
-  return bytes <= TABLE_MAX_BYTES && bytes <= physical_memory () / 4;
+  double have = fr_memory_physical ();
+  return bytes <= TABLE_MAX_BYTES && (double) bytes <= (have > 0.0 ? have : 4294967296.0) / 4;
 }
 
-/* Copies the stencils into the padded layout, offsets reordered as the
- * relaxation wants them. */
-static fr_status
-geom_init (cpu_geom *g, const spr_problem *pb, const spr_cpu_tuning *tu, fr_error *err)
+/* The tile sizes, weight mode and padded layout of a solve (no
+ * allocation): for a radius rx, rz with noff offsets. */
+static void
+geom_size (cpu_geom *g, const spr_problem *pb, int rx, int rz, int noff,
+           const spr_cpu_tuning *tu)
 {
-  const spr_stencils *st = pb->stencils;
   const size_t real_size = pb->params->double_precision ? sizeof (double) : sizeof (float);
-  int k = 0, m = 0;
 
   memset (g, 0, sizeof *g);
   g->nx = (int) pb->grid->nx;
   g->nz = (int) pb->grid->nz;
-  g->rx = st->rx;
-  g->rz = st->rz;
+  g->rx = rx;
+  g->rz = rz;
   g->threads = thread_count (pb->params);
   if (pb->params->threads == 0
-      && (double) g->nx * (double) g->nz * (double) st->noffsets < SMALL_WORK)
+      && (double) g->nx * (double) g->nz * (double) noff < SMALL_WORK)
     g->threads = 1;
   if (tu != NULL && tu->tile_x > 0)
     g->tx = tu->tile_x;
@@ -344,7 +341,7 @@ geom_init (cpu_geom *g, const spr_problem *pb, const spr_cpu_tuning *tu, fr_erro
   if (g->tx > CH * 1024)
     g->tx = CH * 1024;       /* chunk indices are shorts */
   g->nch = g->tx / CH;
-  g->noff = st->noffsets;
+  g->noff = noff;
 
   /* Weights: computed once per tile activation into a per-thread cache,
    * unless the caller asks for the table (and it fits).  Measured at 512²,
@@ -377,7 +374,18 @@ geom_init (cpu_geom *g, const spr_problem *pb, const spr_cpu_tuning *tu, fr_erro
   if (g->threads > g->ntiles)
     g->threads = g->ntiles;
   g->cancel = pb->params->cancel;
+}
 
+/* Copies the stencils into the padded layout, offsets reordered as the
+ * relaxation wants them. */
+static fr_status
+geom_init (cpu_geom *g, const spr_problem *pb, const spr_cpu_tuning *tu, fr_error *err)
+{
+  const spr_stencils *st = pb->stencils;
+  int k = 0, m = 0;
+
+  geom_size (g, pb, st->rx, st->rz, st->noffsets, tu);
+  g->ncells = st->ncells;
   g->oa = malloc ((size_t) g->noff * sizeof *g->oa);
   g->ob = malloc ((size_t) g->noff * sizeof *g->ob);
   g->cfirst = malloc ((size_t) g->noff * sizeof *g->cfirst);
@@ -454,6 +462,31 @@ fr_status
 spr_solve_cpu (const spr_problem *pb, fr_spr_result *res, fr_error *err)
 {
   return spr_solve_cpu_tuned (pb, NULL, res, err);
+}
+
+double
+spr_cpu_bytes (const spr_problem *pb)
+{
+  const spr_stencils *st = pb->stencils;
+  const double real = pb->params->double_precision ? sizeof (double) : sizeof (float);
+  cpu_geom g;
+
+  geom_size (&g, pb, st->rx, st->rz, st->noffsets, NULL);
+  const double chunk = (double) g.noff * CH, chunks = (double) g.tz * g.nch;
+  const double per_tile_cache = g.weights == SPR_CPU_WEIGHTS_TILE_CACHE ? chunks : 1.0;
+  /* Per thread: L, K, the weight cache, old; then valid, lo, hi. */
+  const double per_thread = real * ((double) (g.tx + 2 * g.rx) * (double) (g.tz + 2 * g.rz)
+                                    + (double) g.tx * g.tz + per_tile_cache * chunk + g.tx)
+                            + chunks + 4.0 * g.tz;
+  /* S, T, Taux, K, Kaux padded; the tiles' bookkeeping; the cells of the
+   * stencils in this precision and in geom. */
+  double bytes = 5.0 * real * (double) g.npad + g.threads * per_thread
+                 + (double) g.ntiles * (2.0 * sizeof (tile_info) + 2.0 * sizeof (int) + 2.0)
+                 + (double) st->ncells * (real + sizeof (long) + sizeof (double))
+                 + (double) g.noff * 4.0 * sizeof (int);
+  if (g.weights == SPR_CPU_WEIGHTS_TABLE)
+    bytes += (double) g.ntiles * chunks * (chunk * real + 1.0);
+  return bytes;
 }
 
 /* What `auto` runs on the CPU.  The tiled back end wins at every size and

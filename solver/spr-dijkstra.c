@@ -8,8 +8,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Settled nodes between two polls of the cancel flag. */
-#define CANCEL_POLL 4096
+/* Work between two polls of the cancel flag, in cell visits (a settled
+ * node visits at most noffsets · (max_count + 1)): about a millisecond.
+ * A fixed count of nodes would not do: at R 100 a node has 24 000 edges,
+ * and 4096 of them took seconds. */
+#define CANCEL_POLL_WORK 1000000.0
 
 typedef struct heap {
   int32_t *node;     /* heap order: node[0] has the least key */
@@ -97,7 +100,7 @@ spr_solve_dijkstra (const spr_problem *pb, fr_spr_result *res, fr_error *err)
   double *T = res->time;
   int32_t *pred = res->pred;
   fr_status status = FR_OK;
-  long settled_count = 0;
+  long settled_count = 0, poll_every, until_poll = 0;
   uint64_t edges = 0;
 
   if (slow == NULL || settled == NULL || h.node == NULL || h.pos == NULL)
@@ -106,6 +109,7 @@ spr_solve_dijkstra (const spr_problem *pb, fr_spr_result *res, fr_error *err)
       goto out;
     }
 
+  poll_every = (long) (CANCEL_POLL_WORK / ((double) st->noffsets * (st->max_count + 1.0))) + 1;
   for (size_t i = 0; i < n; i++)
     {
       slow[i] = spr_slowness (pb->velocity[i]);
@@ -125,10 +129,15 @@ spr_solve_dijkstra (const spr_problem *pb, fr_spr_result *res, fr_error *err)
       long iu = u % nx, ju = u / nx;
 
       settled[u] = 1;
-      if (++settled_count % CANCEL_POLL == 0 && fr_cancel_raised (pb->params->cancel))
+      settled_count++;
+      if (--until_poll <= 0)
         {
-          status = fr_error_set (err, FR_E_CANCELLED, "the solve was cancelled");
-          goto out;
+          until_poll = poll_every;
+          if (fr_cancel_raised (pb->params->cancel))
+            {
+              status = fr_error_set (err, FR_E_CANCELLED, "the solve was cancelled");
+              goto out;
+            }
         }
 
       for (int k = 0; k < st->noffsets; k++)

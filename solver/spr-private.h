@@ -96,6 +96,11 @@ typedef struct spr_cpu_tuning {
 fr_status spr_solve_cpu_tuned (const spr_problem *pb, const spr_cpu_tuning *tuning,
                                fr_spr_result *res, fr_error *err);
 
+/* About how many bytes the CPU back end allocates for this problem (its
+ * padded grids, per-thread buffers and weights), without allocating: for
+ * the dispatcher's memory check. */
+double spr_cpu_bytes (const spr_problem *pb);
+
 /* The CPU back end that `auto` runs for this problem (dijkstra or cpu): the
  * rule and the measurements behind it live in spr-cpu.c. */
 fr_spr_backend spr_cpu_pick (const spr_problem *pb);

@@ -3,6 +3,7 @@
  * a back end (CUDA, else the fastest CPU path) and times the solve. */
 #include "spr-private.h"
 #include "fr-clock.h"
+#include "fr-memory.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,18 +77,28 @@ fr_spr_result_take_device_time (fr_spr_result *res)
   return p;
 }
 
+/* The radius along an axis of n nodes that gives the same graph as r: an
+ * offset of n or more nodes never has both ends inside the grid, so its
+ * edges are all absent (CONTRACT.md).  At least 1, which the stencils and
+ * every back end take: on an axis of one node, its offsets all leave the
+ * grid. */
+static int
+clamp_radius (int r, size_t n)
+{
+  if (n < 2)
+    return 1;
+  return (size_t) r > n - 1 ? (int) (n - 1) : r;
+}
+
+/* Checks the parameters and gives the radius to use in *rx, *rz. */
 static fr_status
-check_params (const fr_grid *g, const fr_spr_params *p, fr_error *err)
+check_params (const fr_grid *g, const fr_spr_params *p, int *rx, int *rz, fr_error *err)
 {
   if (p->rx < 1 || p->rz < 1)
     return fr_error_set (err, FR_E_INPUT, "radius must be at least 1 (got %d,%d)", p->rx, p->rz);
-  if ((size_t) p->rx > g->nx - 1)
-    return fr_error_set (err, FR_E_INPUT, "radius %d is larger than the grid (%zu nodes in x)",
-                         p->rx, g->nx);
-  if ((size_t) p->rz > g->nz - 1)
-    return fr_error_set (err, FR_E_INPUT, "radius %d is larger than the grid (%zu nodes in z)",
-                         p->rz, g->nz);
-  if (p->rx > SPR_RADIUS_MAX || p->rz > SPR_RADIUS_MAX)
+  *rx = clamp_radius (p->rx, g->nx);
+  *rz = clamp_radius (p->rz, g->nz);
+  if (*rx > SPR_RADIUS_MAX || *rz > SPR_RADIUS_MAX)
     return fr_error_set (err, FR_E_INPUT, "radius %d,%d is too large (at most %d)",
                          p->rx, p->rz, SPR_RADIUS_MAX);
   if ((unsigned) p->backend > FR_SPR_CUDA)
@@ -125,6 +136,60 @@ locate_sources (const fr_grid *g, const float *velocity, const double *src_xz, s
   return FR_OK;
 }
 
+/* About how many bytes the solve needs: the caller's velocity, the
+ * result, and the back end's own arrays (the CPU one's for auto and cuda
+ * too, since either may run on the CPU). */
+static double
+solve_bytes (const spr_problem *pb)
+{
+  const double n = (double) fr_grid_count (pb->grid);
+  const spr_stencils *st = pb->stencils;
+  double bytes = n * (sizeof (float) + sizeof (double) + sizeof (int32_t))
+                 + (double) pb->nsrc * sizeof (size_t)
+                 + (double) st->noffsets * (sizeof (spr_offset)
+                                            + (st->rx + st->rz + 1.0) * sizeof (spr_cell));
+
+  if (pb->params->backend == FR_SPR_DIJKSTRA)
+    return bytes + n * (sizeof (double) + 1.0 + 2.0 * sizeof (int32_t));
+  return bytes + spr_cpu_bytes (pb);
+}
+
+/* Runs the explicitly named back end; a CUDA request that the machine
+ * cannot serve (no CUDA in this build, no device, a device failure) runs
+ * on the CPU and says why in res->notice, as fold does.  A request CUDA
+ * refuses (FR_E_UNSUPPORTED in a CUDA build: double precision, too many
+ * cells) stays an error: the caller asked for something CUDA does not do. */
+static fr_status
+run_named (const spr_problem *pb, fr_spr_backend *backend, fr_spr_result *res, fr_error *err)
+{
+  fr_error cuda_err = { 0 };
+  fr_status status;
+
+  switch (*backend)
+    {
+    case FR_SPR_DIJKSTRA:
+      return spr_solve_dijkstra (pb, res, err);
+    case FR_SPR_CPU:
+      return spr_solve_cpu (pb, res, err);
+    case FR_SPR_CUDA:
+      status = spr_solve_cuda (pb, res, &cuda_err);
+      if (status != FR_E_DEVICE && (status != FR_E_UNSUPPORTED || fr_cuda_built ()))
+        {
+          if (status != FR_OK && err != NULL)
+            *err = cuda_err;
+          return status;
+        }
+      snprintf (res->notice, sizeof res->notice,
+                "the CUDA SPR back end could not run (%.180s); solved on the CPU",
+                cuda_err.message);
+      *backend = spr_cpu_pick (pb);
+      return run_named (pb, backend, res, err);
+    case FR_SPR_AUTO:
+    default:
+      return fr_error_set (err, FR_E_INPUT, "no SPR back end chosen");
+    }
+}
+
 fr_status
 fr_spr_solve (const fr_grid *g, const float *velocity,
               const double *src_xz, size_t nsrc,
@@ -138,7 +203,9 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
   fr_spr_backend backend;
   fr_status status;
   bool ran = false;
-  double t0;
+  double t0, stencils_ms;
+  int rx = 0, rz = 0;
+  char what[96];
 
   if (res == NULL)
     return fr_error_set (err, FR_E_INPUT, "no result to fill");
@@ -155,14 +222,30 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
   if (g->ndim != 2)
     return fr_error_set (err, FR_E_INPUT, "SPR works on 2D grids (this one has %d dimensions)",
                          g->ndim);
-  if ((status = fr_check_speed_f32 (g, velocity, "velocity", err)) != FR_OK)
-    return status;
-  if ((status = check_params (g, params, err)) != FR_OK)
+  if ((status = check_params (g, params, &rx, &rz, err)) != FR_OK)
     return status;
   if (nsrc == 0 || src_xz == NULL)
     return fr_error_set (err, FR_E_INPUT, "SPR needs at least one source");
   if (fr_cancel_raised (params->cancel))
     return fr_error_set (err, FR_E_CANCELLED, "the solve was cancelled");
+
+  /* The stencils first (they depend on the radius and spacing alone): the
+   * memory check needs their size, and it comes before anything touches
+   * the grids. */
+  t0 = fr_clock_ms ();
+  if ((status = spr_stencils_build (&st, rx, rz, g->dx, g->dz,
+                                    params->full_neighbourhood, err)) != FR_OK)
+    return status;
+  stencils_ms = fr_clock_ms () - t0;
+  pb = (spr_problem) {
+    .grid = g, .velocity = velocity, .sources = NULL, .nsrc = nsrc,
+    .params = params, .stencils = &st,
+  };
+  snprintf (what, sizeof what, "a %zu x %zu SPR solve", g->nx, g->nz);
+  if ((status = fr_memory_check (solve_bytes (&pb), what, err)) != FR_OK)
+    goto fail;
+  if ((status = fr_check_speed_f32 (g, velocity, "velocity", err)) != FR_OK)
+    goto fail;
 
   n = fr_grid_count (g);
   src_nodes = malloc (nsrc * sizeof *src_nodes);
@@ -170,24 +253,15 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
   res->pred = malloc (n * sizeof *res->pred);
   if (src_nodes == NULL || res->time == NULL || res->pred == NULL)
     {
-      status = fr_error_set (err, FR_E_NOMEM, "out of memory for a %zu x %zu SPR solve",
-                             g->nx, g->nz);
+      status = fr_error_set (err, FR_E_NOMEM, "out of memory for %s", what);
       goto fail;
     }
   if ((status = locate_sources (g, velocity, src_xz, nsrc, src_nodes, err)) != FR_OK)
     goto fail;
   res->grid = *g;
+  pb.sources = src_nodes;
 
-  t0 = fr_clock_ms ();
-  if ((status = spr_stencils_build (&st, params->rx, params->rz, g->dx, g->dz,
-                                    params->full_neighbourhood, err)) != FR_OK)
-    goto fail;
-
-  pb = (spr_problem) {
-    .grid = g, .velocity = velocity, .sources = src_nodes, .nsrc = nsrc,
-    .params = params, .stencils = &st,
-  };
-
+  t0 = fr_clock_ms () - stencils_ms;
   backend = params->backend;
   if (backend == FR_SPR_AUTO)
     {
@@ -213,22 +287,7 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
     }
 
   if (!ran)
-    switch (backend)
-      {
-      case FR_SPR_DIJKSTRA:
-        status = spr_solve_dijkstra (&pb, res, err);
-        break;
-      case FR_SPR_CPU:
-        status = spr_solve_cpu (&pb, res, err);
-        break;
-      case FR_SPR_CUDA:
-        status = spr_solve_cuda (&pb, res, err);
-        break;
-      case FR_SPR_AUTO:
-      default:
-        status = fr_error_set (err, FR_E_INPUT, "no SPR back end chosen");
-        break;
-      }
+    status = run_named (&pb, &backend, res, err);
   res->backend = backend;
   res->solve_ms = fr_clock_ms () - t0;
   if (status != FR_OK)

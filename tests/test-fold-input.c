@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Bad input to the fold solver gets FR_E_INPUT (or FR_E_UNSUPPORTED for
  * the CUDA back end) and a message naming the fault; a raised cancel flag
- * stops the solve.  (A program of its own: with the thread-count tests in
+ * stops the solve; a solve larger than the machine's memory is refused
+ * before it allocates (FR_E_NOMEM), where the overcommitting kernel would
+ * otherwise kill the process without a word.  (A program of its own: with the thread-count tests in
  * the same process, clang 14's LeakSanitizer trips over its own dynamic-TLS
  * scan at exit.) */
 #include <glib.h>
 #include <math.h>
 #include <string.h>
 
+#include "fr-memory.h"
 #include "fr-spr.h"   /* fr_cuda_usable */
 #include "test-fold-common.h"
 
@@ -136,6 +139,90 @@ test_cancel (void)
   fr_cancel_free (c);
 }
 
+/* The shared check itself: a size above the physical memory is refused
+ * with both figures in GB (2^30 bytes), one that fits is not.  Nothing is
+ * allocated. */
+static void
+test_memory_check (void)
+{
+  const double have = fr_memory_physical ();
+  fr_error err = { 0 };
+  char want[128];
+
+  g_assert_cmpfloat (have, >, 0.0);
+  g_assert_cmpint (fr_memory_check (2.0 * have, "a big solve", &err), ==, FR_E_NOMEM);
+  g_assert_cmpint (err.code, ==, FR_E_NOMEM);
+  g_test_message ("%s", err.message);
+  g_snprintf (want, sizeof want, "a big solve needs about %.1f GB of memory, this machine has %.1f GB",
+              2.0 * have / 1073741824.0, have / 1073741824.0);
+  g_assert_cmpstr (err.message, ==, want);
+  g_assert_cmpint (fr_memory_check (have + 4096.0, "x", NULL), ==, FR_E_NOMEM);
+  g_assert_cmpint (fr_memory_check (1e6, "a small solve", &err), ==, FR_OK);
+  g_assert_cmpint (fr_memory_check (have, "all of it", &err), ==, FR_OK);
+}
+
+/* Grids just under the 2^31-node limit with a constant speed: the audit's
+ * 46340 × 46341 case was accepted and killed by the OOM killer.  Refused
+ * now, quickly, with FR_E_NOMEM and a message naming the grid and both
+ * sizes.  Where the machine is so large that it could hold the lower
+ * bound of what the solve must allocate (speeds 4, T 8 and the blocked T
+ * at least 4 or 8 bytes a node), the case is skipped rather than let a
+ * real solve of that size start. */
+static void
+test_too_big_for_memory (void)
+{
+  static const struct { size_t nx, ny, nz; bool dbl; } cases[] = {
+    { 46340, 1, 46341, false },
+    { 1290, 1290, 1290, true },
+  };
+  double src[3] = { 0.0, 0.0, 0.0 };
+  fr_fold_start st = { .sources = src, .nsrc = 1 };
+  int ran = 0;
+
+  for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      const bool is3d = cases[c].ny > 1;
+      fr_grid g = is3d ? fr_grid_3d (cases[c].nx, cases[c].ny, cases[c].nz, 1, 1, 1, 0, 0, 0)
+                       : fr_grid_2d (cases[c].nx, cases[c].nz, 1, 1, 0, 0);
+      const double n = (double) fr_grid_count (&g);
+      const double least = n * (4.0 + 8.0 + (cases[c].dbl ? 8.0 : 4.0));
+      fr_fold_params p;
+      fr_fold_result res;
+      fr_error err = { 0 };
+      char grid[64];
+      gint64 t0;
+
+      if (fr_memory_physical () >= least)
+        {
+          g_test_message ("case %zu skipped: this machine holds %.0f GB, the solve needs more",
+                          c, least / 1073741824.0);
+          continue;
+        }
+      ran++;
+      fr_fold_params_init (&p);
+      p.double_precision = cases[c].dbl;
+      for (int b = FR_FOLD_BACKEND_AUTO; b <= FR_FOLD_CUDA; b++)
+        {
+          p.backend = (fr_fold_backend) b;
+          t0 = g_get_monotonic_time ();
+          g_assert_cmpint (fr_fold_solve (&g, &st, &p, &res, &err), ==, FR_E_NOMEM);
+          g_test_message ("%s (%.3f s)", err.message, (double) (g_get_monotonic_time () - t0) * 1e-6);
+          if (is3d)
+            g_snprintf (grid, sizeof grid, "%zu x %zu x %zu", g.nx, g.ny, g.nz);
+          else
+            g_snprintf (grid, sizeof grid, "%zu x %zu", g.nx, g.nz);
+          g_assert_nonnull (strstr (err.message, grid));
+          g_assert_nonnull (strstr (err.message, "GB of memory, this machine has"));
+          g_assert_null (res.time);
+          /* Refused before touching a node: a solve's set-up alone takes seconds here. */
+          g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC / 2);
+          fr_fold_result_clear (&res);
+        }
+    }
+  if (ran == 0)
+    g_test_skip ("this machine could hold these solves: nothing is refused");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -143,5 +230,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/input/cuda-fallback", test_cuda_fallback);
   g_test_add_func ("/fold/input/bad-input", test_bad_input);
   g_test_add_func ("/fold/input/cancel", test_cancel);
+  g_test_add_func ("/fold/input/memory-check", test_memory_check);
+  g_test_add_func ("/fold/input/too-big-for-memory", test_too_big_for_memory);
   return g_test_run ();
 }

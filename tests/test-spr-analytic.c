@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SPR traveltimes against closed forms: a constant velocity (bounded by the
- * straight line and by the angular resolution of the offsets) and a linear
- * vertical gradient (Slotnick's arccosh formula). */
+ * straight line and by the angular resolution of the offsets), a linear
+ * vertical gradient (Slotnick's arccosh formula), and grids one node wide,
+ * where the only path is the line itself. */
 #include <glib.h>
 #include <math.h>
 #include <stdlib.h>
@@ -145,11 +146,100 @@ test_gradient (void)
   g_free (v);
 }
 
+/* A grid one node wide (1 × n) or one node high (n × 1), with a radius
+ * as large as asked: only the offsets along the line keep both ends
+ * inside, so T is the line integral of slowness from the source, in
+ * closed form.  Constant velocity v: T = |x - xs| / v.  Cells of velocity
+ * v_k, spacing d: the segment crosses half of the source's and of the
+ * end node's cell and all of those between,
+ *     T(k) = d (1/(2 v_s) + sum_{s<i<k} 1/v_i + 1/(2 v_k)).
+ * Every back end; the radius along the line also longer than the grid,
+ * and across it anything (it is clamped to the one node there). */
+static void
+check_thin (bool along_x, size_t n, double d, size_t s, int r_along, int r_across,
+            bool constant, fr_spr_backend backend, bool dbl)
+{
+  fr_grid g = along_x ? fr_grid_2d (n, 1, d, 0.7, -2.0, 3.0) : fr_grid_2d (1, n, 0.7, d, -2.0, 3.0);
+  float *v = g_new (float, n);
+  double *slow = g_new (double, n);
+  fr_spr_params p;
+  fr_spr_result res;
+  fr_error err = { 0 };
+  double src[2];
+
+  for (size_t i = 0; i < n; i++)
+    {
+      v[i] = constant ? 2.5f : (float) (1.0 + (double) ((i * 5) % 7) * 0.5);
+      slow[i] = 1.0 / (double) v[i];
+    }
+  fr_grid_node_position (&g, along_x ? s : 0, 0, along_x ? 0 : s, &src[0], NULL, &src[1]);
+  fr_spr_params_init (&p);
+  p.rx = along_x ? r_along : r_across;
+  p.rz = along_x ? r_across : r_along;
+  p.backend = backend;
+  p.double_precision = dbl;
+  if (fr_spr_solve (&g, v, src, 1, &p, &res, &err) != FR_OK)
+    g_error ("%zu x %zu, radius %d,%d, %s: %s", g.nx, g.nz, p.rx, p.rz,
+             fr_spr_backend_name (backend), err.message);
+  g_test_message ("%zu x %zu, radius %d,%d, %s (ran %s)%s", g.nx, g.nz, p.rx, p.rz,
+                  fr_spr_backend_name (backend), fr_spr_backend_name (res.backend),
+                  constant ? ", constant" : "");
+
+  for (size_t k = 0; k < n; k++)
+    {
+      double x = (double) k * d, xs = (double) s * d, exact;
+      if (constant)
+        exact = fabs (x - xs) / 2.5;
+      else
+        {
+          size_t lo = MIN (k, s), hi = MAX (k, s);
+          exact = 0.0;
+          if (lo != hi)
+            {
+              exact = 0.5 * (slow[lo] + slow[hi]);
+              for (size_t i = lo + 1; i < hi; i++)
+                exact += slow[i];
+              exact *= d;
+            }
+        }
+      if (k == s)
+        g_assert_cmpfloat (res.time[k], ==, 0.0);
+      else if (!(fabs (res.time[k] - exact) <= (dbl ? 1e-12 : 1e-6) * fabs (exact)))
+        g_error ("node %zu: T %.9g, exact %.9g", k, res.time[k], exact);
+      /* The ray is the line: each node's predecessor is its neighbour towards the source. */
+      if (k != s)
+        g_assert_cmpint (res.pred[k], ==, (int32_t) (k < s ? k + 1 : k - 1));
+    }
+  fr_spr_result_clear (&res);
+  g_free (slow);
+  g_free (v);
+}
+
+static void
+test_thin (void)
+{
+  const fr_spr_backend backends[] = { FR_SPR_DIJKSTRA, FR_SPR_CPU, FR_SPR_AUTO, FR_SPR_CUDA };
+
+  for (size_t b = 0; b < G_N_ELEMENTS (backends); b++)
+    for (int dbl = 0; dbl <= 1; dbl++)
+      {
+        if (backends[b] == FR_SPR_CUDA && dbl)
+          continue;               /* CUDA computes in single precision only */
+        check_thin (true, 30, 1.0, 0, 1, 1, true, backends[b], dbl);
+        check_thin (false, 20, 0.5, 7, 1, 1, true, backends[b], dbl);
+        check_thin (true, 45, 0.3, 17, 4, 3, false, backends[b], dbl);
+        check_thin (false, 33, 2.0, 32, 100, 100, false, backends[b], dbl);
+        check_thin (true, 64, 1.5, 40, 1000, 7, true, backends[b], dbl);
+        check_thin (false, 1, 1.0, 0, 5, 5, true, backends[b], dbl);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/spr/analytic/constant", test_constant);
   g_test_add_func ("/spr/analytic/gradient", test_gradient);
+  g_test_add_func ("/spr/analytic/thin", test_thin);
   return g_test_run ();
 }

@@ -3,7 +3,8 @@
  * heterogeneous models with obstacles: every node, several radii (also
  * rx != rz), anisotropic spacing, several sources, 1/2/4 threads, both
  * weight modes, single and double precision.  Also: edge reduction changes
- * no traveltime, and traveltimes are reciprocal. */
+ * no traveltime, traveltimes are reciprocal, and a radius longer than the
+ * grid solves the contract's graph (checked against a brute-force one). */
 #include <glib.h>
 #include <math.h>
 
@@ -249,6 +250,101 @@ test_reciprocity (void)
     }
 }
 
+/* The contract's graph taken literally: every pair of nodes (ix, iz),
+ * (ix + a, iz + b) with |a| <= rx, |b| <= rz, both inside, weighed by the
+ * independent segment clipping of test-spr-util.h, every offset kept (no
+ * edge reduction); then the plainest Dijkstra (a linear scan for the least
+ * unsettled node).  For small grids only. */
+static double *
+brute_force_times (const fr_grid *g, const float *v, const double *src, int nsrc, int rx, int rz)
+{
+  const int nx = (int) g->nx, nz = (int) g->nz, n = nx * nz;
+  double *T = g_new (double, n);
+  gboolean *done = g_new0 (gboolean, n);
+
+  for (int i = 0; i < n; i++)
+    T[i] = INFINITY;
+  for (int s = 0; s < nsrc; s++)
+    {
+      size_t i, j;
+      g_assert_true (fr_grid_exact_node (g, src[2 * s], 0, src[2 * s + 1], &i, NULL, &j));
+      T[j * g->nx + i] = 0.0;
+    }
+  for (;;)
+    {
+      int u = -1;
+      for (int i = 0; i < n; i++)
+        if (!done[i] && isfinite (T[i]) && (u < 0 || T[i] < T[u]))
+          u = i;
+      if (u < 0)
+        break;
+      done[u] = TRUE;
+      for (int b = -rz; b <= rz; b++)
+        for (int a = -rx; a <= rx; a++)
+          {
+            int iu = u % nx, ju = u / nx, iv = iu + a, jv = ju + b;
+            if ((a == 0 && b == 0) || iv < 0 || jv < 0 || iv >= nx || jv >= nz)
+              continue;   /* not an edge, or one leaving the grid: absent */
+            double t = T[u] + tu_edge_weight (g, v, iu, ju, iv, jv);
+            if (t < T[jv * nx + iv])
+              T[jv * nx + iv] = t;
+          }
+    }
+  g_free (done);
+  return T;
+}
+
+/* A radius longer than the grid (along one axis or both, and on a grid one
+ * node wide) solves exactly the contract's graph for that radius, on a
+ * model with obstacles, on every back end. */
+static void
+test_radius_beyond_grid (void)
+{
+  static const struct { size_t nx, nz; int rx, rz; guint32 seed; } mcs[] = {
+    { 14, 9, 20, 30, 41 },
+    { 12, 10, 5, 25, 42 },
+    { 16, 6, 100, 3, 43 },
+    { 1, 13, 4, 9, 44 },
+    { 11, 1, 30, 2, 45 },
+  };
+
+  for (size_t c = 0; c < G_N_ELEMENTS (mcs); c++)
+    {
+      fr_grid g = fr_grid_2d (mcs[c].nx, mcs[c].nz, 1.0, 1.3, 2.0, -1.0);
+      const bool thin = mcs[c].nx == 1 || mcs[c].nz == 1;
+      float *v = tu_random_model (&g, mcs[c].seed, thin ? 0 : 3, 3);
+      double *src = random_sources (&g, v, mcs[c].seed, 2);
+      double *ref = brute_force_times (&g, v, src, 2, mcs[c].rx, mcs[c].rz);
+      const size_t n = fr_grid_count (&g);
+
+      for (int backend = FR_SPR_AUTO; backend <= FR_SPR_CPU; backend++)
+        for (int dbl = 0; dbl <= 1; dbl++)
+          for (int full = 0; full <= 1; full++)
+            {
+              fr_spr_params p;
+              fr_spr_result res;
+              char what[96];
+
+              fr_spr_params_init (&p);
+              p.rx = mcs[c].rx;
+              p.rz = mcs[c].rz;
+              p.backend = (fr_spr_backend) backend;
+              p.double_precision = dbl;
+              p.full_neighbourhood = full;
+              tu_solve (&g, v, src, 2, &p, &res);
+              g_snprintf (what, sizeof what, "%zux%zu radius %d,%d %s%s%s", g.nx, g.nz, p.rx,
+                          p.rz, fr_spr_backend_name (res.backend), dbl ? " double" : "",
+                          full ? " full" : "");
+              tu_assert_times_close (ref, res.time, n, dbl ? 1e-12 : 1e-5, what);
+              check_pred (&res, p.rx, p.rz);
+              fr_spr_result_clear (&res);
+            }
+      g_free (ref);
+      g_free (src);
+      g_free (v);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -256,5 +352,6 @@ main (int argc, char **argv)
   g_test_add_func ("/spr/backends/cpu-matches-dijkstra", test_cpu_matches_dijkstra);
   g_test_add_func ("/spr/backends/cpu-tunings", test_cpu_tunings);
   g_test_add_func ("/spr/backends/reciprocity", test_reciprocity);
+  g_test_add_func ("/spr/backends/radius-beyond-grid", test_radius_beyond_grid);
   return g_test_run ();
 }
