@@ -232,10 +232,6 @@ check_geometry (spr_job *job)
                            x, z, g->x0 + (double) ix * g->dx, g->z0 + (double) iz * g->dz);
         }
     }
-  if ((size_t) job->params.rx > g->nx - 1 || (size_t) job->params.rz > g->nz - 1)
-    return cli_fail (CLI_EXIT_USAGE, "--radius %d,%d is larger than the grid (%zu x %zu nodes)",
-                     job->params.rx, job->params.rz, g->nx, g->nz);
-
   if (job->receivers_path == NULL)
     return CLI_EXIT_OK;
   if (fr_csv_read_points (job->receivers_path, &job->receivers, &err) != FR_OK)
