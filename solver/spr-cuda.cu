@@ -1696,17 +1696,29 @@ k_init_async (const float *__restrict__ vel, float *__restrict__ S, float *__res
     }
 }
 
+/* The sources' times, and the first pending tiles: each source's tile and
+ * every tile whose halo can hold the source (drx, drz tiles around it), as
+ * if the source had just changed there.  Its own tile alone is not enough:
+ * a tile in which nothing else changes (the source its only free node, as
+ * in the last tile of a 33-node row) would wake no neighbour, and the
+ * solve would end with every other node unreached.  Sources that share a
+ * tile store the same values. */
 __global__ void
 k_sources (const long long *__restrict__ pidx, const int *__restrict__ tile, int n, float *T0,
-           float *T1, uint8_t *active0, float *key0)
+           float *T1, uint8_t *active0, float *key0, int ntx, int ntz, int drx, int drz)
 {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     {
       T0[pidx[i]] = 0.0f;
       T1[pidx[i]] = 0.0f;
-      active0[tile[i]] = 1;
-      key0[tile[i]] = 0.0f;
+      const int tx = tile[i] % ntx, tz = tile[i] / ntx;
+      for (int z = max (0, tz - drz); z <= min (ntz - 1, tz + drz); z++)
+        for (int x = max (0, tx - drx); x <= min (ntx - 1, tx + drx); x++)
+          {
+            active0[z * ntx + x] = 1;
+            key0[z * ntx + x] = 0.0f;
+          }
     }
 }
 
@@ -2431,7 +2443,8 @@ solve (Ctx *c, const spr_problem *pb, const spr_cuda_tune *tune, fr_spr_result *
       k_sources<<<(int) ((pb->nsrc + 127) / 128), 128, 0, s>>> (c->src_p, c->src_t,
                                                                 (int) pb->nsrc, c->T[0],
                                                                 c->T[1], c->active[0],
-                                                                c->key[0]);
+                                                                c->key[0], ntx, ntz, L.drx,
+                                                                L.drz);
       RUN_TRY (cudaGetLastError ());
       if (use_table)
         {

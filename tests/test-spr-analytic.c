@@ -5,6 +5,7 @@
  * where the only path is the line itself. */
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "fr-spr.h"
@@ -178,7 +179,19 @@ check_thin (bool along_x, size_t n, double d, size_t s, int r_along, int r_acros
   p.rz = along_x ? r_across : r_along;
   p.backend = backend;
   p.double_precision = dbl;
-  if (fr_spr_solve (&g, v, src, 1, &p, &res, &err) != FR_OK)
+  fr_status st = fr_spr_solve (&g, v, src, 1, &p, &res, &err);
+  /* An explicit cuda request whose stencil the CUDA kernels cannot hold
+   * is refused, by design (spr.c): that refusal, and nothing else. */
+  if (st == FR_E_UNSUPPORTED && backend == FR_SPR_CUDA && fr_cuda_built ()
+      && strstr (err.message, "stencil cells") != NULL)
+    {
+      g_test_message ("%zu x %zu, radius %d,%d, cuda: refused as documented: %s", g.nx, g.nz,
+                      p.rx, p.rz, err.message);
+      g_free (v);
+      g_free (slow);
+      return;
+    }
+  if (st != FR_OK)
     g_error ("%zu x %zu, radius %d,%d, %s: %s", g.nx, g.nz, p.rx, p.rz,
              fr_spr_backend_name (backend), err.message);
   g_test_message ("%zu x %zu, radius %d,%d, %s (ran %s)%s", g.nx, g.nz, p.rx, p.rz,
