@@ -70,10 +70,6 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -82,149 +78,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
 #include "fr-array.h"
 #include "fr-npy.h"
 #include "fr-scene-file.h"
-
-/* ------------------------------------------------------------ scratch */
-
-/* The temporary folder and its files.  A signal handler removes them, and
- * it may run at any moment on any thread (OpenMP's too), so their names
- * live in static storage that is never freed. */
-enum { SCRATCH_VELOCITY, SCRATCH_RECEIVERS, SCRATCH_HORIZON, N_SCRATCH };
-static const char *const scratch_names[N_SCRATCH] = { "velocity.npy", "receivers.csv", "horizon.csv" };
-static char scratch_dir[PATH_MAX];
-static char scratch_file[N_SCRATCH][PATH_MAX];
-
-/* While the files are being made they may have names the handler cannot
- * know (fr_npy_write's temporary sibling), so it only records the signal
- * and the maker acts on it when done.  Both store, then load the other's
- * flag (sequentially consistent), so at least one of them sees the signal. */
-static atomic_bool making = true;
-static atomic_int pending_signal;
-
-static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
-static struct sigaction saved_actions[G_N_ELEMENTS (caught_signals)];
-static bool caught[G_N_ELEMENTS (caught_signals)];
-
-/* Async-signal-safe: unlink and rmdir only. */
-static void
-remove_scratch (void)
-{
-  for (int i = 0; i < N_SCRATCH; i++)
-    if (scratch_file[i][0] != '\0')
-      unlink (scratch_file[i]);
-  if (scratch_dir[0] != '\0')
-    rmdir (scratch_dir);
-}
-
-/* Removes the scratch files, then dies of sig as if it had never been
- * caught, so a shell sees the usual 128 + sig.  Async-signal-safe. */
-static void
-die_of (int sig)
-{
-  struct sigaction dfl = { .sa_handler = SIG_DFL };
-  sigset_t set;
-
-  remove_scratch ();
-  sigemptyset (&dfl.sa_mask);
-  sigaction (sig, &dfl, NULL);
-  sigemptyset (&set);
-  sigaddset (&set, sig);
-  pthread_sigmask (SIG_UNBLOCK, &set, NULL);
-  raise (sig);
-  _exit (128 + sig);
-}
-
-static void
-on_signal (int sig)
-{
-  atomic_store (&pending_signal, sig);
-  if (!atomic_load (&making))
-    die_of (sig);
-}
-
-/* Catches SIGINT, SIGTERM and SIGHUP until scratch_end; the subcommand's
- * own handlers take over during its solve and give them back after.  A
- * signal we were started ignoring stays ignored (nohup). */
-static void
-catch_signals (void)
-{
-  struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-
-  /* One at a time: the first one's handler decides. */
-  sigemptyset (&sa.sa_mask);
-  for (size_t i = 0; i < G_N_ELEMENTS (caught_signals); i++)
-    sigaddset (&sa.sa_mask, caught_signals[i]);
-  for (size_t i = 0; i < G_N_ELEMENTS (caught_signals); i++)
-    {
-      sigaction (caught_signals[i], NULL, &saved_actions[i]);
-      caught[i] = saved_actions[i].sa_handler != SIG_IGN;
-      if (caught[i])
-        sigaction (caught_signals[i], &sa, NULL);
-    }
-}
-
-/* Makes the scratch folder, signals caught from now on. */
-static bool
-scratch_begin (GError **error)
-{
-  g_autofree char *dir = NULL;
-
-  catch_signals ();
-  if ((dir = g_dir_make_tmp ("foldray-scene-XXXXXX", error)) == NULL)
-    return false;
-  g_strlcpy (scratch_dir, dir, sizeof scratch_dir);
-  for (int i = 0; i < N_SCRATCH; i++)
-    if (snprintf (scratch_file[i], PATH_MAX, "%s/%s", dir, scratch_names[i]) >= PATH_MAX)
-      {
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NAMETOOLONG,
-                     "the temporary folder's name %s is too long", dir);
-        memset (scratch_file, 0, sizeof scratch_file);
-        return false;
-      }
-  return true;
-}
-
-/* The files are whole: from now on a signal removes them at once. */
-static void
-scratch_ready (void)
-{
-  int sig;
-
-  atomic_store (&making, false);
-  if ((sig = atomic_load (&pending_signal)) != 0)
-    die_of (sig);
-}
-
-/* Removes the scratch folder and stops catching signals; one that came
- * meanwhile then takes its course. */
-static void
-scratch_end (void)
-{
-  int sig;
-
-  atomic_store (&making, true);
-  remove_scratch ();
-  for (size_t i = 0; i < G_N_ELEMENTS (caught_signals); i++)
-    if (caught[i])
-      sigaction (caught_signals[i], &saved_actions[i], NULL);
-  if ((sig = atomic_load (&pending_signal)) != 0)
-    die_of (sig);
-}
-
-/* A scratch file holding the subcommand's stderr, already unlinked; -1
- * when none could be made (its messages then go out as they are). */
-static int
-open_capture (void)
-{
-  char path[PATH_MAX];
-  int fd;
-
-  if (snprintf (path, sizeof path, "%s/messages", scratch_dir) >= (int) sizeof path)
-    return -1;
-  fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd >= 0)
-    unlink (path);
-  return fd;
-}
+#include "cli-scratch.h"
 
 /* --------------------------------------------------------- expansion */
 
@@ -262,7 +116,7 @@ say_instead (Expansion *ex, char *text, const char *what)
 static void
 push (Expansion *ex, const char *flag, char *value, const char *what)
 {
-  if (scratch_dir[0] != '\0' && g_str_has_prefix (value, scratch_dir))
+  if (cli_scratch_dir ()[0] != '\0' && g_str_has_prefix (value, cli_scratch_dir ()))
     {
       say_instead (ex, g_strdup_printf ("%s %s", flag, value), what);
       say_instead (ex, g_strdup (value), what);
@@ -350,10 +204,10 @@ replay_messages (const Expansion *ex, int fd)
   /* Paths first, so that "--velocity /tmp/…" goes as one; then any other
    * mention of the folder; then the flags. */
   for (guint i = 0; i < ex->words->len; i += 2)
-    if (g_str_has_prefix (g_ptr_array_index (ex->words, i), scratch_dir) ||
+    if (g_str_has_prefix (g_ptr_array_index (ex->words, i), cli_scratch_dir ()) ||
         strchr (g_ptr_array_index (ex->words, i), ' ') != NULL)
       g_string_replace (s, g_ptr_array_index (ex->words, i), g_ptr_array_index (ex->words, i + 1), 0);
-  g_string_replace (s, scratch_dir, scene, 0);
+  g_string_replace (s, cli_scratch_dir (), scene, 0);
   for (guint i = 0; i < ex->words->len; i += 2)
     if (g_str_has_prefix (g_ptr_array_index (ex->words, i), "--"))
       replace_flag (s, g_ptr_array_index (ex->words, i), g_ptr_array_index (ex->words, i + 1));
@@ -457,8 +311,8 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
     if ((guchar) *p < 0x20 || *p == 0x7f)
       *p = ' ';
 
-  /* From here on every way out passes scratch_end. */
-  if (!scratch_begin (&error))
+  /* From here on every way out passes cli_scratch_end. */
+  if (!cli_scratch_begin (&error))
     {
       status = cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
       goto out;
@@ -466,21 +320,21 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   if (velocity != NULL)
     {
       a = fr_array_wrap_grid (&m->grid, FR_F32, (void *) g_bytes_get_data (velocity, NULL));
-      if (fr_npy_write (scratch_file[SCRATCH_VELOCITY], &a, &err) != FR_OK)
+      if (fr_npy_write (cli_scratch_file (SCRATCH_VELOCITY), &a, &err) != FR_OK)
         {
           /* Our own temporary file: never the user's input. */
           status = cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, err.message);
           goto out;
         }
     }
-  if ((want_horizon && !write_points (scratch_file[SCRATCH_HORIZON], doc->fold_horizon, &error)) ||
-      (want_receivers && !write_points (scratch_file[SCRATCH_RECEIVERS], doc->receivers, &error)))
+  if ((want_horizon && !write_points (cli_scratch_file (SCRATCH_HORIZON), doc->fold_horizon, &error)) ||
+      (want_receivers && !write_points (cli_scratch_file (SCRATCH_RECEIVERS), doc->receivers, &error)))
     {
       status = cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
       goto out;
     }
-  capture = open_capture ();
-  scratch_ready ();
+  capture = cli_scratch_capture ();
+  cli_scratch_ready ();
 
   g_ptr_array_add (args, g_strdup (argv[0]));
   if (speed_const)
@@ -492,14 +346,14 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
         push (&ex, "--shape", g_strdup_printf ("%zu,%zu", m->grid.nx, m->grid.nz), "grid size");
     }
   else if (velocity != NULL)
-    push (&ex, vflag, g_strdup (scratch_file[SCRATCH_VELOCITY]), "velocity grid");
+    push (&ex, vflag, g_strdup (cli_scratch_file (SCRATCH_VELOCITY)), "velocity grid");
   if (!given (argc, argv, "--spacing"))
     push (&ex, "--spacing", pair (m->grid.dx, m->grid.dz), "grid spacing");
   if (!given (argc, argv, "--origin"))
     push (&ex, "--origin", pair (m->grid.x0, m->grid.z0), "grid origin");
   /* The fold's starting horizon replaces the sources, as in the app. */
   if (want_horizon)
-    push (&ex, "--horizon", g_strdup (scratch_file[SCRATCH_HORIZON]), "fold horizon");
+    push (&ex, "--horizon", g_strdup (cli_scratch_file (SCRATCH_HORIZON)), "fold horizon");
   else if (want_sources)
     for (guint i = 0; i < doc->sources->len; i++)
       {
@@ -518,7 +372,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   if (fold && doc->has_fold && !given (argc, argv, "--method"))
     push (&ex, "--method", g_strdup (doc->fold_method), "fold method");
   if (want_receivers)
-    push (&ex, "--receivers", g_strdup (scratch_file[SCRATCH_RECEIVERS]), "receivers");
+    push (&ex, "--receivers", g_strdup (cli_scratch_file (SCRATCH_RECEIVERS)), "receivers");
 
   /* Then the user's own flags, less --scene itself. */
   for (int i = 1; i < argc; i++)
@@ -554,7 +408,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
     }
 
 out:
-  scratch_end ();
+  cli_scratch_end ();
   if (capture >= 0)
     replay_messages (&ex, capture);
   g_free (ex.scene);
