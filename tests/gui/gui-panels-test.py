@@ -7,12 +7,11 @@ ImageMagick's `import`, checks by pixels and by the frame log.  Speaks TAP.
 
 Usage: gui-panels-test.py FOLDRAY_EXE OUT_DIR [cuda|no-cuda]
 
-The harness (App, screenshots, TAP) is a copy of gui-test.py's.  The panel
+The harness (App, screenshots, TAP) is guilib.py, shared with gui-test.py.  The panel
 positions are those of the window at GEOMETRY with the bundled
 three-layer scene; the window sits at the screen's top-left corner."""
 
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -20,144 +19,19 @@ import time
 
 import numpy as np
 
+from guilib import App, check, configure, results, run, screenshot, xdo
+
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-panels-")
 os.makedirs(OUT, exist_ok=True)
-CONVERT = "/usr/bin/convert" if os.path.exists("/usr/bin/convert") else "convert"
 GEOMETRY = "1200x760"
+configure(EXE, OUT, GEOMETRY)
 # Whether the build has CUDA (meson says; else guess from the libraries).
 CUDA_BUILT = (sys.argv[3] == "cuda" if len(sys.argv) > 3 else
               "libcudart" in subprocess.run(["ldd", EXE], capture_output=True, text=True).stdout)
 ROOT = os.environ.get("FOLDRAY_SOURCE_ROOT",
                       os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCENE = os.path.join(ROOT, "data", "scenes", "three-layer.json")
-BAD_STDERR = re.compile(r"(Gtk|Gdk|GLib-GObject|GLib)-(WARNING|CRITICAL)|still has children")
-
-results = []
-
-
-def tap(ok, name, detail=""):
-    results.append(ok)
-    print(("ok" if ok else "not ok") + " %d - %s" % (len(results), name), flush=True)
-    if detail:
-        for line in str(detail).splitlines():
-            print("# " + line, flush=True)
-
-
-def run(*args, check=True, **kw):
-    return subprocess.run(list(args), check=check, capture_output=True, text=True, **kw)
-
-
-def save_png(img, path):
-    h, w, _ = img.shape
-    subprocess.run([CONVERT, "-size", "%dx%d" % (w, h), "-depth", "8", "rgb:-", path],
-                   input=img.tobytes(), check=True)
-
-
-def screenshot(name=None):
-    raw = subprocess.run(["import", "-window", "root", "-depth", "8", "rgb:-"],
-                         check=True, capture_output=True).stdout
-    w, h = 1280, 800
-    img = np.frombuffer(raw, dtype=np.uint8)[: w * h * 3].reshape(h, w, 3).copy()
-    if name:
-        save_png(img, os.path.join(OUT, name + ".png"))
-    return img
-
-
-def xdo(*args):
-    run("xdotool", *[str(a) for a in args])
-
-
-class App:
-    """One foldray process with its frame log and its stderr."""
-
-    def __init__(self, *args, name="app"):
-        self.log = os.path.join(OUT, name + "-frames.log")
-        if os.path.exists(self.log):
-            os.remove(self.log)
-        self.stderr_path = os.path.join(OUT, name + "-stderr.txt")
-        env = dict(os.environ, FOLDRAY_DEBUG_FRAMES=self.log, GTK_A11Y="none")
-        env.setdefault("GSK_RENDERER", "gl")
-        self.stderr = open(self.stderr_path, "w")
-        self.proc = subprocess.Popen([EXE, "--geometry", GEOMETRY] + list(args),
-                                     env=env, stdout=self.stderr, stderr=self.stderr)
-        self.win = None
-
-    def lines(self):
-        try:
-            with open(self.log) as f:
-                return f.read().splitlines()
-        except FileNotFoundError:
-            return []
-
-    def serials(self, what):
-        return [int(m.group(1)) for m in (re.search(what + r" serial=(\d+)", l) for l in self.lines()) if m]
-
-    def last_job(self):
-        j = self.serials(" job")
-        return j[-1] if j else 0
-
-    def settle_all(self, timeout=60.0):
-        """Waits until the newest job's picture has settled."""
-        end = time.time() + timeout
-        while time.time() < end:
-            s, j = self.serials("settled"), self.last_job()
-            if j and s and s[-1] >= j:
-                return s[-1]
-            if self.proc.poll() is not None:
-                raise RuntimeError("foldray exited with %d" % self.proc.returncode)
-            time.sleep(0.05)
-        raise TimeoutError("job %d never settled" % self.last_job())
-
-    def find_window(self, timeout=30.0):
-        end = time.time() + timeout
-        while time.time() < end:
-            r = run("xdotool", "search", "--onlyvisible", "--name", "Foldray", check=False)
-            ids = r.stdout.split()
-            if ids:
-                self.win = ids[-1]
-                geo = run("xdotool", "getwindowgeometry", "--shell", self.win).stdout
-                vals = dict(l.split("=") for l in geo.split())
-                self.wx, self.wy = int(vals["X"]), int(vals["Y"])
-                return True
-            time.sleep(0.1)
-        return False
-
-    def view(self):
-        for line in reversed(self.lines()):
-            if " view " in line and "w=1 " not in line:
-                return {k: float(v) for k, v in re.findall(r"(\w+)=([-\d.e+]+)", line)}
-        raise RuntimeError("no view line in the frame log")
-
-    def to_screen(self, x, z):
-        v = self.view()
-        px = self.wx + v["ox"] + (x - v["cx"]) * v["scale"] + v["w"] / 2
-        py = self.wy + v["oy"] + (z - v["cz"]) * v["scale"] + v["h"] / 2
-        return int(round(px)), int(round(py))
-
-    def bad_stderr(self):
-        if not self.stderr.closed:
-            self.stderr.flush()
-        with open(self.stderr_path) as f:
-            return [l for l in f.read().splitlines() if BAD_STDERR.search(l)]
-
-    def quit(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.stderr.close()
-
-
-def check(name, fn):
-    try:
-        ok, detail = fn()
-    except Exception as e:  # a failed step is a failed case, never a skip
-        ok, detail = False, "%s: %s" % (type(e).__name__, e)
-    tap(ok, name, detail)
-    return ok
 
 
 def click(x, y, button=1):
