@@ -225,6 +225,124 @@ solve_bytes (const fr_grid *g, const fr_fold_params *p, const fr_fold_start *sta
   return bytes;
 }
 
+/* The speeds' check (fr_check_speed_f32) and their largest value, in one
+ * pass: grids of 10⁸ nodes are read at every solve. */
+static fr_status
+check_speed_max (const fr_grid *g, const float *speed, float *vmax, fr_error *err)
+{
+  const size_t n = fr_grid_count (g);
+  int bad = 0;
+  float m = 0.0f;
+
+#pragma omp parallel for schedule(static) reduction(|:bad) reduction(max:m)
+  for (size_t i = 0; i < n; i++)
+    {
+      const float v = speed[i];
+      bad |= !(isfinite (v) && v >= 0.0f);
+      m = v > m ? v : m;
+    }
+  *vmax = m;
+  return bad ? fr_check_speed_f32 (g, speed, "speed", err) : FR_OK;
+}
+
+/* The local solver's arithmetic holds products of up to about the sixth
+ * power of h·F (spacing × speed): in float, a solve with h·F outside about
+ * [1e-4, 1e6] loses its digits (10 % errors at h = 1000 m and F = 6000
+ * m/s).  There the solve runs in units that bring the spacing and the
+ * largest speed near 1: lengths scaled by 2^-a and speeds by 2^-b, so
+ * times by 2^(b-a), which are scaled back after.  Powers of two change no
+ * rounding, so the times are those of the same model in better units;
+ * where h·F is moderate, a = b = 0 and nothing changes. */
+static void
+unit_exponents (const fr_grid *g, float vmax, int *a, int *b)
+{
+  double h = fmax (g->dx, g->dz);
+
+  if (g->ndim == 3)
+    h = fmax (h, g->dy);
+  const double hf = h * (double) vmax;
+  *a = *b = 0;
+  if (!(hf > 0.0) || !isfinite (hf) || (hf >= 0x1p-8 && hf <= 0x1p16))
+    return;
+  *a = (int) lround (log2 (h));
+  *b = (int) lround (log2 ((double) vmax));
+}
+
+/* The model in the solve's units (unit_exponents): the grid, the start
+ * (sources and horizon in lengths, the boundary's values in times), the
+ * speeds and ψa.  Pointers the caller's where nothing is scaled; *_owned
+ * are freed by scaled_model_free. */
+typedef struct scaled_model {
+  fr_grid grid;
+  fr_fold_start start;
+  const float *speed;
+  double psi[3];
+  double *sources, *horizon, *boundary;
+  float *speed_owned;
+} scaled_model;
+
+static fr_status
+scale_units (const fr_grid *g, const fr_fold_start *start, const float *speed,
+             const double psi[3], int a, int b, scaled_model *out, fr_error *err)
+{
+  const size_t n = fr_grid_count (g);
+
+  memset (out, 0, sizeof *out);
+  out->grid = *g;
+  out->start = *start;
+  out->speed = speed;
+  for (int k = 0; k < 3; k++)
+    out->psi[k] = ldexp (psi[k], -b);
+  if (a == 0 && b == 0)
+    return FR_OK;
+  out->grid.dx = ldexp (g->dx, -a);
+  out->grid.dy = ldexp (g->dy, -a);
+  out->grid.dz = ldexp (g->dz, -a);
+  out->grid.x0 = ldexp (g->x0, -a);
+  out->grid.y0 = ldexp (g->y0, -a);
+  out->grid.z0 = ldexp (g->z0, -a);
+  const size_t ns = start->sources != NULL ? start->nsrc * (size_t) g->ndim : 0;
+  const size_t nh = start->horizon != NULL ? 2 * start->nhorizon : 0;
+  if ((ns > 0 && (out->sources = malloc (ns * sizeof (double))) == NULL)
+      || (nh > 0 && (out->horizon = malloc (nh * sizeof (double))) == NULL)
+      || (start->boundary != NULL && (out->boundary = malloc (n * sizeof (double))) == NULL)
+      || (b != 0 && (out->speed_owned = malloc (n * sizeof (float))) == NULL))
+    return fr_error_set (err, FR_E_NOMEM, "out of memory for the model in the solve's units");
+  for (size_t i = 0; i < ns; i++)
+    out->sources[i] = ldexp (start->sources[i], -a);
+  for (size_t i = 0; i < nh; i++)
+    out->horizon[i] = ldexp (start->horizon[i], -a);
+  if (out->boundary != NULL)
+    {
+#pragma omp parallel for schedule(static)
+      for (size_t i = 0; i < n; i++)
+        out->boundary[i] = ldexp (start->boundary[i], b - a);
+    }
+  if (out->speed_owned != NULL)
+    {
+#pragma omp parallel for schedule(static)
+      for (size_t i = 0; i < n; i++)
+        out->speed_owned[i] = ldexpf (speed[i], -b);
+      out->speed = out->speed_owned;
+    }
+  if (ns > 0)
+    out->start.sources = out->sources;
+  if (nh > 0)
+    out->start.horizon = out->horizon;
+  if (out->boundary != NULL)
+    out->start.boundary = out->boundary;
+  return FR_OK;
+}
+
+static void
+scaled_model_free (scaled_model *s)
+{
+  free (s->sources);
+  free (s->horizon);
+  free (s->boundary);
+  free (s->speed_owned);
+}
+
 fr_status
 fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_params *p,
                fr_fold_result *res, fr_error *err)
@@ -232,6 +350,8 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   fr_status st;
   float *speed_owned = NULL;
   fold_starts starts = { 0 };
+  scaled_model sc = { 0 };
+  float vmax = 0.0f;
   double psi[3];
 
   if (g == NULL || start == NULL || p == NULL || res == NULL)
@@ -284,10 +404,17 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
         speed_owned[i] = (float) p->speed_const;
       speed = speed_owned;
     }
-  else if ((st = fr_check_speed_f32 (g, speed, "speed", err)) != FR_OK)
+  if (speed_owned != NULL)
+    vmax = (float) p->speed_const;
+  else if ((st = check_speed_max (g, speed, &vmax, err)) != FR_OK)
     goto out;
   if ((st = check_psi (g, speed, psi, err)) != FR_OK)
     goto out;
+  int a, b;
+  unit_exponents (g, vmax, &a, &b);
+  if ((st = scale_units (g, start, speed, psi, a, b, &sc, err)) != FR_OK)
+    goto out;
+  const fr_grid *gs = &sc.grid;   /* the solve's units */
 
   res->grid = *g;
   res->double_precision = p->double_precision;
@@ -300,15 +427,26 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
     }
 
   double t_start = fr_clock_ms ();
-  double radius = fold_source_radius (g, p->source_radius);
-  if ((st = fold_init_start (g, speed, psi, start, radius, &starts, err)) != FR_OK)
-    goto out;
+  double radius = fold_source_radius (gs, p->source_radius > 0.0 ? ldexp (p->source_radius, -a)
+                                                                 : p->source_radius);
+  if ((st = fold_init_start (gs, sc.speed, sc.psi, &sc.start, radius, &starts, err)) != FR_OK)
+    {
+      /* The same failure in the user's units, for a message in them. */
+      if (a != 0 || b != 0)
+        {
+          fold_starts again = { 0 };
+          fr_error_clear (err);
+          st = fold_init_start (g, speed, psi, start, ldexp (radius, a), &again, err);
+          fold_starts_free (&again);
+        }
+      goto out;
+    }
   res->start_ms = fr_clock_ms () - t_start;
 
   fold_problem pb = {
-    .grid = g,
-    .speed = speed,
-    .psi = { psi[0], psi[1], psi[2] },
+    .grid = gs,
+    .speed = sc.speed,
+    .psi = { sc.psi[0], sc.psi[1], sc.psi[2] },
     .start = starts,
     .method = p->method,        /* resolved by run_backend */
     .threads = p->threads,
@@ -318,6 +456,16 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   fold_stats stats;
   if ((st = run_backend (p, &pb, res, &stats, err)) != FR_OK)
     goto out;
+  if (a != 0 || b != 0)
+    {
+#pragma omp parallel for schedule(static)
+      for (size_t i = 0; i < n; i++)
+        res->time[i] = ldexp (res->time[i], a - b);
+      /* The device's copy is in the solve's units: the caller draws from
+       * the host's instead. */
+      fr_device_free (res->device_time);
+      res->device_time = NULL;
+    }
   res->solve_ms = fr_clock_ms () - t_start;
   res->iterations = stats.iterations;
   res->schedules = stats.schedules;
@@ -329,12 +477,14 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->setup_ms = stats.setup_ms;
   res->results_ms = stats.results_ms;
 
-  if (make_trace (g, speed, &speed_owned, psi, start, radius, &starts, &res->trace) != FR_OK)
+  if (make_trace (g, speed, &speed_owned, psi, start, ldexp (radius, a), &starts, &res->trace)
+      != FR_OK)
     st = fr_error_set (err, FR_E_NOMEM, "out of memory for the ray tracer's copy of the model");
 
 out:
   free (speed_owned);
   fold_starts_free (&starts);
+  scaled_model_free (&sc);
   if (st != FR_OK)
     {
       free (res->time);
