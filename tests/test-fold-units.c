@@ -4,7 +4,7 @@
  * the times of the model at L = V = 1 times L / V, exactly in the
  * equation and, for the scheme, to the rounding of the precision.  In
  * single precision this used to fail silently where spacing × speed left
- * about [1e-4, 1e6] (10 % errors at 1000 m and 6000 m/s); the solver now
+ * about [1e-7, 3e6] (10 % errors at 1000 m and 6000 m/s); the solver now
  * works in scaled units there (fold.c, unit_exponent).  Messages still
  * speak the user's units. */
 #include <glib.h>
