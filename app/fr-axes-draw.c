@@ -10,14 +10,35 @@
 
 #include "fr-axes-draw.h"
 
+/* The ink of lines and labels, and the halo that keeps labels readable
+ * over any colour of the field: light on the dark canvas (and its PNG),
+ * dark on a figure's white page. */
+typedef struct {
+  double ink;        /* grey level of lines and text */
+  double halo;       /* grey level of the halo */
+  double halo_alpha;
+} AxesInk;
+
+static const AxesInk inks[] = {
+  [FR_AXES_ON_CANVAS] = { 1.0, 0.0, 0.75 },
+  [FR_AXES_ON_PAPER] = { 0.0, 1.0, 0.85 },
+};
+
 static void
-show_text (cairo_t     *cr,
-           const char  *text,
-           double       x,
-           double       y,
-           double       align_x,
-           double       align_y,
-           double       k)
+set_ink (cairo_t *cr, const AxesInk *ink, double alpha)
+{
+  cairo_set_source_rgba (cr, ink->ink, ink->ink, ink->ink, alpha);
+}
+
+static void
+show_text (cairo_t       *cr,
+           const AxesInk *ink,
+           const char    *text,
+           double         x,
+           double         y,
+           double         align_x,
+           double         align_y,
+           double         k)
 {
   PangoLayout *layout = pango_cairo_create_layout (cr);
   PangoFontDescription *font = pango_font_description_from_string ("Sans");
@@ -30,15 +51,14 @@ show_text (cairo_t     *cr,
   x -= align_x * w;
   y -= align_y * h;
 
-  /* A dark halo keeps labels readable over any colour. */
   cairo_move_to (cr, x, y);
   pango_cairo_layout_path (cr, layout);
-  cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.75);
+  cairo_set_source_rgba (cr, ink->halo, ink->halo, ink->halo, ink->halo_alpha);
   cairo_set_line_width (cr, 3.0 * k);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   cairo_stroke (cr);
   cairo_move_to (cr, x, y);
-  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  set_ink (cr, ink, 1.0);
   pango_cairo_show_layout (cr, layout);
 
   pango_font_description_free (font);
@@ -59,10 +79,11 @@ format_tick (char   *buf,
 }
 
 static void
-draw_axes (cairo_t      *cr,
-           const FrView *view,
-           FrScene      *scene,
-           double        k)
+draw_axes (cairo_t       *cr,
+           const AxesInk *ink,
+           const FrView  *view,
+           FrScene       *scene,
+           double         k)
 {
   double x0, z0, x1, z1;
   double px0, py0, px1, py1;
@@ -74,7 +95,7 @@ draw_axes (cairo_t      *cr,
   fr_view_model_to_widget (view, x1, z1, &px1, &py1);
 
   /* The model frame. */
-  cairo_set_source_rgba (cr, 1.0, 1.0, 1.0, 0.6);
+  set_ink (cr, ink, 0.6);
   cairo_set_line_width (cr, 1.0 * k);
   cairo_rectangle (cr, px0 - 0.5, py0 - 0.5, px1 - px0 + 1.0, py1 - py0 + 1.0);
   cairo_stroke (cr);
@@ -98,12 +119,12 @@ draw_axes (cairo_t      *cr,
         fr_view_model_to_widget (view, x, 0.0, &px, NULL);
         cairo_move_to (cr, px, top);
         cairo_line_to (cr, px, top - 5.0 * k);
-        cairo_set_source_rgba (cr, 1.0, 1.0, 1.0, 0.9);
+        set_ink (cr, ink, 0.9);
         cairo_stroke (cr);
         format_tick (buf, sizeof buf, x, step);
-        show_text (cr, buf, px, top - 6.0 * k, 0.5, 1.0, k);
+        show_text (cr, ink, buf, px, top - 6.0 * k, 0.5, 1.0, k);
       }
-    show_text (cr, "x", MIN (px1 + 24.0 * k, view->width - 8.0 * k), top - 6.0 * k, 0.0, 1.0, k);
+    show_text (cr, ink, "x", MIN (px1 + 24.0 * k, view->width - 8.0 * k), top - 6.0 * k, 0.0, 1.0, k);
   }
 
   {
@@ -117,21 +138,22 @@ draw_axes (cairo_t      *cr,
         fr_view_model_to_widget (view, 0.0, z, NULL, &py);
         cairo_move_to (cr, left, py);
         cairo_line_to (cr, left - 5.0 * k, py);
-        cairo_set_source_rgba (cr, 1.0, 1.0, 1.0, 0.9);
+        set_ink (cr, ink, 0.9);
         cairo_stroke (cr);
         format_tick (buf, sizeof buf, z, step);
-        show_text (cr, buf, left - 7.0 * k, py, 1.0, 0.5, k);
+        show_text (cr, ink, buf, left - 7.0 * k, py, 1.0, 0.5, k);
       }
-    show_text (cr, "z", left - 7.0 * k, MIN (py1, view->height - 20.0 * k) + 8.0 * k, 1.0, 0.0, k);
+    show_text (cr, ink, "z", left - 7.0 * k, MIN (py1, view->height - 20.0 * k) + 8.0 * k, 1.0, 0.0, k);
   }
 }
 
 static void
-draw_colorbar (cairo_t      *cr,
-               const FrView *view,
-               FrScene      *scene,
-               FrColormap    colormap,
-               double        k)
+draw_colorbar (cairo_t       *cr,
+               const AxesInk *ink,
+               const FrView  *view,
+               FrScene       *scene,
+               FrColormap     colormap,
+               double         k)
 {
   cairo_pattern_t *pattern;
   double w = 14.0 * k;
@@ -155,36 +177,39 @@ draw_colorbar (cairo_t      *cr,
   cairo_set_source (cr, pattern);
   cairo_fill_preserve (cr);
   cairo_pattern_destroy (pattern);
-  cairo_set_source_rgba (cr, 1.0, 1.0, 1.0, 0.8);
+  set_ink (cr, ink, 0.8);
   cairo_set_line_width (cr, 1.0 * k);
   cairo_stroke (cr);
 
   g_snprintf (buf, sizeof buf, "%.3g", vmax);
-  show_text (cr, buf, x + w + 4.0 * k, y, 0.0, 0.5, k);
+  show_text (cr, ink, buf, x + w + 4.0 * k, y, 0.0, 0.5, k);
   g_snprintf (buf, sizeof buf, "%.3g", 0.5 * (vmin + vmax));
-  show_text (cr, buf, x + w + 4.0 * k, y + 0.5 * h, 0.0, 0.5, k);
+  show_text (cr, ink, buf, x + w + 4.0 * k, y + 0.5 * h, 0.0, 0.5, k);
   g_snprintf (buf, sizeof buf, "%.3g", vmin);
-  show_text (cr, buf, x + w + 4.0 * k, y + h, 0.0, 0.5, k);
-  show_text (cr, _("velocity"), x + 0.5 * w, y - 8.0 * k, 0.5, 1.0, k);
+  show_text (cr, ink, buf, x + w + 4.0 * k, y + h, 0.0, 0.5, k);
+  show_text (cr, ink, _("velocity"), x + 0.5 * w, y - 8.0 * k, 0.5, 1.0, k);
 }
 
 /* Draws the frame, axes and colour bar for view over a picture of
- * view->width × view->height; k scales sizes (k > 1 for larger exports). */
+ * view->width × view->height in the ink for its background; k scales
+ * sizes (k > 1 for larger exports). */
 void
 fr_axes_draw (cairo_t      *cr,
               const FrView *view,
               FrScene      *scene,
               FrColormap    colormap,
-              double        k)
+              double        k,
+              FrAxesOn      on)
 {
   g_return_if_fail (cr != NULL);
   g_return_if_fail (view != NULL);
   g_return_if_fail (FR_IS_SCENE (scene));
+  g_return_if_fail (on == FR_AXES_ON_CANVAS || on == FR_AXES_ON_PAPER);
 
   if (!fr_scene_has_model (scene))
     return;
   cairo_save (cr);
-  draw_axes (cr, view, scene, k);
-  draw_colorbar (cr, view, scene, colormap, k);
+  draw_axes (cr, &inks[on], view, scene, k);
+  draw_colorbar (cr, &inks[on], view, scene, colormap, k);
   cairo_restore (cr);
 }

@@ -11,10 +11,18 @@
 
 G_BEGIN_DECLS
 
+/* What the axes are drawn over: the dark canvas (and its PNG), or a
+ * figure's white page (SVG, PDF). */
+typedef enum {
+  FR_AXES_ON_CANVAS,
+  FR_AXES_ON_PAPER,
+} FrAxesOn;
+
 void fr_axes_draw (cairo_t      *cr,
                    const FrView *view,
                    FrScene      *scene,
                    FrColormap    colormap,
-                   double        k);
+                   double        k,
+                   FrAxesOn      on);
 
 G_END_DECLS

@@ -43,7 +43,7 @@ fr_axes_snapshot (GtkWidget   *widget,
 
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   fr_axes_draw (cr, fr_canvas_get_view (self->canvas), scene,
-                fr_canvas_get_colormap (self->canvas), 1.0);
+                fr_canvas_get_colormap (self->canvas), 1.0, FR_AXES_ON_CANVAS);
   cairo_destroy (cr);
 }
 

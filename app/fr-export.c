@@ -60,7 +60,7 @@ fr_export_png (cairo_surface_t  *picture,
   scaled = fr_view_scaled (view, width, height);
 
   cr = cairo_create (picture);
-  fr_axes_draw (cr, &scaled, scene, colormap, width / view->width);
+  fr_axes_draw (cr, &scaled, scene, colormap, width / view->width, FR_AXES_ON_CANVAS);
   cairo_destroy (cr);
   cairo_surface_flush (picture);
 

@@ -215,7 +215,7 @@ draw_figure (cairo_t        *cr,
         }
     }
 
-  fr_axes_draw (cr, fig->view, fig->scene, fig->colormap, 1.0);
+  fr_axes_draw (cr, fig->view, fig->scene, fig->colormap, 1.0, FR_AXES_ON_PAPER);
 }
 
 /* Writes the figure as SVG or PDF at the view's size (in points),

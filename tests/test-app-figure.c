@@ -109,6 +109,16 @@ count_strokes (const char *path, const double rgb[3], SvgCount *out)
   return n;
 }
 
+static guint
+count_substrings (const char *text, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
 /* A 3 × 2 model in two layers. */
 static FrScene *
 make_scene (void)
@@ -280,6 +290,17 @@ test_rays_figure (void)
    * (4), r = 1.75 cut by all four sides: 4 corner arcs.  12 in all. */
   g_assert_cmpuint (count_strokes (svg, fr_figure_isochron_rgb, NULL), ==, 12);
   g_assert_cmpuint (count_strokes (svg, fr_figure_ray_rgb, NULL), ==, 1);
+  /* On the white page the ticks (stroked at opacity 0.9) are in black
+   * ink, not in the canvas's white, which vanished there: the x ticks
+   * alone are 7 (0 to 3 by 0.5).  (The labels' halos are strokes too, so
+   * the colour alone does not tell.) */
+  {
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+    g_assert_cmpuint (count_substrings (text, "stroke:rgb(100%,100%,100%);stroke-opacity:0.9;"), ==, 0);
+    g_assert_cmpuint (count_substrings (text, "stroke:rgb(0%,0%,0%);stroke-opacity:0.9;"), >=, 7);
+  }
   check_pdf (pdf, &view);
 
   g_unlink (svg);
