@@ -242,6 +242,21 @@ def t_status_tooltip():
     return n > 200, "%d pixels appeared around the status line" % n
 
 
+def t_about_icon():
+    """The About dialog shows Foldray's icon, found in the GResource when
+    the app runs from the build tree (it showed the missing-image one):
+    the icon's red source dot."""
+    click(1044, 27)                 # ☰
+    click(969, 343)                 # About Foldray
+    time.sleep(1.0)
+    img = screenshot("16-about")
+    xdo("key", "Escape")
+    time.sleep(0.5)
+    area = img[60:200, 150:360].astype(int)
+    red = int(((area[..., 0] > 200) & (area[..., 1] < 80) & (area[..., 2] < 80)).sum())
+    return red > 20, "%d red icon pixels in the About dialog" % red
+
+
 for name, fn in [
     ("the window opens on the three-layer scene", t_window),
     ("the back-end drop-down offers only the back ends of this build", t_backends),
@@ -251,6 +266,7 @@ for name, fn in [
     ("a velocity edit re-labels the colour bar at once", t_legend_follows),
     ("the cursor readout follows a click without a pointer move", t_cursor_after_click),
     ("the status line has its full text as a tooltip", t_status_tooltip),
+    ("the About dialog shows the application's icon", t_about_icon),
 ]:
     if not check(name, fn) and fn is t_window:
         break
