@@ -444,10 +444,8 @@ fr_application_startup (GApplication *app)
     { "win.edit-model('polygon')", { "<Control>g", NULL } },
     { "win.edit-model('off')", { "Escape", NULL } },
     { "win.export('picture')", { "<Control>e", NULL } },
-    { "win.undo",              { "<Control>z", NULL } },
-    { "win.redo",              { "<Control><Shift>z", "<Control>y", NULL } },
-    /* Delete is the window's own binding (fr-window.c), so that a focused
-     * text field gets it first. */
+    /* Delete, undo and redo are the window's own bindings (fr-window.c),
+     * so that a focused text field gets them first. */
     { "win.fold-clear-horizon", { "<Control><Shift>Delete", NULL } },
     { "win.zoom-in",           { "<Control>plus", "<Control>equal", NULL } },
     { "win.zoom-out",          { "<Control>minus", NULL } },

@@ -1063,6 +1063,13 @@ fr_window_class_init (FrWindowClass *klass)
    * handles the key first when it edits text. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "win.delete-marker", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "win.delete-marker", NULL);
+  /* Undo and redo likewise: in a text field they undo its typing. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "win.undo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.redo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Z, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.redo", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_y, GDK_CONTROL_MASK, "win.redo", NULL);
 }
 
 static void

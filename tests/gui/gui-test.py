@@ -841,13 +841,14 @@ def t_files_save_twice():
 
 
 def t_files_delete_in_entry():
-    # The source placed last is selected; Delete in the Radius field must
-    # edit the text, not delete the source.
+    # The source placed last is selected; Delete and Ctrl+Z in the Radius
+    # field must edit the text, not delete the source or undo its placing.
     sx, sy = fapp.to_screen(2.0, 1.2)
     xdo("mousemove", fapp.wx + 1000, fapp.wy + 144)    # the side panel's Radius field
     xdo("click", 1)
     xdo("key", "Home")
     xdo("key", "Delete")
+    xdo("key", "ctrl+z")      # the field's own undo, not the scene's
     time.sleep(1.0)
     settle_all(fapp)
     img = fapp.stable_shot("42-files-delete-in-entry")
@@ -994,7 +995,7 @@ def t_files_two_instances():
 for name, fn in [
     ("files: a click places a source, the title shows • and an autosave follows", t_files_click_modifies),
     ("files: Ctrl+S twice writes the scene's file both times and keeps its name", t_files_save_twice),
-    ("files: Delete in the Radius field edits the text, not the selected source", t_files_delete_in_entry),
+    ("files: Delete and Ctrl+Z in the Radius field edit the text, not the scene", t_files_delete_in_entry),
     ("files: an example opens untitled, so Save asks for a name", t_files_example_untitled),
     ("files: opening another scene with unsaved edits asks first; nothing left to undo", t_files_open_asks),
     ("files: Ctrl+Q with unsaved edits asks, and Save writes the file before quitting", t_files_quit_asks),
