@@ -235,6 +235,24 @@ get_points (Reader     *r,
   return TRUE;
 }
 
+/* The grid's speeds as float32, checked (a float64 grid before it is
+ * narrowed: -1e-50 would pass for an obstacle), in a malloc'ed buffer
+ * that the caller owns: a float32 array's own data is taken from it. */
+static gboolean
+speeds_of (fr_array  *a,
+           fr_grid   *g,
+           float    **out,
+           fr_error  *err)
+{
+  bool copied = false;
+
+  if (fr_array_speed_f32 (a, g, "velocity", out, &copied, err) != FR_OK)
+    return FALSE;
+  if (!copied)
+    a->data = NULL;   /* now *out's */
+  return TRUE;
+}
+
 /* Reads a velocity grid file: .npy (2D, (nz, nx)) or SEG-Y.  The grid
  * gets unit spacing and zero origin unless the file carries its own
  * (*has_spacing). */
@@ -269,8 +287,7 @@ fr_scene_file_read_grid (const char  *path,
       return FALSE;
     }
   if (a.ndim != 2 || fr_array_grid_shape (&a, &g, &err) != FR_OK ||
-      fr_array_to_f32 (&a, &v, &err) != FR_OK ||
-      fr_check_speed_f32 (&g, v, "velocity", &err) != FR_OK)
+      !speeds_of (&a, &g, &v, &err))
     {
       if (a.ndim != 2)
         g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,

@@ -10,8 +10,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
-#include "fr-array.h"
-#include "fr-npy.h"
+#include "fr-scene-file.h"
 #include "fr-scene-io.h"
 
 G_DEFINE_QUARK (fr-scene-io-error-quark, fr_scene_io_error)
@@ -25,42 +24,14 @@ fr_scene_io_read_npy (const char  *path,
                       GBytes     **velocity,
                       GError     **error)
 {
-  fr_array a = { 0 };
-  fr_error err = { 0 };
-  float *values = NULL;
-  fr_grid g = fr_grid_2d (1, 1, 1.0, 1.0, 0.0, 0.0);
+  gboolean has_spacing;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (grid != NULL, FALSE);
   g_return_val_if_fail (velocity != NULL, FALSE);
 
-  if (fr_npy_read (path, &a, &err) != FR_OK)
-    {
-      g_set_error_literal (error, FR_SCENE_IO_ERROR, FR_SCENE_IO_ERROR_INVALID, err.message);
-      return FALSE;
-    }
-  if (a.ndim != 2)
-    {
-      g_set_error (error, FR_SCENE_IO_ERROR, FR_SCENE_IO_ERROR_INVALID,
-                   _("%s: a velocity grid must be 2D (nz, nx), not %dD"), path, a.ndim);
-      fr_array_clear (&a);
-      return FALSE;
-    }
-  if (fr_array_grid_shape (&a, &g, &err) != FR_OK ||
-      fr_array_to_f32 (&a, &values, &err) != FR_OK ||
-      fr_check_speed_f32 (&g, values, "velocity", &err) != FR_OK)
-    {
-      g_set_error (error, FR_SCENE_IO_ERROR, FR_SCENE_IO_ERROR_INVALID, "%s: %s", path, err.message);
-      free (values);
-      fr_array_clear (&a);
-      return FALSE;
-    }
-  fr_array_clear (&a);
-
-  *grid = g;
-  /* The solver's malloc'ed buffer becomes the bytes' own. */
-  *velocity = g_bytes_new_with_free_func (values, fr_grid_count (&g) * sizeof (float), free, values);
-  return TRUE;
+  /* The scene loader's reader: one place checks a grid's shape and speeds. */
+  return fr_scene_file_read_grid (path, "npy", grid, &has_spacing, velocity, error);
 }
 
 static gboolean

@@ -937,11 +937,55 @@ test_cli_signal (void)
   rm_rf (dir);
 }
 
+/* A float64 velocity grid is checked before it is narrowed to float32:
+ * -1e-50 is negative (it would round to -0, an obstacle), 1e-50 would
+ * become an obstacle, 1e300 infinite; a float32-sized value passes. */
+static void
+test_grid_float64 (void)
+{
+  static const struct { double v; const char *needle; } cases[] = {
+    { -1e-50, "negative" }, { 1e-50, "range" }, { 1e300, "range" }, { 2.5, NULL },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("scene-f64-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "v.npy", NULL);
+
+  for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      double v[12];
+      fr_array a = { .ndim = 2, .shape = { 3, 4 }, .dtype = FR_F64, .data = v };
+      fr_grid g;
+      gboolean has_spacing;
+      g_autoptr(GBytes) values = NULL;
+      g_autoptr(GError) error = NULL;
+
+      for (int i = 0; i < 12; i++)
+        v[i] = i == 5 ? cases[c].v : 2.0;
+      g_assert_cmpint (fr_npy_write (path, &a, NULL), ==, FR_OK);
+      gboolean ok = fr_scene_file_read_grid (path, "npy", &g, &has_spacing, &values, &error);
+      g_test_message ("%g: %s", cases[c].v, ok ? "read" : error->message);
+      if (cases[c].needle == NULL)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          g_assert_cmpfloat (((const float *) g_bytes_get_data (values, NULL))[5], ==, 2.5f);
+        }
+      else
+        {
+          g_assert_false (ok);
+          g_assert_nonnull (strstr (error->message, cases[c].needle));
+          g_assert_nonnull (strstr (error->message, "ix=1, iz=1"));
+        }
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/scene-file/round-trip", test_round_trip);
+  g_test_add_func ("/scene-file/grid-float64", test_grid_float64);
   g_test_add_func ("/scene-file/malformed", test_malformed);
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
   g_test_add_func ("/scene-file/segy", test_segy);
