@@ -43,6 +43,22 @@ static const struct {
   { FR_EXPORT_HORIZONS_VTP, "horizons.vtp" },
 };
 
+/* What --example opens (fr-scene-io.c has a built-in stand-in for each). */
+static const char * const example_names[] = { "three-layer", "gradient", NULL };
+
+/* The numeric options' ranges: those of the side panel's spin buttons
+ * (ui/fr-side-panel.ui), and window sizes GTK and GL can show. */
+#define RADIUS_MIN        1
+#define RADIUS_MAX        16
+#define INTERVAL_MAX      100.0
+#define GEOMETRY_MIN_W    200
+#define GEOMETRY_MIN_H    150
+#define GEOMETRY_MAX      16384
+#define BENCH_SIZE_MIN    16
+#define BENCH_SIZE_MAX    8192
+#define BENCH_MOVES_MIN   2
+#define BENCH_MOVES_MAX   100000
+
 static const GOptionEntry option_entries[] = {
   { "source", 's', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
     N_("Place a source at X,Z in model units (repeatable)"), "X,Z" },
@@ -54,7 +70,9 @@ static const GOptionEntry option_entries[] = {
     N_("Open a bundled example: three-layer (default) or gradient"), "NAME" },
   { "backend", 'b', 0, G_OPTION_ARG_STRING, NULL,
     N_("Solver back end: auto, dijkstra, cpu or cuda"), "NAME" },
-  { "radius", 'R', 0, G_OPTION_ARG_INT, NULL,
+  /* Numbers are read as text: GApplication leaves a 0 out of the options
+   * dictionary, and a value out of range needs its own message. */
+  { "radius", 'R', 0, G_OPTION_ARG_STRING, NULL,
     N_("Neighbourhood radius in nodes (default 4)"), "N" },
   { "spacing", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Node spacing of FILE.npy when it has no sidecar FILE.json"), "D[,DZ]" },
@@ -62,9 +80,9 @@ static const GOptionEntry option_entries[] = {
     N_("Origin of FILE.npy when it has no sidecar FILE.json"), "X0,Z0" },
   { "colormap", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Colour map: viridis, cividis or magma"), "NAME" },
-  { "interval", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
+  { "interval", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Time between isochrons"), "T" },
-  { "wavefront", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
+  { "wavefront", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Shade what the wave has not reached at time T"), "T" },
   { "geometry", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Window size in pixels"), "WxH" },
@@ -72,9 +90,9 @@ static const GOptionEntry option_entries[] = {
     N_("Once the picture has settled, export everything into DIR and quit (for tests)"), "DIR" },
   { "bench-interaction", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Drag a source along a scripted path and report input-to-frame latency"), NULL },
-  { "bench-size", 0, 0, G_OPTION_ARG_INT, NULL,
+  { "bench-size", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Grid size of the interaction benchmark (default 512)"), "N" },
-  { "bench-moves", 0, 0, G_OPTION_ARG_INT, NULL,
+  { "bench-moves", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Pointer moves in the interaction benchmark (default 240)"), "N" },
   { "bench-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Where the interaction benchmark writes its CSV"), "FILE" },
@@ -140,6 +158,78 @@ usage_error (GApplicationCommandLine *cmdline,
   return 2;
 }
 
+/* Reads the whole-number option name into *value when it is given and in
+ * [min, max]; *text is what was given, or NULL. */
+static gboolean
+int_option (GVariantDict  *options,
+            const char    *name,
+            int            min,
+            int            max,
+            int           *value,
+            const char   **text)
+{
+  gint64 v;
+
+  if (!g_variant_dict_lookup (options, name, "&s", text))
+    {
+      *text = NULL;
+      return TRUE;
+    }
+  if (!g_ascii_string_to_signed (*text, 10, min, max, &v, NULL))
+    return FALSE;
+  *value = (int) v;
+  return TRUE;
+}
+
+/* The same for a real number (C locale) in [min, max]. */
+static gboolean
+double_option (GVariantDict  *options,
+               const char    *name,
+               double         min,
+               double         max,
+               double        *value,
+               const char   **text)
+{
+  char *end = NULL;
+  double v;
+
+  if (!g_variant_dict_lookup (options, name, "&s", text))
+    {
+      *text = NULL;
+      return TRUE;
+    }
+  v = g_ascii_strtod (*text, &end);
+  if (end == *text || *end != '\0' || !isfinite (v) || v < min || v > max)
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+static gboolean
+is_example (const char *name)
+{
+  return g_strv_contains ((const char * const *) example_names, name);
+}
+
+/* Opens the FILE argument, a scene (.json) or a velocity grid; on failure
+ * *primary is what a dialog about it says first (as the Open action). */
+static gboolean
+open_file_argument (FrWindow      *window,
+                    const char    *path,
+                    const double  *spacing,
+                    const double  *origin,
+                    const char   **primary,
+                    GError       **error)
+{
+  if (g_str_has_suffix (path, ".json"))
+    {
+      *primary = _("Could not open the scene");
+      return fr_window_open_scene (window, path, error);
+    }
+  *primary = _("Could not open the velocity grid");
+  return fr_window_load_npy (window, path, spacing, origin, error);
+}
+
 static void
 idle_export_done_cb (GObject      *object,
                      GAsyncResult *result,
@@ -198,15 +288,18 @@ fr_application_command_line (GApplication            *app,
   g_autofree const char **sources = NULL;
   g_autofree const char **receivers = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) file_error = NULL;
+  const char *file_primary = NULL;
   const char *backend_name = NULL, *spacing_text = NULL, *origin_text = NULL;
   const char *example = NULL, *geometry = NULL, *colormap_name = NULL;
   const char *export_dir = NULL, *bench_csv = NULL;
   const char *mode_name = NULL, *psi_text = NULL, *horizon_path = NULL;
   gboolean bench_fold = FALSE;
   double psi[2] = { 0.0, 0.0 };
-  double spacing[2], origin[2], interval = -1.0, front = -1.0;
+  double spacing[2], origin[2], interval = 0.0, front = 0.0;
   gboolean clear = FALSE, bench = FALSE;
-  int radius = 0, bench_size = 512, bench_moves = 240;
+  const char *radius_text, *interval_text, *front_text, *bench_size_text, *bench_moves_text;
+  int radius = 4, bench_size = 512, bench_moves = 240;
   fr_spr_backend backend = FR_SPR_AUTO;
   FrColormap colormap = FR_COLORMAP_VIRIDIS;
   FrWindow *window;
@@ -220,17 +313,12 @@ fr_application_command_line (GApplication            *app,
   g_variant_dict_lookup (options, "clear", "b", &clear);
   g_variant_dict_lookup (options, "example", "&s", &example);
   g_variant_dict_lookup (options, "backend", "&s", &backend_name);
-  g_variant_dict_lookup (options, "radius", "i", &radius);
   g_variant_dict_lookup (options, "spacing", "&s", &spacing_text);
   g_variant_dict_lookup (options, "origin", "&s", &origin_text);
   g_variant_dict_lookup (options, "colormap", "&s", &colormap_name);
-  g_variant_dict_lookup (options, "interval", "d", &interval);
   g_variant_dict_lookup (options, "geometry", "&s", &geometry);
-  g_variant_dict_lookup (options, "wavefront", "d", &front);
   g_variant_dict_lookup (options, "export-on-idle", "^&ay", &export_dir);
   g_variant_dict_lookup (options, "bench-interaction", "b", &bench);
-  g_variant_dict_lookup (options, "bench-size", "i", &bench_size);
-  g_variant_dict_lookup (options, "bench-moves", "i", &bench_moves);
   g_variant_dict_lookup (options, "bench-csv", "^&ay", &bench_csv);
   g_variant_dict_lookup (options, "mode", "&s", &mode_name);
   g_variant_dict_lookup (options, "psi-a", "&s", &psi_text);
@@ -246,37 +334,66 @@ fr_application_command_line (GApplication            *app,
     return usage_error (cmdline, _("--backend: unknown back end “%s”"), backend_name);
   if (colormap_name != NULL && !fr_colormap_from_id (colormap_name, &colormap))
     return usage_error (cmdline, _("--colormap: unknown colour map “%s”"), colormap_name);
-  if (radius < 0 || radius > 16)
-    return usage_error (cmdline, _("--radius: must be between 1 and 16"));
+  if (example != NULL && !is_example (example))
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) example_names);
+
+      return usage_error (cmdline, _("--example: no example named “%s”; the examples are %s"),
+                          example, known);
+    }
+  if (!int_option (options, "radius", RADIUS_MIN, RADIUS_MAX, &radius, &radius_text))
+    return usage_error (cmdline, _("%s: expected a whole number from %d to %d, not “%s”"),
+                        "--radius", RADIUS_MIN, RADIUS_MAX, radius_text);
+  if (!double_option (options, "interval", 0.0, INTERVAL_MAX, &interval, &interval_text))
+    return usage_error (cmdline, _("%s: expected a number from %g to %g, not “%s”"),
+                        "--interval", 0.0, INTERVAL_MAX, interval_text);
+  if (!double_option (options, "wavefront", 0.0, G_MAXDOUBLE, &front, &front_text))
+    return usage_error (cmdline, _("%s: expected a number of %g or more, not “%s”"),
+                        "--wavefront", 0.0, front_text);
   if (spacing_text != NULL && (!parse_pair (spacing_text, TRUE, spacing) ||
                                !(spacing[0] > 0.0 && spacing[1] > 0.0)))
     return usage_error (cmdline, _("--spacing: expected D or DX,DZ > 0, not “%s”"), spacing_text);
   if (origin_text != NULL && !parse_pair (origin_text, FALSE, origin))
     return usage_error (cmdline, _("--origin: expected X0,Z0, not “%s”"), origin_text);
-  if (geometry != NULL && (sscanf (geometry, "%dx%d", &width, &height) != 2 ||
-                           width < 200 || height < 150))
-    return usage_error (cmdline, _("--geometry: expected WxH, not “%s”"), geometry);
+  if (geometry != NULL)
+    {
+      int end = 0;
+
+      if (sscanf (geometry, "%dx%d%n", &width, &height, &end) != 2 || geometry[end] != '\0')
+        return usage_error (cmdline, _("--geometry: expected WxH, not “%s”"), geometry);
+      if (width < GEOMETRY_MIN_W || width > GEOMETRY_MAX ||
+          height < GEOMETRY_MIN_H || height > GEOMETRY_MAX)
+        return usage_error (cmdline, _("--geometry: expected a width of %d to %d and a height of "
+                                       "%d to %d pixels, not “%s”"),
+                            GEOMETRY_MIN_W, GEOMETRY_MAX, GEOMETRY_MIN_H, GEOMETRY_MAX, geometry);
+    }
   if (argc > 2)
     return usage_error (cmdline, _("expected at most one FILE.npy"));
-  if (bench_size < 16 || bench_size > 8192 || bench_moves < 2)
-    return usage_error (cmdline, _("--bench-size or --bench-moves out of range"));
+  if (!int_option (options, "bench-size", BENCH_SIZE_MIN, BENCH_SIZE_MAX, &bench_size,
+                   &bench_size_text))
+    return usage_error (cmdline, _("%s: expected a whole number from %d to %d, not “%s”"),
+                        "--bench-size", BENCH_SIZE_MIN, BENCH_SIZE_MAX, bench_size_text);
+  if (!int_option (options, "bench-moves", BENCH_MOVES_MIN, BENCH_MOVES_MAX, &bench_moves,
+                   &bench_moves_text))
+    return usage_error (cmdline, _("%s: expected a whole number from %d to %d, not “%s”"),
+                        "--bench-moves", BENCH_MOVES_MIN, BENCH_MOVES_MAX, bench_moves_text);
 
   window = fr_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  if (radius > 0)
+  if (radius_text != NULL)
     fr_side_panel_set_radius (fr_window_get_side_panel (window), radius);
   fr_side_panel_set_backend (fr_window_get_side_panel (window), backend);
   fr_side_panel_set_colormap (fr_window_get_side_panel (window), colormap);
-  if (interval >= 0.0)
+  if (interval_text != NULL)
     fr_side_panel_set_interval (fr_window_get_side_panel (window), interval);
-  if (front >= 0.0)
+  if (front_text != NULL)
     fr_side_panel_set_front (fr_window_get_side_panel (window), TRUE, front);
 
   if (bench)
     {
       FrBenchOptions bo = {
         .size = bench_size,
-        .radius = radius > 0 ? radius : 4,
+        .radius = radius,
         .moves = bench_moves,
         .backend = backend_name != NULL ? backend : FR_SPR_CPU,
         .csv_path = bench_csv,
@@ -288,26 +405,21 @@ fr_application_command_line (GApplication            *app,
       return 0;
     }
 
-  if (argc == 2 && g_str_has_suffix (args[1], ".json"))
+  if (argc == 2 &&
+      !open_file_argument (window, args[1], spacing_text != NULL ? spacing : NULL,
+                           origin_text != NULL ? origin : NULL, &file_primary, &file_error))
     {
-      if (!fr_window_open_scene (window, args[1], &error))
+      g_application_command_line_printerr (cmdline, "foldray: %s\n", file_error->message);
+      /* A test's run (--export-on-idle) fails.  Otherwise there may be no
+       * terminal (a file manager started us): the window opens on the
+       * example and says what went wrong. */
+      if (export_dir != NULL)
         {
-          g_application_command_line_printerr (cmdline, "foldray: %s\n", error->message);
           gtk_window_destroy (GTK_WINDOW (window));
           return 2;
         }
     }
-  else if (argc == 2)
-    {
-      if (!fr_window_load_npy (window, args[1], spacing_text != NULL ? spacing : NULL,
-                               origin_text != NULL ? origin : NULL, &error))
-        {
-          g_application_command_line_printerr (cmdline, "foldray: %s\n", error->message);
-          gtk_window_destroy (GTK_WINDOW (window));
-          return 2;
-        }
-    }
-  else
+  if (argc < 2 || file_error != NULL)
     {
       gboolean with_markers = !clear && sources == NULL && receivers == NULL;
 
@@ -370,6 +482,8 @@ fr_application_command_line (GApplication            *app,
     }
 
   gtk_window_present (GTK_WINDOW (window));
+  if (file_error != NULL)
+    fr_window_show_error (window, file_primary, file_error);
   return 0;
 }
 

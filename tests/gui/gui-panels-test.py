@@ -374,5 +374,96 @@ def t_fold_no_warnings():
 
 check("no GTK warning or critical on stderr in Folds mode", t_fold_no_warnings)
 
+# ------------------------------------------------------------------ session 4
+# Bad command lines: refused with one line on stderr and status 2; a bad
+# FILE opens the window on the example with the error in a dialog (there
+# may be no terminal to read stderr).
+
+
+def refused(*args):
+    """Runs foldray with args; its exit status and its stderr lines."""
+    r = run(EXE, *args, check=False, timeout=30)
+    return r.returncode, [l for l in r.stderr.splitlines() if l.strip()]
+
+
+def t_unknown_example():
+    rc, err = refused("--example=nope")
+    line = err[0] if err else ""
+    ok = (rc == 2 and len(err) == 1 and "nope" in line and "three-layer" in line and
+          "gradient" in line)
+    return ok, "exit %d; stderr: %s" % (rc, err)
+
+
+def t_numbers_out_of_range():
+    """Each numeric option out of range (or not a number) is refused, and
+    the line names the option and its range."""
+    cases = [(("--radius", "0"), ("1", "16")), (("--radius", "17"), ("1", "16")),
+             (("--radius", "abc"), ("1", "16")), (("--interval", "-1"), ("0", "100")),
+             (("--wavefront", "-0.5"), ("0",)), (("--bench-size", "8"), ("16", "8192")),
+             (("--bench-moves", "1"), ("2",))]
+    bad = []
+    for args, bounds in cases:
+        rc, err = refused(*args)
+        line = err[0] if err else ""
+        if rc != 2 or len(err) != 1 or not line.startswith("foldray: " + args[0] + ":") or \
+           not all(b in line for b in bounds):
+            bad.append("%s: exit %d; stderr %s" % (" ".join(args), rc, err))
+    return not bad, "\n".join(bad) or "%d cases refused" % len(cases)
+
+
+def t_geometry_too_small():
+    rc, err = refused("--geometry", "10x10")
+    line = err[0] if err else ""
+    ok = rc == 2 and len(err) == 1 and "200" in line and "150" in line and "WxH" not in line
+    return ok, "exit %d; stderr: %s" % (rc, err)
+
+
+def bad_file_dialog(name, content, shot):
+    """foldray FILE with a corrupt FILE: the window opens on the example,
+    a second window (the error dialog) shows text, stderr has the line."""
+    path = os.path.join(OUT, name)
+    with open(path, "wb") as f:
+        f.write(content)
+    a = App(path, name=shot)
+    try:
+        if not a.find_window(name="Foldray"):
+            return False, "no window"
+        title = a.title()
+        dialog = None
+        end = time.time() + 15
+        while dialog is None and time.time() < end:
+            ids = run("xdotool", "search", "--onlyvisible", "--pid", str(a.proc.pid), check=False).stdout.split()
+            others = [w for w in ids if w != a.win]
+            dialog = others[0] if others else None
+            time.sleep(0.2)
+        if dialog is None:
+            return False, "no dialog; title %r" % title
+        time.sleep(1.0)
+        img = screenshot(shot)
+        geo = dict(l.split("=") for l in run("xdotool", "getwindowgeometry", "--shell", dialog).stdout.split())
+        x, y, w, h = (int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+        text = int((img[y:y + h, x:x + w].astype(int).max(axis=-1) < 90).sum())
+        running = a.proc.poll() is None
+    finally:
+        a.quit()
+    with open(a.stderr_path) as f:
+        lines = [l for l in f.read().splitlines() if l.startswith("foldray: ")]
+    said = any(path in l for l in lines)
+    bad = a.bad_stderr()
+    ok = running and "three-layer" in title and text > 200 and said and not bad
+    return ok, ("title %r; dialog %dx%d with %d text pixels; still running: %s; stderr line: %s; "
+                "%d bad stderr lines" % (title, w, h, text, running, lines, len(bad)))
+
+
+check("--example=nope is refused with the known examples on stderr, exit 2", t_unknown_example)
+check("numeric options out of range are refused naming the option and its range, exit 2",
+      t_numbers_out_of_range)
+check("--geometry 10x10 says which sizes are allowed, exit 2", t_geometry_too_small)
+check("a corrupt SCENE.json opens the example with the error in a dialog (and on stderr)",
+      lambda: bad_file_dialog("corrupt.json", b'{"format": "foldray-scene", "layers": [',
+                              "17-corrupt-scene"))
+check("a corrupt FILE.npy opens the example with the error in a dialog (and on stderr)",
+      lambda: bad_file_dialog("corrupt.npy", b"\x93NUMPY\x01\x00garbage", "18-corrupt-npy"))
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
