@@ -1107,6 +1107,8 @@ test_output_targets (void)
   run_result r;
   guint before;
 
+  g_assert_true (g_file_test (v, G_FILE_TEST_IS_REGULAR));     /* run_spr_to's inputs */
+  g_assert_true (g_file_test (rcv, G_FILE_TEST_IS_REGULAR));
   g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
   g_assert_true (g_file_set_contents (target, "old", -1, NULL));
   g_assert_cmpint (symlink ("target.npy", link), ==, 0);
