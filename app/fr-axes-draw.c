@@ -187,7 +187,9 @@ draw_colorbar (cairo_t       *cr,
   show_text (cr, ink, buf, x + w + 4.0 * k, y + 0.5 * h, 0.0, 0.5, k);
   g_snprintf (buf, sizeof buf, "%.3g", vmin);
   show_text (cr, ink, buf, x + w + 4.0 * k, y + h, 0.0, 0.5, k);
-  show_text (cr, ink, _("velocity"), x + 0.5 * w, y - 8.0 * k, 0.5, 1.0, k);
+  /* Above the top label (centred on the bar's end), starting at the bar:
+   * centred on it, it reached into the field. */
+  show_text (cr, ink, _("velocity"), x, y - 12.0 * k, 0.0, 1.0, k);
 }
 
 /* Draws the frame, axes and colour bar for view over a picture of
