@@ -17,6 +17,7 @@
 #include "fr-npy.h"
 #include "fr-spr.h"
 #include "fr-time-check.h"
+#include "test-cli-run.h"
 
 /* ---- fr_time_check_range on grids made by hand -------------------------- */
 
@@ -185,46 +186,12 @@ test_no_false_alarm (void)
 
 /* ---- foldray-cli -------------------------------------------------------- */
 
-typedef struct run_out {
-  int status;
-  char *out, *err;
-} run_out;
-
-/* Runs foldray-cli with args (NULL-terminated, the subcommand first). */
-static run_out
-run_cli (const char *const *args)
-{
-  const char *cli = g_getenv ("FOLDRAY_CLI");
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  run_out r = { 0 };
-  int wait_status = 0;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (gpointer) *a);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r.out, &r.err, &wait_status, &error));
-  g_assert_no_error (error);
-  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
-  return r;
-}
-
-static void
-run_out_clear (run_out *r)
-{
-  g_clear_pointer (&r->out, g_free);
-  g_clear_pointer (&r->err, g_free);
-}
-
 /* Exit 2, exactly one line starting "foldray-cli: " that holds every
  * needle, and no file at out. */
 static void
 assert_refused (const char *const *args, const char *const *needles, const char *out)
 {
-  run_out r = run_cli (args);
+  run_out r = cli_run (NULL, args);
 
   g_test_message ("%s %s ...: exit %d, stderr: %s", args[0], args[1], r.status, r.err);
   g_assert_cmpint (r.status, ==, 2);
@@ -241,7 +208,7 @@ assert_refused (const char *const *args, const char *const *needles, const char 
 static void
 solve_ok (const char *const *args, const char *out, fr_array *t)
 {
-  run_out r = run_cli (args);
+  run_out r = cli_run (NULL, args);
   fr_error err = { 0 };
 
   g_test_message ("%s %s ...: exit %d, stderr: %s", args[0], args[1], r.status, r.err);

@@ -8,42 +8,8 @@
 
 #include "fr-npy.h"
 #include "fr-spr.h"   /* fr_cuda_usable */
+#include "test-cli-run.h"
 #include "test-fold-common.h"
-
-typedef struct run_out {
-  int status;
-  char *out, *err;
-} run_out;
-
-static run_out
-run_cli (const char *const *args)
-{
-  const char *cli = g_getenv ("FOLDRAY_CLI");
-  GPtrArray *argv = g_ptr_array_new ();
-  run_out r = { 0 };
-  GError *error = NULL;
-  int wait_status;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  g_ptr_array_add (argv, (gpointer) "fold");
-  for (const char *const *a = args; *a; a++)
-    g_ptr_array_add (argv, (gpointer) *a);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r.out, &r.err, &wait_status, &error));
-  g_assert_no_error (error);
-  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
-  g_ptr_array_free (argv, TRUE);
-  return r;
-}
-
-static void
-run_out_clear (run_out *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
 
 static char *
 tmp_path (const char *dir, const char *name)
@@ -63,7 +29,7 @@ test_solve_and_rays (void)
   const char *args[] = { "--speed-const", "1.2", "--shape", "61,41", "--spacing", "0.02",
                          "--source", "0.31,0.27", "--psi-a", "0.3,-0.2", "--method", "las",
                          "--out", out, "--receivers", rcv, "--rays-out", rays, "--stats", NULL };
-  run_out r = run_cli (args);
+  run_out r = cli_run ("fold", args);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "\"backend\": \"cpu\""));
   g_assert_nonnull (strstr (r.out, "\"solve_ms\""));
@@ -120,7 +86,7 @@ test_3d_and_horizon (void)
   const char *a3[] = { "--speed-const", "1", "--shape", "13,11,12", "--spacing", "0.05,0.06,0.055",
                        "--source", "0.2,0.3,0.25", "--precision", "double", "--out", out,
                        "--receivers", rcv, "--rays-out", rays, NULL };
-  run_out r = run_cli (a3);
+  run_out r = cli_run ("fold", a3);
   g_assert_cmpint (r.status, ==, 0);
   fr_array a = { 0 };
   g_assert_cmpint (fr_npy_read (out, &a, NULL), ==, FR_OK);
@@ -138,7 +104,7 @@ test_3d_and_horizon (void)
   g_assert_true (g_file_set_contents (hz, "x,z\n-0.1,0.3\n1.1,0.35\n", -1, NULL));
   const char *ah[] = { "--speed-const", "1", "--shape", "21,21", "--spacing", "0.05",
                        "--horizon", hz, "--out", out, NULL };
-  r = run_cli (ah);
+  r = cli_run ("fold", ah);
   g_assert_cmpint (r.status, ==, 0);
   run_out_clear (&r);
   g_unlink (out), g_unlink (rcv), g_unlink (rays), g_unlink (hz), g_rmdir (dir);
@@ -171,7 +137,7 @@ test_unreached_receiver (void)
   g_assert_true (g_file_set_contents (rcv, "x,z\n0.25,0.15\n0.05,0.1\n", -1, NULL));
   const char *args[] = { "--speed", speed, "--spacing", "0.01", "--source", "0.1,0.05",
                          "--out", out, "--receivers", rcv, "--rays-out", rays, NULL };
-  run_out r = run_cli (args);
+  run_out r = cli_run ("fold", args);
   g_test_message ("exit %d, stderr: %s", r.status, r.err);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "foldray-cli: note: 1 receiver is not reached: no ray written "
@@ -214,7 +180,7 @@ test_bad_input (void)
 
   for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      run_out r = run_cli (cases[i].args);
+      run_out r = cli_run ("fold", cases[i].args);
       g_test_message ("case %zu: exit %d, stderr: %s", i, r.status, r.err);
       g_assert_cmpint (r.status, ==, 2);
       g_assert_true (g_str_has_prefix (r.err, "foldray-cli: "));
@@ -228,7 +194,7 @@ test_bad_input (void)
    * stderr; with one, the GPU solves. */
   const char *cuda[] = { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source",
                          "0.5,0.5", "--backend", "cuda", "--out", out, "--stats", NULL };
-  run_out r = run_cli (cuda);
+  run_out r = cli_run ("fold", cuda);
   g_test_message ("--backend cuda: exit %d, stdout: %s, stderr: %s", r.status, r.out, r.err);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_file_test (out, G_FILE_TEST_EXISTS));
