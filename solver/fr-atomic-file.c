@@ -67,14 +67,11 @@ resolve_target (const char *path, char **target, fr_error *err)
     }
   else if ((t = strdup (path)) == NULL)
     return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
-  if (stat (t, &st) == 0 && S_ISDIR (st.st_mode))
-    {
-      free (t);
-      return fr_error_set (err, FR_E_IO, "%s: %s", path, strerror (EISDIR));
-    }
   if (stat (t, &st) == 0 && !S_ISREG (st.st_mode))
     {
       free (t);
+      if (S_ISDIR (st.st_mode))
+        return fr_error_set (err, FR_E_IO, "%s: %s", path, strerror (EISDIR));
       return fr_error_set (err, FR_E_INPUT, "%s: not a plain file (%s); only files are written",
                            path, S_ISFIFO (st.st_mode) ? "a pipe"
                            : S_ISSOCK (st.st_mode) ? "a socket" : "a device");

@@ -295,13 +295,17 @@ cli_check_output (const char *flag, const char *path)
   else if (access (dir, W_OK | X_OK) != 0)
     status = cli_fail (CLI_EXIT_FAILURE, "%s %s: cannot write into '%s': %s", flag, path, dir,
                        strerror (errno));
-  else if (stat (path, &st) == 0 && S_ISDIR (st.st_mode))
-    status = cli_fail (CLI_EXIT_FAILURE, "%s %s: is a folder", flag, path);
   else if (stat (path, &st) == 0 && !S_ISREG (st.st_mode))
-    /* A device, pipe or socket: written by rename, it would be destroyed
-     * (fr_atomic_open refuses it too; this says so before the solve). */
-    status = cli_fail (CLI_EXIT_USAGE, "%s %s: not a plain file (a device, pipe or socket)",
-                       flag, path);
+    {
+      if (S_ISDIR (st.st_mode))
+        status = cli_fail (CLI_EXIT_FAILURE, "%s %s: is a folder", flag, path);
+      else
+        /* A device, pipe or socket: written by rename, it would be
+         * destroyed (fr_atomic_open refuses it too; this says so before
+         * the solve). */
+        status = cli_fail (CLI_EXIT_USAGE, "%s %s: not a plain file (a device, pipe or socket)",
+                           flag, path);
+    }
   free (dir);
   return status;
 }
