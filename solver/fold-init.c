@@ -275,11 +275,19 @@ segment_candidates (const double *xz, size_t n, size_t i, double x, double z, do
     }
   double d0[2] = { x - a[0], z - a[1] };
   double e[2] = { b[0] - a[0], b[1] - a[1] };
-  double lambda = 0.0;
-  double t = fold_edge_time (0.0, 0.0, psi[0] * d0[0] + psi[2] * d0[1],
-                             psi[0] * e[0] + psi[2] * e[1], e[0] * e[0] + e[1] * e[1],
-                             d0[0] * e[0] + d0[1] * e[1], d0[0] * d0[0] + d0[1] * d0[1], c,
-                             &lambda);
+  double m0 = psi[0] * d0[0] + psi[2] * d0[1], m1 = psi[0] * e[0] + psi[2] * e[1];
+  double r[2] = { m1 * d0[0] - m0 * e[0], m1 * d0[1] - m0 * e[1] };
+  double cross = e[0] * d0[1] - e[1] * d0[0];
+  double lambda = fold_edge_lambda (0.0, m0, m1, e[0] * e[0] + e[1] * e[1],
+                                    d0[0] * e[0] + d0[1] * e[1], r[0] * r[0] + r[1] * r[1],
+                                    cross * cross, c);
+  if (isnan (lambda))
+    return;
+  /* τ from the vector d0 − λe itself: near the segment's line the
+   * expanded |d0|² − 2λ d0·e + λ²|e|² lost digits in proportion to the
+   * segment's length over the distance. */
+  double d[2] = { d0[0] - lambda * e[0], d0[1] - lambda * e[1] };
+  double t = fold_tau (psi[0] * d[0] + psi[2] * d[1], d[0] * d[0] + d[1] * d[1], c);
   if (t < pb->t || (t == pb->t && n + i < pb->rank))
     *pb = (poly_best) { t, n + i, a[0] + lambda * e[0], a[1] + lambda * e[1] };
 }

@@ -126,7 +126,7 @@ FL_FN (fold_edge_value) (const FL_FN (fold_edge_min) *p, FL_REAL c)
 }
 
 /* An edge's candidate, given its constants for this speed (c = F² − |ψ|²,
- * α, β and D = max(0, αγ − β²); see fold_edge_time), or +inf unless its
+ * α, β and D = max(0, αγ − β²); see fold_edge_lambda), or +inf unless its
  * minimiser lies strictly inside. */
 static inline FOLD_HD FL_REAL
 FL_FN (fold_edge_cand) (const FL_EDGE *e, FL_REAL c, FL_REAL alpha, FL_REAL beta, FL_REAL D,
@@ -405,7 +405,7 @@ typedef struct FL_FN (fold_coef3d) {
   float F;                        /* the speed these are for; -1: none yet */
   FL_REAL c, tlb;
   FL_REAL vtau[9];                /* τ to each base vertex */
-  FL_REAL alpha[16], beta[16], D[16];   /* per edge (host only), see fold_edge_time */
+  FL_REAL alpha[16], beta[16], D[16];   /* per edge (host only), see fold_edge_lambda */
 } FL_FN (fold_coef3d);
 
 static inline FOLD_HD void

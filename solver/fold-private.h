@@ -141,7 +141,7 @@ float *fold_blocks_speed (const fold_layout *L, const float *speed, const uint8_
 
 typedef struct fold_edge {
   int n1, n2;                     /* base nodes */
-  double m0, m1, ee, de, dd0;     /* see fold_edge_time */
+  double m0, m1, ee, de, dd0;     /* see fold_edge_lambda */
 } fold_edge;
 
 /* An edge's geometry rounded to float (single precision), and the two
@@ -281,7 +281,7 @@ fold_solas_threshold (double av, double *old_av)
 }
 
 /* An edge's constants for speed constant c = F² − |ψ|² (see
- * fold_edge_time): α, β and D = max(0, αγ − β²). */
+ * fold_edge_lambda): α, β and D = max(0, αγ − β²). */
 static inline FOLD_HD void
 fold_edge_consts (const fold_edge *e, double c, double *alpha, double *beta, double *D)
 {
@@ -371,35 +371,30 @@ fold_support_plane (const fold_frame *fr, float F, float c, float ga, float gu, 
 #include "fold-local.h"
 
 /* Least T over an edge: T1 at x1, T1 + dT at x2, d0 = x0 − x1, e = x2 − x1,
- * m0 = ψ·d0, m1 = ψ·e, ee = |e|², de = d0·e, dd0 = |d0|².  Minimises
- * f(λ) = T1 + λ dT + τ(d0 − λ e), convex in λ; gives +inf unless the
- * minimiser lies strictly inside (0, 1).  Derivation: with
- * Q(λ) = α λ² − 2 β λ + γ the squared root's argument times c, f'(λ) = 0
- * reads (αλ − β)/sqrt(Q) = −κ, κ = c dT + m1, solved in closed form. */
+ * m0 = ψ·d0, m1 = ψ·e, ee = |e|², de = d0·e, and the two nonnegative parts
+ * of D = αγ − β² = c·d1 + c²·d2: d1 = |m1 d0 − m0 e|², d2 = |e × d0|².  The
+ * caller forms them from its vectors: αγ − β² taken as a difference cancels
+ * when x0 lies near the edge's line (a node beside a horizon), and λ then
+ * errs by sqrt(ε).  Minimises f(λ) = T1 + λ dT + τ(d0 − λ e), convex in λ;
+ * gives λ, or NAN unless the minimiser lies strictly inside (0, 1); the
+ * caller takes τ at d0 − λe from the vector itself, for the same reason.
+ * Derivation: with Q(λ) = α λ² − 2 β λ + γ the squared root's argument
+ * times c, f'(λ) = 0 reads (αλ − β)/sqrt(Q) = −κ, κ = c dT + m1, solved in
+ * closed form. */
 static inline double
-fold_edge_time (double T1, double dT, double m0, double m1, double ee, double de, double dd0,
-                double c, double *lambda_out)
+fold_edge_lambda (double dT, double m0, double m1, double ee, double de, double d1,
+                     double d2, double c)
 {
   double alpha = m1 * m1 + c * ee;
   double beta = m0 * m1 + c * de;
-  double gamma = m0 * m0 + c * dd0;
   double kappa = c * dT + m1;
   double den = alpha - kappa * kappa;
 
   if (!(den > 0.0))
-    return INFINITY;
-  double D = alpha * gamma - beta * beta;
-  if (D < 0.0)
-    D = 0.0;
-  double u = -kappa * sqrt (D / den);
+    return NAN;
+  double u = -kappa * sqrt (c * (d1 + c * d2) / den);
   double lambda = (beta + u) / alpha;
-  if (!(lambda > 0.0 && lambda < 1.0))
-    return INFINITY;
-  if (lambda_out)
-    *lambda_out = lambda;
-  double m = m0 - lambda * m1;
-  double dd = dd0 - 2.0 * lambda * de + lambda * lambda * ee;
-  return T1 + lambda * dT + fold_tau (m, dd, c);
+  return lambda > 0.0 && lambda < 1.0 ? lambda : NAN;
 }
 
 /* Per-precision kernels (fold-pmm.c): T points at one subdomain's values. */

@@ -2,6 +2,7 @@
 /* Start conditions other than point sources: a 2D horizon polyline (the
  * front grows to both sides) and a boundary grid of fixed start values. */
 #include <glib.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -311,6 +312,48 @@ test_polyline_time (void)
   g_rand_free (r);
 }
 
+/* Points very close to a long segment, far from its ends: a plane front
+ * leaves the segment's line with normal speed F + ψ·n, so the time is
+ * the distance over that (n the unit normal towards the point).  The
+ * distance comes from the cross product, not from |d0 − λe|² expanded,
+ * which loses digits in proportion to the segment's length over the
+ * distance (a 10⁻¹⁰ error a node beside a horizon had).  What is left is
+ * the rounding of coordinates of the segment's size: a few ε·len in the
+ * distance, whatever the distance. */
+static void
+test_polyline_time_near (void)
+{
+  const double xz[4] = { -50.0, 3.0, 70.0, 9.0 };
+  const double len = hypot (120.0, 6.0), ux = 120.0 / len, uz = 6.0 / len;
+  const double F = 1.25;
+  const double psis[2][3] = { { 0, 0, 0 }, { 0.3, 0, -0.45 } };
+  double worst = 0.0;
+
+  for (int ps = 0; ps < 2; ps++)
+    for (int k = 0; k < 40; k++)
+      {
+        const double along = -30.0 + 2.5 * k;
+        const double dist = pow (10.0, -2.0 - 0.1 * k) * (k % 2 ? 1.0 : -1.0);
+        /* The normal (−uz, ux) turned towards the point's side. */
+        const double nx = -uz * (dist > 0 ? 1 : -1), nz = ux * (dist > 0 ? 1 : -1);
+        const double x = xz[0] + (along + 50.0) * ux - uz * dist;
+        const double z = xz[1] + (along + 50.0) * uz + ux * dist;
+        const double *psi = psis[ps];
+        /* The test's distance: from the point as built, by the cross
+         * product with the segment's direction. */
+        const double d = fabs ((x - xz[0]) * uz - (z - xz[1]) * ux);
+        const double want = d / (F + psi[0] * nx + psi[2] * nz);
+        double got = fold_polyline_time (xz, 2, x, z, F, psi, NULL, NULL);
+        double err = fabs (got - want) * F / len;
+        worst = fmax (worst, err);
+        if (!(err < 16 * DBL_EPSILON))
+          g_error ("psi (%g, %g), distance %.3g from the segment: %.17g, want %.17g "
+                   "(error %.2e of the segment's length)", psi[0], psi[2], d, got, want, err);
+      }
+  g_test_message ("times beside a long segment: worst error %.2e of its length (eps %.2e)",
+                  worst, DBL_EPSILON);
+}
+
 /* Distance from (x, z) to segment a -> b, the test's own way: the nearer
  * end, or the distance to the line where the foot falls between the ends. */
 static double
@@ -433,6 +476,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/horizon/circle", test_circle);
   g_test_add_func ("/fold/horizon/anisotropic-wave", test_anisotropic_wave);
   g_test_add_func ("/fold/horizon/polyline-time", test_polyline_time);
+  g_test_add_func ("/fold/horizon/polyline-time-near", test_polyline_time_near);
   g_test_add_func ("/fold/boundary/ball", test_boundary);
   g_test_add_data_func ("/fold/start/list", GINT_TO_POINTER (0), test_start_list);
   g_test_add_data_func ("/fold/start/list-many-points", GINT_TO_POINTER (1), test_start_list);

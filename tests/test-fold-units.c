@@ -121,10 +121,11 @@ test_scale_invariance (void)
               g_test_message ("%s %dD start %d %s, L %g, V %g: largest deviation %.2e",
                               fr_fold_backend_name (be), nd, (int) models[m].kind,
                               dbl ? "double" : "single", L, V, dev);
-              /* A few of float's ulps in single; in double, the horizon's
-               * start values come from a search that stops at its own
-               * tolerance (1e-10 seen), the rest agree to 1e-15. */
-              g_assert_cmpfloat (dev, <=, dbl ? 1e-9 : 4e-6);
+              /* A few of float's ulps in single.  In double 1e-15, but
+               * beside a horizon: a node's distance from it keeps the
+               * rounding of coordinates of the horizon's size (1.2e-13
+               * seen; 1.1e-10 before the distance stopped cancelling). */
+              g_assert_cmpfloat (dev, <=, dbl ? 1e-12 : 4e-6);
               g_free (t);
             }
           g_free (ref);
