@@ -3,7 +3,9 @@
  * header length (u16 in 1.0, u32 in 2.0/3.0, little endian), the header (a
  * Python dict literal: latin-1 up to 2.0, utf-8 in 3.0), then the raw data.
  * The header is parsed by hand, never evaluated.  Bytes past the declared
- * data are ignored, as numpy itself does. */
+ * data are ignored, as numpy itself does.  The declared size is trusted
+ * only after it is checked against the bytes present and, for a file,
+ * against the memory this process may use. */
 #include "fr-npy.h"
 
 #include <errno.h>
@@ -17,6 +19,8 @@
 #include <unistd.h>
 
 #include "fr-atomic-file.h"
+#include "fr-memory-private.h"
+#include "fr-npy-private.h"
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
@@ -410,6 +414,21 @@ check_data_present (const npy_header *h, uint64_t available, fr_error *err)
                        h->data_bytes, available);
 }
 
+/* The data's size against the memory this process may use.  A file that
+ * really holds its data (or a sparse one that claims to) can still exceed
+ * what the machine or its cgroup allows: malloc would succeed and the OOM
+ * killer end the process while the pages fill. */
+static fr_status
+check_memory (const npy_header *h, const char *sysroot, fr_error *err)
+{
+  char shown[96], what[128];
+
+  format_shape (shown, sizeof shown, h->ndim, h->shape);
+  snprintf (what, sizeof what, "reading shape %s of %s", shown,
+            h->dtype == FR_F32 ? "float32" : "float64");
+  return fr_memory_check_at ((double) h->data_bytes, sysroot, what, err);
+}
+
 /* ---- data -------------------------------------------------------------- */
 
 static void
@@ -514,7 +533,7 @@ pread_full (int fd, void *buf, size_t n, uint64_t offset, fr_error *err)
 }
 
 static fr_status
-read_fd (int fd, fr_array *out, fr_error *err)
+read_fd (int fd, const char *sysroot, fr_array *out, fr_error *err)
 {
   uint8_t pre[NPY_PREAMBLE_MAX];
   npy_header h = { 0 };
@@ -551,6 +570,7 @@ read_fd (int fd, fr_array *out, fr_error *err)
     return st;
   h.data_offset = hstart + hlen;
   if ((st = check_data_present (&h, size - h.data_offset, err)) != FR_OK
+      || (st = check_memory (&h, sysroot, err)) != FR_OK
       || (st = alloc_array (&h, out, err)) != FR_OK)
     return st;
   if ((st = pread_full (fd, out->data, (size_t) h.data_bytes, h.data_offset, err)) != FR_OK)
@@ -563,7 +583,7 @@ read_fd (int fd, fr_array *out, fr_error *err)
 }
 
 fr_status
-fr_npy_read (const char *path, fr_array *out, fr_error *err)
+fr_npy_read_at (const char *path, const char *sysroot, fr_array *out, fr_error *err)
 {
   fr_status st;
   int fd;
@@ -580,7 +600,7 @@ fr_npy_read (const char *path, fr_array *out, fr_error *err)
       int e = errno;
       return fr_error_set (err, FR_E_IO, "%s: cannot open: %s", path, strerror (e));
     }
-  st = read_fd (fd, out, err);
+  st = read_fd (fd, sysroot, out, err);
   close (fd);
   if (st != FR_OK)
     {
@@ -588,6 +608,12 @@ fr_npy_read (const char *path, fr_array *out, fr_error *err)
       fr_error_prefix (err, "%s: ", path);
     }
   return st;
+}
+
+fr_status
+fr_npy_read (const char *path, fr_array *out, fr_error *err)
+{
+  return fr_npy_read_at (path, "", out, err);
 }
 
 /* ---- writing ----------------------------------------------------------- */

@@ -20,7 +20,10 @@ extern "C" {
 #define FR_NPY_MAX_ELEMENTS ((uint64_t) 1 << 31)
 
 /* Reads path into out (dtype as stored).  On failure out is left cleared
- * and err names the file. */
+ * and err names the file.  Nothing is allocated for the data before the
+ * header's claim is judged: FR_E_INPUT when it declares more than
+ * FR_NPY_MAX_ELEMENTS or more bytes than the file holds, FR_E_NOMEM when
+ * the data exceeds the memory this process may use (fr-memory.h). */
 fr_status fr_npy_read (const char *path, fr_array *out, fr_error *err);
 
 /* The same from memory: the parser the file reader and the fuzzer share. */

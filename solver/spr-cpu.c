@@ -293,7 +293,7 @@ table_fits (const cpu_geom *g, size_t real_size)
 {
   size_t ntx = (size_t) ((g->nx + g->tx - 1) / g->tx), ntz = (size_t) ((g->nz + g->tz - 1) / g->tz);
   size_t bytes = ntx * ntz * (size_t) g->tz * (size_t) g->tx * (size_t) g->noff * real_size;
-  double have = fr_memory_physical ();
+  double have = fr_memory_available ();
   return bytes <= TABLE_MAX_BYTES && (double) bytes <= (have > 0.0 ? have : 4294967296.0) / 4;
 }
 

@@ -800,6 +800,12 @@ static const fail_case fail_cases[] = {
     { "--velocity", "@NAN", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "negative velocity", 2, "neg.npy",
     { "--velocity", "@NEG", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  /* The header claims 2^31 float32 values (8 GiB), the file holds 16 bytes:
+   * refused from the header and the file's size, before any allocation. */
+  { "npy header lies about its size", 2,
+    "lie.npy: truncated data: shape (65536, 32768) of float32 needs 8589934592 bytes but only 16 "
+    "are present",
+    { "--velocity", "@LIE", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "3D velocity", 2, "v3.npy",
     { "--velocity", "@V3", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "receivers without rays", 2, "--rays-out", { GOOD, "--receivers", "@R", "--out", "@OUT" } },
@@ -850,6 +856,19 @@ fail_files_init (fail_files *ff)
     g_hash_table_insert (ff->names, "@V3", p);
   }
   g_hash_table_insert (ff->names, "@BAD", write_text (ff->dir, "bad.npy", "\x93NUMPY\x01" "Xgarbage"));
+  {
+    static const char hdr[] =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (65536, 32768), }\n";
+    char *p = g_build_filename (ff->dir, "lie.npy", NULL);
+    g_autoptr (GString) s = g_string_new_len ("\x93NUMPY\x01\x00", 8);
+
+    g_string_append_c (s, (char) (sizeof hdr - 1));
+    g_string_append_c (s, '\0');
+    g_string_append_len (s, hdr, sizeof hdr - 1);
+    g_string_append_len (s, "0123456789abcdef", 16);
+    g_assert_true (g_file_set_contents (p, s->str, (gssize) s->len, NULL));
+    g_hash_table_insert (ff->names, "@LIE", p);
+  }
   g_hash_table_insert (ff->names, "@R", write_text (ff->dir, "r.csv", "x,z\n18,5\n"));
   g_hash_table_insert (ff->names, "@RFAR", write_text (ff->dir, "r-far.csv", "x,z\n18,5\n30,5\n"));
   g_hash_table_insert (ff->names, "@RBAD", write_text (ff->dir, "r-bad.csv", "x,z\n18,5\n1,2,3\n"));

@@ -13,7 +13,21 @@
 
 #include "fr-array.h"
 #include "fr-atomic-file.h"
+#include "fr-memory.h"
 #include "fr-npy.h"
+#include "fr-npy-private.h"
+
+/* An address-space limit would starve AddressSanitizer's shadow memory. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -544,6 +558,118 @@ test_truncated_data (void)
   g_assert_cmpint (fr_npy_parse (b->data, b->len, &a, NULL), ==, FR_OK);
   g_assert_cmpuint (fr_array_count (&a), ==, 15);
   fr_array_clear (&a);
+  g_byte_array_unref (b);
+}
+
+/* A .npy file of the given header and data_len bytes of data, written
+ * sparse (a hole, no disk blocks): big claimed sizes cost nothing. */
+static char *
+write_sparse (const char *name, const char *header, guint64 data_len)
+{
+  GByteArray *b = craft (1, header, 0);
+  char *path = write_temp (name, b->data, b->len);
+
+  g_assert_cmpint (truncate (path, (off_t) (b->len + data_len)), ==, 0);
+  g_byte_array_unref (b);
+  return path;
+}
+
+/* Headers that claim far more data than their file holds, at sizes that
+ * would hurt were anything allocated for them: 2^40 float32 (4 TiB) and
+ * 2^31 float32 (8 GiB, within the element limit) over 16 bytes of data,
+ * and 2 GiB claimed by a sparse file of 1 GiB.  Each is refused from the
+ * header and the file's size alone, at once.  Checked in a child under a
+ * 2 GiB address-space limit, so that a reader that did allocate would fail
+ * there instead of taking the machine's memory (not under ASan, whose
+ * shadow memory the limit would starve: there the checks alone guard). */
+static void
+test_lying_header (void)
+{
+  static const struct { const char *header; guint64 data; const char *says; } cases[] = {
+    { "{'descr': '<f4', 'fortran_order': False, 'shape': (1048576, 1048576), }\n", 16,
+      "shape (1048576, 1048576) declares more than 2147483648 elements" },
+    { "{'descr': '<f4', 'fortran_order': False, 'shape': (2147483648,), }\n", 16,
+      "truncated data: shape (2147483648,) of float32 needs 8589934592 bytes but only 16 are present" },
+    { "{'descr': '<f4', 'fortran_order': False, 'shape': (512, 1048576), }\n", (guint64) 1 << 30,
+      "needs 2147483648 bytes but only 1073741824 are present" },
+  };
+
+  if (g_test_subprocess ())
+    {
+      struct rlimit lim = { (rlim_t) 2 << 30, (rlim_t) 2 << 30 };
+
+      if (!UNDER_ASAN)
+        g_assert_cmpint (setrlimit (RLIMIT_AS, &lim), ==, 0);
+      for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+        {
+          g_autofree char *name = g_strdup_printf ("lying-%zu.npy", c);
+          g_autofree char *path = write_sparse (name, cases[c].header, cases[c].data);
+          fr_array a = { 0 };
+          fr_error err = { 0 };
+          gint64 t0 = g_get_monotonic_time ();
+
+          g_assert_cmpint (fr_npy_read (path, &a, &err), ==, FR_E_INPUT);
+          g_test_message ("%s", err.message);
+          g_assert_true (g_str_has_prefix (err.message, path));
+          g_assert_nonnull (strstr (err.message, cases[c].says));
+          g_assert_null (a.data);
+          g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+          g_unlink (path);
+        }
+      return;
+    }
+  g_setenv ("FOLDRAY_NPY_SCRATCH", scratch_dir, TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* A file that holds all its data, but more than this process may use:
+ * 1 GiB of float32 (sparse on disk) under a fake cgroup limit of 512 MiB
+ * is refused with FR_E_NOMEM before anything is allocated, and the message
+ * gives both sizes.  A reader without the check would read the whole GiB
+ * and succeed: slow, bounded and harmless, and the test fails. */
+static void
+test_memory_limit (void)
+{
+  g_autofree char *root = make_dir ("cgroup-root");
+  g_autofree char *self = g_build_filename (root, "proc", "self", NULL);
+  g_autofree char *job = g_build_filename (root, "sys", "fs", "cgroup", "job", NULL);
+  g_autofree char *self_file = g_build_filename (self, "cgroup", NULL);
+  g_autofree char *max_file = g_build_filename (job, "memory.max", NULL);
+  g_autofree char *big = write_sparse ("memory-big.npy",
+                                       "{'descr': '<f4', 'fortran_order': False, "
+                                       "'shape': (16384, 16384), }\n", (guint64) 1 << 30);
+  g_autofree char *prefix = g_strconcat (big, ": ", NULL);
+  GByteArray *b = craft (1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 5), }\n", 60);
+  g_autofree char *small = write_temp ("memory-small.npy", b->data, b->len);
+  fr_array a = { .ndim = 7, .data = &a };
+  fr_error err = { 0 };
+  gint64 t0;
+
+  g_assert_cmpint (g_mkdir_with_parents (self, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (job, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (self_file, "0::/job\n", -1, NULL));
+  g_assert_true (g_file_set_contents (max_file, "536870912\n", -1, NULL));
+
+  t0 = g_get_monotonic_time ();
+  g_assert_cmpint (fr_npy_read_at (big, root, &a, &err), ==, FR_E_NOMEM);
+  g_test_message ("%s", err.message);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, G_USEC_PER_SEC);
+  g_assert_cmpint (err.code, ==, FR_E_NOMEM);
+  g_assert_null (a.data);
+  g_assert_cmpint (a.ndim, ==, 0);
+  g_assert_true (g_str_has_prefix (err.message, prefix));
+  g_assert_nonnull (strstr (err.message, "reading shape (16384, 16384) of float32 needs about "
+                            "1.0 GB of memory"));
+  if (fr_memory_physical () > 1073741824.0)
+    g_assert_nonnull (strstr (err.message, "this process may use 0.5 GB (its cgroup's memory limit)"));
+
+  /* What fits is read as before. */
+  g_assert_cmpint (fr_npy_read_at (small, root, &a, &err), ==, FR_OK);
+  g_assert_cmpuint (fr_array_count (&a), ==, 15);
+  fr_array_clear (&a);
+
+  g_unlink (big);
   g_byte_array_unref (b);
 }
 
@@ -1081,6 +1207,8 @@ main (int argc, char **argv)
   g_test_add_func ("/npy/malformed/header", test_malformed_header);
   g_test_add_func ("/npy/malformed/absurd-shape", test_absurd_shape);
   g_test_add_func ("/npy/malformed/truncated-data", test_truncated_data);
+  g_test_add_func ("/npy/malformed/lying-header", test_lying_header);
+  g_test_add_func ("/npy/memory-limit", test_memory_limit);
   g_test_add_func ("/npy/read-not-a-file", test_read_not_a_file);
   g_test_add_func ("/npy/write/round-trip", test_round_trip);
   g_test_add_func ("/npy/write/numpy-reads-ours", test_numpy_reads_ours);
