@@ -9,10 +9,16 @@
 #include <pango/pangocairo.h>
 
 #include "fr-axes-draw.h"
+#include "fr-plot-layout.h"
 
-/* The ink of lines and labels, and the halo that keeps labels readable
- * over any colour of the field: light on the dark canvas (and its PNG),
- * dark on a figure's white page. */
+/* Lengths in logical pixels at k = 1: a tick, the gap between a tick's end
+ * and its label, and the least gap between two labels of one axis. */
+#define TICK_LEN    5.0
+#define LABEL_GAP   2.0
+#define LABEL_SEP   6.0
+
+/* The ink of lines and labels, and the halo around labels: light on the
+ * dark canvas (and its PNG), dark on a figure's white page. */
 typedef struct {
   double ink;        /* grey level of lines and text */
   double halo;       /* grey level of the halo */
@@ -24,6 +30,12 @@ static const AxesInk inks[] = {
   [FR_AXES_ON_PAPER] = { 0.0, 1.0, 0.85 },
 };
 
+/* A line of text and the box it takes; placed by moving box. */
+typedef struct {
+  PangoLayout *layout;
+  FrRect       box;
+} Label;
+
 static void
 set_ink (cairo_t *cr, const AxesInk *ink, double alpha)
 {
@@ -31,38 +43,84 @@ set_ink (cairo_t *cr, const AxesInk *ink, double alpha)
 }
 
 static void
-show_text (cairo_t       *cr,
-           const AxesInk *ink,
-           const char    *text,
-           double         x,
-           double         y,
-           double         align_x,
-           double         align_y,
-           double         k)
+label_init (Label      *label,
+            cairo_t    *cr,
+            const char *text,
+            double      k)
 {
-  PangoLayout *layout = pango_cairo_create_layout (cr);
   PangoFontDescription *font = pango_font_description_from_string ("Sans");
   int w, h;
 
+  label->layout = pango_cairo_create_layout (cr);
   pango_font_description_set_absolute_size (font, 11.0 * k * PANGO_SCALE);
-  pango_layout_set_font_description (layout, font);
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  x -= align_x * w;
-  y -= align_y * h;
+  pango_layout_set_font_description (label->layout, font);
+  pango_layout_set_text (label->layout, text, -1);
+  pango_layout_get_pixel_size (label->layout, &w, &h);
+  label->box = (FrRect) { 0.0, 0.0, w, h };
+  pango_font_description_free (font);
+}
 
-  cairo_move_to (cr, x, y);
-  pango_cairo_layout_path (cr, layout);
+static void
+label_clear (Label *label)
+{
+  g_clear_object (&label->layout);
+}
+
+/* Puts the label's anchor (align_x, align_y: 0 left/top .. 1 right/bottom)
+ * at (x, y). */
+static void
+label_place (Label  *label,
+             double  x,
+             double  y,
+             double  align_x,
+             double  align_y)
+{
+  label->box.x = x - align_x * label->box.width;
+  label->box.y = y - align_y * label->box.height;
+}
+
+/* Slides the label into area where it fits: a tick label at the end of
+ * an axis moves inwards rather than into the next gutter. */
+static void
+label_keep_in (Label        *label,
+               const FrRect *area)
+{
+  FrRect *b = &label->box;
+
+  b->x = CLAMP (b->x, area->x, MAX (area->x, area->x + area->width - b->width));
+  b->y = CLAMP (b->y, area->y, MAX (area->y, area->y + area->height - b->height));
+}
+
+/* Draws the label clipped to area: whatever happens to the text, it never
+ * reaches the field or another gutter. */
+static void
+label_draw (cairo_t       *cr,
+            const AxesInk *ink,
+            const Label   *label,
+            const FrRect  *area,
+            double         k)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, area->x, area->y, area->width, area->height);
+  cairo_clip (cr);
+  cairo_move_to (cr, label->box.x, label->box.y);
+  pango_cairo_layout_path (cr, label->layout);
   cairo_set_source_rgba (cr, ink->halo, ink->halo, ink->halo, ink->halo_alpha);
   cairo_set_line_width (cr, 3.0 * k);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   cairo_stroke (cr);
-  cairo_move_to (cr, x, y);
+  cairo_move_to (cr, label->box.x, label->box.y);
   set_ink (cr, ink, 1.0);
-  pango_cairo_show_layout (cr, layout);
+  pango_cairo_show_layout (cr, label->layout);
+  cairo_restore (cr);
+}
 
-  pango_font_description_free (font);
-  g_object_unref (layout);
+/* The box grown by d on every side, to keep labels apart. */
+static FrRect
+grown (const FrRect *r,
+       double        d)
+{
+  return (FrRect) { r->x - d, r->y - d, r->width + 2.0 * d, r->height + 2.0 * d };
 }
 
 static void
@@ -78,92 +136,177 @@ format_tick (char   *buf,
   g_snprintf (buf, len, "%.*f", CLAMP (digits, 0, 9), value);
 }
 
-static void
-draw_axes (cairo_t       *cr,
-           const AxesInk *ink,
-           const FrView  *view,
-           FrScene       *scene,
-           double         k)
+/* Where model x (or z) lies along the widget's x (or y). */
+static double
+axis_pos (const FrView *view,
+          gboolean      is_x,
+          double        v)
 {
-  double x0, z0, x1, z1;
-  double px0, py0, px1, py1;
-  double vx0, vz0, vx1, vz1, step;
-  char buf[64];
+  double px, py;
 
-  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
-  fr_view_model_to_widget (view, x0, z0, &px0, &py0);
-  fr_view_model_to_widget (view, x1, z1, &px1, &py1);
-
-  /* The model frame. */
-  set_ink (cr, ink, 0.6);
-  cairo_set_line_width (cr, 1.0 * k);
-  cairo_rectangle (cr, px0 - 0.5, py0 - 0.5, px1 - px0 + 1.0, py1 - py0 + 1.0);
-  cairo_stroke (cr);
-
-  /* Ticks along the top (x) and the left (z) edges of what is visible. */
-  fr_view_widget_to_model (view, 0.0, 0.0, &vx0, &vz0);
-  fr_view_widget_to_model (view, view->width, view->height, &vx1, &vz1);
-  vx0 = MAX (vx0, x0);
-  vx1 = MIN (vx1, x1);
-  vz0 = MAX (vz0, z0);
-  vz1 = MIN (vz1, z1);
-
-  {
-    double top = CLAMP (py0, 22.0 * k, view->height);
-
-    step = fr_view_nice_step (MAX (vx1 - vx0, 1e-12), (int) MAX (2.0, (px1 - px0) / (90.0 * k)));
-    for (double x = ceil (vx0 / step) * step; x <= vx1 + 1e-9 * step; x += step)
-      {
-        double px;
-
-        fr_view_model_to_widget (view, x, 0.0, &px, NULL);
-        cairo_move_to (cr, px, top);
-        cairo_line_to (cr, px, top - 5.0 * k);
-        set_ink (cr, ink, 0.9);
-        cairo_stroke (cr);
-        format_tick (buf, sizeof buf, x, step);
-        show_text (cr, ink, buf, px, top - 6.0 * k, 0.5, 1.0, k);
-      }
-    show_text (cr, ink, "x", MIN (px1 + 24.0 * k, view->width - 8.0 * k), top - 6.0 * k, 0.0, 1.0, k);
-  }
-
-  {
-    double left = CLAMP (px0, 48.0 * k, view->width);
-
-    step = fr_view_nice_step (MAX (vz1 - vz0, 1e-12), (int) MAX (2.0, (py1 - py0) / (50.0 * k)));
-    for (double z = ceil (vz0 / step) * step; z <= vz1 + 1e-9 * step; z += step)
-      {
-        double py;
-
-        fr_view_model_to_widget (view, 0.0, z, NULL, &py);
-        cairo_move_to (cr, left, py);
-        cairo_line_to (cr, left - 5.0 * k, py);
-        set_ink (cr, ink, 0.9);
-        cairo_stroke (cr);
-        format_tick (buf, sizeof buf, z, step);
-        show_text (cr, ink, buf, left - 7.0 * k, py, 1.0, 0.5, k);
-      }
-    show_text (cr, ink, "z", left - 7.0 * k, MIN (py1, view->height - 20.0 * k) + 8.0 * k, 1.0, 0.0, k);
-  }
+  fr_view_model_to_widget (view, v, v, &px, &py);
+  return is_x ? px : py;
 }
 
+/* The ticks and labels of one axis, over the model's visible part
+ * [v0, v1] in model units: x along the top edge of the axes box, z along
+ * its left edge, each with its labels in its own band outside the box. */
 static void
-draw_colorbar (cairo_t       *cr,
-               const AxesInk *ink,
-               const FrView  *view,
-               FrScene       *scene,
-               FrColormap     colormap,
-               double         k)
+draw_axis (cairo_t          *cr,
+           const AxesInk    *ink,
+           const FrView     *view,
+           const FrPlotAxes *axes,
+           gboolean          is_x,
+           double            v0,
+           double            v1,
+           double            k)
 {
+  const FrRect *b = &axes->box;
+  const FrRect *band = is_x ? &axes->x_labels : &axes->z_labels;
+  double a0, a1, step;
+  FrRect last = { 0 };
+  gboolean have_last = FALSE;
+  char buf[64];
+
+  if (!(v1 >= v0))
+    return;
+  a0 = axis_pos (view, is_x, v0);
+  a1 = axis_pos (view, is_x, v1);
+
+  /* The axis line, just outside the box, where the model is. */
+  set_ink (cr, ink, 0.6);
+  cairo_set_line_width (cr, 1.0 * k);
+  if (is_x)
+    {
+      cairo_move_to (cr, a0, b->y - 0.5 * k);
+      cairo_line_to (cr, a1, b->y - 0.5 * k);
+    }
+  else
+    {
+      cairo_move_to (cr, b->x - 0.5 * k, a0);
+      cairo_line_to (cr, b->x - 0.5 * k, a1);
+    }
+  cairo_stroke (cr);
+
+  /* At most one tick per 90 (x) or 50 (z) pixels of the visible axis. */
+  step = fr_view_nice_step (MAX (v1 - v0, 1e-12),
+                            (int) MAX (2.0, (a1 - a0) / ((is_x ? 90.0 : 50.0) * k)));
+  for (double v = ceil (v0 / step) * step; v <= v1 + 1e-9 * step; v += step)
+    {
+      double a = axis_pos (view, is_x, v);
+      Label label;
+      FrRect sep;
+
+      if (is_x)
+        {
+          cairo_move_to (cr, a, b->y);
+          cairo_line_to (cr, a, b->y - TICK_LEN * k);
+        }
+      else
+        {
+          cairo_move_to (cr, b->x, a);
+          cairo_line_to (cr, b->x - TICK_LEN * k, a);
+        }
+      set_ink (cr, ink, 0.9);
+      cairo_stroke (cr);
+
+      format_tick (buf, sizeof buf, v, step);
+      label_init (&label, cr, buf, k);
+      if (is_x)
+        label_place (&label, a, b->y - (TICK_LEN + LABEL_GAP) * k, 0.5, 1.0);
+      else
+        label_place (&label, b->x - (TICK_LEN + LABEL_GAP) * k, a, 1.0, 0.5);
+      label_keep_in (&label, band);
+      /* Drop a label that would touch the one before (the end labels
+       * moved inwards may come close). */
+      sep = grown (&label.box, 0.5 * LABEL_SEP * k);
+      if (!have_last || !fr_rect_intersects (&sep, &last))
+        {
+          label_draw (cr, ink, &label, band, k);
+          last = sep;
+          have_last = TRUE;
+        }
+      label_clear (&label);
+    }
+}
+
+/* The axes and their titles "x" and "z", each beyond its axis's end; "x"
+ * before its start where the colour bar's gutter leaves no room after. */
+static void
+draw_axes (cairo_t          *cr,
+           const AxesInk    *ink,
+           const FrView     *view,
+           const FrRect     *plot,
+           const FrPlotAxes *axes,
+           FrScene          *scene,
+           double            k)
+{
+  const FrRect *b = &axes->box;
+  double x0, z0, x1, z1, vx0, vz0, vx1, vz1;
+  Label title;
+
+  /* The part of the model the plot shows. */
+  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
+  fr_view_widget_to_model (view, plot->x, plot->y, &vx0, &vz0);
+  fr_view_widget_to_model (view, plot->x + plot->width, plot->y + plot->height, &vx1, &vz1);
+  draw_axis (cr, ink, view, axes, TRUE, MAX (vx0, x0), MIN (vx1, x1), k);
+  draw_axis (cr, ink, view, axes, FALSE, MAX (vz0, z0), MIN (vz1, z1), k);
+
+  label_init (&title, cr, "x", k);
+  if (axes->x_title.width >= title.box.width + 8.0 * k)
+    {
+      label_place (&title, b->x + b->width + 8.0 * k, b->y - (TICK_LEN + LABEL_GAP) * k, 0.0, 1.0);
+      label_keep_in (&title, &axes->x_title);
+      label_draw (cr, ink, &title, &axes->x_title, k);
+    }
+  else
+    {
+      label_place (&title, b->x - 8.0 * k, b->y - (TICK_LEN + LABEL_GAP) * k, 1.0, 1.0);
+      label_keep_in (&title, &axes->corner);
+      label_draw (cr, ink, &title, &axes->corner, k);
+    }
+  label_clear (&title);
+  label_init (&title, cr, "z", k);
+  label_place (&title, b->x - (TICK_LEN + LABEL_GAP) * k, b->y + b->height + 4.0 * k, 1.0, 0.0);
+  label_keep_in (&title, &axes->z_title);
+  label_draw (cr, ink, &title, &axes->z_title, k);
+  label_clear (&title);
+}
+
+/* The colour bar in the right gutter, level with the axes box (with the
+ * model): the bar, its range and middle, and its title above it. */
+static void
+draw_colorbar (cairo_t            *cr,
+               const AxesInk      *ink,
+               const FrPlotLayout *lay,
+               const FrRect       *beside,
+               FrScene            *scene,
+               FrColormap          colormap,
+               double              k)
+{
+  const FrRect *g = &lay->right;
   cairo_pattern_t *pattern;
+  Label title, labels[3];
   double w = 14.0 * k;
-  double h = MIN (0.6 * view->height, 320.0 * k);
-  double x = view->width - w - 52.0 * k;
-  double y = 0.5 * (view->height - h);
+  double x = g->x + 12.0 * k;
+  double y, h, top, bottom;
   float vmin, vmax;
   char buf[64];
 
   fr_scene_get_velocity_range (scene, &vmin, &vmax);
+
+  /* Room above the bar for the title and half the top label, below it
+   * for half the bottom label. */
+  label_init (&title, cr, _("velocity"), k);
+  top = g->y + title.box.height + 10.0 * k;
+  bottom = g->y + g->height - 8.0 * k;
+  h = MIN (MIN (0.6 * g->height, 320.0 * k), bottom - top);
+  if (h < 20.0 * k)
+    {
+      label_clear (&title);
+      return;
+    }
+  y = CLAMP (beside->y + 0.5 * (beside->height - h), top, bottom - h);
 
   pattern = cairo_pattern_create_linear (0.0, y + h, 0.0, y);
   for (int i = 0; i <= 32; i++)
@@ -181,19 +324,35 @@ draw_colorbar (cairo_t       *cr,
   cairo_set_line_width (cr, 1.0 * k);
   cairo_stroke (cr);
 
-  g_snprintf (buf, sizeof buf, "%.3g", vmax);
-  show_text (cr, ink, buf, x + w + 4.0 * k, y, 0.0, 0.5, k);
-  g_snprintf (buf, sizeof buf, "%.3g", 0.5 * (vmin + vmax));
-  show_text (cr, ink, buf, x + w + 4.0 * k, y + 0.5 * h, 0.0, 0.5, k);
-  g_snprintf (buf, sizeof buf, "%.3g", vmin);
-  show_text (cr, ink, buf, x + w + 4.0 * k, y + h, 0.0, 0.5, k);
-  /* Above the top label (centred on the bar's end), starting at the bar:
-   * centred on it, it reached into the field. */
-  show_text (cr, ink, _("velocity"), x, y - 12.0 * k, 0.0, 1.0, k);
+  for (int i = 0; i < 3; i++)
+    {
+      double f = i / 2.0;   /* 0: top (vmax) .. 1: bottom (vmin) */
+
+      g_snprintf (buf, sizeof buf, "%.3g", vmax + f * (vmin - vmax));
+      label_init (&labels[i], cr, buf, k);
+      label_place (&labels[i], x + w + 4.0 * k, y + f * h, 0.0, 0.5);
+      label_keep_in (&labels[i], g);
+    }
+  /* The middle label only where it clears both ends (a short bar). */
+  for (int i = 0; i < 3; i++)
+    {
+      FrRect sep = grown (&labels[1].box, 0.5 * LABEL_SEP * k);
+
+      if (i != 1 || (!fr_rect_intersects (&sep, &labels[0].box) &&
+                     !fr_rect_intersects (&sep, &labels[2].box)))
+        label_draw (cr, ink, &labels[i], g, k);
+      label_clear (&labels[i]);
+    }
+  /* Above the top label, starting at the bar. */
+  label_place (&title, x, y - 9.0 * k, 0.0, 1.0);
+  label_keep_in (&title, g);
+  label_draw (cr, ink, &title, g, k);
+  label_clear (&title);
 }
 
-/* Draws the frame, axes and colour bar for view over a picture of
- * view->width × view->height in the ink for its background; k scales
+/* Draws the axes and colour bar for view over a picture of view->width ×
+ * view->height in the ink for its background, around the field in the
+ * plot layout for that size (fr-plot-layout.h), never over it.  k scales
  * sizes (k > 1 for larger exports). */
 void
 fr_axes_draw (cairo_t      *cr,
@@ -203,6 +362,11 @@ fr_axes_draw (cairo_t      *cr,
               double        k,
               FrAxesOn      on)
 {
+  FrPlotLayout lay;
+  FrPlotAxes axes;
+  FrRect model;
+  double x0, z0, x1, z1, px1, py1;
+
   g_return_if_fail (cr != NULL);
   g_return_if_fail (view != NULL);
   g_return_if_fail (FR_IS_SCENE (scene));
@@ -210,8 +374,20 @@ fr_axes_draw (cairo_t      *cr,
 
   if (!fr_scene_has_model (scene))
     return;
+  fr_plot_layout_compute (&lay, view->width, view->height, k);
+  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
+  fr_view_model_to_widget (view, x0, z0, &model.x, &model.y);
+  fr_view_model_to_widget (view, x1, z1, &px1, &py1);
+  model.width = px1 - model.x;
+  model.height = py1 - model.y;
+
   cairo_save (cr);
-  draw_axes (cr, &inks[on], view, scene, k);
-  draw_colorbar (cr, &inks[on], view, scene, colormap, k);
+  /* Butt ends: a round cap would reach half a pixel into the plot. */
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+  if (fr_plot_layout_axes (&lay, &model, &axes))
+    draw_axes (cr, &inks[on], view, &lay.plot, &axes, scene, k);
+  else
+    axes.box = lay.plot;
+  draw_colorbar (cr, &inks[on], &lay, &axes.box, scene, colormap, k);
   cairo_restore (cr);
 }

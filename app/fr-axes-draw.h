@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Axes with tick labels in model units, the model frame and the colour
- * bar, drawn with cairo over the canvas and over exported pictures. */
+/* Axes with tick labels in model units and the colour bar, drawn with
+ * cairo in the gutters of the plot layout (fr-plot-layout.h) over the
+ * canvas and over exported pictures.  The model's frame belongs to the
+ * field, under the rays: the canvas draws it in GL, the figure itself. */
 #pragma once
 
 #include <cairo.h>

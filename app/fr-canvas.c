@@ -12,6 +12,7 @@
 #include "fr-canvas.h"
 #include "fr-fold-tool.h"
 #include "fr-lines.h"
+#include "fr-plot-layout.h"
 #include "fr-gl-program.h"
 #ifdef FR_HAVE_GL_INTEROP
 #include "fr-gl-interop.h"
@@ -325,15 +326,95 @@ push_markers (FrCanvas     *self,
     }
 }
 
-/* Draws everything into the bound framebuffer.  view is in logical pixels;
- * k scales line widths and marker sizes (k > 1 for a larger export). */
+/* A rectangle in framebuffer pixels: columns [x0, x1), rows [y0, y1)
+ * counted from the top, as the widget counts them. */
+typedef struct
+{
+  double x0, y0, x1, y1;
+} PixelBox;
+
+/* r (widget pixels) in framebuffer pixels, s of them to a widget pixel,
+ * on whole pixels: the same rounding for the plot and the frame keeps
+ * the frame exactly one pixel outside the model. */
+static PixelBox
+pixel_box (const FrRect *r,
+           double        s)
+{
+  return (PixelBox) { round (r->x * s), round (r->y * s),
+                      round ((r->x + r->width) * s), round ((r->y + r->height) * s) };
+}
+
+/* Clears box, cut to clip, to the current clear colour: a solid rectangle
+ * on whole pixels, which is all the frame needs.  fb_height turns rows
+ * from the top into GL's rows from the bottom. */
+static void
+clear_box (PixelBox        box,
+           const PixelBox *clip,
+           double          fb_height)
+{
+  box.x0 = MAX (box.x0, clip->x0);
+  box.y0 = MAX (box.y0, clip->y0);
+  box.x1 = MIN (box.x1, clip->x1);
+  box.y1 = MIN (box.y1, clip->y1);
+  if (box.x1 <= box.x0 || box.y1 <= box.y0)
+    return;
+  glScissor ((GLint) box.x0, (GLint) (fb_height - box.y1),
+             (GLsizei) (box.x1 - box.x0), (GLsizei) (box.y1 - box.y0));
+  glClear (GL_COLOR_BUFFER_BIT);
+}
+
+/* The model's frame: a line of about k widget pixels just outside the
+ * model's cells, drawn before the rays and markers so that those on the
+ * model's edge (sources at z = 0) stay on top of it. */
+static void
+draw_frame (FrCanvas       *self,
+            const FrView   *view,
+            double          k,
+            double          s,
+            const PixelBox *plot,
+            double          fb_height)
+{
+  double x0, z0, x1, z1, px0, py0, px1, py1, t;
+  PixelBox m;
+
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  fr_view_model_to_widget (view, x0, z0, &px0, &py0);
+  fr_view_model_to_widget (view, x1, z1, &px1, &py1);
+  /* Cut to a little beyond the plot first: a deep zoom puts the model's
+   * corners far outside the range of GLint. */
+  px0 = CLAMP (px0, -2.0 * k - 1.0, view->width + 2.0 * k + 1.0);
+  px1 = CLAMP (px1, -2.0 * k - 1.0, view->width + 2.0 * k + 1.0);
+  py0 = CLAMP (py0, -2.0 * k - 1.0, view->height + 2.0 * k + 1.0);
+  py1 = CLAMP (py1, -2.0 * k - 1.0, view->height + 2.0 * k + 1.0);
+  /* The quad covers the pixels whose centres it contains: round. */
+  m = (PixelBox) { round (px0 * s), round (py0 * s), round (px1 * s), round (py1 * s) };
+  t = MAX (1.0, round (k * s));
+
+  /* White at 60% over the background, as the frame always was. */
+  glClearColor (0.668f, 0.668f, 0.676f, 1.0f);
+  clear_box ((PixelBox) { m.x0 - t, m.y0 - t, m.x1 + t, m.y0 }, plot, fb_height);
+  clear_box ((PixelBox) { m.x0 - t, m.y1, m.x1 + t, m.y1 + t }, plot, fb_height);
+  clear_box ((PixelBox) { m.x0 - t, m.y0, m.x0, m.y1 }, plot, fb_height);
+  clear_box ((PixelBox) { m.x1, m.y0, m.x1 + t, m.y1 }, plot, fb_height);
+}
+
+/* Draws everything into the bound framebuffer of fb_scale pixels to a
+ * logical pixel.  view is in logical pixels; k scales line widths and
+ * marker sizes (k > 1 for a larger export), and the plot layout's
+ * gutters.  The field stays inside the layout's plot rectangle: the
+ * gutters show the background, and the axes (fr-axes-draw.c) go there. */
 static void
 draw_picture (FrCanvas     *self,
               const FrView *view,
-              double        k)
+              double        k,
+              double        fb_scale)
 {
+  FrPlotLayout layout;
+  PixelBox plot;
+  double fb_height = round (view->height * fb_scale);
   gboolean has_time;
 
+  glDisable (GL_SCISSOR_TEST);
   glClearColor (0.17f, 0.17f, 0.19f, 1.0f);
   glClear (GL_COLOR_BUFFER_BIT);
 
@@ -341,6 +422,13 @@ draw_picture (FrCanvas     *self,
     return;
 
   has_time = self->time_valid && result_matches_scene (self);
+
+  fr_plot_layout_compute (&layout, view->width, view->height, k);
+  plot = pixel_box (&layout.plot, fb_scale);
+  glEnable (GL_SCISSOR_TEST);
+  draw_frame (self, view, k, fb_scale, &plot, fb_height);
+  glScissor ((GLint) plot.x0, (GLint) (fb_height - plot.y1),
+             (GLsizei) (plot.x1 - plot.x0), (GLsizei) (plot.y1 - plot.y0));
 
   /* The field: one quad over the cells. */
   {
@@ -424,6 +512,7 @@ draw_picture (FrCanvas     *self,
       glDisable (GL_BLEND);
     }
 
+  glDisable (GL_SCISSOR_TEST);
   glBindVertexArray (0);
   glUseProgram (0);
 }
@@ -490,7 +579,7 @@ render_offscreen (FrCanvas *self,
     {
       view = fr_view_scaled (&self->view, req->width, req->height);
       glViewport (0, 0, req->width, req->height);
-      draw_picture (self, &view, req->width / self->view.width);
+      draw_picture (self, &view, req->width / self->view.width, 1.0);
       pixels = g_malloc ((gsize) req->width * req->height * 4);
       glPixelStorei (GL_PACK_ALIGNMENT, 1);
       glReadPixels (0, 0, req->width, req->height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
@@ -559,15 +648,32 @@ announce_frames_cb (gpointer data)
 static void
 fit_view (FrCanvas *self)
 {
+  FrPlotLayout layout;
+  FrRect box;
   double x0, z0, x1, z1;
 
   if (self->scene == NULL || !fr_scene_has_model (self->scene))
     return;
   fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
-  /* Leave room for the axes and colour bar drawn over the canvas. */
-  fr_view_fit (&self->view, x0, z0, x1, z1, 56.0);
-  self->view.cx += 22.0 / self->view.scale;
+  /* Into the plot, clear of the gutters that hold the axes and colour bar. */
+  fr_plot_layout_compute (&layout, self->view.width, self->view.height, 1.0);
+  fr_plot_layout_fit_box (&layout, &box);
+  fr_view_fit (&self->view, x0, z0, x1, z1, &box);
   self->view_fitted = TRUE;
+}
+
+/* Whether the widget point (px, py) lies on the plot: the gutters around
+ * it hold axes and the colour bar, not the model, so they show no model
+ * point to read or to click on. */
+static gboolean
+in_plot (FrCanvas *self,
+         double    px,
+         double    py)
+{
+  FrPlotLayout layout;
+
+  fr_plot_layout_compute (&layout, self->view.width, self->view.height, 1.0);
+  return fr_rect_contains (&layout.plot, px, py);
 }
 
 /* Announces the model point under the pointer again: what the readout
@@ -581,7 +687,8 @@ emit_cursor (FrCanvas *self)
   if (!self->pointer_inside)
     return;
   fr_view_widget_to_model (&self->view, self->pointer_x, self->pointer_y, &mx, &mz);
-  g_signal_emit (self, signals[CURSOR_MOVED], 0, mx, mz, TRUE);
+  g_signal_emit (self, signals[CURSOR_MOVED], 0, mx, mz,
+                 in_plot (self, self->pointer_x, self->pointer_y));
 }
 
 /* The colour bar must show the range the field is coloured by, which
@@ -803,7 +910,7 @@ fr_canvas_render (GtkGLArea    *area,
 
   self->render_start = g_get_monotonic_time ();
   glViewport (0, 0, width * scale, height * scale);
-  draw_picture (self, &self->view, 1.0);
+  draw_picture (self, &self->view, 1.0, scale);
 
   if (self->result != NULL && self->result->serial != self->drawn_serial)
     {
@@ -1016,6 +1123,8 @@ drag_end_cb (FrCanvas       *self,
       break;
 
     case DRAG_PENDING:
+      if (!in_plot (self, self->drag_x, self->drag_y))
+        break;
       if (self->fold_tool != NULL)
         {
           self->input_seq++;
@@ -1054,7 +1163,7 @@ motion_cb (FrCanvas                 *self,
   self->pointer_y = y;
   self->pointer_inside = TRUE;
   fr_view_widget_to_model (&self->view, x, y, &mx, &mz);
-  g_signal_emit (self, signals[CURSOR_MOVED], 0, mx, mz, TRUE);
+  g_signal_emit (self, signals[CURSOR_MOVED], 0, mx, mz, in_plot (self, x, y));
 }
 
 static void

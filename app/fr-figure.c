@@ -14,6 +14,7 @@
 #include "fr-contour.h"
 #include "fr-export.h"
 #include "fr-figure.h"
+#include "fr-plot-layout.h"
 
 const double fr_figure_isochron_rgb[3] = { 0.10, 0.10, 0.10 };
 const double fr_figure_horizon_rgb[3]  = { 1.00, 0.55, 0.00 };
@@ -76,6 +77,23 @@ draw_field (cairo_t        *cr,
   cairo_paint (cr);
   cairo_restore (cr);
   cairo_surface_destroy (img);
+}
+
+/* The model's frame just outside its cells, drawn before the lines so
+ * that rays and markers on the model's edge stay on top of it. */
+static void
+draw_frame (cairo_t        *cr,
+            const FrFigure *fig)
+{
+  double x0, z0, x1, z1, px0, py0, px1, py1;
+
+  fr_scene_get_bounds (fig->scene, &x0, &z0, &x1, &z1);
+  fr_view_model_to_widget (fig->view, x0, z0, &px0, &py0);
+  fr_view_model_to_widget (fig->view, x1, z1, &px1, &py1);
+  cairo_rectangle (cr, px0 - 0.5, py0 - 0.5, px1 - px0 + 1.0, py1 - py0 + 1.0);
+  cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.6);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
 }
 
 /* One stroked path per polyline, so each is one element in the file. */
@@ -152,20 +170,38 @@ draw_marker (cairo_t      *cr,
   cairo_stroke (cr);
 }
 
-static void
-draw_figure (cairo_t        *cr,
-             const FrFigure *fig)
+/* Draws the figure into cr over view->width × view->height (points or
+ * pixels): what fr_figure_write puts in the file. */
+void
+fr_figure_draw (const FrFigure *fig,
+                cairo_t        *cr)
 {
   static const double source_rgb[3] = { 1.00, 0.30, 0.08 };
   static const double receiver_rgb[3] = { 0.20, 0.85, 1.00 };
-  FrResult *r = fig->result;
+  FrResult *r;
+  FrPlotLayout layout;
   gboolean has_time;
+
+  g_return_if_fail (fig != NULL && fig->view != NULL && cr != NULL);
+  g_return_if_fail (FR_IS_SCENE (fig->scene));
+
+  if (!fr_scene_has_model (fig->scene))
+    return;
+  r = fig->result;
 
   cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
   cairo_paint (cr);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+
+  /* The field stays in the plot rectangle, as on the canvas; the axes
+   * and colour bar go in the gutters around it. */
+  fr_plot_layout_compute (&layout, fig->view->width, fig->view->height, 1.0);
+  cairo_save (cr);
+  cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
+  cairo_clip (cr);
   draw_field (cr, fig);
+  draw_frame (cr, fig);
 
   has_time = r != NULL && r->ok && r->time != NULL &&
              fr_scene_job_is_current (fig->scene, r->job);
@@ -214,6 +250,7 @@ draw_figure (cairo_t        *cr,
                        fig->fold != NULL ? receiver_rgb : k == 0 ? source_rgb : receiver_rgb);
         }
     }
+  cairo_restore (cr);
 
   fr_axes_draw (cr, fig->view, fig->scene, fig->colormap, 1.0, FR_AXES_ON_PAPER);
 }
@@ -247,7 +284,7 @@ fr_figure_write (const FrFigure  *figure,
     surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes,
                                                    figure->view->width, figure->view->height);
   cr = cairo_create (surface);
-  draw_figure (cr, figure);
+  fr_figure_draw (figure, cr);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);

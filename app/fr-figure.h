@@ -3,9 +3,12 @@
  * the canvas draws — the velocity field (embedded as an image), the model
  * frame, isochrons (Rays mode, traced with fr-contour) or the starting and
  * folded horizons (Folds mode), rays, markers, axes with units and the
- * colour bar (fr-axes-draw.c).  Lines and markers stay vector paths. */
+ * colour bar (fr-axes-draw.c), laid out as on the canvas (fr-plot-layout.h):
+ * the field in the plot rectangle, the axes and colour bar around it.
+ * Lines and markers stay vector paths. */
 #pragma once
 
+#include <cairo.h>
 #include <gio/gio.h>
 
 #include "fr-colormap.h"
@@ -42,5 +45,7 @@ gboolean fr_figure_write (const FrFigure  *figure,
                           FrFigureFormat   format,
                           const char      *path,
                           GError         **error);
+void     fr_figure_draw  (const FrFigure  *figure,
+                          cairo_t         *cr);
 
 G_END_DECLS

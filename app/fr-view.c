@@ -30,28 +30,33 @@ fr_view_set_size (FrView *view,
   view->height = MAX (height, 1.0);
 }
 
-/* Shows the box [x_min, x_max] × [z_min, z_max] whole, centred, with
- * margin_px pixels free on every side. */
+/* Shows the model box [x_min, x_max] × [z_min, z_max] whole in the widget
+ * rectangle box (the plot, which need not sit in the middle of the
+ * widget: its gutters differ in size): centred across, and with z_min at
+ * the top, under the x axis, as a section is read. */
 void
-fr_view_fit (FrView *view,
-             double  x_min,
-             double  z_min,
-             double  x_max,
-             double  z_max,
-             double  margin_px)
+fr_view_fit (FrView       *view,
+             double        x_min,
+             double        z_min,
+             double        x_max,
+             double        z_max,
+             const FrRect *box)
 {
   double w, h, sx, sz;
 
   g_return_if_fail (view != NULL);
+  g_return_if_fail (box != NULL);
   g_return_if_fail (x_max > x_min && z_max > z_min);
 
-  w = MAX (view->width - 2.0 * margin_px, 1.0);
-  h = MAX (view->height - 2.0 * margin_px, 1.0);
+  w = MAX (box->width, 1.0);
+  h = MAX (box->height, 1.0);
   sx = w / (x_max - x_min);
   sz = h / (z_max - z_min);
   view->scale = CLAMP (MIN (sx, sz), FR_VIEW_MIN_SCALE, FR_VIEW_MAX_SCALE);
-  view->cx = 0.5 * (x_min + x_max);
-  view->cz = 0.5 * (z_min + z_max);
+  /* The view keeps the model point at the widget's centre: solve
+   * (x - cx) * scale + width / 2 = px for the box's middle and its top. */
+  view->cx = 0.5 * (x_min + x_max) - (box->x + 0.5 * w - 0.5 * view->width) / view->scale;
+  view->cz = z_min - (box->y - 0.5 * view->height) / view->scale;
 }
 
 void

@@ -14,6 +14,12 @@ typedef struct _FrView
   double cx, cz;          /* model point at the widget centre */
 } FrView;
 
+/* An axis-aligned rectangle in widget pixels (y down). */
+typedef struct _FrRect
+{
+  double x, y, width, height;
+} FrRect;
+
 #define FR_VIEW_MIN_SCALE 1e-6
 #define FR_VIEW_MAX_SCALE 1e9
 
@@ -26,7 +32,7 @@ void     fr_view_fit              (FrView       *view,
                                    double        z_min,
                                    double        x_max,
                                    double        z_max,
-                                   double        margin_px);
+                                   const FrRect *box);
 void     fr_view_model_to_widget  (const FrView *view,
                                    double        x,
                                    double        z,

@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "fr-figure.h"
 #include "fr-fold-job.h"
 #include "fr-fold-state.h"
+#include "fr-plot-layout.h"
 #include "fr-scene.h"
 
 typedef struct
@@ -138,12 +140,16 @@ make_scene (void)
 static void
 make_view (FrScene *scene, FrView *view)
 {
+  FrPlotLayout layout;
+  FrRect box;
   double x0, z0, x1, z1;
 
   fr_view_init (view);
   fr_view_set_size (view, 640, 420);
   fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
-  fr_view_fit (view, x0, z0, x1, z1, 50.0);
+  fr_plot_layout_compute (&layout, view->width, view->height, 1.0);
+  fr_plot_layout_fit_box (&layout, &box);
+  fr_view_fit (view, x0, z0, x1, z1, &box);
 }
 
 static char *
@@ -308,6 +314,114 @@ test_rays_figure (void)
   g_rmdir (dir);
 }
 
+/* Whether (r, g, b) is a colour, not paper or ink: the field and the
+ * colour bar are colours, the labels and lines grey. */
+static gboolean
+chromatic (const guint8 *px)
+{
+  guint32 v;
+  int r, g, b;
+
+  memcpy (&v, px, 4);
+  r = (v >> 16) & 0xff;
+  g = (v >> 8) & 0xff;
+  b = v & 0xff;
+  return MAX (r, MAX (g, b)) - MIN (r, MIN (g, b)) > 40;
+}
+
+/* A figure zoomed into its model lays out as the canvas does: the field
+ * fills the plot rectangle and nothing else is drawn there (no label, no
+ * colour bar over the data); the gutters are paper with the axes' ink,
+ * and the colour bar is in the right one, clear of the field. */
+static void
+test_figure_layout (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  cairo_surface_t *img;
+  FrPlotLayout lay;
+  FrView view;
+  cairo_t *cr;
+  const guint8 *data;
+  double field_rgb[2][3];
+  int stride, w, h;
+  guint bar_rows = 0, top_ink = 0, left_ink = 0;
+  int bar_x0 = G_MAXINT, bar_x1 = -1;
+
+  make_view (scene, &view);
+  fr_view_zoom_at (&view, 0.5 * view.width, 0.5 * view.height, 3.0);
+  fr_plot_layout_compute (&lay, view.width, view.height, 1.0);
+  fr_colormap_sample (FR_COLORMAP_VIRIDIS, 0.0, field_rgb[0]);
+  fr_colormap_sample (FR_COLORMAP_VIRIDIS, 1.0, field_rgb[1]);
+
+  w = (int) view.width;
+  h = (int) view.height;
+  img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cr = cairo_create (img);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+
+    fr_figure_draw (&fig, cr);
+  }
+  cairo_destroy (cr);
+  cairo_surface_flush (img);
+  data = cairo_image_surface_get_data (img);
+  stride = cairo_image_surface_get_stride (img);
+
+  for (int y = 0; y < h; y++)
+    {
+      gboolean bar_row = FALSE;
+
+      for (int x = 0; x < w; x++)
+        {
+          const guint8 *px = data + (gsize) y * stride + 4 * x;
+          guint32 v;
+
+          memcpy (&v, px, 4);
+          if (fr_rect_contains (&lay.plot, x + 0.5, y + 0.5))
+            {
+              gboolean is_field = FALSE;
+
+              /* The model's two velocities, cell by cell, unsmoothed. */
+              for (int c = 0; c < 2; c++)
+                is_field |= abs ((int) ((v >> 16) & 0xff) - (int) (field_rgb[c][0] * 255 + 0.5)) <= 2 &&
+                            abs ((int) ((v >> 8) & 0xff) - (int) (field_rgb[c][1] * 255 + 0.5)) <= 2 &&
+                            abs ((int) (v & 0xff) - (int) (field_rgb[c][2] * 255 + 0.5)) <= 2;
+              if (!is_field)
+                g_error ("pixel (%d, %d) in the plot is #%06x, not the field", x, y, v & 0xffffff);
+            }
+          else if (fr_rect_contains (&lay.right, x + 0.5, y + 0.5))
+            {
+              if (chromatic (px))
+                {
+                  bar_row = TRUE;
+                  bar_x0 = MIN (bar_x0, x);
+                  bar_x1 = MAX (bar_x1, x);
+                }
+            }
+          else
+            {
+              /* Top, left and bottom gutters, corners: paper and ink. */
+              if (chromatic (px))
+                g_error ("pixel (%d, %d) outside the plot is #%06x, a colour", x, y, v & 0xffffff);
+              if ((v & 0xff) < 100)
+                {
+                  top_ink += fr_rect_contains (&lay.top, x + 0.5, y + 0.5);
+                  left_ink += fr_rect_contains (&lay.left, x + 0.5, y + 0.5);
+                }
+            }
+        }
+      bar_rows += bar_row;
+    }
+  /* A bar of 14 points, a gap from the field, most of the plot high. */
+  g_assert_cmpuint (bar_rows, >, 0.5 * lay.plot.height);
+  g_assert_cmpint (bar_x0, >=, (int) (lay.plot.x + lay.plot.width) + 6);
+  g_assert_cmpint (bar_x1 - bar_x0, <=, 16);
+  /* The tick labels are there, in their gutters. */
+  g_assert_cmpuint (top_ink, >, 40);
+  g_assert_cmpuint (left_ink, >, 40);
+  cairo_surface_destroy (img);
+}
+
 /* A failed figure names the file the user chose, never the temporary
  * file written beside it (g_file_set_contents' "fig.svg.Q7OMZ3"). */
 static void
@@ -361,5 +475,6 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/folds", test_fold_figure);
   g_test_add_func ("/figure/rays", test_rays_figure);
   g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
+  g_test_add_func ("/figure/layout", test_figure_layout);
   return g_test_run ();
 }
