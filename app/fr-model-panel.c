@@ -66,7 +66,17 @@ layer_title (guint          index,
   return g_strdup_printf (_("Layer %u: v = %.3g"), index + 1, l->v_top);
 }
 
-/* Model -> widgets. */
+/* Shows value in spin, also where the blank field already held it. */
+static void
+show_value (GtkSpinButton *spin,
+            double         value)
+{
+  fr_panel_spin_set_blank (spin, FALSE);
+  gtk_spin_button_set_value (spin, value);
+}
+
+/* Model -> widgets.  A field that edits nothing (no layer or obstacle
+ * selected) shows nothing rather than what it last showed. */
 static void
 sync_from_model (FrModelPanel *self)
 {
@@ -114,20 +124,27 @@ sync_from_model (FrModelPanel *self)
       gtk_label_set_text (GTK_LABEL (gtk_list_box_row_get_child (row)), text);
     }
 
+  /* A layer that is gone (removed, or taken away by undo) leaves nothing
+   * selected rather than passing the selection to a neighbour. */
   if (self->layer >= (int) m->layers->len)
-    self->layer = (int) m->layers->len - 1;
+    self->layer = -1;
   if (self->layer >= 0)
     {
       const FrLayer *l = g_ptr_array_index (m->layers, self->layer);
 
       gtk_list_box_select_row (self->layer_list,
                                gtk_list_box_get_row_at_index (self->layer_list, self->layer));
-      gtk_spin_button_set_value (self->v_top_spin, l->v_top);
-      gtk_spin_button_set_value (self->dvdz_spin, l->dvdz);
-      gtk_spin_button_set_value (self->dvdx_spin, l->dvdx);
+      show_value (self->v_top_spin, l->v_top);
+      show_value (self->dvdz_spin, l->dvdz);
+      show_value (self->dvdx_spin, l->dvdx);
     }
   else
-    gtk_list_box_unselect_all (self->layer_list);
+    {
+      gtk_list_box_unselect_all (self->layer_list);
+      fr_panel_spin_set_blank (self->v_top_spin, TRUE);
+      fr_panel_spin_set_blank (self->dvdz_spin, TRUE);
+      fr_panel_spin_set_blank (self->dvdx_spin, TRUE);
+    }
   gtk_widget_set_sensitive (self->layer_grid, self->layer >= 0);
   gtk_widget_set_sensitive (self->remove_layer_button, self->layer >= 0);
 
@@ -138,8 +155,16 @@ sync_from_model (FrModelPanel *self)
       const FrObstacle *o = g_ptr_array_index (m->obstacles, self->obstacle);
 
       gtk_drop_down_set_selected (self->obstacle_kind_dropdown, o->velocity > 0.0 ? 1 : 0);
+      /* An impermeable obstacle has no velocity to show. */
       if (o->velocity > 0.0)
-        gtk_spin_button_set_value (self->obstacle_velocity_spin, o->velocity);
+        show_value (self->obstacle_velocity_spin, o->velocity);
+      else
+        fr_panel_spin_set_blank (self->obstacle_velocity_spin, TRUE);
+    }
+  else
+    {
+      gtk_drop_down_set_selected (self->obstacle_kind_dropdown, GTK_INVALID_LIST_POSITION);
+      fr_panel_spin_set_blank (self->obstacle_velocity_spin, TRUE);
     }
   gtk_widget_set_sensitive (self->obstacle_grid, self->obstacle >= 0);
   gtk_widget_set_sensitive (GTK_WIDGET (self->obstacle_velocity_spin),
@@ -215,7 +240,9 @@ remove_layer_cb (FrModelPanel *self)
 
   if (model_of (self) == NULL || self->layer < 0)
     return;
-  if (!fr_scene_remove_layer (self->scene, (guint) self->layer, &error))
+  if (fr_scene_remove_layer (self->scene, (guint) self->layer, &error))
+    self->layer = -1;
+  else
     report (self, error);
   sync_from_model (self);
 }
@@ -229,6 +256,8 @@ obstacle_changed_cb (FrModelPanel *self)
   if (self->syncing || model_of (self) == NULL || self->obstacle < 0)
     return;
   slow = gtk_drop_down_get_selected (self->obstacle_kind_dropdown) == 1;
+  /* Turned slow, the obstacle takes the velocity the field now shows. */
+  fr_panel_spin_set_blank (self->obstacle_velocity_spin, !slow);
   gtk_widget_set_sensitive (GTK_WIDGET (self->obstacle_velocity_spin), slow);
   if (!fr_scene_set_obstacle_velocity (self->scene, (guint) self->obstacle,
                                        slow ? gtk_spin_button_get_value (self->obstacle_velocity_spin) : 0.0,
@@ -446,6 +475,12 @@ spin_input_cb (GtkSpinButton *spin,
   g_autofree char *why = NULL;
   double v;
 
+  /* A blank field (see fr_panel_spin_set_blank) keeps its value. */
+  if (g_object_get_data (G_OBJECT (spin), "fr-panel-blank") != NULL)
+    {
+      *new_value = gtk_adjustment_get_value (adj);
+      return TRUE;
+    }
   if (!fr_panel_parse_number (gtk_editable_get_text (GTK_EDITABLE (spin)),
                               gtk_adjustment_get_lower (adj), gtk_adjustment_get_upper (adj),
                               &v, &why))
@@ -471,8 +506,11 @@ pointer_motion_cb (GtkEventControllerMotion *controller,
   pointer[1] = y;
 }
 
-/* Scrolling over a spin button or a scale that does not have the focus
- * scrolls the panel, not the value. */
+/* Scrolling over a spin button or a scale scrolls the panel, never the
+ * value, even where the field has the focus: a field typed into a while
+ * ago keeps the focus, and the next wheel turn over it, meant for the
+ * panel, would change what the user typed.  Values change by typing, by
+ * the +/− buttons or by dragging. */
 static gboolean
 scroll_guard_cb (GtkEventControllerScroll *controller,
                  double                    dx,
@@ -490,8 +528,7 @@ scroll_guard_cb (GtkEventControllerScroll *controller,
   target = gtk_widget_get_ancestor (picked, GTK_TYPE_SPIN_BUTTON);
   if (target == NULL)
     target = gtk_widget_get_ancestor (picked, GTK_TYPE_RANGE);
-  if (target == NULL ||
-      (gtk_widget_get_state_flags (target) & GTK_STATE_FLAG_FOCUS_WITHIN) != 0)
+  if (target == NULL)
     return FALSE;
 
   scrolled = gtk_widget_get_ancestor (panel, GTK_TYPE_SCROLLED_WINDOW);
@@ -534,7 +571,8 @@ guard_spins (GtkWidget *widget,
 
 /* Guards every spin button of panel: invalid text is refused and an
  * out-of-range value is clamped, both explained on the entry and in
- * message; and the wheel scrolls the panel unless the entry has the focus. */
+ * message; and the wheel over a spin button or a scale scrolls the panel,
+ * focused or not. */
 void
 fr_panel_guard_entries (GtkWidget *panel,
                         GtkLabel  *message)
@@ -557,6 +595,49 @@ fr_panel_guard_entries (GtkWidget *panel,
   gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
   g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_guard_cb), pointer);
   gtk_widget_add_controller (panel, scroll);
+}
+
+/* GtkSpinButton::output: a blank field shows its placeholder, whatever its
+ * adjustment holds. */
+static gboolean
+spin_output_cb (GtkSpinButton *spin,
+                gpointer       user_data)
+{
+  if (g_object_get_data (G_OBJECT (spin), "fr-panel-blank") == NULL)
+    return FALSE;
+  if (*gtk_editable_get_text (GTK_EDITABLE (spin)) != '\0')
+    gtk_editable_set_text (GTK_EDITABLE (spin), "");
+  return TRUE;
+}
+
+/* Blanks spin (guarded by fr_panel_guard_entries), or shows its value
+ * again: a field that edits nothing now (no layer selected) shows a dash
+ * instead of a value left from before.  The value is kept meanwhile. */
+void
+fr_panel_spin_set_blank (GtkSpinButton *spin,
+                         gboolean       blank)
+{
+  GObject *object = G_OBJECT (spin);
+
+  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
+
+  if (g_object_get_data (object, "fr-panel-blank-ready") == NULL)
+    {
+      GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (spin));
+
+      g_object_set_data (object, "fr-panel-blank-ready", GINT_TO_POINTER (1));
+      g_signal_connect (spin, "output", G_CALLBACK (spin_output_cb), NULL);
+      if (GTK_IS_TEXT (text))
+        gtk_text_set_placeholder_text (GTK_TEXT (text), "—");
+    }
+  if ((g_object_get_data (object, "fr-panel-blank") != NULL) == (blank != FALSE))
+    return;
+  g_object_set_data (object, "fr-panel-blank", blank ? GINT_TO_POINTER (1) : NULL);
+  if (blank)
+    gtk_editable_set_text (GTK_EDITABLE (spin), "");
+  else
+    /* The same value: no value-changed, only its text written again. */
+    gtk_spin_button_set_value (spin, gtk_spin_button_get_value (spin));
 }
 
 /* Unparents a template's children, bound to a field or not. */

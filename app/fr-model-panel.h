@@ -3,7 +3,8 @@
  * and spacing), its layers (add, remove, velocity at the top and
  * gradients) and the selected obstacle (impermeable or slow).  It follows
  * the scene and the editor's selection, and edits only through the
- * scene's API, so every change is an undo step and re-solves live. */
+ * scene's API, so every change is an undo step and re-solves live.  With
+ * no layer (or obstacle) selected its fields are blank, showing a dash. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -23,13 +24,15 @@ void fr_model_panel_set_editor (FrModelPanel *self,
                                 FrEditor     *editor);
 
 /* Helpers shared by the side panels (side, fold and model panel). */
-void fr_panel_guard_entries    (GtkWidget    *panel,
-                                GtkLabel     *message);
-void fr_panel_clear_children   (GtkWidget    *panel);
-gboolean fr_panel_parse_number (const char   *text,
-                                double        lower,
-                                double        upper,
-                                double       *value,
-                                char        **why);
+void     fr_panel_guard_entries  (GtkWidget      *panel,
+                                  GtkLabel       *message);
+void     fr_panel_clear_children (GtkWidget      *panel);
+void     fr_panel_spin_set_blank (GtkSpinButton  *spin,
+                                  gboolean        blank);
+gboolean fr_panel_parse_number   (const char     *text,
+                                  double          lower,
+                                  double          upper,
+                                  double         *value,
+                                  char          **why);
 
 G_END_DECLS

@@ -29,6 +29,9 @@ fr_scene_doc_new (FrModel *model)
   doc->radius = 5;
   doc->backend = g_strdup ("auto");
   doc->fold_method = g_strdup ("las");
+  doc->display_interval = FR_SCENE_DISPLAY_INTERVAL;
+  doc->display_colormap = g_strdup (FR_SCENE_DISPLAY_COLORMAP);
+  doc->display_wavefront_time = FR_SCENE_DISPLAY_WAVEFRONT_TIME;
   return doc;
 }
 
@@ -45,6 +48,7 @@ fr_scene_doc_free (FrSceneDoc *doc)
   g_free (doc->fold_method);
   g_free (doc->fold_backend);
   g_clear_pointer (&doc->fold_horizon, g_array_unref);
+  g_free (doc->display_colormap);
   g_free (doc);
 }
 
@@ -520,6 +524,67 @@ read_fold_extra (Reader     *r,
   return TRUE;
 }
 
+/* The colour maps a scene may name (fr-colormap.c's ids; this library
+ * has no GTK, so it keeps its own list, which tests/test-app-undo.c
+ * compares with fr-colormap's). */
+static const char *const colormaps[] = { "viridis", "cividis", "magma", NULL };
+
+/* The optional "display": each member optional, defaults as set by
+ * fr_scene_doc_new. */
+static gboolean
+read_display (Reader     *r,
+              JsonObject *root,
+              FrSceneDoc *doc)
+{
+  JsonObject *display = NULL;
+  const char *colormap = NULL;
+  JsonNode *node;
+
+  if (!get_object (r, root, "display", &display))
+    return FALSE;
+  if (display == NULL)
+    return TRUE;
+  doc->has_display = TRUE;
+
+  if (!get_number (r, display, "display", "interval", FALSE, &doc->display_interval))
+    return FALSE;
+  if (doc->display_interval < 0.0 || doc->display_interval > FR_SCENE_DISPLAY_INTERVAL_MAX)
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                 _("the display “interval” must be from 0 to %g (0 hides the isochrons), not %g"),
+                 FR_SCENE_DISPLAY_INTERVAL_MAX, doc->display_interval);
+
+  if (!get_string (r, display, "display", "colormap", &colormap))
+    return FALSE;
+  if (colormap != NULL)
+    {
+      if (!g_strv_contains (colormaps, colormap))
+        {
+          g_autofree char *list = g_strjoinv (", ", (char **) colormaps);
+
+          return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                       _("the colour map “%s” is unknown (known: %s)"), colormap, list);
+        }
+      g_free (doc->display_colormap);
+      doc->display_colormap = g_strdup (colormap);
+    }
+
+  if ((node = json_object_get_member (display, "wavefront")) != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be true or false"),
+                     "wavefront", "display");
+      doc->display_wavefront = json_node_get_boolean (node);
+    }
+
+  if (!get_number (r, display, "display", "wavefront_time", FALSE, &doc->display_wavefront_time))
+    return FALSE;
+  if (doc->display_wavefront_time < 0.0)
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                 _("the display “wavefront_time” must be 0 or more, not %g"),
+                 doc->display_wavefront_time);
+  return TRUE;
+}
+
 static gboolean
 read_settings (Reader     *r,
                JsonObject *root,
@@ -588,7 +653,7 @@ read_settings (Reader     *r,
       if (!(doc->view_scale > 0))
         return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the view scale must be positive"));
     }
-  return TRUE;
+  return read_display (r, root, doc);
 }
 
 /* json-glib parses recursively, so a document nested a hundred thousand
@@ -958,6 +1023,18 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
       put_number (s, doc->view_cz);
       g_string_append (s, ", \"scale\": ");
       put_number (s, doc->view_scale);
+      g_string_append_c (s, '}');
+    }
+  if (doc->has_display)
+    {
+      g_string_append (s, ",\n  \"display\": {\"interval\": ");
+      put_number (s, doc->display_interval);
+      g_string_append (s, ", \"colormap\": ");
+      put_string (s, doc->display_colormap != NULL ? doc->display_colormap
+                                                   : FR_SCENE_DISPLAY_COLORMAP);
+      g_string_append_printf (s, ", \"wavefront\": %s, \"wavefront_time\": ",
+                              doc->display_wavefront ? "true" : "false");
+      put_number (s, doc->display_wavefront_time);
       g_string_append_c (s, '}');
     }
   g_string_append (s, "\n}\n");

@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Scene files: JSON of format "foldray-scene", version 1, holding the
  * model (grid, background reference, layers, obstacles), sources,
- * receivers, solver settings and view.  GLib and json-glib only, no GTK:
- * foldray-cli reads scenes through this too.  Saves are atomic. */
+ * receivers, solver settings, view and display settings.  GLib and
+ * json-glib only, no GTK: foldray-cli reads scenes through this too (and
+ * ignores the view and display).  Saves are atomic.
+ *
+ * "display" is optional, and so is each of its members:
+ *   {"interval": 0.05,         isochrons every, in T's unit; 0 hides them (0 to 100)
+ *    "colormap": "viridis",    "viridis", "cividis" or "magma"
+ *    "wavefront": false,       the wavefront shown
+ *    "wavefront_time": 0.3}    at this time (0 or more)
+ * A member left out takes the value above, as does every member of a
+ * scene without "display". */
 #pragma once
 
 #include <glib.h>
@@ -13,6 +22,12 @@ G_BEGIN_DECLS
 
 #define FR_SCENE_FILE_FORMAT  "foldray-scene"
 #define FR_SCENE_FILE_VERSION 1
+
+/* The display settings of a scene that does not give them. */
+#define FR_SCENE_DISPLAY_INTERVAL       0.05
+#define FR_SCENE_DISPLAY_INTERVAL_MAX   100.0
+#define FR_SCENE_DISPLAY_COLORMAP       "viridis"
+#define FR_SCENE_DISPLAY_WAVEFRONT_TIME 0.3
 
 #define FR_SCENE_FILE_ERROR (fr_scene_file_error_quark ())
 
@@ -51,6 +66,13 @@ typedef struct
   GArray   *fold_horizon;   /* FrVertex, the starting horizon; NULL: not given */
   gboolean  has_view;
   double    view_cx, view_cz, view_scale;
+  /* "display": the side panel's display settings.  Without it (or without
+   * a member) the defaults above; written only when has_display. */
+  gboolean  has_display;
+  double    display_interval;         /* isochrons every; 0: none */
+  char     *display_colormap;         /* "viridis", "cividis", "magma" */
+  gboolean  display_wavefront;
+  double    display_wavefront_time;
 } FrSceneDoc;
 
 GQuark      fr_scene_file_error_quark (void);

@@ -134,6 +134,7 @@ make_doc (FrSession *self)
   doc->view_cx = view->cx;
   doc->view_cz = view->cz;
   doc->view_scale = view->scale;
+  fr_side_panel_save_display (panel, doc);
   fr_fold_state_to_doc (fr_window_get_fold_state (self->window), doc);
   return doc;
 }
@@ -240,6 +241,9 @@ fr_session_open (FrSession   *self,
   if (!fr_scene_load_doc (fr_window_get_scene (self->window), doc, error))
     return FALSE;
   fr_side_panel_set_radius (fr_window_get_side_panel (self->window), doc->radius);
+  /* Without "display" the defaults: nothing of the previous document's
+   * look carries over into this one (and into its next save). */
+  fr_side_panel_load_display (fr_window_get_side_panel (self->window), doc);
   /* Also without a "fold" member: nothing of the previous document's
    * folds (horizon, ψa, undo history) carries over. */
   fr_fold_state_load_doc (fr_window_get_fold_state (self->window), doc);

@@ -23,6 +23,8 @@ struct _FrSidePanel
   GtkAdjustment *front_adjustment;
   GtkLabel      *entry_message;
   FrModelPanel  *model_panel;
+
+  gboolean       applying;    /* display set by the program, not the user */
 };
 
 G_DEFINE_FINAL_TYPE (FrSidePanel, fr_side_panel, GTK_TYPE_WIDGET)
@@ -33,10 +35,19 @@ static const fr_spr_backend backends[] = { FR_SPR_AUTO, FR_SPR_DIJKSTRA, FR_SPR_
 enum {
   SOLVER_CHANGED,
   DISPLAY_CHANGED,
+  DISPLAY_EDITED,
   N_SIGNALS
 };
 
 static guint signals[N_SIGNALS];
+
+static void
+display_changed (FrSidePanel *self)
+{
+  g_signal_emit (self, signals[DISPLAY_CHANGED], 0);
+  if (!self->applying)
+    g_signal_emit (self, signals[DISPLAY_EDITED], 0);
+}
 
 static void
 radius_changed_cb (FrSidePanel *self)
@@ -53,19 +64,19 @@ backend_changed_cb (FrSidePanel *self)
 static void
 interval_changed_cb (FrSidePanel *self)
 {
-  g_signal_emit (self, signals[DISPLAY_CHANGED], 0);
+  display_changed (self);
 }
 
 static void
 colormap_changed_cb (FrSidePanel *self)
 {
-  g_signal_emit (self, signals[DISPLAY_CHANGED], 0);
+  display_changed (self);
 }
 
 static void
 front_changed_cb (FrSidePanel *self)
 {
-  g_signal_emit (self, signals[DISPLAY_CHANGED], 0);
+  display_changed (self);
 }
 
 static void
@@ -93,6 +104,12 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   signals[DISPLAY_CHANGED] =
     g_signal_new ("display-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* The same, changed by the user (after display-changed): the scene,
+   * which saves them, is modified.  Not for the fr_side_panel_set_*()
+   * calls, nor for the wavefront time a new solve's range clamps. */
+  signals[DISPLAY_EDITED] =
+    g_signal_new ("display-edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (FR_TYPE_MODEL_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-side-panel.ui");
@@ -119,8 +136,12 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
 static void
 fr_side_panel_init (FrSidePanel *self)
 {
+  g_autoptr(FrSceneDoc) defaults = fr_scene_doc_new (NULL);
+
   gtk_widget_init_template (GTK_WIDGET (self));
   fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
+  /* The panel starts as a scene without display settings opens. */
+  fr_side_panel_load_display (self, defaults);
   /* Offer only the back ends this build has. */
   if (!fr_cuda_built ())
     gtk_string_list_remove (GTK_STRING_LIST (gtk_drop_down_get_model (self->backend_dropdown)),
@@ -191,7 +212,10 @@ fr_side_panel_set_interval (FrSidePanel *self,
                             double       interval)
 {
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
+
+  self->applying = TRUE;
   gtk_spin_button_set_value (self->interval_spin, interval);
+  self->applying = FALSE;
 }
 
 FrColormap
@@ -211,7 +235,10 @@ fr_side_panel_set_colormap (FrSidePanel *self,
 {
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
   g_return_if_fail (colormap < FR_N_COLORMAPS);
+
+  self->applying = TRUE;
   gtk_drop_down_set_selected (self->colormap_dropdown, colormap);
+  self->applying = FALSE;
 }
 
 /* Whether the wavefront is shown, and at which time. */
@@ -234,10 +261,12 @@ fr_side_panel_set_front (FrSidePanel *self,
 {
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
 
+  self->applying = TRUE;
   if (time > gtk_adjustment_get_upper (self->front_adjustment))
     gtk_adjustment_set_upper (self->front_adjustment, time);
   gtk_adjustment_set_value (self->front_adjustment, time);
   gtk_switch_set_active (self->front_switch, enabled);
+  self->applying = FALSE;
 }
 
 /* Sets the wavefront slider's range to [0, max_time] (the latest arrival). */
@@ -252,9 +281,46 @@ fr_side_panel_set_front_max (FrSidePanel *self,
   if (!(max_time > 0.0) || !isfinite (max_time))
     return;
   value = gtk_adjustment_get_value (self->front_adjustment);
+  self->applying = TRUE;
   gtk_adjustment_configure (self->front_adjustment, MIN (value, max_time), 0.0, max_time,
                             max_time / 100.0, max_time / 10.0, 0.0);
+  self->applying = FALSE;
 }
+
+/* The display settings of a scene document: what was saved, else the
+ * defaults (fr-scene-file.h).  Not a user edit. */
+void
+fr_side_panel_load_display (FrSidePanel      *self,
+                            const FrSceneDoc *doc)
+{
+  FrColormap colormap = FR_COLORMAP_VIRIDIS;
+
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+  g_return_if_fail (doc != NULL);
+
+  /* The scene file has checked the name against the same list. */
+  if (doc->display_colormap == NULL || !fr_colormap_from_id (doc->display_colormap, &colormap))
+    colormap = FR_COLORMAP_VIRIDIS;
+  fr_side_panel_set_interval (self, doc->display_interval);
+  fr_side_panel_set_colormap (self, colormap);
+  fr_side_panel_set_front (self, doc->display_wavefront, doc->display_wavefront_time);
+}
+
+/* Writes the display settings into doc, to be saved with it. */
+void
+fr_side_panel_save_display (FrSidePanel *self,
+                            FrSceneDoc  *doc)
+{
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+  g_return_if_fail (doc != NULL);
+
+  doc->has_display = TRUE;
+  doc->display_interval = fr_side_panel_get_interval (self);
+  g_free (doc->display_colormap);
+  doc->display_colormap = g_strdup (fr_colormap_get_id (fr_side_panel_get_colormap (self)));
+  doc->display_wavefront = fr_side_panel_get_front (self, &doc->display_wavefront_time);
+}
+
 
 /* The model panel inside the side panel. */
 FrModelPanel *

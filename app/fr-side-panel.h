@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The side panel: solver settings (mode, radius, back end) and display
  * settings (isochron interval, colour map, wavefront), as properties the
- * window binds to, and the model panel (fr-model-panel.h) between them. */
+ * window binds to, and the model panel (fr-model-panel.h) between them.
+ * The display settings are saved with the scene ("display" in its file)
+ * but are no undo step: "display-edited" tells the window that the user
+ * changed one, so the scene is modified. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "fr-colormap.h"
 #include "fr-model-panel.h"
+#include "fr-scene-file.h"
 #include "fr-spr.h"
 
 G_BEGIN_DECLS
@@ -37,5 +41,9 @@ void            fr_side_panel_set_front     (FrSidePanel    *self,
 void            fr_side_panel_set_front_max (FrSidePanel    *self,
                                              double          max_time);
 FrModelPanel   *fr_side_panel_get_model_panel (FrSidePanel  *self);
+void            fr_side_panel_load_display  (FrSidePanel      *self,
+                                             const FrSceneDoc *doc);
+void            fr_side_panel_save_display  (FrSidePanel      *self,
+                                             FrSceneDoc       *doc);
 
 G_END_DECLS

@@ -559,6 +559,20 @@ display_settings_changed_cb (FrWindow    *self,
   fr_canvas_set_front (self->canvas, enabled, front);
 }
 
+/* The display settings are saved with the scene, so the user's change
+ * modifies it (title, autosave, the question before closing); like the
+ * view and the solver settings they are no undo step. */
+static void
+display_edited_cb (FrWindow    *self,
+                   FrSidePanel *panel)
+{
+  if (!fr_scene_has_model (self->scene))
+    return;
+  fr_scene_set_modified (self->scene, TRUE);
+  if (self->session != NULL)
+    fr_session_scene_edited (self->session);
+}
+
 /* Undo and redo act on the fold's history in Folds mode, else on the
  * scene's. */
 static FrUndo *
@@ -1108,6 +1122,8 @@ fr_window_init (FrWindow *self)
                            G_CALLBACK (solver_settings_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->side_panel, "display-changed",
                            G_CALLBACK (display_settings_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->side_panel, "display-edited",
+                           G_CALLBACK (display_edited_cb), self, G_CONNECT_SWAPPED);
 
   fr_canvas_set_scene (self->canvas, self->scene);
   fr_editor_set_scene (self->editor, self->scene);

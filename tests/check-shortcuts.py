@@ -3,7 +3,9 @@
 """The Keyboard Shortcuts window (ui/fr-shortcuts.ui) lists every key the
 application binds: the application's accelerators (app/fr-application.c)
 and the window's own bindings (app/fr-window.c).  A key added to the code
-but not to the window is a shortcut nobody finds.  Speaks TAP.
+but not to the window is a shortcut nobody finds.  And every row shows
+something in its key column: a gesture of type "gesture" (a mouse action)
+has no picture of its own, so it needs an icon.  Speaks TAP.
 
 Usage: check-shortcuts.py SOURCE_ROOT"""
 
@@ -39,11 +41,19 @@ for key, mask, action in re.findall(
     mods = "".join(MASKS[m.strip()] for m in mask.split("|"))
     bound.setdefault(action, []).append(norm(mods + key))
 
-# accelerators the window shows
+# accelerators the window shows, and the rows whose key column is empty
 shown = set()
-for prop in ET.fromstring(read("ui", "fr-shortcuts.ui")).iter("property"):
-    if prop.get("name") == "accelerator":
-        shown.update(norm(a) for a in prop.text.split())
+blank = []
+for obj in ET.fromstring(read("ui", "fr-shortcuts.ui")).iter("object"):
+    if obj.get("class") != "GtkShortcutsShortcut":
+        continue
+    props = {p.get("name"): p for p in obj.findall("property")}
+    if "accelerator" in props:
+        shown.update(norm(a) for a in props["accelerator"].text.split())
+    kind = props["shortcut-type"].text if "shortcut-type" in props else "accelerator"
+    if (kind == "accelerator" and "accelerator" not in props and "action-name" not in props) or \
+       (kind == "gesture" and "icon" not in props):
+        blank.append(props["title"].text if "title" in props else "?")
 
 n = 0
 ok_all = True
@@ -54,5 +64,9 @@ for action in sorted(bound):
     ok_all &= ok
     print("%s %d - %s (%s) is in the Keyboard Shortcuts window" %
           ("ok" if ok else "not ok", n, action, ", ".join(keys)))
+n += 1
+ok_all &= not blank
+print("%s %d - every row shows a key or an icon%s" %
+      ("ok" if not blank else "not ok", n, " (empty: %s)" % ", ".join(blank) if blank else ""))
 print("1..%d" % n)
 sys.exit(0 if ok_all and n > 10 else 1)

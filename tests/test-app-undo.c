@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The undo stack (app/fr-undo.c) and the scene's edits through it. */
+/* The undo stack (app/fr-undo.c) and the scene's edits through it; and
+ * what is saved beside them but kept out of it (the display settings). */
 #include <math.h>
+#include <string.h>
 
 #include <glib.h>
 
+#include "fr-colormap.h"
 #include "fr-fold-state.h"
 #include "fr-scene.h"
+#include "fr-scene-file.h"
 #include "fr-undo.h"
 
 typedef struct
@@ -277,6 +281,46 @@ test_fold_reset (void)
   g_assert_finalize_object (fold);
 }
 
+/* The display settings are no undo step (the window marks the scene
+ * modified, nothing else), so only their file form is the app's to test
+ * here: the colour maps a scene may name are exactly fr-colormap's.  The
+ * scene library has no GTK and keeps its own list of names. */
+static void
+test_display_colormaps (void)
+{
+  g_autoptr(GString) known = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FrSceneDoc) bad = NULL;
+  g_autofree char *want = NULL;
+
+  for (FrColormap map = 0; map < FR_N_COLORMAPS; map++)
+    {
+      const char *id = fr_colormap_get_id (map);
+      g_autofree char *text =
+        g_strdup_printf ("{\"format\": \"foldray-scene\", \"version\": 1, "
+                         "\"grid\": {\"nx\": 4, \"nz\": 4, \"spacing\": [1, 1]}, "
+                         "\"display\": {\"colormap\": \"%s\"}}", id);
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (text, -1, "map.json", NULL, &error);
+      FrColormap back = FR_N_COLORMAPS;
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (doc->display_colormap, ==, id);
+      g_assert_true (fr_colormap_from_id (doc->display_colormap, &back));
+      g_assert_cmpint (back, ==, map);
+      g_string_append_printf (known, "%s%s", map > 0 ? ", " : "", id);
+    }
+  /* Refused names are answered with the list, which is fr-colormap's. */
+  bad = fr_scene_doc_parse ("{\"format\": \"foldray-scene\", \"version\": 1, "
+                            "\"grid\": {\"nx\": 4, \"nz\": 4, \"spacing\": [1, 1]}, "
+                            "\"display\": {\"colormap\": \"jet\"}}", -1, "map.json", NULL, &error);
+  g_assert_null (bad);
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID);
+  want = g_strdup_printf ("(known: %s)", known->str);
+  g_assert_nonnull (strstr (error->message, want));
+  /* A scene without display settings gets the side panel's first map. */
+  g_assert_cmpstr (FR_SCENE_DISPLAY_COLORMAP, ==, fr_colormap_get_id (0));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -287,5 +331,6 @@ main (int   argc,
   g_test_add_func ("/app/undo/scene-edits", test_scene_edits);
   g_test_add_func ("/app/undo/modified-before-changed", test_modified_before_changed);
   g_test_add_func ("/app/undo/fold-reset", test_fold_reset);
+  g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   return g_test_run ();
 }

@@ -130,6 +130,13 @@ full_doc (const char *dir)
   doc->view_cx = 1.5;
   doc->view_cz = 0.5;
   doc->view_scale = 123.456789;
+  /* None of the defaults, so that a member lost on the way shows. */
+  doc->has_display = TRUE;
+  doc->display_interval = 0.02;
+  g_free (doc->display_colormap);
+  doc->display_colormap = g_strdup ("magma");
+  doc->display_wavefront = TRUE;
+  doc->display_wavefront_time = 0.45;
   return doc;
 }
 
@@ -174,10 +181,18 @@ test_round_trip (void)
   g_assert_cmpuint (back->fold_horizon->len, ==, 3);
   g_assert_cmpmem (back->fold_horizon->data, 3 * sizeof (FrVertex),
                    doc->fold_horizon->data, 3 * sizeof (FrVertex));
+  /* And so do the display settings. */
+  g_assert_true (back->has_display);
+  g_assert_cmpfloat (back->display_interval, ==, 0.02);
+  g_assert_cmpstr (back->display_colormap, ==, "magma");
+  g_assert_true (back->display_wavefront);
+  g_assert_cmpfloat (back->display_wavefront_time, ==, 0.45);
   g_assert_true (fr_scene_doc_save (back, b, &error));
   ta = read_text (a);
   tb = read_text (b);
   g_assert_cmpstr (ta, ==, tb);
+  g_assert_nonnull (strstr (ta, "\"display\": {\"interval\": 0.02, \"colormap\": \"magma\", "
+                                "\"wavefront\": true, \"wavefront_time\": 0.45}"));
   /* The background sits beside the scene, so it is written relative. */
   g_assert_nonnull (strstr (ta, "\"path\": \"bg.npy\""));
 
@@ -255,6 +270,17 @@ test_malformed (void)
     { HEAD GRID ", \"fold\": {\"horizon\": [[0, 1, 2]]}}", FR_SCENE_FILE_ERROR_MALFORMED, "horizon" },
     { HEAD GRID ", \"view\": {\"cx\": 0, \"cz\": 0, \"scale\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "scale" },
     { HEAD GRID ", \"default_velocity\": 0}", FR_SCENE_FILE_ERROR_INVALID, "default velocity" },
+    { HEAD GRID ", \"display\": 3}", FR_SCENE_FILE_ERROR_MALFORMED, "“display” must be an object" },
+    { HEAD GRID ", \"display\": {\"interval\": \"0.1\"}}", FR_SCENE_FILE_ERROR_MALFORMED, "“interval” in display must be a number" },
+    { HEAD GRID ", \"display\": {\"interval\": -0.01}}", FR_SCENE_FILE_ERROR_INVALID, "“interval” must be from 0 to 100 (0 hides the isochrons), not -0.01" },
+    { HEAD GRID ", \"display\": {\"interval\": 250}}", FR_SCENE_FILE_ERROR_INVALID, "from 0 to 100 (0 hides the isochrons), not 250" },
+    { HEAD GRID ", \"display\": {\"colormap\": \"jet\"}}", FR_SCENE_FILE_ERROR_INVALID, "the colour map “jet” is unknown (known: viridis, cividis, magma)" },
+    { HEAD GRID ", \"display\": {\"colormap\": \"Viridis\"}}", FR_SCENE_FILE_ERROR_INVALID, "“Viridis” is unknown" },
+    { HEAD GRID ", \"display\": {\"colormap\": 2}}", FR_SCENE_FILE_ERROR_MALFORMED, "“colormap” in display must be a string" },
+    { HEAD GRID ", \"display\": {\"wavefront\": \"yes\"}}", FR_SCENE_FILE_ERROR_MALFORMED, "“wavefront” in display must be true or false" },
+    { HEAD GRID ", \"display\": {\"wavefront\": 1}}", FR_SCENE_FILE_ERROR_MALFORMED, "“wavefront” in display must be true or false" },
+    { HEAD GRID ", \"display\": {\"wavefront_time\": -1}}", FR_SCENE_FILE_ERROR_INVALID, "“wavefront_time” must be 0 or more, not -1" },
+    { HEAD GRID ", \"display\": {\"wavefront_time\": null}}", FR_SCENE_FILE_ERROR_MALFORMED, "“wavefront_time” in display must be a number" },
   };
   g_autofree char *dir = make_tmpdir ();
 
@@ -286,6 +312,60 @@ test_malformed (void)
     g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO);
   }
   rm_rf (dir);
+}
+
+/* "display" is optional, and so is each of its members: what is not
+ * given is the default (the side panel's own), and a scene without it is
+ * written back without it. */
+static void
+test_display_defaults (void)
+{
+  static const struct {
+    const char *display;
+    gboolean has_display;
+    double interval;
+    const char *colormap;
+    gboolean wavefront;
+    double time;
+  } cases[] = {
+    { "", FALSE, 0.05, "viridis", FALSE, 0.3 },
+    { ", \"display\": null", FALSE, 0.05, "viridis", FALSE, 0.3 },
+    { ", \"display\": {}", TRUE, 0.05, "viridis", FALSE, 0.3 },
+    { ", \"display\": {\"colormap\": \"cividis\"}", TRUE, 0.05, "cividis", FALSE, 0.3 },
+    { ", \"display\": {\"interval\": 0, \"wavefront\": true}", TRUE, 0.0, "viridis", TRUE, 0.3 },
+    { ", \"display\": {\"interval\": 100, \"wavefront_time\": 12}", TRUE, 100.0, "viridis", FALSE, 12.0 },
+    /* Unknown members are ignored, as everywhere in a scene. */
+    { ", \"display\": {\"contrast\": 3}", TRUE, 0.05, "viridis", FALSE, 0.3 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strconcat (HEAD GRID, cases[i].display, "}", NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (text, -1, "ok.json", NULL, &error);
+      g_autofree char *json = NULL;
+
+      g_test_message ("case %u: %s", i, text);
+      g_assert_no_error (error);
+      g_assert_cmpint (doc->has_display, ==, cases[i].has_display);
+      g_assert_cmpfloat (doc->display_interval, ==, cases[i].interval);
+      g_assert_cmpstr (doc->display_colormap, ==, cases[i].colormap);
+      g_assert_cmpint (doc->display_wavefront, ==, cases[i].wavefront);
+      g_assert_cmpfloat (doc->display_wavefront_time, ==, cases[i].time);
+      json = fr_scene_doc_to_json (doc, NULL);
+      g_assert_true ((strstr (json, "\"display\"") != NULL) == cases[i].has_display);
+    }
+
+  /* A new document has the defaults too, and writes no "display". */
+  {
+    g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (NULL);
+
+    g_assert_false (doc->has_display);
+    g_assert_cmpfloat (doc->display_interval, ==, FR_SCENE_DISPLAY_INTERVAL);
+    g_assert_cmpstr (doc->display_colormap, ==, FR_SCENE_DISPLAY_COLORMAP);
+    g_assert_false (doc->display_wavefront);
+    g_assert_cmpfloat (doc->display_wavefront_time, ==, FR_SCENE_DISPLAY_WAVEFRONT_TIME);
+  }
 }
 
 static guint
@@ -482,6 +562,41 @@ test_cli (void)
   /* The same with the scene rasterised here and given as plain flags. */
   doc = fr_scene_doc_load (scene, &error);
   g_assert_no_error (error);
+
+  /* The scene with display settings (the app's, saved since they were
+   * added) solves the same: foldray-cli reads and ignores them. */
+  {
+    g_autofree char *dscene = g_build_filename (dir, "display.json", NULL);
+    g_autofree char *t3 = g_build_filename (dir, "t3.npy", NULL);
+    g_autofree char *djson = NULL;
+    g_autofree char *c = NULL;
+    gsize lc;
+
+    doc->has_display = TRUE;
+    doc->display_interval = 0.1;
+    g_free (doc->display_colormap);
+    doc->display_colormap = g_strdup ("magma");
+    doc->display_wavefront = TRUE;
+    doc->display_wavefront_time = 0.4;
+    g_assert_true (fr_scene_doc_save (doc, dscene, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (dscene, &djson, NULL, NULL));
+    g_assert_nonnull (strstr (djson, "\"display\": {"));
+    g_free (args);
+    args = g_strdup_printf ("spr --scene %s --radius 3 --backend cpu --out %s", dscene, t3);
+    run_cli (args, &out, &err, &status);
+    if (status != 0)
+      g_test_message ("stderr: %s", err);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpstr (err, ==, "");
+    g_assert_true (g_file_get_contents (t1, &a, &la, NULL));
+    g_assert_true (g_file_get_contents (t3, &c, &lc, NULL));
+    g_assert_cmpmem (a, la, c, lc);
+    g_clear_pointer (&a, g_free);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    doc->has_display = FALSE;
+  }
   v = fr_model_rasterise (doc->model, &error);
   g_assert_no_error (error);
   write_npy (vel, &doc->model->grid, g_bytes_get_data (v, NULL));
@@ -987,6 +1102,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/round-trip", test_round_trip);
   g_test_add_func ("/scene-file/grid-float64", test_grid_float64);
   g_test_add_func ("/scene-file/malformed", test_malformed);
+  g_test_add_func ("/scene-file/display-defaults", test_display_defaults);
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
   g_test_add_func ("/scene-file/segy", test_segy);
   g_test_add_func ("/scene-file/cli", test_cli);

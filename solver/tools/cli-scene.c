@@ -280,7 +280,9 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                      "--scene %s", error->message);
   m = doc->model;
 
-  /* What the scene supplies: only what the user did not give. */
+  /* What the scene supplies: only what the user did not give.  Its "view"
+   * and "display" are the application's (checked on reading, like every
+   * member) and stand for no flag. */
   speed_const = fold && doc->has_fold && doc->has_fold_speed && !doc->fold_speed_from_grid &&
                 !given (argc, argv, "--speed") && !given (argc, argv, "--speed-const");
   want_horizon = fold && doc->has_fold && doc->fold_horizon != NULL && doc->fold_horizon->len >= 2 &&

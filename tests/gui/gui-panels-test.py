@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""GUI tests of the side panels, the colour bar, the cursor readout, the
-status bar and the application's stderr, under a real X server (run it
-inside xvfb-run).  Real input through xdotool, the screen read with
-ImageMagick's `import`, checks by pixels and by the frame log.  Speaks TAP.
+"""GUI tests of the side panels (the wheel over their fields, the layer and
+obstacle fields, the display settings saved with the scene), the colour
+bar, the cursor readout, the status bar and the application's stderr,
+under a real X server (run it inside xvfb-run).  Real input through
+xdotool, the screen read with ImageMagick's `import`, checks by pixels, by
+the frame log and by the saved file.  Speaks TAP.
 
 Usage: gui-panels-test.py FOLDRAY_EXE OUT_DIR [cuda|no-cuda]
 
@@ -11,7 +13,9 @@ The harness (App, screenshots, TAP) is guilib.py, shared with gui-test.py.  The 
 positions are those of the window at GEOMETRY with the bundled
 three-layer scene; the window sits at the screen's top-left corner."""
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -161,6 +165,41 @@ def t_scroll_panel():
     return moved > 2000 and not new_job, "%d panel pixels changed; new solve: %s" % (moved, new_job)
 
 
+def t_scroll_focused_spin():
+    """The wheel over a spin button that has the focus (one typed into a
+    while ago keeps it) scrolls the panel too, and leaves the value: no
+    new solve, and the same text once the panel is back and the entry has
+    lost the focus."""
+    x, y = RADIUS_ENTRY
+    box = (x - 80, y - 12, x + 80, y + 12)
+    xdo("mousemove", 700, 700)
+    time.sleep(0.6)
+    text_before = screenshot()[box[1]:box[3], box[0]:box[2]].copy()
+    click(x, y)                     # the caret in Radius: it has the focus
+    before = screenshot("04b-radius-focused")
+    job = app.last_job()
+    xdo("mousemove", x, y)
+    time.sleep(0.3)
+    for _ in range(3):
+        xdo("click", 5)
+        time.sleep(0.1)
+    time.sleep(1.5)
+    after = screenshot("04c-wheel-over-focused-radius")
+    moved = differs(before, after, PANEL_BOX)
+    new_job = app.last_job() != job
+    for _ in range(6):
+        xdo("click", 4)
+        time.sleep(0.05)
+    xdo("key", "Tab")               # the focus leaves Radius (it keeps its text)
+    xdo("mousemove", 700, 700)
+    time.sleep(0.8)
+    text_after = screenshot("04d-radius-unfocused")[box[1]:box[3], box[0]:box[2]]
+    same = bool(np.array_equal(text_before, text_after))
+    new_job = new_job or app.last_job() != job
+    return (moved > 2000 and not new_job and same,
+            "%d panel pixels changed; new solve: %s; Radius text unchanged: %s" % (moved, new_job, same))
+
+
 def t_invalid_velocity():
     """"abc" in Velocity is refused: the value stays, the entry turns red
     and a message says why."""
@@ -261,6 +300,7 @@ for name, fn in [
     ("the window opens on the three-layer scene", t_window),
     ("the back-end drop-down offers only the back ends of this build", t_backends),
     ("the wheel over an unfocused spin button scrolls the panel, not the value", t_scroll_panel),
+    ("the wheel over a focused spin button scrolls the panel, not the value", t_scroll_focused_spin),
     ("\"abc\" in Velocity is refused with a visible reason, and nothing is solved", t_invalid_velocity),
     ("Radius 100 is clamped to 16 visibly, with the allowed range in a tooltip", t_radius_clamped),
     ("a velocity edit re-labels the colour bar at once", t_legend_follows),
@@ -464,6 +504,298 @@ check("a corrupt SCENE.json opens the example with the error in a dialog (and on
                               "17-corrupt-scene"))
 check("a corrupt FILE.npy opens the example with the error in a dialog (and on stderr)",
       lambda: bad_file_dialog("corrupt.npy", b"\x93NUMPY\x01\x00garbage", "18-corrupt-npy"))
+
+# ------------------------------------------------------------------ session 5
+# The layer and obstacle fields show what they edit, or nothing (a dash)
+# while nothing is selected: never a value left from before.  Pixel
+# positions as in session 2 (the panel at its top).
+LAYER_ROWS = {1: (1027, 406), 2: (1027, 432), 3: (1027, 458)}
+REMOVE_BUTTON = (1108, 494)
+UNDO_BUTTON = (241, 27)
+REDO_BUTTON = (275, 27)
+# The text of each field (inside its frame, left of its − + buttons).
+FIELDS = {"velocity": (982, 522, 1110, 547), "dv/dz": (982, 562, 1110, 587),
+          "dv/dx": (982, 602, 1110, 627), "obstacle velocity": (1054, 672, 1110, 697)}
+QUIET = (700, 700)                  # the pointer out of the way, over the canvas
+
+
+ROW_HEIGHT = 26                     # with a layer fewer, the fields move up by this
+
+
+def fields(img, dy=0):
+    return {k: img[y0 + dy:y1 + dy, x0:x1].copy() for k, (x0, y0, x1, y1) in FIELDS.items()}
+
+
+def ink(crop):
+    """Pixels that stand out from the field's background: text."""
+    p = crop.astype(int)
+    bg = np.median(p.reshape(-1, 3), axis=0)
+    return int((np.abs(p - bg).max(axis=-1) > 40).sum())
+
+
+def blank(crops, names=FIELDS):
+    """Those of the fields named that show text (a dash has about 11 ink
+    pixels, a value such as 1.000 well over 60), with their ink: none when
+    all are blank."""
+    return {k: ink(crops[k]) for k in names if ink(crops[k]) > 25}
+
+
+def filled(crops, names):
+    return len(blank(crops, names)) == len(names)
+
+
+def quiet_shot(name, dy=0):
+    xdo("mousemove", *QUIET)
+    time.sleep(0.6)
+    return fields(screenshot(name), dy)
+
+
+model_scene = os.path.join(OUT, "fields.json")
+shutil.copy(SCENE, model_scene)
+fapp = App(model_scene, name="fields")
+seen = {}
+
+
+def t_fields_window():
+    ok = fapp.find_window()
+    if ok:
+        fapp.settle_all()
+    return ok, "" if ok else "no window named Foldray"
+
+
+def t_fields_blank_at_start():
+    """Nothing selected at start: every layer and obstacle field is blank
+    (it showed 1.000, 0.000, 0.000 and 0.500, values of no layer)."""
+    seen["start"] = c = quiet_shot("20-fields-nothing-selected")
+    bad = blank(c)
+    return not bad, "fields with text (ink pixels): %s" % bad if bad else "all blank"
+
+
+def t_fields_show_layer():
+    """Selecting a layer shows its values; another layer, its own."""
+    click(*LAYER_ROWS[1])
+    one = quiet_shot("21-fields-layer1")
+    click(*LAYER_ROWS[2])
+    seen["layer2"] = two = quiet_shot("22-fields-layer2")
+    layer = ("velocity", "dv/dz", "dv/dx")
+    shown = filled(one, layer) and filled(two, layer)
+    # 1.500 against 2.500; both gradients 0.000.
+    other = not np.array_equal(one["velocity"], two["velocity"])
+    same_gradient = np.array_equal(one["dv/dz"], two["dv/dz"])
+    no_obstacle = not blank(two, ("obstacle velocity",))
+    return (shown and other and same_gradient and no_obstacle,
+            "layer fields filled: %s; velocity differs between layers 1 and 2: %s; "
+            "dv/dz alike: %s; obstacle field blank: %s; ink %s / %s" %
+            (shown, other, same_gradient, no_obstacle,
+             {k: ink(v) for k, v in one.items()}, {k: ink(v) for k, v in two.items()}))
+
+
+def t_fields_deselect():
+    """Ctrl+Space on the selected row unselects it: the fields go blank,
+    exactly as at the start."""
+    xdo("key", "ctrl+space")        # the focus is on layer 2's row (clicked)
+    time.sleep(0.5)
+    c = quiet_shot("23-fields-deselected")
+    bad = blank(c)
+    as_start = all(np.array_equal(c[k], seen["start"][k]) for k in FIELDS)
+    return not bad and as_start, "text left in %s; as at the start: %s" % (bad, as_start)
+
+
+def t_fields_undo_redo():
+    """An edit, its undo and its redo (header buttons) keep the selected
+    layer's fields in step with the model."""
+    click(*LAYER_ROWS[2])
+    job = fapp.last_job()
+    type_into(*VELOCITY_ENTRY, "3.25")
+    click(*LAYER_ROWS[2])           # the focus off the entry (no caret)
+    fapp.settle_all()
+    edited = quiet_shot("24-fields-velocity-3.25")
+    click(*UNDO_BUTTON)
+    fapp.settle_all()
+    undone = quiet_shot("25-fields-undone")
+    click(*REDO_BUTTON)
+    fapp.settle_all()
+    redone = quiet_shot("26-fields-redone")
+    solved = fapp.last_job() != job
+    changed = not np.array_equal(edited["velocity"], seen["layer2"]["velocity"])
+    back = np.array_equal(undone["velocity"], seen["layer2"]["velocity"])
+    again = np.array_equal(redone["velocity"], edited["velocity"])
+    return (solved and changed and back and again,
+            "solved: %s; 3.25 shown: %s; undo shows 2.500 again: %s; redo shows 3.25: %s" %
+            (solved, changed, back, again))
+
+
+def t_fields_canvas_select():
+    """A layer picked on the canvas (a node of its interface, while
+    editing the model) fills the fields with that layer's values, as
+    picking it in the list does; unpicked again in the list, they blank."""
+    click(*LAYER_ROWS[3])
+    listed = quiet_shot("26b-fields-layer3-listed")
+    xdo("key", "ctrl+space")        # nothing selected
+    time.sleep(0.4)
+    none = quiet_shot("26c-fields-layer3-unselected")
+    xdo("key", "ctrl+m")            # edit the model
+    time.sleep(0.4)
+    # The anticline's node at x = 1.5: layer 3's interface.
+    click(*fapp.to_screen(1.5, 1.05 - 0.25 * np.exp(-((1.5 - 1.8) / 0.7) ** 2)))
+    picked = quiet_shot("26d-fields-layer3-picked")
+    xdo("key", "Escape")            # stop editing
+    time.sleep(0.4)
+    same = all(np.array_equal(picked[k], listed[k]) for k in ("velocity", "dv/dz", "dv/dx"))
+    cleared = not blank(none)
+    return (filled(listed, ("velocity",)) and cleared and same,
+            "blank in between: %s; the fields after picking layer 3 on the canvas are those "
+            "after picking it in the list: %s" % (cleared, same))
+
+
+def t_fields_remove():
+    """Removing the selected layer leaves nothing selected: blank fields
+    (not the values of the layer that took its place); its undo brings
+    the layer back and nothing selected."""
+    click(*LAYER_ROWS[3])
+    chosen = quiet_shot("27-fields-layer3")
+    click(*REMOVE_BUTTON)
+    fapp.settle_all()
+    removed = quiet_shot("28-fields-layer-removed", -ROW_HEIGHT)
+    click(*UNDO_BUTTON)
+    fapp.settle_all()
+    back = quiet_shot("29-fields-remove-undone")
+    shown = filled(chosen, ("velocity",))
+    bad_removed, bad_back = blank(removed), blank(back)
+    return (shown and not bad_removed and not bad_back,
+            "layer 3 shown: %s; text after Remove: %s; after its undo: %s" %
+            (shown, bad_removed, bad_back))
+
+
+for name, fn in [
+    ("fields: the window opens on a copy of the three-layer scene", t_fields_window),
+    ("fields: with nothing selected the layer and obstacle fields are blank", t_fields_blank_at_start),
+    ("fields: a selected layer's fields show its values", t_fields_show_layer),
+    ("fields: unselecting the layer blanks its fields", t_fields_deselect),
+    ("fields: edit, undo and redo keep the fields in step", t_fields_undo_redo),
+    ("fields: a layer picked on the canvas shows its values in the fields", t_fields_canvas_select),
+    ("fields: removing the selected layer blanks its fields, also after undo", t_fields_remove),
+]:
+    if not check(name, fn) and fn is t_fields_window:
+        break
+
+
+def t_fields_no_warnings():
+    fapp.quit()
+    bad = fapp.bad_stderr()
+    return not bad, "%d bad stderr lines\n%s" % (len(bad), "\n".join(bad[:6]))
+
+
+check("no GTK warning or critical on stderr during the field checks", t_fields_no_warnings)
+
+# ------------------------------------------------------------------ session 6
+# The display settings are saved with the scene: a change modifies it
+# (but is no undo step), Ctrl+S writes "display", and the scene reopens
+# looking the same.  The panel scrolled to its end (see 30-display.png).
+INTERVAL_ENTRY = (1050, 502)
+COLORMAP_DROPDOWN = (1085, 542)
+MAGMA_ROW = (1020, 654)
+UNDO_BOX = (226, 12, 258, 42)
+PANEL_QUIET = (930, 470)            # the Display heading
+
+display_scene = os.path.join(OUT, "display.json")
+shutil.copy(SCENE, display_scene)
+dapp = App(display_scene, name="display")
+look = {}
+
+
+def t_display_window():
+    ok = dapp.find_window()
+    if ok:
+        dapp.settle_all()
+    return ok, "" if ok else "no window named Foldray"
+
+
+def canvas_shot(a, name):
+    xdo("mousemove", *PANEL_QUIET)
+    time.sleep(0.6)
+    return a.canvas(a.stable_shot(name)).copy()
+
+
+def t_display_modifies():
+    """A new colour map marks the scene modified (• in the title) and is
+    no undo step (Undo stays greyed out)."""
+    title0 = dapp.title()
+    xdo("mousemove", 1000, 377)
+    for _ in range(10):
+        xdo("click", 5)
+        time.sleep(0.05)
+    look["before"] = canvas_shot(dapp, "30-display")
+    undo0 = screenshot()[UNDO_BOX[1]:UNDO_BOX[3], UNDO_BOX[0]:UNDO_BOX[2]].copy()
+    click(*COLORMAP_DROPDOWN)
+    time.sleep(0.4)
+    click(*MAGMA_ROW)
+    title1 = dapp.wait_title(lambda t: t.startswith("•"))
+    xdo("mousemove", *PANEL_QUIET)
+    time.sleep(0.6)
+    undo1 = screenshot("31-display-magma")[UNDO_BOX[1]:UNDO_BOX[3], UNDO_BOX[0]:UNDO_BOX[2]]
+    no_undo = bool(np.array_equal(undo0, undo1))
+    ok = not title0.startswith("•") and title1.startswith("•") and no_undo
+    return ok, "titles %r then %r; Undo unchanged (still greyed out): %s" % (title0, title1, no_undo)
+
+
+def t_display_saved():
+    """Ctrl+S writes the settings as "display" in the scene."""
+    type_into(*INTERVAL_ENTRY, "0.1")
+    look["changed"] = canvas_shot(dapp, "32-display-magma-0.1")
+    xdo("key", "ctrl+s")
+    title = dapp.wait_title(lambda t: not t.startswith("•"))
+    with open(display_scene) as f:
+        saved = json.load(f).get("display")
+    want = {"interval": 0.1, "colormap": "magma", "wavefront": False}
+    ok = (saved is not None and all(saved.get(k) == v for k, v in want.items()) and
+          not title.startswith("•"))
+    return ok, "title %r; saved display %r" % (title, saved)
+
+
+def t_display_reopened():
+    """Reopened, the scene is drawn as it was saved (magma, isochrons
+    every 0.1), not in the defaults it opened with before."""
+    dapp.quit()
+    again = App(display_scene, name="display-again")
+    try:
+        if not again.find_window():
+            return False, "no window"
+        again.settle_all()
+        img = canvas_shot(again, "33-display-reopened")
+        title = again.title()
+    finally:
+        again.quit()
+    bad = again.bad_stderr()
+    if img.shape != look["changed"].shape:
+        return False, "canvas %s, before %s" % (img.shape, look["changed"].shape)
+    n = img.shape[0] * img.shape[1]
+    like_saved = np.any(img != look["changed"], axis=-1).sum() / n
+    like_default = np.any(img != look["before"], axis=-1).sum() / n
+    ok = like_saved < 0.01 and like_default > 0.2 and not title.startswith("•") and not bad
+    return ok, ("%.2f%% of the canvas differs from the saved look, %.1f%% from the default "
+                "look; title %r; %d bad stderr lines" %
+                (100 * like_saved, 100 * like_default, title, len(bad)))
+
+
+for name, fn in [
+    ("display: the window opens on a copy of the three-layer scene", t_display_window),
+    ("display: a new colour map marks the scene modified and is no undo step", t_display_modifies),
+    ("display: Ctrl+S saves the colour map and isochron interval in the scene", t_display_saved),
+    ("display: the reopened scene is drawn with its saved display settings", t_display_reopened),
+]:
+    if not check(name, fn) and fn is t_display_window:
+        dapp.quit()
+        break
+
+
+def t_display_no_warnings():
+    dapp.quit()
+    bad = dapp.bad_stderr()
+    return not bad, "%d bad stderr lines\n%s" % (len(bad), "\n".join(bad[:6]))
+
+
+check("no GTK warning or critical on stderr during the display checks", t_display_no_warnings)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
