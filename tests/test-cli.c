@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fr-csv.h"
+#include "test-tmpdir.h"
 
 /* Runs stay small: the suite also runs under ASan and UBSan. */
 #define NX 41
@@ -114,7 +115,7 @@ assert_failure (const run_result *r, const char *program, int status, const char
 
 /* ---- files ------------------------------------------------------------- */
 
-/* A fresh folder for one test; remove with rm_rf. */
+/* A fresh folder for one test; remove with test_tmpdir_remove. */
 static char *
 make_tmp (void)
 {
@@ -122,23 +123,6 @@ make_tmp (void)
   char *dir = g_dir_make_tmp ("foldray-cli-XXXXXX", &error);
   g_assert_no_error (error);
   return dir;
-}
-
-static void
-rm_rf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  if (d != NULL)
-    {
-      const char *name;
-      while ((name = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          rm_rf (child);
-        }
-      g_dir_close (d);
-    }
-  g_remove (path);
 }
 
 /* The number of entries (dotfiles included: a stray temporary file counts). */
@@ -513,7 +497,7 @@ test_spr_constant (void)
     g_assert_cmpfloat_with_epsilon (g_array_index (vals64, double, i),
                                     g_array_index (vals, double, i),
                                     1e-6 * (1 + g_array_index (vals, double, i)));
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -575,7 +559,7 @@ test_spr_sources_origin_spacing (void)
           g_assert_cmpfloat (got, <=, exact * 1.05 + 1e-6);
         }
   }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -610,7 +594,7 @@ test_spr_stats (void)
     g_assert_cmpstr (r.out, ==, "ok\n");
     run_result_clear (&r);
   }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* One parsed rays file: per receiver, its points. */
@@ -703,7 +687,7 @@ test_spr_rays (void)
    * so the ray visits all 17 nodes from x = 10 to 18. */
   g_assert_cmpuint (((GArray *) g_hash_table_lookup (rays, GINT_TO_POINTER (0)))->len / 2, ==, 17);
   g_hash_table_unref (rays);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* A receiver walled in by obstacles is not a failure: T is +inf there, no
@@ -740,7 +724,7 @@ test_spr_unreached_receiver (void)
   g_assert_cmpuint (g_hash_table_size (rays), ==, 1);
   assert_ray (rays, 1, 10, 5, 18, 5, 1);
   g_hash_table_unref (rays);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* ---- spr: failures --------------------------------------------------------- */
@@ -883,7 +867,7 @@ fail_files_init (fail_files *ff)
 static void
 fail_files_clear (fail_files *ff)
 {
-  rm_rf (ff->dir);
+  test_tmpdir_remove (ff->dir);
   g_free (ff->dir);
   g_free (ff->outdir);
   g_hash_table_unref (ff->names);
@@ -966,7 +950,7 @@ test_spr_radius_beyond_grid (void)
   g_assert_cmpfloat_with_epsilon (npy_time_at (t, 40, 10), 20 * DX / V0, 1e-5);
   g_assert_cmpfloat_with_epsilon (npy_time_at (t, 0, 10), 20 * DX / V0, 1e-5);
   run_result_clear (&r);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -1023,7 +1007,7 @@ interrupt_fold (int sig)
   g_assert_false (g_file_test (rays, G_FILE_TEST_EXISTS));
   g_assert_cmpuint (count_entries (dir), ==, 1);      /* the receivers file alone */
   run_result_clear (&r);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -1058,7 +1042,7 @@ test_fold_nohup (void)
   g_assert_true (WIFEXITED (wait_status));
   g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
   g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -1164,7 +1148,7 @@ test_output_targets (void)
   g_assert_cmpfloat_with_epsilon (npy_time_at (long_path, 20, 10), 0.0, 1e-9);
   g_assert_cmpuint (count_entries (dir), ==, before + 1);
   run_result_clear (&r);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -1226,7 +1210,7 @@ test_output_write_refused (void)
       g_assert_cmpuint (count_entries (dir), ==, 1);     /* v.npy alone */
       run_result_clear (&r);
     }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* ---- foldray-picture ----------------------------------------------------- */
@@ -1328,7 +1312,7 @@ test_picture (void)
     g_assert_false (g_file_test (png2, G_FILE_TEST_EXISTS));
     run_result_clear (&r);
   }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* ---- the CSV formats (fr-csv) -------------------------------------------- */
@@ -1427,7 +1411,7 @@ test_csv_rays_roundtrip (void)
   g_assert_cmpfloat (p.xyz[6], ==, 7);
   fr_points_clear (&p);
   g_free (rec);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 int

@@ -7,35 +7,15 @@
 #include <string.h>
 
 #include "fr-memory-private.h"
+#include "test-tmpdir.h"
 
 #define MiB 1048576.0
 #define GiB 1073741824.0
 
 static char *scratch_dir;   /* one per run, removed at the end */
 
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-      g_dir_close (dir);
-    }
-  g_rmdir (path);
-}
-
 /* A fresh fake root holding files[] (pairs of a relative path and its
- * contents, NULL-terminated); remove it with remove_tree. */
+ * contents, NULL-terminated); remove it with test_tmpdir_remove. */
 static char *
 make_tree (const char *name, const char *const *files)
 {
@@ -147,7 +127,7 @@ test_cgroup_cases (void)
 
       g_test_message ("case: %s", cc->what);
       g_assert_cmpfloat (fr_memory_cgroup_limit_at (root), ==, cc->limit);
-      remove_tree (root);
+      test_tmpdir_remove (root);
     }
 }
 
@@ -178,7 +158,7 @@ test_check_cgroup_limit (void)
   if (phys <= 2 * GiB)
     {
       g_test_skip ("this machine has no more than 2 GB: the fake 1 GB limit would not be the lower");
-      remove_tree (root);
+      test_tmpdir_remove (root);
       return;
     }
   g_assert_cmpfloat (fr_memory_available_at (root), ==, GiB);
@@ -191,7 +171,7 @@ test_check_cgroup_limit (void)
   g_assert_cmpint (fr_memory_check_at (GiB + 4096, root, "x", NULL), ==, FR_E_NOMEM);
   g_assert_cmpint (fr_memory_check_at (GiB, root, "all of it", &err), ==, FR_OK);
   g_assert_cmpint (fr_memory_check_at (1e6, root, "a small solve", &err), ==, FR_OK);
-  remove_tree (root);
+  test_tmpdir_remove (root);
 }
 
 /* A cgroup limit above the physical memory changes nothing: the machine's
@@ -214,7 +194,7 @@ test_check_limit_above_physical (void)
               2 * phys / GiB, phys / GiB);
   g_assert_cmpstr (err.message, ==, want);
   g_assert_cmpint (fr_memory_check_at (phys, root, "all of it", NULL), ==, FR_OK);
-  remove_tree (root);
+  test_tmpdir_remove (root);
 }
 
 /* The real system: whatever its cgroups say, the public calls agree with
@@ -254,7 +234,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory/real-system", test_real_system);
 
   status = g_test_run ();
-  remove_tree (scratch_dir);
+  test_tmpdir_remove (scratch_dir);
   g_free (scratch_dir);
   return status;
 }

@@ -16,6 +16,7 @@
 #include "fr-memory.h"
 #include "fr-npy.h"
 #include "fr-npy-private.h"
+#include "test-tmpdir.h"
 
 /* An address-space limit would starve AddressSanitizer's shadow memory. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -45,27 +46,6 @@ static char *scratch_dir;     /* one per run, removed at the end */
 static char *fixture_dir;     /* inside scratch_dir, made on first use */
 static char *python;          /* a python3 that has numpy, or NULL */
 static gboolean python_probed;
-
-static void
-remove_tree (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-      g_dir_close (dir);
-    }
-  g_rmdir (path);
-}
 
 /* A fresh directory under the run's scratch directory. */
 static char *
@@ -1224,7 +1204,7 @@ main (int argc, char **argv)
 
   status = g_test_run ();
   if (!g_test_subprocess ())
-    remove_tree (scratch_dir);
+    test_tmpdir_remove (scratch_dir);
   g_free (scratch_dir);
   g_free (fixture_dir);
   g_free (python);

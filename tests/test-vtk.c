@@ -13,26 +13,9 @@
 #include <unistd.h>
 
 #include "fr-vtk.h"
+#include "test-tmpdir.h"
 
 /* ---- helpers ---- */
-
-static void
-rm_rf (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-
-  if (dir != NULL)
-    {
-      const char *name;
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          rm_rf (child);
-        }
-      g_dir_close (dir);
-    }
-  g_remove (path);
-}
 
 static int
 compare_names (gconstpointer a, gconstpointer b)
@@ -186,7 +169,7 @@ check_image (const fr_grid *g, const fr_vtk_field *fields, int n)
   /* Nothing beside the file: the temporary was renamed, not copied. */
   left = list_dir (dir);
   g_assert_cmpstr (left, ==, "grid.vti");
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static float
@@ -325,7 +308,7 @@ check_polylines (int ndim, const double *const *pts, const size_t *npts, size_t 
   assert_reader_agrees (dir, path, json);
   left = list_dir (dir);
   g_assert_cmpstr (left, ==, "rays.vtp");
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -418,7 +401,7 @@ test_bad_input (void)
                       "no points");
   assert_input_error (fr_vtk_write_polylines (path, 2, NULL, NULL, 0, "", &err), &err, dir,
                       "id array");
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* The writes go through fr_atomic_file: a refused write reports FR_E_IO and
@@ -484,7 +467,7 @@ test_atomic (void)
   g_assert_true (g_str_has_suffix (contents, "</VTKFile>\n"));
   left = list_dir (dir);
   g_assert_cmpstr (left, ==, "out.vti taken.vti");
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* The application runs under the user's locale; Spanish and Norwegian write
@@ -541,7 +524,7 @@ test_locale (void)
   if (found == NULL)
     {
       g_test_skip ("no locale with a decimal comma (install Debian's \"locales\")");
-      rm_rf (dir);
+      test_tmpdir_remove (dir);
       return;
     }
   g_test_message ("numeric locale: %s", found);
@@ -552,7 +535,7 @@ test_locale (void)
   setlocale (LC_NUMERIC, saved);
   json = image_expectation (dir, &g, &f, 1);
   assert_reader_agrees (dir, path, json);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 int
