@@ -42,22 +42,38 @@ set_ink (cairo_t *cr, const AxesInk *ink, double alpha)
   cairo_set_source_rgba (cr, ink->ink, ink->ink, ink->ink, alpha);
 }
 
+/* Labels are laid out with unhinted metrics on every surface, so that
+ * their widths are those fr_axes_z_label_width measures without one
+ * (hinted widths differ between the canvas, PNG and vector surfaces). */
+static void
+set_layout_font (PangoLayout *layout,
+                 double       k)
+{
+  PangoFontDescription *font = pango_font_description_from_string ("Sans");
+  cairo_font_options_t *options = cairo_font_options_create ();
+
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  pango_cairo_context_set_font_options (pango_layout_get_context (layout), options);
+  pango_layout_context_changed (layout);
+  pango_font_description_set_absolute_size (font, 11.0 * k * PANGO_SCALE);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  cairo_font_options_destroy (options);
+}
+
 static void
 label_init (Label      *label,
             cairo_t    *cr,
             const char *text,
             double      k)
 {
-  PangoFontDescription *font = pango_font_description_from_string ("Sans");
   int w, h;
 
   label->layout = pango_cairo_create_layout (cr);
-  pango_font_description_set_absolute_size (font, 11.0 * k * PANGO_SCALE);
-  pango_layout_set_font_description (label->layout, font);
+  set_layout_font (label->layout, k);
   pango_layout_set_text (label->layout, text, -1);
   pango_layout_get_pixel_size (label->layout, &w, &h);
   label->box = (FrRect) { 0.0, 0.0, w, h };
-  pango_font_description_free (font);
 }
 
 static void
@@ -148,6 +164,41 @@ axis_pos (const FrView *view,
   return is_x ? px : py;
 }
 
+/* The part [*v0, *v1] of the model's x (or z) range that the plot shows;
+ * FALSE when none. */
+static gboolean
+visible_range (const FrView *view,
+               FrScene      *scene,
+               const FrRect *plot,
+               gboolean      is_x,
+               double       *v0,
+               double       *v1)
+{
+  double x0, z0, x1, z1, vx0, vz0, vx1, vz1;
+
+  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
+  fr_view_widget_to_model (view, plot->x, plot->y, &vx0, &vz0);
+  fr_view_widget_to_model (view, plot->x + plot->width, plot->y + plot->height, &vx1, &vz1);
+  *v0 = is_x ? MAX (vx0, x0) : MAX (vz0, z0);
+  *v1 = is_x ? MIN (vx1, x1) : MIN (vz1, z1);
+  return *v1 >= *v0;
+}
+
+/* The step between an axis's ticks over [v0, v1]: a round one, at most
+ * one tick per 90 (x) or 50 (z) pixels of the axis. */
+static double
+tick_step (const FrView *view,
+           gboolean      is_x,
+           double        v0,
+           double        v1,
+           double        k)
+{
+  double a0 = axis_pos (view, is_x, v0), a1 = axis_pos (view, is_x, v1);
+
+  return fr_view_nice_step (MAX (v1 - v0, 1e-12),
+                            (int) MAX (2.0, (a1 - a0) / ((is_x ? 90.0 : 50.0) * k)));
+}
+
 /* The ticks and labels of one axis, over the model's visible part
  * [v0, v1] in model units: x along the top edge of the axes box, z along
  * its left edge, each with its labels in its own band outside the box. */
@@ -188,9 +239,7 @@ draw_axis (cairo_t          *cr,
     }
   cairo_stroke (cr);
 
-  /* At most one tick per 90 (x) or 50 (z) pixels of the visible axis. */
-  step = fr_view_nice_step (MAX (v1 - v0, 1e-12),
-                            (int) MAX (2.0, (a1 - a0) / ((is_x ? 90.0 : 50.0) * k)));
+  step = tick_step (view, is_x, v0, v1, k);
   for (double v = ceil (v0 / step) * step; v <= v1 + 1e-9 * step; v += step)
     {
       double a = axis_pos (view, is_x, v);
@@ -242,15 +291,14 @@ draw_axes (cairo_t          *cr,
            double            k)
 {
   const FrRect *b = &axes->box;
-  double x0, z0, x1, z1, vx0, vz0, vx1, vz1;
+  double v0, v1;
   Label title;
 
-  /* The part of the model the plot shows. */
-  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
-  fr_view_widget_to_model (view, plot->x, plot->y, &vx0, &vz0);
-  fr_view_widget_to_model (view, plot->x + plot->width, plot->y + plot->height, &vx1, &vz1);
-  draw_axis (cr, ink, view, axes, TRUE, MAX (vx0, x0), MIN (vx1, x1), k);
-  draw_axis (cr, ink, view, axes, FALSE, MAX (vz0, z0), MIN (vz1, z1), k);
+  /* Over the part of the model the plot shows. */
+  if (visible_range (view, scene, plot, TRUE, &v0, &v1))
+    draw_axis (cr, ink, view, axes, TRUE, v0, v1, k);
+  if (visible_range (view, scene, plot, FALSE, &v0, &v1))
+    draw_axis (cr, ink, view, axes, FALSE, v0, v1, k);
 
   label_init (&title, cr, "x", k);
   if (axes->x_title.width >= title.box.width + 8.0 * k)
@@ -374,7 +422,7 @@ fr_axes_draw (cairo_t      *cr,
 
   if (!fr_scene_has_model (scene))
     return;
-  fr_plot_layout_compute (&lay, view->width, view->height, k);
+  fr_plot_layout_for_view (&lay, view, scene, k);
   fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
   fr_view_model_to_widget (view, x0, z0, &model.x, &model.y);
   fr_view_model_to_widget (view, x1, z1, &px1, &py1);
@@ -390,4 +438,45 @@ fr_axes_draw (cairo_t      *cr,
     axes.box = lay.plot;
   draw_colorbar (cr, &inks[on], &lay, &axes.box, scene, colormap, k);
   cairo_restore (cr);
+}
+
+/* The width in pixels of the widest z tick label that fr_axes_draw puts
+ * beside plot (the plot's rows decide which ticks; its columns do not
+ * matter) for view, at k; 0 without a model.  Measured at k = 1 and
+ * scaled, so a picture exported k times larger gets a gutter exactly k
+ * times wider. */
+double
+fr_axes_z_label_width (const FrView *view,
+                       FrScene      *scene,
+                       const FrRect *plot,
+                       double        k)
+{
+  PangoContext *context;
+  PangoLayout *layout;
+  double v0, v1, step;
+  int widest = 0;
+  char buf[64];
+
+  g_return_val_if_fail (view != NULL && plot != NULL, 0.0);
+  g_return_val_if_fail (FR_IS_SCENE (scene), 0.0);
+  g_return_val_if_fail (k > 0.0, 0.0);
+
+  if (!fr_scene_has_model (scene) || !visible_range (view, scene, plot, FALSE, &v0, &v1))
+    return 0.0;
+  context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  layout = pango_layout_new (context);
+  set_layout_font (layout, 1.0);
+  step = tick_step (view, FALSE, v0, v1, k);
+  for (double v = ceil (v0 / step) * step; v <= v1 + 1e-9 * step; v += step)
+    {
+      int w;
+
+      format_tick (buf, sizeof buf, v, step);
+      pango_layout_set_text (layout, buf, -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      widest = MAX (widest, w);
+    }
+  g_object_unref (layout);
+  g_object_unref (context);
+  return widest * k;
 }

@@ -20,11 +20,15 @@ typedef enum {
   FR_AXES_ON_PAPER,
 } FrAxesOn;
 
-void fr_axes_draw (cairo_t      *cr,
-                   const FrView *view,
-                   FrScene      *scene,
-                   FrColormap    colormap,
-                   double        k,
-                   FrAxesOn      on);
+void   fr_axes_draw          (cairo_t      *cr,
+                              const FrView *view,
+                              FrScene      *scene,
+                              FrColormap    colormap,
+                              double        k,
+                              FrAxesOn      on);
+double fr_axes_z_label_width (const FrView *view,
+                              FrScene      *scene,
+                              const FrRect *plot,
+                              double        k);
 
 G_END_DECLS

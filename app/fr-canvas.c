@@ -52,7 +52,14 @@ struct _FrCanvas
   FrScene      *scene;
   FrResult     *result;
   FrView        view;
-  gboolean      view_fitted;
+  gboolean      view_fitted;    /* the view is the fit: a resize fits again */
+
+  /* The plot layout of view, kept until the view or the model's bounds
+   * change (the pointer asks for it at every motion). */
+  FrPlotLayout  layout;
+  FrView        layout_view;
+  double        layout_bounds[4];
+  gboolean      layout_valid;
 
   FrColormap    colormap;
   double        interval;
@@ -423,7 +430,10 @@ draw_picture (FrCanvas     *self,
 
   has_time = self->time_valid && result_matches_scene (self);
 
-  fr_plot_layout_compute (&layout, view->width, view->height, k);
+  if (view == &self->view && k == 1.0)
+    fr_canvas_get_plot_layout (self, &layout);
+  else
+    fr_plot_layout_for_view (&layout, view, self->scene, k);
   plot = pixel_box (&layout.plot, fb_scale);
   glEnable (GL_SCISSOR_TEST);
   draw_frame (self, view, k, fb_scale, &plot, fb_height);
@@ -645,21 +655,15 @@ announce_frames_cb (gpointer data)
 
 /* --------------------------------------------------------------- view state */
 
+/* Shows the whole model, clear of the gutters that hold the axes and
+ * colour bar, and keeps showing it whole through resizes until the user
+ * zooms or pans. */
 static void
 fit_view (FrCanvas *self)
 {
-  FrPlotLayout layout;
-  FrRect box;
-  double x0, z0, x1, z1;
-
-  if (self->scene == NULL || !fr_scene_has_model (self->scene))
-    return;
-  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
-  /* Into the plot, clear of the gutters that hold the axes and colour bar. */
-  fr_plot_layout_compute (&layout, self->view.width, self->view.height, 1.0);
-  fr_plot_layout_fit_box (&layout, &box);
-  fr_view_fit (&self->view, x0, z0, x1, z1, &box);
   self->view_fitted = TRUE;
+  if (self->scene != NULL)
+    fr_plot_layout_fit_view (&self->view, self->scene, 1.0);
 }
 
 /* Whether the widget point (px, py) lies on the plot: the gutters around
@@ -672,7 +676,7 @@ in_plot (FrCanvas *self,
 {
   FrPlotLayout layout;
 
-  fr_plot_layout_compute (&layout, self->view.width, self->view.height, 1.0);
+  fr_canvas_get_plot_layout (self, &layout);
   return fr_rect_contains (&layout.plot, px, py);
 }
 
@@ -715,6 +719,14 @@ view_changed (FrCanvas *self)
   emit_cursor (self);
 }
 
+/* The user moved the view: resizes keep it from now on. */
+static void
+view_moved (FrCanvas *self)
+{
+  self->view_fitted = FALSE;
+  view_changed (self);
+}
+
 static void
 scene_changed_cb (FrCanvas *self,
                   guint     what,
@@ -725,7 +737,8 @@ scene_changed_cb (FrCanvas *self,
       self->velocity_dirty = TRUE;
       g_clear_pointer (&self->result, fr_result_unref);
       self->time_valid = FALSE;
-      self->view_fitted = FALSE;
+      /* A new model is shown whole, now or at the first size. */
+      self->view_fitted = TRUE;
       if (gtk_widget_get_width (GTK_WIDGET (self)) > 0)
         fit_view (self);
       g_signal_emit (self, signals[VIEW_CHANGED], 0);
@@ -955,8 +968,10 @@ fr_canvas_size_allocate (GtkWidget *widget,
 
   if (width != (int) self->view.width || height != (int) self->view.height)
     {
+      /* Keeps the model point at the centre and the scale, unless the
+       * view is still the fit: then it fits the new size. */
       fr_view_set_size (&self->view, width, height);
-      if (!self->view_fitted)
+      if (self->view_fitted)
         fit_view (self);
       g_signal_emit (self, signals[VIEW_CHANGED], 0);
     }
@@ -1059,6 +1074,9 @@ drag_begin_cb (FrCanvas       *self,
   self->drag_y = y;
   gtk_widget_grab_focus (GTK_WIDGET (self));
 
+  /* A press in a gutter is not on the model: it picks nothing and keeps
+   * the selection (fr_canvas_begin_drag_at refuses it); a drag from
+   * there still pans. */
   if (self->drag_button == GDK_BUTTON_PRIMARY && !self->drag_shift &&
       fr_canvas_begin_drag_at (self, x, y))
     return;
@@ -1099,7 +1117,7 @@ drag_update_cb (FrCanvas       *self,
     case DRAG_PAN:
       self->view.cx = self->pan_cx - dx / self->view.scale;
       self->view.cz = self->pan_cz - dy / self->view.scale;
-      view_changed (self);
+      view_moved (self);
       break;
 
     case DRAG_NONE:
@@ -1183,7 +1201,7 @@ scroll_cb (FrCanvas                 *self,
   if (dy == 0.0)
     return FALSE;
   fr_view_zoom_at (&self->view, self->pointer_x, self->pointer_y, pow (1.15, -dy));
-  view_changed (self);
+  view_moved (self);
   return TRUE;
 }
 
@@ -1206,7 +1224,7 @@ zoom_scale_changed_cb (FrCanvas       *self,
     return;
   fr_view_zoom_at (&self->view, cx, cy, scale / self->pinch_scale);
   self->pinch_scale = scale;
-  view_changed (self);
+  view_moved (self);
 }
 
 static void
@@ -1218,6 +1236,7 @@ fr_canvas_init (FrCanvas *self)
   GtkEventController *scroll;
 
   fr_view_init (&self->view);
+  self->view_fitted = TRUE;
   self->colormap = FR_COLORMAP_VIRIDIS;
   self->interval = 0.05;
   self->line_vertices = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
@@ -1366,7 +1385,62 @@ fr_canvas_get_view (FrCanvas *self)
   return &self->view;
 }
 
-/* Shows the whole model. */
+/* The plot layout of the picture on screen (fr_plot_layout_for_view for
+ * the canvas's view and scene): where the field, and whatever is drawn
+ * over it, goes. */
+void
+fr_canvas_get_plot_layout (FrCanvas     *self,
+                           FrPlotLayout *layout)
+{
+  double b[4] = { 0.0, 0.0, 0.0, 0.0 };
+  const FrView *v = &self->view, *c = &self->layout_view;
+
+  g_return_if_fail (FR_IS_CANVAS (self));
+  g_return_if_fail (layout != NULL);
+
+  if (self->scene != NULL && fr_scene_has_model (self->scene))
+    fr_scene_get_bounds (self->scene, &b[0], &b[1], &b[2], &b[3]);
+  if (!self->layout_valid || v->width != c->width || v->height != c->height ||
+      v->scale != c->scale || v->cx != c->cx || v->cz != c->cz ||
+      memcmp (b, self->layout_bounds, sizeof b) != 0)
+    {
+      fr_plot_layout_for_view (&self->layout, v, self->scene, 1.0);
+      self->layout_view = *v;
+      memcpy (self->layout_bounds, b, sizeof b);
+      self->layout_valid = TRUE;
+    }
+  *layout = self->layout;
+}
+
+/* Whether the view is still the fit (no zoom or pan since): a scene saved
+ * then keeps no view of its own, and opens fitted to the window it opens
+ * in. */
+gboolean
+fr_canvas_get_view_fitted (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
+  return self->view_fitted;
+}
+
+/* Shows the model point (cx, cz) at the centre at scale pixels per model
+ * unit: a saved view coming back.  Resizes then keep it, as after a zoom. */
+void
+fr_canvas_set_view (FrCanvas *self,
+                    double    cx,
+                    double    cz,
+                    double    scale)
+{
+  g_return_if_fail (FR_IS_CANVAS (self));
+  g_return_if_fail (isfinite (cx) && isfinite (cz) && isfinite (scale) && scale > 0.0);
+
+  self->view.cx = cx;
+  self->view.cz = cz;
+  self->view.scale = CLAMP (scale, FR_VIEW_MIN_SCALE, FR_VIEW_MAX_SCALE);
+  view_moved (self);
+}
+
+/* Shows the whole model, and keeps it whole through resizes until the
+ * user zooms or pans. */
 void
 fr_canvas_zoom_fit (FrCanvas *self)
 {
@@ -1385,7 +1459,7 @@ fr_canvas_zoom_by (FrCanvas *self,
   g_return_if_fail (factor > 0.0);
 
   fr_view_zoom_at (&self->view, 0.5 * self->view.width, 0.5 * self->view.height, factor);
-  view_changed (self);
+  view_moved (self);
 }
 
 /* The traveltime at (x, z), bilinear between nodes as the shader draws it.
@@ -1432,8 +1506,9 @@ fr_canvas_time_at (FrCanvas *self,
 }
 
 /* Starts dragging the marker under (px, py) widget pixels, selecting it.
- * FALSE when there is none.  The pointer gesture and the interaction
- * benchmark both come through here. */
+ * FALSE when there is none (a press on the model's empty space clears the
+ * selection; one in a gutter leaves it).  The pointer gesture and the
+ * interaction benchmark both come through here. */
 gboolean
 fr_canvas_begin_drag_at (FrCanvas *self,
                          double    px,
@@ -1445,7 +1520,9 @@ fr_canvas_begin_drag_at (FrCanvas *self,
 
   g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
 
-  if (self->scene == NULL)
+  /* The gutters hide what lies under them: nothing there to grab, and a
+   * press there is no click on empty model space either. */
+  if (self->scene == NULL || !in_plot (self, px, py))
     return FALSE;
   if (self->fold_tool != NULL)
     {

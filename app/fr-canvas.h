@@ -9,6 +9,7 @@
 #include "fr-colormap.h"
 #include "fr-fold-tool.h"
 #include "fr-job.h"
+#include "fr-plot-layout.h"
 #include "fr-scene.h"
 #include "fr-view.h"
 
@@ -34,6 +35,13 @@ void             fr_canvas_set_front         (FrCanvas             *self,
                                               gboolean              enabled,
                                               double                time);
 const FrView    *fr_canvas_get_view          (FrCanvas             *self);
+gboolean         fr_canvas_get_view_fitted   (FrCanvas             *self);
+void             fr_canvas_set_view          (FrCanvas             *self,
+                                              double                cx,
+                                              double                cz,
+                                              double                scale);
+void             fr_canvas_get_plot_layout   (FrCanvas             *self,
+                                              FrPlotLayout         *layout);
 void             fr_canvas_zoom_fit          (FrCanvas             *self);
 void             fr_canvas_zoom_by           (FrCanvas             *self,
                                               double                factor);

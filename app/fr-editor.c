@@ -54,7 +54,8 @@ struct _FrEditor
   guint         sel_item, sel_sub;
 
   GArray       *polygon;     /* FrVertex: the polygon being drawn, or NULL */
-  double        hover_px, hover_py;
+  double        hover_px, hover_py;   /* the pointer, in canvas pixels */
+  gboolean      hover_inside;
 
   guint         scroll_end_id;
 };
@@ -86,6 +87,34 @@ static gboolean
 has_model (FrEditor *self)
 {
   return self->canvas != NULL && self->scene != NULL && fr_scene_get_model (self->scene) != NULL;
+}
+
+/* Whether canvas pixel (px, py) is on the plot, where the model shows:
+ * the gutters around it hold the axes and the colour bar and hide the
+ * model's part under them, so nothing there is drawn, grabbed or made. */
+static gboolean
+in_plot (FrEditor *self,
+         double    px,
+         double    py)
+{
+  FrPlotLayout layout;
+
+  fr_canvas_get_plot_layout (self->canvas, &layout);
+  return fr_rect_contains (&layout.plot, px, py);
+}
+
+/* (px, py) moved onto the plot's nearest point. */
+static void
+clamp_to_plot (FrEditor *self,
+               double   *px,
+               double   *py)
+{
+  FrPlotLayout layout;
+  const FrRect *p = &layout.plot;
+
+  fr_canvas_get_plot_layout (self->canvas, &layout);
+  *px = CLAMP (*px, p->x, p->x + p->width);
+  *py = CLAMP (*py, p->y, p->y + p->height);
 }
 
 /* ------------------------------------------------------------- hit tests */
@@ -398,6 +427,29 @@ polygon_press (FrEditor *self,
          !(hit_vertex (self, px, py, &item, &sub) || hit_obstacle (self, x, z, &item));
 }
 
+static gboolean
+scroll_end_cb (gpointer data)
+{
+  FrEditor *self = data;
+
+  self->scroll_end_id = 0;
+  if (self->scene != NULL)
+    fr_scene_end_edit (self->scene, _("Change Velocity"));
+  return G_SOURCE_REMOVE;
+}
+
+/* Records the velocity steps scrolled so far as their undo step now,
+ * before another edit begins. */
+static void
+end_scroll_burst (FrEditor *self)
+{
+  if (self->scroll_end_id == 0)
+    return;
+  g_clear_handle_id (&self->scroll_end_id, g_source_remove);
+  if (self->scene != NULL)
+    fr_scene_end_edit (self->scene, _("Change Velocity"));
+}
+
 /* ------------------------------------------------------------- callbacks */
 
 static void
@@ -412,11 +464,14 @@ drag_begin_cb (FrEditor       *self,
   double x, z;
   int dbl_ms = 400;
 
-  if (!self->active || !has_model (self))
+  /* A press in a gutter is not on the model: it grabs nothing hidden
+   * there, starts no obstacle and keeps the selection. */
+  if (!self->active || !has_model (self) || !in_plot (self, px, py))
     {
       gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
       return;
     }
+  end_scroll_burst (self);
   g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-double-click-time", &dbl_ms, NULL);
   double_click = now - self->last_press_time < dbl_ms * 1000 &&
                  hypot (px - self->last_press_px, py - self->last_press_py) < 5.0;
@@ -508,8 +563,10 @@ drag_update_cb (FrEditor       *self,
       model_changed (self);
       break;
     case DRAG_RECT:
+      /* The rectangle stays on the plot, where the user sees it. */
       self->rect_px = self->press_px + dx;
       self->rect_py = self->press_py + dy;
+      clamp_to_plot (self, &self->rect_px, &self->rect_py);
       gtk_widget_queue_draw (GTK_WIDGET (self));
       break;
     case DRAG_POLYGON:
@@ -543,13 +600,16 @@ drag_end_cb (FrEditor       *self,
       fr_scene_end_edit (self->scene, _("Move Obstacle"));
       break;
     case DRAG_RECT:
-      if (fabs (dx) > 3.0 && fabs (dy) > 3.0)
+      self->rect_px = self->press_px + dx;
+      self->rect_py = self->press_py + dy;
+      clamp_to_plot (self, &self->rect_px, &self->rect_py);
+      if (fabs (self->rect_px - self->press_px) > 3.0 && fabs (self->rect_py - self->press_py) > 3.0)
         {
           FrModel *m = fr_scene_edit_model (self->scene);
           double x0, z0, x1, z1;
 
           fr_view_widget_to_model (view_of (self), self->press_px, self->press_py, &x0, &z0);
-          fr_view_widget_to_model (view_of (self), self->press_px + dx, self->press_py + dy, &x1, &z1);
+          fr_view_widget_to_model (view_of (self), self->rect_px, self->rect_py, &x1, &z1);
           fr_scene_begin_edit (self->scene);
           g_ptr_array_add (m->obstacles,
                            fr_obstacle_new_rectangle (x0, z0, x1, z1, self->obstacle_velocity));
@@ -567,6 +627,8 @@ drag_end_cb (FrEditor       *self,
     }
 }
 
+/* The pointer's place, for the polygon's rubber band and for the wheel:
+ * scroll events carry no position in GTK 4. */
 static void
 motion_cb (FrEditor                 *self,
            double                    px,
@@ -575,8 +637,16 @@ motion_cb (FrEditor                 *self,
 {
   self->hover_px = px;
   self->hover_py = py;
+  self->hover_inside = TRUE;
   if (self->polygon != NULL)
     gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+leave_cb (FrEditor                 *self,
+          GtkEventControllerMotion *controller)
+{
+  self->hover_inside = FALSE;
 }
 
 /* While a polygon is drawn: Enter closes it, Backspace takes back its
@@ -610,20 +680,10 @@ key_pressed_cb (FrEditor              *self,
     }
 }
 
-static gboolean
-scroll_end_cb (gpointer data)
-{
-  FrEditor *self = data;
-
-  self->scroll_end_id = 0;
-  if (self->scene != NULL)
-    fr_scene_end_edit (self->scene, _("Change Velocity"));
-  return G_SOURCE_REMOVE;
-}
-
-/* Scrolling over a layer scales its top velocity; Ctrl+scroll (or
- * scrolling outside the layers) zooms as usual.  A burst of steps is one
- * undo step. */
+/* With the Select tool, scrolling over a layer scales its top velocity;
+ * Ctrl+scroll, or scrolling outside the layers or over a gutter, zooms as
+ * usual (this handler runs before the canvas's, in the capture phase,
+ * and leaves those to it).  A burst of steps is one undo step. */
 static gboolean
 scroll_cb (FrEditor                 *self,
            double                    dx,
@@ -631,28 +691,15 @@ scroll_cb (FrEditor                 *self,
            GtkEventControllerScroll *controller)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
-  double px, py, x, z;
+  double x, z;
   guint layer;
   FrLayer *l;
 
-  if (!self->active || !has_model (self) || dy == 0.0 || (state & GDK_CONTROL_MASK) ||
-      event == NULL || !gdk_event_get_position (event, &px, &py))
+  if (!self->active || self->tool != FR_EDITOR_TOOL_SELECT || !has_model (self) || dy == 0.0 ||
+      (state & GDK_CONTROL_MASK) || !self->hover_inside ||
+      !in_plot (self, self->hover_px, self->hover_py))
     return FALSE;
-  /* The event's position is in the surface; the canvas fills our overlay. */
-  {
-    graphene_point_t p;
-    GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self->canvas));
-    double sx = 0, sy = 0;
-
-    gtk_native_get_surface_transform (native, &sx, &sy);
-    if (!gtk_widget_compute_point (GTK_WIDGET (native), GTK_WIDGET (self->canvas),
-                                   &GRAPHENE_POINT_INIT ((float) (px - sx), (float) (py - sy)), &p))
-      return FALSE;
-    px = p.x;
-    py = p.y;
-  }
-  fr_view_widget_to_model (view_of (self), px, py, &x, &z);
+  fr_view_widget_to_model (view_of (self), self->hover_px, self->hover_py, &x, &z);
   if (!layer_at (self, x, z, &layer))
     return FALSE;
   if (self->scroll_end_id == 0)
@@ -715,6 +762,7 @@ fr_editor_snapshot (GtkWidget   *widget,
 {
   FrEditor *self = FR_EDITOR (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  FrPlotLayout layout;
   const FrModel *m;
   double x0, z0, x1, z1;
   cairo_t *cr;
@@ -725,7 +773,13 @@ fr_editor_snapshot (GtkWidget   *widget,
   if (!self->active && m->layers->len == 0 && m->obstacles->len == 0)
     return;
   fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* Only over the plot, as the field: the gutters keep the axes' labels
+   * and the colour bar clear however far the view is zoomed. */
+  fr_canvas_get_plot_layout (self->canvas, &layout);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (layout.plot.x, layout.plot.y,
+                                                                 layout.plot.width, layout.plot.height));
+  cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
+  cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
 
   /* Obstacles: impermeable ones hatched dark, slow ones outlined amber. */
@@ -862,7 +916,9 @@ attach_controllers (FrEditor *self)
   gtk_widget_add_controller (GTK_WIDGET (self->canvas), scroll);
 
   motion = gtk_event_controller_motion_new ();
+  g_signal_connect_object (motion, "enter", G_CALLBACK (motion_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (motion, "motion", G_CALLBACK (motion_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (motion, "leave", G_CALLBACK (leave_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->canvas), motion);
 
   key = gtk_event_controller_key_new ();
@@ -879,12 +935,7 @@ fr_editor_dispose (GObject *object)
 {
   FrEditor *self = (FrEditor *)object;
 
-  if (self->scroll_end_id != 0)
-    {
-      g_clear_handle_id (&self->scroll_end_id, g_source_remove);
-      if (self->scene != NULL)
-        fr_scene_end_edit (self->scene, _("Change Velocity"));
-    }
+  end_scroll_burst (self);
   if (self->canvas != NULL)
     g_object_remove_weak_pointer (G_OBJECT (self->canvas), (gpointer *) &self->canvas);
   self->canvas = NULL;
@@ -979,6 +1030,7 @@ fr_editor_set_scene (FrEditor *self,
 {
   g_return_if_fail (FR_IS_EDITOR (self));
 
+  end_scroll_burst (self);
   if (self->scene != NULL)
     g_signal_handlers_disconnect_by_data (self->scene, self);
   g_set_object (&self->scene, scene);
@@ -996,6 +1048,7 @@ fr_editor_set_active (FrEditor *self,
   self->active = !!active;
   if (!active)
     {
+      end_scroll_burst (self);
       fr_editor_cancel (self);
       select_item (self, SEL_NONE, 0, 0);
     }

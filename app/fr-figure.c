@@ -196,7 +196,7 @@ fr_figure_draw (const FrFigure *fig,
 
   /* The field stays in the plot rectangle, as on the canvas; the axes
    * and colour bar go in the gutters around it. */
-  fr_plot_layout_compute (&layout, fig->view->width, fig->view->height, 1.0);
+  fr_plot_layout_for_view (&layout, fig->view, fig->scene, 1.0);
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
   cairo_clip (cr);

@@ -3,6 +3,9 @@
 
 #include "config.h"
 
+#include <math.h>
+
+#include "fr-axes-draw.h"
 #include "fr-plot-layout.h"
 
 /* Gutter sizes in logical pixels at k = 1, sized for 11 px labels
@@ -17,28 +20,29 @@
 #define GUTTER_BOTTOM  22.0
 #define PLOT_PAD       16.0
 
+/* A wider z label widens the left gutter: room for the tick and the gap
+ * (7) and a margin from the picture's edge (4), in steps of 8 so that the
+ * plot's edge does not twitch while zooming changes the labels by a
+ * pixel, up to a third of the picture or 200. */
+#define LEFT_LABEL_ROOM  11.0
+#define LEFT_STEP         8.0
+#define LEFT_MAX        200.0
+
 static FrRect
 rect (double x, double y, double w, double h)
 {
   return (FrRect) { x, y, MAX (w, 0.0), MAX (h, 0.0) };
 }
 
-/* Splits a picture of width × height pixels; k scales the gutters with
- * the text (k > 1 for larger exports).  The plot and gutters never
- * overlap, even in a picture too small for them all (the plot then keeps
- * one pixel and the gutters reach past the picture's edge). */
-void
-fr_plot_layout_compute (FrPlotLayout *layout,
-                        double        width,
-                        double        height,
-                        double        k)
+static void
+compute (FrPlotLayout *layout,
+         double        width,
+         double        height,
+         double        k,
+         double        l)
 {
-  double l = GUTTER_LEFT * k, t = GUTTER_TOP * k;
-  double r = GUTTER_RIGHT * k, b = GUTTER_BOTTOM * k;
+  double t = GUTTER_TOP * k, r = GUTTER_RIGHT * k, b = GUTTER_BOTTOM * k;
   double pw, ph;
-
-  g_return_if_fail (layout != NULL);
-  g_return_if_fail (k > 0.0);
 
   pw = MAX (width - l - r, 1.0);
   ph = MAX (height - t - b, 1.0);
@@ -48,6 +52,102 @@ fr_plot_layout_compute (FrPlotLayout *layout,
   layout->right = rect (l + pw, t, r, ph);
   layout->bottom = rect (l, t + ph, pw, b);
   layout->pad = MIN (PLOT_PAD * k, 0.25 * MIN (pw, ph));
+}
+
+/* Splits a picture of width × height pixels, with the default gutters
+ * (z labels up to about seven characters); k scales the gutters with
+ * the text (k > 1 for larger exports).  The plot and gutters never
+ * overlap, even in a picture too small for them all (the plot then keeps
+ * one pixel and the gutters reach past the picture's edge). */
+void
+fr_plot_layout_compute (FrPlotLayout *layout,
+                        double        width,
+                        double        height,
+                        double        k)
+{
+  g_return_if_fail (layout != NULL);
+  g_return_if_fail (k > 0.0);
+
+  compute (layout, width, height, k, GUTTER_LEFT * k);
+}
+
+/* As fr_plot_layout_compute, with a left gutter wide enough for z labels
+ * of z_label_width pixels (never narrower than the default). */
+void
+fr_plot_layout_compute_for_labels (FrPlotLayout *layout,
+                                   double        width,
+                                   double        height,
+                                   double        k,
+                                   double        z_label_width)
+{
+  double l = GUTTER_LEFT * k, need;
+
+  g_return_if_fail (layout != NULL);
+  g_return_if_fail (k > 0.0);
+
+  need = z_label_width + LEFT_LABEL_ROOM * k;
+  if (need > l)
+    {
+      need = ceil (need / (LEFT_STEP * k)) * LEFT_STEP * k;
+      l = MAX (l, MIN (need, MIN (LEFT_MAX * k, width / 3.0)));
+    }
+  compute (layout, width, height, k, l);
+}
+
+/* The layout of the picture that view shows of scene, at k: the one the
+ * canvas, its overlays, its PNG export and the figures all use.  Its left
+ * gutter fits the widest z label the axes draw for this view (a deep or
+ * negative z, or a fine step, makes long labels). */
+void
+fr_plot_layout_for_view (FrPlotLayout *layout,
+                         const FrView *view,
+                         FrScene      *scene,
+                         double        k)
+{
+  double label = 0.0;
+
+  g_return_if_fail (layout != NULL && view != NULL);
+  g_return_if_fail (scene == NULL || FR_IS_SCENE (scene));
+  g_return_if_fail (k > 0.0);
+
+  /* Which z ticks the axes draw depends on the plot's rows only, which
+   * the left gutter does not change. */
+  fr_plot_layout_compute (layout, view->width, view->height, k);
+  if (scene != NULL && fr_scene_has_model (scene))
+    label = fr_axes_z_label_width (view, scene, &layout->plot, k);
+  fr_plot_layout_compute_for_labels (layout, view->width, view->height, k, label);
+}
+
+/* Fits view (its size set) to show scene's whole model in the plot of
+ * the layout the fitted view gets at k.  The left gutter follows the z
+ * labels, which follow the scale: when the fit changes the gutter, the
+ * model is fitted again into the new plot. */
+void
+fr_plot_layout_fit_view (FrView  *view,
+                         FrScene *scene,
+                         double   k)
+{
+  FrPlotLayout layout;
+  FrRect box;
+  double x0, z0, x1, z1, left;
+
+  g_return_if_fail (view != NULL);
+  g_return_if_fail (FR_IS_SCENE (scene));
+  g_return_if_fail (k > 0.0);
+
+  if (!fr_scene_has_model (scene))
+    return;
+  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
+  fr_plot_layout_for_view (&layout, view, scene, k);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      left = layout.left.width;
+      fr_plot_layout_fit_box (&layout, &box);
+      fr_view_fit (view, x0, z0, x1, z1, &box);
+      fr_plot_layout_for_view (&layout, view, scene, k);
+      if (layout.left.width == left)
+        break;
+    }
 }
 
 /* The rectangle fr_view_fit fits a whole model into: the plot less its

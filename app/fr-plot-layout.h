@@ -2,12 +2,14 @@
 /* The plot layout: how a picture of width × height pixels splits into the
  * plot rectangle, where the field is drawn (model, isochrons, rays,
  * markers), and the gutters around it that hold the axes' labels and the
- * colour bar.  One function computes it for the canvas, its overlay, the
- * PNG export and the vector figures, so they all agree. */
+ * colour bar.  One function, fr_plot_layout_for_view, computes it for the
+ * canvas, its overlays, the PNG export and the vector figures, so they all
+ * agree. */
 #pragma once
 
 #include <glib.h>
 
+#include "fr-scene.h"
 #include "fr-view.h"
 
 G_BEGIN_DECLS
@@ -33,19 +35,31 @@ typedef struct _FrPlotAxes
   FrRect corner;    /* top left, between the two label bands: free */
 } FrPlotAxes;
 
-void     fr_plot_layout_compute (FrPlotLayout       *layout,
-                                 double              width,
-                                 double              height,
-                                 double              k);
-void     fr_plot_layout_fit_box (const FrPlotLayout *layout,
-                                 FrRect             *box);
-gboolean fr_plot_layout_axes    (const FrPlotLayout *layout,
-                                 const FrRect       *model,
-                                 FrPlotAxes         *axes);
-gboolean fr_rect_contains       (const FrRect       *rect,
-                                 double              x,
-                                 double              y);
-gboolean fr_rect_intersects     (const FrRect       *a,
-                                 const FrRect       *b);
+void     fr_plot_layout_compute            (FrPlotLayout       *layout,
+                                            double              width,
+                                            double              height,
+                                            double              k);
+void     fr_plot_layout_compute_for_labels (FrPlotLayout       *layout,
+                                            double              width,
+                                            double              height,
+                                            double              k,
+                                            double              z_label_width);
+void     fr_plot_layout_for_view           (FrPlotLayout       *layout,
+                                            const FrView       *view,
+                                            FrScene            *scene,
+                                            double              k);
+void     fr_plot_layout_fit_view           (FrView             *view,
+                                            FrScene            *scene,
+                                            double              k);
+void     fr_plot_layout_fit_box            (const FrPlotLayout *layout,
+                                            FrRect             *box);
+gboolean fr_plot_layout_axes               (const FrPlotLayout *layout,
+                                            const FrRect       *model,
+                                            FrPlotAxes         *axes);
+gboolean fr_rect_contains                  (const FrRect       *rect,
+                                            double              x,
+                                            double              y);
+gboolean fr_rect_intersects                (const FrRect       *a,
+                                            const FrRect       *b);
 
 G_END_DECLS

@@ -121,11 +121,11 @@ count_substrings (const char *text, const char *needle)
   return n;
 }
 
-/* A 3 × 2 model in two layers. */
+/* A 3 × 2 model in two layers, its top at z0. */
 static FrScene *
-make_scene (void)
+make_scene_at (double z0)
 {
-  fr_grid g = fr_grid_2d (61, 41, 0.05, 0.05, 0.0, 0.0);
+  fr_grid g = fr_grid_2d (61, 41, 0.05, 0.05, 0.0, z0);
   float *v = g_new (float, fr_grid_count (&g));
   g_autoptr(GBytes) bytes = NULL;
   FrScene *scene = fr_scene_new ();
@@ -137,19 +137,19 @@ make_scene (void)
   return scene;
 }
 
+static FrScene *
+make_scene (void)
+{
+  return make_scene_at (0.0);
+}
+
 static void
 make_view (FrScene *scene, FrView *view)
 {
-  FrPlotLayout layout;
-  FrRect box;
-  double x0, z0, x1, z1;
-
+  /* As the canvas fits: into the plot of the figure's own layout. */
   fr_view_init (view);
   fr_view_set_size (view, 640, 420);
-  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
-  fr_plot_layout_compute (&layout, view->width, view->height, 1.0);
-  fr_plot_layout_fit_box (&layout, &box);
-  fr_view_fit (view, x0, z0, x1, z1, &box);
+  fr_plot_layout_fit_view (view, scene, 1.0);
 }
 
 static char *
@@ -349,7 +349,7 @@ test_figure_layout (void)
 
   make_view (scene, &view);
   fr_view_zoom_at (&view, 0.5 * view.width, 0.5 * view.height, 3.0);
-  fr_plot_layout_compute (&lay, view.width, view.height, 1.0);
+  fr_plot_layout_for_view (&lay, &view, scene, 1.0);
   fr_colormap_sample (FR_COLORMAP_VIRIDIS, 0.0, field_rgb[0]);
   fr_colormap_sample (FR_COLORMAP_VIRIDIS, 1.0, field_rgb[1]);
 
@@ -422,6 +422,97 @@ test_figure_layout (void)
   cairo_surface_destroy (img);
 }
 
+/* Depths like "-123461.8" (nine characters) need a wider left gutter: the
+ * figure gets it, its field stays in the plot right of it, and every z
+ * label lies whole in the gutter, clear of the picture's edge and ending
+ * before its tick and the gap beside it (7 px from the axis).  A gutter
+ * too narrow pushes the label against the picture's edge and into the
+ * ticks, or cuts it at the axis. */
+static void
+test_figure_wide_z_labels (void)
+{
+  g_autoptr(FrScene) scene = make_scene_at (-123462.0);
+  cairo_surface_t *img;
+  FrPlotLayout lay, def;
+  FrPlotAxes axes;
+  FrRect model;
+  FrView view;
+  cairo_t *cr;
+  const guint8 *data;
+  double x0, z0, x1, z1;
+  int stride, w, h, bx, labels = 0, run = 0, run_strip = 0, left_edge_ink = 0, field_x0 = G_MAXINT;
+
+  make_view (scene, &view);
+  fr_plot_layout_for_view (&lay, &view, scene, 1.0);
+  fr_plot_layout_compute (&def, view.width, view.height, 1.0);
+  g_assert_cmpfloat (lay.left.width, >, def.left.width);
+  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
+  fr_view_model_to_widget (&view, x0, z0, &model.x, &model.y);
+  fr_view_model_to_widget (&view, x1, z1, &x1, &z1);
+  model.width = x1 - model.x;
+  model.height = z1 - model.y;
+  g_assert_true (fr_plot_layout_axes (&lay, &model, &axes));
+  bx = (int) round (axes.box.x);
+
+  w = (int) view.width;
+  h = (int) view.height;
+  img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  cr = cairo_create (img);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+
+    fr_figure_draw (&fig, cr);
+  }
+  cairo_destroy (cr);
+  cairo_surface_flush (img);
+  data = cairo_image_surface_get_data (img);
+  stride = cairo_image_surface_get_stride (img);
+
+  /* Along the z axis, row by row: a label's rows have ink far left of the
+   * axis; of those, only the tick's two or three may have ink in the strip
+   * between the label's end and the axis line. */
+  for (int y = (int) axes.box.y; y <= (int) (axes.box.y + axes.box.height); y++)
+    {
+      gboolean label_row = FALSE, strip = FALSE;
+
+      for (int x = 0; x < bx; x++)
+        {
+          guint32 v;
+          gboolean ink;
+
+          memcpy (&v, data + (gsize) y * stride + 4 * x, 4);
+          ink = (v & 0xff) < 128 && ((v >> 8) & 0xff) < 128;
+          label_row |= ink && x < bx - 9;
+          strip |= ink && x >= bx - 6 && x <= bx - 2;
+          left_edge_ink += ink && x <= 1;
+        }
+      if (label_row)
+        {
+          run++;
+          run_strip += strip;
+        }
+      if (!label_row || y == (int) (axes.box.y + axes.box.height))
+        {
+          if (run > 0)
+            {
+              labels++;
+              if (run_strip > 3)
+                g_error ("the z label ending at row %d runs into the ticks on %d rows", y, run_strip);
+            }
+          run = run_strip = 0;
+        }
+      for (int x = 0; x < w; x++)
+        if (chromatic (data + (gsize) y * stride + 4 * x) && x < (int) (lay.plot.x + lay.plot.width))
+          field_x0 = MIN (field_x0, x);
+    }
+  g_test_message ("left gutter %.0f px, %d z labels, %d ink pixels at the picture's left edge, field from column %d",
+                  lay.left.width, labels, left_edge_ink, field_x0);
+  g_assert_cmpint (labels, >=, 4);
+  g_assert_cmpint (left_edge_ink, ==, 0);
+  g_assert_cmpint (field_x0, >=, (int) lay.plot.x);
+  cairo_surface_destroy (img);
+}
+
 /* A failed figure names the file the user chose, never the temporary
  * file written beside it (g_file_set_contents' "fig.svg.Q7OMZ3"). */
 static void
@@ -476,5 +567,6 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/rays", test_rays_figure);
   g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
   g_test_add_func ("/figure/layout", test_figure_layout);
+  g_test_add_func ("/figure/wide-z-labels", test_figure_wide_z_labels);
   return g_test_run ();
 }

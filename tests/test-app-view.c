@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The canvas transform (app/fr-view.c) and the plot layout around it
- * (app/fr-plot-layout.c): pure maths. */
+ * (app/fr-plot-layout.c): pure maths, and the left gutter measured
+ * against the z labels of a scene's model. */
 #include <math.h>
 
 #include <glib.h>
 
+#include "fr-axes-draw.h"
 #include "fr-plot-layout.h"
+#include "fr-scene.h"
 #include "fr-view.h"
 
 static void
@@ -333,6 +336,112 @@ test_layout_scales_with_export (void)
     }
 }
 
+/* A model of nx × nz cells of 0.05 with its top left corner at (x0, z0). */
+static FrScene *
+make_scene (guint  nx,
+            guint  nz,
+            double x0,
+            double z0)
+{
+  fr_grid g = fr_grid_2d (nx, nz, 0.05, 0.05, x0, z0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  FrScene *scene = fr_scene_new ();
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = 1.0f + (float) (i / g.nx) / g.nz;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  fr_scene_set_model (scene, "view", &g, bytes);
+  return scene;
+}
+
+/* The rule for the left gutter: the default up to labels of about seven
+ * digits; wider labels widen it, in steps of 8 px, up to a third of the
+ * picture; the gutters stay disjoint and hug the plot. */
+static void
+test_layout_wide_labels (void)
+{
+  const struct { double w, h, k, label, left; } cases[] = {
+    { 761, 583, 1.0, 0.0, 60.0 },     /* no labels: the default */
+    { 761, 583, 1.0, 49.0, 60.0 },    /* 49 + tick, gap and margin fit in 60 */
+    { 761, 583, 1.0, 50.0, 64.0 },
+    { 761, 583, 1.0, 80.0, 96.0 },
+    { 1522, 1166, 2.0, 160.0, 192.0 },  /* an export twice as large: twice as wide */
+    { 240, 583, 1.0, 80.0, 80.0 },    /* a narrow picture: a third of it */
+    { 100, 583, 1.0, 80.0, 60.0 },    /* never narrower than the default */
+    { 3000, 583, 1.0, 900.0, 200.0 }, /* at most 200 */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      FrPlotLayout lay, def;
+
+      fr_plot_layout_compute_for_labels (&lay, cases[i].w, cases[i].h, cases[i].k, cases[i].label);
+      fr_plot_layout_compute (&def, cases[i].w, cases[i].h, cases[i].k);
+      g_assert_cmpfloat_with_epsilon (lay.left.width, cases[i].left, 1e-9);
+      g_assert_cmpfloat (lay.left.x + lay.left.width, ==, lay.plot.x);
+      g_assert_cmpfloat (lay.right.x, ==, lay.plot.x + lay.plot.width);
+      g_assert_false (fr_rect_intersects (&lay.left, &lay.plot));
+      g_assert_false (fr_rect_intersects (&lay.top, &lay.left));
+      /* Only the left gutter and what it pushes change. */
+      g_assert_cmpfloat (lay.top.height, ==, def.top.height);
+      g_assert_cmpfloat (lay.right.width, ==, def.right.width);
+      g_assert_cmpfloat (lay.plot.y, ==, def.plot.y);
+      g_assert_cmpfloat (lay.plot.height, ==, def.plot.height);
+      if (cases[i].w >= 400)
+        g_assert_cmpfloat_with_epsilon (lay.plot.x + lay.plot.width, def.plot.x + def.plot.width, 1e-9);
+    }
+}
+
+/* Negative depths in metres below 123 km, in steps of 0.2: labels like
+ * "-123461.8", nine characters.  The layout fitted to such a model has a
+ * left gutter that holds its widest z label beside the tick (5 px) and
+ * the gap (2 px), at the canvas's size and in an export twice as large,
+ * which stays the canvas's layout doubled; a model in kilometres keeps
+ * the default gutter. */
+static void
+test_layout_fits_z_labels (void)
+{
+  g_autoptr(FrScene) deep = make_scene (61, 41, 0.0, -123462.0);
+  g_autoptr(FrScene) km = make_scene (61, 31, 0.0, 0.0);
+  FrPlotLayout lay, big, def;
+  FrView v, scaled;
+  double label;
+
+  fr_view_init (&v);
+  fr_view_set_size (&v, 761, 583);
+  fr_plot_layout_fit_view (&v, deep, 1.0);
+  fr_plot_layout_for_view (&lay, &v, deep, 1.0);
+  fr_plot_layout_compute (&def, 761, 583, 1.0);
+  label = fr_axes_z_label_width (&v, deep, &lay.plot, 1.0);
+  g_test_message ("widest z label %.1f px, left gutter %.1f px", label, lay.left.width);
+  g_assert_cmpfloat (label, >, def.left.width - 7.0);    /* it would not fit the default */
+  g_assert_cmpfloat (lay.left.width, >=, label + 7.0 + 2.0);
+  /* The fitted model lies in the plot of that layout. */
+  {
+    FrRect box;
+    double x0, z0, x1, z1, px0, py0;
+
+    fr_plot_layout_fit_box (&lay, &box);
+    fr_scene_get_bounds (deep, &x0, &z0, &x1, &z1);
+    fr_view_model_to_widget (&v, x0, z0, &px0, &py0);
+    g_assert_cmpfloat_with_epsilon (px0, box.x, 1e-6);   /* the width limits */
+    g_assert_cmpfloat_with_epsilon (py0, box.y, 1e-6);
+  }
+
+  scaled = fr_view_scaled (&v, 2 * 761, 2 * 583);
+  fr_plot_layout_for_view (&big, &scaled, deep, 2.0);
+  g_assert_cmpfloat_with_epsilon (big.left.width, 2.0 * lay.left.width, 1e-9);
+  g_assert_cmpfloat_with_epsilon (big.plot.width, 2.0 * lay.plot.width, 1e-9);
+
+  fr_view_init (&v);
+  fr_view_set_size (&v, 761, 583);
+  fr_plot_layout_fit_view (&v, km, 1.0);
+  fr_plot_layout_for_view (&lay, &v, km, 1.0);
+  g_assert_cmpfloat (lay.left.width, ==, def.left.width);
+  g_assert_cmpfloat (lay.plot.x, ==, def.plot.x);
+}
+
 static void
 test_zoom_keeps_point (void)
 {
@@ -433,5 +542,7 @@ main (int   argc,
   g_test_add_func ("/app/view/pick-round-trip", test_pick_round_trip);
   g_test_add_func ("/app/view/axes-clear-of-field", test_axes_clear_of_field);
   g_test_add_func ("/app/view/layout-scales-with-export", test_layout_scales_with_export);
+  g_test_add_func ("/app/view/layout-wide-labels", test_layout_wide_labels);
+  g_test_add_func ("/app/view/layout-fits-z-labels", test_layout_fits_z_labels);
   return g_test_run ();
 }

@@ -5,9 +5,12 @@ X server (run it inside xvfb-run): the field stays in the plot rectangle,
 the axes' labels and the colour bar in the gutters around it, at the fitted
 view and zoomed in with the mouse wheel; a click lands on the model point
 under it and a click in a gutter places nothing; a ray along the model's
-top edge stays visible over the model's frame.  Real input through
-xdotool, the screen read with ImageMagick's `import`, checked by pixels.
-Speaks TAP.
+top edge stays visible over the model's frame; a press in a gutter keeps
+the selection; a resize refits a fitted view and keeps a zoomed one; in
+model-edit mode the wheel over a layer scales its velocity (Ctrl+wheel
+zooms), the editor's handles stay out of the gutters and its tools ignore
+presses there.  Real input through xdotool, the screen read with
+ImageMagick's `import`, checked by pixels.  Speaks TAP.
 
 Usage: gui-layout-test.py FOLDRAY_EXE OUT_DIR
 
@@ -15,6 +18,7 @@ The field's rectangle is found in the pixels, not taken from the code's
 constants: zoomed in, it is the run of non-background pixels through the
 canvas's middle.  The harness (App, screenshots, TAP) is guilib.py."""
 
+import json
 import os
 import sys
 import tempfile
@@ -30,6 +34,13 @@ os.makedirs(OUT, exist_ok=True)
 configure(EXE, OUT, "1200x760")
 
 SOURCE_RGB = np.array((255, 77, 20))   # fr-canvas.c source_color
+SELECT_RGB = np.array((255, 235, 51))  # fr-canvas.c select_color, fr-editor.c's selected outline
+AMBER = lambda img: ((img[..., 0] > 200) & (img[..., 1] > 120) & (img[..., 1] < 200)
+                     & (img[..., 2] < 80))  # fr-editor.c: a slow obstacle's outline and handles
+# The layout's default gutters (left, top, right, bottom) and the padding
+# round a fitted model (fr-plot-layout.c), for what a fit must fill.
+GUTTERS = (60, 28, 92, 22)
+PAD = 16
 RAY = lambda img: (img[..., 0] > 200) & (img[..., 1] < 90) & (img[..., 2] > 200)
 MODEL = (3.0, 1.5)                     # the three-layer example's extent
 SPACING = 0.01                         # and its node spacing
@@ -230,6 +241,48 @@ def source_pixels(canvas):
     return int((np.abs(canvas.astype(int) - SOURCE_RGB).max(axis=-1) <= 30).sum())
 
 
+def is_selected_rgb(img):
+    """The selection's yellow; the top of viridis (253, 231, 37) is not."""
+    return np.abs(img.astype(int) - SELECT_RGB).max(axis=-1) <= 8
+
+
+def selection_pixels(img, sx, sy, r=14):
+    """The selection halo's pixels in its ring round the marker at (sx, sy)."""
+    patch = is_selected_rgb(img[sy - r: sy + r + 1, sx - r: sx + r + 1])
+    yy, xx = np.mgrid[-r: r + 1, -r: r + 1]
+    ring = (np.hypot(xx, yy) >= 9) & (np.hypot(xx, yy) <= 13)
+    return int((patch & ring).sum())
+
+
+def t_gutter_press_keeps_selection():
+    """The source just placed is selected (a yellow halo); a press in the
+    left, top or right gutter is not on the model: the halo stays, as
+    does the source."""
+    fx0, fy0, fx1, fy1 = state["field"]
+    ox, oy = app.canvas_box()[:2]
+    img = app.stable_shot()
+    canvas = app.canvas(img)
+    ys, xs = np.nonzero(np.abs(canvas.astype(int) - SOURCE_RGB).max(axis=-1) <= 30)
+    if len(xs) < 20:
+        return False, "no source on the canvas"
+    sx, sy = ox + int(round(xs.mean())), oy + int(round(ys.mean()))
+    before = selection_pixels(img, sx, sy)
+    notes = ["selection halo: %d px" % before]
+    ok = before > 30
+    for where, (px, py) in [("left", (ox + fx0 - 25, sy)), ("top", (sx, oy + fy0 - 12)),
+                            ("right", (ox + fx1 + 40, sy))]:
+        xdo("mousemove", px, py)
+        xdo("mousedown", 1)
+        time.sleep(0.1)
+        xdo("mouseup", 1)
+        time.sleep(0.5)
+        img = app.stable_shot("04-gutter-press-%s" % where)
+        after = selection_pixels(img, sx, sy)
+        notes.append("after a press in the %s gutter at (%d, %d): %d px" % (where, px, py, after))
+        ok = ok and after >= 0.8 * before
+    return ok, "\n".join(notes)
+
+
 def t_gutter_click():
     """A click in the left gutter (over a hidden part of the model) places
     nothing: no job starts, no source appears (it may clear the selection,
@@ -254,6 +307,7 @@ for name, fn in [
     ("zoomed in: no field colour outside the field; the colour bar only in the right gutter", t_no_field_in_gutters),
     ("zoomed in: tick labels in the top and left gutters, none over the field's edges", t_labels_outside_field),
     ("zoomed in: a click puts the source on the node under the pointer", t_click_lands),
+    ("zoomed in: a press in a gutter keeps the selection", t_gutter_press_keeps_selection),
     ("zoomed in: a click in a gutter places nothing", t_gutter_click),
 ]:
     if not check(name, fn) and fn is t_zoom:
@@ -305,6 +359,360 @@ def t_top_edge_ray():
 
 check("a ray along the model's top edge is drawn over the frame", t_top_edge_ray)
 check("no GTK warning or critical on stderr (top edge)", t_clean(edge))
+
+# ------------------------------------------------------------------ session 3
+# Resizes: a window opened small shows the model whole; made larger, the
+# model is fitted again to the new plot.  Once zoomed, a resize keeps the
+# view (the model point at the centre, the scale); Ctrl+0 fits again, and
+# the next resize fits too.
+configure(EXE, OUT, "700x480")
+rs = App("--clear", name="resize")
+
+
+def field_box(a, img):
+    """The field's rectangle on the canvas, from its pixels: the leftmost
+    run of coloured columns (the colour bar is the other, narrow one)."""
+    c = chroma(a.canvas(img)) > 40
+    cols = c.any(axis=0)
+    x0, x1 = run_through(cols, int(np.argmax(cols)))
+    rows = np.nonzero(c[:, x0:x1].any(axis=1))[0]
+    return x0, int(rows[0]), x1, int(rows[-1]) + 1
+
+
+def fitted_size(w, h):
+    """The model's size in pixels when fitted into a w × h canvas."""
+    bw = w - GUTTERS[0] - GUTTERS[2] - 2 * PAD
+    bh = h - GUTTERS[1] - GUTTERS[3] - 2 * PAD
+    s = min(bw / MODEL[0], bh / MODEL[1])
+    return MODEL[0] * s, MODEL[1] * s
+
+
+def resize(a, w, h, name):
+    """Resizes the window to w × h and waits for the canvas to follow."""
+    before = a.view()["w"]
+    xdo("windowsize", a.win, w, h)
+    end = time.time() + 10
+    while a.view()["w"] == before and time.time() < end:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    a.find_window()
+    return a.stable_shot(name)
+
+
+def check_fitted(a, img, what):
+    v = a.view()
+    x0, y0, x1, y1 = field_box(a, img)
+    ew, eh = fitted_size(v["w"], v["h"])
+    ok = abs((x1 - x0) - ew) <= 3 and abs((y1 - y0) - eh) <= 3
+    return ok, ("%s: canvas %d × %d; the field is %d × %d px at (%d, %d), a fit is %.1f × %.1f"
+                % (what, v["w"], v["h"], x1 - x0, y1 - y0, x0, y0, ew, eh))
+
+
+def t_resize_small():
+    if not rs.find_window():
+        return False, "no window"
+    rs.wait_settled()
+    return check_fitted(rs, rs.stable_shot("10-small"), "opened at 700 × 480")
+
+
+def t_resize_grow():
+    """Made larger, the fitted model grows to fill the new plot."""
+    img = resize(rs, 1200, 760, "11-grown")
+    return check_fitted(rs, img, "grown to 1200 × 760")
+
+
+def t_resize_keeps_zoom():
+    """Zoomed with the wheel at the canvas's centre, then a source placed
+    there: a resize keeps the scale and the model point at the centre, so
+    the source's disc is at the new centre."""
+    x0, y0, x1, y1 = rs.canvas_box()
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    xdo("mousemove", cx, cy)
+    time.sleep(0.3)
+    scale = rs.view()["scale"]
+    for _ in range(3):
+        xdo("click", 4)
+        time.sleep(0.1)
+    end = time.time() + 10
+    while rs.view()["scale"] < 1.4 * scale and time.time() < end:
+        time.sleep(0.05)
+    zoomed = rs.view()["scale"]
+    job = rs.last_job()
+    xdo("click", 1)
+    end = time.time() + 10
+    while rs.last_job() == job and time.time() < end:
+        time.sleep(0.05)
+    rs.settle_all()
+    img = resize(rs, 900, 600, "12-zoomed-resized")
+    v = rs.view()
+    x0, y0, x1, y1 = rs.canvas_box()
+    ncx, ncy = (x0 + x1) / 2, (y0 + y1) / 2
+    ys, xs = np.nonzero(np.abs(img.astype(int) - SOURCE_RGB).max(axis=-1) <= 30)
+    if len(xs) < 20:
+        return False, "no source on the screen after the resize"
+    dx, dy = xs.mean() - ncx, ys.mean() - ncy
+    snap = 0.5 * SPACING * v["scale"] * np.sqrt(2) + 1.5
+    ok = abs(v["scale"] - zoomed) < 1e-6 * zoomed and zoomed > 1.4 * scale and np.hypot(dx, dy) <= snap
+    return ok, ("scale %.2f fitted, %.2f zoomed, %.2f after the resize to %d × %d; the source is "
+                "%.1f px from the canvas's centre (the node's snap allows %.1f)"
+                % (scale, zoomed, v["scale"], v["w"], v["h"], np.hypot(dx, dy), snap))
+
+
+def t_resize_after_fit():
+    """Ctrl+0 fits again, and from then on a resize fits too."""
+    xdo("key", "ctrl+0")
+    time.sleep(0.5)
+    ok1, d1 = check_fitted(rs, rs.stable_shot("13-refitted"), "after Ctrl+0")
+    img = resize(rs, 1100, 700, "14-refitted-resized")
+    ok2, d2 = check_fitted(rs, img, "then resized to 1100 × 700")
+    return ok1 and ok2, d1 + "\n" + d2
+
+
+for name, fn in [
+    ("resize: opened small, the model is fitted to the plot", t_resize_small),
+    ("resize: made larger, the fitted model is fitted again", t_resize_grow),
+    ("resize: zoomed in, a resize keeps the scale and the point at the centre", t_resize_keeps_zoom),
+    ("resize: after Ctrl+0, a resize fits again", t_resize_after_fit),
+]:
+    check(name, fn)
+check("no GTK warning or critical on stderr (resizes)", t_clean(rs))
+configure(EXE, OUT, "1200x760")
+
+# ------------------------------------------------------------------ session 4
+# Model-edit mode on the three-layer scene with a slow obstacle near the
+# left edge: the wheel over a layer scales its top velocity (one undo
+# step), Ctrl+wheel zooms; zoomed in, the obstacle's outline and handles
+# stay out of the left gutter; a press in a gutter keeps the selected
+# obstacle selected, and the rectangle tool starts nothing there.
+EDIT_SCENE = os.path.join(OUT, "edit-scene.json")
+LAYER_POINT = (1.5, 0.7)                 # in the second layer (v = 2.5)
+OBSTACLE = [(0.1, 0.6), (0.5, 0.6), (0.5, 0.9), (0.1, 0.9)]
+ZOOM_AT = (0.3, 0.75)                    # in the obstacle
+VELOCITY_STEP = 1.03                     # fr-editor.c, one wheel step
+est = {}
+
+
+def write_edit_scene():
+    root = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    with open(os.path.join(root, "data", "scenes", "three-layer.json")) as f:
+        scene = json.load(f)
+    scene["sources"], scene["receivers"] = [], []
+    scene["obstacles"] = [{"shape": "polygon", "velocity": 1.0, "vertices": [list(v) for v in OBSTACLE]}]
+    scene["title"] = "editor layout test"
+    with open(EDIT_SCENE, "w") as f:
+        json.dump(scene, f)
+
+
+def saved_scene(a):
+    """Saves with Ctrl+S (the window's own file) and reads it back."""
+    mtime = os.path.getmtime(EDIT_SCENE)
+    xdo("key", "ctrl+s")
+    end = time.time() + 10
+    while os.path.getmtime(EDIT_SCENE) == mtime and time.time() < end:
+        time.sleep(0.05)
+    time.sleep(0.1)
+    with open(EDIT_SCENE) as f:
+        return json.load(f)
+
+
+def wait_jobs_settle(a, job, timeout=10.0):
+    end = time.time() + timeout
+    while a.last_job() == job and time.time() < end:
+        time.sleep(0.05)
+    a.settle_all()
+
+
+write_edit_scene()
+ed = App(EDIT_SCENE, name="edit")
+
+
+def t_edit_open():
+    if not ed.find_window():
+        return False, "no window"
+    ed.settle_all()
+    xdo("key", "ctrl+m")
+    time.sleep(0.4)
+    img = ed.stable_shot("20-editing")
+    amber = int(AMBER(ed.canvas(img)).sum())
+    return amber > 100, "%d amber pixels (the slow obstacle's outline and handles)" % amber
+
+
+def t_wheel_scales_layer():
+    """With the Select tool, three wheel steps up over the second layer
+    scale its top velocity by 1.03³ and recolour it, the view unchanged;
+    Ctrl+Z takes the whole burst back."""
+    px, py = ed.to_screen(*LAYER_POINT)
+    xdo("mousemove", px, py)
+    time.sleep(0.3)
+    scale = ed.view()["scale"]
+    colour0 = ed.stable_shot()[py, px].astype(int)
+    job = ed.last_job()
+    for _ in range(3):
+        xdo("click", 4)
+        time.sleep(0.15)
+    wait_jobs_settle(ed, job)
+    time.sleep(0.8)                      # the burst ends (one undo step)
+    img = ed.stable_shot("21-wheel-over-layer")
+    colour1 = img[py, px].astype(int)
+    v1 = saved_scene(ed)["layers"][1]["velocity"]
+    job = ed.last_job()
+    xdo("key", "ctrl+z")
+    wait_jobs_settle(ed, job)
+    colour2 = ed.stable_shot("22-wheel-undone")[py, px].astype(int)
+    v2 = saved_scene(ed)["layers"][1]["velocity"]
+    want = 2.5 * VELOCITY_STEP ** 3
+    ok = (abs(v1 - want) < 1e-3 and abs(v2 - 2.5) < 1e-9 and ed.view()["scale"] == scale
+          and np.abs(colour1 - colour0).max() > 10 and np.abs(colour2 - colour0).max() <= 2)
+    return ok, ("velocity 2.5 → %.5f after three steps (want %.5f), %.5f after Ctrl+Z; scale %.3f → %.3f; "
+                "colour %s → %s → %s" % (v1, want, v2, scale, ed.view()["scale"], list(colour0),
+                                          list(colour1), list(colour2)))
+
+
+def t_ctrl_wheel_zooms():
+    """Ctrl+wheel over the obstacle zooms about the pointer and edits
+    nothing."""
+    px, py = ed.to_screen(*ZOOM_AT)
+    xdo("mousemove", px, py)
+    time.sleep(0.3)
+    scale = ed.view()["scale"]
+    job = ed.last_job()
+    xdo("keydown", "ctrl")
+    for _ in range(8):
+        xdo("click", 4)
+        time.sleep(0.05)
+    xdo("keyup", "ctrl")
+    end = time.time() + 10
+    while ed.view()["scale"] < 2.5 * scale and time.time() < end:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    est["img"] = ed.stable_shot("23-ctrl-wheel-zoomed")
+    qx, qy = ed.to_screen(*ZOOM_AT)
+    ok = ed.view()["scale"] > 2.5 * scale and ed.last_job() == job and abs(qx - px) <= 1 and abs(qy - py) <= 1
+    return ok, ("scale %.2f → %.2f; jobs %d → %d; the point under the pointer moved by (%d, %d) px"
+                % (scale, ed.view()["scale"], job, ed.last_job(), qx - px, qy - py))
+
+
+def plot_edges(canvas):
+    """The plot's left and top edges on a zoomed-in canvas, from the
+    field's pixels: the typical first coloured column of a row, and first
+    coloured row of a column (a stray overlay pixel in a gutter moves
+    neither)."""
+    c = chroma(canvas) > 40
+    h, w = c.shape
+    firsts = [int(np.argmax(c[y, : w // 2])) for y in range(h) if c[y, : w // 2].any()]
+    tops = [int(np.argmax(c[: h // 2, x])) for x in range(w // 2) if c[: h // 2, x].any()]
+    return int(np.median(firsts)), int(np.median(tops))
+
+
+def t_overlay_clipped():
+    """Zoomed in so the obstacle's left side lies under the left gutter:
+    its outline and handles stop at the plot's edge, none in the gutter."""
+    canvas = ed.canvas(est["img"])
+    fx0, fy0 = plot_edges(canvas)
+    amber = AMBER(canvas)
+    ox = ed.canvas_box()[0]
+    left_x, _ = ed.to_screen(OBSTACLE[0][0], OBSTACLE[0][1])
+    in_gutters = int(amber[:, : fx0].sum() + amber[: fy0, :].sum())
+    in_plot = int(amber[fy0:, fx0:].sum())
+    ok = left_x - ox < fx0 - 10 and in_gutters == 0 and in_plot > 100
+    return ok, ("plot from column %d, row %d; the obstacle's left side at column %d; amber pixels: "
+                "%d in the gutters, %d in the plot" % (fx0, fy0, left_x - ox, in_gutters, in_plot))
+
+
+def t_edit_gutter_press():
+    """The obstacle, selected by a press inside it, stays selected (its
+    outline yellow) through a press in the left gutter beside the layer
+    below it, and a drag from the gutter over its hidden part does not
+    move it."""
+    px, py = ed.to_screen(*ZOOM_AT)
+    xdo("mousemove", px, py)
+    xdo("click", 1)
+    time.sleep(0.5)
+    canvas = ed.canvas(ed.stable_shot("24-obstacle-selected"))
+    fx0, _ = plot_edges(canvas)
+    ox, oy = ed.canvas_box()[:2]
+
+    def sel(c):
+        # The outline's top and bottom sides, over the layer's colours.
+        rows = [ed.to_screen(OBSTACLE[0][0], z)[1] - oy for z in (OBSTACLE[0][1], OBSTACLE[2][1])]
+        x1 = ed.to_screen(OBSTACLE[1][0], 0.0)[0] - ox
+        return int(sum(is_selected_rgb(c[r - 3: r + 4, fx0: x1 - 4]).sum() for r in rows))
+
+    before = sel(canvas)
+    vertices = saved_scene(ed)["obstacles"][0]["vertices"]
+    gx, gy = ox + fx0 - 20, ed.to_screen(0.0, OBSTACLE[2][1] + 0.05)[1]
+    xdo("mousemove", gx, gy)
+    xdo("mousedown", 1)
+    time.sleep(0.1)
+    xdo("mouseup", 1)
+    time.sleep(0.5)
+    after = sel(ed.canvas(ed.stable_shot("25-edit-gutter-press")))
+    # Over the obstacle's hidden left part: a drag 60 px to the right.
+    xdo("mousemove", gx, py)
+    xdo("mousedown", 1)
+    for t in range(1, 7):
+        xdo("mousemove", gx + 10 * t, py)
+        time.sleep(0.05)
+    xdo("mouseup", 1)
+    time.sleep(0.5)
+    moved = saved_scene(ed)["obstacles"][0]["vertices"] != vertices
+    after_drag = sel(ed.canvas(ed.stable_shot("25-edit-gutter-drag")))
+    return before > 200 and after >= 0.8 * before and after_drag >= 0.8 * before and not moved, (
+        "selected outline: %d yellow px; after a press at (%d, %d) in the left gutter: %d; after a drag "
+        "from (%d, %d): %d, the obstacle %s" % (before, gx, gy, after, gx, py, after_drag,
+                                                "moved" if moved else "in place"))
+
+
+def t_rectangle_from_gutter():
+    """The rectangle tool (Ctrl+R): a drag that starts in the left gutter
+    makes no obstacle; one from the plot ending in the gutter makes one
+    that stops at the plot's edge."""
+    xdo("key", "ctrl+r")
+    time.sleep(0.3)
+    canvas = ed.canvas(ed.stable_shot())
+    fx0, fy0 = plot_edges(canvas)
+    ox, oy = ed.canvas_box()[:2]
+    h = canvas.shape[0]
+    y0, y1 = oy + fy0 + 40, oy + fy0 + 40 + (h - fy0) // 3
+    xdo("mousemove", ox + fx0 - 30, y0)
+    xdo("mousedown", 1)
+    for t in range(1, 6):
+        xdo("mousemove", ox + fx0 - 30 + 40 * t, y0 + (y1 - y0) * t // 5)
+        time.sleep(0.05)
+    xdo("mouseup", 1)
+    time.sleep(0.5)
+    n_from_gutter = len(saved_scene(ed)["obstacles"])
+    xdo("mousemove", ox + fx0 + 170, y0)
+    xdo("mousedown", 1)
+    for t in range(1, 6):
+        xdo("mousemove", ox + fx0 + 170 - 40 * t, y0 + (y1 - y0) * t // 5)
+        time.sleep(0.05)
+    xdo("mouseup", 1)
+    time.sleep(0.5)
+    obstacles = saved_scene(ed)["obstacles"]
+    ed.stable_shot("26-rectangle-to-gutter")
+    edge_x, _ = ed.to_model(ox + fx0, y0)
+    xs = [v[0] for v in obstacles[-1]["vertices"]] if len(obstacles) == 2 else [float("nan")]
+    xdo("key", "ctrl+m")
+    ok = n_from_gutter == 1 and len(obstacles) == 2 and abs(min(xs) - edge_x) < 2.0 / ed.view()["scale"]
+    return ok, ("%d obstacle(s) after a drag from the gutter, %d after one into it; the new one's left "
+                "side at x = %.4f, the plot's edge at x = %.4f" % (n_from_gutter, len(obstacles),
+                                                                  min(xs), edge_x))
+
+
+for name, fn in [
+    ("edit mode: the slow obstacle's outline and handles show", t_edit_open),
+    ("edit mode: the wheel over a layer scales its velocity; Ctrl+Z undoes the burst", t_wheel_scales_layer),
+    ("edit mode: Ctrl+wheel zooms and edits nothing", t_ctrl_wheel_zooms),
+    ("edit mode, zoomed in: the editor's overlay stays out of the gutters", t_overlay_clipped),
+    ("edit mode: a press in a gutter keeps the selected obstacle", t_edit_gutter_press),
+    ("edit mode: the rectangle tool starts nothing in a gutter and stops at the plot's edge",
+     t_rectangle_from_gutter),
+]:
+    if not check(name, fn) and fn is t_edit_open:
+        break
+check("no GTK warning or critical on stderr (model editing)", t_clean(ed))
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
