@@ -13,6 +13,8 @@ struct _FrModelPanel
 {
   GtkWidget      parent_instance;
 
+  GtkSpinButton *extent_x_spin;
+  GtkSpinButton *extent_z_spin;
   GtkSpinButton *nx_spin;
   GtkSpinButton *nz_spin;
   GtkSpinButton *dx_spin;
@@ -83,6 +85,7 @@ sync_from_model (FrModelPanel *self)
   const FrModel *m = model_of (self);
   guint n_rows = 0;
   GtkWidget *child;
+  double width, depth;
 
   self->syncing = TRUE;
   gtk_widget_set_sensitive (GTK_WIDGET (self), m != NULL);
@@ -92,6 +95,9 @@ sync_from_model (FrModelPanel *self)
       return;
     }
 
+  fr_model_grid_extent (&m->grid, &width, &depth);
+  gtk_spin_button_set_value (self->extent_x_spin, width);
+  gtk_spin_button_set_value (self->extent_z_spin, depth);
   gtk_spin_button_set_value (self->nx_spin, m->grid.nx);
   gtk_spin_button_set_value (self->nz_spin, m->grid.nz);
   gtk_spin_button_set_value (self->dx_spin, m->grid.dx);
@@ -174,22 +180,75 @@ sync_from_model (FrModelPanel *self)
 
 /* ------------------------------------------------------------- callbacks */
 
+/* The value of a grid field, or the model's own where the field still
+ * shows it: a field the focus leaves writes back the value as shown
+ * (rounded to its digits), which is no edit of that axis. */
+static double
+grid_field (GtkSpinButton *spin,
+            double         model_value)
+{
+  double shown = 0.5 * pow (10.0, -(double) gtk_spin_button_get_digits (spin));
+  double v = gtk_spin_button_get_value (spin);
+
+  return fabs (v - model_value) <= shown ? model_value : v;
+}
+
 static void
-grid_changed_cb (FrModelPanel *self)
+grid_edit_done (FrModelPanel *self,
+                gboolean      ok,
+                GError       *error)
+{
+  /* Refused, or rounded to whole cells: show the grid as it is. */
+  if (!ok)
+    report (self, error);
+  sync_from_model (self);
+}
+
+/* Extent: the model grows or shrinks at the same spacing. */
+static void
+extent_changed_cb (FrModelPanel *self)
+{
+  const FrModel *m = model_of (self);
+  g_autoptr(GError) error = NULL;
+  double width, depth;
+  gboolean ok;
+
+  if (self->syncing || m == NULL)
+    return;
+  fr_model_grid_extent (&m->grid, &width, &depth);
+  ok = fr_scene_set_extent (self->scene, grid_field (self->extent_x_spin, width),
+                            grid_field (self->extent_z_spin, depth), &error);
+  grid_edit_done (self, ok, error);
+}
+
+/* Nodes: the same extent, refined or coarsened. */
+static void
+nodes_changed_cb (FrModelPanel *self)
 {
   g_autoptr(GError) error = NULL;
+  gboolean ok;
 
   if (self->syncing || model_of (self) == NULL)
     return;
-  if (!fr_scene_set_grid (self->scene,
-                          (guint) gtk_spin_button_get_value_as_int (self->nx_spin),
-                          (guint) gtk_spin_button_get_value_as_int (self->nz_spin),
-                          gtk_spin_button_get_value (self->dx_spin),
-                          gtk_spin_button_get_value (self->dz_spin), &error))
-    {
-      report (self, error);
-      sync_from_model (self);
-    }
+  ok = fr_scene_set_nodes (self->scene,
+                           (guint) gtk_spin_button_get_value_as_int (self->nx_spin),
+                           (guint) gtk_spin_button_get_value_as_int (self->nz_spin), &error);
+  grid_edit_done (self, ok, error);
+}
+
+/* Spacing: the same extent to whole cells, so the node counts follow. */
+static void
+spacing_changed_cb (FrModelPanel *self)
+{
+  const FrModel *m = model_of (self);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (self->syncing || m == NULL)
+    return;
+  ok = fr_scene_set_spacing (self->scene, grid_field (self->dx_spin, m->grid.dx),
+                             grid_field (self->dz_spin, m->grid.dz), &error);
+  grid_edit_done (self, ok, error);
 }
 
 static void
@@ -317,6 +376,8 @@ fr_model_panel_class_init (FrModelPanelClass *klass)
   object_class->dispose = fr_model_panel_dispose;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-model-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, extent_x_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, extent_z_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, nx_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, nz_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, dx_spin);
@@ -331,7 +392,9 @@ fr_model_panel_class_init (FrModelPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_kind_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_velocity_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, entry_message);
-  gtk_widget_class_bind_template_callback (widget_class, grid_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, extent_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, nodes_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, spacing_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, layer_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, layer_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_layer_cb);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The model panel: the drawn model's tools, its rasterisation grid (size
- * and spacing), its layers (add, remove, velocity at the top and
- * gradients) and the selected obstacle (impermeable or slow).  It follows
+/* The model panel: the drawn model's tools, its rasterisation grid
+ * (extent, nodes and spacing, linked as fr_model_grid_with_*() say: a new
+ * extent keeps the spacing, new nodes or spacing keep the extent), its
+ * layers (add, remove, velocity at the top and gradients; Ctrl+click or
+ * Ctrl+Space unselects) and the selected obstacle (impermeable or slow).
+ * It follows
  * the scene and the editor's selection, and edits only through the
  * scene's API, so every change is an undo step and re-solves live.  With
  * no layer (or obstacle) selected its fields are blank, showing a dash. */

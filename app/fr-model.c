@@ -182,6 +182,101 @@ fr_background_free (FrBackground *background)
   g_free (background);
 }
 
+/* -------------------------------------------------------------------- grid */
+
+/* The model's width and depth, node to node. */
+void
+fr_model_grid_extent (const fr_grid *grid,
+                      double        *width,
+                      double        *depth)
+{
+  g_return_if_fail (grid != NULL);
+
+  if (width != NULL)
+    *width = (double) (grid->nx - 1) * grid->dx;
+  if (depth != NULL)
+    *depth = (double) (grid->nz - 1) * grid->dz;
+}
+
+/* Whole cells of spacing d nearest to extent, at least one: the node
+ * count n = cells + 1.  FALSE beyond FR_MODEL_MAX_NODES. */
+static gboolean
+nodes_for (double  extent,
+           double  d,
+           size_t *n)
+{
+  double cells;
+
+  if (!(extent > 0.0) || !isfinite (extent) || !(d > 0.0) || !isfinite (d))
+    return FALSE;
+  cells = MAX (round (extent / d), 1.0);
+  if (!(cells <= FR_MODEL_MAX_NODES - 1))
+    return FALSE;
+  *n = (size_t) cells + 1;
+  return TRUE;
+}
+
+/* A new extent at the same spacing: the node counts follow. */
+gboolean
+fr_model_grid_with_extent (const fr_grid *grid,
+                           double         width,
+                           double         depth,
+                           fr_grid       *out)
+{
+  size_t nx, nz;
+
+  g_return_val_if_fail (grid != NULL && out != NULL, FALSE);
+
+  if (!nodes_for (width, grid->dx, &nx) || !nodes_for (depth, grid->dz, &nz))
+    return FALSE;
+  *out = fr_grid_2d (nx, nz, grid->dx, grid->dz, grid->x0, grid->z0);
+  return TRUE;
+}
+
+/* New node counts over the same extent: the spacing follows. */
+gboolean
+fr_model_grid_with_nodes (const fr_grid *grid,
+                          guint          nx,
+                          guint          nz,
+                          fr_grid       *out)
+{
+  double width, depth;
+
+  g_return_val_if_fail (grid != NULL && out != NULL, FALSE);
+
+  if (nx < 2 || nz < 2 || nx > FR_MODEL_MAX_NODES || nz > FR_MODEL_MAX_NODES)
+    return FALSE;
+  fr_model_grid_extent (grid, &width, &depth);
+  *out = fr_grid_2d (nx, nz,
+                     nx == grid->nx ? grid->dx : width / (nx - 1),
+                     nz == grid->nz ? grid->dz : depth / (nz - 1),
+                     grid->x0, grid->z0);
+  return TRUE;
+}
+
+/* A new spacing over the same extent, rounded to whole cells: the node
+ * counts follow, and the extent becomes (n − 1)·d. */
+gboolean
+fr_model_grid_with_spacing (const fr_grid *grid,
+                            double         dx,
+                            double         dz,
+                            fr_grid       *out)
+{
+  double width, depth;
+  size_t nx, nz;
+
+  g_return_val_if_fail (grid != NULL && out != NULL, FALSE);
+
+  nx = grid->nx;
+  nz = grid->nz;
+  fr_model_grid_extent (grid, &width, &depth);
+  if ((dx != grid->dx && !nodes_for (width, dx, &nx)) ||
+      (dz != grid->dz && !nodes_for (depth, dz, &nz)))
+    return FALSE;
+  *out = fr_grid_2d (nx, nz, dx, dz, grid->x0, grid->z0);
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------- model */
 
 FrModel *
@@ -235,9 +330,11 @@ vertices_equal (GArray *a,
   return a->len == b->len && memcmp (a->data, b->data, a->len * sizeof (FrVertex)) == 0;
 }
 
-static gboolean
-grids_equal (const fr_grid *a,
-             const fr_grid *b)
+/* Field by field: fr_grid has padding after ndim, so memcmp could call
+ * two equal grids different (and the canvas would refit for nothing). */
+gboolean
+fr_model_grids_equal (const fr_grid *a,
+                      const fr_grid *b)
 {
   return a->nx == b->nx && a->nz == b->nz && a->dx == b->dx && a->dz == b->dz &&
          a->x0 == b->x0 && a->z0 == b->z0;
@@ -250,7 +347,7 @@ fr_model_equal (const FrModel *a,
 {
   g_return_val_if_fail (a != NULL && b != NULL, FALSE);
 
-  if (!grids_equal (&a->grid, &b->grid) || a->default_velocity != b->default_velocity ||
+  if (!fr_model_grids_equal (&a->grid, &b->grid) || a->default_velocity != b->default_velocity ||
       a->layers->len != b->layers->len || a->obstacles->len != b->obstacles->len ||
       (a->background == NULL) != (b->background == NULL))
     return FALSE;
@@ -273,7 +370,7 @@ fr_model_equal (const FrModel *a,
     }
   if (a->background != NULL &&
       (g_strcmp0 (a->background->path, b->background->path) != 0 ||
-       !grids_equal (&a->background->grid, &b->background->grid) ||
+       !fr_model_grids_equal (&a->background->grid, &b->background->grid) ||
        !g_bytes_equal (a->background->values, b->background->values)))
     return FALSE;
   return TRUE;
@@ -287,7 +384,7 @@ fr_model_is_plain (const FrModel *model)
   g_return_val_if_fail (model != NULL, FALSE);
 
   return model->layers->len == 0 && model->obstacles->len == 0 &&
-         model->background != NULL && grids_equal (&model->grid, &model->background->grid);
+         model->background != NULL && fr_model_grids_equal (&model->grid, &model->background->grid);
 }
 
 /* The libfoldray view of the model; frees with raster_view_clear. */

@@ -87,12 +87,40 @@ FrBackground *fr_background_new         (const char    *path,
 FrBackground *fr_background_copy        (const FrBackground *background);
 void          fr_background_free        (FrBackground  *background);
 
+/* The model panel's grid rows, linked along each axis by
+ * extent = (n − 1)·d, node to node: a new extent keeps the spacing (the
+ * model grows or shrinks), new nodes keep the extent (the grid is refined
+ * or coarsened), a new spacing keeps the extent as nearly as whole cells
+ * allow (n = round (extent / d) + 1, the extent then (n − 1)·d).  The
+ * origin stays; an axis given its current value stays exactly as it was.
+ * FALSE when a value is not positive and finite, or the grid would need
+ * more than FR_MODEL_MAX_NODES nodes along an axis; at least 2 are kept. */
+#define FR_MODEL_MAX_NODES 8192
+
+void          fr_model_grid_extent      (const fr_grid *grid,
+                                         double        *width,
+                                         double        *depth);
+gboolean      fr_model_grid_with_extent (const fr_grid *grid,
+                                         double         width,
+                                         double         depth,
+                                         fr_grid       *out);
+gboolean      fr_model_grid_with_nodes  (const fr_grid *grid,
+                                         guint          nx,
+                                         guint          nz,
+                                         fr_grid       *out);
+gboolean      fr_model_grid_with_spacing (const fr_grid *grid,
+                                         double         dx,
+                                         double         dz,
+                                         fr_grid       *out);
+
 FrModel      *fr_model_new              (const fr_grid *grid,
                                          double         default_velocity);
 FrModel      *fr_model_copy             (const FrModel *model);
 void          fr_model_free             (FrModel       *model);
 gboolean      fr_model_equal            (const FrModel *a,
                                          const FrModel *b);
+gboolean      fr_model_grids_equal      (const fr_grid *a,
+                                         const fr_grid *b);
 gboolean      fr_model_is_plain         (const FrModel *model);
 gboolean      fr_model_check            (const FrModel *model,
                                          GError       **error);

@@ -121,7 +121,7 @@ apply_geometry (FrScene  *self,
   if (g->model != NULL && self->model != NULL && !fr_model_equal (g->model, self->model))
     {
       g_autoptr(GError) error = NULL;
-      gboolean same_grid = memcmp (&g->model->grid, &self->model->grid, sizeof (fr_grid)) == 0;
+      gboolean same_grid = fr_model_grids_equal (&g->model->grid, &self->model->grid);
 
       fr_model_free (self->model);
       self->model = fr_model_copy (g->model);
@@ -748,7 +748,7 @@ fr_scene_model_changed (FrScene  *self,
 
   if (!fr_model_check (self->model, error))
     return FALSE;
-  same_grid = memcmp (&self->grid, &self->model->grid, sizeof (fr_grid)) == 0;
+  same_grid = fr_model_grids_equal (&self->grid, &self->model->grid);
   if (!rasterise (self, error))
     return FALSE;
   if (!same_grid)
@@ -809,41 +809,106 @@ edit_model (FrScene        *self,
 
 typedef struct
 {
-  guint  nx, nz, index;
+  guint  index;
   double a, b, c;
 } EditArgs;
 
-static gboolean
-set_grid_fn (FrModel       *m,
-             gconstpointer  data,
-             GError       **error)
+/* The grid rows of the model panel (fr_model_grid_with_*): one of
+ * extent, nodes and spacing changes, another stays. */
+typedef enum
 {
-  const EditArgs *e = data;
+  GRID_EXTENT,
+  GRID_NODES,
+  GRID_SPACING,
+} GridEdit;
 
-  if (e->nx < 2 || e->nz < 2 || !(e->a > 0.0) || !(e->b > 0.0))
+typedef struct
+{
+  GridEdit kind;
+  double   x, z;
+} GridArgs;
+
+static gboolean
+grid_edit_fn (FrModel       *m,
+              gconstpointer  data,
+              GError       **error)
+{
+  const GridArgs *e = data;
+  fr_grid g;
+  gboolean ok;
+
+  if (!(e->x > 0.0) || !(e->z > 0.0) || !isfinite (e->x) || !isfinite (e->z))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                            _("The grid needs at least 2×2 nodes and a positive spacing"));
       return FALSE;
     }
-  m->grid = fr_grid_2d (e->nx, e->nz, e->a, e->b, m->grid.x0, m->grid.z0);
+  switch (e->kind)
+    {
+    case GRID_EXTENT:
+      ok = fr_model_grid_with_extent (&m->grid, e->x, e->z, &g);
+      break;
+    case GRID_NODES:
+      ok = e->x <= FR_MODEL_MAX_NODES && e->z <= FR_MODEL_MAX_NODES &&
+           fr_model_grid_with_nodes (&m->grid, (guint) e->x, (guint) e->z, &g);
+      break;
+    case GRID_SPACING:
+    default:
+      ok = fr_model_grid_with_spacing (&m->grid, e->x, e->z, &g);
+      break;
+    }
+  if (!ok)
+    {
+      /* Translators: %u is the largest node count along x or z. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("The grid can have 2 to %u nodes along each axis; the previous grid is kept"),
+                   (guint) FR_MODEL_MAX_NODES);
+      return FALSE;
+    }
+  m->grid = g;
   return TRUE;
 }
 
-/* Sets the solver grid's size and spacing (the origin stays), as one undo
- * step; the model is rasterised anew onto it. */
+/* Sets the model's width and depth (node to node) at the same spacing, as
+ * one undo step: the model grows or shrinks, whole cells at a time. */
 gboolean
-fr_scene_set_grid (FrScene  *self,
-                   guint     nx,
-                   guint     nz,
-                   double    dx,
-                   double    dz,
-                   GError  **error)
+fr_scene_set_extent (FrScene  *self,
+                     double    width,
+                     double    depth,
+                     GError  **error)
 {
-  EditArgs e = { nx, nz, 0, dx, dz, 0 };
+  GridArgs e = { GRID_EXTENT, width, depth };
 
   g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
-  return edit_model (self, _("Change Grid"), set_grid_fn, &e, error);
+  return edit_model (self, _("Change Extent"), grid_edit_fn, &e, error);
+}
+
+/* Sets the node counts over the same extent, as one undo step: the grid
+ * is refined or coarsened. */
+gboolean
+fr_scene_set_nodes (FrScene  *self,
+                    guint     nx,
+                    guint     nz,
+                    GError  **error)
+{
+  GridArgs e = { GRID_NODES, nx, nz };
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return edit_model (self, _("Change Nodes"), grid_edit_fn, &e, error);
+}
+
+/* Sets the spacing over the same extent, rounded to whole cells, as one
+ * undo step: the node counts follow. */
+gboolean
+fr_scene_set_spacing (FrScene  *self,
+                      double    dx,
+                      double    dz,
+                      GError  **error)
+{
+  GridArgs e = { GRID_SPACING, dx, dz };
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return edit_model (self, _("Change Spacing"), grid_edit_fn, &e, error);
 }
 
 static gboolean
@@ -906,7 +971,7 @@ fr_scene_remove_layer (FrScene  *self,
                        guint     index,
                        GError  **error)
 {
-  EditArgs e = { 0, 0, index, 0, 0, 0 };
+  EditArgs e = { index, 0, 0, 0 };
 
   g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
   return edit_model (self, _("Delete Layer"), remove_layer_fn, &e, error);
@@ -941,7 +1006,7 @@ fr_scene_set_layer_velocity (FrScene  *self,
                              double    dvdx,
                              GError  **error)
 {
-  EditArgs e = { 0, 0, index, v_top, dvdz, dvdx };
+  EditArgs e = { index, v_top, dvdz, dvdx };
 
   g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
   return edit_model (self, _("Change Velocity"), layer_velocity_fn, &e, error);
@@ -971,7 +1036,7 @@ fr_scene_set_obstacle_velocity (FrScene  *self,
                                 double    velocity,
                                 GError  **error)
 {
-  EditArgs e = { 0, 0, index, velocity, 0, 0 };
+  EditArgs e = { index, velocity, 0, 0 };
 
   g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
   return edit_model (self, _("Change Obstacle"), obstacle_velocity_fn, &e, error);

@@ -110,9 +110,15 @@ void           fr_scene_set_background_source (FrScene      *self,
 FrModel       *fr_scene_edit_model          (FrScene        *self);
 gboolean       fr_scene_model_changed       (FrScene        *self,
                                              GError        **error);
-gboolean       fr_scene_set_grid            (FrScene        *self,
+gboolean       fr_scene_set_extent          (FrScene        *self,
+                                             double          width,
+                                             double          depth,
+                                             GError        **error);
+gboolean       fr_scene_set_nodes           (FrScene        *self,
                                              guint           nx,
                                              guint           nz,
+                                             GError        **error);
+gboolean       fr_scene_set_spacing         (FrScene        *self,
                                              double          dx,
                                              double          dz,
                                              GError        **error);

@@ -121,16 +121,17 @@ make_doc (FrSession *self)
 {
   FrScene *scene = fr_window_get_scene (self->window);
   FrSidePanel *panel = fr_window_get_side_panel (self->window);
-  const FrView *view = fr_canvas_get_view (fr_window_get_canvas (self->window));
+  FrCanvas *canvas = fr_window_get_canvas (self->window);
+  const FrView *view = fr_canvas_get_view (canvas);
   FrSceneDoc *doc;
 
   if (fr_scene_get_model (scene) == NULL)
     return NULL;
   doc = fr_scene_to_doc (scene);
-  doc->radius = fr_side_panel_get_radius (panel);
-  g_free (doc->backend);
-  doc->backend = g_strdup (fr_spr_backend_name (fr_side_panel_get_backend (panel)));
-  doc->has_view = view->scale > 0;
+  fr_side_panel_save_solver (panel, doc);
+  /* Only a view the user chose (zoomed or panned): a fitted one is not
+   * kept, so that the scene opens fitted to whatever window it opens in. */
+  doc->has_view = view->scale > 0 && !fr_canvas_get_view_fitted (canvas);
   doc->view_cx = view->cx;
   doc->view_cz = view->cz;
   doc->view_scale = view->scale;
@@ -240,13 +241,18 @@ fr_session_open (FrSession   *self,
   fr_canvas_set_result (canvas, NULL);
   if (!fr_scene_load_doc (fr_window_get_scene (self->window), doc, error))
     return FALSE;
-  fr_side_panel_set_radius (fr_window_get_side_panel (self->window), doc->radius);
+  /* A back end this build lacks falls back to Automatic, with a notice
+   * under the drop-down. */
+  fr_side_panel_load_solver (fr_window_get_side_panel (self->window), doc);
   /* Without "display" the defaults: nothing of the previous document's
    * look carries over into this one (and into its next save). */
   fr_side_panel_load_display (fr_window_get_side_panel (self->window), doc);
   /* Also without a "fold" member: nothing of the previous document's
    * folds (horizon, ψa, undo history) carries over. */
   fr_fold_state_load_doc (fr_window_get_fold_state (self->window), doc);
+  /* The view the scene was saved with; without one it stays fitted. */
+  if (doc->has_view)
+    fr_canvas_set_view (canvas, doc->view_cx, doc->view_cz, doc->view_scale);
   fr_session_reset (self, path);
   add_recent (self->path);
   return TRUE;

@@ -16,6 +16,7 @@ struct _FrSidePanel
   GtkDropDown   *mode_dropdown;
   GtkSpinButton *radius_spin;
   GtkDropDown   *backend_dropdown;
+  GtkLabel      *backend_notice;
   GtkSpinButton *interval_spin;
   GtkDropDown   *colormap_dropdown;
   GtkSwitch     *front_switch;
@@ -24,7 +25,8 @@ struct _FrSidePanel
   GtkLabel      *entry_message;
   FrModelPanel  *model_panel;
 
-  gboolean       applying;    /* display set by the program, not the user */
+  gboolean       applying;    /* settings set by the program, not the user */
+  char          *kept_backend;  /* a scene's back end this build lacks, saved back as it was */
 };
 
 G_DEFINE_FINAL_TYPE (FrSidePanel, fr_side_panel, GTK_TYPE_WIDGET)
@@ -35,7 +37,7 @@ static const fr_spr_backend backends[] = { FR_SPR_AUTO, FR_SPR_DIJKSTRA, FR_SPR_
 enum {
   SOLVER_CHANGED,
   DISPLAY_CHANGED,
-  DISPLAY_EDITED,
+  EDITED,
   N_SIGNALS
 };
 
@@ -46,19 +48,38 @@ display_changed (FrSidePanel *self)
 {
   g_signal_emit (self, signals[DISPLAY_CHANGED], 0);
   if (!self->applying)
-    g_signal_emit (self, signals[DISPLAY_EDITED], 0);
+    g_signal_emit (self, signals[EDITED], 0);
+}
+
+static void
+solver_changed (FrSidePanel *self)
+{
+  g_signal_emit (self, signals[SOLVER_CHANGED], 0);
+  if (!self->applying)
+    g_signal_emit (self, signals[EDITED], 0);
+}
+
+/* Forgets a scene's back end that this build lacks: another one was
+ * chosen since. */
+static void
+drop_kept_backend (FrSidePanel *self)
+{
+  g_clear_pointer (&self->kept_backend, g_free);
+  gtk_widget_set_visible (GTK_WIDGET (self->backend_notice), FALSE);
 }
 
 static void
 radius_changed_cb (FrSidePanel *self)
 {
-  g_signal_emit (self, signals[SOLVER_CHANGED], 0);
+  solver_changed (self);
 }
 
 static void
 backend_changed_cb (FrSidePanel *self)
 {
-  g_signal_emit (self, signals[SOLVER_CHANGED], 0);
+  if (!self->applying)
+    drop_kept_backend (self);
+  solver_changed (self);
 }
 
 static void
@@ -82,6 +103,9 @@ front_changed_cb (FrSidePanel *self)
 static void
 fr_side_panel_dispose (GObject *object)
 {
+  FrSidePanel *self = FR_SIDE_PANEL (object);
+
+  g_clear_pointer (&self->kept_backend, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_SIDE_PANEL);
   fr_panel_clear_children (GTK_WIDGET (object));
 
@@ -104,11 +128,12 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   signals[DISPLAY_CHANGED] =
     g_signal_new ("display-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  /* The same, changed by the user (after display-changed): the scene,
-   * which saves them, is modified.  Not for the fr_side_panel_set_*()
-   * calls, nor for the wavefront time a new solve's range clamps. */
-  signals[DISPLAY_EDITED] =
-    g_signal_new ("display-edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+  /* A solver or display setting changed by the user (after
+   * solver-changed or display-changed): the scene, which saves them, is
+   * modified.  Not for the fr_side_panel_set_*() and _load_*() calls, nor
+   * for the wavefront time a new solve's range clamps. */
+  signals[EDITED] =
+    g_signal_new ("edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (FR_TYPE_MODEL_PANEL);
@@ -117,6 +142,7 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, mode_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, radius_spin);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_notice);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, interval_spin);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, colormap_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_switch);
@@ -173,7 +199,10 @@ fr_side_panel_set_radius (FrSidePanel *self,
                           int          radius)
 {
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
+
+  self->applying = TRUE;
   gtk_spin_button_set_value (self->radius_spin, radius);
+  self->applying = FALSE;
 }
 
 fr_spr_backend
@@ -193,11 +222,14 @@ fr_side_panel_set_backend (FrSidePanel    *self,
 {
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
 
-  /* A back end this build lacks (CUDA in a scene file) falls back to Automatic. */
+  /* A back end this build lacks (CUDA) falls back to Automatic. */
+  self->applying = TRUE;
+  drop_kept_backend (self);
   gtk_drop_down_set_selected (self->backend_dropdown, 0);
   for (guint i = 0; i < n_backends (self); i++)
     if (backends[i] == backend)
       gtk_drop_down_set_selected (self->backend_dropdown, i);
+  self->applying = FALSE;
 }
 
 double
@@ -321,6 +353,49 @@ fr_side_panel_save_display (FrSidePanel *self,
   doc->display_wavefront = fr_side_panel_get_front (self, &doc->display_wavefront_time);
 }
 
+/* The solver settings of a scene document (radius, back end).  Not a user
+ * edit.  A back end this build does not offer (a scene saved with CUDA,
+ * opened without it) falls back to Automatic, says so under the
+ * drop-down, and is saved back as it was unless another is chosen.
+ * Returns FALSE on such a fallback. */
+gboolean
+fr_side_panel_load_solver (FrSidePanel      *self,
+                           const FrSceneDoc *doc)
+{
+  fr_spr_backend backend = FR_SPR_AUTO;
+  gboolean offered = FALSE;
+
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), FALSE);
+  g_return_val_if_fail (doc != NULL, FALSE);
+
+  fr_side_panel_set_radius (self, doc->radius);
+  if (doc->backend != NULL && fr_spr_backend_from_name (doc->backend, &backend))
+    for (guint i = 0; i < n_backends (self); i++)
+      offered |= backends[i] == backend;
+  fr_side_panel_set_backend (self, offered ? backend : FR_SPR_AUTO);
+  if (!offered && doc->backend != NULL)
+    {
+      self->kept_backend = g_strdup (doc->backend);
+      gtk_widget_set_visible (GTK_WIDGET (self->backend_notice), TRUE);
+      g_debug ("the scene's back end %s is not in this build: Automatic is used", doc->backend);
+    }
+  return offered;
+}
+
+/* Writes the solver settings into doc, to be saved with it. */
+void
+fr_side_panel_save_solver (FrSidePanel *self,
+                           FrSceneDoc  *doc)
+{
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+  g_return_if_fail (doc != NULL);
+
+  doc->radius = fr_side_panel_get_radius (self);
+  g_free (doc->backend);
+  doc->backend = g_strdup (self->kept_backend != NULL
+                           ? self->kept_backend
+                           : fr_spr_backend_name (fr_side_panel_get_backend (self)));
+}
 
 /* The model panel inside the side panel. */
 FrModelPanel *

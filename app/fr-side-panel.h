@@ -2,9 +2,9 @@
 /* The side panel: solver settings (mode, radius, back end) and display
  * settings (isochron interval, colour map, wavefront), as properties the
  * window binds to, and the model panel (fr-model-panel.h) between them.
- * The display settings are saved with the scene ("display" in its file)
- * but are no undo step: "display-edited" tells the window that the user
- * changed one, so the scene is modified. */
+ * The solver and display settings are saved with the scene ("solver" and
+ * "display" in its file) but are no undo step: "edited" tells the window
+ * that the user changed one, so the scene is modified. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -41,6 +41,10 @@ void            fr_side_panel_set_front     (FrSidePanel    *self,
 void            fr_side_panel_set_front_max (FrSidePanel    *self,
                                              double          max_time);
 FrModelPanel   *fr_side_panel_get_model_panel (FrSidePanel  *self);
+gboolean        fr_side_panel_load_solver   (FrSidePanel      *self,
+                                             const FrSceneDoc *doc);
+void            fr_side_panel_save_solver   (FrSidePanel      *self,
+                                             FrSceneDoc       *doc);
 void            fr_side_panel_load_display  (FrSidePanel      *self,
                                              const FrSceneDoc *doc);
 void            fr_side_panel_save_display  (FrSidePanel      *self,

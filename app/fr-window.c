@@ -377,11 +377,15 @@ submit_job (FrWindow *self)
   job->input_seq = fr_canvas_get_input_seq (self->canvas);
   job->input_time = g_get_monotonic_time ();
   serial = fr_solver_thread_submit (self->solver, job);
-  log_line (self, "job serial=%u input=%" G_GUINT64_FORMAT " sources=%u", serial,
-            job->input_seq, job->n_sources);
+  log_line (self, "job serial=%u input=%" G_GUINT64_FORMAT " sources=%u nx=%zu nz=%zu "
+            "dx=%.9g dz=%.9g", serial, job->input_seq, job->n_sources, job->grid.nx,
+            job->grid.nz, job->grid.dx, job->grid.dz);
   if (job->kind == FR_JOB_FOLD)
     log_line (self, "fold serial=%u psi_x=%.9g psi_z=%.9g nodes=%u", serial,
               job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon);
+  else
+    log_line (self, "spr serial=%u radius=%d backend=%s", serial, job->radius,
+              fr_spr_backend_name (job->backend));
   if (job->n_sources > 0 || (job->kind == FR_JOB_FOLD && job->fold.n_horizon >= 2))
     gtk_label_set_text (self->solve_label, _("Solving…"));
 }
@@ -559,12 +563,13 @@ display_settings_changed_cb (FrWindow    *self,
   fr_canvas_set_front (self->canvas, enabled, front);
 }
 
-/* The display settings are saved with the scene, so the user's change
- * modifies it (title, autosave, the question before closing); like the
- * view and the solver settings they are no undo step. */
+/* The solver and display settings are saved with the scene, so the
+ * user's change modifies it (title, autosave, the question before
+ * closing); like the view they are no undo step.  The view, also saved,
+ * is no edit: panning and zooming only look. */
 static void
-display_edited_cb (FrWindow    *self,
-                   FrSidePanel *panel)
+settings_edited_cb (FrWindow    *self,
+                    FrSidePanel *panel)
 {
   if (!fr_scene_has_model (self->scene))
     return;
@@ -1122,8 +1127,8 @@ fr_window_init (FrWindow *self)
                            G_CALLBACK (solver_settings_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->side_panel, "display-changed",
                            G_CALLBACK (display_settings_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->side_panel, "display-edited",
-                           G_CALLBACK (display_edited_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->side_panel, "edited",
+                           G_CALLBACK (settings_edited_cb), self, G_CONNECT_SWAPPED);
 
   fr_canvas_set_scene (self->canvas, self->scene);
   fr_editor_set_scene (self->editor, self->scene);
@@ -1189,6 +1194,9 @@ fr_window_load_model (FrWindow      *self,
   fr_canvas_set_result (self->canvas, NULL);
   fr_scene_set_model (self->scene, title, grid, velocity);
   fr_fold_state_reset (self->fold);
+  /* A back end the previous scene's file asked for (and this build
+   * lacks) is not this document's: the one shown is. */
+  fr_side_panel_set_backend (self->side_panel, fr_side_panel_get_backend (self->side_panel));
   /* As when Folds mode starts without a horizon. */
   if (self->fold_mode)
     fr_window_load_fold_example (self, "anticline-syncline", NULL);

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Undo and redo of drawn-model edits through the scene (app/fr-scene.c):
  * interface nodes, obstacles, layer velocities, layers and the grid, the
- * way the editor (fr-editor.c) and the model panel make them. */
+ * way the editor (fr-editor.c) and the model panel make them; and the
+ * arithmetic of the panel's linked Extent, Nodes and Spacing rows
+ * (app/fr-model.c). */
+#include <math.h>
 #include <string.h>
 
+#include <gio/gio.h>
 #include <glib.h>
 
+#include "fr-model.h"
 #include "fr-scene.h"
 
 /* Two layers over no background, 41×21 nodes at 0.05. */
@@ -162,6 +167,28 @@ test_model_sequence (void)
   g_assert_finalize_object (scene);
 }
 
+/* Field by field: fr_grid has padding after ndim. */
+static gboolean
+same_grid (const fr_grid *a,
+           const fr_grid *b)
+{
+  return a->nx == b->nx && a->nz == b->nz && a->dx == b->dx && a->dz == b->dz &&
+         a->x0 == b->x0 && a->z0 == b->z0;
+}
+
+static void
+assert_grid (const fr_grid *g,
+             size_t         nx,
+             size_t         nz,
+             double         dx,
+             double         dz)
+{
+  g_assert_cmpuint (g->nx, ==, nx);
+  g_assert_cmpuint (g->nz, ==, nz);
+  g_assert_cmpfloat_with_epsilon (g->dx, dx, 1e-12);
+  g_assert_cmpfloat_with_epsilon (g->dz, dz, 1e-12);
+}
+
 /* Panel edits: layers, the grid; a refused edit changes nothing. */
 static void
 test_panel_edits (void)
@@ -177,10 +204,10 @@ test_panel_edits (void)
   g_assert_cmpuint (fr_scene_get_model (scene)->layers->len, ==, 3);
   g_assert_true (fr_scene_remove_layer (scene, 0, NULL));
   g_assert_cmpuint (fr_scene_get_model (scene)->layers->len, ==, 2);
-  g_assert_true (fr_scene_set_grid (scene, 81, 41, 0.025, 0.025, NULL));
+  /* Twice the nodes over the same 2 × 1: half the spacing. */
+  g_assert_true (fr_scene_set_nodes (scene, 81, 41, NULL));
   g = fr_scene_get_grid (scene);
-  g_assert_cmpuint (g->nx, ==, 81);
-  g_assert_cmpuint (g->nz, ==, 41);
+  assert_grid (g, 81, 41, 0.025, 0.025);
   g_assert_cmpuint (g_bytes_get_size (fr_scene_get_velocity (scene)), ==, 81 * 41 * sizeof (float));
   g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
 
@@ -190,7 +217,7 @@ test_panel_edits (void)
   g_assert_false (fr_scene_set_layer_velocity (scene, 0, -1.0, 0.0, 0.0, &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
-  g_assert_false (fr_scene_set_grid (scene, 1, 41, 0.025, 0.025, &error));
+  g_assert_false (fr_scene_set_nodes (scene, 1, 41, &error));
   g_clear_error (&error);
   g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
   g_assert_cmpuint (fr_scene_get_grid (scene)->nx, ==, 81);
@@ -203,6 +230,144 @@ test_panel_edits (void)
     ;
   assert_state (scene, start, v0);
   g_assert_cmpuint (fr_scene_get_grid (scene)->nx, ==, 41);
+  g_assert_finalize_object (scene);
+}
+
+/* Extent = (n − 1)·d along each axis: Extent keeps the spacing, Nodes the
+ * extent, Spacing the extent to whole cells; the origin always stays. */
+static void
+test_grid_arithmetic (void)
+{
+  fr_grid g = fr_grid_2d (301, 151, 0.01, 0.01, -0.5, 0.25);
+  fr_grid third = fr_grid_2d (7, 4, 1.0 / 3.0, 0.1, 0.0, 0.0);
+  fr_grid out;
+  double w, d;
+
+  fr_model_grid_extent (&g, &w, &d);
+  g_assert_cmpfloat_with_epsilon (w, 3.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (d, 1.5, 1e-12);
+
+  /* Nodes: twice as fine over the same 3 × 1.5; z untouched, exactly. */
+  g_assert_true (fr_model_grid_with_nodes (&g, 601, 151, &out));
+  assert_grid (&out, 601, 151, 0.005, 0.01);
+  g_assert_true (out.dz == g.dz && out.x0 == g.x0 && out.z0 == g.z0);
+  fr_model_grid_extent (&out, &w, &d);
+  g_assert_cmpfloat_with_epsilon (w, 3.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (d, 1.5, 1e-12);
+  /* Coarser: 31 nodes over 3.0, 0.1 apart. */
+  g_assert_true (fr_model_grid_with_nodes (&g, 31, 151, &out));
+  assert_grid (&out, 31, 151, 0.1, 0.01);
+
+  /* Extent: 4 × 1 at the same 0.01, so 401 × 101 nodes. */
+  g_assert_true (fr_model_grid_with_extent (&g, 4.0, 1.0, &out));
+  assert_grid (&out, 401, 101, 0.01, 0.01);
+  g_assert_true (out.dx == g.dx && out.dz == g.dz);
+  /* To whole cells: 2.504 is 250.4 cells, so 251 nodes (2.5). */
+  g_assert_true (fr_model_grid_with_extent (&g, 2.504, 1.5, &out));
+  assert_grid (&out, 251, 151, 0.01, 0.01);
+  /* Less than one cell still leaves two nodes. */
+  g_assert_true (fr_model_grid_with_extent (&g, 0.004, 1.5, &out));
+  g_assert_cmpuint (out.nx, ==, 2);
+
+  /* Spacing: 3.0 / 0.007 = 428.6 cells, rounded to 429: 430 nodes, and
+   * the extent becomes 429 · 0.007 = 3.003. */
+  g_assert_true (fr_model_grid_with_spacing (&g, 0.007, 0.01, &out));
+  assert_grid (&out, 430, 151, 0.007, 0.01);
+  fr_model_grid_extent (&out, &w, NULL);
+  g_assert_cmpfloat_with_epsilon (w, 3.003, 1e-12);
+  g_assert_true (fr_model_grid_with_spacing (&g, 0.02, 0.005, &out));
+  assert_grid (&out, 151, 301, 0.02, 0.005);
+
+  /* An axis given its current value stays exactly, also where the
+   * extent is not a whole number of spacings in binary (1/3). */
+  g_assert_true (fr_model_grid_with_nodes (&third, 7, 11, &out));
+  g_assert_true (out.dx == third.dx && out.nx == 7);
+  g_assert_cmpfloat_with_epsilon (out.dz, 0.03, 1e-12);
+  fr_model_grid_extent (&third, &w, &d);
+  g_assert_true (fr_model_grid_with_extent (&third, w, d, &out));
+  g_assert_true (same_grid (&out, &third));
+  g_assert_true (fr_model_grid_with_spacing (&third, third.dx, third.dz, &out));
+  g_assert_true (same_grid (&out, &third));
+
+  /* Refused: too few or too many nodes, no extent, no spacing. */
+  g_assert_false (fr_model_grid_with_nodes (&g, 1, 151, &out));
+  g_assert_false (fr_model_grid_with_nodes (&g, FR_MODEL_MAX_NODES + 1, 151, &out));
+  g_assert_true (fr_model_grid_with_nodes (&g, FR_MODEL_MAX_NODES, 151, &out));
+  g_assert_false (fr_model_grid_with_extent (&g, 100.0, 1.5, &out));
+  g_assert_false (fr_model_grid_with_extent (&g, 0.0, 1.5, &out));
+  g_assert_false (fr_model_grid_with_extent (&g, 3.0, -1.0, &out));
+  g_assert_false (fr_model_grid_with_extent (&g, NAN, 1.5, &out));
+  g_assert_false (fr_model_grid_with_spacing (&g, 0.0, 0.01, &out));
+  g_assert_false (fr_model_grid_with_spacing (&g, 0.01, INFINITY, &out));
+  g_assert_false (fr_model_grid_with_spacing (&g, 1e-4, 0.01, &out));
+}
+
+/* The panel's rows through the scene: each edit is one undo step that
+ * restores the grid before it; the layers (in model units) stay put, so
+ * Nodes refines the same model rather than extending it. */
+static void
+test_grid_rows (void)
+{
+  FrScene *scene = layered_scene ();
+  FrUndo *undo = fr_scene_get_undo (scene);
+  g_autoptr(FrModel) start = fr_model_copy (fr_scene_get_model (scene));
+  g_autoptr(GError) error = NULL;
+  const fr_grid *g = fr_scene_get_grid (scene);
+  fr_grid grids[4];
+  double x0, z0, x1, z1;
+
+  grids[0] = *g;
+  /* Nodes 81: the same 2 × 1, spacing halved. */
+  g_assert_true (fr_scene_set_nodes (scene, 81, 21, NULL));
+  assert_grid (g, 81, 21, 0.025, 0.05);
+  g_assert_true (fr_scene_get_modified (scene));
+  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
+  g_assert_cmpfloat_with_epsilon (x1 - x0, 2.0 + 0.025, 1e-12);
+  g_assert_cmpuint (g_bytes_get_size (fr_scene_get_velocity (scene)), ==, 81 * 21 * sizeof (float));
+  /* The second interface still runs from z = 0.4 to 0.6 over x = 0 to 2. */
+  g_assert_cmpmem (((FrLayer *) fr_scene_get_model (scene)->layers->pdata[1])->nodes->data,
+                   2 * sizeof (FrVertex),
+                   ((FrLayer *) start->layers->pdata[1])->nodes->data, 2 * sizeof (FrVertex));
+  grids[1] = *g;
+
+  /* Extent 3 × 1: more nodes at the same spacing. */
+  g_assert_true (fr_scene_set_extent (scene, 3.0, 1.0, NULL));
+  assert_grid (g, 121, 21, 0.025, 0.05);
+  grids[2] = *g;
+
+  /* Spacing 0.04 along z: 1.0 / 0.04 = 25 cells, 26 nodes. */
+  g_assert_true (fr_scene_set_spacing (scene, 0.025, 0.04, NULL));
+  assert_grid (g, 121, 26, 0.025, 0.04);
+  grids[3] = *g;
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
+
+  /* Refused edits change nothing and record nothing. */
+  g_assert_false (fr_scene_set_extent (scene, 1000.0, 1.0, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (fr_scene_set_nodes (scene, 1, 26, &error));
+  g_clear_error (&error);
+  g_assert_false (fr_scene_set_spacing (scene, -0.1, 0.04, &error));
+  g_clear_error (&error);
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
+  /* Nor does an edit to the values it has. */
+  g_assert_true (fr_scene_set_nodes (scene, 121, 26, NULL));
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
+
+  /* Each undo brings back the grid before its edit, and the velocity on it. */
+  for (int i = 2; i >= 0; i--)
+    {
+      g_assert_true (fr_undo_undo (undo));
+      g_assert_true (same_grid (g, &grids[i]));
+      g_assert_cmpuint (g_bytes_get_size (fr_scene_get_velocity (scene)), ==,
+                        grids[i].nx * grids[i].nz * sizeof (float));
+    }
+  g_assert_true (fr_model_equal (fr_scene_get_model (scene), start));
+  for (int i = 1; i <= 3; i++)
+    {
+      g_assert_true (fr_undo_redo (undo));
+      g_assert_true (same_grid (g, &grids[i]));
+    }
   g_assert_finalize_object (scene);
 }
 
@@ -235,6 +400,24 @@ test_modified_before_changed (void)
   g_assert_finalize_object (scene);
 }
 
+/* Grids are compared field by field: fr_grid has padding after ndim,
+ * which memcmp reads, so two equal grids built apart could differ there. */
+static void
+test_grids_equal_padding (void)
+{
+  fr_grid a, b;
+
+  memset (&a, 0x00, sizeof a);
+  memset (&b, 0xa5, sizeof b);
+  b.ndim = a.ndim = 2;
+  b.nx = a.nx = 301, b.ny = a.ny = 1, b.nz = a.nz = 151;
+  b.dx = a.dx = 0.01, b.dy = a.dy = 0.01, b.dz = a.dz = 0.01;
+  b.x0 = a.x0 = 0.0, b.y0 = a.y0 = 0.0, b.z0 = a.z0 = 0.0;
+  g_assert_true (fr_model_grids_equal (&a, &b));
+  b.dz = 0.005;
+  g_assert_false (fr_model_grids_equal (&a, &b));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -243,5 +426,8 @@ main (int   argc,
   g_test_add_func ("/app/model-undo/sequence", test_model_sequence);
   g_test_add_func ("/app/model-undo/panel-edits", test_panel_edits);
   g_test_add_func ("/app/model-undo/modified-before-changed", test_modified_before_changed);
+  g_test_add_func ("/app/model-undo/grid-arithmetic", test_grid_arithmetic);
+  g_test_add_func ("/app/model-undo/grid-rows", test_grid_rows);
+  g_test_add_func ("/app/model-undo/grids-equal-padding", test_grids_equal_padding);
   return g_test_run ();
 }

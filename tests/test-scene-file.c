@@ -17,6 +17,7 @@
 #include "fr-npy.h"
 #include "fr-scene-file.h"
 #include "fr-segy.h"
+#include "test-tmpdir.h"
 
 #ifdef FOLDRAY_HAVE_SEGYIO
 #include <segyio/segy.h>
@@ -36,26 +37,6 @@ make_tmpdir (void)
 
   g_assert_no_error (error);
   return dir;
-}
-
-static void
-rm_rf (const char *dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (p, G_FILE_TEST_IS_DIR) && !g_file_test (p, G_FILE_TEST_IS_SYMLINK))
-        rm_rf (p);
-      else
-        g_unlink (p);
-    }
-  if (d != NULL)
-    g_dir_close (d);
-  g_rmdir (dir);
 }
 
 static void
@@ -211,7 +192,7 @@ test_round_trip (void)
       g_assert_cmpstr (j1, ==, j2);
       g_assert_true (fr_model_equal (d1->model, d2->model));
     }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 #define HEAD "{\"format\": \"foldray-scene\", \"version\": 1, "
@@ -311,7 +292,7 @@ test_malformed (void)
     g_assert_null (fr_scene_doc_load (missing, &error));
     g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO);
   }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* "display" is optional, and so is each of its members: what is not
@@ -380,6 +361,37 @@ count_files (const char *dir)
   return n;
 }
 
+/* The bundled gradient scene opens as the README's screenshot shows it
+ * (magma, isochrons every 0.02 s; data/scenes/make-scenes.py writes it);
+ * the others keep the defaults. */
+static void
+test_bundled_display (void)
+{
+  static const struct {
+    const char *name;
+    gboolean has_display;
+    double interval;
+    const char *colormap;
+  } cases[] = {
+    { "gradient.json", TRUE, 0.02, "magma" },
+    { "three-layer.json", FALSE, FR_SCENE_DISPLAY_INTERVAL, FR_SCENE_DISPLAY_COLORMAP },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = scene_path (cases[i].name);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_load (path, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (doc->has_display, ==, cases[i].has_display);
+      g_assert_cmpfloat (doc->display_interval, ==, cases[i].interval);
+      g_assert_cmpstr (doc->display_colormap, ==, cases[i].colormap);
+      g_assert_false (doc->display_wavefront);
+      g_assert_cmpfloat (doc->display_wavefront_time, ==, FR_SCENE_DISPLAY_WAVEFRONT_TIME);
+    }
+}
+
 static void
 test_atomic_save (void)
 {
@@ -415,7 +427,7 @@ test_atomic_save (void)
   after = read_text (path);
   g_assert_cmpstr (after, ==, before);
   g_assert_cmpuint (count_files (dir), ==, files);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 #ifdef FOLDRAY_HAVE_SEGYIO
@@ -509,7 +521,7 @@ test_segy (void)
     g_assert_false (fr_segy_read (path, &g, &has_spacing, &values, &error));
     g_assert_nonnull (strstr (error->message, "model.sgy"));
   }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 #else
   g_test_skip ("built without segyio");
 #endif
@@ -684,7 +696,7 @@ test_cli (void)
   g_assert_nonnull (strstr (err, "bad.json"));
   g_assert_nonnull (strstr (err, "newer"));
   g_assert_cmpuint (strchr (err, '\n') - err + 1, ==, strlen (err));
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* A scene nested far deeper than any real one is refused before json-glib,
@@ -758,7 +770,7 @@ test_deep_nesting (void)
       g_assert_nonnull (strstr (err, "nested"));
       g_assert_cmpuint (strchr (err, '\n') - err + 1, ==, strlen (err));
     }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* foldray-cli with TMPDIR set to tmp (where --scene makes its temporary
@@ -880,7 +892,7 @@ test_cli_messages (void)
     g_assert_cmpint (WEXITSTATUS (status), ==, 0);
     g_assert_cmpuint (count_files (tmp), ==, 0);
   }
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* --scene where it does not apply, or twice: exit 2, saying so (not a
@@ -914,7 +926,7 @@ test_cli_usage (void)
   status = spawn_cli (tmp, NULL, &err, "fold", eq, "--out", out, "--scene", good, NULL);
   assert_scene_failure (status, err, 2, "--scene", "more than once", tmp);
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -962,7 +974,7 @@ test_cli_out_of_memory (void)
   status = spawn_cli (tmp, limit_memory, &err, "spr", "--scene", scene, "--out", out, NULL);
   assert_scene_failure (status, err, 1, "huge.json", "memory", tmp);
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* Whatever the test runner ignores, the child starts with the defaults. */
@@ -1049,7 +1061,7 @@ test_cli_signal (void)
   interrupt_scene (SIGINT, scene, tmp, out);
   interrupt_scene (SIGTERM, scene, tmp, out);
   interrupt_scene (SIGHUP, scene, tmp, out);
-  rm_rf (dir);
+  test_tmpdir_remove (dir);
 }
 
 /* A float64 velocity grid is checked before it is narrowed to float32:
@@ -1103,6 +1115,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/grid-float64", test_grid_float64);
   g_test_add_func ("/scene-file/malformed", test_malformed);
   g_test_add_func ("/scene-file/display-defaults", test_display_defaults);
+  g_test_add_func ("/scene-file/bundled-display", test_bundled_display);
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
   g_test_add_func ("/scene-file/segy", test_segy);
   g_test_add_func ("/scene-file/cli", test_cli);

@@ -17,8 +17,8 @@ def r(v):
 
 
 def scene(title, nx, nz, d, layers, obstacles=(), sources=(), receivers=(), radius=5,
-          default_velocity=1.0):
-    return {
+          default_velocity=1.0, display=None):
+    s = {
         "format": "foldray-scene",
         "version": 1,
         "title": title,
@@ -30,6 +30,10 @@ def scene(title, nx, nz, d, layers, obstacles=(), sources=(), receivers=(), radi
         "receivers": [list(p) for p in receivers],
         "solver": {"radius": radius, "backend": "auto"},
     }
+    # The side panel's display settings; left out, the app's defaults.
+    if display is not None:
+        s["display"] = display
+    return s
 
 
 def layer(v, nodes, dvdz=0.0, dvdx=0.0):
@@ -55,11 +59,13 @@ def three_layer():
 
 
 def gradient():
-    """v = 0.5 + 0.005·z km/s with z in m, i.e. 0.5 + 5·z with z in km."""
+    """v = 0.5 + 0.005·z km/s with z in m, i.e. 0.5 + 5·z with z in km.
+    Shown as in the README's screenshot: magma, isochrons every 0.02 s."""
     receivers = [(r(0.1 + 0.2 * i), 0) for i in range(10)]
     return scene("Vertical gradient 0.5 + 0.005·z (Monsegny & Agudelo)", 201, 101, 0.01,
                  [layer(0.5, [(0, 0), (2, 0)], dvdz=5.0)],
-                 sources=[(1.0, 0)], receivers=receivers)
+                 sources=[(1.0, 0)], receivers=receivers,
+                 display={"interval": 0.02, "colormap": "magma"})
 
 
 def syncline_salt():

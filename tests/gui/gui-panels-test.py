@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """GUI tests of the side panels (the wheel over their fields, the layer and
-obstacle fields, the display settings saved with the scene), the colour
+obstacle fields, the display and solver settings saved with the scene,
+the linked Extent, Nodes and Spacing rows), the colour
 bar, the cursor readout, the status bar and the application's stderr,
 under a real X server (run it inside xvfb-run).  Real input through
 xdotool, the screen read with ImageMagick's `import`, checks by pixels, by
@@ -73,11 +74,14 @@ def differs(a, b, box):
 # Where things are in the window (see 01-start.png).
 RADIUS_ENTRY = (1028, 144)
 BACKEND_DROPDOWN = (1060, 184)
-NODES_ENTRY = (955, 300)
-LAYER2_ROW = (1027, 432)
-VELOCITY_ENTRY = (1045, 534)
+EXTENT_X_ENTRY = (955, 300)
+NODES_ENTRY = (955, 340)
+SPACING_X_ENTRY = (955, 380)
+LAYER2_ROW = (1027, 472)
+VELOCITY_ENTRY = (1045, 574)
 PANEL_BOX = (862, 55, 1190, 728)
-MODEL_PANEL_BOTTOM = (866, 640, 1190, 728)
+# The model panel's message, below the layer's fields.
+MODEL_PANEL_BOTTOM = (866, 674, 1190, 728)
 COLOURBAR_LABELS = (806, 222, 850, 562)
 CURSOR_LABEL = (760, 733, 1195, 755)
 STATUS_LABEL = (520, 736, 700, 752)
@@ -509,13 +513,14 @@ check("a corrupt FILE.npy opens the example with the error in a dialog (and on s
 # The layer and obstacle fields show what they edit, or nothing (a dash)
 # while nothing is selected: never a value left from before.  Pixel
 # positions as in session 2 (the panel at its top).
-LAYER_ROWS = {1: (1027, 406), 2: (1027, 432), 3: (1027, 458)}
-REMOVE_BUTTON = (1108, 494)
+LAYER_ROWS = {1: (1027, 446), 2: (1027, 472), 3: (1027, 498)}
+REMOVE_BUTTON = (1108, 534)
 UNDO_BUTTON = (241, 27)
 REDO_BUTTON = (275, 27)
 # The text of each field (inside its frame, left of its − + buttons).
-FIELDS = {"velocity": (982, 522, 1110, 547), "dv/dz": (982, 562, 1110, 587),
-          "dv/dx": (982, 602, 1110, 627), "obstacle velocity": (1054, 672, 1110, 697)}
+# The obstacle's field is cut by the window's fold: its upper part.
+FIELDS = {"velocity": (982, 562, 1110, 587), "dv/dz": (982, 602, 1110, 627),
+          "dv/dx": (982, 642, 1110, 667), "obstacle velocity": (1054, 712, 1110, 729)}
 QUIET = (700, 700)                  # the pointer out of the way, over the canvas
 
 
@@ -601,6 +606,35 @@ def t_fields_deselect():
     return not bad and as_start, "text left in %s; as at the start: %s" % (bad, as_start)
 
 
+def ctrl_click(x, y):
+    xdo("mousemove", x, y)
+    time.sleep(0.2)
+    xdo("keydown", "ctrl")
+    xdo("click", 1)
+    xdo("keyup", "ctrl")
+    time.sleep(0.4)
+
+
+def t_fields_mouse_unselect():
+    """Ctrl+click on the selected row unselects it, as in GTK's other
+    lists (the list activated rows on a single click, which ignored
+    Ctrl): the fields go blank as at the start; a plain click selects the
+    row again, and a plain click on the selected row keeps it."""
+    click(*LAYER_ROWS[2])
+    again = quiet_shot("23b-fields-layer2-clicked")
+    click(*LAYER_ROWS[2])
+    kept = quiet_shot("23c-fields-layer2-clicked-again")
+    ctrl_click(*LAYER_ROWS[2])
+    none = quiet_shot("23d-fields-layer2-ctrl-clicked")
+    layer = ("velocity", "dv/dz", "dv/dx")
+    bad = blank(none)
+    as_start = all(np.array_equal(none[k], seen["start"][k]) for k in FIELDS)
+    return (filled(again, layer) and filled(kept, layer) and not bad and as_start,
+            "layer 2 shown after a click: %s, after a second click: %s; after Ctrl+click "
+            "text left in %s, as at the start: %s" %
+            (filled(again, layer), filled(kept, layer), bad, as_start))
+
+
 def t_fields_undo_redo():
     """An edit, its undo and its redo (header buttons) keep the selected
     layer's fields in step with the model."""
@@ -672,6 +706,7 @@ for name, fn in [
     ("fields: with nothing selected the layer and obstacle fields are blank", t_fields_blank_at_start),
     ("fields: a selected layer's fields show its values", t_fields_show_layer),
     ("fields: unselecting the layer blanks its fields", t_fields_deselect),
+    ("fields: Ctrl+click on the selected layer unselects it", t_fields_mouse_unselect),
     ("fields: edit, undo and redo keep the fields in step", t_fields_undo_redo),
     ("fields: a layer picked on the canvas shows its values in the fields", t_fields_canvas_select),
     ("fields: removing the selected layer blanks its fields, also after undo", t_fields_remove),
@@ -796,6 +831,329 @@ def t_display_no_warnings():
 
 
 check("no GTK warning or critical on stderr during the display checks", t_display_no_warnings)
+
+# ------------------------------------------------------------------ session 7
+# The solver settings saved with a scene come back when it opens, which is
+# no edit; a change of radius, back end or a fold setting modifies the
+# scene (the title's •), as the display settings do.
+BACKEND_ROWS = {"auto": (1020, 232), "dijkstra": (1020, 264), "cpu": (1020, 296)}
+FOLDS_BUTTON = (183, 27)
+RAYS_BUTTON = (117, 27)
+BANDS_SWITCH = (1068, 420)
+NOTICE_BOX = (866, 200, 1190, 260)      # between Back end and the Model heading
+
+
+def scene_with(path, **solver):
+    with open(SCENE) as f:
+        doc = json.load(f)
+    doc["solver"].update(solver)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+
+
+def saved(path, key):
+    with open(path) as f:
+        return json.load(f).get(key)
+
+
+solver_scene = os.path.join(OUT, "solver.json")
+scene_with(solver_scene, radius=3, backend="dijkstra")
+sapp = App(solver_scene, name="solver")
+
+
+def t_solver_window():
+    ok = sapp.find_window()
+    if ok:
+        sapp.settle_all()
+    return ok, "" if ok else "no window named Foldray"
+
+
+def t_solver_restored():
+    """Opened, the scene solves with its saved radius and back end (the
+    panel's drop-down shows Dijkstra, see 40-solver-opened.png), and it is
+    not modified."""
+    xdo("mousemove", *QUIET)
+    time.sleep(0.5)
+    screenshot("40-solver-opened")
+    spr, title = sapp.last("spr"), sapp.title()
+    ok = spr.get("radius") == 3 and spr.get("backend") == "dijkstra" and not title.startswith("•")
+    return ok, "job %s; title %r" % (spr, title)
+
+
+def t_radius_modifies():
+    """A new radius modifies the scene, and Ctrl+S saves it."""
+    job = sapp.last_job()
+    type_into(*RADIUS_ENTRY, "4")
+    sapp.wait_job(job)
+    title = sapp.wait_title(lambda t: t.startswith("•"))
+    spr = sapp.last("spr")
+    xdo("key", "ctrl+s")
+    clean = sapp.wait_title(lambda t: not t.startswith("•"))
+    solver = saved(solver_scene, "solver")
+    ok = (title.startswith("•") and spr.get("radius") == 4 and not clean.startswith("•") and
+          solver == {"radius": 4, "backend": "dijkstra"})
+    return ok, "title %r, job %s; after Ctrl+S title %r, saved %s" % (title, spr, clean, solver)
+
+
+def t_backend_modifies():
+    """Another back end modifies the scene; Ctrl+S saves it."""
+    job = sapp.last_job()
+    click(*BACKEND_DROPDOWN)
+    time.sleep(0.4)
+    click(*BACKEND_ROWS["cpu"])
+    sapp.wait_job(job)
+    title = sapp.wait_title(lambda t: t.startswith("•"))
+    xdo("mousemove", *QUIET)
+    time.sleep(0.4)
+    screenshot("41-solver-cpu")
+    spr = sapp.last("spr")
+    xdo("key", "ctrl+s")
+    clean = sapp.wait_title(lambda t: not t.startswith("•"))
+    solver = saved(solver_scene, "solver")
+    ok = (title.startswith("•") and spr.get("backend") == "cpu" and not clean.startswith("•") and
+          solver == {"radius": 4, "backend": "cpu"})
+    return ok, "title %r, job %s; after Ctrl+S title %r, saved %s" % (title, spr, clean, solver)
+
+
+def t_fold_setting_modifies():
+    """In Folds mode, a fold setting (Bands) modifies the scene too."""
+    click(*FOLDS_BUTTON)
+    sapp.settle_all()
+    time.sleep(0.5)
+    before = sapp.title()
+    click(*BANDS_SWITCH)
+    title = sapp.wait_title(lambda t: t.startswith("•"))
+    screenshot("42-solver-fold-bands")
+    xdo("key", "ctrl+s")
+    clean = sapp.wait_title(lambda t: not t.startswith("•"))
+    fold = saved(solver_scene, "fold") or {}
+    click(*RAYS_BUTTON)
+    sapp.settle_all()
+    ok = not before.startswith("•") and title.startswith("•") and fold.get("bands") is True
+    return ok, "title %r before, %r after Bands; saved fold bands %r" % (before, title, fold.get("bands"))
+
+
+for name, fn in [
+    ("solver: the window opens on a scene saved with radius 3 and Dijkstra", t_solver_window),
+    ("solver: the saved radius and back end come back, the scene unmodified", t_solver_restored),
+    ("solver: a new radius marks the scene modified and is saved", t_radius_modifies),
+    ("solver: a new back end marks the scene modified and is saved", t_backend_modifies),
+    ("solver: a fold setting marks the scene modified and is saved", t_fold_setting_modifies),
+]:
+    if not check(name, fn) and fn is t_solver_window:
+        break
+
+
+def t_solver_no_warnings():
+    sapp.quit()
+    bad = sapp.bad_stderr()
+    return not bad, "%d bad stderr lines\n%s" % (len(bad), "\n".join(bad[:6]))
+
+
+check("no GTK warning or critical on stderr during the solver checks", t_solver_no_warnings)
+
+
+def t_cuda_scene():
+    """A scene saved with CUDA: in a build without it, Automatic solves it,
+    a notice under the back end says so (43-cuda-scene.png), the scene is
+    not modified, and a save keeps "cuda"; with CUDA, CUDA is chosen and
+    there is no notice."""
+    path = os.path.join(OUT, "cuda.json")
+    plain = os.path.join(OUT, "plain.json")
+    scene_with(path, backend="cuda")
+    scene_with(plain, backend="auto")
+    shots = {}
+    for name, p in (("plain", plain), ("cuda", path)):
+        a = App(p, name="cuda-" + name)
+        try:
+            if not a.find_window():
+                return False, "no window for %s" % name
+            a.settle_all()
+            xdo("mousemove", *QUIET)
+            time.sleep(0.6)
+            img = screenshot("43-%s-scene" % name)
+            x0, y0, x1, y1 = NOTICE_BOX
+            shots[name] = (img[y0:y1, x0:x1].copy(), a.last("spr"), a.title())
+            if name == "cuda":
+                job = a.last_job()
+                type_into(*RADIUS_ENTRY, "4")
+                a.wait_job(job)
+                xdo("key", "ctrl+s")
+                a.wait_title(lambda t: not t.startswith("•"))
+                kept = saved(path, "solver")
+        finally:
+            a.quit()
+        if a.bad_stderr():
+            return False, "bad stderr: %s" % a.bad_stderr()[:3]
+    notice = differs(shots["plain"][0], shots["cuda"][0], (0, 0, NOTICE_BOX[2] - NOTICE_BOX[0],
+                                                              NOTICE_BOX[3] - NOTICE_BOX[1]))
+    spr, title = shots["cuda"][1], shots["cuda"][2]
+    want = "cuda" if CUDA_BUILT else "auto"
+    ok = (spr.get("backend") == want and not title.startswith("•") and
+          (notice > 300) != CUDA_BUILT and kept == {"radius": 4, "backend": "cuda"})
+    return ok, ("job %s (want %s); title %r; %d pixels differ under Back end from a scene "
+                "with Automatic; saved after a radius edit: %s" % (spr, want, title, notice, kept))
+
+
+check("solver: a scene's CUDA back end falls back visibly where the build lacks it, and is kept",
+      t_cuda_scene)
+
+# ------------------------------------------------------------------ session 7b
+# The view: a scene saved while fitted keeps none (it opens fitted to its
+# new window); one saved after a zoom keeps it, and opens at it.
+
+
+def t_view_saved_and_restored():
+    """solver.json was saved above from a view never zoomed: no "view".
+    Zoomed with Ctrl+plus, edited and saved, it keeps that view; opened
+    again, the canvas shows it (centre and scale), unmodified."""
+    fitted_view = saved(solver_scene, "view")
+    a = App(solver_scene, name="view-save")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("key", "ctrl+plus")
+        xdo("key", "ctrl+plus")
+        time.sleep(0.6)
+        zoomed = a.view()
+        job = a.last_job()
+        type_into(*RADIUS_ENTRY, "5")
+        a.wait_job(job)
+        a.wait_title(lambda t: t.startswith("•"))
+        xdo("key", "ctrl+s")
+        a.wait_title(lambda t: not t.startswith("•"))
+    finally:
+        a.quit()
+    kept = saved(solver_scene, "view") or {}
+    b = App(solver_scene, name="view-open")
+    try:
+        if not b.find_window():
+            return False, "no window on reopening"
+        b.settle_all()
+        xdo("mousemove", *QUIET)
+        time.sleep(0.6)
+        screenshot("44-view-restored")
+        back, title = b.view(), b.title()
+    finally:
+        b.quit()
+    same = all(abs(kept.get(k, 0) - zoomed[z]) <= 1e-6 * max(1.0, abs(zoomed[z]))
+               for k, z in (("cx", "cx"), ("cz", "cz"), ("scale", "scale")))
+    shown = all(abs(back[k] - zoomed[k]) <= 1e-6 * max(1.0, abs(zoomed[k]))
+                for k in ("cx", "cz", "scale"))
+    ok = fitted_view is None and same and shown and not title.startswith("•")
+    return ok, ("view saved while fitted: %r; zoomed view %s, saved %s, reopened %s, title %r"
+                % (fitted_view, zoomed, kept, back, title))
+
+
+check("view: a fitted view is not saved; a zoomed one is, and the scene opens at it",
+      t_view_saved_and_restored)
+
+# ------------------------------------------------------------------ session 8
+# Extent, Nodes and Spacing: Nodes refines the same model, Extent resizes
+# it at the same spacing, Spacing keeps the extent to whole cells; each
+# edit is one undo step (the header's Undo).
+grid_scene = os.path.join(OUT, "grid.json")
+shutil.copy(SCENE, grid_scene)
+gapp = App(grid_scene, name="grid")
+grids = {}
+
+
+def t_grid_window():
+    ok = gapp.find_window()
+    if ok:
+        gapp.settle_all()
+        xdo("mousemove", *QUIET)
+        time.sleep(0.5)
+        grids["start"] = (gapp.last("job"), gapp.view())
+    return ok, "" if ok else "no window named Foldray"
+
+
+def grid_of(job):
+    return (int(job.get("nx", 0)), int(job.get("nz", 0)), job.get("dx"), job.get("dz"))
+
+
+def about(a, b):
+    return a is not None and abs(a - b) < 1e-9
+
+
+def grid_edit(entry, text, shot):
+    job = gapp.last_job()
+    type_into(*entry, text)
+    gapp.wait_job(job)
+    xdo("mousemove", *QUIET)
+    time.sleep(0.5)
+    screenshot(shot)
+    return gapp.last("job"), gapp.view()
+
+
+def grid_undo(shot):
+    job = gapp.last_job()
+    click(*UNDO_BUTTON)
+    gapp.wait_job(job)
+    xdo("mousemove", *QUIET)
+    time.sleep(0.5)
+    screenshot(shot)
+    return gapp.last("job"), gapp.view()
+
+
+def t_grid_nodes():
+    """Nodes 601 (was 301): the spacing halves, the extent stays 3 km, so
+    the canvas shows the model as large as before; Undo restores 301 at
+    0.01."""
+    job, view = grid_edit(NODES_ENTRY, "601", "50-grid-nodes-601")
+    nodes = grid_of(job)
+    same_size = abs(view["scale"] / grids["start"][1]["scale"] - 1) < 0.01
+    title = gapp.title()
+    ujob, _ = grid_undo("51-grid-nodes-undone")
+    back = grid_of(ujob)
+    ok = (nodes[:2] == (601, 151) and about(nodes[2], 0.005) and about(nodes[3], 0.01) and
+          same_size and title.startswith("•") and back == grid_of(grids["start"][0]))
+    return ok, ("nodes 601: grid %s, view scale %.3f (was %.3f), title %r; undone: %s" %
+                (nodes, view["scale"], grids["start"][1]["scale"], title, back))
+
+
+def t_grid_extent():
+    """Extent 4 (was 3): 401 nodes at the same 0.01, the model drawn
+    smaller to fit; Undo restores 301."""
+    job, view = grid_edit(EXTENT_X_ENTRY, "4", "52-grid-extent-4")
+    got = grid_of(job)
+    smaller = view["scale"] < 0.9 * grids["start"][1]["scale"]
+    ujob, _ = grid_undo("53-grid-extent-undone")
+    back = grid_of(ujob)
+    ok = got[:2] == (401, 151) and about(got[2], 0.01) and smaller and back == grid_of(grids["start"][0])
+    return ok, "extent 4: grid %s, view scale %.3f; undone: %s" % (got, view["scale"], back)
+
+
+def t_grid_spacing():
+    """Spacing 0.007: 3.0 / 0.007 = 428.6 cells, so 430 nodes and an
+    extent of 3.003, shown in the Extent field (54-grid-spacing.png);
+    Undo restores 301 at 0.01."""
+    job, view = grid_edit(SPACING_X_ENTRY, "0.007", "54-grid-spacing-0.007")
+    got = grid_of(job)
+    ujob, _ = grid_undo("55-grid-spacing-undone")
+    back = grid_of(ujob)
+    ok = got[:2] == (430, 151) and about(got[2], 0.007) and back == grid_of(grids["start"][0])
+    return ok, "spacing 0.007: grid %s; undone: %s" % (got, back)
+
+
+for name, fn in [
+    ("grid: the window opens on a copy of the three-layer scene", t_grid_window),
+    ("grid: Nodes 601 halves the spacing over the same extent; Undo restores it", t_grid_nodes),
+    ("grid: Extent 4 adds nodes at the same spacing; Undo restores it", t_grid_extent),
+    ("grid: Spacing 0.007 keeps the extent to whole cells; Undo restores it", t_grid_spacing),
+]:
+    if not check(name, fn) and fn is t_grid_window:
+        break
+
+
+def t_grid_no_warnings():
+    gapp.quit()
+    bad = gapp.bad_stderr()
+    return not bad, "%d bad stderr lines\n%s" % (len(bad), "\n".join(bad[:6]))
+
+
+check("no GTK warning or critical on stderr during the grid checks", t_grid_no_warnings)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

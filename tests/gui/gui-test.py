@@ -854,8 +854,8 @@ def t_files_delete_in_entry():
     img = fapp.stable_shot("42-files-delete-in-entry")
     title = fapp.title()
     still = near(img, sx, sy, SOURCE_RGB, radius=6)
-    xdo("key", "ctrl+a")
-    xdo("type", "4")
+    xdo("key", "ctrl+a")      # the scene's own radius back: unchanged, not modified
+    xdo("type", "5")
     xdo("key", "Tab")
     return (still and title == "s1.json — Foldray",
             "source still drawn %s; title %r" % (still, title))

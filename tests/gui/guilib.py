@@ -194,6 +194,30 @@ class App:
             time.sleep(0.05)
         raise TimeoutError("job %d never settled" % self.last_job())
 
+    def last(self, what):
+        """The key=value numbers and words of the newest frame-log line of
+        kind `what` ("job", "spr", "fold", "view"), or {}."""
+        for line in reversed(self.lines()):
+            parts = line.split(" ", 2)
+            if len(parts) == 3 and parts[1] == what:
+                out = {}
+                for k, v in re.findall(r"(\w+)=(\S+)", parts[2]):
+                    try:
+                        out[k] = float(v)
+                    except ValueError:
+                        out[k] = v
+                return out
+        return {}
+
+    def wait_job(self, after, timeout=30.0):
+        """Waits for a job newer than serial `after` and its picture."""
+        end = time.time() + timeout
+        while self.last_job() <= after and time.time() < end:
+            time.sleep(0.05)
+        if self.last_job() <= after:
+            raise TimeoutError("no job after serial %d" % after)
+        return self.settle_all()
+
     def bad_stderr(self):
         """The GTK warnings and criticals the process printed so far."""
         if not self.stderr.closed:
