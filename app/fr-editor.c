@@ -450,6 +450,25 @@ end_scroll_burst (FrEditor *self)
     fr_scene_end_edit (self->scene, _("Change Velocity"));
 }
 
+/* Ends any edit still gathering its steps (a wheel burst waits 600 ms for
+ * more), so that an undo or redo that comes now finds it whole on the
+ * stack rather than half open. */
+void
+fr_editor_finish_edits (FrEditor *self)
+{
+  g_return_if_fail (FR_IS_EDITOR (self));
+  end_scroll_burst (self);
+}
+
+/* Whether an edit is gathering its steps (a wheel burst): Undo must be
+ * offered already, and takes it whole (fr_editor_finish_edits). */
+gboolean
+fr_editor_has_open_edit (FrEditor *self)
+{
+  g_return_val_if_fail (FR_IS_EDITOR (self), FALSE);
+  return self->scroll_end_id != 0;
+}
+
 /* ------------------------------------------------------------- callbacks */
 
 static void

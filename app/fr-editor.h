@@ -40,5 +40,7 @@ gboolean     fr_editor_cancel                (FrEditor     *self);
 gboolean     fr_editor_close_polygon         (FrEditor     *self);
 int          fr_editor_get_selected_layer    (FrEditor     *self);
 int          fr_editor_get_selected_obstacle (FrEditor     *self);
+void         fr_editor_finish_edits          (FrEditor     *self);
+gboolean     fr_editor_has_open_edit         (FrEditor     *self);
 
 G_END_DECLS

@@ -432,6 +432,8 @@ scene_changed_cb (FrWindow *self,
     }
   if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY))
     request_solve (self);
+  if (what & FR_SCENE_CHANGED_VELOCITY)
+    undo_state_cb (self, NULL, NULL);
   if (self->session != NULL &&
       (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY)))
     fr_session_scene_edited (self->session);
@@ -594,7 +596,11 @@ undo_state_cb (FrWindow   *self,
                FrUndo     *undo)
 {
   undo = active_undo (self);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo", fr_undo_can_undo (undo));
+  /* A wheel burst still gathering steps is undone whole, before it is on
+   * the stack (undo_action finishes it first). */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo",
+                                 fr_undo_can_undo (undo) ||
+                                 (!self->fold_mode && fr_editor_has_open_edit (self->editor)));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo", fr_undo_can_redo (undo));
 }
 
@@ -895,6 +901,7 @@ undo_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
+  fr_editor_finish_edits (self->editor);
   fr_undo_undo (active_undo (self));
 }
 
@@ -905,6 +912,7 @@ redo_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
+  fr_editor_finish_edits (self->editor);
   fr_undo_redo (active_undo (self));
 }
 

@@ -569,6 +569,37 @@ def t_wheel_scales_layer():
                                           list(colour1), list(colour2)))
 
 
+def t_wheel_undo_at_once():
+    """Ctrl+Z straight after three wheel steps, while the burst still waits
+    for more: the whole burst is undone, and nothing is left open (a
+    fourth step after it is one new undo step, which Ctrl+Z takes back
+    too)."""
+    px, py = ed.to_screen(*LAYER_POINT)
+    xdo("mousemove", px, py)
+    time.sleep(0.3)
+    job = ed.last_job()
+    for _ in range(3):
+        xdo("click", 4)
+        time.sleep(0.1)
+    xdo("key", "ctrl+z")                 # well within the burst's 600 ms
+    wait_jobs_settle(ed, job)
+    time.sleep(0.8)
+    v_undone = saved_scene(ed)["layers"][1]["velocity"]
+    job = ed.last_job()
+    xdo("click", 4)
+    wait_jobs_settle(ed, job)
+    time.sleep(0.8)
+    v_step = saved_scene(ed)["layers"][1]["velocity"]
+    job = ed.last_job()
+    xdo("key", "ctrl+z")
+    wait_jobs_settle(ed, job)
+    v_back = saved_scene(ed)["layers"][1]["velocity"]
+    ok = (abs(v_undone - 2.5) < 1e-9 and abs(v_step - 2.5 * VELOCITY_STEP) < 1e-3
+          and abs(v_back - 2.5) < 1e-9)
+    return ok, ("after three steps and an immediate Ctrl+Z %.5f (want 2.5); one more step %.5f; "
+                "Ctrl+Z %.5f" % (v_undone, v_step, v_back))
+
+
 def t_ctrl_wheel_zooms():
     """Ctrl+wheel over the obstacle zooms about the pointer and edits
     nothing."""
@@ -704,6 +735,7 @@ def t_rectangle_from_gutter():
 for name, fn in [
     ("edit mode: the slow obstacle's outline and handles show", t_edit_open),
     ("edit mode: the wheel over a layer scales its velocity; Ctrl+Z undoes the burst", t_wheel_scales_layer),
+    ("edit mode: Ctrl+Z during a wheel burst undoes the whole burst", t_wheel_undo_at_once),
     ("edit mode: Ctrl+wheel zooms and edits nothing", t_ctrl_wheel_zooms),
     ("edit mode, zoomed in: the editor's overlay stays out of the gutters", t_overlay_clipped),
     ("edit mode: a press in a gutter keeps the selected obstacle", t_edit_gutter_press),
