@@ -329,6 +329,23 @@ chromatic (const guint8 *px)
   return MAX (r, MAX (g, b)) - MIN (r, MIN (g, b)) > 40;
 }
 
+/* The figure of view over scene (viridis, no result) drawn into an
+ * image of the view's size, flushed for reading. */
+static cairo_surface_t *
+figure_image (const FrView *view,
+              FrScene      *scene)
+{
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) view->width,
+                                                     (int) view->height);
+  cairo_t *cr = cairo_create (img);
+  FrFigure fig = { view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+
+  fr_figure_draw (&fig, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (img);
+  return img;
+}
+
 /* A figure zoomed into its model lays out as the canvas does: the field
  * fills the plot rectangle and nothing else is drawn there (no label, no
  * colour bar over the data); the gutters are paper with the axes' ink,
@@ -340,7 +357,6 @@ test_figure_layout (void)
   cairo_surface_t *img;
   FrPlotLayout lay;
   FrView view;
-  cairo_t *cr;
   const guint8 *data;
   double field_rgb[2][3];
   int stride, w, h;
@@ -353,17 +369,9 @@ test_figure_layout (void)
   fr_colormap_sample (FR_COLORMAP_VIRIDIS, 0.0, field_rgb[0]);
   fr_colormap_sample (FR_COLORMAP_VIRIDIS, 1.0, field_rgb[1]);
 
-  w = (int) view.width;
-  h = (int) view.height;
-  img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
-  cr = cairo_create (img);
-  {
-    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
-
-    fr_figure_draw (&fig, cr);
-  }
-  cairo_destroy (cr);
-  cairo_surface_flush (img);
+  img = figure_image (&view, scene);
+  w = cairo_image_surface_get_width (img);
+  h = cairo_image_surface_get_height (img);
   data = cairo_image_surface_get_data (img);
   stride = cairo_image_surface_get_stride (img);
 
@@ -437,10 +445,9 @@ test_figure_wide_z_labels (void)
   FrPlotAxes axes;
   FrRect model;
   FrView view;
-  cairo_t *cr;
   const guint8 *data;
   double x0, z0, x1, z1;
-  int stride, w, h, bx, labels = 0, run = 0, run_strip = 0, left_edge_ink = 0, field_x0 = G_MAXINT;
+  int stride, w, bx, labels = 0, run = 0, run_strip = 0, left_edge_ink = 0, field_x0 = G_MAXINT;
 
   make_view (scene, &view);
   fr_plot_layout_for_view (&lay, &view, scene, 1.0);
@@ -454,17 +461,8 @@ test_figure_wide_z_labels (void)
   g_assert_true (fr_plot_layout_axes (&lay, &model, &axes));
   bx = (int) round (axes.box.x);
 
-  w = (int) view.width;
-  h = (int) view.height;
-  img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
-  cr = cairo_create (img);
-  {
-    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
-
-    fr_figure_draw (&fig, cr);
-  }
-  cairo_destroy (cr);
-  cairo_surface_flush (img);
+  img = figure_image (&view, scene);
+  w = cairo_image_surface_get_width (img);
   data = cairo_image_surface_get_data (img);
   stride = cairo_image_surface_get_stride (img);
 
