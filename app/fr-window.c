@@ -195,24 +195,46 @@ fold_model_changed (FrWindow *self)
   fr_fold_state_set_arrow_base (self->fold, x0 + 0.5 * (x1 - x0), z0 + 0.2 * (z1 - z0));
 }
 
+/* How many distinct levels k the folded horizons of result hold. */
+static guint
+levels_traced (FrResult *result)
+{
+  g_autoptr(GHashTable) seen = NULL;
+
+  if (result->horizon_levels == NULL)
+    return 0;
+  seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < result->horizon_levels->len; i++)
+    g_hash_table_add (seen, GINT_TO_POINTER (g_array_index (result->horizon_levels, int, i)));
+  return g_hash_table_size (seen);
+}
+
 static void
 fold_result_status (FrWindow *self,
                     FrResult *result)
 {
   g_autofree char *text = NULL;
   const char *method = result->method != NULL ? result->method : "";
-  guint n_horizons;
+  guint n_levels;
 
   if (result->job->fold.n_horizon < 2)
     {
       gtk_label_set_text (self->solve_label, _("Click to draw a horizon, node by node"));
       return;
     }
-  /* Translators: e.g. "Folded in 84.2 ms (las, 16 horizons)". */
-  n_horizons = result->horizons != NULL ? result->horizons->len : 0;
-  text = g_strdup_printf (ngettext ("Folded in %.1f ms (%s, %u horizon)",
-                                    "Folded in %.1f ms (%s, %u horizons)", n_horizons),
-                          result->solve_ms, method, n_horizons);
+  /* The levels T = k·delta that were traced, as the panel's Count counts
+   * them: each is one horizon on each side of the start, in as many
+   * pieces as obstacles and the model's edges cut it into, so counting
+   * the pieces said 16 or 23 for a Count of 8. */
+  n_levels = levels_traced (result);
+  /* Translators: e.g. "Folded in 84.2 ms (las, 8 of 8 levels)": the levels
+   * the front reached of the Count asked for. */
+  text = g_strdup_printf (ngettext ("Folded in %.1f ms (%s, %u of %d level)",
+                                    "Folded in %.1f ms (%s, %u of %d levels)",
+                                    (gulong) result->job->fold.count),
+                          result->solve_ms, method, n_levels, result->job->fold.count);
+  log_line (self, "status serial=%u pieces=%u %s", result->serial,
+            result->horizons != NULL ? result->horizons->len : 0, text);
   if (result->notice != NULL)
     {
       g_autofree char *with = g_strdup_printf ("%s — %s", text, result->notice);

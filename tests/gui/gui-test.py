@@ -373,6 +373,21 @@ def t_fold_draw():
             % (nodes, len(mx), 100 * frac, psi))
 
 
+def t_fold_status():
+    """The status line counts the levels T = k·Δ the panel's Count asks
+    for, not the pieces they are drawn in (both sides of the horizon, cut
+    by the model's edges): "8 of 8 levels", where the pieces are more."""
+    line = ""
+    for l in reversed(fold.lines()):
+        if " status " in l:
+            line = l
+            break
+    m = re.search(r"pieces=(\d+) .*\((\w+), (\d+) of (\d+) levels\)", line)
+    ok = (m is not None and int(m.group(3)) == FOLD_COUNT and int(m.group(4)) == FOLD_COUNT
+          and int(m.group(1)) > FOLD_COUNT)
+    return ok, "status line: %r" % line
+
+
 def drag(fx, fy, tx, ty, steps=15):
     xdo("mousemove", fx, fy)
     xdo("mousedown", 1)
@@ -461,6 +476,7 @@ def t_fold_psi_zero():
 
 for name, fn in [
     ("folds: clicks draw a horizon; with ψa = 0 the folded horizons are parallel curves", t_fold_draw),
+    ("folds: the status line counts Count's levels, not their pieces", t_fold_status),
     ("folds: dragging the ψa arrow's tip shears the folded horizons along it", t_fold_drag_psi),
     ("folds: dragging the tip back to ψa = 0 gives parallel curves within one cell", t_fold_psi_zero),
     ("folds: Ctrl+Z undoes each ψa drag as one step, Ctrl+Shift+Z redoes it", lambda: t_fold_undo()),
