@@ -279,6 +279,34 @@ settled_export_cb (FrWindow *window,
     }
 }
 
+/* The side panel's settings given on the command line; a member left
+ * out (0 or negative) keeps what the panel has, from its defaults or the
+ * opened scene. */
+typedef struct
+{
+  int    radius;
+  int    backend;     /* fr_spr_backend */
+  int    colormap;    /* FrColormap */
+  double interval;
+  double front;
+} PanelOptions;
+
+static void
+apply_panel_options (FrSidePanel        *panel,
+                     const PanelOptions *o)
+{
+  if (o->radius > 0)
+    fr_side_panel_set_radius (panel, o->radius);
+  if (o->backend >= 0)
+    fr_side_panel_set_backend (panel, (fr_spr_backend) o->backend);
+  if (o->colormap >= 0)
+    fr_side_panel_set_colormap (panel, (FrColormap) o->colormap);
+  if (o->interval >= 0.0)
+    fr_side_panel_set_interval (panel, o->interval);
+  if (o->front >= 0.0)
+    fr_side_panel_set_front (panel, TRUE, o->front);
+}
+
 static int
 fr_application_command_line (GApplication            *app,
                              GApplicationCommandLine *cmdline)
@@ -302,6 +330,7 @@ fr_application_command_line (GApplication            *app,
   int radius = 4, bench_size = 512, bench_moves = 240;
   fr_spr_backend backend = FR_SPR_AUTO;
   FrColormap colormap = FR_COLORMAP_VIRIDIS;
+  PanelOptions panel_options;
   FrWindow *window;
   int width = 1200, height = 760;
   int argc;
@@ -380,14 +409,11 @@ fr_application_command_line (GApplication            *app,
 
   window = fr_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  if (radius_text != NULL)
-    fr_side_panel_set_radius (fr_window_get_side_panel (window), radius);
-  fr_side_panel_set_backend (fr_window_get_side_panel (window), backend);
-  fr_side_panel_set_colormap (fr_window_get_side_panel (window), colormap);
-  if (interval_text != NULL)
-    fr_side_panel_set_interval (fr_window_get_side_panel (window), interval);
-  if (front_text != NULL)
-    fr_side_panel_set_front (fr_window_get_side_panel (window), TRUE, front);
+  panel_options.radius = radius_text != NULL ? radius : 0;
+  panel_options.backend = backend_name != NULL ? (int) backend : -1;
+  panel_options.colormap = colormap_name != NULL ? (int) colormap : -1;
+  panel_options.interval = interval_text != NULL ? interval : -1.0;
+  panel_options.front = front_text != NULL ? front : -1.0;
 
   if (bench)
     {
@@ -400,6 +426,7 @@ fr_application_command_line (GApplication            *app,
         .fold = bench_fold,
       };
 
+      apply_panel_options (fr_window_get_side_panel (window), &panel_options);
       gtk_window_present (GTK_WINDOW (window));
       fr_bench_start (window, &bo);
       return 0;
@@ -463,6 +490,9 @@ fr_application_command_line (GApplication            *app,
       fr_window_forget_edits (window);
     }
 
+  /* After the file: what the command line asks for wins over the
+   * settings a scene was saved with. */
+  apply_panel_options (fr_window_get_side_panel (window), &panel_options);
   if (psi_text != NULL)
     fr_fold_state_set_psi_a (fr_window_get_fold_state (window), psi[0], psi[1]);
   if (horizon_path != NULL &&

@@ -813,11 +813,35 @@ def t_display_reopened():
                 (100 * like_saved, 100 * like_default, title, len(bad)))
 
 
+def t_display_options_win():
+    """Options on the command line win over the scene's saved settings:
+    the magma scene opened with --colormap viridis --interval 0.05 is
+    drawn in the default look, and is not modified."""
+    opt = App("--colormap", "viridis", "--interval", "0.05", display_scene, name="display-options")
+    try:
+        if not opt.find_window():
+            return False, "no window"
+        opt.settle_all()
+        img = canvas_shot(opt, "34-display-options")
+        title = opt.title()
+    finally:
+        opt.quit()
+    if img.shape != look["before"].shape:
+        return False, "canvas %s, before %s" % (img.shape, look["before"].shape)
+    n = img.shape[0] * img.shape[1]
+    like_default = np.any(img != look["before"], axis=-1).sum() / n
+    like_saved = np.any(img != look["changed"], axis=-1).sum() / n
+    ok = like_default < 0.01 and like_saved > 0.2 and not title.startswith("•")
+    return ok, ("%.2f%% of the canvas differs from the default look, %.1f%% from the saved one; "
+                "title %r" % (100 * like_default, 100 * like_saved, title))
+
+
 for name, fn in [
     ("display: the window opens on a copy of the three-layer scene", t_display_window),
     ("display: a new colour map marks the scene modified and is no undo step", t_display_modifies),
     ("display: Ctrl+S saves the colour map and isochron interval in the scene", t_display_saved),
     ("display: the reopened scene is drawn with its saved display settings", t_display_reopened),
+    ("display: --colormap and --interval win over the scene's saved settings", t_display_options_win),
 ]:
     if not check(name, fn) and fn is t_display_window:
         dapp.quit()
