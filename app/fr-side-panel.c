@@ -13,7 +13,6 @@ struct _FrSidePanel
 {
   GtkWidget      parent_instance;
 
-  GtkDropDown   *mode_dropdown;
   GtkSpinButton *radius_spin;
   GtkDropDown   *backend_dropdown;
   GtkLabel      *backend_notice;
@@ -139,7 +138,6 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   g_type_ensure (FR_TYPE_MODEL_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-side-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, model_panel);
-  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, mode_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, radius_spin);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_notice);
