@@ -399,30 +399,30 @@ draw_colorbar (cairo_t            *cr,
 }
 
 /* Draws the axes and colour bar for view over a picture of view->width ×
- * view->height in the ink for its background, around the field in the
- * plot layout for that size (fr-plot-layout.h), never over it.  k scales
- * sizes (k > 1 for larger exports). */
+ * view->height in the ink for its background, in the gutters of layout
+ * (fr_plot_layout_for_view of the same view, scene and k: the one the
+ * field was drawn in), never over the plot.  k scales sizes (k > 1 for
+ * larger exports). */
 void
-fr_axes_draw (cairo_t      *cr,
-              const FrView *view,
-              FrScene      *scene,
-              FrColormap    colormap,
-              double        k,
-              FrAxesOn      on)
+fr_axes_draw (cairo_t            *cr,
+              const FrView       *view,
+              const FrPlotLayout *layout,
+              FrScene            *scene,
+              FrColormap          colormap,
+              double              k,
+              FrAxesOn            on)
 {
-  FrPlotLayout lay;
   FrPlotAxes axes;
   FrRect model;
   double x0, z0, x1, z1, px1, py1;
 
   g_return_if_fail (cr != NULL);
-  g_return_if_fail (view != NULL);
+  g_return_if_fail (view != NULL && layout != NULL);
   g_return_if_fail (FR_IS_SCENE (scene));
   g_return_if_fail (on == FR_AXES_ON_CANVAS || on == FR_AXES_ON_PAPER);
 
   if (!fr_scene_has_model (scene))
     return;
-  fr_plot_layout_for_view (&lay, view, scene, k);
   fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
   fr_view_model_to_widget (view, x0, z0, &model.x, &model.y);
   fr_view_model_to_widget (view, x1, z1, &px1, &py1);
@@ -432,11 +432,11 @@ fr_axes_draw (cairo_t      *cr,
   cairo_save (cr);
   /* Butt ends: a round cap would reach half a pixel into the plot. */
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
-  if (fr_plot_layout_axes (&lay, &model, &axes))
-    draw_axes (cr, &inks[on], view, &lay.plot, &axes, scene, k);
+  if (fr_plot_layout_axes (layout, &model, &axes))
+    draw_axes (cr, &inks[on], view, &layout->plot, &axes, scene, k);
   else
-    axes.box = lay.plot;
-  draw_colorbar (cr, &inks[on], &lay, &axes.box, scene, colormap, k);
+    axes.box = layout->plot;
+  draw_colorbar (cr, &inks[on], layout, &axes.box, scene, colormap, k);
   cairo_restore (cr);
 }
 

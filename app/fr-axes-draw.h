@@ -8,6 +8,7 @@
 #include <cairo.h>
 
 #include "fr-colormap.h"
+#include "fr-plot-layout.h"
 #include "fr-scene.h"
 #include "fr-view.h"
 
@@ -20,12 +21,13 @@ typedef enum {
   FR_AXES_ON_PAPER,
 } FrAxesOn;
 
-void   fr_axes_draw          (cairo_t      *cr,
-                              const FrView *view,
-                              FrScene      *scene,
-                              FrColormap    colormap,
-                              double        k,
-                              FrAxesOn      on);
+void   fr_axes_draw          (cairo_t            *cr,
+                              const FrView       *view,
+                              const FrPlotLayout *layout,
+                              FrScene            *scene,
+                              FrColormap          colormap,
+                              double              k,
+                              FrAxesOn            on);
 double fr_axes_z_label_width (const FrView *view,
                               FrScene      *scene,
                               const FrRect *plot,

@@ -32,6 +32,7 @@ fr_axes_snapshot (GtkWidget   *widget,
                   GtkSnapshot *snapshot)
 {
   FrAxes *self = FR_AXES (widget);
+  FrPlotLayout layout;
   FrScene *scene;
   cairo_t *cr;
   int width = gtk_widget_get_width (widget);
@@ -41,8 +42,11 @@ fr_axes_snapshot (GtkWidget   *widget,
       !fr_scene_has_model (scene) || width <= 0 || height <= 0)
     return;
 
+  /* The canvas's own layout, kept while the view stays: the field was
+   * drawn in it, and it is not measured again for every overlay frame. */
+  fr_canvas_get_plot_layout (self->canvas, &layout);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  fr_axes_draw (cr, fr_canvas_get_view (self->canvas), scene,
+  fr_axes_draw (cr, fr_canvas_get_view (self->canvas), &layout, scene,
                 fr_canvas_get_colormap (self->canvas), 1.0, FR_AXES_ON_CANVAS);
   cairo_destroy (cr);
 }

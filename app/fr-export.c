@@ -46,6 +46,7 @@ fr_export_png (cairo_surface_t  *picture,
 {
   g_autoptr(GByteArray) png = NULL;
   cairo_t *cr;
+  FrPlotLayout layout;
   FrView scaled;
   int width, height;
   cairo_status_t status;
@@ -59,8 +60,9 @@ fr_export_png (cairo_surface_t  *picture,
   height = cairo_image_surface_get_height (picture);
   scaled = fr_view_scaled (view, width, height);
 
+  fr_plot_layout_for_view (&layout, &scaled, scene, width / view->width);
   cr = cairo_create (picture);
-  fr_axes_draw (cr, &scaled, scene, colormap, width / view->width, FR_AXES_ON_CANVAS);
+  fr_axes_draw (cr, &scaled, &layout, scene, colormap, width / view->width, FR_AXES_ON_CANVAS);
   cairo_destroy (cr);
   cairo_surface_flush (picture);
 

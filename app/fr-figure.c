@@ -252,7 +252,7 @@ fr_figure_draw (const FrFigure *fig,
     }
   cairo_restore (cr);
 
-  fr_axes_draw (cr, fig->view, fig->scene, fig->colormap, 1.0, FR_AXES_ON_PAPER);
+  fr_axes_draw (cr, fig->view, &layout, fig->scene, fig->colormap, 1.0, FR_AXES_ON_PAPER);
 }
 
 /* Writes the figure as SVG or PDF at the view's size (in points),
