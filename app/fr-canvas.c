@@ -128,6 +128,11 @@ static const float receiver_color[4] = { 0.20f, 0.85f, 1.00f, 1.0f };
 static const float ring_light[4]     = { 1.00f, 1.00f, 1.00f, 1.0f };
 static const float ring_dark[4]      = { 0.00f, 0.00f, 0.00f, 0.85f };
 static const float select_color[4]   = { 1.00f, 0.92f, 0.20f, 1.0f };
+/* The model's outlines (fr-editor.c draws its handles over them). */
+static const float interface_halo[4] = { 0.10f, 0.10f, 0.11f, 1.0f };  /* opaque: the segments overlap at joints */
+static const float interface_line[4] = { 0.93f, 0.93f, 0.93f, 1.0f };
+static const float slow_obstacle[4]  = { 1.00f, 0.65f, 0.10f, 1.0f };
+static const float wall_obstacle[4]  = { 0.85f, 0.85f, 0.85f, 1.0f };
 
 /* ---------------------------------------------------------------- GL helpers */
 
@@ -288,6 +293,45 @@ push_rays (FrCanvas     *self,
           fr_lines_push_capsule (a, x0, y0, x1, y1, width * k, color);
         }
     }
+}
+
+/* The drawn model's interfaces and obstacle outlines, over the field and
+ * under the rays and markers, so that a head wave along an interface and
+ * a receiver on it show whole. */
+static void
+push_model_outlines (FrCanvas     *self,
+                     const FrView *view,
+                     double        k)
+{
+  const FrModel *m = fr_scene_get_model (self->scene);
+  g_autoptr(GArray) xz = NULL;
+  double x0, z0, x1, z1;
+
+  if (m == NULL || (m->layers->len == 0 && m->obstacles->len == 0))
+    return;
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  xz = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; i < m->obstacles->len; i++)
+    {
+      const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
+
+      g_array_set_size (xz, 0);
+      g_array_append_vals (xz, o->vertices->data, 2 * o->vertices->len);
+      if (o->vertices->len > 0)
+        g_array_append_vals (xz, o->vertices->data, 2);   /* closed */
+      fr_lines_push_polyline (self->line_vertices, view, (const double *) xz->data, xz->len / 2,
+                              1.5 * k, o->velocity > 0 ? slow_obstacle : wall_obstacle);
+    }
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < m->layers->len; i++)
+      {
+        g_array_set_size (xz, 0);
+        fr_layer_outline (g_ptr_array_index (m->layers, i), x0, x1, xz);
+        fr_lines_push_polyline (self->line_vertices, view, (const double *) xz->data, xz->len / 2,
+                                (pass == 0 ? 3.5 : 1.5) * k,
+                                pass == 0 ? interface_halo : interface_line);
+      }
 }
 
 /* Each marker kind: its shape and the radii of its selection halo, dark
@@ -495,8 +539,9 @@ draw_picture (FrCanvas     *self,
     glActiveTexture (GL_TEXTURE0);
   }
 
-  /* Rays and markers. */
+  /* The model's outlines, then rays and markers. */
   g_array_set_size (self->line_vertices, 0);
+  push_model_outlines (self, view, k);
   if (self->fold_tool != NULL)
     fr_fold_tool_push_geometry (self->fold_tool, view, k, has_time ? self->result : NULL,
                                 self->line_vertices);

@@ -754,28 +754,6 @@ scene_changed_cb (FrEditor *self,
 /* ------------------------------------------------------------- drawing */
 
 static void
-path_layer (FrEditor      *self,
-            cairo_t       *cr,
-            const FrLayer *l,
-            double         x_min,
-            double         x_max)
-{
-  const FrVertex *v = (const FrVertex *) l->nodes->data;
-  guint n = l->nodes->len;
-  double px, py;
-
-  fr_view_model_to_widget (view_of (self), MIN (x_min, v[0].x), v[0].z, &px, &py);
-  cairo_move_to (cr, px, py);
-  for (guint k = 0; k < n; k++)
-    {
-      fr_view_model_to_widget (view_of (self), v[k].x, v[k].z, &px, &py);
-      cairo_line_to (cr, px, py);
-    }
-  fr_view_model_to_widget (view_of (self), MAX (x_max, v[n - 1].x), v[n - 1].z, &px, &py);
-  cairo_line_to (cr, px, py);
-}
-
-static void
 fr_editor_snapshot (GtkWidget   *widget,
                     GtkSnapshot *snapshot)
 {
@@ -783,15 +761,13 @@ fr_editor_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   FrPlotLayout layout;
   const FrModel *m;
-  double x0, z0, x1, z1;
   cairo_t *cr;
 
-  if (!has_model (self) || width <= 0 || height <= 0)
+  /* The model's outlines are the canvas's (under rays and markers); the
+   * overlay adds what editing needs on top: the selection and handles. */
+  if (!self->active || !has_model (self) || width <= 0 || height <= 0)
     return;
   m = fr_scene_get_model (self->scene);
-  if (!self->active && m->layers->len == 0 && m->obstacles->len == 0)
-    return;
-  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
   /* Only over the plot, as the field: the gutters keep the axes' labels
    * and the colour bar clear however far the view is zoomed. */
   fr_canvas_get_plot_layout (self->canvas, &layout);
@@ -801,55 +777,46 @@ fr_editor_snapshot (GtkWidget   *widget,
   cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
 
-  /* Obstacles: impermeable ones hatched dark, slow ones outlined amber. */
+  /* Obstacles: the selected one's outline, every one's vertices. */
   for (guint i = 0; i < m->obstacles->len; i++)
     {
       const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
-      gboolean selected = self->sel == SEL_OBSTACLE && self->sel_item == i;
 
+      if (self->sel == SEL_OBSTACLE && self->sel_item == i)
+        {
+          for (guint k = 0; k < o->vertices->len; k++)
+            {
+              const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
+              double px, py;
+
+              fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
+              cairo_line_to (cr, px, py);
+            }
+          cairo_close_path (cr);
+          cairo_set_source_rgba (cr, 1.0, 0.92, 0.2, 1.0);
+          cairo_set_line_width (cr, 2.5);
+          cairo_stroke (cr);
+        }
+      else if (o->velocity > 0)
+        cairo_set_source_rgba (cr, 1.0, 0.65, 0.1, 1.0);
+      else
+        cairo_set_source_rgba (cr, 0.85, 0.85, 0.85, 1.0);
       for (guint k = 0; k < o->vertices->len; k++)
         {
           const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
           double px, py;
 
           fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
-          cairo_line_to (cr, px, py);
+          cairo_rectangle (cr, px - 3, py - 3, 6, 6);
+          cairo_fill (cr);
         }
-      cairo_close_path (cr);
-      if (o->velocity > 0)
-        cairo_set_source_rgba (cr, 1.0, 0.65, 0.1, 1.0);
-      else
-        cairo_set_source_rgba (cr, 0.85, 0.85, 0.85, 1.0);
-      if (selected)
-        cairo_set_source_rgba (cr, 1.0, 0.92, 0.2, 1.0);
-      cairo_set_line_width (cr, selected ? 2.5 : 1.5);
-      cairo_stroke (cr);
-      if (self->active)
-        for (guint k = 0; k < o->vertices->len; k++)
-          {
-            const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
-            double px, py;
-
-            fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
-            cairo_rectangle (cr, px - 3, py - 3, 6, 6);
-            cairo_fill (cr);
-          }
     }
 
-  /* Interfaces: a light line on a dark halo, nodes as squares. */
+  /* Interface nodes as squares. */
   for (guint i = 0; i < m->layers->len; i++)
     {
       const FrLayer *l = g_ptr_array_index (m->layers, i);
 
-      path_layer (self, cr, l, x0, x1);
-      cairo_set_source_rgba (cr, 0, 0, 0, 0.6);
-      cairo_set_line_width (cr, 3.5);
-      cairo_stroke_preserve (cr);
-      cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
-      cairo_set_line_width (cr, 1.5);
-      cairo_stroke (cr);
-      if (!self->active)
-        continue;
       for (guint k = 0; k < l->nodes->len; k++)
         {
           const FrVertex *v = &g_array_index (l->nodes, FrVertex, k);

@@ -3,8 +3,10 @@
  * (drag interface nodes, double-click to add one, draw and move
  * rectangle obstacles, click polygon obstacles vertex by vertex, drag
  * their corners, scroll over a layer to change
- * its velocity) and an overlay, over the canvas like FrAxes, that draws
- * interfaces, nodes and obstacles with cairo.  Every change goes through
+ * its velocity) and, while editing, an overlay over the canvas like FrAxes
+ * that draws the handles (interface nodes, obstacle vertices) and the
+ * selected obstacle with cairo; the interfaces and obstacle outlines
+ * themselves are the canvas's, under its rays and markers.  Every change goes through
  * the scene (begin_edit/end_edit), so it is undoable and re-solves live. */
 #pragma once
 

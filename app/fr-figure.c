@@ -20,6 +20,10 @@ const double fr_figure_isochron_rgb[3] = { 0.10, 0.10, 0.10 };
 const double fr_figure_horizon_rgb[3]  = { 1.00, 0.55, 0.00 };
 const double fr_figure_folded_rgb[3]   = { 0.98, 0.98, 0.98 };
 const double fr_figure_ray_rgb[3]      = { 1.00, 0.00, 1.00 };
+const double fr_figure_interface_rgb[3] = { 0.93, 0.93, 0.93 };
+const double fr_figure_interface_halo_rgb[3] = { 0.18, 0.18, 0.20 };
+const double fr_figure_slow_obstacle_rgb[3] = { 1.00, 0.65, 0.10 };
+const double fr_figure_wall_obstacle_rgb[3] = { 0.85, 0.85, 0.85 };
 
 static cairo_status_t
 append_bytes (void                *closure,
@@ -122,6 +126,52 @@ stroke_polyline (cairo_t      *cr,
   cairo_stroke (cr);
 }
 
+/* The drawn model's obstacle outlines and interfaces, as on the canvas:
+ * an interface a light line on a dark halo, across the model. */
+static void
+draw_model_outlines (cairo_t        *cr,
+                     const FrFigure *fig)
+{
+  const FrModel *m = fr_scene_get_model (fig->scene);
+  g_autoptr(GArray) xz = NULL;
+  double x0, z0, x1, z1;
+
+  if (m == NULL)
+    return;
+  for (guint i = 0; i < m->obstacles->len; i++)
+    {
+      const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
+      const double *rgb = o->velocity > 0 ? fr_figure_slow_obstacle_rgb : fr_figure_wall_obstacle_rgb;
+
+      if (o->vertices->len < 2)
+        continue;
+      for (guint k = 0; k < o->vertices->len; k++)
+        {
+          const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
+          double px, py;
+
+          fr_view_model_to_widget (fig->view, v->x, v->z, &px, &py);
+          cairo_line_to (cr, px, py);
+        }
+      cairo_close_path (cr);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_set_line_width (cr, 1.2);
+      cairo_stroke (cr);
+    }
+
+  fr_scene_get_bounds (fig->scene, &x0, &z0, &x1, &z1);
+  xz = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < m->layers->len; i++)
+      {
+        g_array_set_size (xz, 0);
+        fr_layer_outline (g_ptr_array_index (m->layers, i), x0, x1, xz);
+        stroke_polyline (cr, fig->view, (const double *) xz->data, xz->len / 2,
+                         pass == 0 ? fr_figure_interface_halo_rgb : fr_figure_interface_rgb,
+                         pass == 0 ? 2.4 : 1.0);
+      }
+}
+
 static void
 draw_isochrons (cairo_t        *cr,
                 const FrFigure *fig)
@@ -207,6 +257,7 @@ fr_figure_draw (const FrFigure *fig,
              fr_scene_job_is_current (fig->scene, r->job);
   if (has_time && fig->fold == NULL)
     draw_isochrons (cr, fig);
+  draw_model_outlines (cr, fig);
   if (has_time && fig->fold != NULL && r->horizons != NULL)
     for (guint i = 0; i < r->horizons->len; i++)
       {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Vector figures for papers: SVG or PDF through cairo, from the same data
  * the canvas draws — the velocity field (embedded as an image), the model
- * frame, isochrons (Rays mode, traced with fr-contour) or the starting and
+ * frame, isochrons (Rays mode, traced with fr-contour), the model's
+ * interfaces and obstacle outlines, the starting and
  * folded horizons (Folds mode), rays, markers, axes with units and the
  * colour bar (fr-axes-draw.c), laid out as on the canvas (fr-plot-layout.h):
  * the field in the plot rectangle, the axes and colour bar around it.
@@ -40,6 +41,10 @@ extern const double fr_figure_isochron_rgb[3];
 extern const double fr_figure_horizon_rgb[3];
 extern const double fr_figure_folded_rgb[3];
 extern const double fr_figure_ray_rgb[3];
+extern const double fr_figure_interface_rgb[3];       /* a layer's interface, */
+extern const double fr_figure_interface_halo_rgb[3];  /* over its halo */
+extern const double fr_figure_slow_obstacle_rgb[3];
+extern const double fr_figure_wall_obstacle_rgb[3];   /* impermeable */
 
 gboolean fr_figure_write (const FrFigure  *figure,
                           FrFigureFormat   format,

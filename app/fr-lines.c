@@ -7,6 +7,12 @@
 
 #include "fr-lines.h"
 
+/* Each quad reaches a pixel beyond its shape, so that the shader's
+ * antialiasing ramp, centred on the shape's edge, has pixels to fade into:
+ * a quad that stops at the edge drops the outer half of the ramp, and a
+ * thin line whose quad misses pixel centres breaks into dashes. */
+#define AA_PAD 1.0
+
 static const int corners[6][2] = { { -1, -1 }, { 1, -1 }, { 1, 1 }, { -1, -1 }, { 1, 1 }, { -1, 1 } };
 
 static void
@@ -39,9 +45,12 @@ fr_lines_push_shape (GArray      *a,
 {
   g_return_if_fail (a != NULL);
 
+  if (r <= 0.0)
+    return;
   for (guint i = 0; i < 6; i++)
-    push_vertex (a, x + corners[i][0] * r, y + corners[i][1] * r,
-                 corners[i][0], corners[i][1], shape, 0.0, color);
+    push_vertex (a, x + corners[i][0] * (r + AA_PAD), y + corners[i][1] * (r + AA_PAD),
+                 corners[i][0] * (1.0 + AA_PAD / r), corners[i][1] * (1.0 + AA_PAD / r),
+                 shape, 0.0, color);
 }
 
 /* A segment of width w pixels with round caps. */
@@ -71,11 +80,12 @@ fr_lines_push_capsule (GArray      *a,
   my = 0.5 * (y0 + y1);
   for (guint i = 0; i < 6; i++)
     {
-      double s = corners[i][0] * (0.5 * len + hw);
-      double t = corners[i][1] * hw;
+      double s = corners[i][0] * (0.5 * len + hw + AA_PAD);
+      double t = corners[i][1] * (hw + AA_PAD);
 
       push_vertex (a, mx + ux * s - uy * t, my + uy * s + ux * t,
-                   corners[i][0] * (half + 1.0), corners[i][1], FR_LINE_CAPSULE, half, color);
+                   corners[i][0] * (half + 1.0 + AA_PAD / hw), corners[i][1] * (1.0 + AA_PAD / hw),
+                   FR_LINE_CAPSULE, half, color);
     }
 }
 

@@ -57,6 +57,42 @@ fr_layer_add_node (FrLayer *layer,
   g_array_append_val (layer->nodes, v);
 }
 
+void
+fr_layer_outline (const FrLayer *layer,
+                  double         x_min,
+                  double         x_max,
+                  GArray        *xz)
+{
+  const FrVertex *v;
+  guint n;
+
+  g_return_if_fail (layer != NULL && xz != NULL);
+  g_return_if_fail (g_array_get_element_size (xz) == sizeof (double));
+
+  v = (const FrVertex *) layer->nodes->data;
+  n = layer->nodes->len;
+  if (n == 0)
+    return;
+  if (x_min < v[0].x)
+    {
+      double p[2] = { x_min, v[0].z };
+
+      g_array_append_vals (xz, p, 2);
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      double p[2] = { v[k].x, v[k].z };
+
+      g_array_append_vals (xz, p, 2);
+    }
+  if (x_max > v[n - 1].x)
+    {
+      double p[2] = { x_max, v[n - 1].z };
+
+      g_array_append_vals (xz, p, 2);
+    }
+}
+
 /* --------------------------------------------------------------- obstacles */
 
 FrObstacle *

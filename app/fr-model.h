@@ -63,6 +63,13 @@ void          fr_layer_free             (FrLayer       *layer);
 void          fr_layer_add_node         (FrLayer       *layer,
                                          double         x,
                                          double         z);
+/* The layer's interface as the rasteriser reads it, across [x_min, x_max]:
+ * its nodes, extended level from the end nodes to x_min and x_max where
+ * they lie inside.  Appends (x, z) pairs to xz, a GArray of double. */
+void          fr_layer_outline          (const FrLayer *layer,
+                                         double         x_min,
+                                         double         x_max,
+                                         GArray        *xz);
 
 FrObstacle   *fr_obstacle_new           (FrObstacleShape shape,
                                          double          velocity);

@@ -18,8 +18,10 @@ main (void)
   else
     d = length (vec2 (max (abs (v_shape.x) - v_shape.w, 0.0), v_shape.y));
 
+  // One pixel's ramp centred on the edge (d = 1): the quads reach a pixel
+  // beyond it (fr-lines.c), and a line keeps its width's coverage.
   float aa = max (fwidth (d), 1e-4);
-  float a = 1.0 - smoothstep (1.0 - aa, 1.0, d);
+  float a = 1.0 - smoothstep (1.0 - 0.5 * aa, 1.0 + 0.5 * aa, d);
   if (a <= 0.0)
     discard;
   o_color = vec4 (v_color.rgb, v_color.a * a);

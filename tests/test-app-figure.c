@@ -24,6 +24,7 @@ typedef struct
   guint  svg_root;
   double width, height;
   GArray *strokes;       /* double r, g, b (0..1) of each stroked path */
+  GPtrArray *paths;      /* char *: each stroked path's "d", in order */
 } SvgCount;
 
 static gboolean
@@ -63,9 +64,15 @@ svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
         if (g_str_equal (attr_names[i], "style") && strstr (attr_values[i], "fill:none") != NULL &&
             parse_rgb (attr_values[i], rgb))
           {
+            const char *d = "";
+
             for (int k = 0; k < 3; k++)
               rgb[k] /= 100.0;
             g_array_append_vals (c->strokes, rgb, 3);
+            for (guint j = 0; attr_names[j] != NULL; j++)
+              if (g_str_equal (attr_names[j], "d"))
+                d = attr_values[j];
+            g_ptr_array_add (c->paths, g_strdup (d));
           }
       }
 }
@@ -79,9 +86,10 @@ svg_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **err
     c->depth_defs--;
 }
 
-/* Parses path as XML and counts stroked paths of colour rgb. */
+/* Parses path as XML and counts stroked paths of colour rgb; their "d"
+ * attributes go to paths when it is not NULL. */
 static guint
-count_strokes (const char *path, const double rgb[3], SvgCount *out)
+stroked_paths (const char *path, const double rgb[3], SvgCount *out, GPtrArray *paths)
 {
   static const GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
   g_autofree char *text = NULL;
@@ -93,6 +101,7 @@ count_strokes (const char *path, const double rgb[3], SvgCount *out)
 
   g_assert_true (g_file_get_contents (path, &text, &len, &error));
   c.strokes = g_array_new (FALSE, FALSE, sizeof (double));
+  c.paths = g_ptr_array_new_with_free_func (g_free);
   ctx = g_markup_parse_context_new (&parser, 0, &c, NULL);
   g_assert_true (g_markup_parse_context_parse (ctx, text, len, &error));
   g_assert_no_error (error);
@@ -103,12 +112,25 @@ count_strokes (const char *path, const double rgb[3], SvgCount *out)
       const double *s = &g_array_index (c.strokes, double, i);
 
       if (fabs (s[0] - rgb[0]) < 0.006 && fabs (s[1] - rgb[1]) < 0.006 && fabs (s[2] - rgb[2]) < 0.006)
-        n++;
+        {
+          n++;
+          if (paths != NULL)
+            g_ptr_array_add (paths, g_strdup (g_ptr_array_index (c.paths, i / 3)));
+        }
     }
   g_array_unref (c.strokes);
+  g_ptr_array_unref (c.paths);
+  c.strokes = NULL;
+  c.paths = NULL;
   if (out != NULL)
     *out = c;
   return n;
+}
+
+static guint
+count_strokes (const char *path, const double rgb[3], SvgCount *out)
+{
+  return stroked_paths (path, rgb, out, NULL);
 }
 
 static guint
@@ -311,6 +333,137 @@ test_rays_figure (void)
 
   g_unlink (svg);
   g_unlink (pdf);
+  g_rmdir (dir);
+}
+
+/* The points of a path's "d" ("M x y L x y ..."), as x, y pairs. */
+static GArray *
+path_points (const char *d)
+{
+  GArray *pts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_auto(GStrv) tok = g_strsplit_set (d, " ,", -1);
+
+  for (guint i = 0; tok[i] != NULL; i++)
+    {
+      char *end;
+      double v;
+
+      if (tok[i][0] == '\0' || g_ascii_isalpha (tok[i][0]))
+        continue;
+      v = g_ascii_strtod (tok[i], &end);
+      g_assert_true (*end == '\0');
+      g_array_append_val (pts, v);
+    }
+  g_assert_cmpuint (pts->len % 2, ==, 0);
+  return pts;
+}
+
+/* The drawn model's interfaces and obstacle outlines are in the figure,
+ * under the rays: each interface one path across the model (extended
+ * level from its end nodes to the model's sides, as fr-raster.h reads
+ * it), over a halo; each obstacle one closed outline in its kind's
+ * colour. */
+static void
+test_model_outlines (void)
+{
+  fr_grid g = fr_grid_2d (61, 41, 0.05, 0.05, 0.0, 0.0);
+  FrModel *m = fr_model_new (&g, 1.0);
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(FrJob) job = NULL;
+  g_autoptr(FrResult) result = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) rays = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "outlines.svg", NULL);
+  g_autoptr(GError) error = NULL;
+  /* Layer A's nodes lie inside the model: drawn from its left side to its
+   * right (the cells' outer edges, x = -0.025 and 3.025) at their end
+   * depths.  Layer B's reach past both sides: drawn as given. */
+  const double a_nodes[] = { 0.5, 0.6, 2.0, 0.9 };
+  const double a_drawn[] = { -0.025, 0.6, 0.5, 0.6, 2.0, 0.9, 3.025, 0.9 };
+  const double b_nodes[] = { -1.0, 1.4, 4.0, 1.2 };
+  double src[2] = { 1.5, 0.0 }, rcv[2] = { 2.5, 0.0 };
+  const double *nodes[2] = { a_nodes, b_nodes }, *drawn[2] = { a_drawn, b_nodes };
+  guint n_drawn[2] = { 4, 2 };
+  FrLayer *l;
+  FrObstacle *o;
+  FrView view;
+
+  for (int k = 0; k < 2; k++)
+    {
+      l = fr_layer_new (1.5 + k, 0.0, 0.0);
+      fr_layer_add_node (l, nodes[k][0], nodes[k][1]);
+      fr_layer_add_node (l, nodes[k][2], nodes[k][3]);
+      g_ptr_array_add (m->layers, l);
+    }
+  g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (0.3, 1.0, 0.9, 1.6, 0.5));
+  o = fr_obstacle_new (FR_OBSTACLE_POLYGON, 0.0);
+  fr_obstacle_add_vertex (o, 2.0, 1.5);
+  fr_obstacle_add_vertex (o, 2.6, 1.5);
+  fr_obstacle_add_vertex (o, 2.3, 1.9);
+  g_ptr_array_add (m->obstacles, o);
+  fr_scene_load_model (scene, "outlines", m);
+
+  /* A result with one ray, so the draw order can be checked. */
+  job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1, 4, FR_SPR_CPU);
+  result = fr_result_new (job);
+  result->ok = TRUE;
+  result->time = g_new0 (float, fr_grid_count (&g));
+  {
+    GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
+    double pts[4] = { src[0], src[1], rcv[0], rcv[1] };
+
+    g_array_append_vals (ray, pts, 4);
+    g_ptr_array_add (result->rays, ray);
+  }
+
+  make_view (scene, &view);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, result, 0.0, NULL };
+
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
+    g_assert_no_error (error);
+  }
+
+  g_assert_cmpuint (stroked_paths (svg, fr_figure_interface_rgb, NULL, paths), ==, 2);
+  g_assert_cmpuint (count_strokes (svg, fr_figure_interface_halo_rgb, NULL), ==, 2);
+  g_assert_cmpuint (count_strokes (svg, fr_figure_slow_obstacle_rgb, NULL), ==, 1);
+  g_assert_cmpuint (count_strokes (svg, fr_figure_wall_obstacle_rgb, NULL), ==, 1);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(GArray) pts = path_points (g_ptr_array_index (paths, k));
+
+      /* cairo writes coordinates in 1/256ths of a point. */
+      g_assert_cmpuint (pts->len, ==, 2 * n_drawn[k]);
+      for (guint i = 0; i < n_drawn[k]; i++)
+        {
+          double px, py;
+
+          fr_view_model_to_widget (&view, drawn[k][2 * i], drawn[k][2 * i + 1], &px, &py);
+          g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 2 * i), px, 0.01);
+          g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 2 * i + 1), py, 0.01);
+        }
+    }
+
+  /* The ray comes after the outlines in the file: drawn over them. */
+  {
+    g_autofree char *text = NULL;
+    char buf[64];
+    const char *ray_at, *line_at;
+
+    g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+    g_snprintf (buf, sizeof buf, "stroke:rgb(%g%%,%g%%,%g%%)", 100 * fr_figure_ray_rgb[0],
+                100 * fr_figure_ray_rgb[1], 100 * fr_figure_ray_rgb[2]);
+    ray_at = strstr (text, buf);
+    g_snprintf (buf, sizeof buf, "stroke:rgb(%g%%,%g%%,%g%%)", 100 * fr_figure_interface_rgb[0],
+                100 * fr_figure_interface_rgb[1], 100 * fr_figure_interface_rgb[2]);
+    line_at = strstr (text, buf);
+    g_assert_nonnull (ray_at);
+    g_assert_nonnull (line_at);
+    g_assert_true (line_at < ray_at);
+  }
+
+  g_unlink (svg);
   g_rmdir (dir);
 }
 
@@ -563,6 +716,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/figure/folds", test_fold_figure);
   g_test_add_func ("/figure/rays", test_rays_figure);
+  g_test_add_func ("/figure/model-outlines", test_model_outlines);
   g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
   g_test_add_func ("/figure/layout", test_figure_layout);
   g_test_add_func ("/figure/wide-z-labels", test_figure_wide_z_labels);

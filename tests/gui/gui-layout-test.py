@@ -20,13 +20,15 @@ canvas's middle.  The harness (App, screenshots, TAP) is guilib.py."""
 
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 
 import numpy as np
 
-from guilib import App, check, configure, results, save_png, xdo
+from guilib import App, check, configure, read_png, results, save_png, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-layout-")
@@ -359,6 +361,127 @@ def t_top_edge_ray():
 
 check("a ray along the model's top edge is drawn over the frame", t_top_edge_ray)
 check("no GTK warning or critical on stderr (top edge)", t_clean(edge))
+
+# ------------------------------------------------------------------ session 2b
+# The bundled three-layer scene, its source and ten receivers on the
+# surface, which is also the top layer's interface, and no isochrons.  The
+# canvas draws the interfaces on the field and the rays and markers over
+# them; the exported PNG (the same GL picture) shows the interfaces too.
+ROOT = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+THREE_LAYER = os.path.join(ROOT, "data", "scenes", "three-layer.json")
+RECEIVER_RGB = np.array((51, 217, 255))  # fr-canvas.c receiver_color
+OUTLINE_EXPORT = os.path.join(OUT, "outlines-export")
+with open(THREE_LAYER) as f:
+    three = json.load(f)
+shutil.rmtree(OUTLINE_EXPORT, ignore_errors=True)
+ol = App(THREE_LAYER, "--interval", "0", name="outlines")
+ol_state = {}
+
+
+def interface_z(layer, x):
+    """The interface's depth at x: linear between nodes, level beyond."""
+    xs = [n[0] for n in layer["interface"]]
+    zs = [n[1] for n in layer["interface"]]
+    return float(np.interp(x, xs, zs))
+
+
+def t_receivers_whole():
+    """Each receiver's diamond sits on the surface interface and shows
+    whole: its middle rows are the receiver's colour, not crossed by the
+    interface's line."""
+    if not ol.find_window():
+        return False, "no window"
+    ol.settle_all()
+    img = ol.stable_shot("07-outlines")
+    ol_state["img"] = img
+    bad = []
+    for x, z in three["receivers"]:
+        rx, ry = ol.to_screen(x, z)
+        patch = img[ry - 1: ry + 2, rx - 3: rx + 4].astype(int)
+        if not (np.abs(patch - RECEIVER_RGB).max(axis=-1) <= 40).all():
+            bad.append("(%g, %g)" % (x, z))
+    save_png(np.ascontiguousarray(img[ry - 30: ry + 60, rx - 200: rx + 30]),
+             os.path.join(OUT, "07-outlines-crop.png"))
+    return not bad, "%d of %d receivers crossed: %s" % (len(bad), len(three["receivers"]), ", ".join(bad))
+
+
+def t_surface_ray_over_interface():
+    """The direct rays run along the surface, on the top interface: between
+    the receivers right of the source they show magenta."""
+    img = ol_state.get("img")
+    if img is None:
+        return False, "no screenshot"
+    (x0, z0), (x1, _) = three["receivers"][5], three["receivers"][9]
+    ax, ay = ol.to_screen(x0, z0)
+    bx, _ = ol.to_screen(x1, z0)
+    cols = [c for c in range(ax + 12, bx - 12)
+            if all(abs(c - ol.to_screen(x, z0)[0]) > 12 for x, _ in three["receivers"])]
+    magenta = RAY(img[ay - 2: ay + 3, cols]).any(axis=0)
+    return magenta.mean() > 0.95, "magenta in %d of %d columns along z = 0" % (int(magenta.sum()), len(cols))
+
+
+def interface_light(img, to_pixel, layers, xs):
+    """For each layer below the first and each x: whether a light pixel
+    (every channel over 160: the interface's line, 1.5 px wide, may be
+    split between two rows) lies within 2 rows of the interface, and none
+    lies 8 rows above or below it, in the field."""
+    hits, total, field_light, missed = 0, 0, 0, []
+    for layer in layers[1:]:
+        for x in xs:
+            px, py = to_pixel(x, interface_z(layer, x))
+            total += 1
+            hit = bool((img[py - 2: py + 3, px].min(axis=-1) > 160).any())
+            hits += hit
+            if not hit:
+                missed.append("x = %.2f: %s" % (x, img[py - 3: py + 4, px].tolist()))
+            field_light += int(img[py - 8, px].min() > 160) + int(img[py + 8, px].min() > 160)
+    return hits, total, field_light, missed
+
+
+def t_interfaces_drawn():
+    """The interfaces below the surface are drawn as light lines on the
+    field (no isochrons are drawn, and no ray runs there)."""
+    img = ol_state.get("img")
+    if img is None:
+        return False, "no screenshot"
+    hits, total, field_light, missed = interface_light(img, ol.to_screen, three["layers"],
+                                                       np.linspace(2.2, 2.9, 8))
+    return hits == total and field_light == 0, ("a light line at %d of %d interface points; %d light "
+                                                "field pixels beside them %s"
+                                                % (hits, total, field_light, "; ".join(missed)))
+
+
+def t_exported_png_interfaces():
+    """The PNG export (the GL picture and the axes) shows the interfaces."""
+    v = ol.view()
+    ol.quit()
+    e = App(THREE_LAYER, "--interval", "0", "--export-on-idle", OUTLINE_EXPORT, name="outlines-export")
+    try:
+        rc = e.proc.wait(90)
+    except subprocess.TimeoutExpired:
+        e.quit()
+        return False, "did not quit after exporting"
+    e.quit()
+    img = read_png(os.path.join(OUTLINE_EXPORT, "canvas.png"))
+    v = e.view()
+
+    def to_png(x, z):
+        return (int(round((x - v["cx"]) * v["scale"] + v["w"] / 2)),
+                int(round((z - v["cz"]) * v["scale"] + v["h"] / 2)))
+
+    hits, total, field_light, missed = interface_light(img, to_png, three["layers"],
+                                                       np.linspace(2.2, 2.9, 8))
+    return rc == 0 and hits == total and field_light == 0, (
+        "exit %d; a light line at %d of %d interface points; %d light field pixels beside them %s"
+        % (rc, hits, total, field_light, "; ".join(missed)))
+
+
+check("the receivers on the surface interface show whole", t_receivers_whole)
+check("a ray along the surface interface is drawn over it", t_surface_ray_over_interface)
+check("the interfaces are drawn on the field", t_interfaces_drawn)
+check("the exported PNG shows the interfaces", t_exported_png_interfaces)
+check("no GTK warning or critical on stderr (outlines)", t_clean(ol))
 
 # ------------------------------------------------------------------ session 3
 # Resizes: a window opened small shows the model whole; made larger, the
