@@ -638,7 +638,9 @@ fr_window_show_error (FrWindow     *self,
 
   g_return_if_fail (FR_IS_WINDOW (self));
 
-  g_warning ("%s: %s", primary, error != NULL ? error->message : "");
+  /* The user's error, not the program's: a warning would be fatal under
+   * G_DEBUG=fatal-warnings and reads as a defect in the log. */
+  g_debug ("%s: %s", primary, error != NULL ? error->message : "");
   dialog = gtk_message_dialog_new (GTK_WINDOW (self),
                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
