@@ -131,6 +131,7 @@ static const float select_color[4]   = { 1.00f, 0.92f, 0.20f, 1.0f };
 /* The model's outlines (fr-editor.c draws its handles over them). */
 static const float interface_halo[4] = { 0.10f, 0.10f, 0.11f, 1.0f };  /* opaque: the segments overlap at joints */
 static const float interface_line[4] = { 0.93f, 0.93f, 0.93f, 1.0f };
+static const float interface_muted[4] = { 0.62f, 0.62f, 0.66f, 1.0f }; /* Folds mode */
 static const float slow_obstacle[4]  = { 1.00f, 0.65f, 0.10f, 1.0f };
 static const float wall_obstacle[4]  = { 0.85f, 0.85f, 0.85f, 1.0f };
 
@@ -323,14 +324,18 @@ push_model_outlines (FrCanvas     *self,
       fr_lines_push_polyline (self->line_vertices, view, (const double *) xz->data, xz->len / 2,
                               1.5 * k, o->velocity > 0 ? slow_obstacle : wall_obstacle);
     }
-  for (guint pass = 0; pass < 2; pass++)
+  /* In Folds mode the folded horizons are the result and the interfaces
+   * only the setting: one thin grey line, unlike the horizons' white on
+   * a halo. */
+  for (guint pass = self->fold_tool != NULL ? 1 : 0; pass < 2; pass++)
     for (guint i = 0; i < m->layers->len; i++)
       {
         g_array_set_size (xz, 0);
         fr_layer_outline (g_ptr_array_index (m->layers, i), x0, x1, xz);
         fr_lines_push_polyline (self->line_vertices, view, (const double *) xz->data, xz->len / 2,
-                                (pass == 0 ? 3.5 : 1.5) * k,
-                                pass == 0 ? interface_halo : interface_line);
+                                (pass == 0 ? 3.5 : self->fold_tool != NULL ? 1.0 : 1.5) * k,
+                                pass == 0 ? interface_halo
+                                          : self->fold_tool != NULL ? interface_muted : interface_line);
       }
 }
 

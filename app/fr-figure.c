@@ -22,6 +22,7 @@ const double fr_figure_folded_rgb[3]   = { 0.98, 0.98, 0.98 };
 const double fr_figure_ray_rgb[3]      = { 1.00, 0.00, 1.00 };
 const double fr_figure_interface_rgb[3] = { 0.93, 0.93, 0.93 };
 const double fr_figure_interface_halo_rgb[3] = { 0.18, 0.18, 0.20 };
+const double fr_figure_interface_muted_rgb[3] = { 0.62, 0.62, 0.66 };
 const double fr_figure_slow_obstacle_rgb[3] = { 1.00, 0.65, 0.10 };
 const double fr_figure_wall_obstacle_rgb[3] = { 0.85, 0.85, 0.85 };
 
@@ -127,7 +128,8 @@ stroke_polyline (cairo_t      *cr,
 }
 
 /* The drawn model's obstacle outlines and interfaces, as on the canvas:
- * an interface a light line on a dark halo, across the model. */
+ * an interface a light line on a dark halo, across the model (a thin grey
+ * one in Folds mode). */
 static void
 draw_model_outlines (cairo_t        *cr,
                      const FrFigure *fig)
@@ -161,14 +163,18 @@ draw_model_outlines (cairo_t        *cr,
 
   fr_scene_get_bounds (fig->scene, &x0, &z0, &x1, &z1);
   xz = g_array_new (FALSE, FALSE, sizeof (double));
-  for (guint pass = 0; pass < 2; pass++)
+  /* In Folds mode, one thin grey line: the folded horizons are the
+   * result. */
+  for (guint pass = fig->fold != NULL ? 1 : 0; pass < 2; pass++)
     for (guint i = 0; i < m->layers->len; i++)
       {
         g_array_set_size (xz, 0);
         fr_layer_outline (g_ptr_array_index (m->layers, i), x0, x1, xz);
         stroke_polyline (cr, fig->view, (const double *) xz->data, xz->len / 2,
-                         pass == 0 ? fr_figure_interface_halo_rgb : fr_figure_interface_rgb,
-                         pass == 0 ? 2.4 : 1.0);
+                         pass == 0 ? fr_figure_interface_halo_rgb
+                                   : fig->fold != NULL ? fr_figure_interface_muted_rgb
+                                                       : fr_figure_interface_rgb,
+                         pass == 0 ? 2.4 : fig->fold != NULL ? 0.7 : 1.0);
       }
 }
 

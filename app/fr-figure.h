@@ -43,6 +43,7 @@ extern const double fr_figure_folded_rgb[3];
 extern const double fr_figure_ray_rgb[3];
 extern const double fr_figure_interface_rgb[3];       /* a layer's interface, */
 extern const double fr_figure_interface_halo_rgb[3];  /* over its halo */
+extern const double fr_figure_interface_muted_rgb[3]; /* the same in Folds mode */
 extern const double fr_figure_slow_obstacle_rgb[3];
 extern const double fr_figure_wall_obstacle_rgb[3];   /* impermeable */
 

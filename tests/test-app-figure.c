@@ -463,6 +463,22 @@ test_model_outlines (void)
     g_assert_true (line_at < ray_at);
   }
 
+  /* In Folds mode the interfaces are one thin grey line each, unlike the
+   * folded horizons' white: no halo, none in the Rays mode's colour. */
+  {
+    g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+    FrPoint h[2] = { { 0.0, 1.0 }, { 3.0, 1.0 } };
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, fold };
+
+    fr_fold_state_set_horizon (fold, h, 2);
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (count_strokes (svg, fr_figure_interface_muted_rgb, NULL), ==, 2);
+    g_assert_cmpuint (count_strokes (svg, fr_figure_interface_rgb, NULL), ==, 0);
+    g_assert_cmpuint (count_strokes (svg, fr_figure_interface_halo_rgb, NULL), ==, 0);
+    g_assert_cmpuint (count_strokes (svg, fr_figure_slow_obstacle_rgb, NULL), ==, 1);
+  }
+
   g_unlink (svg);
   g_rmdir (dir);
 }
