@@ -7,7 +7,14 @@
  * radius of a source starts from the exact solution for constant parameters,
  * τ(x − s) with the source cell's speed, and the scheme takes over outside;
  * the error then converges at first order.  A node only gets this value when
- * the straight segment from the source to it crosses no obstacle.
+ * the straight segment from the source to it crosses no obstacle.  The
+ * sweeps only lower values, so a start value must not lie below the true
+ * time.  Where the speed within reach of the ball is not all the source
+ * cell's, a node starts instead from the time along the straight segment
+ * through the speeds it crosses (segment_time): a path's time, so never
+ * below the true one, exact for constant speed, and by Fermat's principle
+ * off by second order only in smooth media; the sweeps lower it where a
+ * bent path is faster (across an interface).
  *
  * Horizon (2D polyline): the nodes within one spacing of it start from the
  * exact constant-parameter time from the polyline: the least τ(x − y) over
@@ -476,20 +483,107 @@ segment_distance (const double *a, const double *b, double x, double z)
  * an obstacle, so none needs sampling). */
 typedef struct src_ball {
   double s[3];
+  double r;                 /* its radius */
   double c;
   size_t lo[3], hi[3];
   bool open;
+  bool uniform;             /* every node within reach has the source cell's speed */
 } src_ball;
 
 /* Whether node x lies in source b's ball; *dd: |x − s|². */
 static bool
-in_ball (const src_ball *b, const double x[3], double radius, double d[3], double *dd)
+in_ball (const src_ball *b, const double x[3], double d[3], double *dd)
 {
   d[0] = x[0] - b->s[0];
   d[1] = x[1] - b->s[1];
   d[2] = x[2] - b->s[2];
   *dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-  return *dd <= radius * radius;
+  return *dd <= b->r * b->r;
+}
+
+/* Ball b's box of nodes for its radius r. */
+static void
+src_ball_box (const fr_grid *g, src_ball *b, double r)
+{
+  const double h[3] = { g->dx, g->ndim == 3 ? g->dy : 1.0, g->dz };
+  const double o[3] = { g->x0, g->ndim == 3 ? g->y0 : 0.0, g->z0 };
+  const size_t n[3] = { g->nx, g->ndim == 3 ? g->ny : 1, g->nz };
+
+  for (int a = 0; a < 3; a++)
+    {
+      double flo = ceil ((b->s[a] - r - o[a]) / h[a]);
+      double fhi = floor ((b->s[a] + r - o[a]) / h[a]);
+      b->lo[a] = flo < 0.0 ? 0 : (size_t) flo;
+      b->hi[a] = fhi > (double) (n[a] - 1) ? n[a] - 1 : (fhi < 0.0 ? 0 : (size_t) fhi);
+      if (a == 1 && g->ndim == 2)
+        b->lo[a] = b->hi[a] = 0;
+    }
+}
+
+/* Whether every node of b's box within `within` of the source has speed
+ * fs or is an obstacle (sight handles those). */
+static bool
+src_ball_uniform (const fr_grid *g, const float *speed, const src_ball *b, float fs, double within)
+{
+  for (size_t iz = b->lo[2]; iz <= b->hi[2]; iz++)
+    for (size_t iy = b->lo[1]; iy <= b->hi[1]; iy++)
+      for (size_t ix = b->lo[0]; ix <= b->hi[0]; ix++)
+        {
+          const float f = speed[fr_grid_index (g, ix, iy, iz)];
+          const double d[3] = { g->x0 + (double) ix * g->dx - b->s[0],
+                                g->ndim == 3 ? g->y0 + (double) iy * g->dy - b->s[1] : 0.0,
+                                g->z0 + (double) iz * g->dz - b->s[2] };
+
+          if (f > 0.0f && f != fs && d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= within * within)
+            return false;
+        }
+  return true;
+}
+
+/* Source b's ball for radius r and source cell speed fs: its box and
+ * whether τ with fs is exact in it.  A segment from the source to a node
+ * of the ball passes through cells (nearest nodes) up to half a cell
+ * diagonal beyond the ball, so those count too. */
+static void
+src_ball_fit (const fr_grid *g, const float *speed, double psi2, double r, float fs, src_ball *b)
+{
+  const double hy = g->ndim == 3 ? g->dy : 0.0;
+  const double reach = r + 0.5 * sqrt (g->dx * g->dx + g->dz * g->dz + hy * hy);
+
+  b->r = r;
+  b->c = (double) fs * fs - psi2;
+  src_ball_box (g, b, reach);
+  b->uniform = src_ball_uniform (g, speed, b, fs, reach);
+  src_ball_box (g, b, r);
+}
+
+/* The time along the straight segment from the source s to x through the
+ * speeds of the cells it crosses, sampled at a quarter of the smallest
+ * spacing: Σ τ(Δ) with each piece's own speed constant F² − |ψ|² (τ is
+ * the time of the front along Δ, fold_tau).  +inf when it meets an
+ * obstacle. */
+static double
+segment_time (const fr_grid *g, const float *speed, const double psi[3], double psi2,
+              const double s[3], const double x[3])
+{
+  const double d[3] = { x[0] - s[0], x[1] - s[1], x[2] - s[2] };
+  const double len = sqrt (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  const int n = (int) ceil (len / (0.25 * hmin_of (g))) + 1;
+  const double step[3] = { d[0] / n, d[1] / n, d[2] / n };
+  const double pd = psi[0] * step[0] + psi[1] * step[1] + psi[2] * step[2];
+  const double dd = step[0] * step[0] + step[1] * step[1] + step[2] * step[2];
+  double t = 0.0;
+
+  for (int i = 0; i < n; i++)
+    {
+      const double m = (i + 0.5) / n;
+      const float f = speed_at (g, speed, s[0] + m * d[0], s[1] + m * d[1], s[2] + m * d[2]);
+
+      if (!(f > 0.0f))
+        return INFINITY;
+      t += fold_tau (pd, dd, (double) f * f - psi2);
+    }
+  return t;
 }
 
 /* A node's start value from the sources whose balls hold it (among the nk
@@ -505,19 +599,24 @@ typedef struct src_cand {
 
 static void
 node_from_sources (const fr_grid *g, const float *speed, const double psi[3], const src_ball *b,
-                   const size_t *ks, size_t nk, double radius, const double x[3], size_t idx,
+                   const size_t *ks, size_t nk, const double x[3], size_t idx,
                    src_cand *cand, uint8_t *reached, start_vec *out)
 {
   if (!(speed[idx] > 0.0f))
     return;
+  const double psi2 = psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2];
   size_t m = 0;
   for (size_t j = 0; j < nk; j++)
     {
       const size_t k = ks[j];
       double d[3], dd;
-      if (!in_ball (&b[k], x, radius, d, &dd))
+      if (!in_ball (&b[k], x, d, &dd))
         continue;
-      const double t = fold_tau (psi[0] * d[0] + psi[1] * d[1] + psi[2] * d[2], dd, b[k].c);
+      const double t = b[k].uniform
+                         ? fold_tau (psi[0] * d[0] + psi[1] * d[1] + psi[2] * d[2], dd, b[k].c)
+                         : segment_time (g, speed, psi, psi2, b[k].s, x);
+      if (!(t < INFINITY))
+        continue;
       size_t at = m++;
       /* In order of (τ, source): ties go to the first source. */
       while (at > 0 && cand[at - 1].t > t)
@@ -681,7 +780,7 @@ out:
  * candidates. */
 static void
 sources_row (const fr_grid *g, const float *speed, const double psi[3], const src_ball *b,
-             const size_t *ks, size_t nk, double radius, size_t iy, size_t iz,
+             const size_t *ks, size_t nk, size_t iy, size_t iz,
              size_t (*span)[2], src_cand *cand, uint8_t *reached, start_vec *out)
 {
   size_t nspan = 0;
@@ -707,7 +806,7 @@ sources_row (const fr_grid *g, const float *speed, const double psi[3], const sr
         const double x[3] = { g->x0 + (double) ix * g->dx,
                               g->ndim == 3 ? g->y0 + (double) iy * g->dy : 0.0,
                               g->z0 + (double) iz * g->dz };
-        node_from_sources (g, speed, psi, b, ks, nk, radius, x, idx, cand, reached, out);
+        node_from_sources (g, speed, psi, b, ks, nk, x, idx, cand, reached, out);
       }
 }
 
@@ -716,18 +815,16 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
               const fr_fold_start *start, double radius, start_vec *out, fr_error *err)
 {
   const int nd = g->ndim;
-  const double h[3] = { g->dx, nd == 3 ? g->dy : 1.0, g->dz };
-  const double o[3] = { g->x0, nd == 3 ? g->y0 : 0.0, g->z0 };
-  const size_t n[3] = { g->nx, nd == 3 ? g->ny : 1, g->nz };
   const double psi2 = psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2];
   const size_t nsrc = start->nsrc;
   src_ball *b = calloc (nsrc, sizeof *b);
+  float *fsrc = calloc (nsrc, sizeof *fsrc);
   uint8_t *reached = calloc (nsrc, 1);
   ball_rows R = { 0 };
   size_t *part = NULL;
   fr_status st = FR_OK;
 
-  if (b == NULL || reached == NULL)
+  if (b == NULL || fsrc == NULL || reached == NULL)
     {
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for %zu sources", nsrc);
       goto out;
@@ -760,17 +857,12 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
                                k, s[0], s[2]);
           goto out;
         }
-      b[k].c = (double) fs * fs - psi2;
-      for (int a = 0; a < 3; a++)
-        {
-          double flo = ceil ((s[a] - radius - o[a]) / h[a]);
-          double fhi = floor ((s[a] + radius - o[a]) / h[a]);
-          b[k].lo[a] = flo < 0.0 ? 0 : (size_t) flo;
-          b[k].hi[a] = fhi > (double) (n[a] - 1) ? n[a] - 1 : (fhi < 0.0 ? 0 : (size_t) fhi);
-          if (a == 1 && nd == 2)
-            b[k].lo[a] = b[k].hi[a] = 0;
-        }
+      fsrc[k] = fs;
     }
+  /* Each ball scans its box: in parallel for many sources. */
+#pragma omp parallel for schedule(dynamic, 1) if(nsrc > 1)
+  for (size_t k = 0; k < nsrc; k++)
+    src_ball_fit (g, speed, psi2, radius, fsrc[k], &b[k]);
 
   mark_open_balls (g, speed, b, nsrc);
 
@@ -816,7 +908,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
       for (size_t i = part[q]; i < part[q + 1] && cand != NULL && span != NULL; i++)
         {
           const size_t r = R.act[i];
-          sources_row (g, speed, psi, b, R.src + R.first[r], R.first[r + 1] - R.first[r], radius,
+          sources_row (g, speed, psi, b, R.src + R.first[r], R.first[r + 1] - R.first[r],
                        R.y0 + r % R.ny, R.z0 + r / R.ny, span, cand, reached, &per[q]);
         }
     free (cand);
@@ -837,6 +929,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
       }
 out:
   free (b);
+  free (fsrc);
   free (reached);
   ball_rows_free (&R);
   free (part);

@@ -53,7 +53,10 @@ typedef struct fr_fold_params {
                                computes each node's update in float) */
   int threads;              /* 0: OpenMP's default */
   double source_radius;     /* model units; <= 0: 5% of the grid's smallest extent,
-                               at least 1.5 spacings */
+                               at least 1.5 spacings.  Nodes this near a source start
+                               from the exact time for its cell's speed, or, where the
+                               speed varies within reach, from the time along the
+                               straight segment (fold-init.c) */
   const fr_cancel *cancel;  /* optional: once raised, the solve stops with FR_E_CANCELLED */
   bool keep_device_time;    /* cuda, 2D: also keep T on the device (fr_fold_result.device_time) */
 } fr_fold_params;
