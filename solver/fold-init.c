@@ -572,16 +572,33 @@ segment_time (const fr_grid *g, const float *speed, const double psi[3], double 
   const double step[3] = { d[0] / n, d[1] / n, d[2] / n };
   const double pd = psi[0] * step[0] + psi[1] * step[1] + psi[2] * step[2];
   const double dd = step[0] * step[0] + step[1] * step[1] + step[2] * step[2];
-  double t = 0.0;
+  /* The segment lies in the grid (both ends do): nearest nodes by index
+   * arithmetic, clamped against rounding at the edges. */
+  const double o[3] = { g->x0, g->ndim == 3 ? g->y0 : 0.0, g->z0 };
+  const double h[3] = { g->dx, g->ndim == 3 ? g->dy : 1.0, g->dz };
+  const size_t nn[3] = { g->nx, g->ndim == 3 ? g->ny : 1, g->nz };
+  float f_last = -1.0f;
+  double tau_last = 0.0, t = 0.0;
 
   for (int i = 0; i < n; i++)
     {
       const double m = (i + 0.5) / n;
-      const float f = speed_at (g, speed, s[0] + m * d[0], s[1] + m * d[1], s[2] + m * d[2]);
+      size_t at[3];
+      for (int a = 0; a < 3; a++)
+        {
+          const double u = fmax (0.0, round ((s[a] + m * d[a] - o[a]) / h[a]));
+          at[a] = u > (double) (nn[a] - 1) ? nn[a] - 1 : (size_t) u;
+        }
+      const float f = speed[fr_grid_index (g, at[0], at[1], at[2])];
 
       if (!(f > 0.0f))
         return INFINITY;
-      t += fold_tau (pd, dd, (double) f * f - psi2);
+      if (f != f_last)    /* runs of one speed: τ of a piece is the same */
+        {
+          f_last = f;
+          tau_last = fold_tau (pd, dd, (double) f * f - psi2);
+        }
+      t += tau_last;
     }
   return t;
 }
