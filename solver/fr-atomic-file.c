@@ -80,6 +80,29 @@ resolve_target (const char *path, char **target, fr_error *err)
   return FR_OK;
 }
 
+/* The new file's owner and mode: a file replaced keeps its permission bits
+ * (a private 0600 file stays private) and, where this process may, its
+ * owner and group (root saving a user's file leaves it theirs); where the
+ * group cannot be kept, the group the file gets has none of the old
+ * group's rights.  A new file looks like any other: 0666 less the umask
+ * (mkstemp makes 0600).  Returns fchmod's result. */
+static int
+keep_owner_and_mode (int fd, const char *target)
+{
+  struct stat old, now;
+  mode_t mode;
+
+  if (stat (target, &old) != 0)
+    return fchmod (fd, 0666 & ~current_umask ());
+  mode = old.st_mode & 0777;
+  /* Owner first: a change of owner may clear mode bits. */
+  if (fstat (fd, &now) == 0 && (now.st_uid != old.st_uid || now.st_gid != old.st_gid)
+      && fchown (fd, old.st_uid, old.st_gid) != 0
+      && fchown (fd, (uid_t) -1, old.st_gid) != 0 && now.st_gid != old.st_gid)
+    mode &= ~(mode_t) 0070;
+  return fchmod (fd, mode);
+}
+
 fr_status
 fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
 {
@@ -130,8 +153,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
                            path, strerror (e));
     }
   (void) fcntl (fd, F_SETFD, FD_CLOEXEC);
-  /* mkstemp makes 0600; an output file should look like any other. */
-  if (fchmod (fd, 0666 & ~current_umask ()) != 0
+  if (keep_owner_and_mode (fd, af->path) != 0
       || (af->fp = fdopen (fd, "wb")) == NULL)
     {
       e = errno;

@@ -820,11 +820,26 @@ test_atomic_overwrite_and_mode (void)
   g_assert_cmpint (back.ndim, ==, 3);
   fr_array_clear (&back);
 
-  /* 0644 under the usual umask, and the umask is respected. */
+  /* A new file: 0644 under the usual umask, and the umask is respected. */
   g_assert_cmpint (g_stat (path, &sb), ==, 0);
   g_assert_cmpint (sb.st_mode & 0777, ==, 0644);
-  umask (077);
+  {
+    g_autofree char *fresh = g_build_filename (dir, "u.npy", NULL);
+
+    umask (077);
+    g_assert_cmpint (fr_npy_write (fresh, &a, NULL), ==, FR_OK);
+    g_assert_cmpint (g_stat (fresh, &sb), ==, 0);
+    g_assert_cmpint (sb.st_mode & 0777, ==, 0600);
+    g_unlink (fresh);
+  }
+  /* A file replaced keeps its mode, whatever the umask: 0644 stays 0644
+   * under 077, a private 0600 stays private under 022. */
   g_assert_cmpint (fr_npy_write (path, &a, NULL), ==, FR_OK);
+  g_assert_cmpint (g_stat (path, &sb), ==, 0);
+  g_assert_cmpint (sb.st_mode & 0777, ==, 0644);
+  umask (022);
+  g_assert_cmpint (g_chmod (path, 0600), ==, 0);
+  g_assert_cmpint (fr_npy_write (path, &b, NULL), ==, FR_OK);
   g_assert_cmpint (g_stat (path, &sb), ==, 0);
   g_assert_cmpint (sb.st_mode & 0777, ==, 0600);
   umask (mask);
