@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "fr-scene-file"
 
+#include <errno.h>
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fr-array.h"
+#include "fr-atomic-file.h"
 #include "fr-npy.h"
 #include "fr-scene-file.h"
 #include "fr-segy.h"
@@ -332,6 +336,31 @@ read_grid (Reader     *r,
   return TRUE;
 }
 
+/* The file a background path of a scene names, with no "." or ".." left
+ * (lexically): a scene saved from it must not refer to the grid through a
+ * folder that may be renamed later.  Where a ".." follows a symbolic link
+ * to a folder, the system resolves the text elsewhere; should only that
+ * file exist, it is the one taken, as before. */
+static char *
+background_file (const char *path,
+                 const char *base_dir)
+{
+  g_autofree char *lexical = NULL;
+  g_autofree char *joined = NULL;
+  char *physical;
+
+  /* No folder given: relative to the working folder, as the caller chose. */
+  if (!g_path_is_absolute (path) && base_dir == NULL)
+    return g_strdup (path);
+  lexical = g_canonicalize_filename (path, base_dir);
+  if (g_file_test (lexical, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&lexical);
+  joined = g_path_is_absolute (path) ? g_strdup (path) : g_build_filename (base_dir, path, NULL);
+  if (g_file_test (joined, G_FILE_TEST_IS_REGULAR) && (physical = realpath (joined, NULL)) != NULL)
+    return physical;
+  return g_steal_pointer (&lexical);
+}
+
 static gboolean
 read_background (Reader     *r,
                  JsonObject *root,
@@ -362,8 +391,7 @@ read_background (Reader     *r,
   if (g_strcmp0 (format, "npy") != 0 && g_strcmp0 (format, "segy") != 0)
     return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the background format “%s” is unknown"), format);
 
-  abs = g_path_is_absolute (path) || base_dir == NULL
-          ? g_strdup (path) : g_build_filename (base_dir, path, NULL);
+  abs = background_file (path, base_dir);
   if (!g_file_test (abs, G_FILE_TEST_IS_REGULAR))
     return fail (r, FR_SCENE_FILE_ERROR_MISSING_GRID,
                  _("the background grid “%s” is missing (looked for %s)"), path, abs);
@@ -787,6 +815,22 @@ fr_scene_doc_parse (const char  *text,
   return g_steal_pointer (&doc);
 }
 
+/* The folder a scene file's relative paths start from: that of the file
+ * holding its text.  Through a symbolic link that is the target's folder,
+ * where a save through the link writes (fr_atomic_open resolves it the
+ * same way), so the link and its target read the same background. */
+static char *
+scene_dir (const char *path)
+{
+  g_autofree char *file = NULL;
+
+  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    file = realpath (path, NULL);
+  if (file == NULL)
+    file = g_canonicalize_filename (path, NULL);
+  return g_path_get_dirname (file);
+}
+
 /* Reads a scene file; a relative background path is relative to it. */
 FrSceneDoc *
 fr_scene_doc_load (const char  *path,
@@ -794,7 +838,6 @@ fr_scene_doc_load (const char  *path,
 {
   g_autofree char *text = NULL;
   g_autofree char *dir = NULL;
-  g_autofree char *abs = NULL;
   g_autoptr(GError) local = NULL;
   gsize len;
 
@@ -805,8 +848,7 @@ fr_scene_doc_load (const char  *path,
       g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", local->message);
       return NULL;
     }
-  abs = g_canonicalize_filename (path, NULL);
-  dir = g_path_get_dirname (abs);
+  dir = scene_dir (path);
   return fr_scene_doc_parse (text, (gssize) len, path, dir, error);
 }
 
@@ -882,20 +924,52 @@ put_points (GString *s,
   g_string_append_c (s, ']');
 }
 
-/* The background path as written: relative to base_dir when inside it. */
+/* The background path as written, relative to base_dir wherever the two
+ * share a folder below the root: a grid inside the scene's folder, or
+ * beside it ("../grids/v.npy"), still works when the project folder is
+ * moved or copied as a whole, which is how such folders travel.  A grid
+ * that shares only the root with the scene (another disk, /mnt, /media)
+ * stays absolute: a chain of ".." up to the root would break as soon as
+ * the scene moved, and says nothing a reader can use.  Both paths are
+ * normalised first, so nothing is written through a ".." folder. */
 static char *
 relative_path (const char *path,
                const char *base_dir)
 {
-  g_autofree char *prefix = NULL;
+  g_autofree char *p = NULL;
+  g_autofree char *b = NULL;
+  g_auto(GStrv) pc = NULL;
+  g_auto(GStrv) bc = NULL;
+  const char *p_rest, *b_rest;
+  GString *rel;
+  guint i = 0;
 
   if (base_dir == NULL)
     return g_strdup (path);
-  prefix = g_str_has_suffix (base_dir, G_DIR_SEPARATOR_S)
-             ? g_strdup (base_dir) : g_strconcat (base_dir, G_DIR_SEPARATOR_S, NULL);
-  if (g_str_has_prefix (path, prefix))
-    return g_strdup (path + strlen (prefix));
-  return g_strdup (path);
+  p = g_canonicalize_filename (path, NULL);
+  b = g_canonicalize_filename (base_dir, NULL);
+  p_rest = g_path_skip_root (p);
+  b_rest = g_path_skip_root (b);
+  /* Different roots (another drive, on Windows): nothing in common. */
+  if (p_rest - p != b_rest - b || strncmp (p, b, (size_t) (p_rest - p)) != 0)
+    return g_steal_pointer (&p);
+  pc = g_strsplit (p_rest, G_DIR_SEPARATOR_S, -1);
+  bc = *b_rest != '\0' ? g_strsplit (b_rest, G_DIR_SEPARATOR_S, -1) : g_new0 (char *, 1);
+  while (pc[i] != NULL && bc[i] != NULL && g_str_equal (pc[i], bc[i]))
+    i++;
+  if (i == 0 || pc[i] == NULL)
+    return g_steal_pointer (&p);
+
+  rel = g_string_new (NULL);
+  for (guint j = i; bc[j] != NULL; j++)
+    g_string_append (rel, ".." G_DIR_SEPARATOR_S);
+  for (guint j = i; pc[j] != NULL; j++)
+    {
+      if (j > i)
+        g_string_append_c (rel, G_DIR_SEPARATOR);
+      g_string_append (rel, pc[j]);
+    }
+  return g_string_free (rel, FALSE);
 }
 
 /* The scene as JSON text (members always in the same order, so a saved,
@@ -1041,29 +1115,76 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
   return g_string_free (s, FALSE);
 }
 
-/* Writes the scene atomically (a temporary file beside it, flushed, then
- * renamed over path): a failure leaves the old file whole. */
+/* A save that failed with errno e, told about path: the file the user
+ * saves, never the temporary file nor a link's target. */
+static gboolean
+save_failed (GError     **error,
+             const char  *path,
+             int          e)
+{
+  g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s: %s", path, g_strerror (e));
+  return FALSE;
+}
+
+/* Writes the scene atomically through fr_atomic_file (a temporary file
+ * beside it, flushed, then renamed over it): a failure leaves the old file
+ * whole.  Saved through a symbolic link, the link stays and its target is
+ * replaced; a file replaced keeps its permissions (a private scene stays
+ * private) and, where the system lets us, its owner and group. */
 gboolean
 fr_scene_doc_save (const FrSceneDoc  *doc,
                    const char        *path,
                    GError           **error)
 {
+  fr_atomic_file af;
+  fr_error err = { 0 };
   g_autofree char *abs = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *text = NULL;
-  g_autoptr(GError) local = NULL;
+  g_autofree char *target = NULL;
+  size_t len;
+  int fd;
 
-  g_return_val_if_fail (doc != NULL, FALSE);
+  g_return_val_if_fail (doc != NULL && doc->model != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  abs = g_canonicalize_filename (path, NULL);
+  /* Its messages name path as given (no temporary file). */
+  if (fr_atomic_open (&af, path, &err) != FR_OK)
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", err.message);
+      return FALSE;
+    }
+  /* Relative paths start from the folder of the file written. */
+  abs = g_canonicalize_filename (af.path, NULL);
   dir = g_path_get_dirname (abs);
   text = fr_scene_doc_to_json (doc, dir);
-  if (!g_file_set_contents_full (path, text, -1,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0644, &local))
+  len = strlen (text);
+  fd = fileno (af.fp);
+
+  /* Write and flush here rather than in fr_atomic_commit: a full disk is
+   * then told with its own errno, about path.  (fr_atomic_open kept the
+   * old file's mode and owner.) */
+  errno = 0;
+  if (fwrite (text, 1, len, af.fp) != len || fflush (af.fp) != 0 || fsync (fd) != 0)
     {
-      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", local->message);
+      int e = errno != 0 ? errno : EIO;
+
+      fr_atomic_abort (&af);
+      return save_failed (error, path, e);
+    }
+
+  /* Left: close and rename, whose message names the target; a link's
+   * target is named as the link the user saves. */
+  target = g_strdup (af.path);
+  if (fr_atomic_commit (&af, &err) != FR_OK)
+    {
+      const char *m = err.message;
+
+      if (g_str_has_prefix (m, target) && m[strlen (target)] == ':')
+        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s%s", path,
+                     m + strlen (target));
+      else
+        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", m);
       return FALSE;
     }
   return TRUE;

@@ -3,7 +3,12 @@
  * model (grid, background reference, layers, obstacles), sources,
  * receivers, solver settings, view and display settings.  GLib and
  * json-glib only, no GTK: foldray-cli reads scenes through this too (and
- * ignores the view and display).  Saves are atomic.
+ * ignores the view and display).  Saves are atomic (fr-atomic-file.h),
+ * write through a symbolic link to its target and keep the permissions of
+ * the file they replace.  A relative background path starts from the
+ * folder of the file holding the scene (a link's target's); it is written
+ * normalised, relative (with ".." if need be) where the grid and the
+ * scene share a folder below the root, else absolute.
  *
  * "display" is optional, and so is each of its members:
  *   {"interval": 0.05,         isochrons every, in T's unit; 0 hides them (0 to 100)

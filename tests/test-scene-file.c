@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Scene files: byte-identical round trips, every malformed case with its
- * error, the atomic save under a real write failure (RLIMIT_FSIZE), SEG-Y
- * import of a file written here with segyio's C API, and
+ * error, background paths with "..", saves through a symbolic link and
+ * over a private file, the atomic save under a real write failure
+ * (RLIMIT_FSIZE, and a full tmpfs where a mount namespace may be made),
+ * SEG-Y import of a file written here with segyio's C API, and
  * `foldray-cli spr|fold --scene`. */
+#ifdef __linux__
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* unshare */
+#endif
+#include <sched.h>
+#include <sys/mount.h>
+#endif
 #include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -10,6 +19,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -428,6 +438,424 @@ test_atomic_save (void)
   g_assert_cmpstr (after, ==, before);
   g_assert_cmpuint (count_files (dir), ==, files);
   test_tmpdir_remove (dir);
+}
+
+/* A scene of HEAD GRID with a background at bg_path (as written in it). */
+static void
+write_bg_scene (const char *path, const char *bg_path)
+{
+  g_autoptr(GString) text = g_string_new (HEAD GRID ", \"background\": {\"path\": \"");
+
+  g_string_append (text, bg_path);
+  g_string_append (text, "\"}}");
+  g_assert_true (g_file_set_contents (path, text->str, -1, NULL));
+}
+
+/* The background a scene file refers to, loaded: the grid's path. */
+static char *
+loaded_background (const char *scene)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_load (scene, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc->model->background);
+  return g_strdup (doc->model->background->path);
+}
+
+/* A background path with ".." is taken normalised, and written relative
+ * to wherever the scene is saved without running through the folder the
+ * ".." left: renaming that folder later breaks nothing. */
+static void
+test_background_updir (void)
+{
+  fr_grid bg = fr_grid_2d (6, 4, 0.5, 0.25, 0.0, 0.0);
+  float v[24];
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *sc = g_build_filename (dir, "sc", NULL);
+  g_autofree char *grids = g_build_filename (sc, "dir with space", "grids", NULL);
+  g_autofree char *npy = g_build_filename (grids, "v.npy", NULL);
+  g_autofree char *want = g_canonicalize_filename (npy, NULL);
+  g_autofree char *other = g_build_filename (sc, "other", NULL);
+  g_autofree char *renamed = g_build_filename (sc, "renamed", NULL);
+  g_autofree char *updir = g_build_filename (other, "updir.json", NULL);
+  g_autofree char *again = g_build_filename (other, "again.json", NULL);
+  g_autofree char *again_moved = g_build_filename (renamed, "again.json", NULL);
+  g_autofree char *moved = g_build_filename (sc, "dir with space", "moved.json", NULL);
+  g_autofree char *elsewhere = g_build_filename (sc, "elsewhere.json", NULL);
+  g_autofree char *via_gone = g_build_filename (sc, "via-gone.json", NULL);
+  g_autofree char *abs_updir = g_build_filename (other, "..", "dir with space", "grids", "v.npy", NULL);
+  g_autofree char *deep = g_build_filename (sc, "a", "b", NULL);
+  g_autoptr(FrSceneDoc) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  const struct {
+    const char *scene;
+    const char *written;
+  } cases[] = {
+    { moved, "\"path\": \"grids/v.npy\"" },
+    { elsewhere, "\"path\": \"dir with space/grids/v.npy\"" },
+    /* Beside the scene's folder: relative, with "..", as it came. */
+    { again, "\"path\": \"../dir with space/grids/v.npy\"" },
+  };
+
+  for (int i = 0; i < 24; i++)
+    v[i] = 1.0f + 0.1f * i;
+  g_assert_cmpint (g_mkdir_with_parents (grids, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (other, 0755), ==, 0);
+  write_npy (npy, &bg, v);
+  write_bg_scene (updir, "../dir with space/grids/v.npy");
+
+  doc = fr_scene_doc_load (updir, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (doc->model->background->path, ==, want);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+
+      g_assert_true (fr_scene_doc_save (doc, cases[i].scene, &error));
+      g_assert_no_error (error);
+      text = read_text (cases[i].scene);
+      g_test_message ("%s: %s", cases[i].scene, text);
+      g_assert_nonnull (strstr (text, cases[i].written));
+      g_assert_null (strstr (text, "other"));
+    }
+
+  /* Written deeper, or somewhere sharing only the root: "../.." or the
+   * absolute path, never a ".." folder of the path it came by. */
+  {
+    g_autofree char *json = fr_scene_doc_to_json (doc, deep);
+    g_autofree char *json_abs = fr_scene_doc_to_json (doc, "/nonexistent-foldray-root/scenes");
+    g_autofree char *abs_member = g_strdup_printf ("\"path\": \"%s\"", want);
+
+    g_assert_nonnull (strstr (json, "\"path\": \"../../dir with space/grids/v.npy\""));
+    g_assert_nonnull (strstr (json_abs, abs_member));
+  }
+
+  /* The folder the ".." left is renamed: every saved scene still loads,
+   * and so does one naming the grid absolutely through the gone folder. */
+  write_bg_scene (via_gone, abs_updir);
+  g_assert_cmpint (g_rename (other, renamed), ==, 0);
+  {
+    const char *scenes[] = { moved, elsewhere, again_moved, via_gone };
+
+    for (guint i = 0; i < G_N_ELEMENTS (scenes); i++)
+      {
+        g_autofree char *got = loaded_background (scenes[i]);
+
+        g_assert_cmpstr (got, ==, want);
+      }
+  }
+  test_tmpdir_remove (dir);
+}
+
+/* Whether path is a symbolic link saying target. */
+static void
+assert_link (const char *path, const char *target)
+{
+  g_autofree char *says = g_file_read_link (path, NULL);
+
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_SYMLINK));
+  g_assert_cmpstr (says, ==, target);
+}
+
+/* A scene opened through a symbolic link is saved through it: the link
+ * stays, its target gets the new text, and a background beside the
+ * target is written relative to the target's folder, so that the link
+ * and the target read the same grid. */
+static void
+test_save_symlink (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *real = g_build_filename (dir, "real", NULL);
+  g_autofree char *links = g_build_filename (dir, "links", NULL);
+  g_autofree char *target = g_build_filename (real, "s.json", NULL);
+  g_autofree char *link = g_build_filename (links, "s.json", NULL);
+  g_autofree char *bg = g_build_filename (real, "bg.npy", NULL);
+  g_autofree char *bg_want = g_canonicalize_filename (bg, NULL);
+  fr_grid g = fr_grid_2d (10, 10, 0.1, 0.1, 0.0, 0.0);
+  const char *forms[] = { "../real/s.json", target };
+
+  g_assert_cmpint (g_mkdir (real, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (links, 0755), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.5));
+      g_autoptr(FrSceneDoc) back = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *t = NULL, *l = NULL;
+
+      g_test_message ("link to %s", forms[i]);
+      doc->title = g_strdup ("first");
+      g_assert_true (fr_scene_doc_save (doc, target, &error));
+      g_assert_cmpint (symlink (forms[i], link), ==, 0);
+
+      back = fr_scene_doc_load (link, &error);
+      g_assert_no_error (error);
+      g_free (back->title);
+      back->title = g_strdup ("second");
+      g_assert_true (fr_scene_doc_save (back, link, &error));
+      g_assert_no_error (error);
+
+      assert_link (link, forms[i]);
+      t = read_text (target);
+      l = read_text (link);
+      g_assert_nonnull (strstr (t, "\"title\": \"second\""));
+      g_assert_cmpstr (l, ==, t);
+      /* No temporary file left in either folder. */
+      g_assert_cmpuint (count_files (real), ==, 1);
+      g_assert_cmpuint (count_files (links), ==, 1);
+      g_assert_cmpint (g_unlink (link), ==, 0);
+    }
+
+  /* The background beside the target. */
+  {
+    g_autoptr(FrSceneDoc) doc = full_doc (real);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *t = NULL, *via_target = NULL, *via_link = NULL;
+
+    g_assert_cmpint (symlink ("../real/s.json", link), ==, 0);
+    g_assert_true (fr_scene_doc_save (doc, link, &error));
+    g_assert_no_error (error);
+    assert_link (link, "../real/s.json");
+    t = read_text (target);
+    g_assert_nonnull (strstr (t, "\"path\": \"bg.npy\""));
+    via_target = loaded_background (target);
+    via_link = loaded_background (link);
+    g_assert_cmpstr (via_target, ==, bg_want);
+    g_assert_cmpstr (via_link, ==, bg_want);
+  }
+  test_tmpdir_remove (dir);
+}
+
+static guint
+mode_of (const char *path)
+{
+  struct stat st;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  return st.st_mode & 07777;
+}
+
+/* Saving over a file keeps its permissions (a private scene stays
+ * private), through a link too, and its owner where the saver may set
+ * it; a new file gets 0666 less the umask. */
+static void
+test_save_mode (void)
+{
+  static const guint modes[] = { 0600, 0640, 0664 };
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "s.json", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.json", NULL);
+  fr_grid g = fr_grid_2d (10, 10, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.5));
+  g_autoptr(GError) error = NULL;
+  mode_t mask = umask (022);
+
+  umask (mask);
+  g_assert_true (fr_scene_doc_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mode_of (path), ==, 0666 & ~mask);
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_assert_cmpint (g_chmod (path, modes[i]), ==, 0);
+      g_assert_true (fr_scene_doc_save (doc, path, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (mode_of (path), ==, modes[i]);
+    }
+
+  /* Root saving someone's scene leaves it theirs. */
+  if (geteuid () == 0)
+    {
+      struct stat st;
+
+      g_assert_cmpint (chown (path, 65534, 65534), ==, 0);
+      g_assert_true (fr_scene_doc_save (doc, path, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      g_assert_cmpuint (st.st_uid, ==, 65534);
+      g_assert_cmpuint (st.st_gid, ==, 65534);
+      g_assert_cmpuint (st.st_mode & 07777, ==, modes[G_N_ELEMENTS (modes) - 1]);
+    }
+
+  g_assert_cmpint (g_chmod (path, 0600), ==, 0);
+  g_assert_cmpint (symlink ("s.json", link), ==, 0);
+  g_assert_true (fr_scene_doc_save (doc, link, &error));
+  g_assert_no_error (error);
+  assert_link (link, "s.json");
+  g_assert_cmpuint (mode_of (path), ==, 0600);
+  test_tmpdir_remove (dir);
+}
+
+/* A save that fails names the file the user saves (the link, if through
+ * one), never the temporary file beside it, and says why. */
+static void
+test_save_error_names_file (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *real = g_build_filename (dir, "real", NULL);
+  g_autofree char *path = g_build_filename (dir, "scene.json", NULL);
+  g_autofree char *target = g_build_filename (real, "target.json", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.json", NULL);
+  g_autoptr(FrSceneDoc) doc = full_doc (dir);
+  struct rlimit old, small;
+  const char *saved[] = { path, link };
+  /* The temporary file's name starts with the saved file's; a link's
+   * target is not what the user saved either. */
+  const char *unnamed[][2] = { { "scene.json.", "scene.json." }, { "link.json.", "target.json" } };
+
+  g_assert_cmpint (g_mkdir (real, 0755), ==, 0);
+  g_assert_true (fr_scene_doc_save (doc, target, NULL));
+  g_assert_cmpint (symlink (target, link), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (saved); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *before = NULL, *after = NULL;
+
+      g_assert_true (fr_scene_doc_save (doc, saved[i], &error));
+      g_assert_no_error (error);
+      before = read_text (saved[i]);
+      for (int k = 0; k < 200; k++)
+        {
+          FrVertex p = { 0.01 * k, 0.5 };
+          g_array_append_val (doc->receivers, p);
+        }
+      g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old), ==, 0);
+      signal (SIGXFSZ, SIG_IGN);
+      small = old;
+      small.rlim_cur = strlen (before) + 100;
+      g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+      g_assert_false (fr_scene_doc_save (doc, saved[i], &error));
+      g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old), ==, 0);
+      g_array_set_size (doc->receivers, 1);
+
+      g_test_message ("%s", error->message);
+      g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO);
+      g_assert_true (g_str_has_prefix (error->message, saved[i]));
+      g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+      g_assert_null (strstr (error->message, unnamed[i][0]));
+      g_assert_null (strstr (error->message, unnamed[i][1]));
+      after = read_text (saved[i]);
+      g_assert_cmpstr (after, ==, before);
+    }
+  test_tmpdir_remove (dir);
+}
+
+#ifdef __linux__
+/* Where the child of test_save_disk_full says why it skipped. */
+static void
+disk_full_skip (const char *dir, const char *why)
+{
+  g_autofree char *skip = g_build_filename (dir, "skip", NULL);
+  g_autofree char *text = g_strdup_printf ("%s: %s", why, g_strerror (errno));
+
+  g_assert_true (g_file_set_contents (skip, text, -1, NULL));
+}
+
+static gboolean
+write_proc (const char *file, const char *text)
+{
+  return g_file_set_contents_full (file, text, -1, G_FILE_SET_CONTENTS_NONE, 0644, NULL);
+}
+
+/* In its own mount namespace (a user namespace too when not root), a
+ * small tmpfs filled to the last page: the save fails with ENOSPC. */
+static void
+disk_full_child (const char *dir)
+{
+  g_autofree char *mnt = g_build_filename (dir, "mnt", NULL);
+  g_autofree char *path = g_build_filename (mnt, "s.json", NULL);
+  g_autofree char *filler = g_build_filename (mnt, "filler", NULL);
+  fr_grid g = fr_grid_2d (10, 10, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.5));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  char block[4096] = { 0 };
+  uid_t uid = geteuid ();
+  gid_t gid = getegid ();
+  FILE *f;
+
+  g_assert_cmpint (g_mkdir (mnt, 0755), ==, 0);
+  if (unshare (CLONE_NEWNS) != 0)
+    {
+      g_autofree char *uid_map = g_strdup_printf ("%u %u 1", (unsigned) uid, (unsigned) uid);
+      g_autofree char *gid_map = g_strdup_printf ("%u %u 1", (unsigned) gid, (unsigned) gid);
+
+      if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
+        {
+          disk_full_skip (dir, "no mount namespace");
+          return;
+        }
+      if (!write_proc ("/proc/self/setgroups", "deny") ||
+          !write_proc ("/proc/self/uid_map", uid_map) || !write_proc ("/proc/self/gid_map", gid_map))
+        {
+          disk_full_skip (dir, "no user namespace mapping");
+          return;
+        }
+    }
+  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+    {
+      disk_full_skip (dir, "cannot make the mounts private");
+      return;
+    }
+  if (mount ("foldray-test", mnt, "tmpfs", 0, "size=64k,mode=0755") != 0)
+    {
+      disk_full_skip (dir, "cannot mount a tmpfs");
+      return;
+    }
+
+  g_assert_true (fr_scene_doc_save (doc, path, &error));
+  g_assert_no_error (error);
+  before = read_text (path);
+  f = fopen (filler, "wb");
+  g_assert_nonnull (f);
+  setvbuf (f, NULL, _IONBF, 0);
+  while (fwrite (block, 1, sizeof block, f) == sizeof block)
+    ;
+  g_assert_cmpint (errno, ==, ENOSPC);
+  fclose (f);
+
+  doc->title = g_strdup ("bigger");
+  g_assert_false (fr_scene_doc_save (doc, path, &error));
+  g_test_message ("%s", error->message);
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_assert_nonnull (strstr (error->message, g_strerror (ENOSPC)));
+  g_assert_null (strstr (error->message, "s.json."));
+  after = read_text (path);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_cmpuint (count_files (mnt), ==, 2);
+  umount (mnt);
+}
+#endif
+
+/* A save to a full disk names the scene, not its temporary file.  A tmpfs
+ * needs a mount namespace: where none may be made (a container without
+ * the rights), skipped; RLIMIT_FSIZE above covers the same path. */
+static void
+test_save_disk_full (void)
+{
+#ifdef __linux__
+  g_autofree char *dir = NULL;
+  g_autofree char *skip = NULL;
+  g_autofree char *why = NULL;
+
+  if (g_test_subprocess ())
+    {
+      disk_full_child (g_getenv ("FOLDRAY_TEST_DISK_FULL"));
+      return;
+    }
+  dir = make_tmpdir ();
+  skip = g_build_filename (dir, "skip", NULL);
+  g_setenv ("FOLDRAY_TEST_DISK_FULL", dir, TRUE);
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv ("FOLDRAY_TEST_DISK_FULL");
+  g_test_trap_assert_passed ();
+  if (g_file_get_contents (skip, &why, NULL, NULL))
+    g_test_skip (why);
+  test_tmpdir_remove (dir);
+#else
+  g_test_skip ("a tmpfs in a mount namespace is Linux's");
+#endif
 }
 
 #ifdef FOLDRAY_HAVE_SEGYIO
@@ -1117,6 +1545,11 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/display-defaults", test_display_defaults);
   g_test_add_func ("/scene-file/bundled-display", test_bundled_display);
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
+  g_test_add_func ("/scene-file/background-updir", test_background_updir);
+  g_test_add_func ("/scene-file/save-symlink", test_save_symlink);
+  g_test_add_func ("/scene-file/save-mode", test_save_mode);
+  g_test_add_func ("/scene-file/save-error-names-file", test_save_error_names_file);
+  g_test_add_func ("/scene-file/save-disk-full", test_save_disk_full);
   g_test_add_func ("/scene-file/segy", test_segy);
   g_test_add_func ("/scene-file/cli", test_cli);
   g_test_add_func ("/scene-file/deep-nesting", test_deep_nesting);
