@@ -13,6 +13,7 @@
 
 #include "fr-application.h"
 #include "fr-bench.h"
+#include "fr-side-panel.h"
 #include "fr-window.h"
 
 struct _FrApplication
@@ -48,8 +49,8 @@ static const char * const example_names[] = { "three-layer", "gradient", NULL };
 
 /* The numeric options' ranges: those of the side panel's spin buttons
  * (ui/fr-side-panel.ui), and window sizes GTK and GL can show. */
-#define RADIUS_MIN        1
-#define RADIUS_MAX        16
+#define RADIUS_MIN        FR_SIDE_PANEL_RADIUS_MIN
+#define RADIUS_MAX        FR_SIDE_PANEL_RADIUS_MAX
 #define INTERVAL_MAX      100.0
 #define GEOMETRY_MIN_W    200
 #define GEOMETRY_MIN_H    150

@@ -26,6 +26,11 @@ struct _FrSidePanel
 
   gboolean       applying;    /* settings set by the program, not the user */
   char          *kept_backend;  /* a scene's back end this build lacks, saved back as it was */
+  /* The wavefront time asked for (scene, option or slider), drawn and
+   * saved as it is; the slider shows it clamped to front_max, the latest
+   * arrival of the last solve (0: none yet), which is no edit of it. */
+  double         front_time;
+  double         front_max;
 };
 
 G_DEFINE_FINAL_TYPE (FrSidePanel, fr_side_panel, GTK_TYPE_WIDGET)
@@ -100,6 +105,34 @@ front_changed_cb (FrSidePanel *self)
 }
 
 static void
+front_time_changed_cb (FrSidePanel *self)
+{
+  /* Only the user's move is a new time: not the slider's clamp. */
+  if (!self->applying)
+    self->front_time = gtk_adjustment_get_value (self->front_adjustment);
+  display_changed (self);
+}
+
+/* Puts front_time on the slider, whose range is [0, front_max]; clamped
+ * there, the time is kept.  Before a solve the range stretches to it.
+ * The caller sets applying. */
+static void
+show_front_time (FrSidePanel *self)
+{
+  double upper = self->front_max;
+
+  g_assert (self->applying);
+
+  if (!(upper > 0.0))
+    upper = MAX (gtk_adjustment_get_upper (self->front_adjustment), self->front_time);
+  gtk_adjustment_configure (self->front_adjustment, MIN (self->front_time, upper), 0.0, upper,
+                            upper / 100.0, upper / 10.0, 0.0);
+  /* GtkScale places its value label on value-changed only: a new range
+   * under the same value left the label at the knob's old place. */
+  gtk_widget_queue_allocate (GTK_WIDGET (self->front_scale));
+}
+
+static void
 fr_side_panel_dispose (GObject *object)
 {
   FrSidePanel *self = FR_SIDE_PANEL (object);
@@ -130,7 +163,7 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   /* A solver or display setting changed by the user (after
    * solver-changed or display-changed): the scene, which saves them, is
    * modified.  Not for the fr_side_panel_set_*() and _load_*() calls, nor
-   * for the wavefront time a new solve's range clamps. */
+   * for the slider a new solve's range clamps (the time is kept). */
   signals[EDITED] =
     g_signal_new ("edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -152,6 +185,7 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, interval_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, colormap_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, front_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, front_time_changed_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "frsidepanel");
@@ -163,6 +197,8 @@ fr_side_panel_init (FrSidePanel *self)
   g_autoptr(FrSceneDoc) defaults = fr_scene_doc_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The scene file's range, wider than the template's start-up one. */
+  gtk_spin_button_set_range (self->radius_spin, FR_SIDE_PANEL_RADIUS_MIN, FR_SIDE_PANEL_RADIUS_MAX);
   fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
   /* The panel starts as a scene without display settings opens. */
   fr_side_panel_load_display (self, defaults);
@@ -271,7 +307,9 @@ fr_side_panel_set_colormap (FrSidePanel *self,
   self->applying = FALSE;
 }
 
-/* Whether the wavefront is shown, and at which time. */
+/* Whether the wavefront is shown, and at which time: the one asked for,
+ * also past the latest arrival (all reached, nothing shaded), never the
+ * slider's clamped one. */
 gboolean
 fr_side_panel_get_front (FrSidePanel *self,
                          double      *time)
@@ -279,7 +317,7 @@ fr_side_panel_get_front (FrSidePanel *self,
   g_return_val_if_fail (FR_IS_SIDE_PANEL (self), FALSE);
 
   if (time != NULL)
-    *time = gtk_adjustment_get_value (self->front_adjustment);
+    *time = self->front_time;
   return gtk_switch_get_active (self->front_switch);
 }
 
@@ -292,28 +330,25 @@ fr_side_panel_set_front (FrSidePanel *self,
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
 
   self->applying = TRUE;
-  if (time > gtk_adjustment_get_upper (self->front_adjustment))
-    gtk_adjustment_set_upper (self->front_adjustment, time);
-  gtk_adjustment_set_value (self->front_adjustment, time);
+  self->front_time = MAX (time, 0.0);
+  show_front_time (self);
   gtk_switch_set_active (self->front_switch, enabled);
   self->applying = FALSE;
 }
 
-/* Sets the wavefront slider's range to [0, max_time] (the latest arrival). */
+/* Sets the wavefront slider's range to [0, max_time] (the latest arrival).
+ * The time asked for stays as it is, shown clamped to the range. */
 void
 fr_side_panel_set_front_max (FrSidePanel *self,
                              double       max_time)
 {
-  double value;
-
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
 
   if (!(max_time > 0.0) || !isfinite (max_time))
     return;
-  value = gtk_adjustment_get_value (self->front_adjustment);
   self->applying = TRUE;
-  gtk_adjustment_configure (self->front_adjustment, MIN (value, max_time), 0.0, max_time,
-                            max_time / 100.0, max_time / 10.0, 0.0);
+  self->front_max = max_time;
+  show_front_time (self);
   self->applying = FALSE;
 }
 

@@ -18,6 +18,13 @@ G_BEGIN_DECLS
 
 #define FR_TYPE_SIDE_PANEL (fr_side_panel_get_type ())
 
+/* The radius spin button's range: the scene file's, so that a scene opens
+ * and saves with the radius foldray-cli solves it with.  The loader
+ * (fr-scene-file.c, the "solver" check) spells the 1000 out; keep them
+ * alike. */
+#define FR_SIDE_PANEL_RADIUS_MIN 1
+#define FR_SIDE_PANEL_RADIUS_MAX 1000
+
 G_DECLARE_FINAL_TYPE (FrSidePanel, fr_side_panel, FR, SIDE_PANEL, GtkWidget)
 
 GtkWidget      *fr_side_panel_new           (void);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """GUI tests of the side panels (the wheel over their fields, the layer and
-obstacle fields, the display and solver settings saved with the scene,
-the linked Extent, Nodes and Spacing rows), the colour
+obstacle fields, the display and solver settings saved with the scene
+and saved back as the scene gave them, the linked Extent, Nodes and
+Spacing rows), the colour
 bar, the cursor readout, the status bar and the application's stderr,
 under a real X server (run it inside xvfb-run).  Real input through
 xdotool, the screen read with ImageMagick's `import`, checks by pixels, by
@@ -61,9 +62,11 @@ def reddish(img, box):
 
 
 def orangeish(img, box):
+    """The warning style's pixels: its text, and its border (225, 160, 97),
+    which counts where the text is short ("1")."""
     x0, y0, x1, y1 = box
     p = img[y0:y1, x0:x1].astype(int)
-    return int(((p[..., 0] > 180) & (p[..., 1] > 80) & (p[..., 1] < 170) & (p[..., 2] < 80)).sum())
+    return int(((p[..., 0] > 180) & (p[..., 1] > 80) & (p[..., 1] < 175) & (p[..., 2] < 110)).sum())
 
 
 def differs(a, b, box):
@@ -221,12 +224,14 @@ def t_invalid_velocity():
 
 
 def t_radius_clamped():
-    """Radius 100 is clamped to 16, visibly (the entry's warning style and
-    a tooltip with the allowed range, see 06-radius-100.png)."""
-    type_into(*RADIUS_ENTRY, "100")
+    """Radius 0 is clamped to 1, visibly (the entry's warning style and a
+    tooltip with the allowed range, see 06-radius-0.png).  Not the upper
+    bound: the scene file's 1000 is more than the solver takes on this
+    grid."""
+    type_into(*RADIUS_ENTRY, "0")
     xdo("mousemove", RADIUS_ENTRY[0], RADIUS_ENTRY[1] + 2)
     time.sleep(1.5)
-    img = screenshot("06-radius-100")
+    img = screenshot("06-radius-0")
     x, y = RADIUS_ENTRY
     warn = orangeish(img, (x - 90, y - 20, x + 160, y + 20))
     # Back to a quick radius for the next checks.
@@ -306,7 +311,7 @@ for name, fn in [
     ("the wheel over an unfocused spin button scrolls the panel, not the value", t_scroll_panel),
     ("the wheel over a focused spin button scrolls the panel, not the value", t_scroll_focused_spin),
     ("\"abc\" in Velocity is refused with a visible reason, and nothing is solved", t_invalid_velocity),
-    ("Radius 100 is clamped to 16 visibly, with the allowed range in a tooltip", t_radius_clamped),
+    ("Radius 0 is clamped to 1 visibly, with the allowed range in a tooltip", t_radius_clamped),
     ("a velocity edit re-labels the colour bar at once", t_legend_follows),
     ("the cursor readout follows a click without a pointer move", t_cursor_after_click),
     ("the status line has its full text as a tooltip", t_status_tooltip),
@@ -441,8 +446,8 @@ def t_unknown_example():
 def t_numbers_out_of_range():
     """Each numeric option out of range (or not a number) is refused, and
     the line names the option and its range."""
-    cases = [(("--radius", "0"), ("1", "16")), (("--radius", "17"), ("1", "16")),
-             (("--radius", "abc"), ("1", "16")), (("--interval", "-1"), ("0", "100")),
+    cases = [(("--radius", "0"), ("1", "1000")), (("--radius", "1001"), ("1", "1000")),
+             (("--radius", "abc"), ("1", "1000")), (("--interval", "-1"), ("0", "100")),
              (("--wavefront", "-0.5"), ("0",)), (("--bench-size", "8"), ("16", "8192")),
              (("--bench-moves", "1"), ("2",))]
     bad = []
@@ -1181,6 +1186,183 @@ def t_grid_no_warnings():
 
 
 check("no GTK warning or critical on stderr during the grid checks", t_grid_no_warnings)
+
+# ------------------------------------------------------------------ session 9
+# A scene opened and saved untouched keeps what it asked for: a wavefront
+# time past the latest arrival (a solve set the slider's range and cut the
+# time down to it, and Ctrl+S saved that), and a radius past the spin
+# button's old range (16; scene files allow 1 to 1000).  A small scene:
+# 51 × 31 nodes at 0.01, v = 2, the source at (0.25, 0), so the latest
+# arrival is |(0.25, 0.3)| / 2 = 0.195.
+FRONT_QUIET = (930, 715)            # the Display heading, panel at its top
+# The wavefront slider and its value, the panel scrolled to its end.
+FRONT_SLIDER_BOX = (866, 600, 1190, 652)
+
+
+def front_scene(path, nx=51, time_=0.3, wavefront=False, radius=5, interval=0.02):
+    doc = {"format": "foldray-scene", "version": 1, "title": "Wavefront",
+           "grid": {"nx": nx, "nz": 31, "spacing": [0.01, 0.01], "origin": [0, 0]},
+           "default_velocity": 1.0,
+           "layers": [{"velocity": 2.0, "dvdz": 0.0, "dvdx": 0.0,
+                       "interface": [[0, 0], [0.5, 0]]}],
+           "obstacles": [], "sources": [[0.25, 0]], "receivers": [],
+           "solver": {"radius": radius, "backend": "auto"},
+           "display": {"interval": interval, "colormap": "magma", "wavefront": wavefront,
+                       "wavefront_time": time_}}
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+    return doc
+
+
+def save_now(a, path, timeout=10.0):
+    """Ctrl+S; waits for the file to be written again (a save is a rename)."""
+    before = os.stat(path).st_mtime_ns
+    xdo("key", "ctrl+s")
+    end = time.time() + timeout
+    while os.stat(path).st_mtime_ns == before and time.time() < end:
+        time.sleep(0.1)
+    return os.stat(path).st_mtime_ns != before
+
+
+def scroll_panel_down():
+    xdo("mousemove", 1000, 377)
+    for _ in range(10):
+        xdo("click", 5)
+        time.sleep(0.05)
+    xdo("mousemove", *FRONT_QUIET)
+    time.sleep(0.8)
+
+
+kept = {}
+
+
+def open_and_save(name, **kw):
+    """Opens a new scene, solves it, saves it untouched: the job, the
+    canvas, the titles before and after Ctrl+S, what was written and what
+    was saved."""
+    path = os.path.join(OUT, name + ".json")
+    doc = front_scene(path, **kw)
+    a = App(path, name=name)
+    try:
+        if not a.find_window():
+            raise RuntimeError("no window for %s" % name)
+        a.settle_all()
+        xdo("mousemove", *FRONT_QUIET)
+        time.sleep(0.6)
+        canvas = a.canvas(a.stable_shot("60-" + name)).copy()
+        spr, title = a.last("spr"), a.title()
+        wrote = save_now(a, path)
+        after = a.title()
+    finally:
+        a.quit()
+    bad = a.bad_stderr()
+    if bad:
+        raise RuntimeError("bad stderr: %s" % bad[:3])
+    with open(path) as f:
+        back = json.load(f)
+    return {"spr": spr, "canvas": canvas, "titles": (title, after), "wrote": wrote,
+            "doc": doc, "saved": back}
+
+
+def display_kept(name, **kw):
+    r = kept[name] = open_and_save(name, **kw)
+    want, got = r["doc"]["display"], r["saved"].get("display") or {}
+    same = (set(want) == set(got) and all(abs(got[k] - v) <= 1e-12 if isinstance(v, float)
+                                          else got[k] == v for k, v in want.items()))
+    clean = not any(t.startswith("•") for t in r["titles"])
+    return (r["wrote"] and same and clean,
+            "saved: %s; display written %s, saved %s; titles %r" %
+            (r["wrote"], want, got, r["titles"]))
+
+
+def t_front_time_kept():
+    """wavefront_time 0.3, wavefront off: saved as 0.3, not as the latest
+    arrival (0.195), and the title shows no unsaved mark."""
+    return display_kept("front-0.3", time_=0.3)
+
+
+def t_front_time_kept_far():
+    """wavefront_time 5.0 with the wavefront on: saved as 5.0."""
+    return display_kept("front-5", time_=5.0, wavefront=True)
+
+
+def t_front_past_arrivals_drawn():
+    """A wavefront at 5.0, past every arrival, shades nothing and draws
+    no front line: the canvas is that of the wavefront off (it drew the
+    front at the latest arrival, in the far corners)."""
+    if "front-0.3" not in kept or "front-5" not in kept:
+        return False, "the scenes above did not open"
+    off, far = kept["front-0.3"]["canvas"], kept["front-5"]["canvas"]
+    if off.shape != far.shape:
+        return False, "canvas %s, before %s" % (far.shape, off.shape)
+    n = int(np.any(off != far, axis=-1).sum())
+    return n == 0, "%d canvas pixels differ from the wavefront off" % n
+
+
+def t_front_shown_again():
+    """The time a solve clamped on the slider comes back when a later
+    solve reaches further: Extent 1 (the latest arrival 0.404) shows the
+    wavefront at 0.3 on the canvas and the slider, as a scene opened that
+    wide does; Ctrl+S saves 0.3."""
+    path = os.path.join(OUT, "front-grow.json")
+    front_scene(path, wavefront=True, interval=0.0)
+    a = App(path, name="front-grow")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        job = a.last_job()
+        type_into(*EXTENT_X_ENTRY, "1")
+        a.wait_job(job)
+        scroll_panel_down()
+        grown, grid = a.stable_shot("61-front-grown"), a.last("job")
+        saved_ok = save_now(a, path)
+    finally:
+        a.quit()
+    wide_path = os.path.join(OUT, "front-wide.json")
+    front_scene(wide_path, nx=101, wavefront=True, interval=0.0)
+    b = App(wide_path, name="front-wide")
+    try:
+        if not b.find_window():
+            return False, "no window for the wide scene"
+        b.settle_all()
+        scroll_panel_down()
+        wide = b.stable_shot("62-front-wide")
+    finally:
+        b.quit()
+    bad = a.bad_stderr() + b.bad_stderr()
+    with open(path) as f:
+        t = (json.load(f).get("display") or {}).get("wavefront_time")
+    ga, wa = a.canvas(grown), b.canvas(wide)
+    canvas = int(np.any(ga != wa, axis=-1).sum()) if ga.shape == wa.shape else -1
+    x0, y0, x1, y1 = FRONT_SLIDER_BOX
+    slider = int(np.any(grown[y0:y1, x0:x1] != wide[y0:y1, x0:x1], axis=-1).sum())
+    ok = (int(grid.get("nx", 0)) == 101 and canvas == 0 and slider == 0 and saved_ok and
+          t is not None and abs(t - 0.3) <= 1e-12 and not bad)
+    return ok, ("grid after Extent 1: %s; pixels differing from the wide scene: canvas %d, "
+                "slider %d; saved: %s, wavefront_time %s; %d bad stderr lines" %
+                (grid, canvas, slider, saved_ok, t, len(bad)))
+
+
+def t_radius_20_kept():
+    """A scene with radius 20 is solved with 20 and saved as 20 (the spin
+    button stopped at 16)."""
+    r = open_and_save("radius-20", radius=20)
+    solver = r["saved"].get("solver")
+    clean = not any(t.startswith("•") for t in r["titles"])
+    ok = r["spr"].get("radius") == 20 and r["wrote"] and solver == r["doc"]["solver"] and clean
+    return ok, "job %s; saved: %s, solver %s; titles %r" % (r["spr"], r["wrote"], solver, r["titles"])
+
+
+for name, fn in [
+    ("kept: wavefront_time 0.3 past the latest arrival is saved back as 0.3, unmodified",
+     t_front_time_kept),
+    ("kept: wavefront_time 5.0 is saved back as 5.0, unmodified", t_front_time_kept_far),
+    ("kept: a wavefront past every arrival shades nothing and draws no front", t_front_past_arrivals_drawn),
+    ("kept: a later solve reaching further shows the kept wavefront time again", t_front_shown_again),
+    ("kept: a scene with radius 20 is solved with 20 and saved as 20", t_radius_20_kept),
+]:
+    check(name, fn)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
