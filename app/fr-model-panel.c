@@ -3,7 +3,10 @@
 
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -68,6 +71,114 @@ layer_title (guint          index,
   return g_strdup_printf (_("Layer %u: v = %.3g"), index + 1, l->v_top);
 }
 
+/* Significant digits of the Extent and Spacing fields: more than anyone
+ * types, fewer than the rounding of (n − 1)·d shows. */
+#define GRID_DIGITS 10
+/* The characters such a field shows whole beside its − and + buttons. */
+#define GRID_FIELD_CHARS 6
+
+/* Drops the trailing zeros of buf's decimals, and the decimal separator
+ * where none are left. */
+static void
+strip_zeros (char *buf)
+{
+  const char *point = localeconv ()->decimal_point;
+  gsize len = strlen (buf), n_point;
+
+  if (point == NULL || *point == '\0' || strstr (buf, point) == NULL)
+    return;
+  n_point = strlen (point);
+  while (len > 0 && buf[len - 1] == '0')
+    buf[--len] = '\0';
+  if (len >= n_point && strcmp (buf + len - n_point, point) == 0)
+    buf[len - n_point] = '\0';
+}
+
+/* value as an Extent or Spacing field shows it, to GRID_DIGITS significant
+ * digits without trailing zeros, in the locale's notation: fixed (0.0015,
+ * 3000) where that fits the field or is the shorter, else with an exponent
+ * (1e-5, 1.5e6), which the fields' input reads back.  A scene may hold
+ * any spacing from the smallest positive double up to FR_GRID_MAX_EXTENT:
+ * a fixed number of decimals cannot show them all, and a field cut off
+ * after "0.0000" would read as zero. */
+static void
+format_grid_value (double  value,
+                   char   *buf,
+                   gsize   size)
+{
+  char fixed[64] = "", mantissa[64], sci[80], *e;
+  double a = fabs (value);
+  int decimals;
+
+  if (a == 0.0 || !isfinite (a))
+    {
+      g_snprintf (buf, size, "%g", value);
+      return;
+    }
+  if (a >= 1e-6 && a < 1e15)
+    {
+      decimals = CLAMP (GRID_DIGITS - 1 - (int) floor (log10 (a)), 0, 20);
+      g_snprintf (fixed, sizeof fixed, "%.*f", decimals, value);
+      strip_zeros (fixed);
+    }
+  g_snprintf (mantissa, sizeof mantissa, "%.*e", GRID_DIGITS - 1, value);
+  e = strchr (mantissa, 'e');
+  g_assert (e != NULL);
+  *e = '\0';
+  strip_zeros (mantissa);
+  g_snprintf (sci, sizeof sci, "%se%d", mantissa, atoi (e + 1));
+  if (*fixed != '\0' && (strlen (fixed) <= GRID_FIELD_CHARS || strlen (fixed) <= strlen (sci)))
+    g_strlcpy (buf, fixed, size);
+  else
+    g_strlcpy (buf, sci, size);
+}
+
+/* GtkSpinButton::output of the Extent and Spacing fields (see
+ * format_grid_value): GtkSpinButton's fixed decimals would show 1e-5 as
+ * 0.0000 and cut a metre-scale 3000.000 off in a narrow field. */
+static gboolean
+grid_output_cb (GtkSpinButton *spin,
+                gpointer       user_data)
+{
+  char text[64];
+
+  format_grid_value (gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin)),
+                     text, sizeof text);
+  if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  return TRUE;
+}
+
+/* Shows value in a grid field exactly: GtkSpinButton's own setter ignores
+ * a change of 1e-10 or less, at a spacing of 1e-12 the whole value, so the
+ * adjustment is set instead.  The − and + buttons step by a tenth of the
+ * spacing's decade (Spacing) or one cell (Extent), whatever the scale;
+ * GtkSpinButton ignores steps and typed changes of 1e-10 or less all the
+ * same, so below a spacing of about 1e-9 they do nothing. */
+static void
+show_grid_value (GtkSpinButton *spin,
+                 double         value,
+                 double         step)
+{
+  GtkAdjustment *adj = gtk_spin_button_get_adjustment (spin);
+
+  if (step > 0.0 && isfinite (step))
+    gtk_spin_button_set_increments (spin, step, 10.0 * step);
+  if (gtk_adjustment_get_value (adj) != value)
+    gtk_adjustment_set_value (adj, value);
+  else
+    /* The same value: only its text written again (a refused edit). */
+    gtk_spin_button_set_value (spin, value);
+}
+
+/* A tenth of the decade of d: 0.001 for 0.01 to 0.099, 1e-6 for 1e-5
+ * (whose log10 may round below −5). */
+static double
+spacing_step (double d)
+{
+  return pow (10.0, floor (log10 (d) + 1e-9) - 1.0);
+}
+
 /* Shows value in spin, also where the blank field already held it. */
 static void
 show_value (GtkSpinButton *spin,
@@ -96,12 +207,12 @@ sync_from_model (FrModelPanel *self)
     }
 
   fr_model_grid_extent (&m->grid, &width, &depth);
-  gtk_spin_button_set_value (self->extent_x_spin, width);
-  gtk_spin_button_set_value (self->extent_z_spin, depth);
-  gtk_spin_button_set_value (self->nx_spin, m->grid.nx);
-  gtk_spin_button_set_value (self->nz_spin, m->grid.nz);
-  gtk_spin_button_set_value (self->dx_spin, m->grid.dx);
-  gtk_spin_button_set_value (self->dz_spin, m->grid.dz);
+  show_grid_value (self->extent_x_spin, width, m->grid.dx);
+  show_grid_value (self->extent_z_spin, depth, m->grid.dz);
+  show_grid_value (self->nx_spin, m->grid.nx, 0.0);
+  show_grid_value (self->nz_spin, m->grid.nz, 0.0);
+  show_grid_value (self->dx_spin, m->grid.dx, spacing_step (m->grid.dx));
+  show_grid_value (self->dz_spin, m->grid.dz, spacing_step (m->grid.dz));
 
   /* Rows are rebuilt only when the number of layers changes. */
   for (child = gtk_widget_get_first_child (GTK_WIDGET (self->layer_list)); child != NULL;
@@ -182,15 +293,17 @@ sync_from_model (FrModelPanel *self)
 
 /* The value of a grid field, or the model's own where the field still
  * shows it: a field the focus leaves writes back the value as shown
- * (rounded to its digits), which is no edit of that axis. */
+ * (rounded to GRID_DIGITS), which is no edit of that axis. */
 static double
 grid_field (GtkSpinButton *spin,
             double         model_value)
 {
-  double shown = 0.5 * pow (10.0, -(double) gtk_spin_button_get_digits (spin));
   double v = gtk_spin_button_get_value (spin);
+  char shown[64], model[64];
 
-  return fabs (v - model_value) <= shown ? model_value : v;
+  format_grid_value (v, shown, sizeof shown);
+  format_grid_value (model_value, model, sizeof model);
+  return v == model_value || strcmp (shown, model) == 0 ? model_value : v;
 }
 
 static void
@@ -204,9 +317,12 @@ grid_edit_done (FrModelPanel *self,
   sync_from_model (self);
 }
 
-/* Extent: the model grows or shrinks at the same spacing. */
+/* Extent: the model grows or shrinks at the same spacing.  Only the axis
+ * of the field that changed is read from it; the other comes from the
+ * model, never from what its own field may show. */
 static void
-extent_changed_cb (FrModelPanel *self)
+extent_changed_cb (FrModelPanel  *self,
+                   GtkSpinButton *spin)
 {
   const FrModel *m = model_of (self);
   g_autoptr(GError) error = NULL;
@@ -216,38 +332,56 @@ extent_changed_cb (FrModelPanel *self)
   if (self->syncing || m == NULL)
     return;
   fr_model_grid_extent (&m->grid, &width, &depth);
-  ok = fr_scene_set_extent (self->scene, grid_field (self->extent_x_spin, width),
-                            grid_field (self->extent_z_spin, depth), &error);
+  if (spin == self->extent_x_spin)
+    width = grid_field (spin, width);
+  else
+    depth = grid_field (spin, depth);
+  ok = fr_scene_set_extent (self->scene, width, depth, &error);
   grid_edit_done (self, ok, error);
 }
 
-/* Nodes: the same extent, refined or coarsened. */
+/* Nodes: the same extent, refined or coarsened, along the field's axis. */
 static void
-nodes_changed_cb (FrModelPanel *self)
-{
-  g_autoptr(GError) error = NULL;
-  gboolean ok;
-
-  if (self->syncing || model_of (self) == NULL)
-    return;
-  ok = fr_scene_set_nodes (self->scene,
-                           (guint) gtk_spin_button_get_value_as_int (self->nx_spin),
-                           (guint) gtk_spin_button_get_value_as_int (self->nz_spin), &error);
-  grid_edit_done (self, ok, error);
-}
-
-/* Spacing: the same extent to whole cells, so the node counts follow. */
-static void
-spacing_changed_cb (FrModelPanel *self)
+nodes_changed_cb (FrModelPanel  *self,
+                  GtkSpinButton *spin)
 {
   const FrModel *m = model_of (self);
   g_autoptr(GError) error = NULL;
+  guint nx, nz;
   gboolean ok;
 
   if (self->syncing || m == NULL)
     return;
-  ok = fr_scene_set_spacing (self->scene, grid_field (self->dx_spin, m->grid.dx),
-                             grid_field (self->dz_spin, m->grid.dz), &error);
+  nx = (guint) m->grid.nx;
+  nz = (guint) m->grid.nz;
+  if (spin == self->nx_spin)
+    nx = (guint) gtk_spin_button_get_value_as_int (spin);
+  else
+    nz = (guint) gtk_spin_button_get_value_as_int (spin);
+  ok = fr_scene_set_nodes (self->scene, nx, nz, &error);
+  grid_edit_done (self, ok, error);
+}
+
+/* Spacing: the same extent to whole cells, so the node count of the
+ * field's axis follows. */
+static void
+spacing_changed_cb (FrModelPanel  *self,
+                    GtkSpinButton *spin)
+{
+  const FrModel *m = model_of (self);
+  g_autoptr(GError) error = NULL;
+  double dx, dz;
+  gboolean ok;
+
+  if (self->syncing || m == NULL)
+    return;
+  dx = m->grid.dx;
+  dz = m->grid.dz;
+  if (spin == self->dx_spin)
+    dx = grid_field (spin, dx);
+  else
+    dz = grid_field (spin, dz);
+  ok = fr_scene_set_spacing (self->scene, dx, dz, &error);
   grid_edit_done (self, ok, error);
 }
 
@@ -395,6 +529,7 @@ fr_model_panel_class_init (FrModelPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, extent_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, nodes_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, spacing_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, grid_output_cb);
   gtk_widget_class_bind_template_callback (widget_class, layer_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, layer_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_layer_cb);

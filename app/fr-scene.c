@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -445,7 +446,10 @@ fr_scene_get_markers (FrScene      *self,
 }
 
 /* The grid node nearest to (x, z), clamped into the grid: sources must
- * lie on nodes (CONTRACT.md).  FALSE when there is no model. */
+ * lie on nodes (CONTRACT.md), and a click or a drag beyond the model stops
+ * at its edge, where the user sees the marker.  A scene file's points are
+ * not clamped: fr_scene_load_doc refuses those outside the grid.  FALSE
+ * when there is no model. */
 gboolean
 fr_scene_snap (FrScene *self,
                double   x,
@@ -1106,8 +1110,82 @@ fr_scene_to_doc (FrScene *self)
   return doc;
 }
 
+/* Whether v lies on [lo, hi] up to rounding: a millionth of a spacing d,
+ * or a few units in the last place of coordinates that large, beyond
+ * either end (a file's decimals, or an edge written as x0 + (n − 1)·d). */
+static gboolean
+on_axis (double v,
+         double lo,
+         double hi,
+         double d)
+{
+  double tol = MAX (1e-6 * d, 4.0 * DBL_EPSILON * MAX (fabs (lo), fabs (hi)));
+
+  return v >= lo - tol && v <= hi + tol;
+}
+
+/* Every source and receiver of doc on the grid, up to rounding.  Those in
+ * the grid snap to their nearest node; one outside it cannot be moved
+ * there without changing the survey, so it is refused, named as
+ * foldray-cli names it. */
+static gboolean
+check_points (const FrSceneDoc  *doc,
+              GError           **error)
+{
+  const fr_grid *g = &doc->model->grid;
+  double x1 = g->x0 + (double) (g->nx - 1) * g->dx;
+  double z1 = g->z0 + (double) (g->nz - 1) * g->dz;
+  GArray *lists[2] = { doc->sources, doc->receivers };
+  const FrVertex *first = NULL;
+  guint kind = 0, index = 0, n_out = 0;
+  g_autofree char *message = NULL;
+
+  for (guint k = 0; k < 2; k++)
+    for (guint i = 0; i < lists[k]->len; i++)
+      {
+        const FrVertex *v = &g_array_index (lists[k], FrVertex, i);
+
+        if (on_axis (v->x, g->x0, x1, g->dx) && on_axis (v->z, g->z0, z1, g->dz))
+          continue;
+        if (n_out++ == 0)
+          {
+            first = v;
+            kind = k;
+            index = i + 1;
+          }
+      }
+  if (n_out == 0)
+    return TRUE;
+
+  /* Translators: a scene file's first source or receiver outside its
+   * grid: its number (from 1) and coordinates, then the grid's span along
+   * x and z.  Where the decimal separator is a comma, separate the two
+   * coordinates otherwise, as in “(3,5; 0)”. */
+  message = g_strdup_printf (kind == 0
+                             ? _("Source %u at (%.15g, %.15g) lies outside the grid "
+                                 "(x from %.15g to %.15g, z from %.15g to %.15g)")
+                             : _("Receiver %u at (%.15g, %.15g) lies outside the grid "
+                                 "(x from %.15g to %.15g, z from %.15g to %.15g)"),
+                             index, first->x, first->z, g->x0, x1, g->z0, z1);
+  if (n_out > 1)
+    {
+      g_autofree char *more = NULL;
+
+      /* Translators: follows the message about the first source or
+       * receiver outside the grid. */
+      more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "; %u more point lies outside it",
+                                           "; %u more points lie outside it", n_out - 1),
+                              n_out - 1);
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s%s", message, more);
+    }
+  else
+    g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, message);
+  return FALSE;
+}
+
 /* Replaces the scene with a document's model and markers (snapped to
- * nodes); the undo history starts afresh. */
+ * nodes); the undo history starts afresh.  FALSE, with the scene as it
+ * was, when the model is not valid or a marker lies outside the grid. */
 gboolean
 fr_scene_load_doc (FrScene           *self,
                    const FrSceneDoc  *doc,
@@ -1118,7 +1196,7 @@ fr_scene_load_doc (FrScene           *self,
   g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
   g_return_val_if_fail (doc != NULL, FALSE);
 
-  if (!fr_model_check (doc->model, error))
+  if (!fr_model_check (doc->model, error) || !check_points (doc, error))
     return FALSE;
   fr_scene_load_model (self, doc->title != NULL ? doc->title : _("Untitled"),
                        fr_model_copy (doc->model));

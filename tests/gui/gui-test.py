@@ -1022,5 +1022,268 @@ for name, fn in [
 if fapp is not None:
     fapp.quit()
 
+
+# ------------------------------------------------------------------ session 6
+# The model panel's grid rows at any scale: a scene at a spacing of 1e-5
+# and one in metres show their Extent and Spacing whole (read back through
+# the clipboard, and by the fields' pixels), visiting the fields edits
+# nothing, and a click on + of one axis changes that axis only.  And a
+# scene with receivers outside its grid is refused with a dialog, not
+# opened with them moved onto the edge.
+GRID_DIR = os.path.join(OUT, "grid")
+shutil.rmtree(GRID_DIR, ignore_errors=True)
+os.makedirs(GRID_DIR)
+# Window-relative places in the model panel (see 60-grid-tiny.png): the
+# rows, the text of the x and z fields up to their − buttons, their +.
+GRID_ROWS = {"extent": 300, "nodes": 340, "spacing": 380}
+GRID_TEXT = {"x": (930, 982), "z": (1060, 1112)}
+GRID_PLUS = {"x": 1034, "z": 1164}
+GRID_QUIET = (400, 600)                  # the canvas below the model
+gst = {}
+gapp = None
+
+
+def clipboard_text(timeout=3.0):
+    """The X CLIPBOARD as text (what Ctrl+C in a field copied), read with
+    Xlib through ctypes: the tests need no clipboard tool."""
+    import ctypes
+    import ctypes.util
+    x = ctypes.CDLL(ctypes.util.find_library("X11") or "libX11.so.6")
+    ptr, ulong, cint = ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int
+    x.XOpenDisplay.restype, x.XOpenDisplay.argtypes = ptr, [ctypes.c_char_p]
+    x.XDefaultRootWindow.restype, x.XDefaultRootWindow.argtypes = ulong, [ptr]
+    x.XCreateSimpleWindow.restype = ulong
+    x.XCreateSimpleWindow.argtypes = [ptr, ulong, cint, cint, ctypes.c_uint, ctypes.c_uint,
+                                      ctypes.c_uint, ulong, ulong]
+    x.XInternAtom.restype, x.XInternAtom.argtypes = ulong, [ptr, ctypes.c_char_p, cint]
+    x.XConvertSelection.argtypes = [ptr, ulong, ulong, ulong, ulong, ulong]
+    x.XPending.argtypes = [ptr]
+    x.XNextEvent.argtypes = [ptr, ptr]
+    x.XGetWindowProperty.argtypes = [ptr, ulong, ulong, ctypes.c_long, ctypes.c_long, cint, ulong,
+                                     ctypes.POINTER(ulong), ctypes.POINTER(cint), ctypes.POINTER(ulong),
+                                     ctypes.POINTER(ulong), ctypes.POINTER(ptr)]
+    x.XFree.argtypes = [ptr]
+    x.XDestroyWindow.argtypes = [ptr, ulong]
+    x.XCloseDisplay.argtypes = [ptr]
+    dpy = x.XOpenDisplay(None)
+    if not dpy:
+        raise RuntimeError("cannot open the X display")
+    try:
+        win = x.XCreateSimpleWindow(dpy, x.XDefaultRootWindow(dpy), 0, 0, 1, 1, 0, 0, 0)
+        prop = x.XInternAtom(dpy, b"FOLDRAY_TEST_CLIPBOARD", 0)
+        x.XConvertSelection(dpy, x.XInternAtom(dpy, b"CLIPBOARD", 0),
+                            x.XInternAtom(dpy, b"UTF8_STRING", 0), prop, win, 0)
+        event = (ulong * 24)()               # an XEvent, 192 bytes
+        end = time.time() + timeout
+        while True:
+            if x.XPending(dpy):
+                x.XNextEvent(dpy, event)
+                if ctypes.c_int.from_buffer(event).value == 31:    # SelectionNotify
+                    break
+            elif time.time() > end:
+                raise TimeoutError("nobody answered for the clipboard")
+            else:
+                time.sleep(0.02)
+        if event[7] == 0:                    # XSelectionEvent.property: refused
+            raise RuntimeError("the clipboard holds no text")
+        kind, fmt, n, after, data = ulong(), cint(), ulong(), ulong(), ptr()
+        x.XGetWindowProperty(dpy, win, prop, 0, 1 << 16, 1, 0, ctypes.byref(kind), ctypes.byref(fmt),
+                             ctypes.byref(n), ctypes.byref(after), ctypes.byref(data))
+        text = ctypes.string_at(data, n.value).decode("utf-8") if data.value else ""
+        if data.value:
+            x.XFree(data)
+        x.XDestroyWindow(dpy, win)
+        return text
+    finally:
+        x.XCloseDisplay(dpy)
+
+
+def grid_scene(name, spacing, velocity, source, receiver):
+    scene = {"format": "foldray-scene", "version": 1, "title": name,
+             "grid": {"nx": 301, "nz": 151, "spacing": [spacing, spacing], "origin": [0, 0]},
+             "default_velocity": velocity, "sources": [source], "receivers": [receiver]}
+    path = os.path.join(GRID_DIR, name + ".json")
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    return path
+
+
+def field_text(a, row, axis):
+    """What a grid field shows, copied with Ctrl+A, Ctrl+C."""
+    x0, x1 = GRID_TEXT[axis]
+    xdo("mousemove", a.wx + (x0 + x1) // 2, a.wy + GRID_ROWS[row])
+    xdo("click", 1)
+    time.sleep(0.3)
+    xdo("key", "ctrl+a")
+    xdo("key", "ctrl+c")
+    time.sleep(0.3)
+    return clipboard_text()
+
+
+def all_fields(a):
+    """Every grid field's text; then Tab, so the last one loses the focus
+    too (a field writes back what it shows when the focus leaves)."""
+    shown = {(row, axis): field_text(a, row, axis) for row in GRID_ROWS for axis in ("x", "z")}
+    xdo("key", "Tab")
+    time.sleep(0.8)
+    return shown
+
+
+def shows(text, value):
+    try:
+        return abs(float(text.replace(",", ".")) - value) <= 1e-9 * abs(value)
+    except ValueError:
+        return False
+
+
+def wrong_fields(shown, expected):
+    return {"%s %s" % k: shown.get(k) for k, v in expected.items() if not shows(shown.get(k, ""), v)}
+
+
+def cut_off(a, img):
+    """The grid fields whose text runs into their − button."""
+    out = []
+    for row, y in GRID_ROWS.items():
+        for axis, (x0, x1) in GRID_TEXT.items():
+            band = img[a.wy + y - 8: a.wy + y + 9, a.wx + x0: a.wx + x1].astype(int)
+            cols = np.flatnonzero((band.max(axis=-1) < 120).any(axis=0))
+            if len(cols) and cols[-1] >= x1 - x0 - 3:
+                out.append("%s %s" % (row, axis))
+    return out
+
+
+def grid_open(name, path):
+    global gapp
+    if gapp is not None:
+        gapp.quit()
+    gapp = App(path, name=name)
+    if not gapp.find_window():
+        raise RuntimeError("no window")
+    gapp.settle_all()
+    xdo("mousemove", gapp.wx + GRID_QUIET[0], gapp.wy + GRID_QUIET[1])
+    time.sleep(0.6)
+
+
+def grid_step(axis, row, path, shot):
+    """One click on + of a field, then Ctrl+S: the frame log's job and the
+    saved grid."""
+    job = gapp.last_job()
+    xdo("mousemove", gapp.wx + GRID_PLUS[axis], gapp.wy + GRID_ROWS[row])
+    xdo("click", 1)
+    gapp.wait_job(job)
+    xdo("mousemove", gapp.wx + GRID_QUIET[0], gapp.wy + GRID_QUIET[1])
+    time.sleep(0.5)
+    screenshot(shot)
+    mtime = os.stat(path).st_mtime_ns
+    xdo("key", "ctrl+s")
+    wait_for(lambda: os.stat(path).st_mtime_ns != mtime)
+    with open(path) as f:
+        return gapp.last("job"), json.load(f)["grid"]
+
+
+def t_grid_tiny_shown():
+    """301 × 151 nodes at 1e-5: Extent 0.003 × 0.0015, Spacing 1e-5 (not
+    the old minimum 0.0001, nor 0.002 for the depth)."""
+    gst["tiny"] = grid_scene("tiny", 1e-5, 1.0, [0.0015, 0.0], [0.0005, 0.0])
+    grid_open("grid-tiny", gst["tiny"])
+    img = screenshot("60-grid-tiny")
+    cut = cut_off(gapp, img)
+    job = gapp.last_job()
+    shown = all_fields(gapp)
+    wrong = wrong_fields(shown, {("extent", "x"): 0.003, ("extent", "z"): 0.0015, ("nodes", "x"): 301,
+                                 ("nodes", "z"): 151, ("spacing", "x"): 1e-5, ("spacing", "z"): 1e-5})
+    title, after = gapp.title(), gapp.last_job()
+    return (not wrong and not cut and after == job and not title.startswith("•"),
+            "fields %s; wrong %s; cut off %s; after visiting every field: title %r, job %d (was %d)"
+            % (sorted(shown.items()), wrong, cut, title, after, job))
+
+
+def t_grid_tiny_step():
+    """+ on the z spacing: 1.1e-5 along z, 137 nodes over the same 0.0015;
+    x keeps its 301 nodes at exactly 1e-5."""
+    job, saved = grid_step("z", "spacing", gst["tiny"], "61-grid-tiny-dz-plus")
+    shown = all_fields(gapp)
+    wrong = wrong_fields(shown, {("nodes", "x"): 301, ("spacing", "x"): 1e-5, ("extent", "x"): 0.003,
+                                 ("nodes", "z"): 137, ("spacing", "z"): 1.1e-5})
+    ok = (saved["nx"] == 301 and saved["spacing"][0] == 1e-5 and saved["nz"] == 137
+          and abs(saved["spacing"][1] - 1.1e-5) < 1e-18 and not wrong)
+    return ok, "job %s; saved grid %s; fields %s; wrong %s" % (job, saved, sorted(shown.items()), wrong)
+
+
+def t_grid_metre_shown():
+    """301 × 151 nodes at 10 m: Extent 3000 × 1500 and Spacing 10, whole
+    (not "3000.0" cut off by the − button)."""
+    gst["metre"] = grid_scene("metre", 10.0, 1500.0, [1500.0, 0.0], [500.0, 0.0])
+    grid_open("grid-metre", gst["metre"])
+    img = screenshot("62-grid-metre")
+    cut = cut_off(gapp, img)
+    job = gapp.last_job()
+    shown = all_fields(gapp)
+    wrong = wrong_fields(shown, {("extent", "x"): 3000, ("extent", "z"): 1500, ("nodes", "x"): 301,
+                                 ("nodes", "z"): 151, ("spacing", "x"): 10, ("spacing", "z"): 10})
+    title, after = gapp.title(), gapp.last_job()
+    return (not wrong and not cut and after == job and not title.startswith("•"),
+            "fields %s; wrong %s; cut off %s; after visiting every field: title %r, job %d (was %d)"
+            % (sorted(shown.items()), wrong, cut, title, after, job))
+
+
+def t_grid_metre_step():
+    """+ on the x extent adds one cell: 3010 m, 302 nodes at 10 m; z keeps
+    151 nodes at 10 m."""
+    job, saved = grid_step("x", "extent", gst["metre"], "63-grid-metre-width-plus")
+    ok = saved["nx"] == 302 and saved["nz"] == 151 and saved["spacing"] == [10.0, 10.0]
+    return ok, "job %s; saved grid %s" % (job, saved)
+
+
+def t_grid_outside_refused():
+    """Receivers beside, left of and 5 km below the three-layer grid: the
+    scene does not open (a dialog names the first), and its file stays."""
+    if gapp is not None:
+        gapp.quit()
+    path = files_scene("outside.json")
+    with open(path) as f:
+        scene = json.load(f)
+    scene["receivers"] = [[3.5, 0], [-0.2, 0.5], [1.0, 5.0]]
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    data = open(path, "rb").read()
+    a = App(path, name="grid-outside")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        time.sleep(1.0)
+        screenshot("64-grid-outside")
+        title = a.title()
+        # Besides the main window, one as tall as a dialog (not a tooltip).
+        dialogs = []
+        for w in run("xdotool", "search", "--onlyvisible", "--pid", str(a.proc.pid), check=False).stdout.split():
+            geo = dict(l.split("=") for l in run("xdotool", "getwindowgeometry", "--shell", w).stdout.split())
+            if w != a.win and int(geo["HEIGHT"]) >= 80:
+                dialogs.append("%sx%s" % (geo["WIDTH"], geo["HEIGHT"]))
+        xdo("key", "Escape")
+    finally:
+        a.quit()
+    with open(a.stderr_path) as f:
+        said = [l for l in f.read().splitlines() if "lies outside the grid" in l]
+    named = any("Receiver 1 at (3.5, 0)" in l and "x from 0 to 3, z from 0 to 1.5" in l for l in said)
+    same = open(path, "rb").read() == data
+    return (named and dialogs and "outside.json" not in title and same,
+            "title %r; dialog windows %s; said %s; file untouched %s" % (title, dialogs, said, same))
+
+
+for name, fn in [
+    ("grid: a scene at spacing 1e-5 shows its extent and spacing; visiting the fields edits nothing",
+     t_grid_tiny_shown),
+    ("grid: + on the z spacing of that scene changes z only; x keeps 301 nodes at 1e-5", t_grid_tiny_step),
+    ("grid: a scene in metres shows 3000 and 10 whole; visiting the fields edits nothing", t_grid_metre_shown),
+    ("grid: + on its width adds one 10 m cell; z stays", t_grid_metre_step),
+    ("grid: a scene with receivers outside its grid is refused with a dialog naming one", t_grid_outside_refused),
+]:
+    check(name, fn)
+if gapp is not None:
+    gapp.quit()
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Opening a scene document into the scene (fr_scene_load_doc, what the
+ * window's Open calls after reading the file): sources and receivers in
+ * the grid snap to its nodes, those on its edge up to rounding stay there,
+ * and one outside it refuses the whole document with a message naming it,
+ * like foldray-cli's, leaving the scene as it was (app/fr-scene.c). */
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib.h>
+
+#include "fr-scene.h"
+
+/* A scene of nx × nz nodes at spacing d from (x0, z0), with the sources
+ * and receivers given as JSON arrays of [x, z]. */
+static FrSceneDoc *
+parse_scene (guint       nx,
+             guint       nz,
+             double      d,
+             double      x0,
+             double      z0,
+             const char *sources,
+             const char *receivers)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  FrSceneDoc *doc;
+  char sd[G_ASCII_DTOSTR_BUF_SIZE], sx[G_ASCII_DTOSTR_BUF_SIZE], sz[G_ASCII_DTOSTR_BUF_SIZE];
+
+  text = g_strdup_printf ("{\"format\": \"foldray-scene\", \"version\": 1, \"title\": \"points\", "
+                          "\"grid\": {\"nx\": %u, \"nz\": %u, \"spacing\": [%s, %s], \"origin\": [%s, %s]}, "
+                          "\"default_velocity\": 1.5, \"sources\": %s, \"receivers\": %s}",
+                          nx, nz, g_ascii_dtostr (sd, sizeof sd, d), sd,
+                          g_ascii_dtostr (sx, sizeof sx, x0), g_ascii_dtostr (sz, sizeof sz, z0),
+                          sources, receivers);
+  doc = fr_scene_doc_parse (text, -1, "points.json", g_get_tmp_dir (), &error);
+  g_assert_no_error (error);
+  return doc;
+}
+
+/* The three-layer grid of data/scenes: x 0 to 3, z 0 to 1.5 at 0.01. */
+static FrSceneDoc *
+three_layer_grid (const char *sources,
+                  const char *receivers)
+{
+  return parse_scene (301, 151, 0.01, 0.0, 0.0, sources, receivers);
+}
+
+static void
+assert_marker (FrScene      *scene,
+               FrMarkerKind  kind,
+               guint         index,
+               double        x,
+               double        z)
+{
+  guint n;
+  const FrPoint *p = fr_scene_get_markers (scene, kind, &n);
+
+  g_assert_cmpuint (index, <, n);
+  g_assert_cmpfloat (p[index].x, ==, x);
+  g_assert_cmpfloat (p[index].z, ==, z);
+}
+
+static guint
+n_markers (FrScene      *scene,
+           FrMarkerKind  kind)
+{
+  guint n;
+
+  fr_scene_get_markers (scene, kind, &n);
+  return n;
+}
+
+/* Receivers beside, left of and 5 km below the model are refused, named
+ * as the CLI names them; the scene keeps what it had. */
+static void
+test_outside_refused (void)
+{
+  FrScene *scene = fr_scene_new ();
+  g_autoptr(FrSceneDoc) good = three_layer_grid ("[[1.5, 0]]", "[[0.15, 0]]");
+  g_autoptr(FrSceneDoc) bad = NULL;
+  g_autoptr(GError) error = NULL;
+  GBytes *velocity;
+
+  g_assert_true (fr_scene_load_doc (scene, good, NULL));
+  velocity = fr_scene_get_velocity (scene);
+
+  bad = three_layer_grid ("[[1.5, 0]]", "[[0.15, 0], [3.5, 0], [-0.2, 0.5], [1.0, 5.0]]");
+  g_assert_false (fr_scene_load_doc (scene, bad, &error));
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "Receiver 2 at (3.5, 0) lies outside the grid"));
+  g_assert_nonnull (strstr (error->message, "(x from 0 to 3, z from 0 to 1.5)"));
+  g_assert_nonnull (strstr (error->message, "2 more points"));
+
+  /* Nothing of the refused document: not its points, not its model. */
+  g_assert_true (fr_scene_get_velocity (scene) == velocity);
+  g_assert_cmpuint (n_markers (scene, FR_MARKER_SOURCE), ==, 1);
+  g_assert_cmpuint (n_markers (scene, FR_MARKER_RECEIVER), ==, 1);
+  assert_marker (scene, FR_MARKER_RECEIVER, 0, 15 * 0.01, 0.0);
+  g_clear_pointer (&bad, fr_scene_doc_free);
+  g_clear_error (&error);
+
+  /* A source above the surface, alone. */
+  bad = three_layer_grid ("[[1.5, -0.25]]", "[]");
+  g_assert_false (fr_scene_load_doc (scene, bad, &error));
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "Source 1 at (1.5, -0.25) lies outside the grid"));
+  g_assert_null (strstr (error->message, "more"));
+  g_clear_pointer (&bad, fr_scene_doc_free);
+  g_clear_error (&error);
+
+  /* A tenth of a cell beyond the edge is beyond it, also on a fine grid
+   * far from the origin. */
+  bad = three_layer_grid ("[]", "[[3.001, 0.5]]");
+  g_assert_false (fr_scene_load_doc (scene, bad, &error));
+  g_assert_nonnull (strstr (error->message, "Receiver 1 at (3.001, 0.5)"));
+  g_clear_pointer (&bad, fr_scene_doc_free);
+  g_clear_error (&error);
+  bad = parse_scene (301, 151, 1e-5, 100.0, 50.0, "[[100.003001, 50.001]]", "[]");
+  g_assert_false (fr_scene_load_doc (scene, bad, &error));
+  g_assert_nonnull (strstr (error->message, "Source 1 at (100.003001, 50.001)"));
+  g_assert_nonnull (strstr (error->message, "(x from 100 to 100.003, z from 50 to 50.0015)"));
+
+  g_assert_cmpuint (n_markers (scene, FR_MARKER_SOURCE), ==, 1);
+  g_assert_finalize_object (scene);
+}
+
+/* On the edge up to rounding is on the grid: such points go to the edge
+ * nodes, and points inside to their nearest nodes. */
+static void
+test_edge_accepted (void)
+{
+  FrScene *scene = fr_scene_new ();
+  g_autoptr(FrSceneDoc) doc = NULL;
+
+  doc = three_layer_grid ("[[0.0049, 0.7], [1.5, 0]]",
+                          "[[3.0000000001, 0], [-1e-12, 1.5000000001], [3, 1.5], [0, 0]]");
+  g_assert_true (fr_scene_load_doc (scene, doc, NULL));
+  assert_marker (scene, FR_MARKER_SOURCE, 0, 0.0, 70 * 0.01);
+  assert_marker (scene, FR_MARKER_SOURCE, 1, 150 * 0.01, 0.0);
+  assert_marker (scene, FR_MARKER_RECEIVER, 0, 300 * 0.01, 0.0);
+  assert_marker (scene, FR_MARKER_RECEIVER, 1, 0.0, 150 * 0.01);
+  assert_marker (scene, FR_MARKER_RECEIVER, 2, 300 * 0.01, 150 * 0.01);
+  assert_marker (scene, FR_MARKER_RECEIVER, 3, 0.0, 0.0);
+  g_assert_false (fr_scene_get_modified (scene));
+  g_clear_pointer (&doc, fr_scene_doc_free);
+
+  /* A fine grid far from the origin: its edge, written in decimals. */
+  doc = parse_scene (301, 151, 1e-5, 100.0, 50.0, "[[100.003, 50.0015]]", "[[100, 50]]");
+  g_assert_true (fr_scene_load_doc (scene, doc, NULL));
+  assert_marker (scene, FR_MARKER_SOURCE, 0, 100.0 + 300 * 1e-5, 50.0 + 150 * 1e-5);
+  assert_marker (scene, FR_MARKER_RECEIVER, 0, 100.0, 50.0);
+  g_assert_finalize_object (scene);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/scene-load/outside-refused", test_outside_refused);
+  g_test_add_func ("/app/scene-load/edge-accepted", test_edge_accepted);
+  return g_test_run ();
+}
