@@ -482,6 +482,20 @@ fr_application_command_line (GApplication            *app,
                   return usage_error (cmdline, _("--%s: expected X,Z, not “%s”"),
                                       k == 0 ? "source" : "receiver", list[i]);
                 }
+              /* Snapped to the nearest node, as a click is; outside the
+               * grid it would land on the edge, somewhere else. */
+              if (!fr_scene_grid_holds (scene, xz[0], xz[1]))
+                {
+                  const fr_grid *g = fr_scene_get_grid (scene);
+
+                  fr_scene_end_edit (scene, NULL);
+                  gtk_window_destroy (GTK_WINDOW (window));
+                  return usage_error (cmdline, _("--%s %s lies outside the grid (x from %g to %g, "
+                                                 "z from %g to %g)"),
+                                      k == 0 ? "source" : "receiver", list[i], g->x0,
+                                      g->x0 + (double) (g->nx - 1) * g->dx, g->z0,
+                                      g->z0 + (double) (g->nz - 1) * g->dz);
+                }
               fr_scene_add_marker (scene, k == 0 ? FR_MARKER_SOURCE : FR_MARKER_RECEIVER,
                                    xz[0], xz[1]);
             }

@@ -445,6 +445,35 @@ fr_scene_get_markers (FrScene      *self,
   return a != NULL ? (const FrPoint *) a->data : NULL;
 }
 
+/* Whether v lies on [lo, hi] up to rounding: a millionth of a spacing d,
+ * or a few units in the last place of coordinates that large, beyond
+ * either end (a file's decimals, or an edge written as x0 + (n − 1)·d). */
+static gboolean
+on_axis (double v,
+         double lo,
+         double hi,
+         double d)
+{
+  double tol = MAX (1e-6 * d, 4.0 * DBL_EPSILON * MAX (fabs (lo), fabs (hi)));
+
+  return v >= lo - tol && v <= hi + tol;
+}
+
+/* Whether (x, z) lies on the scene's grid, up to rounding (on_axis):
+ * what a scene file's or the command line's points must. */
+gboolean
+fr_scene_grid_holds (FrScene *self,
+                     double   x,
+                     double   z)
+{
+  const fr_grid *g;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  g = fr_scene_get_grid (self);
+  return on_axis (x, g->x0, g->x0 + (double) (g->nx - 1) * g->dx, g->dx) &&
+         on_axis (z, g->z0, g->z0 + (double) (g->nz - 1) * g->dz, g->dz);
+}
+
 /* The grid node nearest to (x, z), clamped into the grid: sources must
  * lie on nodes (CONTRACT.md), and a click or a drag beyond the model stops
  * at its edge, where the user sees the marker.  A scene file's points are
@@ -1108,20 +1137,6 @@ fr_scene_to_doc (FrScene *self)
   copy_points (doc->sources, self->sources);
   copy_points (doc->receivers, self->receivers);
   return doc;
-}
-
-/* Whether v lies on [lo, hi] up to rounding: a millionth of a spacing d,
- * or a few units in the last place of coordinates that large, beyond
- * either end (a file's decimals, or an edge written as x0 + (n − 1)·d). */
-static gboolean
-on_axis (double v,
-         double lo,
-         double hi,
-         double d)
-{
-  double tol = MAX (1e-6 * d, 4.0 * DBL_EPSILON * MAX (fabs (lo), fabs (hi)));
-
-  return v >= lo - tol && v <= hi + tol;
 }
 
 /* Every source and receiver of doc on the grid, up to rounding.  Those in

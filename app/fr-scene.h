@@ -61,6 +61,9 @@ float          fr_scene_velocity_at         (FrScene        *self,
 const FrPoint *fr_scene_get_markers         (FrScene        *self,
                                              FrMarkerKind    kind,
                                              guint          *n);
+gboolean       fr_scene_grid_holds          (FrScene        *self,
+                                             double          x,
+                                             double          z);
 gboolean       fr_scene_snap                (FrScene        *self,
                                              double          x,
                                              double          z,

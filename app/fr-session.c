@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -313,6 +314,14 @@ fr_session_save_to (FrSession   *self,
   return TRUE;
 }
 
+static gboolean
+has_json_suffix (const char *path)
+{
+  size_t n = strlen (path);
+
+  return n >= 5 && g_ascii_strcasecmp (path + n - 5, ".json") == 0;
+}
+
 static void
 save_as_response_cb (GtkNativeDialog *chooser,
                      int              response,
@@ -329,6 +338,19 @@ save_as_response_cb (GtkNativeDialog *chooser,
       if (path == NULL)
         error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                      _("Only local files can be written"));
+      /* Scenes are opened by their .json ending: a name without it gets
+       * it, unless that would replace a file the chooser did not ask about. */
+      else if (!has_json_suffix (path))
+        {
+          char *with = g_strconcat (path, ".json", NULL);
+
+          if (g_file_test (with, G_FILE_TEST_EXISTS))
+            error = g_error_new (G_IO_ERROR, G_IO_ERROR_EXISTS,
+                                 _("Scene files end in .json, and %s already exists; type its "
+                                   "name with .json to replace it, or choose another"), with);
+          g_free (path);
+          path = with;
+        }
       if (error != NULL || !fr_session_save_to (self, path, &error))
         {
           fr_window_show_error (self->window, _("Could not save the scene"), error);

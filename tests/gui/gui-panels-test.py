@@ -460,6 +460,19 @@ def t_numbers_out_of_range():
     return not bad, "\n".join(bad) or "%d cases refused" % len(cases)
 
 
+def t_points_outside():
+    """--source and --receiver outside the example's grid (x 0 to 3, z 0 to
+    1.5) are refused, not moved onto its edge."""
+    bad = []
+    for args in (("--source", "5,0"), ("--receiver", "1,-0.5"), ("--receiver", "1,1.6")):
+        rc, err = refused(*args)
+        line = err[0] if err else ""
+        if rc != 2 or len(err) != 1 or not line.startswith("foldray: %s %s lies outside the grid"
+                                                          % args) or "0 to 3" not in line:
+            bad.append("%s: exit %d; stderr %s" % (" ".join(args), rc, err))
+    return not bad, "\n".join(bad) or "3 cases refused"
+
+
 def t_geometry_too_small():
     rc, err = refused("--geometry", "10x10")
     line = err[0] if err else ""
@@ -511,6 +524,7 @@ check("--example=nope is refused with the known examples on stderr, exit 2", t_u
 check("numeric options out of range are refused naming the option and its range, exit 2",
       t_numbers_out_of_range)
 check("--geometry 10x10 says which sizes are allowed, exit 2", t_geometry_too_small)
+check("--source and --receiver outside the grid are refused, exit 2", t_points_outside)
 check("a corrupt SCENE.json opens the example with the error in a dialog and once on stderr, no warning",
       lambda: bad_file_dialog("corrupt.json", b'{"format": "foldray-scene", "layers": [',
                               "17-corrupt-scene"))

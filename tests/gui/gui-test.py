@@ -968,6 +968,57 @@ def t_files_quit_asks():
         a.quit()
 
 
+def save_as_typed(a, path):
+    """☰ → Save Scene As…, the whole path typed into the chooser's name."""
+    click_at(a, MENU_BUTTON)
+    time.sleep(0.5)
+    xdo("key", "a")
+    shown = wait_for(lambda: run("xdotool", "search", "--onlyvisible", "--name", "Save Scene",
+                                 check=False).stdout.strip() != "", timeout=5.0)
+    time.sleep(0.5)
+    xdo("key", "ctrl+a")
+    xdo("type", path)
+    xdo("key", "Return")
+    return shown
+
+
+def t_files_save_as_adds_json():
+    """Save As with a name without .json saves NAME.json (scenes are opened
+    by that ending); when NAME.json exists, the chooser never asked about
+    it, so nothing is replaced and a dialog says why."""
+    d = os.path.join(FILES, "save-as")
+    os.makedirs(d, exist_ok=True)
+    env = dict(FILES_ENV, FOLDRAY_STATE_DIR=os.path.join(FILES, "state-save-as"))
+    a = App("--clear", name="files-save-as", env=env)
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+        shown = save_as_typed(a, os.path.join(d, "noext"))
+        saved = wait_for(lambda: os.path.exists(os.path.join(d, "noext.json")))
+        title = a.wait_title(lambda t: "noext" in t)
+        with open(os.path.join(d, "other.json"), "w") as f:
+            f.write("keep me")
+        save_as_typed(a, os.path.join(d, "other"))
+        # The chooser closes, then the error dialog is the window beside
+        # the main one.
+        wait_for(lambda: run("xdotool", "search", "--onlyvisible", "--name", "Save Scene",
+                             check=False).stdout.strip() == "", timeout=5.0)
+        dialog = wait_for(lambda: len(run("xdotool", "search", "--onlyvisible", "--pid",
+                                          str(a.proc.pid), check=False).stdout.split()) > 1,
+                          timeout=5.0)
+        time.sleep(0.5)
+        screenshot("48-files-save-as-exists")
+        kept = open(os.path.join(d, "other.json")).read() == "keep me"
+        names = sorted(os.listdir(d))
+        return (shown and saved and title == "noext.json — Foldray" and dialog and kept
+                and names == ["noext.json", "other.json"],
+                "chooser shown %s; noext.json written %s; title %r; other.json kept %s, refused "
+                "in a dialog %s; files %s" % (shown, saved, title, kept, dialog, names))
+    finally:
+        a.quit()
+
+
 def t_files_two_instances():
     env = dict(FILES_ENV, FOLDRAY_STATE_DIR=os.path.join(FILES, "state2"))
     a1 = App(files_scene("s3.json"), name="files-first", env=env)
@@ -1016,6 +1067,7 @@ for name, fn in [
     ("files: opening another scene with unsaved edits asks first; nothing left to undo", t_files_open_asks),
     ("files: Ctrl+Q with unsaved edits asks, and Save writes the file before quitting", t_files_quit_asks),
     ("files: a second instance keeps its own autosave; a crashed one's is recovered", t_files_two_instances),
+    ("files: Save As adds .json to a name without it, and replaces nothing unasked", t_files_save_as_adds_json),
 ]:
     if not check(name, fn) and fn is t_files_click_modifies:
         break
