@@ -376,7 +376,8 @@ draw_colorbar (cairo_t            *cr,
     {
       double f = i / 2.0;   /* 0: top (vmax) .. 1: bottom (vmin) */
 
-      g_snprintf (buf, sizeof buf, "%.3g", vmax + f * (vmin - vmax));
+      /* Four digits: velocities in m/s read 5800, not 5.8e+03. */
+      g_snprintf (buf, sizeof buf, "%.4g", vmax + f * (vmin - vmax));
       label_init (&labels[i], cr, buf, k);
       label_place (&labels[i], x + w + 4.0 * k, y + f * h, 0.0, 0.5);
       label_keep_in (&labels[i], g);

@@ -68,7 +68,8 @@ layer_title (guint          index,
              const FrLayer *l)
 {
   /* Translators: a row of the layer list: its number and velocity at the top */
-  return g_strdup_printf (_("Layer %u: v = %.3g"), index + 1, l->v_top);
+  /* Four digits: 1500 m/s reads 1500, not 1.5e+03. */
+  return g_strdup_printf (_("Layer %u: v = %.4g"), index + 1, l->v_top);
 }
 
 /* Significant digits of the Extent and Spacing fields: more than anyone

@@ -483,6 +483,42 @@ test_model_outlines (void)
   g_rmdir (dir);
 }
 
+/* Velocities in m/s: the colour bar's labels are whole numbers (1500,
+ * 3650, 5800), not 1.5e+03. */
+static void
+test_colour_bar_metres (void)
+{
+  fr_grid g = fr_grid_2d (61, 41, 50.0, 50.0, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "metres.pdf", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  FrView view;
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = i / g.nx < 20 ? 1500.0f : 5800.0f;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  fr_scene_set_model (scene, "metres", &g, bytes);
+  make_view (scene, &view);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+    g_assert_no_error (error);
+  }
+  text = run_tool ("pdftotext", pdf);
+  g_test_message ("the figure's text: %s", text);
+  g_assert_nonnull (strstr (text, "5800"));
+  g_assert_nonnull (strstr (text, "3650"));
+  g_assert_nonnull (strstr (text, "1500"));
+  g_assert_null (strstr (text, "e+0"));
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 /* Whether (r, g, b) is a colour, not paper or ink: the field and the
  * colour bar are colours, the labels and lines grey. */
 static gboolean
@@ -733,6 +769,7 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/folds", test_fold_figure);
   g_test_add_func ("/figure/rays", test_rays_figure);
   g_test_add_func ("/figure/model-outlines", test_model_outlines);
+  g_test_add_func ("/figure/colour-bar-metres", test_colour_bar_metres);
   g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
   g_test_add_func ("/figure/layout", test_figure_layout);
   g_test_add_func ("/figure/wide-z-labels", test_figure_wide_z_labels);
