@@ -21,7 +21,6 @@ canvas's middle.  The harness (App, screenshots, TAP) is guilib.py."""
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -454,15 +453,11 @@ def t_interfaces_drawn():
 
 def t_exported_png_interfaces():
     """The PNG export (the GL picture and the axes) shows the interfaces."""
-    v = ol.view()
     ol.quit()
     e = App(THREE_LAYER, "--interval", "0", "--export-on-idle", OUTLINE_EXPORT, name="outlines-export")
-    try:
-        rc = e.proc.wait(90)
-    except subprocess.TimeoutExpired:
-        e.quit()
+    rc = e.wait_exit()
+    if rc is None:
         return False, "did not quit after exporting"
-    e.quit()
     img = read_png(os.path.join(OUTLINE_EXPORT, "canvas.png"))
     v = e.view()
 

@@ -228,12 +228,9 @@ exp = {}
 def t_export_runs():
     a = App("--source", "1.5,0", "--receiver", "0.3,0", "--receiver", "2.7,0",
             "--export-on-idle", EXPORT_DIR, name="export")
-    try:
-        rc = a.proc.wait(90)
-    except subprocess.TimeoutExpired:
-        a.quit()
+    rc = a.wait_exit()
+    if rc is None:
         return False, "did not quit after exporting"
-    a.quit()
     names = sorted(os.listdir(EXPORT_DIR)) if os.path.isdir(EXPORT_DIR) else []
     exp["view"] = a.view()
     want = ["T.npy", "T.vti", "canvas.png", "figure.pdf", "figure.svg", "rays.csv", "rays.vtp",
@@ -490,12 +487,9 @@ shutil.rmtree(FOLD_EXPORT, ignore_errors=True)
 
 def t_fold_export():
     a = App("--mode", "folds", "--psi-a", "0.3,-0.2", "--export-on-idle", FOLD_EXPORT, name="fold-export")
-    try:
-        rc = a.proc.wait(90)
-    except subprocess.TimeoutExpired:
-        a.quit()
+    rc = a.wait_exit()
+    if rc is None:
         return False, "did not quit after exporting"
-    a.quit()
     names = sorted(os.listdir(FOLD_EXPORT)) if os.path.isdir(FOLD_EXPORT) else []
     ok = rc == 0 and {"horizons.csv", "horizons.vtp", "figure.svg", "figure.pdf", "T.npy"} <= set(names)
     notes = ["exit %d, files %s" % (rc, names)]
@@ -543,12 +537,9 @@ def t_fold_scene_cli():
         json.dump(scene, f)
     exported = os.path.join(FOLD_SCENE_DIR, "export")
     a = App(path, "--mode", "folds", "--export-on-idle", exported, name="fold-scene")
-    try:
-        rc = a.proc.wait(90)
-    except subprocess.TimeoutExpired:
-        a.quit()
+    rc = a.wait_exit()
+    if rc is None:
         return False, "did not quit after exporting"
-    a.quit()
     cli_t = os.path.join(FOLD_SCENE_DIR, "cli-T.npy")
     r = run(CLI, "fold", "--scene", path, "--out", cli_t, check=False)
     if rc != 0 or r.returncode != 0:

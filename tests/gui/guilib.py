@@ -225,6 +225,17 @@ class App:
         with open(self.stderr_path) as f:
             return [l for l in f.read().splitlines() if BAD_STDERR.search(l)]
 
+    def wait_exit(self, timeout=90):
+        """Waits for the process to exit on its own (--export-on-idle);
+        its status, or None when it did not within timeout.  Either way
+        the process is gone after."""
+        try:
+            rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            rc = None
+        self.quit()
+        return rc
+
     def quit(self):
         if self.proc.poll() is None:
             self.proc.terminate()
