@@ -239,9 +239,11 @@ fr_session_open (FrSession   *self,
   if ((doc = fr_scene_doc_load (path, error)) == NULL)
     return FALSE;
   canvas = fr_window_get_canvas (self->window);
-  fr_canvas_set_result (canvas, NULL);
+  /* The old result goes only once the scene is replaced: a refused file
+   * leaves the picture as it was. */
   if (!fr_scene_load_doc (fr_window_get_scene (self->window), doc, error))
     return FALSE;
+  fr_canvas_set_result (canvas, NULL);
   /* A back end this build lacks falls back to Automatic, with a notice
    * under the drop-down. */
   fr_side_panel_load_solver (fr_window_get_side_panel (self->window), doc);

@@ -1316,6 +1316,50 @@ def t_grid_outside_refused():
             "title %r; dialog windows %s; said %s; file untouched %s" % (title, dialogs, said, same))
 
 
+def t_open_refused_keeps_picture():
+    """Opening that scene over a solved one: refused in a dialog, and the
+    solved picture stays (its result was dropped before the check)."""
+    keep = files_scene("keep.json")
+    a = App(keep, name="open-refused")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        before = a.canvas(a.stable_shot("65-open-refused-before")).astype(int)
+        click_at(a, MENU_BUTTON)              # ☰ → Open…
+        time.sleep(0.5)
+        xdo("key", "o")
+        shown = wait_for(lambda: run("xdotool", "search", "--onlyvisible", "--name", "Open Scene",
+                                     check=False).stdout.strip() != "", timeout=5.0)
+        time.sleep(0.5)
+        xdo("key", "ctrl+l")
+        xdo("type", os.path.join(FILES, "outside.json"))
+        time.sleep(0.5)
+        chooser_gone = lambda: run("xdotool", "search", "--onlyvisible", "--name", "Open Scene",
+                                   check=False).stdout.strip() == ""
+        for _ in range(3):                    # the first Return may take a completion
+            xdo("key", "Return")
+            if wait_for(chooser_gone, timeout=2.0):
+                break
+        gone = chooser_gone()
+        dialog = wait_for(lambda: len(run("xdotool", "search", "--onlyvisible", "--pid",
+                                          str(a.proc.pid), check=False).stdout.split()) > 1,
+                          timeout=5.0)
+        time.sleep(1.0)
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        after = a.canvas(a.stable_shot("66-open-refused-after")).astype(int)
+        # The dialog sits over the window's top left: compare below it.
+        top = 140
+        differ = float((np.abs(after[top:] - before[top:]).max(axis=-1) > 24).mean())
+        title = a.title()
+    finally:
+        a.quit()
+    return (shown and gone and dialog and title == "keep.json — Foldray" and differ < 0.002,
+            "chooser shown %s, closed %s; dialog %s; title %r; %.3f%% of the canvas below the "
+            "dialog changed" % (shown, gone, dialog, title, 100 * differ))
+
+
 for name, fn in [
     ("grid: a scene at spacing 1e-5 shows its extent and spacing; visiting the fields edits nothing",
      t_grid_tiny_shown),
@@ -1323,6 +1367,7 @@ for name, fn in [
     ("grid: a scene in metres shows 3000 and 10 whole; visiting the fields edits nothing", t_grid_metre_shown),
     ("grid: + on its width adds one 10 m cell; z stays", t_grid_metre_step),
     ("grid: a scene with receivers outside its grid is refused with a dialog naming one", t_grid_outside_refused),
+    ("grid: opening it over a solved scene is refused and keeps the picture", t_open_refused_keeps_picture),
 ]:
     check(name, fn)
 if gapp is not None:
