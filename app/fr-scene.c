@@ -3,7 +3,6 @@
 
 #include "config.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -445,33 +444,16 @@ fr_scene_get_markers (FrScene      *self,
   return a != NULL ? (const FrPoint *) a->data : NULL;
 }
 
-/* Whether v lies on [lo, hi] up to rounding: a millionth of a spacing d,
- * or a few units in the last place of coordinates that large, beyond
- * either end (a file's decimals, or an edge written as x0 + (n − 1)·d). */
-static gboolean
-on_axis (double v,
-         double lo,
-         double hi,
-         double d)
-{
-  double tol = MAX (1e-6 * d, 4.0 * DBL_EPSILON * MAX (fabs (lo), fabs (hi)));
-
-  return v >= lo - tol && v <= hi + tol;
-}
-
-/* Whether (x, z) lies on the scene's grid, up to rounding (on_axis):
- * what a scene file's or the command line's points must. */
+/* Whether (x, z) lies on the scene's grid, up to rounding, by the rule
+ * foldray-cli applies (fr_grid_contains): what a scene file's or the
+ * command line's points must. */
 gboolean
 fr_scene_grid_holds (FrScene *self,
                      double   x,
                      double   z)
 {
-  const fr_grid *g;
-
   g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
-  g = fr_scene_get_grid (self);
-  return on_axis (x, g->x0, g->x0 + (double) (g->nx - 1) * g->dx, g->dx) &&
-         on_axis (z, g->z0, g->z0 + (double) (g->nz - 1) * g->dz, g->dz);
+  return fr_grid_contains (fr_scene_get_grid (self), x, 0.0, z);
 }
 
 /* The grid node nearest to (x, z), clamped into the grid: sources must
@@ -1160,7 +1142,7 @@ check_points (const FrSceneDoc  *doc,
       {
         const FrVertex *v = &g_array_index (lists[k], FrVertex, i);
 
-        if (on_axis (v->x, g->x0, x1, g->dx) && on_axis (v->z, g->z0, z1, g->dz))
+        if (fr_grid_contains (g, v->x, 0.0, v->z))
           continue;
         if (n_out++ == 0)
           {

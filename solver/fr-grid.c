@@ -75,12 +75,16 @@ fr_grid_node_position (const fr_grid *g, size_t ix, size_t iy, size_t iz,
   if (z) *z = g->z0 + (double) iz * g->dz;
 }
 
-/* Fractional index of a coordinate along one axis, or false when outside. */
+/* Fractional index of a coordinate along one axis, or false when outside.
+ * Up to rounding beyond either end is inside: a millionth of a spacing, as
+ * fr_grid_exact_node allows off a node, or a few units in the last place
+ * of coordinates that large (an edge written in decimals far from the
+ * origin). */
 static bool
 axis_locate (double v, double v0, double d, size_t n, double *f)
 {
   double t = (v - v0) / d;
-  const double tol = 1e-9;
+  const double tol = fmax (1e-6, 8.0 * DBL_EPSILON * fmax (fabs (v), fabs (v0)) / d);
 
   if (!isfinite (t) || t < -tol || t > (double) (n - 1) + tol)
     return false;

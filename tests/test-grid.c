@@ -30,6 +30,19 @@ test_contains_and_snap (void)
   g_assert_true (fr_grid_contains (&g, 4.0, 0, 20.0));
   g_assert_false (fr_grid_contains (&g, 4.01, 0, 20.0));
   g_assert_false (fr_grid_contains (&g, -1.0, 0, 9.99));
+  /* Up to rounding beyond an edge is on it: a millionth of a spacing, as
+   * off a node (fr_grid_exact_node); a thousandth is beyond. */
+  g_assert_true (fr_grid_contains (&g, 4.0 + 0.4e-6, 0, 20.0 - 1.9e-6));
+  g_assert_false (fr_grid_contains (&g, 4.0 + 0.5e-3, 0, 20.0));
+  g_assert_true (fr_grid_exact_node (&g, 4.0 + 0.4e-6, 0, 20.0, &ix, NULL, &iz));
+  g_assert_cmpuint (ix, ==, 10);
+  {
+    /* A fine grid far from the origin: its far edge written in decimals. */
+    fr_grid f = fr_grid_2d (301, 151, 1e-5, 1e-5, 100.0, 50.0);
+
+    g_assert_true (fr_grid_contains (&f, 100.003, 0, 50.0015));
+    g_assert_false (fr_grid_contains (&f, 100.003001, 0, 50.0015));
+  }
   g_assert_true (fr_grid_nearest_node (&g, 0.24, 0, 13.1, &ix, NULL, &iz));
   g_assert_cmpuint (ix, ==, 2);
   g_assert_cmpuint (iz, ==, 2);
