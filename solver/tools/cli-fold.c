@@ -365,8 +365,8 @@ load_starts (fold_job *job)
       if (!fr_grid_contains (g, x, y, z))
         {
           if (nd == 3)
-            return cli_fail (CLI_EXIT_USAGE, "--source %g,%g,%g lies outside the grid (%s)", x, y, z, extent);
-          return cli_fail (CLI_EXIT_USAGE, "--source %g,%g lies outside the grid (%s)", x, z, extent);
+            return cli_fail (CLI_EXIT_USAGE, "--source %.15g,%.15g,%.15g lies outside the grid (%s)", x, y, z, extent);
+          return cli_fail (CLI_EXIT_USAGE, "--source %.15g,%.15g lies outside the grid (%s)", x, z, extent);
         }
       for (int a = 0; a < nd; a++)
         job->src_flat[s * (size_t) nd + (size_t) a] = v[a];

@@ -225,8 +225,8 @@ check_receivers (const char *scene, const fr_grid *g, GArray *points)
       const FrVertex *v = &g_array_index (points, FrVertex, i);
 
       if (!fr_grid_contains (g, v->x, 0.0, v->z))
-        return cli_fail (CLI_EXIT_USAGE, "--scene %s: receiver %u at (%g, %g) lies outside the grid "
-                         "(x from %g to %g, z from %g to %g)", scene, i + 1, v->x, v->z,
+        return cli_fail (CLI_EXIT_USAGE, "--scene %s: receiver %u at (%.15g, %.15g) lies outside the grid "
+                         "(x from %.15g to %.15g, z from %.15g to %.15g)", scene, i + 1, v->x, v->z,
                          g->x0, g->x0 + (double) (g->nx - 1) * g->dx,
                          g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
     }

@@ -224,7 +224,7 @@ check_geometry (spr_job *job)
       double x = job->sources[2 * s], z = job->sources[2 * s + 1];
       size_t ix, iz;
       if (!fr_grid_contains (g, x, 0.0, z))
-        return cli_fail (CLI_EXIT_USAGE, "--source %g,%g lies outside the grid (%s)", x, z, extent);
+        return cli_fail (CLI_EXIT_USAGE, "--source %.15g,%.15g lies outside the grid (%s)", x, z, extent);
       if (!fr_grid_exact_node (g, x, 0.0, z, &ix, NULL, &iz))
         {
           fr_grid_nearest_node (g, x, 0.0, z, &ix, NULL, &iz);
@@ -243,7 +243,7 @@ check_geometry (spr_job *job)
     {
       double x = job->receivers.xyz[2 * k], z = job->receivers.xyz[2 * k + 1];
       if (!fr_grid_contains (g, x, 0.0, z))
-        return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver %g,%g lies outside the grid (%s)",
+        return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver %.15g,%.15g lies outside the grid (%s)",
                          job->receivers_path, k + 2, x, z, extent);
     }
   return CLI_EXIT_OK;
