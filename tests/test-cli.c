@@ -765,9 +765,9 @@ static const fail_case fail_cases[] = {
   { "bad origin", 2, "--origin", { GOOD, "--origin", "1", "--out", "@OUT" } },
   { "source outside", 2, "--source",
     { "--velocity", "@V", "--spacing", "0.5", "--source", "100,5", "--radius", "5", "--out", "@OUT" } },
-  /* Just beyond the edge: named with its digits, not rounded onto it. */
-  { "source just outside", 2, "--source 20.0009,5 lies outside the grid (x from 0 to 20",
-    { "--velocity", "@V", "--spacing", "0.5", "--source", "20.0009,5", "--radius", "5", "--out", "@OUT" } },
+  /* Just beyond the edge: named with its digits (%g said 20.0001). */
+  { "source just outside", 2, "--source 20.00009,5 lies outside the grid (x from 0 to 20",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "20.00009,5", "--radius", "5", "--out", "@OUT" } },
   { "source not on a node", 2, "--source",
     { "--velocity", "@V", "--spacing", "0.5", "--source", "10.2,5", "--radius", "5", "--out", "@OUT" } },
   { "second source bad", 2, "--source", { GOOD, "--source", "-1,0", "--out", "@OUT" } },
