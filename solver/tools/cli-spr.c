@@ -37,7 +37,9 @@ usage (void)
         "Shortest-path ray tracing through a 2D velocity grid of shape (nz, nx).\n"
         "Coordinates are in model units; a source must lie on a node, a receiver\n"
         "is snapped to its nearest node.  T.npy is float32 unless --precision double;\n"
-        "unreached nodes hold +inf.  --stats prints one JSON object on stdout.");
+        "unreached nodes hold +inf.  Velocities are solved in float32 (a float64 V.npy\n"
+        "is rounded to it, about 6e-8 relative); --precision double computes the\n"
+        "weights and times in double.  --stats prints one JSON object on stdout.");
 }
 
 typedef struct spr_job {
