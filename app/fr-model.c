@@ -259,11 +259,16 @@ fr_model_grid_with_extent (const fr_grid *grid,
                            double         depth,
                            fr_grid       *out)
 {
-  size_t nx, nz;
+  double w0, d0;
+  size_t nx = grid->nx, nz = grid->nz;
 
   g_return_val_if_fail (grid != NULL && out != NULL, FALSE);
 
-  if (!nodes_for (width, grid->dx, &nx) || !nodes_for (depth, grid->dz, &nz))
+  /* An axis at its current extent keeps its count, however many nodes a
+   * loaded grid has: only an axis that changes is held to the limit. */
+  fr_model_grid_extent (grid, &w0, &d0);
+  if ((width != w0 && !nodes_for (width, grid->dx, &nx)) ||
+      (depth != d0 && !nodes_for (depth, grid->dz, &nz)))
     return FALSE;
   *out = fr_grid_2d (nx, nz, grid->dx, grid->dz, grid->x0, grid->z0);
   return TRUE;
@@ -280,7 +285,8 @@ fr_model_grid_with_nodes (const fr_grid *grid,
 
   g_return_val_if_fail (grid != NULL && out != NULL, FALSE);
 
-  if (nx < 2 || nz < 2 || nx > FR_MODEL_MAX_NODES || nz > FR_MODEL_MAX_NODES)
+  if (nx < 2 || nz < 2 || (nx != grid->nx && nx > FR_MODEL_MAX_NODES) ||
+      (nz != grid->nz && nz > FR_MODEL_MAX_NODES))
     return FALSE;
   fr_model_grid_extent (grid, &width, &depth);
   *out = fr_grid_2d (nx, nz,

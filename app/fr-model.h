@@ -100,8 +100,9 @@ void          fr_background_free        (FrBackground  *background);
  * or coarsened), a new spacing keeps the extent as nearly as whole cells
  * allow (n = round (extent / d) + 1, the extent then (n − 1)·d).  The
  * origin stays; an axis given its current value stays exactly as it was.
- * FALSE when a value is not positive and finite, or the grid would need
- * more than FR_MODEL_MAX_NODES nodes along an axis; at least 2 are kept. */
+ * FALSE when a value is not positive and finite, or an axis that changes
+ * would need more than FR_MODEL_MAX_NODES nodes (a loaded grid may have
+ * more along the other); at least 2 are kept. */
 #define FR_MODEL_MAX_NODES 8192
 
 void          fr_model_grid_extent      (const fr_grid *grid,

@@ -864,7 +864,7 @@ grid_edit_fn (FrModel       *m,
       ok = fr_model_grid_with_extent (&m->grid, e->x, e->z, &g);
       break;
     case GRID_NODES:
-      ok = e->x <= FR_MODEL_MAX_NODES && e->z <= FR_MODEL_MAX_NODES &&
+      ok = e->x <= G_MAXUINT && e->z <= G_MAXUINT &&
            fr_model_grid_with_nodes (&m->grid, (guint) e->x, (guint) e->z, &g);
       break;
     case GRID_SPACING:

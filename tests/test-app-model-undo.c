@@ -300,6 +300,22 @@ test_grid_arithmetic (void)
   g_assert_false (fr_model_grid_with_spacing (&g, 0.0, 0.01, &out));
   g_assert_false (fr_model_grid_with_spacing (&g, 0.01, INFINITY, &out));
   g_assert_false (fr_model_grid_with_spacing (&g, 1e-4, 0.01, &out));
+
+  /* A loaded grid wider than the limit: the other axis is still edited,
+   * and the wide one kept as it is; only a change of it is refused. */
+  {
+    fr_grid wide = fr_grid_2d (FR_MODEL_MAX_NODES + 1809, 151, 0.01, 0.01, 0.0, 0.0);
+
+    fr_model_grid_extent (&wide, &w, &d);
+    g_assert_true (fr_model_grid_with_nodes (&wide, wide.nx, 301, &out));
+    assert_grid (&out, wide.nx, 301, 0.01, 0.005);
+    g_assert_true (fr_model_grid_with_extent (&wide, w, 3.0, &out));
+    assert_grid (&out, wide.nx, 301, 0.01, 0.01);
+    g_assert_true (fr_model_grid_with_spacing (&wide, wide.dx, 0.005, &out));
+    assert_grid (&out, wide.nx, 301, 0.01, 0.005);
+    g_assert_false (fr_model_grid_with_nodes (&wide, wide.nx + 1, 151, &out));
+    g_assert_false (fr_model_grid_with_extent (&wide, w + 1.0, d, &out));
+  }
 }
 
 /* The panel's rows through the scene: each edit is one undo step that
