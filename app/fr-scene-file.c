@@ -8,8 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fr-array.h"
 #include "fr-atomic-file.h"
@@ -1143,7 +1141,6 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   g_autofree char *text = NULL;
   g_autofree char *target = NULL;
   size_t len;
-  int fd;
 
   g_return_val_if_fail (doc != NULL && doc->model != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -1159,13 +1156,11 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   dir = g_path_get_dirname (abs);
   text = fr_scene_doc_to_json (doc, dir);
   len = strlen (text);
-  fd = fileno (af.fp);
 
-  /* Write and flush here rather than in fr_atomic_commit: a full disk is
-   * then told with its own errno, about path.  (fr_atomic_open kept the
-   * old file's mode and owner.) */
+  /* A write that fails here is told with its own errno, which the
+   * stream's error flag would lose by the commit. */
   errno = 0;
-  if (fwrite (text, 1, len, af.fp) != len || fflush (af.fp) != 0 || fsync (fd) != 0)
+  if (fwrite (text, 1, len, af.fp) != len)
     {
       int e = errno != 0 ? errno : EIO;
 
@@ -1173,8 +1168,8 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
       return save_failed (error, path, e);
     }
 
-  /* Left: close and rename, whose message names the target; a link's
-   * target is named as the link the user saves. */
+  /* Flush, fsync, close and rename: the commit's message names the
+   * target; a link's target is named as the link the user saves. */
   target = g_strdup (af.path);
   if (fr_atomic_commit (&af, &err) != FR_OK)
     {

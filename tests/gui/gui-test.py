@@ -806,6 +806,16 @@ def wait_for(pred, timeout=10.0):
     return pred()
 
 
+def window_shown(name):
+    """Whether a window titled name is on the screen (a file chooser)."""
+    return run("xdotool", "search", "--onlyvisible", "--name", name, check=False).stdout.strip() != ""
+
+
+def windows_of(a):
+    """The visible windows of a's process: its main one, dialogs."""
+    return run("xdotool", "search", "--onlyvisible", "--pid", str(a.proc.pid), check=False).stdout.split()
+
+
 def place_source(a, x, z):
     xdo("mousemove", *a.to_screen(x, z))
     xdo("click", 1)
@@ -896,8 +906,7 @@ def t_files_example_untitled():
     click_at(fapp, MENU_BUTTON)               # ☰ → Save Scene (what Ctrl+S does)
     time.sleep(0.5)
     xdo("key", "s")
-    chooser = wait_for(lambda: run("xdotool", "search", "--onlyvisible", "--name", "Save Scene",
-                                   check=False).stdout.strip() != "", timeout=5.0)
+    chooser = wait_for(lambda: window_shown("Save Scene"), timeout=5.0)
     time.sleep(0.5)
     screenshot("43-files-example-ctrl-s")
     if chooser:
@@ -964,8 +973,7 @@ def save_as_typed(a, path):
     click_at(a, MENU_BUTTON)
     time.sleep(0.5)
     xdo("key", "a")
-    shown = wait_for(lambda: run("xdotool", "search", "--onlyvisible", "--name", "Save Scene",
-                                 check=False).stdout.strip() != "", timeout=5.0)
+    shown = wait_for(lambda: window_shown("Save Scene"), timeout=5.0)
     time.sleep(0.5)
     xdo("key", "ctrl+a")
     xdo("type", path)
@@ -993,11 +1001,8 @@ def t_files_save_as_adds_json():
         save_as_typed(a, os.path.join(d, "other"))
         # The chooser closes, then the error dialog is the window beside
         # the main one.
-        wait_for(lambda: run("xdotool", "search", "--onlyvisible", "--name", "Save Scene",
-                             check=False).stdout.strip() == "", timeout=5.0)
-        dialog = wait_for(lambda: len(run("xdotool", "search", "--onlyvisible", "--pid",
-                                          str(a.proc.pid), check=False).stdout.split()) > 1,
-                          timeout=5.0)
+        wait_for(lambda: not window_shown("Save Scene"), timeout=5.0)
+        dialog = wait_for(lambda: len(windows_of(a)) > 1, timeout=5.0)
         time.sleep(0.5)
         screenshot("48-files-save-as-exists")
         kept = open(os.path.join(d, "other.json")).read() == "keep me"
@@ -1301,7 +1306,7 @@ def t_grid_outside_refused():
         title = a.title()
         # Besides the main window, one as tall as a dialog (not a tooltip).
         dialogs = []
-        for w in run("xdotool", "search", "--onlyvisible", "--pid", str(a.proc.pid), check=False).stdout.split():
+        for w in windows_of(a):
             geo = dict(l.split("=") for l in run("xdotool", "getwindowgeometry", "--shell", w).stdout.split())
             if w != a.win and int(geo["HEIGHT"]) >= 80:
                 dialogs.append("%sx%s" % (geo["WIDTH"], geo["HEIGHT"]))
@@ -1330,22 +1335,17 @@ def t_open_refused_keeps_picture():
         click_at(a, MENU_BUTTON)              # ☰ → Open…
         time.sleep(0.5)
         xdo("key", "o")
-        shown = wait_for(lambda: run("xdotool", "search", "--onlyvisible", "--name", "Open Scene",
-                                     check=False).stdout.strip() != "", timeout=5.0)
+        shown = wait_for(lambda: window_shown("Open Scene"), timeout=5.0)
         time.sleep(0.5)
         xdo("key", "ctrl+l")
         xdo("type", os.path.join(FILES, "outside.json"))
         time.sleep(0.5)
-        chooser_gone = lambda: run("xdotool", "search", "--onlyvisible", "--name", "Open Scene",
-                                   check=False).stdout.strip() == ""
         for _ in range(3):                    # the first Return may take a completion
             xdo("key", "Return")
-            if wait_for(chooser_gone, timeout=2.0):
+            if wait_for(lambda: not window_shown("Open Scene"), timeout=2.0):
                 break
-        gone = chooser_gone()
-        dialog = wait_for(lambda: len(run("xdotool", "search", "--onlyvisible", "--pid",
-                                          str(a.proc.pid), check=False).stdout.split()) > 1,
-                          timeout=5.0)
+        gone = not window_shown("Open Scene")
+        dialog = wait_for(lambda: len(windows_of(a)) > 1, timeout=5.0)
         time.sleep(1.0)
         xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
         after = a.canvas(a.stable_shot("66-open-refused-after")).astype(int)
