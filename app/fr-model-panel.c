@@ -210,6 +210,10 @@ sync_from_model (FrModelPanel *self)
   fr_model_grid_extent (&m->grid, &width, &depth);
   show_grid_value (self->extent_x_spin, width, m->grid.dx);
   show_grid_value (self->extent_z_spin, depth, m->grid.dz);
+  /* Edits need 2 nodes an axis, so − stops there; a loaded grid one node
+   * wide still shows its 1. */
+  gtk_adjustment_set_lower (gtk_spin_button_get_adjustment (self->nx_spin), MIN (2.0, m->grid.nx));
+  gtk_adjustment_set_lower (gtk_spin_button_get_adjustment (self->nz_spin), MIN (2.0, m->grid.nz));
   show_grid_value (self->nx_spin, m->grid.nx, 0.0);
   show_grid_value (self->nz_spin, m->grid.nz, 0.0);
   show_grid_value (self->dx_spin, m->grid.dx, spacing_step (m->grid.dx));

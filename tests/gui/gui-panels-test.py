@@ -1183,11 +1183,41 @@ def t_grid_spacing():
     return ok, "spacing 0.007: grid %s; undone: %s" % (got, back)
 
 
+NODES_Z_ENTRY = (1085, 340)
+NODES_Z_MINUS = (1130, 340)
+NODES_Z_TEXT = (1062, 328, 1112, 352)
+
+
+def t_grid_nodes_floor():
+    """Nodes z 2, the least a grid may have: its − button is then
+    insensitive, so a click changes nothing (before, it offered 1 and the
+    panel said it was refused); Undo restores 151."""
+    job, _ = grid_edit(NODES_Z_ENTRY, "2", "56-grid-nodes-z-2")
+    two = grid_of(job)
+    before = screenshot("57-grid-nodes-z-2-before-minus")
+    posted = gapp.last_job()
+    click(*NODES_Z_MINUS)
+    xdo("mousemove", *QUIET)
+    time.sleep(1.0)
+    after = screenshot("58-grid-nodes-z-2-after-minus")
+    # The field keeps the focus, and its caret blinks: leave its text out.
+    after[NODES_Z_TEXT[1]:NODES_Z_TEXT[3], NODES_Z_TEXT[0]:NODES_Z_TEXT[2]] = \
+        before[NODES_Z_TEXT[1]:NODES_Z_TEXT[3], NODES_Z_TEXT[0]:NODES_Z_TEXT[2]]
+    changed = differs(before, after, PANEL_BOX)
+    quiet = gapp.last_job() == posted
+    ujob, _ = grid_undo("59-grid-nodes-z-undone")
+    back = grid_of(ujob)
+    ok = two[:2] == (301, 2) and changed == 0 and quiet and back == grid_of(grids["start"][0])
+    return ok, ("nodes z 2: grid %s; − changed %d panel pixels, no new job: %s; undone: %s" %
+                (two, changed, quiet, back))
+
+
 for name, fn in [
     ("grid: the window opens on a copy of the three-layer scene", t_grid_window),
     ("grid: Nodes 601 halves the spacing over the same extent; Undo restores it", t_grid_nodes),
     ("grid: Extent 4 adds nodes at the same spacing; Undo restores it", t_grid_extent),
     ("grid: Spacing 0.007 keeps the extent to whole cells; Undo restores it", t_grid_spacing),
+    ("grid: Nodes stops at 2; its − button then does nothing", t_grid_nodes_floor),
 ]:
     if not check(name, fn) and fn is t_grid_window:
         break
