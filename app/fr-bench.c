@@ -11,6 +11,7 @@
 
 #include "fr-application.h"
 #include "fr-bench.h"
+#include "fr-export.h"
 
 /* Pointer moves come at 60 Hz, like a real drag. */
 #define MOVE_INTERVAL_MS 16
@@ -155,7 +156,7 @@ report (Bench *b)
   g_print ("target: median <= 100 ms: %s\n", pass ? "PASS" : "FAIL");
   g_print ("csv: %s\n", b->csv_path);
 
-  if (!g_file_set_contents (b->csv_path, csv->str, (gssize) csv->len, &error))
+  if (!fr_export_write_file (b->csv_path, csv->str, csv->len, &error))
     g_printerr ("foldray: %s\n", error->message);
 }
 

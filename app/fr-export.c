@@ -3,12 +3,14 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "fr-array.h"
+#include "fr-atomic-file.h"
 #include "fr-axes-draw.h"
 #include "fr-csv.h"
 #include "fr-export.h"
@@ -174,32 +176,51 @@ fr_export_chooser_get_scale (GtkFileChooser *chooser,
   return scale != NULL ? CLAMP (atoi (scale), 1, 8) : 1;
 }
 
-/* Writes data to path atomically.  g_file_set_contents writes a temporary
- * file beside path and renames it, so a failed write leaves nothing
- * half-written; its errors name that temporary file ("x.png.Q7OMZ3"),
- * which the user never chose: name path instead. */
+/* Writes data to path atomically, through fr_atomic_file like every
+ * other output: a failed write leaves the old file whole; a symbolic link
+ * is written through; a device, pipe or folder at path is refused, not
+ * replaced; a file replaced keeps its permissions.  Errors name path, the
+ * file the user chose (never the temporary file, nor a link's target). */
 gboolean
 fr_export_write_file (const char  *path,
                       const void  *data,
                       gsize        length,
                       GError     **error)
 {
-  g_autoptr(GError) local = NULL;
-  g_autofree char *message = NULL;
+  fr_atomic_file af;
+  fr_error err = { 0 };
+  g_autofree char *target = NULL;
   const char *reason;
+  int e;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
-  if (g_file_set_contents (path, data, length, &local))
+  if (fr_atomic_open (&af, path, &err) != FR_OK)
+    {
+      target = g_strdup (path);
+      goto failed;
+    }
+  target = g_strdup (af.path);
+  errno = 0;
+  if (fwrite (data, 1, length, af.fp) != length)
+    {
+      e = errno != 0 ? errno : EIO;
+      fr_atomic_abort (&af);
+      /* Translators: the file the user chose, then why it could not be written. */
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), _("Could not write “%s”: %s"),
+                   path, g_strerror (e));
+      return FALSE;
+    }
+  if (fr_atomic_commit (&af, &err) == FR_OK)
     return TRUE;
 
-  /* Its messages end with the reason: "…: No such file or directory". */
-  reason = g_strrstr (local->message, ": ");
-  reason = reason != NULL ? reason + 2 : local->message;
-  /* Translators: the file the user chose, then why it could not be written. */
-  message = g_strdup_printf (_("Could not write “%s”: %s"), path, reason);
-  g_set_error_literal (error, local->domain, local->code, message);
+failed:
+  /* The library's messages are "TARGET: reason" or name no file. */
+  reason = err.message;
+  if (g_str_has_prefix (reason, target) && strncmp (reason + strlen (target), ": ", 2) == 0)
+    reason += strlen (target) + 2;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s"), path, reason);
   return FALSE;
 }
 

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "fr-contour.h"
+#include "fr-export.h"
 #include "fr-vtk.h"
 #include "fr-fold-job.h"
 
@@ -236,6 +237,6 @@ fr_fold_result_write_horizons (FrResult    *result,
                                     g_ascii_dtostr (x, sizeof x, g_array_index (line, double, p)),
                                     g_ascii_dtostr (z, sizeof z, g_array_index (line, double, p + 1)));
         }
-      return g_file_set_contents (path, csv->str, (gssize) csv->len, error);
+      return fr_export_write_file (path, csv->str, csv->len, error);
     }
 }

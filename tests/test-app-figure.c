@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fr-contour.h"
 #include "fr-export.h"
@@ -762,6 +764,52 @@ test_write_error_names_file (void)
   g_rmdir (dir);
 }
 
+/* Every export written in one piece goes through fr_atomic_file, like
+ * the grids and scenes: g_file_set_contents, used before, renamed over a
+ * link, a pipe or a device and gave a private file 0666 less the umask. */
+static void
+test_write_keeps_links_and_modes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("foldray-export-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "target.svg", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.svg", NULL);
+  g_autofree char *private = g_build_filename (dir, "private.pdf", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "pipe.png", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+
+  /* Through a link: the link stays, its target gets the bytes. */
+  g_assert_true (g_file_set_contents (target, "old", -1, NULL));
+  g_assert_cmpint (symlink ("target.svg", link), ==, 0);
+  g_assert_true (fr_export_write_file (link, "new", 3, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "new");
+
+  /* A private file stays private. */
+  g_assert_true (g_file_set_contents (private, "old", -1, NULL));
+  g_assert_cmpint (g_chmod (private, 0600), ==, 0);
+  g_assert_true (fr_export_write_file (private, "new", 3, &error));
+  g_assert_cmpint (g_stat (private, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+
+  /* A pipe is refused, by its name, and left a pipe. */
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_false (fr_export_write_file (fifo, "new", 3, &error));
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, fifo));
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+
+  g_unlink (fifo);
+  g_unlink (private);
+  g_unlink (link);
+  g_unlink (target);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -771,6 +819,7 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/model-outlines", test_model_outlines);
   g_test_add_func ("/figure/colour-bar-metres", test_colour_bar_metres);
   g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
+  g_test_add_func ("/figure/write-keeps-links-and-modes", test_write_keeps_links_and_modes);
   g_test_add_func ("/figure/layout", test_figure_layout);
   g_test_add_func ("/figure/wide-z-labels", test_figure_wide_z_labels);
   return g_test_run ();
