@@ -1056,6 +1056,81 @@ test_fold_interrupted (void)
   interrupt_fold (SIGHUP);
 }
 
+/* A temporary output beside T.npy (".T.npy.XXXXXX"), or NULL. */
+static char *
+staged_output (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  char *found = NULL;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (found == NULL && g_str_has_prefix (name, ".T.npy."))
+      found = g_build_filename (dir, name, NULL);
+  g_dir_close (d);
+  return found;
+}
+
+/* SIGTERM after the solve, while --stats waits on a full stdout pipe and
+ * T.npy is staged but not committed: the frame still removes the staged
+ * file and exits 1 with its one line.  (It used to hand the signal back to
+ * its default first, so the process died and left ".T.npy.XXXXXX".) */
+static void
+test_fold_interrupted_in_report (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *staged = NULL;
+  const char *argv[] = { cli_path (), "fold", "--shape", "300,300", "--spacing", "1",
+                         "--speed-const", "1", "--source", "5,5", "--backend", "cpu",
+                         "--out", out, "--stats", NULL };
+  g_autoptr (GError) error = NULL;
+  GString *err = g_string_new (NULL);
+  char buf[4096];
+  int fds[2], err_fd = -1, wait_status = 0;
+  ssize_t n;
+  GPid pid;
+
+  /* Fill the pipe, so that the report's write blocks. */
+  g_assert_cmpint (pipe (fds), ==, 0);
+  g_assert_cmpint (fcntl (fds[1], F_SETFL, O_NONBLOCK), ==, 0);
+  memset (buf, 'x', sizeof buf);
+  while (write (fds[1], buf, sizeof buf) > 0)
+    ;
+  g_assert_cmpint (fcntl (fds[1], F_SETFL, 0), ==, 0);
+  g_assert_true (g_spawn_async_with_pipes_and_fds (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                                   NULL, NULL, -1, fds[1], -1, NULL, NULL, 0,
+                                                   &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  close (fds[1]);
+
+  /* The output is staged before the report: once it exists, the report
+   * follows at once and blocks. */
+  for (int i = 0; i < 600 && (staged = staged_output (dir)) == NULL; i++)
+    g_usleep (50 * 1000);
+  g_assert_nonnull (staged);
+  g_usleep (500 * 1000);
+  g_assert_cmpint (kill (pid, SIGTERM), ==, 0);
+  while (read (fds[0], buf, sizeof buf) > 0)
+    ;
+  close (fds[0]);
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  while ((n = read (err_fd, buf, sizeof buf)) > 0)
+    g_string_append_len (err, buf, n);
+  close (err_fd);
+
+  run_result r = { WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
+                                           : 128 + WTERMSIG (wait_status),
+                   g_strdup (""), g_string_free (err, FALSE) };
+  assert_failure (&r, "foldray-cli", 1, "interrupted");
+  g_assert_false (g_file_test (staged, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_entries (dir), ==, 0);
+  run_result_clear (&r);
+  test_tmpdir_remove (dir);
+}
+
 /* ---- where the outputs go ------------------------------------------------ */
 
 /* An spr run on v.npy of `dir` writing T to `out` (and rays when set). */
@@ -1433,6 +1508,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/spr/radius-beyond-grid", test_spr_radius_beyond_grid);
   g_test_add_func ("/cli/fold/interrupted", test_fold_interrupted);
   g_test_add_func ("/cli/fold/nohup", test_fold_nohup);
+  g_test_add_func ("/cli/fold/interrupted-in-report", test_fold_interrupted_in_report);
   g_test_add_func ("/cli/output/targets", test_output_targets);
   g_test_add_func ("/cli/output/write-refused", test_output_write_refused);
   g_test_add_func ("/cli/fold-help", test_fold_help);

@@ -86,25 +86,33 @@ cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *
 
           cmd->set_cancel (job, cancel);
           status = cmd->run (job);
-          /* Past this point an interrupt no longer cancels anything. */
           if (status == CLI_EXIT_OK)
             status = fr_cancel_raised (cancel) ? cli_fail (CLI_EXIT_FAILURE, "interrupted")
                                                : cmd->write (job, &out);
-          cli_interrupt_remove ();
           cmd->set_cancel (job, NULL);
           /* The report (--stats) is output too: the files are committed
-           * only once it reached stdout. */
+           * only once it reached stdout.  The handlers stay until the
+           * files are committed or removed: a signal while the report
+           * waits on a full pipe, or before the commit, removes them and
+           * exits 1 instead of killing us with the temporary files left. */
           if (status == CLI_EXIT_OK)
             {
               cmd->report (job);
               if (fflush (stdout) != 0 || ferror (stdout))
-                status = cli_fail (CLI_EXIT_FAILURE, "standard output: cannot write the report: %s",
-                                   strerror (errno));
+                status = fr_cancel_raised (cancel)
+                           ? cli_fail (CLI_EXIT_FAILURE, "interrupted")
+                           : cli_fail (CLI_EXIT_FAILURE,
+                                       "standard output: cannot write the report: %s",
+                                       strerror (errno));
             }
+          if (status == CLI_EXIT_OK && fr_cancel_raised (cancel))
+            status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
+          /* A signal during the commit (fsync, rename) waits for it. */
           if (status == CLI_EXIT_OK)
             status = cli_outputs_commit (&out);
           else
             cli_outputs_abort (&out);
+          cli_interrupt_remove ();
         }
     }
   cmd->clear (job);
