@@ -13,6 +13,7 @@
 
 #include "fr-application.h"
 #include "fr-bench.h"
+#include "fr-segy.h"
 #include "fr-side-panel.h"
 #include "fr-window.h"
 
@@ -227,8 +228,9 @@ open_file_argument (FrWindow      *window,
       *primary = _("Could not open the scene");
       return fr_window_open_scene (window, path, error);
     }
-  *primary = _("Could not open the velocity grid");
-  return fr_window_load_npy (window, path, spacing, origin, error);
+  *primary = fr_segy_is_segy_name (path) ? _("Could not open the SEG-Y model")
+                                         : _("Could not open the velocity grid");
+  return fr_window_load_grid (window, path, spacing, origin, error);
 }
 
 static void

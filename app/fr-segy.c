@@ -8,6 +8,17 @@
 
 #include "fr-segy.h"
 
+/* Whether path names a SEG-Y file (.sgy or .segy, in any case). */
+gboolean
+fr_segy_is_segy_name (const char *path)
+{
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  lower = g_ascii_strdown (path, -1);
+  return g_str_has_suffix (lower, ".sgy") || g_str_has_suffix (lower, ".segy");
+}
+
 #ifdef FOLDRAY_HAVE_SEGYIO
 #include <segyio/segy.h>
 
@@ -44,6 +55,49 @@ header_x (const char *header)
   return x;
 }
 
+/* The traces' CDP X: TRUE when they step evenly, with the first trace's
+ * x in *x0 and the step (negative where x falls) in *dx.  Coordinates are
+ * whole multiples of the scalar's unit, so a trace may sit half a unit off
+ * the even line (12.5 m stored in metres: 0, 13, 25, 38). */
+static gboolean
+trace_x (segy_file *fp,
+         int        traces,
+         long       trace0,
+         int        trsize,
+         double    *x0,
+         double    *dx)
+{
+  char header[SEGY_TRACE_HEADER_SIZE];
+  g_autofree double *x = g_new (double, traces);
+  double unit = 1.0, tolerance;
+  int32_t scalar = 0;
+
+  for (int t = 0; t < traces; t++)
+    {
+      if (segy_traceheader (fp, t, header, trace0, trsize) != SEGY_OK)
+        return FALSE;
+      x[t] = header_x (header);
+    }
+  segy_get_field (header, SEGY_TR_SOURCE_GROUP_SCALAR, &scalar);
+  if (scalar < 0)
+    unit = 1.0 / -(double) scalar;
+  else if (scalar > 0)
+    unit = scalar;
+  *x0 = x[0];
+  *dx = (x[traces - 1] - x[0]) / (traces - 1);
+  if (!(*dx != 0.0 && isfinite (*dx)))
+    return FALSE;
+  tolerance = 0.5 * unit + 1e-9 * fabs (*dx);
+  for (int t = 1; t < traces - 1; t++)
+    if (!(fabs (x[t] - (*x0 + t * *dx)) <= tolerance))
+      {
+        g_debug ("trace %d at x = %g, not %g: the traces do not step evenly", t, x[t],
+                 *x0 + t * *dx);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* Reads a SEG-Y velocity model (IBM or IEEE 4-byte samples). */
 gboolean
 fr_segy_read (const char  *path,
@@ -52,10 +106,11 @@ fr_segy_read (const char  *path,
               GBytes     **values,
               GError     **error)
 {
-  char bin[SEGY_BINARY_HEADER_SIZE], header[SEGY_TRACE_HEADER_SIZE], header1[SEGY_TRACE_HEADER_SIZE];
+  char bin[SEGY_BINARY_HEADER_SIZE];
   segy_file *fp;
   int samples, format, trsize, traces = 0, rc, interval = 0;
   long trace0;
+  double x0 = 0.0, dx = 0.0;
   float *v = NULL, *trace = NULL;
   fr_grid g;
   fr_error err = { 0 };
@@ -77,6 +132,15 @@ fr_segy_read (const char  *path,
   samples = segy_samples (bin);
   format = segy_format (bin);
   trace0 = segy_trace0 (bin);
+  /* SEG-Y rev 2 allows little-endian files; their format code reads
+   * byte-swapped here (1280 for 5). */
+  if (format != SEGY_IBM_FLOAT_4_BYTE && format != SEGY_IEEE_FLOAT_4_BYTE &&
+      (format & 0xff) == 0 && (format >> 8) >= 1 && (format >> 8) <= 16)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("%s: little-endian SEG-Y is not supported (only big-endian files)"), path);
+      goto out;
+    }
   if (format != SEGY_IBM_FLOAT_4_BYTE && format != SEGY_IEEE_FLOAT_4_BYTE)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
@@ -86,14 +150,22 @@ fr_segy_read (const char  *path,
     }
   if (samples < 1 || trace0 < 0)
     {
-      segy_failed (error, path, "sample count", samples);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: not a readable SEG-Y file (the binary header gives %d samples per trace)"),
+                   path, samples);
       goto out;
     }
   segy_set_format (fp, format);
   trsize = segy_trsize (format, samples);
-  if ((rc = segy_traces (fp, &traces, trace0, trsize)) != SEGY_OK || traces < 1)
+  if ((rc = segy_traces (fp, &traces, trace0, trsize)) != SEGY_OK)
     {
       segy_failed (error, path, "trace count", rc);
+      goto out;
+    }
+  if (traces < 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: the SEG-Y file has no traces"),
+                   path);
       goto out;
     }
 
@@ -122,21 +194,28 @@ fr_segy_read (const char  *path,
       goto out;
     }
 
-  /* Spacing: evenly stepping CDP X and a sample interval. */
+  /* Spacing: CDP X stepping evenly, and a sample interval.  Traces in
+   * falling x are turned round, so that x grows with ix. */
   segy_get_bfield (bin, SEGY_BIN_INTERVAL, &interval);
-  if (traces >= 2 && interval > 0 &&
-      segy_traceheader (fp, 0, header, trace0, trsize) == SEGY_OK &&
-      segy_traceheader (fp, 1, header1, trace0, trsize) == SEGY_OK)
+  if (traces >= 2 && interval > 0 && trace_x (fp, traces, trace0, trsize, &x0, &dx))
     {
-      double x0 = header_x (header), dx = header_x (header1) - x0;
-
-      if (dx > 0 && isfinite (dx))
+      if (dx < 0)
         {
-          g = fr_grid_2d (g.nx, g.nz, dx, interval / 1000.0, x0, 0.0);
-          *has_spacing = fr_grid_check (&g, NULL) == FR_OK;
-          if (!*has_spacing)
-            g = fr_grid_2d (g.nx, g.nz, 1.0, 1.0, 0.0, 0.0);
+          for (size_t iz = 0; iz < g.nz; iz++)
+            for (size_t a = 0, b = g.nx - 1; a < b; a++, b--)
+              {
+                float t = v[fr_grid_index (&g, a, 0, iz)];
+
+                v[fr_grid_index (&g, a, 0, iz)] = v[fr_grid_index (&g, b, 0, iz)];
+                v[fr_grid_index (&g, b, 0, iz)] = t;
+              }
+          x0 += dx * (traces - 1);
+          dx = -dx;
         }
+      g = fr_grid_2d (g.nx, g.nz, dx, interval / 1000.0, x0, 0.0);
+      *has_spacing = fr_grid_check (&g, NULL) == FR_OK;
+      if (!*has_spacing)
+        g = fr_grid_2d (g.nx, g.nz, 1.0, 1.0, 0.0, 0.0);
     }
   *grid = g;
   *values = g_bytes_new_take (g_steal_pointer (&v), fr_grid_count (&g) * sizeof (float));

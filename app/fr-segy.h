@@ -14,11 +14,12 @@
 
 G_BEGIN_DECLS
 
-gboolean fr_segy_available (void);
-gboolean fr_segy_read      (const char     *path,
-                            fr_grid        *grid,
-                            gboolean       *has_spacing,
-                            GBytes        **values,
-                            GError        **error);
+gboolean fr_segy_available    (void);
+gboolean fr_segy_is_segy_name (const char     *path);
+gboolean fr_segy_read         (const char     *path,
+                               fr_grid        *grid,
+                               gboolean       *has_spacing,
+                               GBytes        **values,
+                               GError        **error);
 
 G_END_DECLS

@@ -23,6 +23,7 @@
 #include "fr-editor.h"
 #include "fr-model-panel.h"
 #include "fr-scene-io.h"
+#include "fr-segy.h"
 #include "fr-session.h"
 #include "fr-window.h"
 
@@ -660,8 +661,6 @@ typedef struct
   GtkSpinButton *spins[4];
 } SpacingDialog;
 
-static gboolean is_segy (const char *path);
-
 static void
 spacing_dialog_free (gpointer data)
 {
@@ -692,7 +691,7 @@ spacing_response_cb (GtkDialog *dialog,
       if (fr_grid_check (&g, &err) == FR_OK)
         {
           fr_window_load_model (sd->self, sd->title, &g, sd->velocity);
-          fr_scene_set_background_source (sd->self->scene, sd->path, is_segy (sd->path) ? "segy" : "npy");
+          fr_scene_set_background_source (sd->self->scene, sd->path, fr_segy_is_segy_name (sd->path) ? "segy" : "npy");
         }
       else
         {
@@ -738,9 +737,15 @@ ask_spacing (FrWindow      *self,
   gtk_widget_set_margin_bottom (content, 18);
   gtk_box_set_spacing (GTK_BOX (content), 12);
 
-  msg = g_strdup_printf (_("“%s” has %zu × %zu nodes and no sidecar file (%s) giving its "
-                           "geometry. Node (ix, iz) lies at (x0 + ix·dx, z0 + iz·dz)."),
-                         base, grid->nx, grid->nz, "FILE.json");
+  if (fr_segy_is_segy_name (path))
+    msg = g_strdup_printf (_("“%s” has %zu × %zu nodes, and its headers give no sample interval "
+                             "or no evenly stepping trace positions (CDP X). Node (ix, iz) lies "
+                             "at (x0 + ix·dx, z0 + iz·dz)."),
+                           base, grid->nx, grid->nz);
+  else
+    msg = g_strdup_printf (_("“%s” has %zu × %zu nodes and no sidecar file (%s) giving its "
+                             "geometry. Node (ix, iz) lies at (x0 + ix·dx, z0 + iz·dz)."),
+                           base, grid->nx, grid->nz, "FILE.json");
   intro = gtk_label_new (msg);
   gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (intro), 50);
@@ -1307,26 +1312,32 @@ fr_window_load_example (FrWindow    *self,
   return TRUE;
 }
 
-/* Opens a velocity .npy.  spacing/origin (2 values each, may be NULL)
- * override the sidecar; without either the spacing is asked for. */
+/* Opens a velocity grid: a SEG-Y file (.sgy, .segy) or a .npy with its
+ * sidecar.  spacing/origin (2 values each, may be NULL) override what the
+ * file says; where nothing gives the spacing it is asked for. */
 gboolean
-fr_window_load_npy (FrWindow      *self,
-                    const char    *path,
-                    const double  *spacing,
-                    const double  *origin,
-                    GError       **error)
+fr_window_load_grid (FrWindow      *self,
+                     const char    *path,
+                     const double  *spacing,
+                     const double  *origin,
+                     GError       **error)
 {
   g_autoptr(GBytes) velocity = NULL;
   g_autofree char *title = NULL;
-  gboolean found = FALSE;
+  gboolean segy, found = FALSE;
   fr_grid grid;
 
   g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!fr_scene_io_read_npy (path, &grid, &velocity, error))
-    return FALSE;
-  if (!fr_scene_io_read_sidecar (path, &grid, &found, error))
+  segy = fr_segy_is_segy_name (path);
+  if (segy)
+    {
+      if (!fr_scene_file_read_grid (path, "segy", &grid, &found, &velocity, error))
+        return FALSE;
+    }
+  else if (!fr_scene_io_read_npy (path, &grid, &velocity, error) ||
+           !fr_scene_io_read_sidecar (path, &grid, &found, error))
     return FALSE;
   if (spacing != NULL || origin != NULL)
     {
@@ -1342,7 +1353,7 @@ fr_window_load_npy (FrWindow      *self,
           g_set_error_literal (error, FR_SCENE_IO_ERROR, FR_SCENE_IO_ERROR_INVALID, err.message);
           return FALSE;
         }
-      found = TRUE;
+      found = found || spacing != NULL;
     }
 
   title = g_path_get_basename (path);
@@ -1352,38 +1363,7 @@ fr_window_load_npy (FrWindow      *self,
       return TRUE;
     }
   fr_window_load_model (self, title, &grid, velocity);
-  fr_scene_set_background_source (self->scene, path, "npy");
-  return TRUE;
-}
-
-static gboolean
-is_segy (const char *path)
-{
-  return g_str_has_suffix (path, ".sgy") || g_str_has_suffix (path, ".segy") ||
-         g_str_has_suffix (path, ".SGY") || g_str_has_suffix (path, ".SEGY");
-}
-
-/* Opens a SEG-Y velocity model; asks for the spacing when the file does
- * not carry it. */
-static gboolean
-load_segy (FrWindow    *self,
-           const char  *path,
-           GError     **error)
-{
-  g_autoptr(GBytes) velocity = NULL;
-  g_autofree char *title = g_path_get_basename (path);
-  gboolean has_spacing = FALSE;
-  fr_grid grid;
-
-  if (!fr_scene_file_read_grid (path, "segy", &grid, &has_spacing, &velocity, error))
-    return FALSE;
-  if (!has_spacing)
-    ask_spacing (self, path, &grid, velocity);
-  else
-    {
-      fr_window_load_model (self, title, &grid, velocity);
-      fr_scene_set_background_source (self->scene, path, "segy");
-    }
+  fr_scene_set_background_source (self->scene, path, segy ? "segy" : "npy");
   return TRUE;
 }
 
@@ -1417,14 +1397,10 @@ open_file_now (FrWindow *self,
         fr_window_show_error (self, _("Could not open the scene"), error);
       return;
     }
-  if (error == NULL && is_segy (path))
-    {
-      if (!load_segy (self, path, &error))
-        fr_window_show_error (self, _("Could not open the SEG-Y model"), error);
-      return;
-    }
-  if (error != NULL || !fr_window_load_npy (self, path, NULL, NULL, &error))
-    fr_window_show_error (self, _("Could not open the velocity grid"), error);
+  if (error != NULL || !fr_window_load_grid (self, path, NULL, NULL, &error))
+    fr_window_show_error (self, path != NULL && fr_segy_is_segy_name (path)
+                                  ? _("Could not open the SEG-Y model")
+                                  : _("Could not open the velocity grid"), error);
 }
 
 /* Opens file, showing any failure in a dialog.  Unsaved edits are saved

@@ -28,7 +28,7 @@ gboolean        fr_window_load_example      (FrWindow             *self,
                                              const char           *name,
                                              gboolean              with_markers,
                                              GError              **error);
-gboolean        fr_window_load_npy          (FrWindow             *self,
+gboolean        fr_window_load_grid         (FrWindow             *self,
                                              const char           *path,
                                              const double         *spacing,
                                              const double         *origin,

@@ -860,10 +860,13 @@ test_save_disk_full (void)
 
 #ifdef FOLDRAY_HAVE_SEGYIO
 /* Writes nx traces of nz samples straight with segyio: format 1 (IBM) or 5
- * (IEEE); with_coords puts CDP X (scalar −100) and the sample interval. */
+ * (IEEE); with cdp_x (nx values, NULL for none) the traces' CDP X with
+ * scalar, and a sample interval of 12.5. */
 static void
-write_segy (const char *path, int nx, int nz, int format, gboolean with_coords, const float *v)
+write_segy_at (const char *path, int nx, int nz, int format, const int *cdp_x, int scalar,
+               const float *v)
 {
+  gboolean with_coords = cdp_x != NULL;
   char text[SEGY_TEXT_HEADER_SIZE + 1], bin[SEGY_BINARY_HEADER_SIZE], th[SEGY_TRACE_HEADER_SIZE];
   long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
   int trsize = segy_trsize (format, nz);
@@ -886,8 +889,8 @@ write_segy (const char *path, int nx, int nz, int format, gboolean with_coords, 
       segy_set_field (th, SEGY_TR_SAMPLE_COUNT, nz);
       if (with_coords)
         {
-          segy_set_field (th, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
-          segy_set_field (th, SEGY_TR_CDP_X, 50000 + 2500 * ix);  /* 500 + 25·ix */
+          segy_set_field (th, SEGY_TR_SOURCE_GROUP_SCALAR, scalar);
+          segy_set_field (th, SEGY_TR_CDP_X, cdp_x[ix]);
         }
       for (int iz = 0; iz < nz; iz++)
         trace[iz] = v[iz * nx + ix];
@@ -896,6 +899,17 @@ write_segy (const char *path, int nx, int nz, int format, gboolean with_coords, 
       g_assert_cmpint (segy_writetrace (fp, ix, trace, trace0, trsize), ==, SEGY_OK);
     }
   g_assert_cmpint (segy_close (fp), ==, SEGY_OK);
+}
+
+/* Traces at 500 + 25·ix (CDP X in centimetres, scalar −100). */
+static void
+write_segy (const char *path, int nx, int nz, int format, gboolean with_coords, const float *v)
+{
+  g_autofree int *x = g_new (int, nx);
+
+  for (int ix = 0; ix < nx; ix++)
+    x[ix] = 50000 + 2500 * ix;
+  write_segy_at (path, nx, nz, format, with_coords ? x : NULL, -100, v);
 }
 #endif
 
@@ -936,6 +950,74 @@ test_segy (void)
         for (int i = 0; i < nx * nz; i++)
           g_assert_cmpfloat (got[i], ==, v[i]);
       }
+
+  /* The traces' x: the spacing is the file's only where every trace
+   * steps evenly (within half the coordinates' unit: 12.5 m stored in
+   * whole metres); traces in falling x are turned round. */
+  {
+    static const struct { int x[7]; int scalar; gboolean even; double dx, x0; gboolean reversed; }
+      layouts[] = {
+        { { 50000, 52500, 55000, 70000, 72500, 75000, 77500 }, -100, FALSE, 0, 0, FALSE },
+        { { 500, 525, 550, 575, 600, 626, 650 }, 1, FALSE, 0, 0, FALSE },
+        { { 0, 13, 25, 38, 50, 63, 75 }, 1, TRUE, 12.5, 0.0, FALSE },
+        { { 650, 625, 600, 575, 550, 525, 500 }, 1, TRUE, 25.0, 500.0, TRUE },
+        { { 65, 60, 55, 50, 45, 40, 35 }, 10, TRUE, 50.0, 350.0, TRUE },
+      };
+
+    for (guint k = 0; k < G_N_ELEMENTS (layouts); k++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        gboolean has_spacing;
+        fr_grid g;
+        const float *got;
+
+        write_segy_at (path, nx, nz, 5, layouts[k].x, layouts[k].scalar, v);
+        g_assert_true (fr_segy_read (path, &g, &has_spacing, &values, &error));
+        g_assert_no_error (error);
+        g_assert_cmpint (has_spacing, ==, layouts[k].even);
+        if (layouts[k].even)
+          {
+            g_assert_cmpfloat_with_epsilon (g.dx, layouts[k].dx, 1e-12);
+            g_assert_cmpfloat_with_epsilon (g.x0, layouts[k].x0, 1e-12);
+          }
+        got = g_bytes_get_data (values, NULL);
+        for (int iz = 0; iz < nz; iz++)
+          for (int ix = 0; ix < nx; ix++)
+            g_assert_cmpfloat (got[iz * nx + ix], ==,
+                               v[iz * nx + (layouts[k].reversed ? nx - 1 - ix : ix)]);
+      }
+  }
+
+  /* Refusals say what is wrong: a little-endian file (its format code
+   * reads byte-swapped, 5 as 1280) and a binary header with no samples.
+   * Bytes 3221-3222 and 3225-3226 hold the sample count and the format. */
+  {
+    static const struct { int offset; guint8 hi, lo; const char *says; } patches[] = {
+      { 3224, 0x05, 0x00, "little-endian" },
+      { 3220, 0x00, 0x00, "0 samples" },
+    };
+
+    for (guint k = 0; k < G_N_ELEMENTS (patches); k++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        g_autofree char *bytes = NULL;
+        gboolean has_spacing;
+        gsize len;
+        fr_grid g;
+
+        write_segy (path, nx, nz, 5, TRUE, v);
+        g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+        bytes[patches[k].offset] = (char) patches[k].hi;
+        bytes[patches[k].offset + 1] = (char) patches[k].lo;
+        g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+        g_assert_false (fr_segy_read (path, &g, &has_spacing, &values, &error));
+        g_test_message ("%s", error->message);
+        g_assert_nonnull (strstr (error->message, patches[k].says));
+        g_assert_null (strstr (error->message, "segyio error"));
+      }
+  }
 
   /* A negative velocity is refused, naming the file. */
   {
