@@ -366,6 +366,37 @@ save_as_response_cb (GtkNativeDialog *chooser,
   g_object_unref (chooser);
 }
 
+/* Where Save As starts: the scene's own file; for one opened from a grid
+ * (a bundled example among them), NAME.json after the grid, in the
+ * chooser's usual folder; else scene.json. */
+static void
+propose_file (FrSession      *self,
+              GtkFileChooser *chooser)
+{
+  const FrModel *model = fr_scene_get_model (fr_window_get_scene (self->window));
+  g_autofree char *name = NULL;
+
+  if (self->path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (self->path);
+      g_autoptr(GFile) folder = g_file_get_parent (file);
+
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+      name = g_path_get_basename (self->path);
+    }
+  else if (model != NULL && model->background != NULL && model->background->path != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (model->background->path);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      name = g_strconcat (base, ".json", NULL);
+    }
+  gtk_file_chooser_set_current_name (chooser, name != NULL ? name : "scene.json");
+}
+
 void
 fr_session_save_as (FrSession *self)
 {
@@ -379,7 +410,7 @@ fr_session_save_as (FrSession *self)
   gtk_file_filter_set_name (filter, _("Foldray scenes (.json)"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "scene.json");
+  propose_file (self, GTK_FILE_CHOOSER (chooser));
   g_signal_connect_object (chooser, "response", G_CALLBACK (save_as_response_cb), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -412,20 +443,50 @@ fr_session_get_path (FrSession *self)
 
 enum { RESPONSE_DISCARD = 1, RESPONSE_SAVE = 2 };
 
+typedef struct
+{
+  FrSession *session;
+  int        response;
+} ConfirmAnswer;
+
+static void
+confirm_answer_free (gpointer data)
+{
+  ConfirmAnswer *answer = data;
+
+  g_object_unref (answer->session);
+  g_free (answer);
+}
+
+static gboolean
+confirm_answered (gpointer data)
+{
+  ConfirmAnswer *answer = data;
+  FrSession *self = answer->session;
+
+  if (answer->response == RESPONSE_DISCARD)
+    then_run (self);
+  else if (answer->response == RESPONSE_SAVE)
+    fr_session_save (self);
+  else
+    then_clear (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The answer is acted on once the dialog is gone: what waited may close
+ * the window, and the dialog, transient for it, must not outlive it while
+ * its own "response" is still being emitted. */
 static void
 confirm_response_cb (GtkDialog *dialog,
                      int        response,
                      FrSession *self)
 {
-  g_autoptr(FrSession) hold = g_object_ref (self);
+  ConfirmAnswer *answer = g_new0 (ConfirmAnswer, 1);
 
+  answer->session = g_object_ref (self);
+  answer->response = response;
   gtk_window_destroy (GTK_WINDOW (dialog));
-  if (response == RESPONSE_DISCARD)
-    then_run (self);
-  else if (response == RESPONSE_SAVE)
-    fr_session_save (self);
-  else
-    then_clear (self);
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, confirm_answered, answer, confirm_answer_free);
 }
 
 /* Runs then (window, data) once the unsaved edits are dealt with: at once
