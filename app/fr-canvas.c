@@ -730,6 +730,25 @@ in_plot (FrCanvas *self,
   return fr_rect_contains (&layout.plot, px, py);
 }
 
+/* Whether (px, py) lies on the model or within PICK_RADIUS_PX of it: a
+ * click just beyond an edge (a receiver on the surface) lands on the edge;
+ * one on the empty space around the model (where a drag pans) is no click
+ * on the model. */
+static gboolean
+near_model (FrCanvas *self,
+            double    px,
+            double    py)
+{
+  double x, z, x0, z0, x1, z1, slack;
+
+  if (self->scene == NULL || !fr_scene_has_model (self->scene))
+    return FALSE;
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  fr_view_widget_to_model (&self->view, px, py, &x, &z);
+  slack = PICK_RADIUS_PX / self->view.scale;
+  return x >= x0 - slack && x <= x1 + slack && z >= z0 - slack && z <= z1 + slack;
+}
+
 /* Announces the model point under the pointer again: what the readout
  * shows there (T, v) changes with the result, the model and the view, not
  * only when the pointer moves. */
@@ -1191,7 +1210,8 @@ drag_end_cb (FrCanvas       *self,
       break;
 
     case DRAG_PENDING:
-      if (!in_plot (self, self->drag_x, self->drag_y))
+      if (!in_plot (self, self->drag_x, self->drag_y) ||
+          !near_model (self, self->drag_x, self->drag_y))
         break;
       if (self->fold_tool != NULL)
         {

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -961,9 +962,13 @@ def t_files_quit_asks():
         except subprocess.TimeoutExpired:
             pass
         gone = a.proc.poll() is not None
-        return (dirty.startswith("• ") and alive and gone and n_sources(s2) == n0 + 1,
-                "title %r; still running after Ctrl+Q %s; quit after Save %s; sources in the file %d (was %d)"
-                % (dirty, alive, gone, n_sources(s2), n0))
+        # The window went while the question's answer was being handled:
+        # the dialog, transient for it, used it after it was freed.
+        bad = a.bad_stderr()
+        return (dirty.startswith("• ") and alive and gone and n_sources(s2) == n0 + 1 and not bad,
+                "title %r; still running after Ctrl+Q %s; quit after Save %s; sources in the file %d "
+                "(was %d); %d bad stderr lines %s"
+                % (dirty, alive, gone, n_sources(s2), n0, len(bad), bad[:2]))
     finally:
         a.quit()
 
@@ -1011,6 +1016,37 @@ def t_files_save_as_adds_json():
                 and names == ["noext.json", "other.json"],
                 "chooser shown %s; noext.json written %s; title %r; other.json kept %s, refused "
                 "in a dialog %s; files %s" % (shown, saved, title, kept, dialog, names))
+    finally:
+        a.quit()
+
+
+def t_files_save_as_proposes_own_file():
+    """Save As starts at the scene's own folder and name (it offered
+    scene.json in the folder the app was started from).  The file is
+    moved away first, so that Return in the chooser saves without a
+    question, to where the chooser proposed."""
+    d = os.path.join(FILES, "save-as-own")
+    os.makedirs(d, exist_ok=True)
+    own = os.path.join(d, "own.json")
+    shutil.copy(files_scene("s7.json"), own)
+    env = dict(FILES_ENV, FOLDRAY_STATE_DIR=os.path.join(FILES, "state-save-as-own"))
+    a = App(own, name="files-save-as-own", env=env)
+    try:
+        if not a.find_window(name="own.json"):
+            return False, "no window"
+        settle_all(a)
+        os.rename(own, os.path.join(d, "moved.json"))
+        xdo("key", "ctrl+shift+s")
+        shown = wait_for(lambda: window_shown("Save Scene"), timeout=5.0)
+        time.sleep(1.0)
+        screenshot("48b-files-save-as-own")
+        xdo("key", "Return")
+        saved = wait_for(lambda: os.path.exists(own))
+        names = sorted(os.listdir(d))
+        stray = [n for n in ("scene.json",) if os.path.exists(os.path.join(os.getcwd(), n))]
+        return (shown and saved and names == ["moved.json", "own.json"] and not stray,
+                "chooser shown %s; own.json written again %s; files %s; stray %s"
+                % (shown, saved, names, stray))
     finally:
         a.quit()
 
@@ -1064,6 +1100,7 @@ for name, fn in [
     ("files: Ctrl+Q with unsaved edits asks, and Save writes the file before quitting", t_files_quit_asks),
     ("files: a second instance keeps its own autosave; a crashed one's is recovered", t_files_two_instances),
     ("files: Save As adds .json to a name without it, and replaces nothing unasked", t_files_save_as_adds_json),
+    ("files: Save As proposes the scene's own folder and name", t_files_save_as_proposes_own_file),
 ]:
     if not check(name, fn) and fn is t_files_click_modifies:
         break
@@ -1372,6 +1409,92 @@ for name, fn in [
     check(name, fn)
 if gapp is not None:
     gapp.quit()
+
+# ------------------------------------------------------------------ clicks
+# A click on the empty space around the model (where a drag pans) placed a
+# source on the nearest edge; a click just beyond an edge still does.
+
+
+def t_click_beside_model():
+    a = App("--clear", name="click-beside")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+        job0 = last_job(a)
+        xdo("mousemove", *a.to_screen(1.5, 1.5 + 0.3))     # 0.3 below the 1.5 km model
+        xdo("click", 1)
+        time.sleep(1.5)
+        beside = last_job(a)
+        title = a.title()
+        sx, sy = a.to_screen(1.5, 1.5)
+        xdo("mousemove", sx, sy + 4)                        # 4 px below its bottom edge
+        xdo("click", 1)
+        edge = wait_for(lambda: last_job(a) > beside, timeout=5.0)
+        settle_all(a)
+        job = a.last("job")
+    finally:
+        a.quit()
+    ok = beside == job0 and not title.startswith("•") and edge and job.get("sources") == 1
+    return ok, ("job after the click beside the model %d (was %d), title %r; a click 4 px below "
+                "the edge made a job %s with %s sources" % (beside, job0, title, edge, job.get("sources")))
+
+
+check("click: empty space beside the model places nothing; just beyond its edge, a source", t_click_beside_model)
+
+# ------------------------------------------------------------------ SEG-Y
+# A SEG-Y model named on the command line opens as SEG-Y (it went to the
+# .npy reader, "bad magic"), with its geometry from the headers.
+SEGY_DIR = os.path.join(OUT, "segy")
+
+
+def write_segy(path, v, cdp_x, scalar, interval):
+    """v[iz][ix] as big-endian IEEE floats (format 5), one trace per
+    column; CDP X at bytes 181-184 with the scalar at 71-72, the sample
+    count at 115-116; the binary header's interval (3217-3218), sample
+    count (3221-3222) and format (3225-3226)."""
+    nz, nx = len(v), len(v[0])
+    binary = bytearray(400)
+    struct.pack_into(">h", binary, 16, interval)
+    struct.pack_into(">h", binary, 20, nz)
+    struct.pack_into(">h", binary, 24, 5)
+    with open(path, "wb") as f:
+        f.write(b" " * 3200 + bytes(binary))
+        for ix in range(nx):
+            header = bytearray(240)
+            struct.pack_into(">h", header, 70, scalar)
+            struct.pack_into(">h", header, 114, nz)
+            struct.pack_into(">i", header, 180, cdp_x[ix])
+            f.write(bytes(header) + struct.pack(">%df" % nz, *(v[iz][ix] for iz in range(nz))))
+
+
+def t_segy_argument():
+    """7 traces at x = 500 + 25·ix (centimetres, scalar −100), 5 samples
+    12.5 apart: the exported velocity equals the file's samples, and its
+    .vti has origin 500 and spacing 25 × 12.5."""
+    os.makedirs(SEGY_DIR, exist_ok=True)
+    v = [[1500.0 + 250.0 * iz + 2.0 * ix for ix in range(7)] for iz in range(5)]
+    path = os.path.join(SEGY_DIR, "model.sgy")
+    write_segy(path, v, [50000 + 2500 * ix for ix in range(7)], -100, 12500)
+    exported = os.path.join(SEGY_DIR, "export")
+    shutil.rmtree(exported, ignore_errors=True)
+    a = App(path, "--export-on-idle", exported, name="segy-argument")
+    rc = a.wait_exit()
+    with open(a.stderr_path) as f:
+        said = f.read().strip()
+    if rc != 0:
+        return False, "exit %s: %s" % (rc, said)
+    got = np.load(os.path.join(exported, "velocity.npy"))
+    piece = ET.parse(os.path.join(exported, "velocity.vti")).getroot().find("ImageData")
+    origin = [float(t) for t in piece.get("Origin").split()]
+    spacing = [float(t) for t in piece.get("Spacing").split()]
+    same = got.shape == (5, 7) and bool(np.all(got == np.array(v, dtype=np.float32)))
+    ok = same and origin[0] == 500.0 and spacing[0] == 25.0 and spacing[2] == 12.5
+    return ok, "velocity %s, equal to the samples: %s; origin %s, spacing %s" % (
+        got.shape, same, origin, spacing)
+
+
+check("SEG-Y: a model named on the command line opens with its headers' geometry", t_segy_argument)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
