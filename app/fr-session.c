@@ -190,7 +190,13 @@ fr_session_scene_edited (FrSession *self)
   g_return_if_fail (FR_IS_SESSION (self));
 
   update_title (self);
-  if (fr_scene_get_modified (fr_window_get_scene (self->window)) && self->autosave_id == 0)
+  if (!fr_scene_get_modified (fr_window_get_scene (self->window)))
+    {
+      /* Undone back to the saved scene: nothing to recover. */
+      g_clear_handle_id (&self->autosave_id, g_source_remove);
+      remove_autosave ();
+    }
+  else if (self->autosave_id == 0)
     self->autosave_id = g_timeout_add_seconds (AUTOSAVE_DELAY_S, autosave_cb, self);
 }
 
@@ -218,7 +224,7 @@ fr_session_reset (FrSession  *self,
   g_free (self->path);
   self->path = canonical;
   g_clear_handle_id (&self->autosave_id, g_source_remove);
-  fr_scene_set_modified (fr_window_get_scene (self->window), FALSE);
+  fr_window_set_clean (self->window, TRUE);
   remove_autosave ();
   update_title (self);
 }
@@ -587,7 +593,7 @@ recover (FrSession  *self,
   /* Recovered edits are unsaved: no file yet, and still modified, and
    * back in our autosave file at once (opening removed it). */
   g_clear_pointer (&self->path, g_free);
-  fr_scene_set_modified (fr_window_get_scene (self->window), TRUE);
+  fr_window_set_clean (self->window, FALSE);
   update_title (self);
   autosave_cb (self);
 }

@@ -10,6 +10,7 @@
 
 typedef struct
 {
+  guint64         id;       /* unique within its stack, from 1 */
   char           *label;
   gpointer        data;
   GDestroyNotify  data_free;
@@ -25,7 +26,12 @@ struct _FrUndo
 
   GQueue      done;     /* head = most recent */
   GQueue      undone;   /* head = next to redo */
+  guint64     last_id;
+  guint64     clean;    /* the position marked clean, or NO_POSITION */
 };
+
+/* A position is the id of the most recent command done, 0 for none. */
+#define NO_POSITION G_MAXUINT64
 
 G_DEFINE_FINAL_TYPE (FrUndo, fr_undo, G_TYPE_OBJECT)
 
@@ -110,6 +116,7 @@ fr_undo_init (FrUndo *self)
 {
   g_queue_init (&self->done);
   g_queue_init (&self->undone);
+  self->clean = 0;
 }
 
 /* A stack whose commands are replayed through undo and redo, each called
@@ -145,13 +152,25 @@ fr_undo_push (FrUndo         *self,
   g_queue_clear_full (&self->undone, command_free);
 
   cmd = g_new0 (Command, 1);
+  cmd->id = ++self->last_id;
   cmd->label = g_strdup (label);
   cmd->data = data;
   cmd->data_free = data_free;
   g_queue_push_head (&self->done, cmd);
 
   while (self->done.length > FR_UNDO_MAX_DEPTH)
-    command_free (g_queue_pop_tail (&self->done));
+    {
+      Command *oldest = g_queue_pop_tail (&self->done);
+
+      /* Undoing everything now stops after the oldest command: that
+       * state is the clean one where the oldest's was, and the state
+       * before it is out of reach. */
+      if (self->clean == oldest->id)
+        self->clean = 0;
+      else if (self->clean == 0)
+        self->clean = NO_POSITION;
+      command_free (oldest);
+    }
 
   notify_state (self);
 }
@@ -222,7 +241,34 @@ fr_undo_clear (FrUndo *self)
 
   g_queue_clear_full (&self->done, command_free);
   g_queue_clear_full (&self->undone, command_free);
+  self->clean = NO_POSITION;
   notify_state (self);
+}
+
+static guint64
+position (FrUndo *self)
+{
+  Command *cmd = g_queue_peek_head (&self->done);
+
+  return cmd != NULL ? cmd->id : 0;
+}
+
+/* Marks where the stack stands now as clean (the document was saved or
+ * loaded here), so that undo and redo can tell when they return to it. */
+void
+fr_undo_mark_clean (FrUndo *self)
+{
+  g_return_if_fail (FR_IS_UNDO (self));
+  self->clean = position (self);
+}
+
+/* Whether the stack stands where it was marked clean: TRUE only when
+ * every command since was undone again (or undone ones redone). */
+gboolean
+fr_undo_is_clean (FrUndo *self)
+{
+  g_return_val_if_fail (FR_IS_UNDO (self), FALSE);
+  return self->clean != NO_POSITION && position (self) == self->clean;
 }
 
 /* How many commands undo can take back. */

@@ -29,5 +29,7 @@ gboolean     fr_undo_can_redo   (FrUndo         *self);
 const char  *fr_undo_peek_label (FrUndo         *self);
 void         fr_undo_clear      (FrUndo         *self);
 guint        fr_undo_get_depth  (FrUndo         *self);
+void         fr_undo_mark_clean (FrUndo         *self);
+gboolean     fr_undo_is_clean   (FrUndo         *self);
 
 G_END_DECLS

@@ -55,6 +55,7 @@ struct _FrWindow
   FrFoldState          *fold;
   FrFoldTool           *fold_tool;
   gboolean              fold_mode;
+  gboolean              edited_beside_undo; /* saved settings changed since the save */
 };
 
 G_DEFINE_FINAL_TYPE (FrWindow, fr_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -598,6 +599,7 @@ settings_edited_cb (FrWindow    *self,
 {
   if (!fr_scene_has_model (self->scene))
     return;
+  self->edited_beside_undo = TRUE;
   fr_scene_set_modified (self->scene, TRUE);
   if (self->session != NULL)
     fr_session_scene_edited (self->session);
@@ -923,6 +925,39 @@ export_action (GtkWidget  *widget,
   gtk_native_dialog_show (self->chooser);
 }
 
+/* After an undo or redo: the scene is unmodified again exactly when both
+ * histories stand where it was saved and nothing kept beside them (the
+ * solver and display settings) changed since. */
+static void
+update_modified (FrWindow *self)
+{
+  gboolean clean = !self->edited_beside_undo &&
+                   fr_undo_is_clean (fr_scene_get_undo (self->scene)) &&
+                   (self->fold == NULL || fr_undo_is_clean (fr_fold_state_get_undo (self->fold)));
+
+  fr_scene_set_modified (self->scene, !clean);
+  if (self->session != NULL)
+    fr_session_scene_edited (self->session);
+}
+
+/* The document was saved or loaded (clean), or holds changes that no undo
+ * takes back (a recovered autosave). */
+void
+fr_window_set_clean (FrWindow *self,
+                     gboolean  clean)
+{
+  g_return_if_fail (FR_IS_WINDOW (self));
+
+  self->edited_beside_undo = !clean;
+  if (clean)
+    {
+      fr_undo_mark_clean (fr_scene_get_undo (self->scene));
+      if (self->fold != NULL)
+        fr_undo_mark_clean (fr_fold_state_get_undo (self->fold));
+    }
+  fr_scene_set_modified (self->scene, !clean);
+}
+
 static void
 undo_action (GtkWidget  *widget,
              const char *action_name,
@@ -931,7 +966,8 @@ undo_action (GtkWidget  *widget,
   FrWindow *self = FR_WINDOW (widget);
 
   fr_editor_finish_edits (self->editor);
-  fr_undo_undo (active_undo (self));
+  if (fr_undo_undo (active_undo (self)))
+    update_modified (self);
 }
 
 static void
@@ -942,7 +978,8 @@ redo_action (GtkWidget  *widget,
   FrWindow *self = FR_WINDOW (widget);
 
   fr_editor_finish_edits (self->editor);
-  fr_undo_redo (active_undo (self));
+  if (fr_undo_redo (active_undo (self)))
+    update_modified (self);
 }
 
 static void

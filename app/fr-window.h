@@ -43,6 +43,8 @@ void            fr_window_load_model        (FrWindow             *self,
                                              const fr_grid        *grid,
                                              GBytes               *velocity);
 void            fr_window_forget_edits      (FrWindow             *self);
+void            fr_window_set_clean         (FrWindow             *self,
+                                             gboolean              clean);
 gboolean        fr_window_is_settled        (FrWindow             *self);
 void            fr_window_export_async      (FrWindow             *self,
                                              FrExportKind          kind,

@@ -321,6 +321,72 @@ test_display_colormaps (void)
   g_assert_cmpstr (FR_SCENE_DISPLAY_COLORMAP, ==, fr_colormap_get_id (0));
 }
 
+/* The clean mark: undo and redo tell when the state is the one saved,
+ * checked against the state itself (every value set below is new, so the
+ * state is the saved one exactly when it holds the saved value). */
+static void
+test_clean_mark (void)
+{
+  int state = 0, saved;
+  FrUndo *undo = fr_undo_new (apply_before, apply_after, &state);
+
+  g_assert_true (fr_undo_is_clean (undo));           /* a new document */
+  set_value (undo, &state, 1);
+  g_assert_false (fr_undo_is_clean (undo));
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_true (fr_undo_is_clean (undo));
+  g_assert_true (fr_undo_redo (undo));
+  g_assert_false (fr_undo_is_clean (undo));
+
+  /* Saved at 2: back and forth around it. */
+  set_value (undo, &state, 2);
+  fr_undo_mark_clean (undo);
+  saved = state;
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_cmpint (state, !=, saved);
+  g_assert_false (fr_undo_is_clean (undo));
+  g_assert_true (fr_undo_redo (undo));
+  g_assert_cmpint (state, ==, saved);
+  g_assert_true (fr_undo_is_clean (undo));
+
+  /* An edit after undoing past the save drops the saved state with the
+   * redo branch: never clean again until the next save. */
+  g_assert_true (fr_undo_undo (undo));
+  set_value (undo, &state, 3);
+  while (fr_undo_undo (undo))
+    g_assert_false (fr_undo_is_clean (undo));
+  while (fr_undo_redo (undo))
+    g_assert_false (fr_undo_is_clean (undo));
+
+  /* Cleared: nothing is known to be saved. */
+  fr_undo_clear (undo);
+  g_assert_false (fr_undo_is_clean (undo));
+
+  /* The oldest commands drop off past the stack's depth (500).  Saved
+   * before them, the save is out of reach once one dropped. */
+  fr_undo_mark_clean (undo);
+  saved = state;
+  for (int i = 0; i < 501; i++)
+    set_value (undo, &state, 100 + i);
+  while (fr_undo_undo (undo))
+    ;
+  g_assert_cmpint (state, !=, saved);
+  g_assert_false (fr_undo_is_clean (undo));
+
+  /* Saved after the oldest command kept: still reached by undoing all. */
+  fr_undo_clear (undo);
+  set_value (undo, &state, 1000);
+  fr_undo_mark_clean (undo);
+  saved = state;
+  for (int i = 0; i < 500; i++)
+    set_value (undo, &state, 2000 + i);
+  while (fr_undo_undo (undo))
+    ;
+  g_assert_cmpint (state, ==, saved);
+  g_assert_true (fr_undo_is_clean (undo));
+  g_object_unref (undo);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -328,6 +394,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/undo/sequence", test_sequence);
   g_test_add_func ("/app/undo/notify", test_notify);
+  g_test_add_func ("/app/undo/clean-mark", test_clean_mark);
   g_test_add_func ("/app/undo/scene-edits", test_scene_edits);
   g_test_add_func ("/app/undo/modified-before-changed", test_modified_before_changed);
   g_test_add_func ("/app/undo/fold-reset", test_fold_reset);

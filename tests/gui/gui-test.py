@@ -858,6 +858,33 @@ def t_files_save_twice():
             and not autosaves() and not strays, "\n".join(notes))
 
 
+def t_files_undo_to_saved():
+    """Undoing back to the saved scene clears the title's • and the
+    autosave; redo brings both back (the • stayed, and closing asked to
+    save a scene with no changes)."""
+    notes = []
+    place_source(fapp, 1.5, 0.9)
+    mine = "autosave-%d.json" % fapp.proc.pid
+    saved = wait_for(lambda: mine in autosaves(), timeout=10.0)
+    notes.append("after a click: %r, autosave %s" % (fapp.title(), saved))
+    xdo("key", "ctrl+z")
+    undone = fapp.wait_title(lambda t: t == "s1.json — Foldray")
+    gone = wait_for(lambda: mine not in autosaves(), timeout=5.0)
+    notes.append("undone: %r, autosave gone %s" % (undone, gone))
+    xdo("key", "ctrl+shift+z")
+    redone = fapp.wait_title(lambda t: t.startswith("• "))
+    xdo("key", "ctrl+z")
+    again = fapp.wait_title(lambda t: t == "s1.json — Foldray")
+    notes.append("redone: %r; undone again: %r" % (redone, again))
+    # Leave the last source selected, as the next case expects.
+    xdo("mousemove", *fapp.to_screen(2.0, 1.2))
+    xdo("click", 1)
+    time.sleep(0.5)
+    return (saved and undone == "s1.json — Foldray" and gone and redone == "• s1.json — Foldray"
+            and again == "s1.json — Foldray" and n_sources(fst["s1"]) == fst["n0"] + 2,
+            "\n".join(notes))
+
+
 def t_files_delete_in_entry():
     # The source placed last is selected; Delete and Ctrl+Z in the Radius
     # field must edit the text, not delete the source or undo its placing.
@@ -1094,6 +1121,7 @@ def t_files_two_instances():
 for name, fn in [
     ("files: a click places a source, the title shows • and an autosave follows", t_files_click_modifies),
     ("files: Ctrl+S twice writes the scene's file both times and keeps its name", t_files_save_twice),
+    ("files: undoing back to the saved scene clears • and the autosave", t_files_undo_to_saved),
     ("files: Delete and Ctrl+Z in the Radius field edit the text, not the scene", t_files_delete_in_entry),
     ("files: an example opens untitled, so Save asks for a name", t_files_example_untitled),
     ("files: opening another scene with unsaved edits asks first; nothing left to undo", t_files_open_asks),
