@@ -16,7 +16,10 @@
 #include "fr-figure.h"
 #include "fr-plot-layout.h"
 
-const double fr_figure_isochron_rgb[3] = { 0.10, 0.10, 0.10 };
+/* The canvas mixes 85 % black or white ink into the field under an
+ * isochron; on paper, opaque greys close to what that gives. */
+const double fr_figure_isochron_dark_rgb[3]  = { 0.10, 0.10, 0.10 };
+const double fr_figure_isochron_light_rgb[3] = { 0.90, 0.90, 0.90 };
 const double fr_figure_horizon_rgb[3]  = { 1.00, 0.55, 0.00 };
 const double fr_figure_folded_rgb[3]   = { 0.98, 0.98, 0.98 };
 const double fr_figure_ray_rgb[3]      = { 1.00, 0.00, 1.00 };
@@ -33,6 +36,21 @@ append_bytes (void                *closure,
 {
   g_byte_array_append (closure, data, length);
   return CAIRO_STATUS_SUCCESS;
+}
+
+/* The colour the field shows for a cell of velocity value: the colour
+ * map's, or an obstacle's grey. */
+static void
+field_rgb (const FrFigure *fig,
+           float           value,
+           float           vmin,
+           float           vmax,
+           double          rgb[3])
+{
+  if (value > 0.0f)
+    fr_colormap_sample (fig->colormap, CLAMP ((value - vmin) / MAX (vmax - vmin, 1e-20f), 0.0, 1.0), rgb);
+  else
+    rgb[0] = rgb[1] = rgb[2] = 0.55;
 }
 
 /* The velocity field as an image under the vector layers: one pixel per
@@ -55,13 +73,10 @@ draw_field (cairo_t        *cr,
   for (size_t iz = 0; iz < g->nz; iz++)
     for (size_t ix = 0; ix < g->nx; ix++)
       {
-        float value = v[fr_grid_index (g, ix, 0, iz)];
-        double rgb[3] = { 0.55, 0.55, 0.55 };
+        double rgb[3];
         guint32 px;
 
-        if (value > 0.0f)
-          fr_colormap_sample (fig->colormap,
-                              CLAMP ((value - vmin) / MAX (vmax - vmin, 1e-20f), 0.0, 1.0), rgb);
+        field_rgb (fig, v[fr_grid_index (g, ix, 0, iz)], vmin, vmax, rgb);
         px = ((guint32) (rgb[0] * 255 + 0.5) << 16) | ((guint32) (rgb[1] * 255 + 0.5) << 8) |
              (guint32) (rgb[2] * 255 + 0.5);
         *(guint32 *) (data + iz * stride + 4 * ix) = px;
@@ -178,13 +193,168 @@ draw_model_outlines (cairo_t        *cr,
       }
 }
 
+/* A point of an isochron, in model units. */
+typedef struct
+{
+  double   x, z;
+  gboolean light;   /* the piece ending here lies over a dark colour */
+} InkPoint;
+
+/* Whether an isochron at (x, z) takes the light ink: the canvas's rule
+ * (shaders/field.frag.glsl), the luma of the colour under it (Rec. 709
+ * weights on the map's values) at most 0.45. */
+static gboolean
+light_ink_at (const FrFigure *fig,
+              float           vmin,
+              float           vmax,
+              double          x,
+              double          z)
+{
+  double rgb[3];
+
+  field_rgb (fig, fr_scene_velocity_at (fig->scene, x, z), vmin, vmax, rgb);
+  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] <= 0.45;
+}
+
+/* Appends segment a → b to pts, cut where it crosses from one cell into
+ * the next: each piece lies over one cell's colour, which picks its ink,
+ * so the ink changes where the field's colour does, as on the canvas. */
+static void
+append_segment (GArray         *pts,
+                const FrFigure *fig,
+                float           vmin,
+                float           vmax,
+                const double    a[2],
+                const double    b[2])
+{
+  const fr_grid *g = fr_scene_get_grid (fig->scene);
+  const double origin[2] = { g->x0, g->z0 }, spacing[2] = { g->dx, g->dz };
+  InkPoint p = { b[0], b[1], FALSE };
+  double fa[2], fb[2], edge[2], t = 0.0;
+  int step[2], left[2];
+
+  /* In cell units, where the cells' edges are the integers. */
+  for (int k = 0; k < 2; k++)
+    {
+      fa[k] = (a[k] - origin[k]) / spacing[k] + 0.5;
+      fb[k] = (b[k] - origin[k]) / spacing[k] + 0.5;
+      step[k] = fb[k] > fa[k] ? 1 : -1;
+      edge[k] = floor (fa[k]) + (step[k] > 0 ? 1.0 : 0.0);
+      left[k] = (int) fabs (floor (fb[k]) - floor (fa[k]));
+    }
+  for (;;)
+    {
+      double next = 1.0;
+      int k = -1;
+
+      for (int j = 0; j < 2; j++)
+        if (left[j] > 0 && (edge[j] - fa[j]) / (fb[j] - fa[j]) < next)
+          {
+            next = (edge[j] - fa[j]) / (fb[j] - fa[j]);
+            k = j;
+          }
+      if (next > t)
+        {
+          double mid = 0.5 * (t + next);
+          gboolean light = light_ink_at (fig, vmin, vmax, a[0] + mid * (b[0] - a[0]),
+                                         a[1] + mid * (b[1] - a[1]));
+
+          /* A cut only where the ink changes keeps the file small. */
+          if (t > 0.0 && light != p.light)
+            {
+              InkPoint cut = { a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), p.light };
+
+              g_array_append_val (pts, cut);
+            }
+          p.light = light;
+          t = next;
+        }
+      if (k < 0)
+        break;
+      edge[k] += step[k];
+      left[k]--;
+    }
+  g_array_append_val (pts, p);
+}
+
+/* Moves or draws a line to p. */
+static void
+ink_point_to (cairo_t        *cr,
+              const FrView   *view,
+              const InkPoint *p,
+              gboolean        move)
+{
+  double px, py;
+
+  fr_view_model_to_widget (view, p->x, p->z, &px, &py);
+  if (move)
+    cairo_move_to (cr, px, py);
+  else
+    cairo_line_to (cr, px, py);
+}
+
+/* Strokes the path so far in one of the two isochron inks. */
+static void
+stroke_ink (cairo_t  *cr,
+            gboolean  light)
+{
+  const double *rgb = light ? fr_figure_isochron_light_rgb : fr_figure_isochron_dark_rgb;
+
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_set_line_width (cr, 0.8);
+  cairo_stroke (cr);
+}
+
+/* Strokes the n points of one isochron (pieces 1 .. n - 1) as one path
+ * per run of pieces in one ink.  A closed line starts where its ink
+ * changes, so that no run is cut in two at the line's seam. */
+static void
+stroke_isochron (cairo_t        *cr,
+                 const FrView   *view,
+                 const InkPoint *p,
+                 guint           n,
+                 gboolean        closed)
+{
+  guint first = 1;
+  gboolean light;
+
+  if (n < 2)
+    return;
+  if (closed)
+    for (guint i = 1; i + 1 < n; i++)
+      if (p[i + 1].light != p[i].light)
+        {
+          first = i + 1;
+          break;
+        }
+  light = p[first].light;
+  ink_point_to (cr, view, &p[first - 1], TRUE);
+  for (guint k = 0; k < n - 1; k++)
+    {
+      guint i = (first - 1 + k) % (n - 1) + 1;
+
+      if (p[i].light != light)
+        {
+          stroke_ink (cr, light);
+          ink_point_to (cr, view, &p[i - 1], TRUE);
+          light = p[i].light;
+        }
+      ink_point_to (cr, view, &p[i], FALSE);
+    }
+  stroke_ink (cr, light);
+}
+
+/* Isochrons in the ink the canvas gives them: light over the dark end of
+ * the colour map, dark over the light end. */
 static void
 draw_isochrons (cairo_t        *cr,
                 const FrFigure *fig)
 {
   FrResult *r = fig->result;
   g_autofree double *levels = NULL;
+  g_autoptr(GArray) pts = NULL;
   fr_contour_set set = { 0 };
+  float vmin, vmax;
   int n;
 
   if (!(fig->interval > 0.0) || !(r->time_max > 0.0))
@@ -195,10 +365,20 @@ draw_isochrons (cairo_t        *cr,
   levels = g_new (double, n);
   for (int k = 0; k < n; k++)
     levels[k] = (k + 1) * fig->interval;
+  fr_scene_get_velocity_range (fig->scene, &vmin, &vmax);
+  pts = g_array_new (FALSE, FALSE, sizeof (InkPoint));
   if (fr_contour_trace (&r->job->grid, r->time, levels, n, &set, NULL) == FR_OK)
     for (size_t i = 0; i < set.nlines; i++)
-      stroke_polyline (cr, fig->view, &set.xz[2 * set.start[i]], set.start[i + 1] - set.start[i],
-                       fr_figure_isochron_rgb, 0.8);
+      {
+        const double *xz = &set.xz[2 * set.start[i]];
+        InkPoint start = { xz[0], xz[1], FALSE };
+
+        g_array_set_size (pts, 0);
+        g_array_append_val (pts, start);
+        for (size_t j = 1; j < set.start[i + 1] - set.start[i]; j++)
+          append_segment (pts, fig, vmin, vmax, &xz[2 * (j - 1)], &xz[2 * j]);
+        stroke_isochron (cr, fig->view, (const InkPoint *) pts->data, pts->len, set.closed[i]);
+      }
   fr_contour_set_clear (&set);
 }
 

@@ -37,7 +37,8 @@ typedef struct
 } FrFigure;
 
 /* Stroke colours a reader can tell apart (tests count paths by them). */
-extern const double fr_figure_isochron_rgb[3];
+extern const double fr_figure_isochron_dark_rgb[3];  /* over a light colour, */
+extern const double fr_figure_isochron_light_rgb[3]; /* over a dark one */
 extern const double fr_figure_horizon_rgb[3];
 extern const double fr_figure_folded_rgb[3];
 extern const double fr_figure_ray_rgb[3];

@@ -27,6 +27,7 @@ typedef struct
   double width, height;
   GArray *strokes;       /* double r, g, b (0..1) of each stroked path */
   GPtrArray *paths;      /* char *: each stroked path's "d", in order */
+  GPtrArray *styles;     /* char *: each stroked path's "style", in order */
 } SvgCount;
 
 static gboolean
@@ -75,6 +76,7 @@ svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
               if (g_str_equal (attr_names[j], "d"))
                 d = attr_values[j];
             g_ptr_array_add (c->paths, g_strdup (d));
+            g_ptr_array_add (c->styles, g_strdup (attr_values[i]));
           }
       }
 }
@@ -88,27 +90,46 @@ svg_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **err
     c->depth_defs--;
 }
 
-/* Parses path as XML and counts stroked paths of colour rgb; their "d"
- * attributes go to paths when it is not NULL. */
-static guint
-stroked_paths (const char *path, const double rgb[3], SvgCount *out, GPtrArray *paths)
+/* Parses path as XML into c: the colour, "d" and style of every stroked
+ * path, in order (freed by svg_count_clear). */
+static void
+read_svg (const char *path, SvgCount *c)
 {
   static const GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
   GMarkupParseContext *ctx;
-  SvgCount c = { 0 };
-  guint n = 0;
   gsize len;
 
   g_assert_true (g_file_get_contents (path, &text, &len, &error));
-  c.strokes = g_array_new (FALSE, FALSE, sizeof (double));
-  c.paths = g_ptr_array_new_with_free_func (g_free);
-  ctx = g_markup_parse_context_new (&parser, 0, &c, NULL);
+  *c = (SvgCount) { 0 };
+  c->strokes = g_array_new (FALSE, FALSE, sizeof (double));
+  c->paths = g_ptr_array_new_with_free_func (g_free);
+  c->styles = g_ptr_array_new_with_free_func (g_free);
+  ctx = g_markup_parse_context_new (&parser, 0, c, NULL);
   g_assert_true (g_markup_parse_context_parse (ctx, text, len, &error));
   g_assert_no_error (error);
   g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
   g_markup_parse_context_free (ctx);
+}
+
+static void
+svg_count_clear (SvgCount *c)
+{
+  g_clear_pointer (&c->strokes, g_array_unref);
+  g_clear_pointer (&c->paths, g_ptr_array_unref);
+  g_clear_pointer (&c->styles, g_ptr_array_unref);
+}
+
+/* Parses path as XML and counts stroked paths of colour rgb; their "d"
+ * attributes go to paths when it is not NULL. */
+static guint
+stroked_paths (const char *path, const double rgb[3], SvgCount *out, GPtrArray *paths)
+{
+  SvgCount c;
+  guint n = 0;
+
+  read_svg (path, &c);
   for (guint i = 0; i + 2 < c.strokes->len; i += 3)
     {
       const double *s = &g_array_index (c.strokes, double, i);
@@ -120,10 +141,7 @@ stroked_paths (const char *path, const double rgb[3], SvgCount *out, GPtrArray *
             g_ptr_array_add (paths, g_strdup (g_ptr_array_index (c.paths, i / 3)));
         }
     }
-  g_array_unref (c.strokes);
-  g_ptr_array_unref (c.paths);
-  c.strokes = NULL;
-  c.paths = NULL;
+  svg_count_clear (&c);
   if (out != NULL)
     *out = c;
   return n;
@@ -143,6 +161,82 @@ count_substrings (const char *text, const char *needle)
   for (const char *p = strstr (text, needle); p != NULL; p = strstr (p + 1, needle))
     n++;
   return n;
+}
+
+/* The points of a path's "d" ("M x y L x y ..."), as x, y pairs. */
+static GArray *
+path_points (const char *d)
+{
+  GArray *pts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_auto(GStrv) tok = g_strsplit_set (d, " ,", -1);
+
+  for (guint i = 0; tok[i] != NULL; i++)
+    {
+      char *end;
+      double v;
+
+      if (tok[i][0] == '\0' || g_ascii_isalpha (tok[i][0]))
+        continue;
+      v = g_ascii_strtod (tok[i], &end);
+      g_assert_true (*end == '\0');
+      g_array_append_val (pts, v);
+    }
+  g_assert_cmpuint (pts->len % 2, ==, 0);
+  return pts;
+}
+
+/* The ends of a path's "d" (first and last point), in points. */
+static void
+path_ends (const char *d, double ends[4])
+{
+  g_autoptr(GArray) pts = path_points (d);
+
+  g_assert_cmpuint (pts->len, >=, 4);
+  ends[0] = g_array_index (pts, double, 0);
+  ends[1] = g_array_index (pts, double, 1);
+  ends[2] = g_array_index (pts, double, pts->len - 2);
+  ends[3] = g_array_index (pts, double, pts->len - 1);
+}
+
+static guint
+find_root (guint *parent, guint i)
+{
+  while (parent[i] != i)
+    i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+/* How many lines the isochrons' paths, in either ink, make when a path
+ * that ends where another starts or ends is joined to it: an isochron
+ * changes ink, and path, where the field under it changes. */
+static guint
+isochron_lines (const char *svg)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint *parent = NULL;
+  g_autofree double *ends = NULL;
+  guint n, lines = 0;
+
+  stroked_paths (svg, fr_figure_isochron_dark_rgb, NULL, paths);
+  stroked_paths (svg, fr_figure_isochron_light_rgb, NULL, paths);
+  n = paths->len;
+  parent = g_new (guint, n);
+  ends = g_new (double, 4 * n);
+  for (guint i = 0; i < n; i++)
+    {
+      parent[i] = i;
+      path_ends (g_ptr_array_index (paths, i), &ends[4 * i]);
+    }
+  for (guint i = 0; i < n; i++)
+    for (guint j = i + 1; j < n; j++)
+      for (guint a = 0; a < 2; a++)
+        for (guint b = 0; b < 2; b++)
+          if (hypot (ends[4 * i + 2 * a] - ends[4 * j + 2 * b],
+                     ends[4 * i + 2 * a + 1] - ends[4 * j + 2 * b + 1]) < 0.02)
+            parent[find_root (parent, i)] = find_root (parent, j);
+  for (guint i = 0; i < n; i++)
+    lines += find_root (parent, i) == i;
+  return lines;
 }
 
 /* A 3 × 2 model in two layers, its top at z0. */
@@ -267,37 +361,46 @@ test_fold_figure (void)
   g_rmdir (dir);
 }
 
-/* Rays mode: isochrons as one path each, counted against an independent
- * count of the analytic circles the traveltimes make. */
-static void
-test_rays_figure (void)
+/* A fake result for scene: T = distance / 1 from src, no rays. */
+static FrResult *
+distance_result (FrScene *scene, const double src[2], const double rcv[2])
 {
-  g_autoptr(FrScene) scene = make_scene ();
-  g_autoptr(FrJob) job = NULL;
-  g_autoptr(FrResult) result = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
-  g_autofree char *svg = g_build_filename (dir, "rays.svg", NULL);
-  g_autofree char *pdf = g_build_filename (dir, "rays.pdf", NULL);
-  g_autoptr(GError) error = NULL;
   fr_grid g = *fr_scene_get_grid (scene);
-  double src[2] = { 1.5, 1.0 }, rcv[2] = { 0.5, 0.0 };
-  FrView view;
+  g_autoptr(FrJob) job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1, 4, FR_SPR_CPU);
+  FrResult *result = fr_result_new (job);
 
-  /* A fake result: T = distance / 1 from the centre, so isochrons every
-   * 0.25 are circles of radius 0.25, 0.5, 0.75, 1.0 (1.0 reaches the top
-   * and bottom edges: an arc cut in two), a ray along a straight line. */
-  job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1, 4, FR_SPR_CPU);
-  result = fr_result_new (job);
   result->ok = TRUE;
   result->time = g_new (float, fr_grid_count (&g));
   for (size_t iz = 0; iz < g.nz; iz++)
     for (size_t ix = 0; ix < g.nx; ix++)
       {
-        float t = (float) hypot (ix * g.dx - src[0], iz * g.dz - src[1]);
+        float t = (float) hypot (g.x0 + ix * g.dx - src[0], g.z0 + iz * g.dz - src[1]);
 
         result->time[fr_grid_index (&g, ix, 0, iz)] = t;
         result->time_max = MAX (result->time_max, t);
       }
+  return result;
+}
+
+/* Rays mode: isochrons, whose paths change ink where the field under
+ * them changes, joined into lines and counted against an independent
+ * count of the analytic circles the traveltimes make. */
+static void
+test_rays_figure (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "rays.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "rays.pdf", NULL);
+  g_autoptr(GError) error = NULL;
+  double src[2] = { 1.5, 1.0 }, rcv[2] = { 0.5, 0.0 };
+  FrView view;
+
+  /* Isochrons every 0.25 are circles of radius 0.25, 0.5, 0.75, 1.0 (1.0
+   * reaches the top and bottom edges: an arc cut in two), a ray along a
+   * straight line. */
+  result = distance_result (scene, src, rcv);
   {
     GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
     double pts[4] = { src[0], src[1], rcv[0], rcv[1] };
@@ -318,7 +421,7 @@ test_rays_figure (void)
   /* Radii 0.25..1.75 inside a 3 × 2 box around (1.5, 1): r <= 1 closed
    * circles (4), r = 1.25, 1.5 cut by top and bottom into 2 arcs each
    * (4), r = 1.75 cut by all four sides: 4 corner arcs.  12 in all. */
-  g_assert_cmpuint (count_strokes (svg, fr_figure_isochron_rgb, NULL), ==, 12);
+  g_assert_cmpuint (isochron_lines (svg), ==, 12);
   g_assert_cmpuint (count_strokes (svg, fr_figure_ray_rgb, NULL), ==, 1);
   /* On the white page the ticks (stroked at opacity 0.9) are in black
    * ink, not in the canvas's white, which vanished there: the x ticks
@@ -338,26 +441,119 @@ test_rays_figure (void)
   g_rmdir (dir);
 }
 
-/* The points of a path's "d" ("M x y L x y ..."), as x, y pairs. */
-static GArray *
-path_points (const char *d)
+/* Rec. 709 luma of an sRGB colour. */
+static double
+luma (const double rgb[3])
 {
-  GArray *pts = g_array_new (FALSE, FALSE, sizeof (double));
-  g_auto(GStrv) tok = g_strsplit_set (d, " ,", -1);
+  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+}
 
-  for (guint i = 0; tok[i] != NULL; i++)
+/* Isochrons contrast with the field under them, as on the canvas: light
+ * over the dark end of each colour map (the slow top of make_scene), dark
+ * over its light end.  Judged from the file alone: every opaque stroke in
+ * the plot is an isochron here (there are no model lines, rays or
+ * markers), set against the luma of the map's colour under it.  A path
+ * holds a whole run in one ink: where one path ends and the next begins,
+ * the ink changes, on the cells' edge between the two velocities. */
+static void
+test_isochron_ink (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "ink.svg", NULL);
+  const fr_grid *g = fr_scene_get_grid (scene);
+  /* Rows 0..19 are slow, 20.. fast: their cells meet half a row on. */
+  const double z_edge = g->z0 + 19.5 * g->dz;
+  double src[2] = { 1.5, 1.0 }, rcv[2] = { 0.5, 0.0 };
+  FrPlotLayout lay;
+  FrView view;
+
+  result = distance_result (scene, src, rcv);
+  make_view (scene, &view);
+  fr_plot_layout_for_view (&lay, &view, scene, 1.0);
+  for (FrColormap map = 0; map < FR_N_COLORMAPS; map++)
     {
-      char *end;
-      double v;
+      FrFigure fig = { &view, scene, map, result, 0.25, NULL };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (double));
+      double field[2][3], field_luma[2];
+      guint over[2] = { 0, 0 }, joins = 0;
+      SvgCount c;
 
-      if (tok[i][0] == '\0' || g_ascii_isalpha (tok[i][0]))
-        continue;
-      v = g_ascii_strtod (tok[i], &end);
-      g_assert_true (*end == '\0');
-      g_array_append_val (pts, v);
+      fr_colormap_sample (map, 0.0, field[0]);
+      fr_colormap_sample (map, 1.0, field[1]);
+      field_luma[0] = luma (field[0]);
+      field_luma[1] = luma (field[1]);
+      g_assert_cmpfloat (field_luma[0], <, 0.3);
+      g_assert_cmpfloat (field_luma[1], >, 0.6);
+
+      g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
+      g_assert_no_error (error);
+      read_svg (svg, &c);
+      for (guint i = 0; i < c.paths->len; i++)
+        {
+          g_autoptr(GArray) pts = path_points (g_ptr_array_index (c.paths, i));
+          const double *rgb = &g_array_index (c.strokes, double, 3 * i);
+          gboolean in_plot = TRUE;
+          double e[5];
+
+          if (strstr (g_ptr_array_index (c.styles, i), "stroke-opacity:1;") == NULL)
+            continue;
+          for (guint k = 0; k < pts->len; k += 2)
+            in_plot &= fr_rect_contains (&lay.plot, g_array_index (pts, double, k),
+                                         g_array_index (pts, double, k + 1));
+          if (!in_plot)
+            continue;
+          for (guint k = 2; k < pts->len; k += 2)
+            {
+              const double *q = &g_array_index (pts, double, k - 2);
+              double x, z;
+              int fast;
+
+              /* Each segment's middle, over one cell. */
+              fr_view_widget_to_model (&view, 0.5 * (q[0] + q[2]), 0.5 * (q[1] + q[3]), &x, &z);
+              if (fabs (z - z_edge) < 1e-3)
+                continue;
+              fast = z > z_edge;
+              over[fast]++;
+              if (!(fast ? luma (rgb) < field_luma[1] - 0.5 : luma (rgb) > field_luma[0] + 0.5))
+                g_error ("%s: an isochron at (%.3f, %.3f) has luma %.2f over a field of luma %.2f",
+                         fr_colormap_get_id (map), x, z, luma (rgb), field_luma[fast]);
+            }
+          e[0] = g_array_index (pts, double, 0);
+          e[1] = g_array_index (pts, double, 1);
+          e[2] = g_array_index (pts, double, pts->len - 2);
+          e[3] = g_array_index (pts, double, pts->len - 1);
+          e[4] = luma (rgb);
+          g_array_append_vals (ends, e, 5);
+        }
+      /* Every isochron path that ends where another begins meets it on
+       * the cells' edge, in the other ink: consecutive pieces in one ink
+       * are one path. */
+      for (guint i = 0; i < ends->len; i += 5)
+        for (guint j = 0; j < ends->len; j += 5)
+          {
+            const double *a = &g_array_index (ends, double, i), *b = &g_array_index (ends, double, j);
+            double x, z;
+
+            if (i == j || hypot (a[2] - b[0], a[3] - b[1]) > 0.02)
+              continue;
+            fr_view_widget_to_model (&view, a[2], a[3], &x, &z);
+            g_assert_cmpfloat (fabs (z - z_edge), <, 1e-3);
+            g_assert_cmpfloat (fabs (a[4] - b[4]), >, 0.5);
+            joins++;
+          }
+      g_test_message ("%s: %u isochron paths, %u segments over the slow part, %u over the fast, %u joins",
+                      fr_colormap_get_id (map), ends->len / 5, over[0], over[1], joins);
+      g_assert_cmpuint (over[0], >, 20);
+      g_assert_cmpuint (over[1], >, 20);
+      g_assert_cmpuint (joins, >, 0);
+      svg_count_clear (&c);
     }
-  g_assert_cmpuint (pts->len % 2, ==, 0);
-  return pts;
+
+  g_unlink (svg);
+  g_rmdir (dir);
 }
 
 /* The drawn model's interfaces and obstacle outlines are in the figure,
@@ -816,6 +1012,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/figure/folds", test_fold_figure);
   g_test_add_func ("/figure/rays", test_rays_figure);
+  g_test_add_func ("/figure/isochron-ink", test_isochron_ink);
   g_test_add_func ("/figure/model-outlines", test_model_outlines);
   g_test_add_func ("/figure/colour-bar-metres", test_colour_bar_metres);
   g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
