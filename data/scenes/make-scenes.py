@@ -62,7 +62,7 @@ def gradient():
     """v = 0.5 + 0.005·z km/s with z in m, i.e. 0.5 + 5·z with z in km.
     Shown as in the README's screenshot: magma, isochrons every 0.02 s."""
     receivers = [(r(0.1 + 0.2 * i), 0) for i in range(10)]
-    return scene("Vertical gradient 0.5 + 0.005·z (Monsegny & Agudelo)", 201, 101, 0.01,
+    return scene("Vertical gradient v = 0.5 + 5·z km/s, z in km (Monsegny & Agudelo)", 201, 101, 0.01,
                  [layer(0.5, [(0, 0), (2, 0)], dvdz=5.0)],
                  sources=[(1.0, 0)], receivers=receivers,
                  display={"interval": 0.02, "colormap": "magma"})
