@@ -236,6 +236,12 @@ get_points (Reader     *r,
                      _("point %u of “%s” in %s must be [x, z]"), i + 1, member, where);
       v.x = json_array_get_double_element (pa, 0);
       v.z = json_array_get_double_element (pa, 1);
+      /* As far as a grid may reach: beyond, differences of coordinates
+       * overflow (an interface's slope became NaN, its layer dropped). */
+      if (!(fabs (v.x) <= FR_GRID_MAX_EXTENT && fabs (v.z) <= FR_GRID_MAX_EXTENT))
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                     _("point %u of “%s” in %s lies too far out (coordinates at most %g)"), i + 1,
+                     member, where, FR_GRID_MAX_EXTENT);
       g_array_append_val (out, v);
     }
   return TRUE;
@@ -370,7 +376,7 @@ read_background (Reader     *r,
   g_autofree char *abs = NULL;
   g_autoptr(GBytes) values = NULL;
   g_autoptr(GError) local = NULL;
-  double spacing[2] = { NAN, NAN }, origin[2] = { 0.0, 0.0 };
+  double spacing[2] = { NAN, NAN }, origin[2] = { NAN, NAN };
   gboolean has_spacing = FALSE;
   fr_grid g;
   fr_error err = { 0 };
@@ -390,14 +396,20 @@ read_background (Reader     *r,
     return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the background format “%s” is unknown"), format);
 
   abs = background_file (path, base_dir);
+  if (g_file_test (abs, G_FILE_TEST_EXISTS) && !g_file_test (abs, G_FILE_TEST_IS_REGULAR))
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                 _("the background grid “%s” is not a file (%s is a folder or a device)"), path, abs);
   if (!g_file_test (abs, G_FILE_TEST_IS_REGULAR))
     return fail (r, FR_SCENE_FILE_ERROR_MISSING_GRID,
                  _("the background grid “%s” is missing (looked for %s)"), path, abs);
   if (!fr_scene_file_read_grid (abs, format, &g, &has_spacing, &values, &local))
     return fail (r, local->domain == FR_SCENE_FILE_ERROR ? local->code : FR_SCENE_FILE_ERROR_INVALID,
                  _("the background grid: %s"), local->message);
-  if (isfinite (spacing[0]))
-    g = fr_grid_2d (g.nx, g.nz, spacing[0], spacing[1], origin[0], origin[1]);
+  /* The scene's spacing and origin, each where given, over the file's. */
+  if (isfinite (spacing[0]) || isfinite (origin[0]))
+    g = fr_grid_2d (g.nx, g.nz, isfinite (spacing[0]) ? spacing[0] : g.dx,
+                    isfinite (spacing[0]) ? spacing[1] : g.dz,
+                    isfinite (origin[0]) ? origin[0] : g.x0, isfinite (origin[0]) ? origin[1] : g.z0);
   if (fr_grid_check (&g, &err) != FR_OK)
     return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("background: %s"), err.message);
   model->background = fr_background_new (abs, format, &g, values);
@@ -760,7 +772,15 @@ fr_scene_doc_parse (const char  *text,
     }
   if (!json_parser_load_from_data (parser, text, length, &local))
     {
-      fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), local->message);
+      int line, column, end = 0;
+
+      /* json-glib says "<data>:LINE:COLUMN: Parse error: WHAT". */
+      if (sscanf (local->message, "<data>:%d:%d: Parse error: %n", &line, &column, &end) == 2 &&
+          end > 0)
+        fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON at line %d, column %d (%s)"),
+              line, column, local->message + end);
+      else
+        fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), local->message);
       return NULL;
     }
   root_node = json_parser_get_root (parser);

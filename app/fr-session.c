@@ -248,7 +248,11 @@ fr_session_open (FrSession   *self,
   /* The old result goes only once the scene is replaced: a refused file
    * leaves the picture as it was. */
   if (!fr_scene_load_doc (fr_window_get_scene (self->window), doc, error))
-    return FALSE;
+    {
+      /* As the reader's own refusals do, name the file. */
+      g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
   fr_canvas_set_result (canvas, NULL);
   /* A back end this build lacks falls back to Automatic, with a notice
    * under the drop-down. */

@@ -44,8 +44,11 @@ fr_grid_check (const fr_grid *g, fr_error *err)
     return fr_error_set (err, FR_E_INPUT, "grid size %zu x %zu x %zu is empty or malformed",
                          g->nx, g->ny, g->nz);
   if (g->nx > FR_GRID_MAX_NODES / g->ny / g->nz)
-    return fr_error_set (err, FR_E_INPUT, "grid of %zu x %zu x %zu nodes is too large",
-                         g->nx, g->ny, g->nz);
+    return g->ndim == 2
+      ? fr_error_set (err, FR_E_INPUT, "grid of %zu x %zu nodes is too large (at most %zu)",
+                      g->nx, g->nz, (size_t) FR_GRID_MAX_NODES)
+      : fr_error_set (err, FR_E_INPUT, "grid of %zu x %zu x %zu nodes is too large (at most %zu)",
+                      g->nx, g->ny, g->nz, (size_t) FR_GRID_MAX_NODES);
   if (!spacing_ok (g->dx) || !spacing_ok (g->dz) || (g->ndim == 3 && !spacing_ok (g->dy)))
     return fr_error_set (err, FR_E_INPUT, "grid spacing must be finite and positive");
   for (int a = 0; a < 3; a++)

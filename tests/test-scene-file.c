@@ -217,6 +217,13 @@ test_malformed (void)
     const char *says;
   } cases[] = {
     { "{\"format\": \"foldray-scene\", \"version\": 1,", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON" },
+    /* Where, in the user's terms (json-glib says "<data>:2:14: Parse error: "). */
+    { "{\"format\": \"foldray-scene\",\n \"version\": 1 2}", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON at line 2, column" },
+    { HEAD "\"grid\": {\"nx\": 100000, \"nz\": 100000, \"spacing\": [1, 1]}}", FR_SCENE_FILE_ERROR_INVALID, "grid of 100000 x 100000 nodes is too large" },
+    /* Coordinates whose differences overflow: the layer would be lost. */
+    { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[-1e308, 1e308], [1e308, -1e308]]}]}", FR_SCENE_FILE_ERROR_INVALID, "point 1 of “interface” in layer 1 lies too far out" },
+    { HEAD GRID ", \"sources\": [[0, 2e150]]}", FR_SCENE_FILE_ERROR_INVALID, "too far out" },
+    { HEAD GRID ", \"background\": {\"path\": \"/\"}}", FR_SCENE_FILE_ERROR_INVALID, "is not a file" },
     { "", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "not a Foldray scene" },
     { "[1, 2]", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "expected a JSON object" },
     { "{\"version\": 1}", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "format" },
@@ -461,6 +468,35 @@ loaded_background (const char *scene)
   g_assert_no_error (error);
   g_assert_nonnull (doc->model->background);
   return g_strdup (doc->model->background->path);
+}
+
+/* A background's "origin" counts without "spacing" too (it was read
+ * only beside a spacing); the spacing is then the file's. */
+static void
+test_background_origin (void)
+{
+  fr_grid bg = fr_grid_2d (6, 4, 1.0, 1.0, 0.0, 0.0);
+  float v[24];
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *npy = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *scene = g_build_filename (dir, "s.json", NULL);
+  g_autoptr(FrSceneDoc) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  const fr_grid *got;
+
+  for (int i = 0; i < 24; i++)
+    v[i] = 1.0f + 0.1f * i;
+  write_npy (npy, &bg, v);
+  g_assert_true (g_file_set_contents (scene, HEAD GRID ", \"background\": {\"path\": \"v.npy\", "
+                                      "\"origin\": [2, -3]}}", -1, NULL));
+  doc = fr_scene_doc_load (scene, &error);
+  g_assert_no_error (error);
+  got = &doc->model->background->grid;
+  g_assert_cmpfloat (got->x0, ==, 2.0);
+  g_assert_cmpfloat (got->z0, ==, -3.0);
+  g_assert_cmpfloat (got->dx, ==, 1.0);
+  g_assert_cmpfloat (got->dz, ==, 1.0);
+  test_tmpdir_remove (dir);
 }
 
 /* A background path with ".." is taken normalised, and written relative
@@ -1628,6 +1664,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/bundled-display", test_bundled_display);
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
   g_test_add_func ("/scene-file/background-updir", test_background_updir);
+  g_test_add_func ("/scene-file/background-origin", test_background_origin);
   g_test_add_func ("/scene-file/save-symlink", test_save_symlink);
   g_test_add_func ("/scene-file/save-mode", test_save_mode);
   g_test_add_func ("/scene-file/save-error-names-file", test_save_error_names_file);
