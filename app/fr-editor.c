@@ -62,9 +62,16 @@ struct _FrEditor
 
 G_DEFINE_FINAL_TYPE (FrEditor, fr_editor, GTK_TYPE_WIDGET)
 
+G_DEFINE_ENUM_TYPE (FrEditorTool, fr_editor_tool,
+                    G_DEFINE_ENUM_VALUE (FR_EDITOR_TOOL_SELECT, "select"),
+                    G_DEFINE_ENUM_VALUE (FR_EDITOR_TOOL_RECTANGLE, "rectangle"),
+                    G_DEFINE_ENUM_VALUE (FR_EDITOR_TOOL_POLYGON, "polygon"))
+
 enum {
   PROP_0,
   PROP_CANVAS,
+  PROP_ACTIVE,
+  PROP_TOOL,
   N_PROPS
 };
 
@@ -635,6 +642,9 @@ drag_end_cb (FrEditor       *self,
           model_changed (self);
           fr_scene_end_edit (self->scene, _("Add Obstacle"));
           select_item (self, SEL_OBSTACLE, m->obstacles->len - 1, 0);
+          /* One obstacle a tool, as in drawing programs: the next drag
+           * on a handle moves it rather than drawing another. */
+          fr_editor_set_tool (self, FR_EDITOR_TOOL_SELECT);
         }
       gtk_widget_queue_draw (GTK_WIDGET (self));
       break;
@@ -951,6 +961,12 @@ fr_editor_set_property (GObject      *object,
           attach_controllers (self);
         }
       break;
+    case PROP_ACTIVE:
+      fr_editor_set_active (self, g_value_get_boolean (value));
+      break;
+    case PROP_TOOL:
+      fr_editor_set_tool (self, g_value_get_enum (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -968,6 +984,12 @@ fr_editor_get_property (GObject    *object,
     {
     case PROP_CANVAS:
       g_value_set_object (value, self->canvas);
+      break;
+    case PROP_ACTIVE:
+      g_value_set_boolean (value, self->active);
+      break;
+    case PROP_TOOL:
+      g_value_set_enum (value, self->tool);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -988,6 +1010,14 @@ fr_editor_class_init (FrEditorClass *klass)
   properties[PROP_CANVAS] =
     g_param_spec_object ("canvas", NULL, NULL, FR_TYPE_CANVAS,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* Whether presses edit the model, and with which tool: the model
+   * panel's tool buttons show them, whatever switched them. */
+  properties[PROP_ACTIVE] =
+    g_param_spec_boolean ("active", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TOOL] =
+    g_param_spec_enum ("tool", NULL, NULL, FR_TYPE_EDITOR_TOOL, FR_EDITOR_TOOL_SELECT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -1030,8 +1060,13 @@ void
 fr_editor_set_active (FrEditor *self,
                       gboolean  active)
 {
+  gboolean changed;
+
   g_return_if_fail (FR_IS_EDITOR (self));
-  self->active = !!active;
+
+  active = !!active;
+  changed = self->active != active;
+  self->active = active;
   if (!active)
     {
       end_scroll_burst (self);
@@ -1039,6 +1074,8 @@ fr_editor_set_active (FrEditor *self,
       select_item (self, SEL_NONE, 0, 0);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
 }
 
 gboolean
@@ -1048,14 +1085,28 @@ fr_editor_get_active (FrEditor *self)
   return self->active;
 }
 
+/* What presses on the model do while editing: select and drag, or draw
+ * one obstacle. */
 void
 fr_editor_set_tool (FrEditor     *self,
                     FrEditorTool  tool)
 {
   g_return_if_fail (FR_IS_EDITOR (self));
+  g_return_if_fail (tool <= FR_EDITOR_TOOL_POLYGON);
+
   if (tool != FR_EDITOR_TOOL_POLYGON)
     fr_editor_cancel (self);
+  if (self->tool == tool)
+    return;
   self->tool = tool;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOOL]);
+}
+
+FrEditorTool
+fr_editor_get_tool (FrEditor *self)
+{
+  g_return_val_if_fail (FR_IS_EDITOR (self), FR_EDITOR_TOOL_SELECT);
+  return self->tool;
 }
 
 /* The velocity of obstacles drawn from now on (0: impermeable). */
@@ -1141,7 +1192,11 @@ fr_editor_close_polygon (FrEditor *self)
     g_ptr_array_remove_index (m->obstacles, m->obstacles->len - 1);
   fr_scene_end_edit (self->scene, _("Add Obstacle"));
   if (m->obstacles->len > 0 && g_ptr_array_index (m->obstacles, m->obstacles->len - 1) == o)
-    select_item (self, SEL_OBSTACLE, m->obstacles->len - 1, 0);
+    {
+      select_item (self, SEL_OBSTACLE, m->obstacles->len - 1, 0);
+      /* As after a rectangle: back to Select. */
+      fr_editor_set_tool (self, FR_EDITOR_TOOL_SELECT);
+    }
   return TRUE;
 }
 

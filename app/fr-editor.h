@@ -7,7 +7,9 @@
  * that draws the handles (interface nodes, obstacle vertices) and the
  * selected obstacle with cairo; the interfaces and obstacle outlines
  * themselves are the canvas's, under its rays and markers.  Every change goes through
- * the scene (begin_edit/end_edit), so it is undoable and re-solves live. */
+ * the scene (begin_edit/end_edit), so it is undoable and re-solves live.
+ * A drawing tool draws one obstacle, then hands back to Select; the
+ * "active" and "tool" properties say what presses do now. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -23,7 +25,10 @@ typedef enum
   FR_EDITOR_TOOL_POLYGON,    /* click vertices; double-click or Enter closes */
 } FrEditorTool;
 
+#define FR_TYPE_EDITOR_TOOL (fr_editor_tool_get_type ())
 #define FR_TYPE_EDITOR (fr_editor_get_type ())
+
+GType fr_editor_tool_get_type (void) G_GNUC_CONST;
 
 G_DECLARE_FINAL_TYPE (FrEditor, fr_editor, FR, EDITOR, GtkWidget)
 
@@ -34,6 +39,7 @@ void         fr_editor_set_active            (FrEditor     *self,
 gboolean     fr_editor_get_active            (FrEditor     *self);
 void         fr_editor_set_tool              (FrEditor     *self,
                                               FrEditorTool  tool);
+FrEditorTool fr_editor_get_tool              (FrEditor     *self);
 void         fr_editor_set_obstacle_velocity (FrEditor     *self,
                                               double        velocity);
 gboolean     fr_editor_is_dragging           (FrEditor     *self);

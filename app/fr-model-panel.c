@@ -14,30 +14,34 @@
 
 struct _FrModelPanel
 {
-  GtkWidget      parent_instance;
+  GtkWidget        parent_instance;
 
-  GtkSpinButton *extent_x_spin;
-  GtkSpinButton *extent_z_spin;
-  GtkSpinButton *nx_spin;
-  GtkSpinButton *nz_spin;
-  GtkSpinButton *dx_spin;
-  GtkSpinButton *dz_spin;
-  GtkListBox    *layer_list;
-  GtkWidget     *remove_layer_button;
-  GtkWidget     *layer_grid;
-  GtkSpinButton *v_top_spin;
-  GtkSpinButton *dvdz_spin;
-  GtkSpinButton *dvdx_spin;
-  GtkWidget     *obstacle_grid;
-  GtkDropDown   *obstacle_kind_dropdown;
-  GtkSpinButton *obstacle_velocity_spin;
-  GtkLabel      *entry_message;
+  GtkToggleButton *select_button;
+  GtkToggleButton *rectangle_button;
+  GtkToggleButton *polygon_button;
+  GtkSpinButton   *extent_x_spin;
+  GtkSpinButton   *extent_z_spin;
+  GtkSpinButton   *nx_spin;
+  GtkSpinButton   *nz_spin;
+  GtkSpinButton   *dx_spin;
+  GtkSpinButton   *dz_spin;
+  GtkListBox      *layer_list;
+  GtkWidget       *remove_layer_button;
+  GtkWidget       *layer_grid;
+  GtkSpinButton   *v_top_spin;
+  GtkSpinButton   *dvdz_spin;
+  GtkSpinButton   *dvdx_spin;
+  GtkWidget       *obstacle_grid;
+  GtkDropDown     *obstacle_kind_dropdown;
+  GtkSpinButton   *obstacle_velocity_spin;
+  GtkLabel        *entry_message;
 
-  FrScene       *scene;
-  FrEditor      *editor;
-  int            layer;      /* selected in the list, or -1 */
-  int            obstacle;   /* selected on the canvas, or -1 */
-  gboolean       syncing;    /* widgets being set from the model */
+  FrScene         *scene;
+  FrEditor        *editor;
+  int              layer;      /* selected in the list, or -1 */
+  int              obstacle;   /* selected on the canvas, or -1 */
+  gboolean         syncing;    /* widgets being set from the model */
+  gboolean         editing;    /* our own edit of the scene under way */
 };
 
 G_DEFINE_FINAL_TYPE (FrModelPanel, fr_model_panel, GTK_TYPE_WIDGET)
@@ -61,6 +65,30 @@ report (FrModelPanel *self,
   gtk_widget_add_css_class (GTK_WIDGET (self->entry_message), "error");
   gtk_widget_set_visible (GTK_WIDGET (self->entry_message), TRUE);
   g_object_set_data (G_OBJECT (self->entry_message), "fr-panel-spin", NULL);
+}
+
+/* Takes back the panel's message and its fields' red or orange: they
+ * spoke of a value no longer shown (undo, another layer or model). */
+static void
+clear_messages (FrModelPanel *self)
+{
+  fr_panel_clear_messages (GTK_WIDGET (self), self->entry_message);
+}
+
+/* The tool buttons show the editor's tool, whatever switched it; none is
+ * pressed while editing is off. */
+static void
+sync_tool (FrModelPanel *self)
+{
+  gboolean active = self->editor != NULL && fr_editor_get_active (self->editor);
+  FrEditorTool tool = self->editor != NULL ? fr_editor_get_tool (self->editor)
+                                           : FR_EDITOR_TOOL_SELECT;
+
+  /* Pressing one releases the others of the group; releasing one presses
+   * none, so all three are up while editing is off. */
+  gtk_toggle_button_set_active (self->select_button, active && tool == FR_EDITOR_TOOL_SELECT);
+  gtk_toggle_button_set_active (self->rectangle_button, active && tool == FR_EDITOR_TOOL_RECTANGLE);
+  gtk_toggle_button_set_active (self->polygon_button, active && tool == FR_EDITOR_TOOL_POLYGON);
 }
 
 static char *
@@ -341,7 +369,9 @@ extent_changed_cb (FrModelPanel  *self,
     width = grid_field (spin, width);
   else
     depth = grid_field (spin, depth);
+  self->editing = TRUE;
   ok = fr_scene_set_extent (self->scene, width, depth, &error);
+  self->editing = FALSE;
   grid_edit_done (self, ok, error);
 }
 
@@ -363,7 +393,9 @@ nodes_changed_cb (FrModelPanel  *self,
     nx = (guint) gtk_spin_button_get_value_as_int (spin);
   else
     nz = (guint) gtk_spin_button_get_value_as_int (spin);
+  self->editing = TRUE;
   ok = fr_scene_set_nodes (self->scene, nx, nz, &error);
+  self->editing = FALSE;
   grid_edit_done (self, ok, error);
 }
 
@@ -386,7 +418,9 @@ spacing_changed_cb (FrModelPanel  *self,
     dx = grid_field (spin, dx);
   else
     dz = grid_field (spin, dz);
+  self->editing = TRUE;
   ok = fr_scene_set_spacing (self->scene, dx, dz, &error);
+  self->editing = FALSE;
   grid_edit_done (self, ok, error);
 }
 
@@ -397,6 +431,7 @@ layer_selected_cb (FrModelPanel  *self,
   if (self->syncing)
     return;
   self->layer = row != NULL ? gtk_list_box_row_get_index (row) : -1;
+  clear_messages (self);
   sync_from_model (self);
 }
 
@@ -404,13 +439,17 @@ static void
 layer_changed_cb (FrModelPanel *self)
 {
   g_autoptr(GError) error = NULL;
+  gboolean ok;
 
   if (self->syncing || model_of (self) == NULL || self->layer < 0)
     return;
-  if (!fr_scene_set_layer_velocity (self->scene, (guint) self->layer,
+  self->editing = TRUE;
+  ok = fr_scene_set_layer_velocity (self->scene, (guint) self->layer,
                                     gtk_spin_button_get_value (self->v_top_spin),
                                     gtk_spin_button_get_value (self->dvdz_spin),
-                                    gtk_spin_button_get_value (self->dvdx_spin), &error))
+                                    gtk_spin_button_get_value (self->dvdx_spin), &error);
+  self->editing = FALSE;
+  if (!ok)
     {
       report (self, error);
       sync_from_model (self);
@@ -424,10 +463,14 @@ add_layer_cb (FrModelPanel *self)
 
   if (model_of (self) == NULL)
     return;
+  /* The new layer is shown: no message of the one before. */
+  clear_messages (self);
+  self->editing = TRUE;
   if (fr_scene_add_layer (self->scene, &error))
     self->layer = (int) model_of (self)->layers->len - 1;
   else
     report (self, error);
+  self->editing = FALSE;
   sync_from_model (self);
 }
 
@@ -438,10 +481,13 @@ remove_layer_cb (FrModelPanel *self)
 
   if (model_of (self) == NULL || self->layer < 0)
     return;
+  clear_messages (self);
+  self->editing = TRUE;
   if (fr_scene_remove_layer (self->scene, (guint) self->layer, &error))
     self->layer = -1;
   else
     report (self, error);
+  self->editing = FALSE;
   sync_from_model (self);
 }
 
@@ -449,7 +495,7 @@ static void
 obstacle_changed_cb (FrModelPanel *self)
 {
   g_autoptr(GError) error = NULL;
-  gboolean slow;
+  gboolean slow, ok;
 
   if (self->syncing || model_of (self) == NULL || self->obstacle < 0)
     return;
@@ -457,9 +503,12 @@ obstacle_changed_cb (FrModelPanel *self)
   /* Turned slow, the obstacle takes the velocity the field now shows. */
   fr_panel_spin_set_blank (self->obstacle_velocity_spin, !slow);
   gtk_widget_set_sensitive (GTK_WIDGET (self->obstacle_velocity_spin), slow);
-  if (!fr_scene_set_obstacle_velocity (self->scene, (guint) self->obstacle,
+  self->editing = TRUE;
+  ok = fr_scene_set_obstacle_velocity (self->scene, (guint) self->obstacle,
                                        slow ? gtk_spin_button_get_value (self->obstacle_velocity_spin) : 0.0,
-                                       &error))
+                                       &error);
+  self->editing = FALSE;
+  if (!ok)
     {
       report (self, error);
       sync_from_model (self);
@@ -471,8 +520,14 @@ scene_changed_cb (FrModelPanel *self,
                   guint         what,
                   FrScene      *scene)
 {
-  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_VELOCITY))
-    sync_from_model (self);
+  if (!(what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_VELOCITY)))
+    return;
+  /* Changed from elsewhere (undo, redo, the canvas, a file): the fields
+   * show other values than the ones the messages were about.  Our own
+   * edit keeps what it just reported (a value clamped). */
+  if (!self->editing)
+    clear_messages (self);
+  sync_from_model (self);
 }
 
 static void
@@ -480,11 +535,33 @@ editor_selection_cb (FrModelPanel *self,
                      FrEditor     *editor)
 {
   int layer = fr_editor_get_selected_layer (editor);
+  int obstacle = fr_editor_get_selected_obstacle (editor);
 
+  if ((layer >= 0 && layer != self->layer) || obstacle != self->obstacle)
+    clear_messages (self);
   if (layer >= 0)
     self->layer = layer;
-  self->obstacle = fr_editor_get_selected_obstacle (editor);
+  self->obstacle = obstacle;
   sync_from_model (self);
+}
+
+static void
+editor_tool_cb (FrModelPanel *self,
+                GParamSpec   *pspec,
+                FrEditor     *editor)
+{
+  sync_tool (self);
+}
+
+static void
+editor_active_cb (FrModelPanel *self,
+                  GParamSpec   *pspec,
+                  FrEditor     *editor)
+{
+  /* Leaving edit mode leaves its messages behind. */
+  if (!fr_editor_get_active (editor))
+    clear_messages (self);
+  sync_tool (self);
 }
 
 /* ------------------------------------------------------------- GObject */
@@ -515,6 +592,9 @@ fr_model_panel_class_init (FrModelPanelClass *klass)
   object_class->dispose = fr_model_panel_dispose;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-model-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, select_button);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, rectangle_button);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, polygon_button);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, extent_x_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, extent_z_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, nx_spin);
@@ -572,10 +652,12 @@ fr_model_panel_set_scene (FrModelPanel *self,
     g_signal_connect_object (scene, "changed", G_CALLBACK (scene_changed_cb), self, G_CONNECT_SWAPPED);
   self->layer = -1;
   self->obstacle = -1;
+  clear_messages (self);
   sync_from_model (self);
 }
 
-/* The editor whose selection (a node's layer, an obstacle) the panel follows. */
+/* The editor whose selection (a node's layer, an obstacle) and tool the
+ * panel follows. */
 void
 fr_model_panel_set_editor (FrModelPanel *self,
                            FrEditor     *editor)
@@ -587,8 +669,15 @@ fr_model_panel_set_editor (FrModelPanel *self,
     g_signal_handlers_disconnect_by_data (self->editor, self);
   g_set_object (&self->editor, editor);
   if (editor != NULL)
-    g_signal_connect_object (editor, "selection-changed", G_CALLBACK (editor_selection_cb), self,
-                             G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (editor, "selection-changed", G_CALLBACK (editor_selection_cb), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (editor, "notify::tool", G_CALLBACK (editor_tool_cb), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (editor, "notify::active", G_CALLBACK (editor_active_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+  sync_tool (self);
 }
 
 /* ------------------------------------------------------------- panel helpers */
@@ -663,6 +752,41 @@ show_entry_message (GtkSpinButton *spin,
       gtk_widget_add_css_class (GTK_WIDGET (message), error ? "error" : "warning");
       gtk_widget_set_visible (GTK_WIDGET (message), TRUE);
       g_object_set_data (G_OBJECT (message), "fr-panel-spin", spin);
+    }
+}
+
+static void
+clear_spin_messages (GtkWidget *widget,
+                     GtkLabel  *message)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_SPIN_BUTTON (child))
+        {
+          if (g_object_get_data (G_OBJECT (child), "fr-panel-message") == message)
+            show_entry_message (GTK_SPIN_BUTTON (child), NULL, FALSE);
+        }
+      else
+        clear_spin_messages (child, message);
+    }
+}
+
+/* Takes back what panel's guarded entries and message say about values
+ * typed before (fr_panel_guard_entries): the entries' error or warning
+ * style and tooltip, and message. */
+void
+fr_panel_clear_messages (GtkWidget *panel,
+                         GtkLabel  *message)
+{
+  g_return_if_fail (GTK_IS_WIDGET (panel));
+  g_return_if_fail (message == NULL || GTK_IS_LABEL (message));
+
+  clear_spin_messages (panel, message);
+  if (message != NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (message), FALSE);
+      g_object_set_data (G_OBJECT (message), "fr-panel-spin", NULL);
     }
 }
 

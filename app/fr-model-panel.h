@@ -7,7 +7,9 @@
  * It follows
  * the scene and the editor's selection, and edits only through the
  * scene's API, so every change is an undo step and re-solves live.  With
- * no layer (or obstacle) selected its fields are blank, showing a dash. */
+ * no layer (or obstacle) selected its fields are blank, showing a dash.
+ * Its tool buttons show the editor's tool; a message about a value typed
+ * goes when another layer, obstacle or model is shown. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -28,6 +30,8 @@ void fr_model_panel_set_editor (FrModelPanel *self,
 
 /* Helpers shared by the side panels (side, fold and model panel). */
 void     fr_panel_guard_entries  (GtkWidget      *panel,
+                                  GtkLabel       *message);
+void     fr_panel_clear_messages (GtkWidget      *panel,
                                   GtkLabel       *message);
 void     fr_panel_clear_children (GtkWidget      *panel);
 void     fr_panel_spin_set_blank (GtkSpinButton  *spin,

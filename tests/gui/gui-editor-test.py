@@ -1,0 +1,400 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""GUI tests of the model editor's tools and the model panel's messages,
+under a real X server (run it inside xvfb-run): the Select, Rectangle and
+Polygon buttons show the editor's tool however it was switched (the
+buttons, Ctrl+M, Ctrl+R, Ctrl+G, Escape); one rectangle or polygon drawn,
+the tool is Select again, so the next drag on a handle moves the handle;
+and a message about a value typed into a layer field (red field, red
+text under the fields) goes once the panel shows other values (undo,
+another layer, a new layer, leaving edit mode).  Real input through
+xdotool, the screen read with ImageMagick's `import`, checks by pixels
+and by the scene file saved.  Speaks TAP.
+
+Usage: gui-editor-test.py FOLDRAY_EXE OUT_DIR
+
+The harness is guilib.py.  The panel positions are those of the window
+at GEOMETRY with the bundled three-layer scene, as in
+gui-panels-test.py; the window sits at the screen's top-left corner."""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from guilib import App, check, configure, results, save_png, screenshot, xdo
+
+EXE = sys.argv[1]
+OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-editor-")
+GEOMETRY = "1200x760"
+configure(EXE, OUT, GEOMETRY)
+ROOT = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SCENE = os.path.join(ROOT, "data", "scenes", "three-layer.json")
+
+# Where things are in the window (see 01-tools-off.png, 20-messages.png).
+TOOL_BUTTONS = {"select": (878, 250, 970, 270), "rectangle": (982, 250, 1075, 270),
+                "polygon": (1086, 250, 1178, 270)}
+RECTANGLE_BUTTON = (1028, 260)
+LAYER_ROWS = {1: (1027, 446), 2: (1027, 472), 3: (1027, 498)}
+ADD_LAYER_BUTTON = (950, 534)
+VELOCITY_ENTRY = (1045, 574)
+UNDO_BUTTON = (241, 27)
+PANEL_BOX = (862, 55, 1190, 728)
+# The model panel's message, below the layer's fields.
+MESSAGE_BOX = (866, 674, 1190, 728)
+QUIET = (700, 700)                  # the pointer out of the way, over the canvas
+# A pressed (checked) button is filled darker than a released one:
+# about 214 against 247 in Adwaita.
+PRESSED_DARKER = 15
+
+
+def click(x, y, button=1):
+    xdo("mousemove", x, y)
+    xdo("click", button)
+    time.sleep(0.4)
+
+
+def drag(fx, fy, tx, ty, steps=15):
+    xdo("mousemove", fx, fy)
+    xdo("mousedown", 1)
+    for i in range(1, steps + 1):
+        xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
+        time.sleep(0.03)
+    xdo("mouseup", 1)
+
+
+def type_into(x, y, text, key="Return"):
+    """Types text into the entry at (x, y), replacing it, and presses
+    Enter (or key)."""
+    click(x, y)
+    xdo("key", "ctrl+a")
+    xdo("type", "--", text)
+    xdo("key", key)
+    time.sleep(0.8)
+
+
+def quiet_shot(name):
+    xdo("mousemove", *QUIET)
+    time.sleep(0.6)
+    return screenshot(name)
+
+
+def reddish(img, box):
+    x0, y0, x1, y1 = box
+    p = img[y0:y1, x0:x1].astype(int)
+    return int(((p[..., 0] > 170) & (p[..., 1] < 90) & (p[..., 2] < 90)).sum())
+
+
+def orangeish(img, box):
+    """The warning style's pixels (see gui-panels-test.py)."""
+    x0, y0, x1, y1 = box
+    p = img[y0:y1, x0:x1].astype(int)
+    return int(((p[..., 0] > 180) & (p[..., 1] > 80) & (p[..., 1] < 175) & (p[..., 2] < 110)).sum())
+
+
+def button_fill(img):
+    """Each tool button's fill: the median brightness of its face (its
+    label is a few pixels of it)."""
+    out = {}
+    for k, (x0, y0, x1, y1) in TOOL_BUTTONS.items():
+        out[k] = float(np.median(img[y0:y1, x0:x1].reshape(-1, 3).astype(int).mean(axis=1)))
+    return out
+
+
+def pressed(img):
+    """The tool buttons that look pressed: darker than the lightest."""
+    fill = button_fill(img)
+    light = max(fill.values())
+    return sorted(k for k, v in fill.items() if v < light - PRESSED_DARKER), fill
+
+
+def saved_scene(a, path, timeout=10.0):
+    """Ctrl+S (the window's own file: no dialog) and the file read back."""
+    before = os.stat(path).st_mtime_ns
+    xdo("key", "ctrl+s")
+    end = time.time() + timeout
+    while time.time() < end and os.stat(path).st_mtime_ns == before:
+        time.sleep(0.05)
+    time.sleep(0.2)
+    with open(path) as f:
+        return json.load(f)
+
+
+def no_warnings(a):
+    def t():
+        a.quit()
+        bad = a.bad_stderr()
+        return not bad, "%d bad stderr lines\n%s" % (len(bad), "\n".join(bad[:6]))
+    return t
+
+
+# ------------------------------------------------------------------ session 1
+# The tools: the buttons show the tool; one obstacle drawn, back to Select.
+tools_scene = os.path.join(OUT, "tools.json")
+shutil.copy(SCENE, tools_scene)
+tapp = App(tools_scene, name="tools")
+# The interface node at the anticline's crest (layer 3), dragged up and
+# a little to the right: with the Rectangle tool still on, that drag
+# drew a second rectangle instead.
+NODE, NODE_TO = (1.8, 0.8), (1.83, 0.55)
+RECT = ((0.3, 0.35), (0.8, 0.6))            # in the second layer, away from nodes
+TRIANGLE = ((0.3, 1.2), (0.7, 1.2), (0.5, 1.4))
+
+
+def t_tools_window():
+    ok = tapp.find_window()
+    if ok:
+        tapp.settle_all()
+    return ok, "" if ok else "no window named Foldray"
+
+
+def t_tool_buttons():
+    """Whatever switches the tool, its button alone looks pressed: none
+    while editing is off, Select after Ctrl+M, Rectangle after Ctrl+R,
+    Polygon after Ctrl+G, none after Escape, Rectangle after a click on
+    its button, Select after Ctrl+M again."""
+    steps = [("01-tools-off", None, []),
+             ("02-tools-ctrl-m", ("key", "ctrl+m"), ["select"]),
+             ("03-tools-ctrl-r", ("key", "ctrl+r"), ["rectangle"]),
+             ("04-tools-ctrl-g", ("key", "ctrl+g"), ["polygon"]),
+             ("05-tools-escape", ("key", "Escape"), []),
+             ("06-tools-rectangle-clicked", ("click",) + RECTANGLE_BUTTON, ["rectangle"]),
+             ("07-tools-ctrl-m-again", ("key", "ctrl+m"), ["select"])]
+    ok, notes, crops = True, [], []
+    for name, action, want in steps:
+        if action is not None and action[0] == "click":
+            click(*action[1:])
+        elif action is not None:
+            xdo(*action)
+            time.sleep(0.3)
+        img = quiet_shot(name)
+        got, fill = pressed(img)
+        ok = ok and got == want
+        notes.append("%s: pressed %s, want %s; fills %s" %
+                     (name, got, want, {k: round(v) for k, v in fill.items()}))
+        crops.append(img[240:280, 866:1190])
+    save_png(np.concatenate(crops), os.path.join(OUT, "08-tools-buttons.png"))
+    return ok, "\n".join(notes)
+
+
+state = {}
+
+
+def t_rectangle_back_to_select():
+    """Ctrl+R and one rectangle dragged out: Select is pressed again."""
+    xdo("key", "ctrl+r")
+    time.sleep(0.3)
+    (x0, z0), (x1, z1) = RECT
+    job = tapp.last_job()
+    drag(*tapp.to_screen(x0, z0), *tapp.to_screen(x1, z1))
+    tapp.wait_job(job)
+    img = quiet_shot("10-rectangle-drawn")
+    got, fill = pressed(img)
+    return got == ["select"], "pressed after the rectangle: %s; fills %s" % (got, fill)
+
+
+def t_handle_drag_moves():
+    """The next drag on an interface node moves the node; it draws no
+    second obstacle (the saved scene has one obstacle and the node at its
+    new place)."""
+    job = tapp.last_job()
+    drag(*tapp.to_screen(*NODE), *tapp.to_screen(*NODE_TO))
+    tapp.wait_job(job)
+    tapp.stable_shot("11-node-dragged")
+    scene = saved_scene(tapp, tools_scene)
+    state["scene"] = scene
+    obstacles = [(o.get("shape"), len(o.get("vertices", []))) for o in scene.get("obstacles", [])]
+    nodes = scene["layers"][2]["interface"]
+    moved = [p for p in nodes if abs(p[0] - NODE_TO[0]) < 0.02 and abs(p[1] - NODE_TO[1]) < 0.02]
+    still = [p for p in nodes if abs(p[0] - NODE[0]) < 1e-6 and abs(p[1] - NODE[1]) < 0.01]
+    ok = len(obstacles) == 1 and obstacles[0][0] == "rectangle" and len(moved) == 1 and not still
+    return ok, ("saved obstacles %s; a node of layer 3 near %s: %s; one left at %s: %s" %
+                (obstacles, NODE_TO, moved, NODE, still))
+
+
+def t_polygon_back_to_select():
+    """Ctrl+G, three vertices and Enter: the polygon is made and Select
+    is pressed again; a click then adds no vertex (the saved scene has the
+    two obstacles)."""
+    xdo("key", "ctrl+g")
+    time.sleep(0.3)
+    for x, z in TRIANGLE:
+        xdo("mousemove", *tapp.to_screen(x, z))
+        xdo("click", 1)
+        time.sleep(0.3)
+    job = tapp.last_job()
+    xdo("key", "Return")
+    tapp.wait_job(job)
+    img = quiet_shot("12-polygon-drawn")
+    got, fill = pressed(img)
+    # A click on the plot and Enter: with the Polygon tool still on, that
+    # started a second polygon (closed by nothing, but drawn dashed).
+    xdo("mousemove", *tapp.to_screen(2.5, 1.3))
+    xdo("click", 1)
+    time.sleep(0.3)
+    xdo("key", "Return")
+    time.sleep(0.5)
+    scene = saved_scene(tapp, tools_scene)
+    shapes = [(o.get("shape"), len(o.get("vertices", []))) for o in scene.get("obstacles", [])]
+    ok = got == ["select"] and shapes == [("rectangle", 4), ("polygon", 3)]
+    return ok, "pressed after the polygon: %s; fills %s; saved obstacles %s" % (got, fill, shapes)
+
+
+for name, fn in [
+    ("tools: the window opens on a copy of the three-layer scene", t_tools_window),
+    ("tools: the active tool's button alone looks pressed, however the tool was switched",
+     t_tool_buttons),
+    ("tools: Ctrl+R and one rectangle return the tool to Select", t_rectangle_back_to_select),
+    ("tools: a drag on an interface node then moves the node, no second rectangle",
+     t_handle_drag_moves),
+    ("tools: one polygon closed with Enter returns the tool to Select", t_polygon_back_to_select),
+]:
+    if not check(name, fn) and fn is t_tools_window:
+        break
+check("no GTK warning or critical on stderr during the tool checks", no_warnings(tapp))
+
+# ------------------------------------------------------------------ session 2
+# The model panel's messages: a refused value's red goes once the panel
+# shows other values.
+msg_scene = os.path.join(OUT, "messages.json")
+shutil.copy(SCENE, msg_scene)
+mapp = App(msg_scene, name="messages")
+
+
+def red(img):
+    """Red pixels in the model panel: the refused field's and the
+    message's text."""
+    return reddish(img, PANEL_BOX)
+
+
+def refuse(name):
+    """Types "abc" into Velocity at top and Tab: refused, the panel turns
+    red.  The focus goes on to dv/dz: Velocity is not read again when the
+    focus leaves it later (which took the red back before the fix too)."""
+    type_into(*VELOCITY_ENTRY, "abc", key="Tab")
+    img = quiet_shot(name)
+    x, y = VELOCITY_ENTRY
+    return (reddish(img, (x - 80, y - 20, x + 145, y + 20)), reddish(img, MESSAGE_BOX))
+
+
+def t_messages_window():
+    ok = mapp.find_window()
+    if ok:
+        mapp.settle_all()
+        screenshot("20-messages")
+    return ok, "" if ok else "no window named Foldray"
+
+
+def t_message_after_undo():
+    """An edit (3.25), then "abc" refused; Undo brings back 2.5: the red
+    field and the message go."""
+    click(*LAYER_ROWS[2])
+    job = mapp.last_job()
+    type_into(*VELOCITY_ENTRY, "3.25")
+    mapp.wait_job(job)
+    field, message = refuse("21-abc-before-undo")
+    job = mapp.last_job()
+    click(*UNDO_BUTTON)
+    mapp.wait_job(job)
+    left = red(quiet_shot("22-abc-after-undo"))
+    return (field > 40 and message > 40 and left == 0,
+            "red before Undo: field %d, message %d; red in the panel after: %d" % (field, message, left))
+
+
+def t_message_other_layer():
+    """"abc" refused on layer 2, then layer 3 picked: no red left."""
+    click(*LAYER_ROWS[2])
+    field, message = refuse("23-abc-layer2")
+    click(*LAYER_ROWS[3])
+    left = red(quiet_shot("24-abc-then-layer3"))
+    return (field > 40 and message > 40 and left == 0,
+            "red on layer 2: field %d, message %d; red in the panel with layer 3: %d" %
+            (field, message, left))
+
+
+def t_message_add_layer():
+    """"abc" refused on layer 3, then Add Layer: the new layer's fields
+    and the panel have no red (Undo takes the layer away again)."""
+    click(*LAYER_ROWS[3])
+    field, message = refuse("25-abc-layer3")
+    job = mapp.last_job()
+    click(*ADD_LAYER_BUTTON)
+    mapp.wait_job(job)
+    left = red(quiet_shot("26-abc-then-add-layer"))
+    job = mapp.last_job()
+    click(*UNDO_BUTTON)
+    mapp.wait_job(job)
+    return (field > 40 and message > 40 and left == 0,
+            "red on layer 3: field %d, message %d; red in the panel after Add Layer: %d" %
+            (field, message, left))
+
+
+def t_message_leave_edit():
+    """Editing the model (Ctrl+M), "abc" refused, Escape stops editing:
+    no red left."""
+    xdo("key", "ctrl+m")
+    time.sleep(0.3)
+    click(*LAYER_ROWS[2])
+    field, message = refuse("27-abc-editing")
+    xdo("key", "Escape")
+    time.sleep(0.3)
+    img = quiet_shot("28-abc-then-escape")
+    left = red(img)
+    got, _ = pressed(img)
+    return (field > 40 and message > 40 and left == 0 and got == [],
+            "red while editing: field %d, message %d; red in the panel after Escape: %d; "
+            "tool buttons pressed: %s" % (field, message, left, got))
+
+
+def t_message_valid_value():
+    """"abc" refused, then 2.75 typed: the field holds a valid value, no
+    red left (as before the fix: a guard)."""
+    click(*LAYER_ROWS[2])
+    field, message = refuse("29-abc-again")
+    job = mapp.last_job()
+    type_into(*VELOCITY_ENTRY, "2.75")
+    mapp.wait_job(job)
+    state["valid"] = img = quiet_shot("30-abc-then-2.75")
+    left = red(img)
+    return (field > 40 and message > 40 and left == 0,
+            "red after abc: field %d, message %d; after 2.75: %d" % (field, message, left))
+
+
+def t_clamp_warning_kept():
+    """-5 is clamped to 0.001: the panel's own edit (a re-solve) keeps
+    its warning, the orange field and the message under the fields (text
+    where 30-abc-then-2.75.png has none), which the fix must not take
+    back (as before the fix: a guard)."""
+    job = mapp.last_job()
+    type_into(*VELOCITY_ENTRY, "-5")
+    mapp.wait_job(job)
+    img = quiet_shot("31-clamped")
+    x, y = VELOCITY_ENTRY
+    field = orangeish(img, (x - 80, y - 20, x + 145, y + 20))
+    x0, y0, x1, y1 = MESSAGE_BOX
+    message = int(np.any(np.abs(img[y0:y1, x0:x1].astype(int) -
+                                state["valid"][y0:y1, x0:x1].astype(int)) > 60, axis=-1).sum())
+    return (field > 40 and message > 200,
+            "orange in the field %d; message pixels %d" % (field, message))
+
+
+for name, fn in [
+    ("messages: the window opens on a copy of the three-layer scene", t_messages_window),
+    ("messages: a refused value's red field and message go after Undo", t_message_after_undo),
+    ("messages: ... and after another layer is selected", t_message_other_layer),
+    ("messages: ... and after Add Layer, whose fields show no red", t_message_add_layer),
+    ("messages: ... and after leaving edit mode with Escape", t_message_leave_edit),
+    ("messages: ... and once a valid value is typed", t_message_valid_value),
+    ("messages: a clamped value keeps its warning after its own edit", t_clamp_warning_kept),
+]:
+    if not check(name, fn) and fn is t_messages_window:
+        break
+check("no GTK warning or critical on stderr during the message checks", no_warnings(mapp))
+
+print("1..%d" % len(results), flush=True)
+sys.exit(0 if all(results) else 1)
