@@ -41,6 +41,8 @@ struct _FrWindow
   GtkLabel             *backend_label;
   GtkLabel             *grid_label;
   GtkLabel             *solve_label;
+  GtkWidget            *failure_bar;
+  GtkLabel             *failure_label;
   GtkLabel             *cursor_label;
 
   FrScene              *scene;
@@ -453,6 +455,7 @@ scene_changed_cb (FrWindow *self,
       update_title (self);
       update_grid_label (self);
       gtk_label_set_text (self->solve_label, "");
+      gtk_widget_set_visible (self->failure_bar, FALSE);
     }
   if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY))
     request_solve (self);
@@ -477,10 +480,12 @@ solver_result_cb (FrWindow       *self,
 
   fr_canvas_set_result (self->canvas, result);
 
+  gtk_widget_set_visible (self->failure_bar, !result->ok);
   if (!result->ok)
     {
       text = g_strdup_printf (_("Solve failed: %s"), result->error);
       gtk_label_set_text (self->solve_label, text);
+      gtk_label_set_text (self->failure_label, text);
     }
   else if (result->job->kind == FR_JOB_FOLD)
     fold_result_status (self, result);
@@ -1131,6 +1136,8 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrWindow, backend_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, grid_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, solve_label);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, failure_bar);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, failure_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, cursor_label);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
@@ -1613,6 +1620,7 @@ fr_window_set_fold_mode (FrWindow *self,
     fr_window_load_fold_example (self, "anticline-syncline", NULL);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");
+  gtk_widget_set_visible (self->failure_bar, FALSE);
   undo_state_cb (self, NULL, NULL);
   request_solve (self);
 }

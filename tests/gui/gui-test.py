@@ -1470,6 +1470,52 @@ def t_click_beside_model():
 
 check("click: empty space beside the model places nothing; just beyond its edge, a source", t_click_beside_model)
 
+# ------------------------------------------------------------------ failures
+# A failed solve (a source inside an obstacle) is said whole in a bar over
+# the canvas's foot, not only in the status bar, where it was cut short;
+# the bar goes once a solve succeeds.
+
+
+def t_failure_bar():
+    root = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    with open(os.path.join(root, "data", "scenes", "three-layer.json")) as f:
+        scene = json.load(f)
+    scene["obstacles"] = [{"shape": "rectangle", "velocity": 0,
+                           "vertices": [[1.3, 0.2], [1.7, 0.2], [1.7, 0.6], [1.3, 0.6]]}]
+    scene["sources"] = [[1.5, 0.4]]
+    os.makedirs(os.path.join(OUT, "failure"), exist_ok=True)
+    path = os.path.join(OUT, "failure", "wall.json")
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    a = App(path, name="failure")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+        xdo("mousemove", a.wx + 1195, a.wy + 700)
+        x0, y0, x1, y1 = a.canvas_box()
+        foot = (slice(y1 - 40, y1 - 16), slice(x0 + 20, x1 - 20))   # the canvas's foot
+        failed = a.stable_shot("67-failure-bar").astype(int)[foot].mean()
+        xdo("mousemove", *a.to_screen(1.5, 0.4))                  # select the source
+        xdo("click", 1)
+        time.sleep(0.5)
+        job = last_job(a)
+        xdo("key", "Delete")
+        wait_for(lambda: last_job(a) > job, timeout=5.0)
+        settle_all(a)
+        xdo("mousemove", a.wx + 1195, a.wy + 700)
+        solved = a.stable_shot("68-failure-bar-gone").astype(int)[foot].mean()
+    finally:
+        a.quit()
+    # The bar is light; the empty canvas under the model is dark.
+    return (failed > 150 and solved < 80,
+            "mean brightness of the canvas's foot: %.0f with the failure, %.0f once solved"
+            % (failed, solved))
+
+
+check("failure: a failed solve is said in a bar over the canvas, gone once a solve succeeds", t_failure_bar)
+
 # ------------------------------------------------------------------ SEG-Y
 # A SEG-Y model named on the command line opens as SEG-Y (it went to the
 # .npy reader, "bad magic"), with its geometry from the headers.
