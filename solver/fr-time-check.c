@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 
 /* A time as a float32 or float64 file stores it. */
 static inline double
@@ -44,6 +45,22 @@ overflowed (const fr_grid *g, const double *time, const float *speed, bool singl
          || (iz + 1 < g->nz && free_and_finite (time, speed, single, i + plane));
 }
 
+/* A positive time written as 0 or a subnormal: it would read as a source
+ * (0) or without its digits (times at a spacing of 1e-50). */
+static inline bool
+underflowed (const double *time, bool single, size_t i)
+{
+  const double w = written (time[i], single);
+
+  return time[i] > 0.0 && w < (single ? (double) FLT_MIN : DBL_MIN);
+}
+
+static inline bool
+out_of_range (const fr_grid *g, const double *time, const float *speed, bool single, size_t i)
+{
+  return underflowed (time, single, i) || overflowed (g, time, speed, single, i);
+}
+
 fr_status
 fr_time_check_range (const fr_grid *g, const double *time, const float *speed,
                      bool single_precision, fr_error *err)
@@ -59,15 +76,27 @@ fr_time_check_range (const fr_grid *g, const double *time, const float *speed,
    * speed checks do. */
 #pragma omp parallel for schedule(static) reduction(|:bad)
   for (size_t i = 0; i < n; i++)
-    bad |= overflowed (g, time, speed, single_precision, i);
+    bad |= out_of_range (g, time, speed, single_precision, i);
   if (!bad)
     return FR_OK;
   for (size_t i = 0; i < n; i++)
     {
-      if (!overflowed (g, time, speed, single_precision, i))
+      if (!out_of_range (g, time, speed, single_precision, i))
         continue;
       size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
       const char *prec = single_precision ? "single" : "double";
+      if (underflowed (time, single_precision, i))
+        {
+          const double smallest = single_precision ? (double) FLT_MIN : DBL_MIN;
+          char node[96];
+
+          if (g->ndim == 3)
+            snprintf (node, sizeof node, "(ix=%zu, iy=%zu, iz=%zu)", ix, iy, iz);
+          else
+            snprintf (node, sizeof node, "(ix=%zu, iz=%zu)", ix, iz);
+          return fr_error_set (err, FR_E_INPUT, "travel times fall below %s precision's range "
+                               "(smallest %.2g) at node %s", prec, smallest, node);
+        }
       const double largest = single_precision ? (double) FLT_MAX : DBL_MAX;
       const char *nan = isnan (time[i]) ? " (NaN)" : "";
       if (g->ndim == 3)

@@ -25,7 +25,8 @@ extern "C" {
  * single_precision, where a finite time above FLT_MAX turns into +inf.
  * speed holds g's speeds or velocities (0 = obstacle), or NULL when every
  * node is free.  Fails with FR_E_INPUT, naming the first bad node, when a
- * time is NaN or -inf, when a finite time does not fit the precision, or
+ * time is NaN or -inf, when a finite time does not fit the precision (too
+ * large, or positive but below its smallest normal number), or
  * when a free node holds +inf beside a free, finite axis neighbour. */
 fr_status fr_time_check_range (const fr_grid *g, const double *time, const float *speed,
                                bool single_precision, fr_error *err);

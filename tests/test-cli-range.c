@@ -429,6 +429,58 @@ test_cli_float64_input (void)
   g_rmdir (dir);
 }
 
+/* The other end of the range: positive times below the precision's
+ * smallest normal number were written as 0 (every node a source) with
+ * exit 0, at a spacing of 1e-50. */
+static void
+test_times_underflow (void)
+{
+  enum { GX = 4, GZ = 3 };
+  fr_grid g = fr_grid_2d (GX, GZ, 1.0, 1.0, 0.0, 0.0);
+  double t[GX * GZ];
+  fr_error err = { 0 };
+  g_autofree char *dir = g_dir_make_tmp ("cli-range-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *v2 = write_grid (dir, "v2.npy", FR_F32, 2.0, 2.0);
+  fr_array a = { 0 };
+
+  /* By hand: 0 is a source's time; FLT_MIN the least normal float32. */
+  for (int i = 0; i < GX * GZ; i++)
+    t[i] = i;
+  t[0] = 0.0;
+  t[5] = FLT_MIN;
+  g_assert_cmpint (fr_time_check_range (&g, t, NULL, true, &err), ==, FR_OK);
+  t[5] = 1e-40;     /* a float32 subnormal */
+  g_assert_cmpint (fr_time_check_range (&g, t, NULL, false, &err), ==, FR_OK);
+  g_assert_cmpint (fr_time_check_range (&g, t, NULL, true, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "fall below single precision's range"));
+  g_assert_nonnull (strstr (err.message, "(ix=1, iz=1)"));
+  t[5] = 1e-320;    /* a float64 subnormal */
+  g_assert_cmpint (fr_time_check_range (&g, t, NULL, false, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "double precision's range"));
+
+  /* The CLI: refused, naming --spacing and which way to rescale. */
+  const char *fold_s[] = { "fold", "--speed-const", "2", "--shape", "30,20", "--spacing",
+                           "1e-50", "--source", "0,0", "--out", out, NULL };
+  const char *n_fold[] = { "--spacing 1e-50", "fall below single precision", "larger --spacing",
+                           NULL };
+  assert_refused (fold_s, n_fold, out);
+  const char *spr_s[] = { "spr", "--velocity", v2, "--spacing", "1e-50", "--source", "0,0",
+                          "--radius", "2", "--out", out, NULL };
+  const char *n_spr[] = { "--spacing", "below float32's range", NULL };
+  assert_refused (spr_s, n_spr, out);
+  /* In double the fold's times are normal numbers: T = distance / 2. */
+  const char *fold_d[] = { "fold", "--speed-const", "2", "--shape", "30,20", "--spacing",
+                           "1e-50", "--source", "0,0", "--precision", "double", "--out", out,
+                           NULL };
+  solve_ok (fold_d, out, &a);
+  g_assert_cmpfloat (fabs (value_at (&a, 3, 0) - 1.5e-50), <=, 1e-15 * 1.5e-50);
+  fr_array_clear (&a);
+
+  g_unlink (v2);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -436,6 +488,7 @@ main (int argc, char **argv)
   g_test_add_func ("/time-range/check-by-hand", test_check_by_hand);
   g_test_add_func ("/time-range/no-false-alarm", test_no_false_alarm);
   g_test_add_func ("/time-range/cli/overflow", test_cli_times_overflow);
+  g_test_add_func ("/time-range/underflow", test_times_underflow);
   g_test_add_func ("/time-range/cli/just-in-range", test_cli_just_in_range);
   g_test_add_func ("/time-range/cli/float64-input", test_cli_float64_input);
   return g_test_run ();

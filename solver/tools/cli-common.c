@@ -95,9 +95,13 @@ int
 cli_fail_time_range (const fr_error *err, const char *spacing, const char *speeds,
                      bool double_precision)
 {
-  return cli_fail (CLI_EXIT_USAGE, "--spacing %s and %s: %s: %srescale the units (a smaller "
-                   "--spacing or larger speeds give smaller times)", spacing, speeds,
-                   err->message, double_precision ? "" : "use --precision double, or ");
+  bool small = strstr (err->message, "fall below") != NULL;
+
+  return cli_fail (CLI_EXIT_USAGE, "--spacing %s and %s: %s: %srescale the units (a %s "
+                   "--spacing or %s speeds give %s times)", spacing, speeds, err->message,
+                   double_precision ? "" : "use --precision double, or ",
+                   small ? "larger" : "smaller", small ? "smaller" : "larger",
+                   small ? "larger" : "smaller");
 }
 
 static cli_option *

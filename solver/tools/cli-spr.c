@@ -265,6 +265,8 @@ solve (spr_job *job)
     context = "--radius";
   else if (strstr (err.message, "source") != NULL)
     context = "--source";
+  else if (strstr (err.message, "spacing") != NULL)
+    context = "--spacing";
   else if (err.code == FR_E_UNSUPPORTED || err.code == FR_E_DEVICE)
     context = "--backend";
   return cli_fail_error (&err, context);
