@@ -124,15 +124,15 @@ locate_sources (const fr_grid *g, const float *velocity, const double *src_xz, s
       size_t ix, iz;
 
       if (!fr_grid_contains (g, x, 0.0, z))
-        return fr_error_set (err, FR_E_INPUT, "source at (%g, %g) is outside the grid", x, z);
+        return fr_error_set (err, FR_E_INPUT, "source at (%.15g, %.15g) is outside the grid", x, z);
       if (!fr_grid_exact_node (g, x, 0.0, z, &ix, NULL, &iz))
         return fr_error_set (err, FR_E_INPUT,
-                             "source at (%g, %g) is not on a grid node (SPR sources must be)",
+                             "source at (%.15g, %.15g) is not on a grid node (SPR sources must be)",
                              x, z);
       nodes[s] = fr_grid_index (g, ix, 0, iz);
       if (velocity[nodes[s]] == 0.0f)
         return fr_error_set (err, FR_E_INPUT,
-                             "source at (%g, %g) lies inside an obstacle (velocity 0)", x, z);
+                             "source at (%.15g, %.15g) lies inside an obstacle (velocity 0)", x, z);
     }
   return FR_OK;
 }

@@ -770,6 +770,9 @@ static const fail_case fail_cases[] = {
     { "--velocity", "@V", "--spacing", "0.5", "--source", "20.00009,5", "--radius", "5", "--out", "@OUT" } },
   { "source not on a node", 2, "--source",
     { "--velocity", "@V", "--spacing", "0.5", "--source", "10.2,5", "--radius", "5", "--out", "@OUT" } },
+  /* Named with all their digits (%g gave "10.0001,5 ... nearest: 10,5"). */
+  { "source just off a node", 2, "--source 10.00002,5 is not on a grid node (nearest: 10,5)",
+    { "--velocity", "@V", "--spacing", "0.5", "--source", "10.00002,5", "--radius", "5", "--out", "@OUT" } },
   { "second source bad", 2, "--source", { GOOD, "--source", "-1,0", "--out", "@OUT" } },
   { "source in an obstacle", 2, "--source",
     { "--velocity", "@VOBST", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },

@@ -230,7 +230,7 @@ check_geometry (spr_job *job)
       if (!fr_grid_exact_node (g, x, 0.0, z, &ix, NULL, &iz))
         {
           fr_grid_nearest_node (g, x, 0.0, z, &ix, NULL, &iz);
-          return cli_fail (CLI_EXIT_USAGE, "--source %g,%g is not on a grid node (nearest: %g,%g)",
+          return cli_fail (CLI_EXIT_USAGE, "--source %.15g,%.15g is not on a grid node (nearest: %.15g,%.15g)",
                            x, z, g->x0 + (double) ix * g->dx, g->z0 + (double) iz * g->dz);
         }
     }
