@@ -59,6 +59,7 @@
  * 11-28 % more device time in 3D, 5 % in 2D, FTZ's absence 3-10 %
  * (RESULTS.md, eighth round). */
 #include <cuda_runtime.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -145,6 +146,18 @@ fold_key (float f)
 {
   unsigned u = __float_as_uint (f);
   return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/* A time's key for the schedules (SD values, thresholds).  Keys are
+ * floats: in double precision a finite time beyond float's range (a
+ * boundary of 1e300) would key as +inf, the key of no time at all, and its
+ * subdomain was never scheduled.  Such times key as float's largest, still
+ * before +inf; they only tie among themselves, which orders work, not
+ * results. */
+__device__ __forceinline__ unsigned
+time_key (double t)
+{
+  return fold_key (t < (double) FLT_MAX ? (float) t : t == INFINITY ? INFINITY : FLT_MAX);
 }
 
 __device__ __forceinline__ float
@@ -345,7 +358,7 @@ init_kernel (const R *t0, const float *speed, const uint8_t *frozen, R *T, float
           T[(size_t) k * G.bsize + q] = v;
           F[(size_t) k * G.bsize + q] = f;
           stamp[(size_t) k * G.bsize + q] = 2u * (uint32_t) c_st.nsub;   /* all fresh */
-          key = min (key, fold_key ((float) v));
+          key = min (key, time_key (v));
         }
       if (solv)
         any = 1;
@@ -733,7 +746,7 @@ sweep2d_par_kernel (R *T, const float *F, int *active, unsigned *sd, uint8_t *ch
         {
           changed[k] = any;
           active[k] = any;
-          sd[k] = any ? fold_key ((float) mc) : KEY_INF;
+          sd[k] = any ? time_key (mc) : KEY_INF;
         }
       __syncthreads ();
     }
@@ -1206,7 +1219,7 @@ sweep3d_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, int *a
             mc = fold_min (mc, s_min[w]);
           changed[k] = any;
           active[k] = any;
-          sd[k] = any ? fold_key ((float) mc) : KEY_INF;
+          sd[k] = any ? time_key (mc) : KEY_INF;
         }
       __syncthreads ();
     }
@@ -1778,7 +1791,7 @@ queue_build (FoldCtl *ctl, const FoldQueue &Q)
   if (threadIdx.x == 0)
     {
       v->gen_n = s_admitted;
-      v->admit_key = s_thr < INFINITY && s_admitted >= Q.min_act ? fold_key ((float) s_thr) : 0u;
+      v->admit_key = s_thr < INFINITY && s_admitted >= Q.min_act ? time_key (s_thr) : 0u;
       v->rounds = s_admitted <= Q.rounds_max;
       if (s_admitted)
         v->schedules++;
@@ -1874,7 +1887,7 @@ sweep_queue_kernel (R *T, const float *F, uint32_t *stamp, uint32_t *counter, Fo
       if (threadIdx.x == 0)
         {
           if (any)
-            atomicMin (Q.sd + k, fold_key ((float) mc));
+            atomicMin (Q.sd + k, time_key (mc));
           queue_finish (ctl, Q, k, any);
         }
     }

@@ -659,6 +659,63 @@ test_match (gconstpointer data)
   problem_clear (&pb);
 }
 
+/* Times beyond float's range in double precision: the boundary problem
+ * above at a spacing of 1.25e35, its start values lifted by 4e38, so every
+ * time lies between 3.7e38 and 4.6e38 (FLT_MAX is 3.4e38).  The CUDA
+ * schedules key subdomains by float; such a subdomain keyed as +inf, the
+ * key of no time, was never swept, and its nodes stayed +inf. */
+static void
+beyond_float_range (problem *pb, const char *name)
+{
+  for (int meth = FR_FOLD_LAS; meth <= FR_FOLD_SOLAS; meth++)
+    {
+      fr_fold_params p;
+      fr_fold_result cpu, cuda;
+      char what[96];
+
+      problem_params (pb, &p);
+      p.method = (fr_fold_method) meth;
+      p.double_precision = true;
+      g_snprintf (what, sizeof what, "beyond float's range, %s, %s double", name,
+                  fr_fold_method_name (p.method));
+      p.backend = FR_FOLD_CPU;
+      solve_ok (pb, &p, &cpu, what);
+      p.backend = FR_FOLD_CUDA;
+      solve_ok (pb, &p, &cuda, what);
+      assert_same_times (&pb->g, cpu.time, cuda.time, REL_DOUBLE, what);
+      fr_fold_result_clear (&cpu);
+      fr_fold_result_clear (&cuda);
+    }
+}
+
+static void
+test_beyond_float_range (void)
+{
+  problem pb;
+  const match_case mc = { "beyond float", M_2D_BOUNDARY, 0 };
+
+  if (!need_device ())
+    return;
+  problem_make (&pb, &mc);
+  pb.g = fr_grid_2d (pb.g.nx, pb.g.nz, 1.25e35, 1.25e35, 0.0, 0.0);
+  for (size_t i = 0; i < fr_grid_count (&pb.g); i++)
+    if (!isnan (pb.boundary[i]))
+      pb.boundary[i] = 4e38 + 1e38 * pb.boundary[i];
+  beyond_float_range (&pb, "160 x 128");
+  problem_clear (&pb);
+
+  /* foldray-cli's case (test-cli-range): one node at 1e300 in 30 x 20. */
+  memset (&pb, 0, sizeof pb);
+  pb.g = fr_grid_2d (30, 20, 1.0, 1.0, 0.0, 0.0);
+  pb.speed = g_new (float, 600);
+  pb.boundary = g_new (double, 600);
+  for (size_t i = 0; i < 600; i++)
+    pb.speed[i] = 1.0f, pb.boundary[i] = NAN;
+  pb.boundary[3 * 30 + 4] = 1e300;
+  beyond_float_range (&pb, "30 x 20");
+  problem_clear (&pb);
+}
+
 /* ---------------------------------------------------------- knobs */
 
 /* The knobs change how the work is launched and ordered, never the fixed
@@ -905,6 +962,7 @@ main (int argc, char **argv)
     }
   for (size_t i = 0; i < G_N_ELEMENTS (match_cases); i++)
     g_test_add_data_func (match_cases[i].path, &match_cases[i], test_match);
+  g_test_add_func ("/fold-cuda/beyond-float-range", test_beyond_float_range);
   g_test_add_func ("/fold-cuda/knobs", test_knobs);
   g_test_add_func ("/fold-cuda/stats", test_stats);
   g_test_add_func ("/fold-cuda/cancel", test_cancel);
