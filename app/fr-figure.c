@@ -406,27 +406,19 @@ draw_marker (cairo_t      *cr,
   cairo_stroke (cr);
 }
 
-/* Draws the figure into cr over view->width × view->height (points or
- * pixels): what fr_figure_write puts in the file. */
-void
-fr_figure_draw (const FrFigure *fig,
-                cairo_t        *cr)
+/* Draws what the figure shows, without the paper under it, in the
+ * view's coordinates. */
+static void
+draw_content (const FrFigure *fig,
+              cairo_t        *cr)
 {
   static const double source_rgb[3] = { 1.00, 0.30, 0.08 };
   static const double receiver_rgb[3] = { 0.20, 0.85, 1.00 };
-  FrResult *r;
+  FrResult *r = fig->result;
   FrPlotLayout layout;
   gboolean has_time;
 
-  g_return_if_fail (fig != NULL && fig->view != NULL && cr != NULL);
-  g_return_if_fail (FR_IS_SCENE (fig->scene));
-
-  if (!fr_scene_has_model (fig->scene))
-    return;
-  r = fig->result;
-
-  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
-  cairo_paint (cr);
+  cairo_save (cr);
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
 
@@ -490,10 +482,64 @@ fr_figure_draw (const FrFigure *fig,
   cairo_restore (cr);
 
   fr_axes_draw (cr, fig->view, &layout, fig->scene, fig->colormap, 1.0, FR_AXES_ON_PAPER);
+  cairo_restore (cr);
 }
 
-/* Writes the figure as SVG or PDF at the view's size (in points),
- * atomically. */
+/* Draws the figure into cr over view->width × view->height (points or
+ * pixels) on white: the whole view, where fr_figure_write crops to the
+ * page. */
+void
+fr_figure_draw (const FrFigure *fig,
+                cairo_t        *cr)
+{
+  g_return_if_fail (fig != NULL && fig->view != NULL && cr != NULL);
+  g_return_if_fail (FR_IS_SCENE (fig->scene));
+
+  if (!fr_scene_has_model (fig->scene))
+    return;
+  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  cairo_paint (cr);
+  draw_content (fig, cr);
+}
+
+/* The page of a written figure, in the view's coordinates: the box of
+ * what it draws (its ink, the clips applied, whatever the zoom and pan),
+ * FR_FIGURE_MARGIN wider on every side.  FALSE without a model. */
+gboolean
+fr_figure_get_page (const FrFigure *figure,
+                    FrRect         *page)
+{
+  cairo_surface_t *rec;
+  cairo_t *cr;
+  double x, y, w, h;
+
+  g_return_val_if_fail (figure != NULL && figure->view != NULL && page != NULL, FALSE);
+  g_return_val_if_fail (FR_IS_SCENE (figure->scene), FALSE);
+
+  if (!fr_scene_has_model (figure->scene))
+    return FALSE;
+  /* Unbounded, so that nothing drawn is lost to the measure; cairo's ink
+   * extents honour the clips and round out to whole points. */
+  rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cr = cairo_create (rec);
+  draw_content (figure, cr);
+  cairo_destroy (cr);
+  cairo_recording_surface_ink_extents (rec, &x, &y, &w, &h);
+  cairo_surface_destroy (rec);
+  /* Nothing drawn (all panned away): the view, as it was seen. */
+  if (!(w > 0.0 && h > 0.0))
+    {
+      x = y = 0.0;
+      w = figure->view->width;
+      h = figure->view->height;
+    }
+  *page = (FrRect) { x - FR_FIGURE_MARGIN, y - FR_FIGURE_MARGIN,
+                     w + 2.0 * FR_FIGURE_MARGIN, h + 2.0 * FR_FIGURE_MARGIN };
+  return TRUE;
+}
+
+/* Writes the figure as SVG or PDF on the page of fr_figure_get_page (in
+ * points), atomically. */
 gboolean
 fr_figure_write (const FrFigure  *figure,
                  FrFigureFormat   format,
@@ -504,6 +550,7 @@ fr_figure_write (const FrFigure  *figure,
   cairo_surface_t *surface;
   cairo_status_t status;
   cairo_t *cr;
+  FrRect page;
 
   g_return_val_if_fail (figure != NULL && figure->view != NULL, FALSE);
   g_return_val_if_fail (FR_IS_SCENE (figure->scene), FALSE);
@@ -514,14 +561,19 @@ fr_figure_write (const FrFigure  *figure,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("There is no model to draw"));
       return FALSE;
     }
+  fr_figure_get_page (figure, &page);
   if (format == FR_FIGURE_SVG)
-    surface = cairo_svg_surface_create_for_stream (append_bytes, bytes,
-                                                   figure->view->width, figure->view->height);
+    surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, page.width, page.height);
   else
-    surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes,
-                                                   figure->view->width, figure->view->height);
+    surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, page.width, page.height);
   cr = cairo_create (surface);
-  fr_figure_draw (figure, cr);
+  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  cairo_paint (cr);
+  /* Drawn again, not the measure replayed: cairo's SVG would keep a
+   * replayed drawing in <defs> behind one <use>, not as the paths an
+   * editor opens. */
+  cairo_translate (cr, -page.x, -page.y);
+  draw_content (figure, cr);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);

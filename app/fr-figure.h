@@ -6,7 +6,9 @@
  * folded horizons (Folds mode), rays, markers, axes with units and the
  * colour bar (fr-axes-draw.c), laid out as on the canvas (fr-plot-layout.h):
  * the field in the plot rectangle, the axes and colour bar around it.
- * Lines and markers stay vector paths. */
+ * Lines and markers stay vector paths.  The page is cropped to what is
+ * drawn, not the view's size: a model fitted to a wide window leaves no
+ * band of empty paper. */
 #pragma once
 
 #include <cairo.h>
@@ -20,6 +22,9 @@
 
 G_BEGIN_DECLS
 
+/* White around the drawing on a written figure's page, in points. */
+#define FR_FIGURE_MARGIN 6.0
+
 typedef enum
 {
   FR_FIGURE_SVG,
@@ -28,7 +33,7 @@ typedef enum
 
 typedef struct
 {
-  const FrView *view;       /* what is shown, at the figure's size in points */
+  const FrView *view;       /* what is shown, in points (the page crops it) */
   FrScene      *scene;
   FrColormap    colormap;
   FrResult     *result;     /* may be NULL */
@@ -48,11 +53,13 @@ extern const double fr_figure_interface_muted_rgb[3]; /* the same in Folds mode 
 extern const double fr_figure_slow_obstacle_rgb[3];
 extern const double fr_figure_wall_obstacle_rgb[3];   /* impermeable */
 
-gboolean fr_figure_write (const FrFigure  *figure,
-                          FrFigureFormat   format,
-                          const char      *path,
-                          GError         **error);
-void     fr_figure_draw  (const FrFigure  *figure,
-                          cairo_t         *cr);
+gboolean fr_figure_get_page (const FrFigure  *figure,
+                             FrRect          *page);
+gboolean fr_figure_write    (const FrFigure  *figure,
+                             FrFigureFormat   format,
+                             const char      *path,
+                             GError         **error);
+void     fr_figure_draw     (const FrFigure  *figure,
+                             cairo_t         *cr);
 
 G_END_DECLS

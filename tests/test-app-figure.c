@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Vector figures (app/fr-figure.c) read back: the SVG parsed as XML, with
  * one stroked path per folded horizon, per isochron and per ray in the
- * colours the figure uses for them; the PDF through poppler's pdfinfo and
- * pdftotext (tests/setup-debian.sh installs poppler-utils). */
+ * colours the figure uses for them; the PDF through poppler's pdfinfo,
+ * pdftotext and pdftoppm (tests/setup-debian.sh installs poppler-utils).
+ * A written figure's page is cropped to what it draws: positions in the
+ * file are the view's less the page's origin (fr_figure_get_page). */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -40,6 +42,52 @@ parse_rgb (const char *style, double rgb[3])
   return sscanf (s, "stroke:rgb(%lf%%,%lf%%,%lf%%)", &rgb[0], &rgb[1], &rgb[2]) == 3;
 }
 
+/* A path's "d" in page coordinates: cairo writes a stroked path in user
+ * space, with the user-to-page matrix as its transform (the crop's
+ * offset, at least). */
+static char *
+page_d (const char *d,
+        const char *transform)
+{
+  g_auto(GStrv) tok = NULL;
+  GString *out;
+  double m[6], x = 0.0;
+  gboolean have_x = FALSE;
+
+  if (transform == NULL)
+    return g_strdup (d);
+  g_assert_cmpint (sscanf (transform, "matrix(%lf,%lf,%lf,%lf,%lf,%lf)",
+                           &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]), ==, 6);
+  tok = g_strsplit_set (d, " ,", -1);
+  out = g_string_new (NULL);
+  for (guint i = 0; tok[i] != NULL; i++)
+    {
+      char buf[2][G_ASCII_DTOSTR_BUF_SIZE];
+      double v;
+
+      if (tok[i][0] == '\0')
+        continue;
+      if (g_ascii_isalpha (tok[i][0]))
+        {
+          g_string_append_printf (out, "%s ", tok[i]);
+          continue;
+        }
+      v = g_ascii_strtod (tok[i], NULL);
+      if (!have_x)
+        {
+          x = v;
+          have_x = TRUE;
+          continue;
+        }
+      g_string_append_printf (out, "%s %s ",
+                              g_ascii_dtostr (buf[0], sizeof buf[0], m[0] * x + m[2] * v + m[4]),
+                              g_ascii_dtostr (buf[1], sizeof buf[1], m[1] * x + m[3] * v + m[5]));
+      have_x = FALSE;
+    }
+  g_assert_false (have_x);
+  return g_string_free (out, FALSE);
+}
+
 static void
 svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
            const char **attr_values, gpointer data, GError **error)
@@ -67,15 +115,19 @@ svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
         if (g_str_equal (attr_names[i], "style") && strstr (attr_values[i], "fill:none") != NULL &&
             parse_rgb (attr_values[i], rgb))
           {
-            const char *d = "";
+            const char *d = "", *transform = NULL;
 
             for (int k = 0; k < 3; k++)
               rgb[k] /= 100.0;
             g_array_append_vals (c->strokes, rgb, 3);
             for (guint j = 0; attr_names[j] != NULL; j++)
-              if (g_str_equal (attr_names[j], "d"))
-                d = attr_values[j];
-            g_ptr_array_add (c->paths, g_strdup (d));
+              {
+                if (g_str_equal (attr_names[j], "d"))
+                  d = attr_values[j];
+                if (g_str_equal (attr_names[j], "transform"))
+                  transform = attr_values[j];
+              }
+            g_ptr_array_add (c->paths, page_d (d, transform));
             g_ptr_array_add (c->styles, g_strdup (attr_values[i]));
           }
       }
@@ -90,8 +142,8 @@ svg_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **err
     c->depth_defs--;
 }
 
-/* Parses path as XML into c: the colour, "d" and style of every stroked
- * path, in order (freed by svg_count_clear). */
+/* Parses path as XML into c: the colour, "d" (in page coordinates) and
+ * style of every stroked path, in order (freed by svg_count_clear). */
 static void
 read_svg (const char *path, SvgCount *c)
 {
@@ -289,8 +341,18 @@ run_tool (const char *tool, const char *path)
   return out;
 }
 
+/* The page fig is written on, in the view's coordinates. */
+static FrRect
+figure_page (const FrFigure *fig)
+{
+  FrRect page;
+
+  g_assert_true (fr_figure_get_page (fig, &page));
+  return page;
+}
+
 static void
-check_pdf (const char *path, const FrView *view)
+check_pdf (const char *path, const FrRect *page)
 {
   g_autofree char *info = run_tool ("pdfinfo", path);
   g_autofree char *text = run_tool ("pdftotext", path);
@@ -304,8 +366,8 @@ check_pdf (const char *path, const FrView *view)
   g_assert_cmpint (sscanf (pages, "Pages: %d", &n), ==, 1);
   g_assert_cmpint (n, ==, 1);
   g_assert_cmpint (sscanf (size, "Page size: %lf x %lf", &w, &h), ==, 2);
-  g_assert_cmpfloat (fabs (w - view->width), <, 0.5);
-  g_assert_cmpfloat (fabs (h - view->height), <, 0.5);
+  g_assert_cmpfloat (fabs (w - page->width), <, 0.5);
+  g_assert_cmpfloat (fabs (h - page->height), <, 0.5);
   /* The axes (x ticks 0..3) and the colour bar are text, not pixels. */
   g_assert_nonnull (strstr (text, "velocity"));
   g_assert_nonnull (strstr (text, "\n3\n"));
@@ -325,6 +387,7 @@ test_fold_figure (void)
   FrPoint h[3] = { { 0.0, 1.0 }, { 1.5, 0.8 }, { 3.0, 1.0 } };
   gboolean cancelled = TRUE;
   g_autoptr(GError) error = NULL;
+  FrRect page;
   FrView view;
   SvgCount c;
 
@@ -343,6 +406,7 @@ test_fold_figure (void)
   {
     FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, result, 0.0, fold };
 
+    page = figure_page (&fig);
     g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
     g_assert_no_error (error);
     g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
@@ -350,11 +414,11 @@ test_fold_figure (void)
   }
   g_assert_cmpuint (count_strokes (svg, fr_figure_folded_rgb, &c), ==, result->horizons->len);
   g_assert_cmpuint (c.svg_root, ==, 1);
-  g_assert_cmpfloat (c.width, ==, view.width);
-  g_assert_cmpfloat (c.height, ==, view.height);
+  g_assert_cmpfloat (c.width, ==, page.width);
+  g_assert_cmpfloat (c.height, ==, page.height);
   g_assert_cmpuint (count_strokes (svg, fr_figure_horizon_rgb, NULL), ==, 1);
   g_assert_cmpuint (count_strokes (svg, fr_figure_ray_rgb, NULL), ==, 1);
-  check_pdf (pdf, &view);
+  check_pdf (pdf, &page);
 
   g_unlink (svg);
   g_unlink (pdf);
@@ -395,6 +459,7 @@ test_rays_figure (void)
   g_autofree char *pdf = g_build_filename (dir, "rays.pdf", NULL);
   g_autoptr(GError) error = NULL;
   double src[2] = { 1.5, 1.0 }, rcv[2] = { 0.5, 0.0 };
+  FrRect page;
   FrView view;
 
   /* Isochrons every 0.25 are circles of radius 0.25, 0.5, 0.75, 1.0 (1.0
@@ -414,6 +479,7 @@ test_rays_figure (void)
   {
     FrFigure fig = { &view, scene, FR_COLORMAP_MAGMA, result, 0.25, NULL };
 
+    page = figure_page (&fig);
     g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
     g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
     g_assert_no_error (error);
@@ -434,7 +500,7 @@ test_rays_figure (void)
     g_assert_cmpuint (count_substrings (text, "stroke:rgb(100%,100%,100%);stroke-opacity:0.9;"), ==, 0);
     g_assert_cmpuint (count_substrings (text, "stroke:rgb(0%,0%,0%);stroke-opacity:0.9;"), >=, 7);
   }
-  check_pdf (pdf, &view);
+  check_pdf (pdf, &page);
 
   g_unlink (svg);
   g_unlink (pdf);
@@ -475,6 +541,7 @@ test_isochron_ink (void)
   for (FrColormap map = 0; map < FR_N_COLORMAPS; map++)
     {
       FrFigure fig = { &view, scene, map, result, 0.25, NULL };
+      FrRect page = figure_page (&fig);
       g_autoptr(GError) error = NULL;
       g_autoptr(GArray) ends = g_array_new (FALSE, FALSE, sizeof (double));
       double field[2][3], field_luma[2];
@@ -501,8 +568,8 @@ test_isochron_ink (void)
           if (strstr (g_ptr_array_index (c.styles, i), "stroke-opacity:1;") == NULL)
             continue;
           for (guint k = 0; k < pts->len; k += 2)
-            in_plot &= fr_rect_contains (&lay.plot, g_array_index (pts, double, k),
-                                         g_array_index (pts, double, k + 1));
+            in_plot &= fr_rect_contains (&lay.plot, g_array_index (pts, double, k) + page.x,
+                                         g_array_index (pts, double, k + 1) + page.y);
           if (!in_plot)
             continue;
           for (guint k = 2; k < pts->len; k += 2)
@@ -512,7 +579,8 @@ test_isochron_ink (void)
               int fast;
 
               /* Each segment's middle, over one cell. */
-              fr_view_widget_to_model (&view, 0.5 * (q[0] + q[2]), 0.5 * (q[1] + q[3]), &x, &z);
+              fr_view_widget_to_model (&view, 0.5 * (q[0] + q[2]) + page.x,
+                                       0.5 * (q[1] + q[3]) + page.y, &x, &z);
               if (fabs (z - z_edge) < 1e-3)
                 continue;
               fast = z > z_edge;
@@ -539,7 +607,7 @@ test_isochron_ink (void)
 
             if (i == j || hypot (a[2] - b[0], a[3] - b[1]) > 0.02)
               continue;
-            fr_view_widget_to_model (&view, a[2], a[3], &x, &z);
+            fr_view_widget_to_model (&view, a[2] + page.x, a[3] + page.y, &x, &z);
             g_assert_cmpfloat (fabs (z - z_edge), <, 1e-3);
             g_assert_cmpfloat (fabs (a[4] - b[4]), >, 0.5);
             joins++;
@@ -585,6 +653,7 @@ test_model_outlines (void)
   guint n_drawn[2] = { 4, 2 };
   FrLayer *l;
   FrObstacle *o;
+  FrRect page;
   FrView view;
 
   for (int k = 0; k < 2; k++)
@@ -619,6 +688,7 @@ test_model_outlines (void)
   {
     FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, result, 0.0, NULL };
 
+    page = figure_page (&fig);
     g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
     g_assert_no_error (error);
   }
@@ -638,8 +708,8 @@ test_model_outlines (void)
           double px, py;
 
           fr_view_model_to_widget (&view, drawn[k][2 * i], drawn[k][2 * i + 1], &px, &py);
-          g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 2 * i), px, 0.01);
-          g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 2 * i + 1), py, 0.01);
+          g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 2 * i), px - page.x, 0.01);
+          g_assert_cmpfloat_with_epsilon (g_array_index (pts, double, 2 * i + 1), py - page.y, 0.01);
         }
     }
 
@@ -732,21 +802,30 @@ chromatic (const guint8 *px)
   return MAX (r, MAX (g, b)) - MIN (r, MIN (g, b)) > 40;
 }
 
+/* fig drawn uncropped into an image of its view's size, flushed for
+ * reading. */
+static cairo_surface_t *
+view_image (const FrFigure *fig)
+{
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) fig->view->width,
+                                                     (int) fig->view->height);
+  cairo_t *cr = cairo_create (img);
+
+  fr_figure_draw (fig, cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (img);
+  return img;
+}
+
 /* The figure of view over scene (viridis, no result) drawn into an
  * image of the view's size, flushed for reading. */
 static cairo_surface_t *
 figure_image (const FrView *view,
               FrScene      *scene)
 {
-  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) view->width,
-                                                     (int) view->height);
-  cairo_t *cr = cairo_create (img);
   FrFigure fig = { view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
 
-  fr_figure_draw (&fig, cr);
-  cairo_destroy (cr);
-  cairo_surface_flush (img);
-  return img;
+  return view_image (&fig);
 }
 
 /* A figure zoomed into its model lays out as the canvas does: the field
@@ -914,6 +993,176 @@ test_figure_wide_z_labels (void)
   cairo_surface_destroy (img);
 }
 
+/* The PDF at path as poppler draws it, at 72 dpi: a pixel a point. */
+static cairo_surface_t *
+render_pdf (const char *path)
+{
+  g_autofree char *exe = g_find_program_in_path ("pdftoppm");
+  g_autofree char *prefix = g_strconcat (path, "-page", NULL);
+  g_autofree char *png = g_strconcat (prefix, ".png", NULL);
+  const char *argv[] = { exe, "-r", "72", "-png", "-singlefile", path, prefix, NULL };
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *img;
+  int status = 0;
+
+  if (exe == NULL)
+    g_error ("pdftoppm not found: install poppler-utils (tests/setup-debian.sh)");
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  img = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (img), ==, CAIRO_STATUS_SUCCESS);
+  g_unlink (png);
+  return img;
+}
+
+/* The box of img's ink, every pixel that is not paper (the labels' white
+ * halos are paper): left, top, right, bottom, in pixels, the last two
+ * exclusive. */
+static void
+ink_box (cairo_surface_t *img,
+         int              box[4])
+{
+  const guint8 *data = cairo_image_surface_get_data (img);
+  int stride = cairo_image_surface_get_stride (img);
+  int w = cairo_image_surface_get_width (img), h = cairo_image_surface_get_height (img);
+
+  box[0] = box[1] = G_MAXINT;
+  box[2] = box[3] = -1;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 v;
+
+        memcpy (&v, data + (gsize) y * stride + 4 * x, 4);
+        if (MIN ((v >> 16) & 0xff, MIN ((v >> 8) & 0xff, v & 0xff)) < 235)
+          {
+            box[0] = MIN (box[0], x);
+            box[1] = MIN (box[1], y);
+            box[2] = MAX (box[2], x + 1);
+            box[3] = MAX (box[3], y + 1);
+          }
+      }
+  g_assert_cmpint (box[2], >, box[0]);
+}
+
+/* A written figure's page is what it draws and a margin of paper, in
+ * Rays and Folds mode, fitted, zoomed and panned: the PDF as poppler
+ * draws it holds all the ink of the view drawn uncropped (same size, so
+ * nothing is cut off), with between FR_FIGURE_MARGIN - 1 and
+ * FR_FIGURE_MARGIN + 4 points of paper on each side (a label's white
+ * halo, the measure's rounding to whole points and the pixels' edges take
+ * up to 3.5).  A wide model fitted to the view once hung from the top of
+ * a page of the view's size over a band of paper. */
+static void
+test_figure_cropped (void)
+{
+  /* A 6 × 1.5 model: in a 640 × 420 view, fitted, a third as high as the
+   * plot. */
+  fr_grid g = fr_grid_2d (121, 31, 0.05, 0.05, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(FrResult) result = NULL;
+  g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "cropped.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "cropped.pdf", NULL);
+  double src[2] = { 3.0, 0.5 }, rcv[2] = { 5.5, 0.0 };
+  FrPoint h[2] = { { 0.0, 1.0 }, { 6.0, 0.8 } };
+  const char *names[] = { "fitted", "zoomed and panned", "folds, zoomed out" };
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = i / g.nx < 12 ? 1.0f : 2.0f;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  fr_scene_set_model (scene, "wide", &g, bytes);
+  fr_scene_add_marker (scene, FR_MARKER_SOURCE, src[0], src[1]);
+  result = distance_result (scene, src, rcv);
+  {
+    GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
+    double pts[4] = { src[0], src[1], rcv[0], rcv[1] };
+
+    g_array_append_vals (ray, pts, 4);
+    g_ptr_array_add (result->rays, ray);
+  }
+  fr_fold_state_set_horizon (fold, h, 2);
+
+  for (guint c = 0; c < G_N_ELEMENTS (names); c++)
+    {
+      FrFigure fig = { NULL, scene, FR_COLORMAP_VIRIDIS, result, 0.25, NULL };
+      cairo_surface_t *img;
+      g_autoptr(GError) error = NULL;
+      int in_view[4], in_page[4], margin[4], pw, ph;
+      FrRect page;
+      FrView view;
+      SvgCount sc;
+
+      make_view (scene, &view);
+      if (c == 1)
+        {
+          double px, py;
+
+          /* The field fills the plot, cut by it on every side. */
+          fr_view_model_to_widget (&view, 3.0, 0.75, &px, &py);
+          fr_view_zoom_at (&view, px, py, 4.0);
+          fr_view_pan (&view, 60.0, 30.0);
+        }
+      if (c == 2)
+        {
+          fr_view_zoom_at (&view, 0.5 * view.width, 0.5 * view.height, 0.5);
+          fig.result = NULL;
+          fig.interval = 0.0;
+          fig.fold = fold;
+        }
+      fig.view = &view;
+      g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+      g_assert_no_error (error);
+      g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
+      g_assert_no_error (error);
+
+      img = view_image (&fig);
+      ink_box (img, in_view);
+      cairo_surface_destroy (img);
+      img = render_pdf (pdf);
+      pw = cairo_image_surface_get_width (img);
+      ph = cairo_image_surface_get_height (img);
+      ink_box (img, in_page);
+      cairo_surface_destroy (img);
+      margin[0] = in_page[0];
+      margin[1] = in_page[1];
+      margin[2] = pw - in_page[2];
+      margin[3] = ph - in_page[3];
+      g_test_message ("%s: view %.0f x %.0f, ink %d..%d, %d..%d; page %d x %d, paper left %d, top %d, right %d, bottom %d",
+                      names[c], view.width, view.height, in_view[0], in_view[2], in_view[1], in_view[3],
+                      pw, ph, margin[0], margin[1], margin[2], margin[3]);
+      /* All the ink, none cut: as wide and high as the view's, ±1 for
+       * the two renderers' edges. */
+      g_assert_cmpint (abs ((in_page[2] - in_page[0]) - (in_view[2] - in_view[0])), <=, 1);
+      g_assert_cmpint (abs ((in_page[3] - in_page[1]) - (in_view[3] - in_view[1])), <=, 1);
+      for (int k = 0; k < 4; k++)
+        {
+          g_assert_cmpint (margin[k], >=, (int) FR_FIGURE_MARGIN - 1);
+          g_assert_cmpint (margin[k], <=, (int) FR_FIGURE_MARGIN + 4);
+        }
+
+      /* The page fr_figure_get_page says, in both files, where the view's
+       * ink is less the page's origin. */
+      page = figure_page (&fig);
+      g_assert_cmpfloat (fabs (page.width - pw), <=, 1.0);
+      g_assert_cmpfloat (fabs (page.height - ph), <=, 1.0);
+      g_assert_cmpfloat (fabs (in_view[0] - page.x - in_page[0]), <=, 1.0);
+      g_assert_cmpfloat (fabs (in_view[1] - page.y - in_page[1]), <=, 1.0);
+      read_svg (svg, &sc);
+      g_assert_cmpfloat (sc.width, ==, page.width);
+      g_assert_cmpfloat (sc.height, ==, page.height);
+      svg_count_clear (&sc);
+    }
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 /* A failed figure names the file the user chose, never the temporary
  * file written beside it (g_file_set_contents' "fig.svg.Q7OMZ3"). */
 static void
@@ -1006,6 +1255,8 @@ test_write_keeps_links_and_modes (void)
   g_rmdir (dir);
 }
 
+#include "fr-axes-draw.h"
+
 int
 main (int argc, char **argv)
 {
@@ -1019,5 +1270,6 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/write-keeps-links-and-modes", test_write_keeps_links_and_modes);
   g_test_add_func ("/figure/layout", test_figure_layout);
   g_test_add_func ("/figure/wide-z-labels", test_figure_wide_z_labels);
+  g_test_add_func ("/figure/cropped", test_figure_cropped);
   return g_test_run ();
 }
