@@ -113,6 +113,26 @@ assert_failure (const run_result *r, const char *program, int status, const char
     g_assert_nonnull (strstr (r->err, names));
 }
 
+/* Waits for a child spawned with G_SPAWN_DO_NOT_REAP_CHILD and takes its
+ * stderr from err_fd (closed): its exit status, or 128 + the signal. */
+static run_result
+wait_spawned (GPid pid, int err_fd)
+{
+  GString *err = g_string_new (NULL);
+  int wait_status = 0;
+  char buf[512];
+  ssize_t n;
+
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  while ((n = read (err_fd, buf, sizeof buf)) > 0)
+    g_string_append_len (err, buf, n);
+  close (err_fd);
+  return (run_result) { WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
+                                                : 128 + WTERMSIG (wait_status),
+                        g_strdup (""), g_string_free (err, FALSE) };
+}
+
 /* ---- files ------------------------------------------------------------- */
 
 /* A fresh folder for one test; remove with test_tmpdir_remove. */
@@ -987,7 +1007,7 @@ interrupt_fold (int sig)
                          "--receivers", rcv, "--out", out, "--rays-out", rays, NULL };
   g_autoptr (GError) error = NULL;
   GPid pid;
-  int err_fd = -1, wait_status = 0;
+  int err_fd = -1;
 
   g_assert_true (g_file_set_contents (rcv, "x,y,z\n0.5,0.5,0.5\n", -1, &error));
   g_assert_no_error (error);
@@ -996,18 +1016,7 @@ interrupt_fold (int sig)
   g_assert_no_error (error);
   g_usleep (300 * 1000);
   g_assert_cmpint (kill (pid, sig), ==, 0);
-  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
-  g_spawn_close_pid (pid);
-
-  GString *err = g_string_new (NULL);
-  char buf[512];
-  ssize_t n;
-  while ((n = read (err_fd, buf, sizeof buf)) > 0)
-    g_string_append_len (err, buf, n);
-  close (err_fd);
-  run_result r = { WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
-                                           : 128 + WTERMSIG (wait_status),
-                   g_strdup (""), g_string_free (err, FALSE) };
+  run_result r = wait_spawned (pid, err_fd);
   assert_failure (&r, "foldray-cli", 1, "cancel");
   g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (rays, G_FILE_TEST_EXISTS));
@@ -1089,10 +1098,8 @@ test_fold_interrupted_in_report (void)
                          "--speed-const", "1", "--source", "5,5", "--backend", "cpu",
                          "--out", out, "--stats", NULL };
   g_autoptr (GError) error = NULL;
-  GString *err = g_string_new (NULL);
   char buf[4096];
-  int fds[2], err_fd = -1, wait_status = 0;
-  ssize_t n;
+  int fds[2], err_fd = -1;
   GPid pid;
 
   /* Fill the pipe, so that the report's write blocks. */
@@ -1118,15 +1125,7 @@ test_fold_interrupted_in_report (void)
   while (read (fds[0], buf, sizeof buf) > 0)
     ;
   close (fds[0]);
-  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
-  g_spawn_close_pid (pid);
-  while ((n = read (err_fd, buf, sizeof buf)) > 0)
-    g_string_append_len (err, buf, n);
-  close (err_fd);
-
-  run_result r = { WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
-                                           : 128 + WTERMSIG (wait_status),
-                   g_strdup (""), g_string_free (err, FALSE) };
+  run_result r = wait_spawned (pid, err_fd);
   assert_failure (&r, "foldray-cli", 1, "interrupted");
   g_assert_false (g_file_test (staged, G_FILE_TEST_EXISTS));
   g_assert_cmpuint (count_entries (dir), ==, 0);

@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from guilib import App, check, configure, results, save_png, screenshot, xdo
+from guilib import App, check, configure, drag, results, save_png, screenshot, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-editor-")
@@ -57,15 +57,6 @@ def click(x, y, button=1):
     xdo("mousemove", x, y)
     xdo("click", button)
     time.sleep(0.4)
-
-
-def drag(fx, fy, tx, ty, steps=15):
-    xdo("mousemove", fx, fy)
-    xdo("mousedown", 1)
-    for i in range(1, steps + 1):
-        xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
-        time.sleep(0.03)
-    xdo("mouseup", 1)
 
 
 def type_into(x, y, text, key="Return"):

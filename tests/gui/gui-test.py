@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from guilib import App, check, configure, near, read_png, results, run, screenshot, xdo
+from guilib import App, check, configure, drag, near, read_png, results, run, screenshot, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-")
@@ -384,15 +384,6 @@ def t_fold_status():
     ok = (m is not None and int(m.group(3)) == FOLD_COUNT and int(m.group(4)) == FOLD_COUNT
           and int(m.group(1)) > FOLD_COUNT)
     return ok, "status line: %r" % line
-
-
-def drag(fx, fy, tx, ty, steps=15):
-    xdo("mousemove", fx, fy)
-    xdo("mousedown", 1)
-    for i in range(1, steps + 1):
-        xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
-        time.sleep(0.03)
-    xdo("mouseup", 1)
 
 
 def t_fold_drag_psi():

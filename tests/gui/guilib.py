@@ -256,6 +256,16 @@ def xdo(*args):
     run("xdotool", *[str(a) for a in args])
 
 
+def drag(fx, fy, tx, ty, steps=15):
+    """Presses at (fx, fy), moves in steps to (tx, ty) and releases."""
+    xdo("mousemove", fx, fy)
+    xdo("mousedown", 1)
+    for i in range(1, steps + 1):
+        xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
+        time.sleep(0.03)
+    xdo("mouseup", 1)
+
+
 def check(name, fn):
     try:
         ok, detail = fn()
