@@ -633,18 +633,24 @@ drag_end_cb (FrEditor       *self,
         {
           FrModel *m = fr_scene_edit_model (self->scene);
           double x0, z0, x1, z1;
+          gboolean kept;
 
           fr_view_widget_to_model (view_of (self), self->press_px, self->press_py, &x0, &z0);
           fr_view_widget_to_model (view_of (self), self->rect_px, self->rect_py, &x1, &z1);
           fr_scene_begin_edit (self->scene);
           g_ptr_array_add (m->obstacles,
                            fr_obstacle_new_rectangle (x0, z0, x1, z1, self->obstacle_velocity));
-          model_changed (self);
+          /* As a polygon: one the scene refuses is not kept. */
+          if (!(kept = model_changed (self)))
+            g_ptr_array_remove_index (m->obstacles, m->obstacles->len - 1);
           fr_scene_end_edit (self->scene, _("Add Obstacle"));
-          select_item (self, SEL_OBSTACLE, m->obstacles->len - 1, 0);
-          /* One obstacle a tool, as in drawing programs: the next drag
-           * on a handle moves it rather than drawing another. */
-          fr_editor_set_tool (self, FR_EDITOR_TOOL_SELECT);
+          if (kept)
+            {
+              select_item (self, SEL_OBSTACLE, m->obstacles->len - 1, 0);
+              /* One obstacle a tool, as in drawing programs: the next drag
+               * on a handle moves it rather than drawing another. */
+              fr_editor_set_tool (self, FR_EDITOR_TOOL_SELECT);
+            }
         }
       gtk_widget_queue_draw (GTK_WIDGET (self));
       break;
