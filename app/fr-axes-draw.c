@@ -76,6 +76,24 @@ label_init (Label      *label,
   label->box = (FrRect) { 0.0, 0.0, w, h };
 }
 
+/* Breaks the label into lines no wider than width, at spaces where it
+ * can: a long title (a translation, with its unit) stays whole in its
+ * gutter. */
+static void
+label_wrap (Label  *label,
+            double  width)
+{
+  int w, h;
+
+  if (label->box.width <= width)
+    return;
+  pango_layout_set_width (label->layout, (int) floor (width * PANGO_SCALE));
+  pango_layout_set_wrap (label->layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_get_pixel_size (label->layout, &w, &h);
+  label->box.width = w;
+  label->box.height = h;
+}
+
 static void
 label_clear (Label *label)
 {
@@ -279,8 +297,19 @@ draw_axis (cairo_t          *cr,
     }
 }
 
-/* The axes and their titles "x" and "z", each beyond its axis's end; "x"
- * before its start where the colour bar's gutter leaves no room after. */
+/* name with the unit in brackets, "x (km)"; name alone without a unit. */
+static char *
+title_text (const char *name,
+            const char *unit)
+{
+  if (unit == NULL)
+    return g_strdup (name);
+  return g_strdup_printf ("%s (%s)", name, unit);
+}
+
+/* The axes and their titles "x" and "z" (with the length unit, "x (km)"),
+ * each beyond its axis's end; "x" before its start where the colour
+ * bar's gutter leaves no room after. */
 static void
 draw_axes (cairo_t          *cr,
            const AxesInk    *ink,
@@ -291,6 +320,10 @@ draw_axes (cairo_t          *cr,
            double            k)
 {
   const FrRect *b = &axes->box;
+  FrLengthUnit unit = fr_scene_get_length_unit (scene);
+  const char *length = unit != FR_LENGTH_UNIT_NONE ? fr_length_unit_get_id (unit) : NULL;
+  g_autofree char *x_text = title_text ("x", length);
+  g_autofree char *z_text = title_text ("z", length);
   double v0, v1;
   Label title;
 
@@ -300,7 +333,7 @@ draw_axes (cairo_t          *cr,
   if (visible_range (view, scene, plot, FALSE, &v0, &v1))
     draw_axis (cr, ink, view, axes, FALSE, v0, v1, k);
 
-  label_init (&title, cr, "x", k);
+  label_init (&title, cr, x_text, k);
   if (axes->x_title.width >= title.box.width + 8.0 * k)
     {
       label_place (&title, b->x + b->width + 8.0 * k, b->y - (TICK_LEN + LABEL_GAP) * k, 0.0, 1.0);
@@ -314,7 +347,7 @@ draw_axes (cairo_t          *cr,
       label_draw (cr, ink, &title, &axes->corner, k);
     }
   label_clear (&title);
-  label_init (&title, cr, "z", k);
+  label_init (&title, cr, z_text, k);
   label_place (&title, b->x - (TICK_LEN + LABEL_GAP) * k, b->y + b->height + 4.0 * k, 1.0, 0.0);
   label_keep_in (&title, &axes->z_title);
   label_draw (cr, ink, &title, &axes->z_title, k);
@@ -322,7 +355,8 @@ draw_axes (cairo_t          *cr,
 }
 
 /* The colour bar in the right gutter, level with the axes box (with the
- * model): the bar, its range and middle, and its title above it. */
+ * model): the bar, its range and middle, and its title above it, with
+ * the velocity's unit where the scene has a length unit. */
 static void
 draw_colorbar (cairo_t            *cr,
                const AxesInk      *ink,
@@ -333,6 +367,9 @@ draw_colorbar (cairo_t            *cr,
                double              k)
 {
   const FrRect *g = &lay->right;
+  FrLengthUnit unit = fr_scene_get_length_unit (scene);
+  g_autofree char *velocity_unit = NULL;
+  g_autofree char *title_str = NULL;
   cairo_pattern_t *pattern;
   Label title, labels[3];
   double w = 14.0 * k;
@@ -345,7 +382,11 @@ draw_colorbar (cairo_t            *cr,
 
   /* Room above the bar for the title and half the top label, below it
    * for half the bottom label. */
-  label_init (&title, cr, _("velocity"), k);
+  if (unit != FR_LENGTH_UNIT_NONE)
+    velocity_unit = g_strdup_printf ("%s/s", fr_length_unit_get_id (unit));
+  title_str = title_text (_("velocity"), velocity_unit);
+  label_init (&title, cr, title_str, k);
+  label_wrap (&title, g->width);
   top = g->y + title.box.height + 10.0 * k;
   bottom = g->y + g->height - 8.0 * k;
   h = MIN (MIN (0.6 * g->height, 320.0 * k), bottom - top);

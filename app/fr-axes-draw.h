@@ -2,7 +2,9 @@
 /* Axes with tick labels in model units and the colour bar, drawn with
  * cairo in the gutters of the plot layout (fr-plot-layout.h) over the
  * canvas and over exported pictures.  The model's frame belongs to the
- * field, under the rays: the canvas draws it in GL, the figure itself. */
+ * field, under the rays: the canvas draws it in GL, the figure itself.
+ * The titles carry the scene's length unit, "x (km)" and
+ * "velocity (km/s)", where it has one (fr_scene_set_length_unit). */
 #pragma once
 
 #include <cairo.h>

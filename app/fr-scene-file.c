@@ -623,6 +623,59 @@ read_display (Reader     *r,
   return TRUE;
 }
 
+/* The length units' names in the scene file, by FrLengthUnit. */
+static const char *const length_units[] = { "", "m", "km", "ft", NULL };
+
+G_STATIC_ASSERT (G_N_ELEMENTS (length_units) == FR_N_LENGTH_UNITS + 1);
+
+/* The name a scene file gives unit: "" for none. */
+const char *
+fr_length_unit_get_id (FrLengthUnit unit)
+{
+  g_return_val_if_fail (unit < FR_N_LENGTH_UNITS, "");
+  return length_units[unit];
+}
+
+/* The unit a scene file names id; FALSE for an unknown name. */
+gboolean
+fr_length_unit_from_id (const char   *id,
+                        FrLengthUnit *unit)
+{
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  for (guint i = 0; i < FR_N_LENGTH_UNITS; i++)
+    if (g_str_equal (id, length_units[i]))
+      {
+        if (unit != NULL)
+          *unit = (FrLengthUnit) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* The optional "units": {"length": ...}; none without it. */
+static gboolean
+read_units (Reader     *r,
+            JsonObject *root,
+            FrSceneDoc *doc)
+{
+  JsonObject *units = NULL;
+  const char *length = NULL;
+
+  if (!get_object (r, root, "units", &units))
+    return FALSE;
+  if (units == NULL)
+    return TRUE;
+  doc->has_units = TRUE;
+  if (!get_string (r, units, "units", "length", &length))
+    return FALSE;
+  if (length != NULL && !fr_length_unit_from_id (length, &doc->length_unit))
+    return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                 _("the length unit “%s” is unknown (known: m, km, ft, or \"\" for none)"),
+                 length);
+  return TRUE;
+}
+
 static gboolean
 read_settings (Reader     *r,
                JsonObject *root,
@@ -691,7 +744,7 @@ read_settings (Reader     *r,
       if (!(doc->view_scale > 0))
         return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the view scale must be positive"));
     }
-  return read_display (r, root, doc);
+  return read_display (r, root, doc) && read_units (r, root, doc);
 }
 
 /* json-glib parses recursively, so a document nested a hundred thousand
@@ -1127,6 +1180,12 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
       g_string_append_printf (s, ", \"wavefront\": %s, \"wavefront_time\": ",
                               doc->display_wavefront ? "true" : "false");
       put_number (s, doc->display_wavefront_time);
+      g_string_append_c (s, '}');
+    }
+  if (doc->has_units)
+    {
+      g_string_append (s, ",\n  \"units\": {\"length\": ");
+      put_string (s, fr_length_unit_get_id (doc->length_unit));
       g_string_append_c (s, '}');
     }
   g_string_append (s, "\n}\n");

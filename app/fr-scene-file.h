@@ -3,7 +3,7 @@
  * model (grid, background reference, layers, obstacles), sources,
  * receivers, solver settings, view and display settings.  GLib and
  * json-glib only, no GTK: foldray-cli reads scenes through this too (and
- * ignores the view and display).  Saves are atomic (fr-atomic-file.h),
+ * ignores the view, display and units).  Saves are atomic (fr-atomic-file.h),
  * write through a symbolic link to its target and keep the permissions of
  * the file they replace.  A relative background path starts from the
  * folder of the file holding the scene (a link's target's); it is written
@@ -16,7 +16,12 @@
  *    "wavefront": false,       the wavefront shown
  *    "wavefront_time": 0.3}    at this time (0 or more)
  * A member left out takes the value above, as does every member of a
- * scene without "display". */
+ * scene without "display".
+ *
+ * "units" is optional too: {"length": "km"}, the unit of x and z ("m",
+ * "km", "ft", or "" for none, as without it).  With a length unit,
+ * velocities are in that unit per second and times in seconds.  Only the
+ * app shows it; the numbers mean the same whatever it says. */
 #pragma once
 
 #include <glib.h>
@@ -35,6 +40,17 @@ G_BEGIN_DECLS
 #define FR_SCENE_DISPLAY_WAVEFRONT_TIME 0.3
 
 #define FR_SCENE_FILE_ERROR (fr_scene_file_error_quark ())
+
+/* The length units a scene may name ("units": {"length": ...}), in the
+ * order of the side panel's drop-down. */
+typedef enum
+{
+  FR_LENGTH_UNIT_NONE,    /* "": x and z unlabelled, as without "units" */
+  FR_LENGTH_UNIT_M,
+  FR_LENGTH_UNIT_KM,
+  FR_LENGTH_UNIT_FT,
+  FR_N_LENGTH_UNITS
+} FrLengthUnit;
 
 typedef enum
 {
@@ -78,9 +94,16 @@ typedef struct
   char     *display_colormap;         /* "viridis", "cividis", "magma" */
   gboolean  display_wavefront;
   double    display_wavefront_time;
+  /* "units": written only when has_units. */
+  gboolean      has_units;
+  FrLengthUnit  length_unit;
 } FrSceneDoc;
 
 GQuark      fr_scene_file_error_quark (void);
+
+const char *fr_length_unit_get_id     (FrLengthUnit       unit);
+gboolean    fr_length_unit_from_id    (const char        *id,
+                                       FrLengthUnit      *unit);
 
 FrSceneDoc *fr_scene_doc_new          (FrModel           *model);
 void        fr_scene_doc_free         (FrSceneDoc        *doc);

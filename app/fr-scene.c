@@ -30,6 +30,7 @@ struct _FrScene
   GObject       parent_instance;
 
   char         *title;
+  FrLengthUnit  length_unit;  /* of x and z, for the labels; no number uses it */
   fr_grid       grid;
   GBytes       *velocity;
   float         vmin, vmax;
@@ -1073,6 +1074,24 @@ fr_scene_job_is_current (FrScene     *self,
   return self->velocity != NULL && job->grid.nx == self->grid.nx && job->grid.nz == self->grid.nz &&
          job->grid.dx == self->grid.dx && job->grid.dz == self->grid.dz &&
          job->grid.x0 == self->grid.x0 && job->grid.z0 == self->grid.z0;
+}
+
+/* The unit of x and z (the scene file's "units"): the axes, colour bar
+ * and readout name it on the canvas and in every export. */
+void
+fr_scene_set_length_unit (FrScene      *self,
+                          FrLengthUnit  unit)
+{
+  g_return_if_fail (FR_IS_SCENE (self));
+  g_return_if_fail (unit < FR_N_LENGTH_UNITS);
+  self->length_unit = unit;
+}
+
+FrLengthUnit
+fr_scene_get_length_unit (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FR_LENGTH_UNIT_NONE);
+  return self->length_unit;
 }
 
 /* Whether the scene was edited since it was loaded or last saved. */

@@ -142,6 +142,9 @@ gboolean       fr_scene_set_obstacle_velocity (FrScene      *self,
                                              GError        **error);
 gboolean       fr_scene_job_is_current      (FrScene        *self,
                                              const FrJob    *job);
+void           fr_scene_set_length_unit     (FrScene        *self,
+                                             FrLengthUnit    unit);
+FrLengthUnit   fr_scene_get_length_unit     (FrScene        *self);
 gboolean       fr_scene_get_modified        (FrScene        *self);
 void           fr_scene_set_modified        (FrScene        *self,
                                              gboolean        modified);

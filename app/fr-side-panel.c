@@ -16,7 +16,9 @@ struct _FrSidePanel
   GtkSpinButton *radius_spin;
   GtkDropDown   *backend_dropdown;
   GtkLabel      *backend_notice;
+  GtkDropDown   *unit_dropdown;
   GtkSpinButton *interval_spin;
+  GtkLabel      *interval_unit;
   GtkDropDown   *colormap_dropdown;
   GtkSwitch     *front_switch;
   GtkScale      *front_scale;
@@ -84,6 +86,39 @@ backend_changed_cb (FrSidePanel *self)
   if (!self->applying)
     drop_kept_backend (self);
   solver_changed (self);
+}
+
+/* The wavefront slider's value: as GtkScale writes it, in seconds where
+ * a length unit is set. */
+static char *
+format_front_time (GtkScale *scale,
+                   double    value,
+                   gpointer  data)
+{
+  FrSidePanel *self = data;
+  int digits = gtk_scale_get_digits (scale);
+
+  if (fr_side_panel_get_length_unit (self) == FR_LENGTH_UNIT_NONE)
+    return g_strdup_printf ("%0.*f", digits, value);
+  return g_strdup_printf ("%0.*f s", digits, value);
+}
+
+/* The isochrons' and the wavefront's times are in seconds with a length
+ * unit, unlabelled without. */
+static void
+show_time_unit (FrSidePanel *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->interval_unit),
+                          fr_side_panel_get_length_unit (self) != FR_LENGTH_UNIT_NONE);
+  /* Setting the function again writes the value label now. */
+  gtk_scale_set_format_value_func (self->front_scale, format_front_time, self, NULL);
+}
+
+static void
+unit_changed_cb (FrSidePanel *self)
+{
+  show_time_unit (self);
+  display_changed (self);
 }
 
 static void
@@ -156,7 +191,7 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   signals[SOLVER_CHANGED] =
     g_signal_new ("solver-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  /* Interval, colour map or wavefront changed: only a redraw. */
+  /* Length unit, interval, colour map or wavefront changed: only a redraw. */
   signals[DISPLAY_CHANGED] =
     g_signal_new ("display-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -174,7 +209,9 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, radius_spin);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_notice);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, unit_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, interval_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, interval_unit);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, colormap_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_switch);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, front_scale);
@@ -182,6 +219,7 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, entry_message);
   gtk_widget_class_bind_template_callback (widget_class, radius_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, backend_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, unit_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, interval_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, colormap_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, front_changed_cb);
@@ -200,6 +238,7 @@ fr_side_panel_init (FrSidePanel *self)
   /* The scene file's range, wider than the template's start-up one. */
   gtk_spin_button_set_range (self->radius_spin, FR_SIDE_PANEL_RADIUS_MIN, FR_SIDE_PANEL_RADIUS_MAX);
   fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
+  gtk_scale_set_format_value_func (self->front_scale, format_front_time, self, NULL);
   /* The panel starts as a scene without display settings opens. */
   fr_side_panel_load_display (self, defaults);
   /* Offer only the back ends this build has. */
@@ -263,6 +302,29 @@ fr_side_panel_set_backend (FrSidePanel    *self,
   for (guint i = 0; i < n_backends (self); i++)
     if (backends[i] == backend)
       gtk_drop_down_set_selected (self->backend_dropdown, i);
+  self->applying = FALSE;
+}
+
+FrLengthUnit
+fr_side_panel_get_length_unit (FrSidePanel *self)
+{
+  guint i;
+
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), FR_LENGTH_UNIT_NONE);
+
+  i = gtk_drop_down_get_selected (self->unit_dropdown);
+  return i < FR_N_LENGTH_UNITS ? (FrLengthUnit) i : FR_LENGTH_UNIT_NONE;
+}
+
+void
+fr_side_panel_set_length_unit (FrSidePanel  *self,
+                               FrLengthUnit  unit)
+{
+  g_return_if_fail (FR_IS_SIDE_PANEL (self));
+  g_return_if_fail (unit < FR_N_LENGTH_UNITS);
+
+  self->applying = TRUE;
+  gtk_drop_down_set_selected (self->unit_dropdown, unit);
   self->applying = FALSE;
 }
 
@@ -366,12 +428,15 @@ fr_side_panel_load_display (FrSidePanel      *self,
   /* The scene file has checked the name against the same list. */
   if (doc->display_colormap == NULL || !fr_colormap_from_id (doc->display_colormap, &colormap))
     colormap = FR_COLORMAP_VIRIDIS;
+  fr_side_panel_set_length_unit (self, doc->length_unit);
   fr_side_panel_set_interval (self, doc->display_interval);
   fr_side_panel_set_colormap (self, colormap);
   fr_side_panel_set_front (self, doc->display_wavefront, doc->display_wavefront_time);
 }
 
-/* Writes the display settings into doc, to be saved with it. */
+/* Writes the display settings into doc, to be saved with it; "units"
+ * only where a length unit is chosen, so that a scene without one is
+ * saved as before. */
 void
 fr_side_panel_save_display (FrSidePanel *self,
                             FrSceneDoc  *doc)
@@ -384,6 +449,8 @@ fr_side_panel_save_display (FrSidePanel *self,
   g_free (doc->display_colormap);
   doc->display_colormap = g_strdup (fr_colormap_get_id (fr_side_panel_get_colormap (self)));
   doc->display_wavefront = fr_side_panel_get_front (self, &doc->display_wavefront_time);
+  doc->length_unit = fr_side_panel_get_length_unit (self);
+  doc->has_units = doc->length_unit != FR_LENGTH_UNIT_NONE;
 }
 
 /* The solver settings of a scene document (radius, back end).  Not a user

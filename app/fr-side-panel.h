@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The side panel: solver settings (mode, radius, back end) and display
- * settings (isochron interval, colour map, wavefront), as properties the
+ * settings (length unit, isochron interval, colour map, wavefront), as properties the
  * window binds to, and the model panel (fr-model-panel.h) between them.
- * The solver and display settings are saved with the scene ("solver" and
- * "display" in its file) but are no undo step: "edited" tells the window
+ * The solver and display settings are saved with the scene ("solver",
+ * "display" and "units" in its file) but are no undo step: "edited" tells the window
  * that the user changed one, so the scene is modified. */
 #pragma once
 
@@ -34,6 +34,9 @@ void            fr_side_panel_set_radius    (FrSidePanel    *self,
 fr_spr_backend  fr_side_panel_get_backend   (FrSidePanel    *self);
 void            fr_side_panel_set_backend   (FrSidePanel    *self,
                                              fr_spr_backend  backend);
+FrLengthUnit    fr_side_panel_get_length_unit (FrSidePanel  *self);
+void            fr_side_panel_set_length_unit (FrSidePanel  *self,
+                                             FrLengthUnit    unit);
 double          fr_side_panel_get_interval  (FrSidePanel    *self);
 void            fr_side_panel_set_interval  (FrSidePanel    *self,
                                              double          interval);

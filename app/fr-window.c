@@ -44,6 +44,10 @@ struct _FrWindow
   GtkWidget            *failure_bar;
   GtkLabel             *failure_label;
   GtkLabel             *cursor_label;
+  int                   cursor_chars;    /* its width without units, from the template */
+  /* The pointer's last place, to write the readout again in a new unit. */
+  double                cursor_x, cursor_z;
+  gboolean              cursor_inside;
 
   FrScene              *scene;
   FrSolverThread       *solver;
@@ -161,21 +165,40 @@ update_cursor_label (FrWindow *self,
                      double    z,
                      gboolean  inside)
 {
+  FrLengthUnit unit = fr_side_panel_get_length_unit (self->side_panel);
   g_autofree char *text = NULL;
   float v;
   double t;
 
+  self->cursor_x = x;
+  self->cursor_z = z;
+  self->cursor_inside = inside;
   if (!inside || !fr_scene_has_model (self->scene) ||
       isnan (v = fr_scene_velocity_at (self->scene, x, z)))
     {
       gtk_label_set_text (self->cursor_label, "");
       return;
     }
-  if (fr_canvas_time_at (self->canvas, x, z, &t))
+  if (unit != FR_LENGTH_UNIT_NONE)
+    {
+      const char *l = fr_length_unit_get_id (unit);
+      g_autofree char *lt = g_strdup_printf ("%s/s", l);
+
+      /* The units close up the gaps: two spaces, not three. */
+      if (fr_canvas_time_at (self->canvas, x, z, &t))
+        /* Translators: the cursor readout with units: x and z in a length
+         * unit, v in it per second, T in seconds ("x 1.2 km  z 0.35 km
+         * v 2.5 km/s  T 0.43989 s"). */
+        text = g_strdup_printf (_("x %.4g %s  z %.4g %s  v %.4g %s  T %.5g s"), x, l, z, l, v, lt, t);
+      else
+        text = g_strdup_printf (_("x %.4g %s  z %.4g %s  v %.4g %s  T —"), x, l, z, l, v, lt);
+    }
+  else if (fr_canvas_time_at (self->canvas, x, z, &t))
     text = g_strdup_printf (_("x %.4g   z %.4g   v %.4g   T %.5g"), x, z, v, t);
   else
     text = g_strdup_printf (_("x %.4g   z %.4g   v %.4g   T —"), x, z, v);
   gtk_label_set_text (self->cursor_label, text);
+  log_line (self, "readout %s", text);
 }
 
 /* ---------------------------------------------------------------- Folds mode */
@@ -585,6 +608,7 @@ static void
 display_settings_changed_cb (FrWindow    *self,
                              FrSidePanel *panel)
 {
+  FrLengthUnit unit = fr_side_panel_get_length_unit (panel);
   double front = 0.0;
   gboolean enabled;
 
@@ -592,6 +616,18 @@ display_settings_changed_cb (FrWindow    *self,
   fr_canvas_set_interval (self->canvas, fr_side_panel_get_interval (panel));
   fr_canvas_set_colormap (self->canvas, fr_side_panel_get_colormap (panel));
   fr_canvas_set_front (self->canvas, enabled, front);
+  if (unit != fr_scene_get_length_unit (self->scene))
+    {
+      /* The axes, the figures and the readout name it.  The readout's
+       * room grows by what the units add (" km" twice, " km/s", " s",
+       * one space less between fields), so that it keeps its width as
+       * the numbers change. */
+      fr_scene_set_length_unit (self->scene, unit);
+      gtk_widget_queue_draw (GTK_WIDGET (self->axes));
+      gtk_label_set_width_chars (self->cursor_label,
+                                 self->cursor_chars + (unit != FR_LENGTH_UNIT_NONE ? 10 : 0));
+      update_cursor_label (self, self->cursor_x, self->cursor_z, self->cursor_inside);
+    }
 }
 
 /* The solver and display settings are saved with the scene, so the
@@ -1211,6 +1247,7 @@ fr_window_init (FrWindow *self)
   g_signal_connect_object (self->side_panel, "edited",
                            G_CALLBACK (settings_edited_cb), self, G_CONNECT_SWAPPED);
 
+  self->cursor_chars = gtk_label_get_width_chars (self->cursor_label);
   fr_canvas_set_scene (self->canvas, self->scene);
   fr_editor_set_scene (self->editor, self->scene);
   fr_model_panel_set_scene (fr_side_panel_get_model_panel (self->side_panel), self->scene);
@@ -1278,6 +1315,8 @@ fr_window_load_model (FrWindow      *self,
   /* A back end the previous scene's file asked for (and this build
    * lacks) is not this document's: the one shown is. */
   fr_side_panel_set_backend (self->side_panel, fr_side_panel_get_backend (self->side_panel));
+  /* Nor is its length unit: a grid file names none. */
+  fr_side_panel_set_length_unit (self->side_panel, FR_LENGTH_UNIT_NONE);
   /* As when Folds mode starts without a horizon. */
   if (self->fold_mode)
     fr_window_load_fold_example (self, "anticline-syncline", NULL);

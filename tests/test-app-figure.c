@@ -1255,7 +1255,49 @@ test_write_keeps_links_and_modes (void)
   g_rmdir (dir);
 }
 
-#include "fr-axes-draw.h"
+/* The axes' and colour bar's titles carry the scene's length unit, and
+ * the velocity's in it per second, where one is set ("units" in the
+ * scene file); without one they are "x", "z" and "velocity" alone. */
+static void
+test_figure_units (void)
+{
+  static const struct {
+    FrLengthUnit  unit;
+    const char   *says[3];
+  } cases[] = {
+    { FR_LENGTH_UNIT_NONE, { NULL } },
+    { FR_LENGTH_UNIT_KM, { "x (km)", "z (km)", "velocity (km/s)" } },
+    { FR_LENGTH_UNIT_FT, { "x (ft)", "z (ft)", "velocity (ft/s)" } },
+  };
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "units.pdf", NULL);
+  FrView view;
+
+  make_view (scene, &view);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      FrFigure fig = { .view = &view, .scene = scene, .colormap = FR_COLORMAP_VIRIDIS };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+
+      fr_scene_set_length_unit (scene, cases[i].unit);
+      g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+      g_assert_no_error (error);
+      text = run_tool ("pdftotext", pdf);
+      g_test_message ("unit %d, the figure's text: %s", cases[i].unit, text);
+      g_assert_nonnull (strstr (text, "velocity"));
+      if (cases[i].unit == FR_LENGTH_UNIT_NONE)
+        {
+          g_assert_null (strstr (text, "("));
+          g_assert_null (strstr (text, "/s"));
+        }
+      for (guint j = 0; j < G_N_ELEMENTS (cases[i].says) && cases[i].says[j] != NULL; j++)
+        g_assert_nonnull (strstr (text, cases[i].says[j]));
+      g_unlink (pdf);
+    }
+  g_rmdir (dir);
+}
 
 int
 main (int argc, char **argv)
@@ -1271,5 +1313,6 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/layout", test_figure_layout);
   g_test_add_func ("/figure/wide-z-labels", test_figure_wide_z_labels);
   g_test_add_func ("/figure/cropped", test_figure_cropped);
+  g_test_add_func ("/figure/units", test_figure_units);
   return g_test_run ();
 }

@@ -279,6 +279,10 @@ test_malformed (void)
     { HEAD GRID ", \"display\": {\"wavefront\": 1}}", FR_SCENE_FILE_ERROR_MALFORMED, "“wavefront” in display must be true or false" },
     { HEAD GRID ", \"display\": {\"wavefront_time\": -1}}", FR_SCENE_FILE_ERROR_INVALID, "“wavefront_time” must be 0 or more, not -1" },
     { HEAD GRID ", \"display\": {\"wavefront_time\": null}}", FR_SCENE_FILE_ERROR_MALFORMED, "“wavefront_time” in display must be a number" },
+    { HEAD GRID ", \"units\": \"km\"}", FR_SCENE_FILE_ERROR_MALFORMED, "“units” must be an object" },
+    { HEAD GRID ", \"units\": {\"length\": 1000}}", FR_SCENE_FILE_ERROR_MALFORMED, "“length” in units must be a string" },
+    { HEAD GRID ", \"units\": {\"length\": \"mi\"}}", FR_SCENE_FILE_ERROR_INVALID, "the length unit “mi” is unknown (known: m, km, ft, or \"\" for none)" },
+    { HEAD GRID ", \"units\": {\"length\": \"KM\"}}", FR_SCENE_FILE_ERROR_INVALID, "“KM” is unknown" },
   };
   g_autofree char *dir = make_tmpdir ();
 
@@ -407,6 +411,93 @@ test_bundled_display (void)
       g_assert_false (doc->display_wavefront);
       g_assert_cmpfloat (doc->display_wavefront_time, ==, FR_SCENE_DISPLAY_WAVEFRONT_TIME);
     }
+}
+
+/* "units" is optional: {"length": "m" | "km" | "ft" | ""}.  What is given
+ * is read and written back as it was (a scene without it, without it);
+ * the bundled scenes are in km (data/scenes/make-scenes.py). */
+static void
+test_units (void)
+{
+  static const struct {
+    const char   *units;
+    gboolean      has_units;
+    FrLengthUnit  unit;
+    const char   *written;
+  } cases[] = {
+    { "", FALSE, FR_LENGTH_UNIT_NONE, NULL },
+    { ", \"units\": null", FALSE, FR_LENGTH_UNIT_NONE, NULL },
+    { ", \"units\": {}", TRUE, FR_LENGTH_UNIT_NONE, "\"units\": {\"length\": \"\"}" },
+    { ", \"units\": {\"length\": \"\"}", TRUE, FR_LENGTH_UNIT_NONE, "\"units\": {\"length\": \"\"}" },
+    { ", \"units\": {\"length\": \"m\"}", TRUE, FR_LENGTH_UNIT_M, "\"units\": {\"length\": \"m\"}" },
+    { ", \"units\": {\"length\": \"km\"}", TRUE, FR_LENGTH_UNIT_KM, "\"units\": {\"length\": \"km\"}" },
+    /* Unknown members are ignored, as everywhere in a scene. */
+    { ", \"units\": {\"length\": \"ft\", \"time\": \"ms\"}", TRUE, FR_LENGTH_UNIT_FT,
+      "\"units\": {\"length\": \"ft\"}" },
+  };
+  static const char *bundled[] = { "three-layer.json", "gradient.json", "syncline-salt.json",
+                                   "ex-b-maze.json", "ex-c-maze.json" };
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "units.json", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strconcat (HEAD GRID, cases[i].units, "}", NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (text, -1, "ok.json", NULL, &error);
+      g_autoptr(FrSceneDoc) back = NULL;
+      g_autofree char *json = NULL, *again = NULL;
+
+      g_test_message ("case %u: %s", i, text);
+      g_assert_no_error (error);
+      g_assert_cmpint (doc->has_units, ==, cases[i].has_units);
+      g_assert_cmpint (doc->length_unit, ==, cases[i].unit);
+      /* Saved, loaded and saved again: the same member, the same bytes. */
+      g_assert_true (fr_scene_doc_save (doc, path, &error));
+      g_assert_no_error (error);
+      json = read_text (path);
+      if (cases[i].written != NULL)
+        g_assert_nonnull (strstr (json, cases[i].written));
+      else
+        g_assert_null (strstr (json, "\"units\""));
+      back = fr_scene_doc_load (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (back->has_units, ==, cases[i].has_units);
+      g_assert_cmpint (back->length_unit, ==, cases[i].unit);
+      again = fr_scene_doc_to_json (back, dir);
+      g_assert_cmpstr (again, ==, json);
+    }
+
+  /* The names, both ways. */
+  for (guint u = 0; u < FR_N_LENGTH_UNITS; u++)
+    {
+      FrLengthUnit back = FR_N_LENGTH_UNITS;
+
+      g_assert_true (fr_length_unit_from_id (fr_length_unit_get_id (u), &back));
+      g_assert_cmpint (back, ==, u);
+    }
+  g_assert_cmpstr (fr_length_unit_get_id (FR_LENGTH_UNIT_KM), ==, "km");
+  g_assert_false (fr_length_unit_from_id ("mi", NULL));
+
+  /* A new document has none, and writes no "units". */
+  {
+    g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (NULL);
+
+    g_assert_false (doc->has_units);
+    g_assert_cmpint (doc->length_unit, ==, FR_LENGTH_UNIT_NONE);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (bundled); i++)
+    {
+      g_autofree char *bpath = scene_path (bundled[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_load (bpath, &error);
+
+      g_assert_no_error (error);
+      g_assert_true (doc->has_units);
+      g_assert_cmpint (doc->length_unit, ==, FR_LENGTH_UNIT_KM);
+    }
+  test_tmpdir_remove (dir);
 }
 
 static void
@@ -1389,6 +1480,9 @@ test_cli_messages (void)
     { HEAD OK_GRID ", \"sources\": [[0.05, 0]]}", "spr", "source", FALSE },
     { HEAD OK_GRID ", \"sources\": []}", "fold", "no sources", FALSE },
     { HEAD OK_GRID ", \"sources\": [[0, 0]], \"fold\": {\"psi_a\": [2, 0]}}", "fold", "psi_a", FALSE },
+    /* The app's "units", checked on reading like "display". */
+    { HEAD OK_GRID ", \"sources\": [[0, 0]], \"units\": {\"length\": \"mi\"}}", "spr",
+      "the length unit “mi” is unknown", FALSE },
   };
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
@@ -1662,6 +1756,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/malformed", test_malformed);
   g_test_add_func ("/scene-file/display-defaults", test_display_defaults);
   g_test_add_func ("/scene-file/bundled-display", test_bundled_display);
+  g_test_add_func ("/scene-file/units", test_units);
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
   g_test_add_func ("/scene-file/background-updir", test_background_updir);
   g_test_add_func ("/scene-file/background-origin", test_background_origin);

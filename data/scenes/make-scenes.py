@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Writes the bundled scenes of data/scenes (see README.md there).
 
-Scenes are JSON of format "foldray-scene", version 1.  Units: km, km/s, s.
+Scenes are JSON of format "foldray-scene", version 1.  Units: km, km/s, s,
+which each scene names ("units"), so that the app labels its axes with them.
 Rerun after editing: python3 make-scenes.py (standard library only).
 """
 import json
@@ -33,6 +34,8 @@ def scene(title, nx, nz, d, layers, obstacles=(), sources=(), receivers=(), radi
     # The side panel's display settings; left out, the app's defaults.
     if display is not None:
         s["display"] = display
+    # Lengths in km, hence velocities in km/s and times in s.
+    s["units"] = {"length": "km"}
     return s
 
 

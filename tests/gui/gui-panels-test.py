@@ -1408,5 +1408,74 @@ for name, fn in [
 ]:
     check(name, fn)
 
+# ------------------------------------------------------------------ session 10
+# The length unit: picked in the Display section's drop-down (the panel
+# scrolled to its end, see 70-units-dropdown.png), it modifies the scene
+# as the colour map does, is saved as "units", and the cursor readout
+# names it.  A copy of the three-layer scene without "units".
+UNIT_DROPDOWN = (1085, 462)
+UNIT_M_ROW = (1020, 542)
+UNIT_POINT = (1.2, 0.7)             # in the second layer, v = 2.5
+
+
+def readouts(a):
+    """The cursor readouts the window wrote, oldest first (frame log)."""
+    return [l.split(" readout ", 1)[1] for l in a.lines() if " readout " in l]
+
+
+def t_units_picked():
+    path = os.path.join(OUT, "units.json")
+    with open(SCENE) as f:
+        doc = json.load(f)
+    doc.pop("units", None)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+    a = App(path, name="units")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        title0 = a.title()
+        point = a.to_screen(*UNIT_POINT)
+        xdo("mousemove", *point)
+        time.sleep(0.8)
+        before = screenshot("70-units-none")
+        read0 = (readouts(a) or [""])[-1]
+        scroll_panel_down()
+        click(*UNIT_DROPDOWN)
+        time.sleep(0.4)
+        screenshot("70-units-dropdown")
+        click(*UNIT_M_ROW)
+        title1 = a.wait_title(lambda t: t.startswith("•"))
+        n = len(readouts(a))
+        xdo("mousemove", *point)
+        end = time.time() + 5
+        while len(readouts(a)) == n and time.time() < end:
+            time.sleep(0.1)
+        time.sleep(0.6)
+        after = screenshot("71-units-m")
+        read1 = (readouts(a) or [""])[-1]
+        wrote = save_now(a, path)
+        title2 = a.wait_title(lambda t: not t.startswith("•"))
+    finally:
+        a.quit()
+    bad = a.bad_stderr()
+    with open(path) as f:
+        saved = json.load(f).get("units")
+    changed = differs(before, after, CURSOR_LABEL)
+    # x and z in m, v in m/s, T in s; before, no unit at all.
+    named = (read1.count(" m ") == 2 and " m/s " in read1 and read1.endswith(" s") and
+             " m" not in read0 and "/s" not in read0)
+    ok = (not title0.startswith("•") and title1.startswith("•") and wrote and
+          not title2.startswith("•") and saved == {"length": "m"} and named and changed > 20 and
+          not bad)
+    return ok, ("titles %r, %r after picking m, %r after Ctrl+S; saved units %r; readout %r then "
+                "%r (%d pixels changed); %d bad stderr lines" %
+                (title0, title1, title2, saved, read0, read1, changed, len(bad)))
+
+
+check("units: picking m in Length unit modifies the scene, is saved as \"units\" and shown in "
+      "the cursor readout", t_units_picked)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
