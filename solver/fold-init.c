@@ -972,6 +972,44 @@ seen_before (const double *xz, const seg_index *ix, size_t seg, double x, double
   return false;
 }
 
+/* The horizon beyond the grid: the front from its part outside enters
+ * through the grid's edge, and the band alone (nodes near the horizon
+ * inside) missed it, so a dipping horizon longer than the model folded as
+ * if cut at the edge.  An edge node whose first-reached point of the
+ * horizon lies beyond that edge starts from its time, with the node's own
+ * speed, as the band's nodes do (the medium continued outward); the path
+ * then runs outside the grid only, so the sweeps never need to raise it.
+ * Exact for constant parameters. */
+static void
+seed_edges_beyond (const fr_grid *g, const float *speed, const double psi[3],
+                   const double *xz, size_t n, start_vec *out)
+{
+  const double x1 = g->x0 + (double) (g->nx - 1) * g->dx;
+  const double z1 = g->z0 + (double) (g->nz - 1) * g->dz;
+
+  for (size_t iz = 0; iz < g->nz; iz++)
+    for (size_t ix = 0; ix < g->nx; ix++)
+      {
+        const bool left = ix == 0, right = ix + 1 == g->nx;
+        const bool top = iz == 0, bottom = iz + 1 == g->nz;
+        const size_t idx = fr_grid_index (g, ix, 0, iz);
+        const double x = g->x0 + (double) ix * g->dx, z = g->z0 + (double) iz * g->dz;
+        double yx, yz, t;
+
+        if (!(left || right || top || bottom))
+          {
+            ix = g->nx - 2;      /* on to the row's last node */
+            continue;
+          }
+        if (!(speed[idx] > 0.0f))
+          continue;
+        t = polyline_time (xz, n, x, z, speed[idx], psi, 0, &yx, &yz);
+        if ((left && yx < g->x0) || (right && yx > x1) || (top && yz < g->z0)
+            || (bottom && yz > z1))
+          vec_push (out, idx, t, false);
+      }
+}
+
 static fr_status
 init_horizon (const fr_grid *g, const float *speed, const double psi[3],
               const fr_fold_start *start, start_vec *out, fr_error *err)
@@ -1049,6 +1087,7 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
   seg_index_free (&index);
   const size_t before = out->n;
   vec_gather (out, per, nthr);
+  seed_edges_beyond (g, speed, psi, xz, n, out);
   if (out->oom)
     return fr_error_set (err, FR_E_NOMEM, "out of memory for a horizon's start values");
   if (out->n == before)
