@@ -129,13 +129,16 @@ static void
 speed_changed_cb (FrFoldPanel *self)
 {
   double asked[2] = { self->psi_asked[0], self->psi_asked[1] };
-  double ax, az;
+  double ax, az, speed = 1.0;
 
   if (self->syncing || self->state == NULL)
     return;
+  /* A field left as shown keeps F as it is (not rounded to its digits). */
+  fr_fold_state_get_speed (self->state, &speed);
+  speed = fr_panel_spin_value (self->speed_spin, speed);
   fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_speed (self->state, gtk_drop_down_get_selected (self->speed_dropdown) == 1,
-                           gtk_spin_button_get_value (self->speed_spin));
+                           speed);
   /* A smaller F shortens ψa (the state clamps what the solver gets and
    * the hint says so); a larger one gives back what the user asked. */
   fr_fold_state_get_psi_a (self->state, &ax, &az);
@@ -147,10 +150,19 @@ speed_changed_cb (FrFoldPanel *self)
 static void
 psi_changed_cb (FrFoldPanel *self)
 {
+  double ax, az, x, z;
+
   if (self->syncing || self->state == NULL)
     return;
-  self->psi_asked[0] = gtk_spin_button_get_value (self->psi_x_spin);
-  self->psi_asked[1] = gtk_spin_button_get_value (self->psi_z_spin);
+  /* The fields show ψa as the state holds it (maybe shortened); a field
+   * left as shown edits nothing, and keeps the ψa asked for. */
+  fr_fold_state_get_psi_a (self->state, &ax, &az);
+  x = fr_panel_spin_value (self->psi_x_spin, ax);
+  z = fr_panel_spin_value (self->psi_z_spin, az);
+  if (x == ax && z == az)
+    return;
+  self->psi_asked[0] = x;
+  self->psi_asked[1] = z;
   fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_psi_a (self->state, self->psi_asked[0], self->psi_asked[1]);
   fr_fold_state_end_edit (self->state, _("Change ψa"));
@@ -175,10 +187,14 @@ solver_changed_cb (FrFoldPanel *self)
 static void
 levels_changed_cb (FrFoldPanel *self)
 {
+  double delta;
+  int count;
+
   if (self->syncing || self->state == NULL)
     return;
+  fr_fold_state_get_levels (self->state, &delta, &count);
   fr_fold_state_begin_edit (self->state);
-  fr_fold_state_set_levels (self->state, gtk_spin_button_get_value (self->delta_spin),
+  fr_fold_state_set_levels (self->state, fr_panel_spin_value (self->delta_spin, delta),
                             gtk_spin_button_get_value_as_int (self->count_spin));
   fr_fold_state_end_edit (self->state, _("Change Folded Horizons"));
 }

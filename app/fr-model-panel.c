@@ -439,15 +439,20 @@ static void
 layer_changed_cb (FrModelPanel *self)
 {
   g_autoptr(GError) error = NULL;
+  const FrLayer *l;
+  double v_top, dvdz, dvdx;
   gboolean ok;
 
   if (self->syncing || model_of (self) == NULL || self->layer < 0)
     return;
+  l = g_ptr_array_index (model_of (self)->layers, self->layer);
+  v_top = fr_panel_spin_value (self->v_top_spin, l->v_top);
+  dvdz = fr_panel_spin_value (self->dvdz_spin, l->dvdz);
+  dvdx = fr_panel_spin_value (self->dvdx_spin, l->dvdx);
+  if (v_top == l->v_top && dvdz == l->dvdz && dvdx == l->dvdx)
+    return;
   self->editing = TRUE;
-  ok = fr_scene_set_layer_velocity (self->scene, (guint) self->layer,
-                                    gtk_spin_button_get_value (self->v_top_spin),
-                                    gtk_spin_button_get_value (self->dvdz_spin),
-                                    gtk_spin_button_get_value (self->dvdx_spin), &error);
+  ok = fr_scene_set_layer_velocity (self->scene, (guint) self->layer, v_top, dvdz, dvdx, &error);
   self->editing = FALSE;
   if (!ok)
     {
@@ -935,6 +940,23 @@ spin_output_cb (GtkSpinButton *spin,
   if (*gtk_editable_get_text (GTK_EDITABLE (spin)) != '\0')
     gtk_editable_set_text (GTK_EDITABLE (spin), "");
   return TRUE;
+}
+
+/* The value a spin button holds for a quantity whose value is now
+ * current: current itself while the button shows it as written (a field
+ * the focus leaves writes back its rounded text, 0.079 for 0.0790448,
+ * which is no edit), else what was typed. */
+double
+fr_panel_spin_value (GtkSpinButton *spin,
+                     double         current)
+{
+  double v = gtk_spin_button_get_value (spin);
+  const int digits = (int) gtk_spin_button_get_digits (spin);
+  char shown[64], was[64];
+
+  g_snprintf (shown, sizeof shown, "%.*f", digits, v);
+  g_snprintf (was, sizeof was, "%.*f", digits, current);
+  return v == current || strcmp (shown, was) == 0 ? current : v;
 }
 
 /* Blanks spin (guarded by fr_panel_guard_entries), or shows its value

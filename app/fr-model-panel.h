@@ -34,6 +34,8 @@ void     fr_panel_guard_entries  (GtkWidget      *panel,
 void     fr_panel_clear_messages (GtkWidget      *panel,
                                   GtkLabel       *message);
 void     fr_panel_clear_children (GtkWidget      *panel);
+double   fr_panel_spin_value     (GtkSpinButton  *spin,
+                                  double          current);
 void     fr_panel_spin_set_blank (GtkSpinButton  *spin,
                                   gboolean        blank);
 gboolean fr_panel_parse_number   (const char     *text,

@@ -385,6 +385,24 @@ def t_fold_psi_kept():
             "ψa x pixels changed: %d on the grid, %d back on constant F" % (shortened, restored))
 
 
+def t_fold_field_left_as_shown():
+    """ψa x 0.30449 shows as 0.304: clicking into the field and out again
+    (into F) leaves ψa as it is, with no solve and no undo step (the field
+    wrote back its rounded text, 0.304, and solved again)."""
+    type_into(*PSI_X_ENTRY, "0.30449")
+    fold.settle_all()
+    job = fold.last_job()
+    asked = fold.last("fold").get("psi_x")
+    click(*PSI_X_ENTRY)
+    click(*F_ENTRY)
+    xdo("mousemove", 400, 650)
+    time.sleep(1.5)
+    after = fold.last_job()
+    return (asked == 0.30449 and after == job,
+            "ψa x solved: %s; jobs before and after visiting the field: %d, %d"
+            % (asked, job, after))
+
+
 def t_fold_export_buttons():
     """The folded horizons' export opens its dialog only when there is a
     horizon: cleared, the button is greyed out and opens nothing."""
@@ -409,6 +427,7 @@ def t_fold_export_buttons():
 for name, fn in [
     ("folds: the window opens in Folds mode", t_fold_window),
     ("folds: Speed F on the grid and back keeps the user's ψa", t_fold_psi_kept),
+    ("folds: visiting ψa x without typing changes nothing", t_fold_field_left_as_shown),
     ("folds: the horizons' export is offered only when there is a horizon", t_fold_export_buttons),
 ]:
     if not check(name, fn) and fn is t_fold_window:
@@ -1476,6 +1495,40 @@ def t_units_picked():
 
 check("units: picking m in Length unit modifies the scene, is saved as \"units\" and shown in "
       "the cursor readout", t_units_picked)
+
+# ------------------------------------------------------------------ fields
+# A layer velocity of 2.54171 shows as 2.542: visiting its field without
+# typing wrote the rounded text back, changed the model and solved again.
+
+
+def t_layer_field_left_as_shown():
+    path = os.path.join(OUT, "layer-digits.json")
+    with open(SCENE) as f:
+        scene = json.load(f)
+    scene["layers"][1]["velocity"] = 2.54171
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    a = App(path, name="layer-digits")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        click(*LAYER2_ROW)
+        time.sleep(0.5)
+        job = a.last_job()
+        click(*VELOCITY_ENTRY)
+        click(*LAYER2_ROW)                # the focus leaves the field
+        xdo("mousemove", 400, 650)
+        time.sleep(1.5)
+        after, title = a.last_job(), a.title()
+    finally:
+        a.quit()
+    return (after == job and not title.startswith("•"),
+            "jobs before and after visiting the field: %d, %d; title %r" % (job, after, title))
+
+
+check("fields: visiting a layer's velocity field without typing changes nothing",
+      t_layer_field_left_as_shown)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
