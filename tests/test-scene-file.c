@@ -1480,6 +1480,10 @@ test_cli_messages (void)
     { HEAD OK_GRID ", \"sources\": [[0.05, 0]]}", "spr", "source", FALSE },
     { HEAD OK_GRID ", \"sources\": []}", "fold", "no sources", FALSE },
     { HEAD OK_GRID ", \"sources\": [[0, 0]], \"fold\": {\"psi_a\": [2, 0]}}", "fold", "psi_a", FALSE },
+    /* A fold horizon of one point (a Clear and one click in the app): the
+     * app folds nothing, and the CLI folded from the seismic source. */
+    { HEAD OK_GRID ", \"sources\": [[0, 0]], \"fold\": {\"horizon\": [[1.0, 0.7]]}}", "fold",
+      "fold horizon has 1 point", FALSE },
     /* The app's "units", checked on reading like "display". */
     { HEAD OK_GRID ", \"sources\": [[0, 0]], \"units\": {\"length\": \"mi\"}}", "spr",
       "the length unit “mi” is unknown", FALSE },

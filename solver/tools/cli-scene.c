@@ -296,6 +296,13 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                   !given (argc, argv, "--shape") && !given (argc, argv, "--spacing") &&
                   !given (argc, argv, "--origin");
 
+  /* A fold horizon of one point is no horizon: the app folds nothing
+   * from it, so the scene's seismic sources must not stand in for it. */
+  if (fold && doc->has_fold && doc->fold_horizon != NULL && doc->fold_horizon->len == 1 &&
+      !given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
+      !given (argc, argv, "--horizon"))
+    return cli_fail (CLI_EXIT_USAGE, "--scene %s: its fold horizon has 1 point, and a horizon "
+                     "needs at least 2: give --horizon, --source or --boundary", scene);
   /* The scene's own faults, in its words, before any file is made. */
   if (!speed_const && !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
       (status = rasterise (scene, m, &velocity)) != CLI_EXIT_OK)
