@@ -356,8 +356,14 @@ fr_export_result (FrExportKind   kind,
       g_return_val_if_reached (FALSE);
     }
 
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                       _("There is nothing to export yet: the traveltimes are still being computed"));
+  /* A failed solve is no solve still running. */
+  if (result != NULL && !result->ok)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                 _("There is nothing to export: the solve failed (%s)"),
+                 result->error != NULL ? result->error : "");
+  else
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                         _("There is nothing to export yet: the traveltimes are still being computed"));
   return FALSE;
 }
 

@@ -181,6 +181,25 @@ fr_fold_job_run (FrJob           *job,
   return g_steal_pointer (&result);
 }
 
+/* The shortest decimal that reads back to v (0.03, not
+ * 0.029999999999999999), without the locale's decimal comma. */
+static const char *
+shortest (char   *buf,
+          gsize   len,
+          double  v)
+{
+  for (int digits = 1; digits <= 17; digits++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buf, (int) len, format, v);
+      if (g_ascii_strtod (buf, NULL) == v)
+        break;
+    }
+  return buf;
+}
+
 /* Writes result's folded horizons as CSV (a header `horizon,k,T,x,z`,
  * then each horizon's points in order) or as VTK PolyData (.vtp), both
  * atomically. */
@@ -231,11 +250,13 @@ fr_fold_result_write_horizons (FrResult    *result,
           int k = g_array_index (result->horizon_levels, int, i);
           char t[G_ASCII_DTOSTR_BUF_SIZE], x[G_ASCII_DTOSTR_BUF_SIZE], z[G_ASCII_DTOSTR_BUF_SIZE];
 
-          g_ascii_dtostr (t, sizeof t, k * result->job->fold.delta);
+          /* T is the level the user set, k·Δ: 15 digits give 0.7 for
+           * 7 × 0.1, not 0.70000000000000007. */
+          g_ascii_formatd (t, sizeof t, "%.15g", k * result->job->fold.delta);
           for (guint p = 0; p + 1 < line->len; p += 2)
             g_string_append_printf (csv, "%u,%d,%s,%s,%s\n", i, k, t,
-                                    g_ascii_dtostr (x, sizeof x, g_array_index (line, double, p)),
-                                    g_ascii_dtostr (z, sizeof z, g_array_index (line, double, p + 1)));
+                                    shortest (x, sizeof x, g_array_index (line, double, p)),
+                                    shortest (z, sizeof z, g_array_index (line, double, p + 1)));
         }
       return fr_export_write_file (path, csv->str, csv->len, error);
     }

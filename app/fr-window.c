@@ -941,12 +941,20 @@ export_action (GtkWidget  *widget,
     {
       FrResult *result = fr_canvas_get_result (self->canvas);
 
-      if (!self->fold_mode || result == NULL || result->horizons == NULL ||
+      guint n = 0;
+
+      fr_fold_state_get_horizon (self->fold, &n);
+      if (!self->fold_mode || n < 2 || result == NULL || result->horizons == NULL ||
           result->horizons->len == 0)
         {
+          /* Say which of the three is missing. */
           g_autoptr(GError) error =
             g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                                 _("There are no folded horizons to export: switch to Folds mode and draw a horizon"));
+                                 !self->fold_mode || n < 2
+                                 ? _("There are no folded horizons to export: switch to Folds mode and draw a horizon")
+                                 : result != NULL && !result->ok
+                                 ? _("There are no folded horizons to export: the fold solve failed")
+                                 : _("There are no folded horizons to export: no level of Horizons every and Count falls in the model"));
 
           fr_window_show_error (self, _("Could not export"), error);
           return;

@@ -1025,6 +1025,11 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
   for (size_t i = 0; i < 2 * n; i++)
     if (!isfinite (xz[i]))
       return fr_error_set (err, FR_E_INPUT, "horizon point %zu is not finite", i / 2);
+    else if (!(fabs (xz[i]) <= FR_GRID_MAX_EXTENT))
+      /* Differences of such coordinates overflow (its cell index asked
+       * for more memory than there is). */
+      return fr_error_set (err, FR_E_INPUT, "horizon point %zu lies too far out (coordinates "
+                           "at most %g)", i / 2, FR_GRID_MAX_EXTENT);
 
   const size_t nseg = n - 1;
   seg_box *box = malloc (nseg * sizeof *box);

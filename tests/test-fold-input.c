@@ -84,6 +84,10 @@ test_bad_input (void)
   expect_error (&g3, &s3, &p, FR_E_INPUT, "2D");
   hs.nhorizon = 1;
   expect_error (&g, &hs, &p, FR_E_INPUT, "at least 2 points");
+  /* Points whose differences overflow (it said "out of memory"). */
+  double far[4] = { -1e308, 0.5, 1e308, 0.7 };
+  fr_fold_start hf = { .horizon = far, .nhorizon = 2 };
+  expect_error (&g, &hf, &p, FR_E_INPUT, "horizon point 0 lies too far out");
   /* Bad input is refused before any back end runs, the GPU's included. */
   p.backend = FR_FOLD_CUDA;
   expect_error (&g, &none, &p, FR_E_INPUT, "no start");

@@ -489,6 +489,17 @@ def t_fold_export():
         with open(os.path.join(FOLD_EXPORT, "horizons.csv")) as f:
             rows = f.read().splitlines()
         ids = {r.split(",")[0] for r in rows[1:]}
+        # T is the level k·Δ as set (0.3, not 0.30000000000000004), and
+        # x, z the shortest text that reads back (0.03, not 0.029999...).
+        levels = {r.split(",")[2] for r in rows[1:]}
+
+        def digits(v):
+            return re.sub(r"[eE].*", "", v).replace("-", "").replace(".", "").lstrip("0")
+
+        # Python's repr is the shortest text that reads back.
+        long_numbers = [v for r in rows[1:] for v in r.split(",")[3:]
+                        if len(digits(v)) > len(digits(repr(float(v))))]
+        short_levels = all(len(t) <= 6 for t in levels)
         root = ET.parse(os.path.join(FOLD_EXPORT, "horizons.vtp")).getroot()
         lines = sum(int(p.get("NumberOfLines", 0)) for p in root.iter("Piece"))
         svg = ET.parse(os.path.join(FOLD_EXPORT, "figure.svg")).getroot()
@@ -496,9 +507,11 @@ def t_fold_export():
                  if "stroke:rgb(98%,98%,98%)" in p.get("style", "")]
         info = run("pdfinfo", os.path.join(FOLD_EXPORT, "figure.pdf"), check=False).stdout
         ok = (rows[0] == "horizon,k,T,x,z" and len(ids) == lines > 0 and len(paths) == lines
-              and "Pages:" in info)
-        notes.append("%d horizons in CSV, %d in .vtp, %d white paths in the SVG; pdfinfo %s"
-                     % (len(ids), lines, len(paths), "ok" if "Pages:" in info else "failed"))
+              and "Pages:" in info and short_levels and not long_numbers)
+        notes.append("%d horizons in CSV, %d in .vtp, %d white paths in the SVG; pdfinfo %s; "
+                     "levels %s; numbers longer than the shortest that reads back: %s"
+                     % (len(ids), lines, len(paths), "ok" if "Pages:" in info else "failed",
+                        sorted(levels), long_numbers[:3]))
     return ok, "\n".join(notes)
 
 
