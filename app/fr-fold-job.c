@@ -224,6 +224,8 @@ fr_fold_result_write_horizons (FrResult    *result,
     {
       g_autofree const double **pts = g_new0 (const double *, MAX (n, 1));
       g_autofree size_t *npts = g_new0 (size_t, MAX (n, 1));
+      g_autofree double *k = g_new0 (double, MAX (n, 1));
+      g_autofree double *t = g_new0 (double, MAX (n, 1));
       fr_error err = { 0 };
 
       for (guint i = 0; i < n; i++)
@@ -232,8 +234,13 @@ fr_fold_result_write_horizons (FrResult    *result,
 
           pts[i] = (const double *) line->data;
           npts[i] = line->len / 2;
+          /* The CSV's k and T, so that ParaView colours by level. */
+          k[i] = g_array_index (result->horizon_levels, int, i);
+          t[i] = k[i] * result->job->fold.delta;
         }
-      if (fr_vtk_write_polylines (path, 2, pts, npts, n, "horizon", &err) != FR_OK)
+      const fr_vtk_line_field fields[] = { { "k", k }, { "T", t } };
+      if (fr_vtk_write_polylines_data (path, 2, pts, npts, n, "horizon", fields,
+                                       G_N_ELEMENTS (fields), &err) != FR_OK)
         {
           g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
           return FALSE;

@@ -307,6 +307,15 @@ fr_vtk_write_polylines (const char *path, int ndim,
                         const double *const *pts, const size_t *npts, size_t nlines,
                         const char *id_name, fr_error *err)
 {
+  return fr_vtk_write_polylines_data (path, ndim, pts, npts, nlines, id_name, NULL, 0, err);
+}
+
+fr_status
+fr_vtk_write_polylines_data (const char *path, int ndim,
+                             const double *const *pts, const size_t *npts, size_t nlines,
+                             const char *id_name, const fr_vtk_line_field *fields, int nfields,
+                             fr_error *err)
+{
   fr_atomic_file af;
   vtk_writer w = { 0 };
   size_t total = 0, ncells = 0;
@@ -325,6 +334,21 @@ fr_vtk_write_polylines (const char *path, int ndim,
     return fr_error_set (err, FR_E_INPUT,
                          "%s: the id array needs a non-empty name without control characters",
                          path);
+  if (nfields < 0 || (nfields > 0 && fields == NULL))
+    return fr_error_set (err, FR_E_INPUT, "%s: no line fields", path);
+  for (int f = 0; f < nfields; f++)
+    {
+      if (!name_ok (fields[f].name) || strcmp (fields[f].name, id_name) == 0)
+        return fr_error_set (err, FR_E_INPUT, "%s: line field %d needs a non-empty name without "
+                             "control characters, other than the id's", path, f);
+      for (int e = 0; e < f; e++)
+        if (strcmp (fields[e].name, fields[f].name) == 0)
+          return fr_error_set (err, FR_E_INPUT, "%s: two line fields are named \"%s\"", path,
+                               fields[f].name);
+      if (nlines > 0 && fields[f].values == NULL)
+        return fr_error_set (err, FR_E_INPUT, "%s: line field \"%s\" has no values", path,
+                             fields[f].name);
+    }
   if (nlines > 0 && (pts == NULL || npts == NULL))
     return fr_error_set (err, FR_E_INPUT, "%s: no points", path);
   /* Ids are Int32, and 3 doubles a point must still be countable in bytes. */
@@ -396,6 +420,14 @@ fr_vtk_write_polylines (const char *path, int ndim,
         b64_put (&w, &id, sizeof id);
       }
   end_array (&w);
+  for (int f = 0; f < nfields; f++)
+    {
+      begin_array (&w, "        ", "Float64", fields[f].name, 1, ncells * sizeof (double));
+      for (size_t i = 0; i < nlines; i++)
+        if (npts[i] > 0)
+          b64_put (&w, &fields[f].values[i], sizeof (double));
+      end_array (&w);
+    }
   put_str (&w, "      </CellData>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
   return finish (&w, &af, err);
 }

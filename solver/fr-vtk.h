@@ -56,6 +56,20 @@ fr_status fr_vtk_write_polylines (const char *path, int ndim,
                                   const double *const *pts, const size_t *npts, size_t nlines,
                                   const char *id_name, fr_error *err);
 
+/* One value per line, written as Float64 cell data beside the id array
+ * (a folded horizon's level k and time T, for ParaView to colour by). */
+typedef struct fr_vtk_line_field {
+  const char *name;       /* non-empty, distinct from the id's and the others' */
+  const double *values;   /* nlines values; a line without points skips its own */
+} fr_vtk_line_field;
+
+/* fr_vtk_write_polylines with nfields more cell-data arrays after the id. */
+fr_status fr_vtk_write_polylines_data (const char *path, int ndim,
+                                       const double *const *pts, const size_t *npts,
+                                       size_t nlines, const char *id_name,
+                                       const fr_vtk_line_field *fields, int nfields,
+                                       fr_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -404,6 +404,41 @@ test_bad_input (void)
   test_tmpdir_remove (dir);
 }
 
+/* Per-line values (a folded horizon's k and T) as Float64 cell data after
+ * the id; a line without points has no cell and skips its value. */
+static void
+test_polylines_fields (void)
+{
+  const double a[] = { 0, 0.5, 1, 0.6, 2, 0.55 };
+  const double c[] = { 0, 0.9, 2, 0.95 };
+  const double *pts[] = { a, NULL, c };
+  const size_t npts[] = { 3, 0, 2 };
+  const double k[] = { 1, 2, 3 }, t[] = { 0.1, 0.2, 0.30000000000000004 };
+  const fr_vtk_line_field fields[] = { { "k", k }, { "T", t } };
+  const fr_vtk_line_field clash[] = { { "horizon", k } };
+  const fr_vtk_line_field twice[] = { { "T", k }, { "T", t } };
+  g_autofree char *dir = g_dir_make_tmp ("foldray-vtk-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "horizons.vtp", NULL);
+  g_autoptr (GString) json = g_string_new (NULL);
+  fr_error err = { 0 };
+
+  g_assert_cmpint (fr_vtk_write_polylines_data (path, 2, pts, npts, 3, "horizon", fields, 2,
+                                                &err), ==, FR_OK);
+  g_string_append (json, "{\"type\": \"PolyData\", \"id_name\": \"horizon\", \"lines\": ["
+                         "{\"id\": 0, \"points\": [[0, 0, 0.5], [1, 0, 0.6], [2, 0, 0.55]]}, "
+                         "{\"id\": 2, \"points\": [[0, 0, 0.9], [2, 0, 0.95]]}], \"fields\": ["
+                         "{\"name\": \"k\", \"values\": [1, 3]}, "
+                         "{\"name\": \"T\", \"values\": [0.1, 0.30000000000000004]}]}\n");
+  assert_reader_agrees (dir, path, json);
+  g_remove (path);
+  /* A name the id has, or two alike, is refused before anything is made. */
+  assert_input_error (fr_vtk_write_polylines_data (path, 2, pts, npts, 3, "horizon", clash, 1,
+                                                   &err), &err, dir, "other than the id's");
+  assert_input_error (fr_vtk_write_polylines_data (path, 2, pts, npts, 3, "horizon", twice, 2,
+                                                   &err), &err, dir, "two line fields");
+  test_tmpdir_remove (dir);
+}
+
 /* The writes go through fr_atomic_file: a refused write reports FR_E_IO and
  * leaves neither the file nor its temporary behind, and a replaced file is
  * replaced whole. */
@@ -543,6 +578,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/vtk/image-2d", test_image_2d);
+  g_test_add_func ("/vtk/polylines-fields", test_polylines_fields);
   g_test_add_func ("/vtk/image-3d", test_image_3d);
   g_test_add_func ("/vtk/image-large", test_image_large);
   g_test_add_func ("/vtk/polylines-2d", test_polylines_2d);

@@ -11,7 +11,8 @@ EXPECT.json for ImageData:
    "arrays": [{"name": N, "type": "Float32"|"Float64", "raw": PATH}, ...]}
   where PATH holds the array's exact bytes in the host's byte order.
 EXPECT.json for PolyData:
-  {"type": "PolyData", "id_name": N, "lines": [{"id": I, "points": [[x, y, z], ...]}, ...]}
+  {"type": "PolyData", "id_name": N, "lines": [{"id": I, "points": [[x, y, z], ...]}, ...],
+   "fields": [{"name": F, "values": [one per line listed]}, ...]}   ("fields" optional)
 
 Exit status 0 when everything matches; otherwise one line on stderr says what
 differs."""
@@ -132,10 +133,17 @@ def check_poly(root, endian, want):
 
     cell_data = child(piece, 'CellData')
     check(cell_data.get('Scalars') == want['id_name'], f'active scalars {cell_data.get("Scalars")!r}')
-    el = child(cell_data, 'DataArray')
+    arrays = cell_data.findall('DataArray')
+    fields = want.get('fields', [])
+    check(len(arrays) == 1 + len(fields), f'{len(arrays)} cell arrays, expected {1 + len(fields)}')
+    el = arrays[0]
     check(el.get('Name') == want['id_name'], f'id array named {el.get("Name")!r}')
     ids = list(values(decode(el, endian, 'Int32'), endian, 'Int32'))
     check(ids == [line['id'] for line in lines], f'ids {ids}, expected {[l["id"] for l in lines]}')
+    for el, field in zip(arrays[1:], fields):
+        check(el.get('Name') == field['name'], f'cell array named {el.get("Name")!r}')
+        got = list(values(decode(el, endian, 'Float64'), endian, 'Float64'))
+        check(got == field['values'], f'{field["name"]}: {got}, expected {field["values"]}')
 
 
 def main():

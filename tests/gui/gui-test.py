@@ -10,6 +10,7 @@ The application logs jobs, frames and its view transform to the file named
 by FOLDRAY_DEBUG_FRAMES; the tests use it to wait for the picture to settle
 (no fixed long sleeps) and to turn model coordinates into screen pixels."""
 
+import base64
 import json
 import os
 import re
@@ -502,16 +503,30 @@ def t_fold_export():
         short_levels = all(len(t) <= 6 for t in levels)
         root = ET.parse(os.path.join(FOLD_EXPORT, "horizons.vtp")).getroot()
         lines = sum(int(p.get("NumberOfLines", 0)) for p in root.iter("Piece"))
+        # Each line's level T, as in the CSV (per horizon id), for ParaView.
+        cells = {el.get("Name"): el for el in root.iter("DataArray")}
+        vtp_t = []
+        if "T" in cells:
+            raw = base64.b64decode(cells["T"].text.strip())
+            n = struct.unpack("<Q", raw[:8])[0] // 8
+            vtp_t = list(struct.unpack("<%dd" % n, raw[8:8 + 8 * n]))
+        csv_t = {}
+        for r in rows[1:]:
+            f = r.split(",")
+            csv_t[int(f[0])] = float(f[2])
+        levels_agree = ("k" in cells and len(vtp_t) == len(csv_t) and
+                        all(abs(vtp_t[i] - csv_t[i]) < 1e-12 for i in sorted(csv_t)))
         svg = ET.parse(os.path.join(FOLD_EXPORT, "figure.svg")).getroot()
         paths = [p for p in svg.iter("{http://www.w3.org/2000/svg}path")
                  if "stroke:rgb(98%,98%,98%)" in p.get("style", "")]
         info = run("pdfinfo", os.path.join(FOLD_EXPORT, "figure.pdf"), check=False).stdout
         ok = (rows[0] == "horizon,k,T,x,z" and len(ids) == lines > 0 and len(paths) == lines
-              and "Pages:" in info and short_levels and not long_numbers)
+              and "Pages:" in info and short_levels and not long_numbers and levels_agree)
         notes.append("%d horizons in CSV, %d in .vtp, %d white paths in the SVG; pdfinfo %s; "
-                     "levels %s; numbers longer than the shortest that reads back: %s"
+                     "levels %s; numbers longer than the shortest that reads back: %s; "
+                     ".vtp's k and T agree with the CSV: %s"
                      % (len(ids), lines, len(paths), "ok" if "Pages:" in info else "failed",
-                        sorted(levels), long_numbers[:3]))
+                        sorted(levels), long_numbers[:3], levels_agree))
     return ok, "\n".join(notes)
 
 
