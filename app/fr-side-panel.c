@@ -18,6 +18,7 @@ struct _FrSidePanel
   GtkLabel      *backend_notice;
   GtkDropDown   *unit_dropdown;
   GtkSpinButton *interval_spin;
+  double         interval;       /* as set or typed, not rounded to the field's digits */
   GtkLabel      *interval_unit;
   GtkDropDown   *colormap_dropdown;
   GtkSwitch     *front_switch;
@@ -124,6 +125,12 @@ unit_changed_cb (FrSidePanel *self)
 static void
 interval_changed_cb (FrSidePanel *self)
 {
+  double v = fr_panel_spin_value (self->interval_spin, self->interval);
+
+  /* The field left as shown (0.013 for a file's 0.0125) is no edit. */
+  if (v == self->interval)
+    return;
+  self->interval = v;
   display_changed (self);
 }
 
@@ -332,7 +339,7 @@ double
 fr_side_panel_get_interval (FrSidePanel *self)
 {
   g_return_val_if_fail (FR_IS_SIDE_PANEL (self), 0.0);
-  return gtk_spin_button_get_value (self->interval_spin);
+  return self->interval;
 }
 
 void
@@ -342,7 +349,11 @@ fr_side_panel_set_interval (FrSidePanel *self,
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
 
   self->applying = TRUE;
+  /* Kept as given, and changed before the field, whose signal compares
+   * and so stays quiet: say it here (a redraw, no edit). */
+  self->interval = interval;
   gtk_spin_button_set_value (self->interval_spin, interval);
+  display_changed (self);
   self->applying = FALSE;
 }
 

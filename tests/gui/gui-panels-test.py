@@ -1530,5 +1530,40 @@ def t_layer_field_left_as_shown():
 check("fields: visiting a layer's velocity field without typing changes nothing",
       t_layer_field_left_as_shown)
 
+
+def t_interval_field_left_as_shown():
+    """Isochrons every 0.0125 shows as 0.013: visiting the field without
+    typing leaves the scene unmodified and saves 0.0125 again."""
+    path = os.path.join(OUT, "interval-digits.json")
+    with open(SCENE) as f:
+        scene = json.load(f)
+    scene["display"] = {"interval": 0.0125}
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    a = App(path, name="interval-digits")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        scroll_panel_down()
+        click(*INTERVAL_ENTRY)
+        click(*COLORMAP_DROPDOWN)          # the focus leaves the field
+        xdo("key", "Escape")
+        xdo("mousemove", 400, 650)
+        time.sleep(1.0)
+        title = a.title()
+        xdo("key", "ctrl+s")              # nothing to save: written as it was
+        time.sleep(1.0)
+    finally:
+        a.quit()
+    with open(path) as f:
+        saved = json.load(f).get("display", {}).get("interval")
+    return (not title.startswith("•") and saved == 0.0125,
+            "title %r; interval in the file %r" % (title, saved))
+
+
+check("fields: visiting Isochrons every without typing changes nothing",
+      t_interval_field_left_as_shown)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
