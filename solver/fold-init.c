@@ -984,30 +984,58 @@ static void
 seed_edges_beyond (const fr_grid *g, const float *speed, const double psi[3],
                    const double *xz, size_t n, start_vec *out)
 {
-  const double x1 = g->x0 + (double) (g->nx - 1) * g->dx;
-  const double z1 = g->z0 + (double) (g->nz - 1) * g->dz;
+  const double lo[2] = { g->x0, g->z0 };
+  const double hi[2] = { g->x0 + (double) (g->nx - 1) * g->dx,
+                         g->z0 + (double) (g->nz - 1) * g->dz };
+  double pmin[2] = { INFINITY, INFINITY }, pmax[2] = { -INFINITY, -INFINITY };
 
-  for (size_t iz = 0; iz < g->nz; iz++)
-    for (size_t ix = 0; ix < g->nx; ix++)
+  for (size_t i = 0; i < n; i++)
+    for (int a = 0; a < 2; a++)
       {
-        const bool left = ix == 0, right = ix + 1 == g->nx;
-        const bool top = iz == 0, bottom = iz + 1 == g->nz;
-        const size_t idx = fr_grid_index (g, ix, 0, iz);
-        const double x = g->x0 + (double) ix * g->dx, z = g->z0 + (double) iz * g->dz;
-        double yx, yz, t;
-
-        if (!(left || right || top || bottom))
-          {
-            ix = g->nx - 2;      /* on to the row's last node */
-            continue;
-          }
-        if (!(speed[idx] > 0.0f))
-          continue;
-        t = polyline_time (xz, n, x, z, speed[idx], psi, 0, &yx, &yz);
-        if ((left && yx < g->x0) || (right && yx > x1) || (top && yz < g->z0)
-            || (bottom && yz > z1))
-          vec_push (out, idx, t, false);
+        pmin[a] = fmin (pmin[a], xz[2 * i + a]);
+        pmax[a] = fmax (pmax[a], xz[2 * i + a]);
       }
+  /* Edges left, right, top, bottom: only one the horizon reaches beyond
+   * can have a first-reached point beyond it, so a horizon within the grid
+   * (the usual drawn one) costs nothing here, and a long one only the
+   * edges it crosses (each node scans every segment). */
+  for (int e = 0; e < 4; e++)
+    {
+      const int axis = e < 2 ? 0 : 1;                 /* the axis across the edge */
+      const bool upper = e % 2 == 1;
+      const size_t count = axis == 0 ? g->nz : g->nx;
+      double *t;
+
+      if (!(upper ? pmax[axis] > hi[axis] : pmin[axis] < lo[axis]))
+        continue;
+      if ((t = malloc (count * sizeof *t)) == NULL)
+        {
+          out->oom = true;
+          return;
+        }
+#pragma omp parallel for schedule(dynamic, 16)
+      for (size_t j = 0; j < count; j++)
+        {
+          const size_t ix = axis == 0 ? (upper ? g->nx - 1 : 0) : j;
+          const size_t iz = axis == 1 ? (upper ? g->nz - 1 : 0) : j;
+          const size_t idx = fr_grid_index (g, ix, 0, iz);
+          double y[2];
+
+          t[j] = NAN;
+          if (!(speed[idx] > 0.0f))
+            continue;
+          double tj = polyline_time (xz, n, g->x0 + (double) ix * g->dx,
+                                     g->z0 + (double) iz * g->dz, speed[idx], psi, 0, &y[0], &y[1]);
+          if (upper ? y[axis] > hi[axis] : y[axis] < lo[axis])
+            t[j] = tj;
+        }
+      for (size_t j = 0; j < count; j++)
+        if (!isnan (t[j]))
+          vec_push (out, axis == 0 ? fr_grid_index (g, upper ? g->nx - 1 : 0, 0, j)
+                                   : fr_grid_index (g, j, 0, upper ? g->nz - 1 : 0),
+                    t[j], false);
+      free (t);
+    }
 }
 
 static fr_status
