@@ -11,6 +11,7 @@
 
 #include "fr-contour.h"
 #include "fr-export.h"
+#include "fr-scene-file.h"
 #include "fr-vtk.h"
 #include "fr-fold-job.h"
 
@@ -181,25 +182,6 @@ fr_fold_job_run (FrJob           *job,
   return g_steal_pointer (&result);
 }
 
-/* The shortest decimal that reads back to v (0.03, not
- * 0.029999999999999999), without the locale's decimal comma. */
-static const char *
-shortest (char   *buf,
-          gsize   len,
-          double  v)
-{
-  for (int digits = 1; digits <= 17; digits++)
-    {
-      char format[8];
-
-      g_snprintf (format, sizeof format, "%%.%dg", digits);
-      g_ascii_formatd (buf, (int) len, format, v);
-      if (g_ascii_strtod (buf, NULL) == v)
-        break;
-    }
-  return buf;
-}
-
 /* Writes result's folded horizons as CSV (a header `horizon,k,T,x,z`,
  * then each horizon's points in order) or as VTK PolyData (.vtp), both
  * atomically. */
@@ -262,8 +244,8 @@ fr_fold_result_write_horizons (FrResult    *result,
           g_ascii_formatd (t, sizeof t, "%.15g", k * result->job->fold.delta);
           for (guint p = 0; p + 1 < line->len; p += 2)
             g_string_append_printf (csv, "%u,%d,%s,%s,%s\n", i, k, t,
-                                    shortest (x, sizeof x, g_array_index (line, double, p)),
-                                    shortest (z, sizeof z, g_array_index (line, double, p + 1)));
+                                    fr_format_shortest (x, g_array_index (line, double, p)),
+                                    fr_format_shortest (z, g_array_index (line, double, p + 1)));
         }
       return fr_export_write_file (path, csv->str, csv->len, error);
     }

@@ -925,13 +925,13 @@ fr_scene_doc_load (const char  *path,
 
 /* ---------------------------------------------------------------- writing */
 
-/* The shortest decimal that reads back to the same double. */
-static void
-put_number (GString *s,
-            double   v)
+/* The shortest decimal that reads back to the same double (0.03, not
+ * 0.029999999999999999), with a '.' whatever the locale, and no "-0";
+ * buf holds G_ASCII_DTOSTR_BUF_SIZE bytes.  Returns buf. */
+char *
+fr_format_shortest (char   *buf,
+                    double  v)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
   if (v == 0.0)
     v = 0.0;   /* no "-0" */
   for (int digits = 1; digits <= 17; digits++)
@@ -939,11 +939,20 @@ put_number (GString *s,
       char fmt[8];
 
       g_snprintf (fmt, sizeof fmt, "%%.%dg", digits);
-      g_ascii_formatd (buf, sizeof buf, fmt, v);
+      g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, fmt, v);
       if (g_ascii_strtod (buf, NULL) == v)
         break;
     }
-  g_string_append (s, buf);
+  return buf;
+}
+
+static void
+put_number (GString *s,
+            double   v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (s, fr_format_shortest (buf, v));
 }
 
 static void

@@ -128,4 +128,7 @@ gboolean    fr_scene_file_read_grid   (const char        *path,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrSceneDoc, fr_scene_doc_free)
 
+char       *fr_format_shortest        (char               *buf,
+                                       double              v);
+
 G_END_DECLS
