@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from guilib import App, check, configure, drag, results, save_png, screenshot, xdo
+from guilib import App, check, click, configure, drag, results, save_png, screenshot, type_into, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-editor-")
@@ -51,22 +51,6 @@ QUIET = (700, 700)                  # the pointer out of the way, over the canva
 # A pressed (checked) button is filled darker than a released one:
 # about 214 against 247 in Adwaita.
 PRESSED_DARKER = 15
-
-
-def click(x, y, button=1):
-    xdo("mousemove", x, y)
-    xdo("click", button)
-    time.sleep(0.4)
-
-
-def type_into(x, y, text, key="Return"):
-    """Types text into the entry at (x, y), replacing it, and presses
-    Enter (or key)."""
-    click(x, y)
-    xdo("key", "ctrl+a")
-    xdo("type", "--", text)
-    xdo("key", key)
-    time.sleep(0.8)
 
 
 def quiet_shot(name):

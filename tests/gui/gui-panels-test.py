@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from guilib import App, check, configure, results, run, screenshot, xdo
+from guilib import App, check, click, configure, results, run, scene_variant, screenshot, type_into, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-panels-")
@@ -38,21 +38,6 @@ CUDA_BUILT = (sys.argv[3] == "cuda" if len(sys.argv) > 3 else
 ROOT = os.environ.get("FOLDRAY_SOURCE_ROOT",
                       os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCENE = os.path.join(ROOT, "data", "scenes", "three-layer.json")
-
-
-def click(x, y, button=1):
-    xdo("mousemove", x, y)
-    xdo("click", button)
-    time.sleep(0.4)
-
-
-def type_into(x, y, text):
-    """Types text into the entry at (x, y), replacing it, and presses Enter."""
-    click(x, y)
-    xdo("key", "ctrl+a")
-    xdo("type", text)
-    xdo("key", "Return")
-    time.sleep(0.8)
 
 
 def reddish(img, box):
@@ -1502,12 +1487,8 @@ check("units: picking m in Length unit modifies the scene, is saved as \"units\"
 
 
 def t_layer_field_left_as_shown():
-    path = os.path.join(OUT, "layer-digits.json")
-    with open(SCENE) as f:
-        scene = json.load(f)
-    scene["layers"][1]["velocity"] = 2.54171
-    with open(path, "w") as f:
-        json.dump(scene, f)
+    path = scene_variant(os.path.join(OUT, "layer-digits.json"),
+                         lambda scene: scene["layers"][1].update(velocity=2.54171))
     a = App(path, name="layer-digits")
     try:
         if not a.find_window():
@@ -1534,12 +1515,8 @@ check("fields: visiting a layer's velocity field without typing changes nothing"
 def t_interval_field_left_as_shown():
     """Isochrons every 0.0125 shows as 0.013: visiting the field without
     typing leaves the scene unmodified and saves 0.0125 again."""
-    path = os.path.join(OUT, "interval-digits.json")
-    with open(SCENE) as f:
-        scene = json.load(f)
-    scene["display"] = {"interval": 0.0125}
-    with open(path, "w") as f:
-        json.dump(scene, f)
+    path = scene_variant(os.path.join(OUT, "interval-digits.json"),
+                         lambda scene: scene.update(display={"interval": 0.0125}))
     a = App(path, name="interval-digits")
     try:
         if not a.find_window():

@@ -24,7 +24,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from guilib import App, check, configure, drag, near, read_png, results, run, screenshot, xdo
+from guilib import App, check, configure, drag, near, read_png, results, run, scene_variant, screenshot, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-")
@@ -1496,17 +1496,10 @@ check("click: empty space beside the model places nothing; just beyond its edge,
 
 
 def t_failure_bar():
-    root = os.environ.get("FOLDRAY_SOURCE_ROOT",
-                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    with open(os.path.join(root, "data", "scenes", "three-layer.json")) as f:
-        scene = json.load(f)
-    scene["obstacles"] = [{"shape": "rectangle", "velocity": 0,
-                           "vertices": [[1.3, 0.2], [1.7, 0.2], [1.7, 0.6], [1.3, 0.6]]}]
-    scene["sources"] = [[1.5, 0.4]]
-    os.makedirs(os.path.join(OUT, "failure"), exist_ok=True)
-    path = os.path.join(OUT, "failure", "wall.json")
-    with open(path, "w") as f:
-        json.dump(scene, f)
+    wall = {"shape": "rectangle", "velocity": 0,
+            "vertices": [[1.3, 0.2], [1.7, 0.2], [1.7, 0.6], [1.3, 0.6]]}
+    path = scene_variant(os.path.join(OUT, "failure", "wall.json"),
+                         lambda scene: scene.update(obstacles=[wall], sources=[[1.5, 0.4]]))
     a = App(path, name="failure")
     try:
         if not a.find_window():

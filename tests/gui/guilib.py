@@ -4,6 +4,7 @@ screenshots through ImageMagick's `import`, xdotool input, and App, one
 foldray process with its frame log (FOLDRAY_DEBUG_FRAMES) and its stderr.
 A test script calls configure() first."""
 
+import json
 import os
 import re
 import subprocess
@@ -254,6 +255,36 @@ def near(img, sx, sy, rgb, radius=3, tol=40):
 
 def xdo(*args):
     run("xdotool", *[str(a) for a in args])
+
+
+def scene_variant(path, edit):
+    """Writes the bundled three-layer scene, changed by edit(scene) (a
+    dict, changed in place), to path; returns path."""
+    root = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                          os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    with open(os.path.join(root, "data", "scenes", "three-layer.json")) as f:
+        scene = json.load(f)
+    edit(scene)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    return path
+
+
+def click(x, y, button=1):
+    xdo("mousemove", x, y)
+    xdo("click", button)
+    time.sleep(0.4)
+
+
+def type_into(x, y, text, key="Return"):
+    """Types text into the entry at (x, y), replacing it, and presses
+    Enter (or key).  "--" ends xdotool's options: "-1" is text."""
+    click(x, y)
+    xdo("key", "ctrl+a")
+    xdo("type", "--", text)
+    xdo("key", key)
+    time.sleep(0.8)
 
 
 def drag(fx, fy, tx, ty, steps=15):
