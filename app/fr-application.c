@@ -99,7 +99,7 @@ static const GOptionEntry option_entries[] = {
   { "bench-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Where the interaction benchmark writes its CSV"), "FILE" },
   { "mode", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Start in rays (default) or folds mode"), "MODE" },
+    N_("Start in rays or folds mode (default: the scene’s own, else rays)"), "MODE" },
   { "psi-a", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Folds mode: the anisotropy vector ψa"), "AX,AZ" },
   { "horizon", 0, 0, G_OPTION_ARG_FILENAME, NULL,
@@ -519,8 +519,8 @@ fr_application_command_line (GApplication            *app,
       gtk_window_destroy (GTK_WINDOW (window));
       return 2;
     }
-  if (g_strcmp0 (mode_name, "folds") == 0)
-    fr_window_set_fold_mode (window, TRUE);
+  if (mode_name != NULL)
+    fr_window_set_fold_mode (window, g_str_equal (mode_name, "folds"));
 
   if (export_dir != NULL)
     {

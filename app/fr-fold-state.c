@@ -18,6 +18,10 @@ struct _FrFoldState
   GObject          parent_instance;
 
   GArray          *horizon;      /* FrPoint */
+  /* Whether the document has a horizon of its own: drawn, loaded or
+   * cleared by the user.  Until then Folds mode starts on the bundled one;
+   * after a Clear it shows none. */
+  gboolean         horizon_given;
   GArray          *ray_points;   /* FrPoint */
   gboolean         speed_from_grid;
   double           speed_const;
@@ -137,6 +141,7 @@ snap_apply (FrFoldState *self,
 {
   g_array_set_size (self->horizon, 0);
   g_array_append_vals (self->horizon, snap->horizon->data, snap->horizon->len);
+  self->horizon_given = TRUE;
   g_array_set_size (self->ray_points, 0);
   g_array_append_vals (self->ray_points, snap->ray_points->data, snap->ray_points->len);
   self->speed_from_grid = snap->speed_from_grid;
@@ -237,7 +242,8 @@ fr_fold_state_get_horizon (FrFoldState *self,
   return (const FrPoint *) self->horizon->data;
 }
 
-/* Replaces the horizon polyline (n may be 0: no horizon). */
+/* Replaces the horizon polyline (n may be 0: no horizon, as the user's
+ * Clear leaves it). */
 void
 fr_fold_state_set_horizon (FrFoldState   *self,
                            const FrPoint *points,
@@ -248,6 +254,7 @@ fr_fold_state_set_horizon (FrFoldState   *self,
 
   g_array_set_size (self->horizon, 0);
   g_array_append_vals (self->horizon, points, n);
+  self->horizon_given = TRUE;
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
@@ -262,6 +269,7 @@ fr_fold_state_add_node (FrFoldState *self,
   g_return_if_fail (FR_IS_FOLD_STATE (self));
 
   g_array_append_val (self->horizon, p);
+  self->horizon_given = TRUE;
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
@@ -295,6 +303,16 @@ fr_fold_state_remove_node (FrFoldState *self,
   g_array_remove_index (self->horizon, index);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
   return TRUE;
+}
+
+/* Whether the document has a starting horizon of its own, even an empty
+ * one the user cleared; FALSE for a new document and a scene without one,
+ * which Folds mode starts on the bundled horizon. */
+gboolean
+fr_fold_state_has_own_horizon (FrFoldState *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+  return self->horizon_given;
 }
 
 const FrPoint *
@@ -718,13 +736,15 @@ fr_fold_state_to_doc (FrFoldState *self,
   doc->fold_count = self->count;
   doc->has_fold_bands = TRUE;
   doc->fold_bands = self->bands;
+  /* FrPoint and FrVertex are both {x, z} doubles. */
+  G_STATIC_ASSERT (sizeof (FrPoint) == sizeof (FrVertex));
+  /* A cleared horizon is written empty, so that it stays cleared. */
   g_clear_pointer (&doc->fold_horizon, g_array_unref);
-  if (self->horizon->len > 0)
-    {
-      /* FrPoint and FrVertex are both {x, z} doubles. */
-      G_STATIC_ASSERT (sizeof (FrPoint) == sizeof (FrVertex));
-      doc->fold_horizon = g_array_copy (self->horizon);
-    }
+  if (self->horizon_given)
+    doc->fold_horizon = g_array_copy (self->horizon);
+  g_clear_pointer (&doc->fold_characteristics, g_array_unref);
+  if (self->ray_points->len > 0)
+    doc->fold_characteristics = g_array_copy (self->ray_points);
 }
 
 /* Back to a new document's folds: no horizon, default settings, ψa zero,
@@ -736,6 +756,7 @@ fr_fold_state_reset (FrFoldState *self)
   g_return_if_fail (FR_IS_FOLD_STATE (self));
 
   g_array_set_size (self->horizon, 0);
+  self->horizon_given = FALSE;
   g_array_set_size (self->ray_points, 0);
   self->speed_from_grid = FALSE;
   self->speed_const = 1.0;
@@ -786,8 +807,13 @@ fr_fold_state_load_doc (FrFoldState      *self,
     {
       g_array_set_size (self->horizon, 0);
       g_array_append_vals (self->horizon, doc->fold_horizon->data, doc->fold_horizon->len);
+      self->horizon_given = TRUE;
     }
+  /* In the grid: fr_scene_load_doc refuses a scene with one outside it. */
   g_array_set_size (self->ray_points, 0);
+  if (doc->fold_characteristics != NULL)
+    g_array_append_vals (self->ray_points, doc->fold_characteristics->data,
+                         doc->fold_characteristics->len);
   fr_fold_state_set_psi_a (self, doc->psi_a[0], doc->psi_a[1]);
   fr_undo_clear (self->undo);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);

@@ -46,6 +46,7 @@ void           fr_fold_state_move_node        (FrFoldState    *self,
                                                double          z);
 gboolean       fr_fold_state_remove_node      (FrFoldState    *self,
                                                guint           index);
+gboolean       fr_fold_state_has_own_horizon  (FrFoldState    *self);
 const FrPoint *fr_fold_state_get_ray_points   (FrFoldState    *self,
                                                guint          *n);
 void           fr_fold_state_add_ray_point    (FrFoldState    *self,

@@ -50,6 +50,7 @@ fr_scene_doc_free (FrSceneDoc *doc)
   g_free (doc->fold_method);
   g_free (doc->fold_backend);
   g_clear_pointer (&doc->fold_horizon, g_array_unref);
+  g_clear_pointer (&doc->fold_characteristics, g_array_unref);
   g_free (doc->display_colormap);
   g_free (doc);
 }
@@ -487,7 +488,8 @@ read_obstacles (Reader     *r,
 }
 
 /* The optional members of "fold": back end, speed F (a number or
- * "grid"), levels, bands and the starting horizon. */
+ * "grid"), levels, bands, the starting horizon and the points
+ * characteristics are traced from. */
 static gboolean
 read_fold_extra (Reader     *r,
                  JsonObject *fold,
@@ -557,6 +559,12 @@ read_fold_extra (Reader     *r,
     {
       doc->fold_horizon = g_array_new (FALSE, FALSE, sizeof (FrVertex));
       if (!get_points (r, fold, "fold", "horizon", doc->fold_horizon))
+        return FALSE;
+    }
+  if (json_object_has_member (fold, "characteristics"))
+    {
+      doc->fold_characteristics = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+      if (!get_points (r, fold, "fold", "characteristics", doc->fold_characteristics))
         return FALSE;
     }
   return TRUE;
@@ -682,7 +690,7 @@ read_settings (Reader     *r,
                FrSceneDoc *doc)
 {
   JsonObject *solver = NULL, *fold = NULL, *view = NULL;
-  const char *backend = NULL, *method = NULL, *title = NULL;
+  const char *backend = NULL, *method = NULL, *title = NULL, *mode = NULL;
   static const char *backends[] = { "auto", "dijkstra", "cpu", "cuda" };
   gboolean known = FALSE;
 
@@ -743,6 +751,16 @@ read_settings (Reader     *r,
         return FALSE;
       if (!(doc->view_scale > 0))
         return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the view scale must be positive"));
+    }
+  if (!get_string (r, root, "scene", "mode", &mode))
+    return FALSE;
+  if (mode != NULL)
+    {
+      if (!g_str_equal (mode, "rays") && !g_str_equal (mode, "folds"))
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the mode “%s” is unknown (rays or folds)"),
+                     mode);
+      doc->has_mode = TRUE;
+      doc->folds_mode = g_str_equal (mode, "folds");
     }
   return read_display (r, root, doc) && read_units (r, root, doc);
 }
@@ -1167,8 +1185,15 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
           g_string_append (s, ", \"horizon\": ");
           put_points (s, doc->fold_horizon);
         }
+      if (doc->fold_characteristics != NULL)
+        {
+          g_string_append (s, ", \"characteristics\": ");
+          put_points (s, doc->fold_characteristics);
+        }
       g_string_append_c (s, '}');
     }
+  if (doc->has_mode)
+    g_string_append_printf (s, ",\n  \"mode\": \"%s\"", doc->folds_mode ? "folds" : "rays");
   if (doc->has_view)
     {
       g_string_append (s, ",\n  \"view\": {\"cx\": ");

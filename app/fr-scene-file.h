@@ -18,6 +18,12 @@
  * A member left out takes the value above, as does every member of a
  * scene without "display".
  *
+ * "mode" is optional: "rays" (as without it) or "folds", the results the
+ * app opens on.  "fold" may hold "characteristics": points in the grid
+ * that characteristics are traced from, back to the horizon, and an empty
+ * "horizon" is one the user cleared (the app then draws none, rather than
+ * starting Folds mode on the bundled anticline).
+ *
  * "units" is optional too: {"length": "km"}, the unit of x and z ("m",
  * "km", "ft", or "" for none, as without it).  With a length unit,
  * velocities are in that unit per second and times in seconds.  Only the
@@ -84,7 +90,10 @@ typedef struct
   int       fold_count;             /* "count": how many */
   gboolean  has_fold_bands;
   gboolean  fold_bands;
-  GArray   *fold_horizon;   /* FrVertex, the starting horizon; NULL: not given */
+  GArray   *fold_horizon;   /* FrVertex, the starting horizon; NULL: not given,
+                             * empty: the user cleared it */
+  GArray   *fold_characteristics;   /* FrVertex, points characteristics are traced
+                                     * from (in the grid); NULL: none */
   gboolean  has_view;
   double    view_cx, view_cz, view_scale;
   /* "display": the side panel's display settings.  Without it (or without
@@ -94,6 +103,10 @@ typedef struct
   char     *display_colormap;         /* "viridis", "cividis", "magma" */
   gboolean  display_wavefront;
   double    display_wavefront_time;
+  /* "mode": "rays" or "folds", the results the app shows; written only
+   * when has_mode (without it, Rays). */
+  gboolean  has_mode;
+  gboolean  folds_mode;
   /* "units": written only when has_units. */
   gboolean      has_units;
   FrLengthUnit  length_unit;

@@ -1140,10 +1140,10 @@ fr_scene_to_doc (FrScene *self)
   return doc;
 }
 
-/* Every source and receiver of doc on the grid, up to rounding.  Those in
- * the grid snap to their nearest node; one outside it cannot be moved
- * there without changing the survey, so it is refused, named as
- * foldray-cli names it. */
+/* Every source, receiver and characteristic point of doc on the grid, up
+ * to rounding.  Sources and receivers in the grid snap to their nearest
+ * node; one outside it cannot be moved there without changing the survey,
+ * so it is refused, named as foldray-cli names it. */
 static gboolean
 check_points (const FrSceneDoc  *doc,
               GError           **error)
@@ -1151,13 +1151,13 @@ check_points (const FrSceneDoc  *doc,
   const fr_grid *g = &doc->model->grid;
   double x1 = g->x0 + (double) (g->nx - 1) * g->dx;
   double z1 = g->z0 + (double) (g->nz - 1) * g->dz;
-  GArray *lists[2] = { doc->sources, doc->receivers };
+  GArray *lists[3] = { doc->sources, doc->receivers, doc->fold_characteristics };
   const FrVertex *first = NULL;
   guint kind = 0, index = 0, n_out = 0;
   g_autofree char *message = NULL;
 
-  for (guint k = 0; k < 2; k++)
-    for (guint i = 0; i < lists[k]->len; i++)
+  for (guint k = 0; k < 3; k++)
+    for (guint i = 0; lists[k] != NULL && i < lists[k]->len; i++)
       {
         const FrVertex *v = &g_array_index (lists[k], FrVertex, i);
 
@@ -1173,14 +1173,17 @@ check_points (const FrSceneDoc  *doc,
   if (n_out == 0)
     return TRUE;
 
-  /* Translators: a scene file's first source or receiver outside its
-   * grid: its number (from 1) and coordinates, then the grid's span along
+  /* Translators: a scene file's first source, receiver or characteristic point (the fold's)
+   * outside its grid: its number (from 1) and coordinates, then the grid's span along
    * x and z.  Where the decimal separator is a comma, separate the two
    * coordinates otherwise, as in “(3,5; 0)”. */
   message = g_strdup_printf (kind == 0
                              ? _("Source %u at (%.15g, %.15g) lies outside the grid "
                                  "(x from %.15g to %.15g, z from %.15g to %.15g)")
-                             : _("Receiver %u at (%.15g, %.15g) lies outside the grid "
+                             : kind == 1
+                             ? _("Receiver %u at (%.15g, %.15g) lies outside the grid "
+                                 "(x from %.15g to %.15g, z from %.15g to %.15g)")
+                             : _("Characteristic point %u at (%.15g, %.15g) lies outside the grid "
                                  "(x from %.15g to %.15g, z from %.15g to %.15g)"),
                              index, first->x, first->z, g->x0, x1, g->z0, z1);
   if (n_out > 1)

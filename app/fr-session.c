@@ -138,6 +138,9 @@ make_doc (FrSession *self)
   doc->view_scale = view->scale;
   fr_side_panel_save_display (panel, doc);
   fr_fold_state_to_doc (fr_window_get_fold_state (self->window), doc);
+  /* Like the view, the mode is kept but switching it is no edit. */
+  doc->has_mode = TRUE;
+  doc->folds_mode = fr_window_get_fold_mode (self->window);
   return doc;
 }
 
@@ -263,6 +266,8 @@ fr_session_open (FrSession   *self,
   /* Also without a "fold" member: nothing of the previous document's
    * folds (horizon, ψa, undo history) carries over. */
   fr_fold_state_load_doc (fr_window_get_fold_state (self->window), doc);
+  /* Rays unless the scene was saved in Folds mode. */
+  fr_window_set_fold_mode (self->window, doc->has_mode && doc->folds_mode);
   /* The view the scene was saved with; without one it stays fitted. */
   if (doc->has_view)
     fr_canvas_set_view (canvas, doc->view_cx, doc->view_cz, doc->view_scale);

@@ -206,6 +206,18 @@ update_cursor_label (FrWindow *self,
 static void request_solve (FrWindow *self);
 static void undo_state_cb (FrWindow *self, GParamSpec *pspec, FrUndo *undo);
 
+/* In Folds mode, a document without a starting horizon of its own (a new
+ * model, a scene saved without one) starts on the bundled anticline–
+ * syncline, so there is something to fold; one the user cleared stays
+ * clear.  Not an edit: the document is as it was opened. */
+static void
+start_fold_horizon (FrWindow *self)
+{
+  if (self->fold_mode && fr_scene_has_model (self->scene) &&
+      !fr_fold_state_has_own_horizon (self->fold))
+    fr_window_load_fold_example (self, "anticline-syncline", NULL);
+}
+
 /* A new model: the ψa arrow starts near its top centre, and a grid F has
  * a new smallest speed (the |ψa| limit). */
 static void
@@ -430,8 +442,8 @@ submit_job (FrWindow *self)
             "dx=%.9g dz=%.9g", serial, job->input_seq, job->n_sources, job->grid.nx,
             job->grid.nz, job->grid.dx, job->grid.dz);
   if (job->kind == FR_JOB_FOLD)
-    log_line (self, "fold serial=%u psi_x=%.9g psi_z=%.9g nodes=%u", serial,
-              job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon);
+    log_line (self, "fold serial=%u psi_x=%.9g psi_z=%.9g nodes=%u rays=%u", serial,
+              job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon, job->n_receivers);
   else
     log_line (self, "spr serial=%u radius=%d backend=%s", serial, job->radius,
               fr_spr_backend_name (job->backend));
@@ -1325,9 +1337,7 @@ fr_window_load_model (FrWindow      *self,
   fr_side_panel_set_backend (self->side_panel, fr_side_panel_get_backend (self->side_panel));
   /* Nor is its length unit: a grid file names none. */
   fr_side_panel_set_length_unit (self->side_panel, FR_LENGTH_UNIT_NONE);
-  /* As when Folds mode starts without a horizon. */
-  if (self->fold_mode)
-    fr_window_load_fold_example (self, "anticline-syncline", NULL);
+  start_fold_horizon (self);
   fr_session_reset (self->session, NULL);
 }
 
@@ -1635,13 +1645,13 @@ fr_window_export_finish (FrWindow      *self,
 
 /* Switches between Rays (SPR) and Folds mode; the canvas's pointer tool,
  * the side panel and the next job follow.  Folds mode starts on the
- * bundled anticline–syncline horizon when none is drawn yet. */
+ * bundled anticline–syncline horizon while the document has none of its
+ * own (start_fold_horizon). */
 void
 fr_window_set_fold_mode (FrWindow *self,
                          gboolean  fold_mode)
 {
   GAction *action;
-  guint n;
 
   g_return_if_fail (FR_IS_WINDOW (self));
 
@@ -1651,7 +1661,11 @@ fr_window_set_fold_mode (FrWindow *self,
     g_simple_action_set_state (G_SIMPLE_ACTION (action),
                                g_variant_new_string (fold_mode ? "folds" : "rays"));
   if (self->fold_mode == fold_mode)
-    return;
+    {
+      /* A document opened in Folds mode may still need its horizon. */
+      start_fold_horizon (self);
+      return;
+    }
   self->fold_mode = fold_mode;
   fr_canvas_set_fold_tool (self->canvas, fold_mode ? self->fold_tool : NULL);
   /* The editor's capture-phase gesture would take presses near interfaces
@@ -1662,9 +1676,7 @@ fr_window_set_fold_mode (FrWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->side_panel), !fold_mode);
   /* Its accelerator must not clear a hidden horizon in Rays mode. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", fold_mode);
-  fr_fold_state_get_horizon (self->fold, &n);
-  if (fold_mode && n == 0 && fr_scene_has_model (self->scene))
-    fr_window_load_fold_example (self, "anticline-syncline", NULL);
+  start_fold_horizon (self);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");
   gtk_widget_set_visible (self->failure_bar, FALSE);

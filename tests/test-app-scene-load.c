@@ -2,7 +2,8 @@
 /* Opening a scene document into the scene (fr_scene_load_doc, what the
  * window's Open calls after reading the file): sources and receivers in
  * the grid snap to its nodes, those on its edge up to rounding stay there,
- * and one outside it refuses the whole document with a message naming it,
+ * and one outside it (or a fold's characteristic point outside it) refuses
+ * the whole document with a message naming it,
  * like foldray-cli's, leaving the scene as it was (app/fr-scene.c). */
 #include <string.h>
 
@@ -122,6 +123,17 @@ test_outside_refused (void)
   g_assert_nonnull (strstr (error->message, "Source 1 at (100.003001, 50.001)"));
   g_assert_nonnull (strstr (error->message, "(x from 100 to 100.003, z from 50 to 50.0015)"));
 
+  g_assert_cmpuint (n_markers (scene, FR_MARKER_SOURCE), ==, 1);
+  g_clear_pointer (&bad, fr_scene_doc_free);
+  g_clear_error (&error);
+
+  /* A fold's characteristic point below the model, named as such. */
+  bad = three_layer_grid ("[[1.5, 0]]", "[]");
+  bad->fold_characteristics = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+  g_array_append_vals (bad->fold_characteristics, (FrVertex[]) { { 1.0, 0.5 }, { 1.0, 1.75 } }, 2);
+  g_assert_false (fr_scene_load_doc (scene, bad, &error));
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "Characteristic point 2 at (1, 1.75) lies outside the grid"));
   g_assert_cmpuint (n_markers (scene, FR_MARKER_SOURCE), ==, 1);
   g_assert_finalize_object (scene);
 }

@@ -281,6 +281,75 @@ test_fold_reset (void)
   g_assert_finalize_object (fold);
 }
 
+/* Whether the document has a starting horizon of its own decides whether
+ * Folds mode starts on the bundled one (fr-window.c): a new document and a
+ * scene without one have none; a drawn, loaded or cleared horizon is the
+ * document's, and a cleared one is written empty so that it stays cleared.
+ * The characteristic points go to the file and come back. */
+static void
+test_fold_own_horizon (void)
+{
+  FrFoldState *fold = fr_fold_state_new ();
+  fr_grid g = fr_grid_2d (11, 6, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.0));
+  g_autoptr(FrSceneDoc) back = NULL;
+  g_autoptr(FrSceneDoc) bare = fr_scene_doc_new (fr_model_new (&g, 1.0));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  const FrPoint *rays;
+  guint n;
+
+  g_assert_false (fr_fold_state_has_own_horizon (fold));
+  fr_fold_state_to_doc (fold, doc);
+  g_assert_null (doc->fold_horizon);
+  g_assert_null (doc->fold_characteristics);
+
+  fr_fold_state_begin_edit (fold);
+  fr_fold_state_add_node (fold, 0.1, 0.2);
+  fr_fold_state_add_node (fold, 0.9, 0.3);
+  fr_fold_state_add_ray_point (fold, 0.5, 0.45);
+  fr_fold_state_end_edit (fold, "Draw Horizon");
+  g_assert_true (fr_fold_state_has_own_horizon (fold));
+  fr_fold_state_to_doc (fold, doc);
+  g_assert_cmpuint (doc->fold_horizon->len, ==, 2);
+  g_assert_cmpuint (doc->fold_characteristics->len, ==, 1);
+
+  /* Cleared, as the panel's Clear does: still the document's own. */
+  fr_fold_state_begin_edit (fold);
+  fr_fold_state_set_horizon (fold, NULL, 0);
+  fr_fold_state_end_edit (fold, "Clear Horizon");
+  g_assert_true (fr_fold_state_has_own_horizon (fold));
+  fr_fold_state_to_doc (fold, doc);
+  g_assert_nonnull (doc->fold_horizon);
+  g_assert_cmpuint (doc->fold_horizon->len, ==, 0);
+  json = fr_scene_doc_to_json (doc, NULL);
+  g_assert_nonnull (strstr (json, "\"horizon\": []"));
+  g_assert_nonnull (strstr (json, "\"characteristics\": [[0.5, 0.45]]"));
+
+  /* Read back into a fresh state: still cleared, with its point. */
+  back = fr_scene_doc_parse (json, -1, "cleared.json", NULL, &error);
+  g_assert_no_error (error);
+  fr_fold_state_reset (fold);
+  g_assert_false (fr_fold_state_has_own_horizon (fold));
+  fr_fold_state_load_doc (fold, back);
+  g_assert_true (fr_fold_state_has_own_horizon (fold));
+  fr_fold_state_get_horizon (fold, &n);
+  g_assert_cmpuint (n, ==, 0);
+  rays = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (rays[0].x, ==, 0.5);
+  g_assert_cmpfloat (rays[0].z, ==, 0.45);
+
+  /* A scene with fold settings but no horizon has none of its own. */
+  bare->has_fold = TRUE;
+  fr_fold_state_load_doc (fold, bare);
+  g_assert_false (fr_fold_state_has_own_horizon (fold));
+  fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  g_assert_finalize_object (fold);
+}
+
 /* The display settings are no undo step (the window marks the scene
  * modified, nothing else), so only their file form is the app's to test
  * here: the colour maps a scene may name are exactly fr-colormap's.  The
@@ -398,6 +467,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/scene-edits", test_scene_edits);
   g_test_add_func ("/app/undo/modified-before-changed", test_modified_before_changed);
   g_test_add_func ("/app/undo/fold-reset", test_fold_reset);
+  g_test_add_func ("/app/undo/fold-own-horizon", test_fold_own_horizon);
   g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   return g_test_run ();
 }

@@ -117,6 +117,13 @@ full_doc (const char *dir)
   g_array_append_val (doc->fold_horizon, p);
   p = (FrVertex) { 2.8, 0.9 };
   g_array_append_val (doc->fold_horizon, p);
+  doc->fold_characteristics = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+  p = (FrVertex) { 1.25, 0.125 };
+  g_array_append_val (doc->fold_characteristics, p);
+  p = (FrVertex) { 2.0, 1.0 / 7.0 };
+  g_array_append_val (doc->fold_characteristics, p);
+  doc->has_mode = TRUE;
+  doc->folds_mode = TRUE;
   doc->has_view = TRUE;
   doc->view_cx = 1.5;
   doc->view_cz = 0.5;
@@ -172,6 +179,11 @@ test_round_trip (void)
   g_assert_cmpuint (back->fold_horizon->len, ==, 3);
   g_assert_cmpmem (back->fold_horizon->data, 3 * sizeof (FrVertex),
                    doc->fold_horizon->data, 3 * sizeof (FrVertex));
+  g_assert_nonnull (back->fold_characteristics);
+  g_assert_cmpuint (back->fold_characteristics->len, ==, 2);
+  g_assert_cmpmem (back->fold_characteristics->data, 2 * sizeof (FrVertex),
+                   doc->fold_characteristics->data, 2 * sizeof (FrVertex));
+  g_assert_true (back->has_mode && back->folds_mode);
   /* And so do the display settings. */
   g_assert_true (back->has_display);
   g_assert_cmpfloat (back->display_interval, ==, 0.02);
@@ -184,6 +196,28 @@ test_round_trip (void)
   g_assert_cmpstr (ta, ==, tb);
   g_assert_nonnull (strstr (ta, "\"display\": {\"interval\": 0.02, \"colormap\": \"magma\", "
                                 "\"wavefront\": true, \"wavefront_time\": 0.45}"));
+  g_assert_nonnull (strstr (ta, "\"mode\": \"folds\""));
+
+  /* A cleared horizon stays cleared (written empty, not left out), and
+   * Rays mode is written as such; without "mode" none is written. */
+  g_array_set_size (back->fold_horizon, 0);
+  back->folds_mode = FALSE;
+  g_assert_true (fr_scene_doc_save (back, b, &error));
+  {
+    g_autoptr(FrSceneDoc) cleared = fr_scene_doc_load (b, &error);
+    g_autofree char *tc = read_text (b);
+    g_autofree char *tn = NULL;
+
+    g_assert_no_error (error);
+    g_assert_nonnull (cleared->fold_horizon);
+    g_assert_cmpuint (cleared->fold_horizon->len, ==, 0);
+    g_assert_true (cleared->has_mode && !cleared->folds_mode);
+    g_assert_nonnull (strstr (tc, "\"horizon\": []"));
+    g_assert_nonnull (strstr (tc, "\"mode\": \"rays\""));
+    cleared->has_mode = FALSE;
+    tn = fr_scene_doc_to_json (cleared, dir);
+    g_assert_null (strstr (tn, "\"mode\""));
+  }
   /* The background sits beside the scene, so it is written relative. */
   g_assert_nonnull (strstr (ta, "\"path\": \"bg.npy\""));
 
@@ -266,6 +300,12 @@ test_malformed (void)
     { HEAD GRID ", \"fold\": {\"delta\": 0.1, \"count\": -3}}", FR_SCENE_FILE_ERROR_INVALID, "count" },
     { HEAD GRID ", \"fold\": {\"bands\": 1}}", FR_SCENE_FILE_ERROR_MALFORMED, "bands" },
     { HEAD GRID ", \"fold\": {\"horizon\": [[0, 1, 2]]}}", FR_SCENE_FILE_ERROR_MALFORMED, "horizon" },
+    { HEAD GRID ", \"fold\": {\"characteristics\": [[0]]}}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "point 1 of “characteristics” in fold must be [x, z]" },
+    { HEAD GRID ", \"fold\": {\"characteristics\": [[1e300, 0]]}}", FR_SCENE_FILE_ERROR_INVALID,
+      "too far out" },
+    { HEAD GRID ", \"mode\": 2}", FR_SCENE_FILE_ERROR_MALFORMED, "“mode” in scene must be a string" },
+    { HEAD GRID ", \"mode\": \"fold\"}", FR_SCENE_FILE_ERROR_INVALID, "the mode “fold” is unknown (rays or folds)" },
     { HEAD GRID ", \"view\": {\"cx\": 0, \"cz\": 0, \"scale\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "scale" },
     { HEAD GRID ", \"default_velocity\": 0}", FR_SCENE_FILE_ERROR_INVALID, "default velocity" },
     { HEAD GRID ", \"display\": 3}", FR_SCENE_FILE_ERROR_MALFORMED, "“display” must be an object" },
@@ -1320,6 +1360,48 @@ test_cli (void)
     g_assert_true (g_file_get_contents (t1, &a, &la, NULL));
     g_assert_true (g_file_get_contents (t2, &b, &lb, NULL));
     g_assert_cmpmem (a, la, b, lb);
+
+    /* Its characteristic points are what `--receivers` traces from: the
+     * same rays as those points given by hand, not the scene's seismic
+     * receivers. */
+    {
+      g_autofree char *rcsv = g_build_filename (dir, "c.csv", NULL);
+      g_autofree char *r1 = g_build_filename (dir, "r1.csv", NULL);
+      g_autofree char *r2 = g_build_filename (dir, "r2.csv", NULL);
+      static const FrVertex c[] = { { 1.0, 0.2 }, { 2.25, 0.35 } };
+      g_autofree char *ra = NULL, *rb = NULL;
+
+      doc->fold_characteristics = g_array_new (FALSE, FALSE, sizeof (FrVertex));
+      g_array_append_vals (doc->fold_characteristics, c, G_N_ELEMENTS (c));
+      g_assert_true (fr_scene_doc_save (doc, fscene, &error));
+      g_assert_true (g_file_set_contents (rcsv, "x,z\n1,0.2\n2.25,0.35\n", -1, NULL));
+      g_setenv ("OMP_NUM_THREADS", "1", TRUE);
+      g_free (args);
+      args = g_strdup_printf ("fold --scene %s --out %s --rays-out %s", fscene, t1, r1);
+      run_cli (args, &out, &err, &status);
+      g_assert_cmpint (status, ==, 0);
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      g_free (args);
+      args = g_strdup_printf ("fold --speed-const 1.5 --shape %zu,%zu --spacing %g,%g --origin %g,%g "
+                              "--horizon %s --psi-a 0.3,-0.1 --method solas --backend cpu --out %s "
+                              "--receivers %s --rays-out %s",
+                              g->nx, g->nz, g->dx, g->dz, g->x0, g->z0, hcsv, t2, rcsv, r2);
+      run_cli (args, &out, &err, &status);
+      if (omp_threads != NULL)
+        g_setenv ("OMP_NUM_THREADS", omp_threads, TRUE);
+      else
+        g_unsetenv ("OMP_NUM_THREADS");
+      g_assert_cmpint (status, ==, 0);
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      ra = read_text (r1);
+      rb = read_text (r2);
+      g_assert_cmpstr (ra, ==, rb);
+      /* Both rays, each ending on its point. */
+      g_assert_nonnull (strstr (ra, "\n0,"));
+      g_assert_nonnull (strstr (ra, "\n1,2.25,0.35"));
+    }
   }
 
   /* A scene from the future: exit 2, one line naming the file. */
@@ -1484,6 +1566,12 @@ test_cli_messages (void)
      * app folds nothing, and the CLI folded from the seismic source. */
     { HEAD OK_GRID ", \"sources\": [[0, 0]], \"fold\": {\"horizon\": [[1.0, 0.7]]}}", "fold",
       "fold horizon has 1 point", FALSE },
+    /* Nor does it from one the user cleared, written empty. */
+    { HEAD OK_GRID ", \"sources\": [[0, 0]], \"fold\": {\"horizon\": []}}", "fold",
+      "fold horizon is empty", FALSE },
+    /* A fold traces its characteristics from the scene's points, named so. */
+    { HEAD OK_GRID ", \"fold\": {\"horizon\": [[0, 0.5], [2, 0.5]], \"characteristics\": "
+      "[[1, 0.2], [100, 0]]}}", "fold", "characteristic point 2 at (100, 0) lies outside the grid", TRUE },
     /* The app's "units", checked on reading like "display". */
     { HEAD OK_GRID ", \"sources\": [[0, 0]], \"units\": {\"length\": \"mi\"}}", "spr",
       "the length unit “mi” is unknown", FALSE },

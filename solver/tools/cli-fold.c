@@ -41,6 +41,7 @@ usage (void)
         "                        [--method las|solas] [--backend auto|cpu|cuda]\n"
         "                        [--precision single|double] --out T.npy\n"
         "                        [--receivers R.csv --rays-out RAYS.csv] [--stats]\n"
+        "       foldray-cli fold --scene S.json [any of the flags above, which override it]\n"
         "\n"
         "Solves F|grad T| + psi_a . grad T = 1 on a 2D grid of shape (nz, nx) or a 3D grid\n"
         "of shape (nz, ny, nx).  Speed 0 marks an impermeable cell; |psi_a| < F wherever\n"
@@ -49,7 +50,10 @@ usage (void)
         "polyline with the header x,z; the front grows to both sides of it.  --spacing and\n"
         "--origin list x,z (2D) or x,y,z (3D); one spacing stands for all axes.\n"
         "T.npy is float32 unless --precision double; unreached nodes hold +inf.  Rays\n"
-        "run from the start to each receiver.  --stats prints one JSON object on stdout.");
+        "run from the start to each receiver.  --stats prints one JSON object on stdout.\n"
+        "--scene takes the grid and speed, the fold horizon (else the sources), psi_a,\n"
+        "method and back end from a scene saved by the app, and with --rays-out its fold\n"
+        "characteristic points (else its receivers) as the receivers.");
 }
 
 typedef struct fold_job {

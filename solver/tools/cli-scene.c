@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `--scene` expansion (see cli-scene.h).  The scene's model is rasterised
- * into a temporary .npy (and its receivers into a temporary CSV) that the
+ * into a temporary .npy (and its receivers, a fold's characteristic points
+ * or horizon into temporary CSVs) that the
  * subcommand then reads like any other input, so its checks and outputs
  * stay exactly those of the plain flags.  Its messages would name those
  * temporary files and flags the user never typed, so they are put back in
@@ -218,15 +219,15 @@ replay_messages (const Expansion *ex, int fd)
 /* Each receiver must lie inside the grid: said here, the subcommand would
  * name a line of a temporary CSV. */
 static int
-check_receivers (const char *scene, const fr_grid *g, GArray *points)
+check_receivers (const char *scene, const fr_grid *g, GArray *points, const char *noun)
 {
   for (guint i = 0; i < points->len; i++)
     {
       const FrVertex *v = &g_array_index (points, FrVertex, i);
 
       if (!fr_grid_contains (g, v->x, 0.0, v->z))
-        return cli_fail (CLI_EXIT_USAGE, "--scene %s: receiver %u at (%.15g, %.15g) lies outside the grid "
-                         "(x from %.15g to %.15g, z from %.15g to %.15g)", scene, i + 1, v->x, v->z,
+        return cli_fail (CLI_EXIT_USAGE, "--scene %s: %s %u at (%.15g, %.15g) lies outside the grid "
+                         "(x from %.15g to %.15g, z from %.15g to %.15g)", scene, noun, i + 1, v->x, v->z,
                          g->x0, g->x0 + (double) (g->nx - 1) * g->dx,
                          g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
     }
@@ -263,6 +264,8 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
   Expansion ex = { NULL, args, words };
+  GArray *receivers;
+  const char *receiver_noun;
   bool speed_const, on_scene_grid, want_horizon, want_sources, want_receivers;
   const FrModel *m;
   fr_array a;
@@ -290,19 +293,35 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                  !given (argc, argv, "--horizon");
   want_sources = !want_horizon && !given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
                  !(fold && given (argc, argv, "--horizon"));
+  /* A fold traces its characteristics from the points the app traces
+   * them from, when the scene has any; else from its receivers. */
+  if (fold && doc->has_fold && doc->fold_characteristics != NULL && doc->fold_characteristics->len > 0)
+    {
+      receivers = doc->fold_characteristics;
+      receiver_noun = "characteristic point";
+    }
+  else
+    {
+      receivers = doc->receivers;
+      receiver_noun = "receiver";
+    }
   want_receivers = given (argc, argv, "--rays-out") && !given (argc, argv, "--receivers") &&
-                   doc->receivers->len > 0;
+                   receivers->len > 0;
   on_scene_grid = !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
                   !given (argc, argv, "--shape") && !given (argc, argv, "--spacing") &&
                   !given (argc, argv, "--origin");
 
-  /* A fold horizon of one point is no horizon: the app folds nothing
-   * from it, so the scene's seismic sources must not stand in for it. */
-  if (fold && doc->has_fold && doc->fold_horizon != NULL && doc->fold_horizon->len == 1 &&
+  /* A fold horizon of one point is no horizon, nor is one the user
+   * cleared (written empty): the app folds nothing from them, so the
+   * scene's seismic sources must not stand in for them. */
+  if (fold && doc->has_fold && doc->fold_horizon != NULL && doc->fold_horizon->len < 2 &&
       !given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
       !given (argc, argv, "--horizon"))
-    return cli_fail (CLI_EXIT_USAGE, "--scene %s: its fold horizon has 1 point, and a horizon "
-                     "needs at least 2: give --horizon, --source or --boundary", scene);
+    return cli_fail (CLI_EXIT_USAGE, doc->fold_horizon->len == 1
+                     ? "--scene %s: its fold horizon has 1 point, and a horizon needs at least 2: "
+                       "give --horizon, --source or --boundary"
+                     : "--scene %s: its fold horizon is empty (cleared): give --horizon, --source "
+                       "or --boundary", scene);
   /* The scene's own faults, in its words, before any file is made. */
   if (!speed_const && !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
       (status = rasterise (scene, m, &velocity)) != CLI_EXIT_OK)
@@ -312,7 +331,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                      "give --source, --boundary or --horizon" : "--scene %s has no sources: give --source",
                      scene);
   if (want_receivers && on_scene_grid &&
-      (status = check_receivers (scene, &m->grid, doc->receivers)) != CLI_EXIT_OK)
+      (status = check_receivers (scene, &m->grid, receivers, receiver_noun)) != CLI_EXIT_OK)
     return status;
 
   ex.scene = g_strdup (scene);
@@ -337,7 +356,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
         }
     }
   if ((want_horizon && !write_points (cli_scratch_file (SCRATCH_HORIZON), doc->fold_horizon, &error)) ||
-      (want_receivers && !write_points (cli_scratch_file (SCRATCH_RECEIVERS), doc->receivers, &error)))
+      (want_receivers && !write_points (cli_scratch_file (SCRATCH_RECEIVERS), receivers, &error)))
     {
       status = cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
       goto out;
@@ -381,7 +400,8 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   if (fold && doc->has_fold && !given (argc, argv, "--method"))
     push (&ex, "--method", g_strdup (doc->fold_method), "fold method");
   if (want_receivers)
-    push (&ex, "--receivers", g_strdup (cli_scratch_file (SCRATCH_RECEIVERS)), "receivers");
+    push (&ex, "--receivers", g_strdup (cli_scratch_file (SCRATCH_RECEIVERS)),
+          receivers == doc->receivers ? "receivers" : "fold characteristic points");
 
   /* Then the user's own flags, less --scene itself. */
   for (int i = 1; i < argc; i++)

@@ -2,7 +2,8 @@
 /* `--scene S.json` for `spr` and `fold`: the scene becomes the flags it
  * stands for (a rasterised velocity grid, spacing, origin, sources,
  * receivers, radius, back end, ψa, method; for `fold` the scene's starting
- * horizon as a temporary `--horizon` CSV in place of the sources, and a
+ * horizon as a temporary `--horizon` CSV in place of the sources, its
+ * characteristic points in place of the receivers, and a
  * constant F as `--speed-const` with `--shape`), and flags given on the
  * command line override the scene's values.  Builds without json-glib answer
  * `--scene` with exit 2. */

@@ -33,13 +33,16 @@ usage (void)
         "                       --source X,Z [--source X,Z ...] --radius R[,RZ]\n"
         "                       [--backend auto|dijkstra|cpu|cuda] [--precision single|double]\n"
         "                       --out T.npy [--receivers R.csv --rays-out RAYS.csv] [--stats]\n"
+        "       foldray-cli spr --scene S.json [any of the flags above, which override it]\n"
         "\n"
         "Shortest-path ray tracing through a 2D velocity grid of shape (nz, nx).\n"
         "Coordinates are in model units; a source must lie on a node, a receiver\n"
         "is snapped to its nearest node.  T.npy is float32 unless --precision double;\n"
         "unreached nodes hold +inf.  Velocities are solved in float32 (a float64 V.npy\n"
         "is rounded to it, about 6e-8 relative); --precision double computes the\n"
-        "weights and times in double.  --stats prints one JSON object on stdout.");
+        "weights and times in double.  --stats prints one JSON object on stdout.\n"
+        "--scene takes the velocity grid, sources, radius and back end from a scene saved\n"
+        "by the app, and with --rays-out its receivers.");
 }
 
 typedef struct spr_job {

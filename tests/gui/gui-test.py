@@ -580,6 +580,133 @@ def t_fold_scene_cli():
 check("folds: a saved fold scene gives the app's T with `foldray-cli fold --scene`", t_fold_scene_cli)
 
 
+# A scene keeps its Folds mode and characteristic points, and a cleared
+# horizon stays cleared: switching to Rays and back, saving and reopening
+# do not bring the bundled anticline back.  The mode, the horizon's nodes
+# and the characteristic points of each job come from the frame log.
+FOLD_FILES = os.path.join(OUT, "fold-files")
+FOLD_FILES_ENV = {"FOLDRAY_STATE_DIR": os.path.join(FOLD_FILES, "state"), "FOLDRAY_RECOVER": "no"}
+MODE_BUTTON = {"rays": (117, 27), "folds": (183, 27)}    # window-relative, in the header bar
+FOLD_FILE_H = [[0.3, 0.95], [1.5, 0.6], [2.7, 0.95]]
+
+
+def newest_kind(a):
+    """"fold" or "spr": the kind of a's newest job."""
+    for line in reversed(a.lines()):
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[1] in ("fold", "spr"):
+            return parts[1]
+    return None
+
+
+def switch_mode(a, mode):
+    before = a.last_job()
+    xdo("mousemove", a.wx + MODE_BUTTON[mode][0], a.wy + MODE_BUTTON[mode][1])
+    xdo("click", 1)
+    a.wait_job(before)
+
+
+def saved_json(a, path):
+    mtime = os.stat(path).st_mtime_ns
+    xdo("key", "ctrl+s")
+    wait_for_change = time.time() + 10
+    while time.time() < wait_for_change and os.stat(path).st_mtime_ns == mtime:
+        time.sleep(0.05)
+    a.wait_title(lambda t: not t.startswith("• "))
+    with open(path) as f:
+        return json.load(f)
+
+
+def t_fold_file_mode():
+    path = scene_variant(os.path.join(FOLD_FILES, "mode.json"),
+                         lambda s: s.update(fold={"psi_a": [0.1, 0.0], "horizon": FOLD_FILE_H}))
+    a = App(path, name="fold-mode", env=FOLD_FILES_ENV)
+    notes = []
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        opened = newest_kind(a)
+        switch_mode(a, "folds")
+        xdo("mousemove", *a.to_screen(2.0, 0.3))
+        xdo("keydown", "shift")
+        xdo("click", 1)
+        xdo("keyup", "shift")
+        title = a.wait_title(lambda t: t.startswith("• "))
+        a.settle_all()
+        traced = a.last("fold")
+        saved = saved_json(a, path)
+    finally:
+        a.quit()
+    notes.append("opened in %s; after Folds and a Shift+click: %s, title %r" % (opened, traced, title))
+    chars = saved.get("fold", {}).get("characteristics", [])
+    notes.append("saved: mode %r, characteristics %s" % (saved.get("mode"), chars))
+    b = App(path, name="fold-mode-reopened", env=FOLD_FILES_ENV)
+    try:
+        if not b.find_window():
+            return False, "no window on reopening"
+        b.settle_all()
+        img = b.stable_shot("25-fold-mode-reopened")
+        again = b.last("fold")
+        kind = newest_kind(b)
+        reopened_title = b.title()
+    finally:
+        b.quit()
+    notes.append("reopened: newest job %s %s, title %r" % (kind, again, reopened_title))
+    # The characteristic is drawn (magenta) near its point.
+    sx, sy = b.to_screen(2.0, 0.3)
+    drawn = near(img, sx, sy, (255, 0, 255), radius=12, tol=90)
+    notes.append("characteristic drawn at its point: %s" % drawn)
+    ok = (opened == "spr" and traced.get("nodes") == 3 and traced.get("rays") == 1
+          and saved.get("mode") == "folds" and len(chars) == 1
+          and abs(chars[0][0] - 2.0) < 0.02 and abs(chars[0][1] - 0.3) < 0.02
+          and kind == "fold" and again.get("nodes") == 3 and again.get("rays") == 1
+          and not reopened_title.startswith("• ") and drawn)
+    return ok, "\n".join(notes)
+
+
+def t_fold_file_cleared():
+    path = os.path.join(FOLD_FILES, "mode.json")
+    a = App(path, name="fold-cleared", env=FOLD_FILES_ENV)
+    notes = []
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        before = a.last_job()
+        xdo("key", "ctrl+shift+Delete")        # the panel's Clear
+        a.wait_job(before)
+        cleared = a.last("fold")
+        switch_mode(a, "rays")
+        switch_mode(a, "folds")
+        back = a.last("fold")
+        saved = saved_json(a, path)
+    finally:
+        a.quit()
+    notes.append("cleared: %s; after Rays and Folds: %s" % (cleared, back))
+    horizon = saved.get("fold", {}).get("horizon")
+    notes.append("saved horizon %r, mode %r" % (horizon, saved.get("mode")))
+    b = App(path, name="fold-cleared-reopened", env=FOLD_FILES_ENV)
+    try:
+        if not b.find_window():
+            return False, "no window on reopening"
+        b.settle_all()
+        again = b.last("fold")
+        kind = newest_kind(b)
+    finally:
+        b.quit()
+    notes.append("reopened: newest job %s %s" % (kind, again))
+    ok = (cleared.get("nodes") == 0 and back.get("nodes") == 0 and horizon == []
+          and saved.get("mode") == "folds" and kind == "fold" and again.get("nodes") == 0)
+    return ok, "\n".join(notes)
+
+
+os.makedirs(FOLD_FILES, exist_ok=True)
+if check("folds: a scene saved in Folds mode reopens in it, with its characteristic points", t_fold_file_mode):
+    check("folds: a cleared horizon stays cleared through Rays and back, saving and reopening",
+          t_fold_file_cleared)
+
+
 # ------------------------------------------------------------------ session 5
 # The model editor (issue 7) on a scene file with three layers: drag an
 # interface node, draw a polygon obstacle across the ray, save with Ctrl+S
