@@ -1607,6 +1607,59 @@ test_cli_messages (void)
       g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
     }
 
+  /* Another spacing or origin would stretch or shift the scene's model
+   * under its sources (a gradient scene solved at twice its spacing gave
+   * the times of half its gradient, with exit 0); with a grid of the
+   * user's own they are the user's.  And --rays-out with nothing to trace
+   * from says that the scene has no receivers. */
+  {
+    static const char *flags[][3] = {
+      { "spr", "--spacing", "0.02" },
+      { "spr", "--origin", "-0.5,0" },
+      { "fold", "--spacing", "0.2,0.1" },
+      { "fold", "--origin", "1,1" },
+    };
+    g_autofree char *gradient = scene_path ("gradient.json");
+    g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+    g_autofree char *err = NULL;
+    int status;
+
+    for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+      {
+        g_clear_pointer (&err, g_free);
+        status = spawn_cli (tmp, NULL, &err, flags[i][0], "--scene", gradient, "--out", out,
+                            flags[i][1], flags[i][2], NULL);
+        assert_scene_failure (status, err, 2, "gradient.json", "solves its model on the scene's own grid", tmp);
+        g_assert_true (g_str_has_prefix (err, "foldray-cli: --"));
+        g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+      }
+    /* The user's own velocity grid takes the user's spacing: 2 × 2 nodes
+     * at 0.5 reach x = 0.5, where the scene's source (1, 0) is not. */
+    {
+      fr_grid g2 = fr_grid_2d (2, 2, 0.5, 0.5, 0.0, 0.0);
+      static const float ones[4] = { 1.0f, 1.0f, 1.0f, 1.0f };
+
+      write_npy (v, &g2, ones);
+    }
+    g_clear_pointer (&err, g_free);
+    status = spawn_cli (tmp, NULL, &err, "spr", "--scene", gradient, "--out", out, "--velocity", v,
+                        "--spacing", "0.5", NULL);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+    g_assert_null (strstr (err, "own grid"));
+    g_assert_nonnull (strstr (err, "source"));
+
+    g_assert_true (g_file_set_contents (scene, HEAD OK_GRID ", \"sources\": [[0, 0]]}", -1, NULL));
+    for (guint k = 0; k < 2; k++)
+      {
+        g_clear_pointer (&err, g_free);
+        status = spawn_cli (tmp, NULL, &err, k == 0 ? "spr" : "fold", "--scene", scene, "--out", out,
+                            "--rays-out", rays, NULL);
+        assert_scene_failure (status, err, 2, "faulty.json", k == 0 ? "has no receivers: give --receivers"
+                              : "has no receivers nor fold characteristic points", tmp);
+      }
+  }
+
   /* A failure of the subcommand itself, and a success, leave no folder. */
   {
     g_autofree char *err = NULL;

@@ -322,6 +322,23 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                        "give --horizon, --source or --boundary"
                      : "--scene %s: its fold horizon is empty (cleared): give --horizon, --source "
                        "or --boundary", scene);
+  /* The scene's model is rasterised on the scene's grid: another spacing
+   * or origin would stretch or shift it under the scene's sources,
+   * receivers and horizon (a gradient of 5 solved as one of 2.5). */
+  if (!speed_const && !given (argc, argv, vflag) && !given (argc, argv, "--speed-const"))
+    for (guint i = 0; i < 2; i++)
+      {
+        const char *flag = i == 0 ? "--spacing" : "--origin";
+
+        if (given (argc, argv, flag))
+          return cli_fail (CLI_EXIT_USAGE, "%s: --scene %s solves its model on the scene's own grid; "
+                           "change the grid in the scene, or give %s with it", flag, scene,
+                           fold ? "--speed or --speed-const" : "--velocity");
+      }
+  if (given (argc, argv, "--rays-out") && !given (argc, argv, "--receivers") && receivers->len == 0)
+    return cli_fail (CLI_EXIT_USAGE, fold ? "--rays-out: --scene %s has no receivers nor fold "
+                     "characteristic points to trace from: give --receivers"
+                     : "--rays-out: --scene %s has no receivers: give --receivers", scene);
   /* The scene's own faults, in its words, before any file is made. */
   if (!speed_const && !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
       (status = rasterise (scene, m, &velocity)) != CLI_EXIT_OK)
