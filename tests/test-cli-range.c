@@ -476,6 +476,13 @@ test_times_underflow (void)
   solve_ok (fold_d, out, &a);
   g_assert_cmpfloat (fabs (value_at (&a, 3, 0) - 1.5e-50), <=, 1e-15 * 1.5e-50);
   fr_array_clear (&a);
+  /* So are SPR's, whose weights are then computed in double too (it
+   * refused them by float32's range). */
+  const char *spr_d[] = { "spr", "--velocity", v2, "--spacing", "1e-50", "--source", "0,0",
+                          "--radius", "2", "--precision", "double", "--out", out, NULL };
+  solve_ok (spr_d, out, &a);
+  g_assert_cmpfloat (fabs (value_at (&a, 3, 0) - 1.5e-50), <=, 1e-15 * 1.5e-50);
+  fr_array_clear (&a);
 
   g_unlink (v2);
   g_rmdir (dir);
