@@ -4,14 +4,17 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #ifdef G_OS_UNIX
+# include <glib-unix.h>
 # include <signal.h>
 #endif
 
@@ -33,6 +36,8 @@ struct _FrSession
   FrSessionThen   then;
   gpointer        then_data;
   GDestroyNotify  then_destroy;
+
+  guint           signal_ids[3];   /* SIGTERM, SIGHUP, SIGINT */
 };
 
 G_DEFINE_FINAL_TYPE (FrSession, fr_session, G_TYPE_OBJECT)
@@ -48,39 +53,157 @@ state_dir (void)
   return g_build_filename (g_get_user_state_dir (), "foldray", NULL);
 }
 
-/* This running instance's autosave file.  Each process has its own, named
- * by its pid, so a second instance neither mistakes the first one's file
- * for a crash nor overwrites it. */
+/* Autosave files.  Each instance writes its own, autosave-ID.json, ID
+ * being its pid and a random number drawn once, and holds an exclusive
+ * lock (flock) on autosave-ID.lock while it runs.  A file whose lock can be
+ * taken was left by an instance that has gone.  The pid alone is no proof
+ * of life: pids are reused, and in a sandbox (a PID namespace) every launch
+ * may be pid 1, which took a crashed launch's file for its own and deleted
+ * it.  The lock file also records the scene file the autosave belongs to
+ * (empty for a scene without one), for the recovery. */
+static char *autosave_id;
+static int   autosave_lock_fd = -1;
+
+static const char *
+own_autosave_id (void)
+{
+  if (autosave_id == NULL)
+    autosave_id = g_strdup_printf ("%ld-%08" G_GINT32_MODIFIER "x", (long) getpid (), g_random_int ());
+  return autosave_id;
+}
+
+/* This running instance's autosave file. */
 char *
 fr_session_autosave_path (void)
 {
   g_autofree char *dir = state_dir ();
-  g_autofree char *name = g_strdup_printf ("autosave-%ld.json", (long) getpid ());
+  g_autofree char *name = g_strdup_printf ("autosave-%s.json", own_autosave_id ());
 
   return g_build_filename (dir, name, NULL);
 }
 
-/* Whether the process that owns an autosave file still runs.  The file
- * without a pid (older versions) has no owner. */
-static gboolean
-autosave_owner_alive (const char *name)
+/* The lock file beside an autosave file (…/autosave-ID.json). */
+static char *
+lock_path_of (const char *autosave)
 {
+  g_autofree char *stem = g_strndup (autosave, strlen (autosave) - strlen (".json"));
+
+  return g_strconcat (stem, ".lock", NULL);
+}
+
+/* Takes this instance's lock (once) and records scene_path (NULL: none)
+ * in it.  Without a lock (a file system without flock) the autosave is
+ * still written, and only the pid tells whether its owner runs. */
+static void
+hold_autosave_lock (const char *scene_path)
+{
+  g_autofree char *autosave = fr_session_autosave_path ();
+  g_autofree char *lock = lock_path_of (autosave);
+  const char *text = scene_path != NULL ? scene_path : "";
+
+  if (autosave_lock_fd < 0)
+    {
+      int fd = g_open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+      if (fd >= 0 && flock (fd, LOCK_EX | LOCK_NB) != 0)
+        {
+          /* Others then go by the pid (autosave_owner_alive). */
+          close (fd);
+          g_unlink (lock);
+          fd = -1;
+        }
+      autosave_lock_fd = fd;
+    }
+  if (autosave_lock_fd >= 0 &&
+      (ftruncate (autosave_lock_fd, 0) != 0 ||
+       pwrite (autosave_lock_fd, text, strlen (text), 0) != (ssize_t) strlen (text)))
+    g_debug ("autosave lock %s: %s", lock, g_strerror (errno));
+}
+
+/* The instance has no autosave any more: its file and lock go. */
+static void
+drop_autosave_lock (void)
+{
+  g_autofree char *autosave = NULL;
+  g_autofree char *lock = NULL;
+
+  if (autosave_lock_fd < 0)
+    return;
+  autosave = fr_session_autosave_path ();
+  lock = lock_path_of (autosave);
+  g_unlink (lock);
+  close (autosave_lock_fd);
+  autosave_lock_fd = -1;
+}
+
+/* Whether the instance that wrote the autosave file dir/name still runs:
+ * its lock is held.  A file without a lock file is an older version's,
+ * autosave-PID.json, owned while that pid runs. */
+static gboolean
+autosave_owner_alive (const char *dir,
+                      const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *lock = lock_path_of (path);
   long pid;
   char *end = NULL;
+  int fd;
 
-  if (!g_str_has_prefix (name, "autosave-"))
+  if (!g_str_has_prefix (name, "autosave-") || !g_str_has_suffix (name, ".json"))
     return FALSE;
+  if (autosave_id != NULL)
+    {
+      g_autofree char *own = g_strdup_printf ("autosave-%s.json", autosave_id);
+
+      if (g_str_equal (name, own))
+        return TRUE;
+    }
+  if ((fd = g_open (lock, O_RDONLY | O_CLOEXEC, 0)) >= 0)
+    {
+      int taken = flock (fd, LOCK_EX | LOCK_NB), e = errno;
+
+      close (fd);
+      if (taken == 0)
+        return FALSE;
+      if (e == EWOULDBLOCK)
+        return TRUE;
+      /* No locks on this file system: the pid it is. */
+    }
   errno = 0;
   pid = strtol (name + strlen ("autosave-"), &end, 10);
-  if (errno != 0 || end == NULL || !g_str_equal (end, ".json") || pid <= 0)
+  if (errno != 0 || end == NULL || (*end != '-' && !g_str_equal (end, ".json")) || pid <= 0)
     return FALSE;
-  if (pid == (long) getpid ())
-    return TRUE;
 #ifdef G_OS_UNIX
-  return kill ((pid_t) pid, 0) == 0 || errno == EPERM;
+  return pid != (long) getpid () && (kill ((pid_t) pid, 0) == 0 || errno == EPERM);
 #else
   return TRUE;
 #endif
+}
+
+/* The scene file an orphan autosave belongs to, as its lock file recorded
+ * it, or NULL. */
+static char *
+orphan_scene_path (const char *orphan)
+{
+  g_autofree char *lock = lock_path_of (orphan);
+  char *text = NULL;
+
+  if (!g_file_get_contents (lock, &text, NULL, NULL) || *text == '\0' || !g_path_is_absolute (text))
+    {
+      g_free (text);
+      return NULL;
+    }
+  return text;
+}
+
+/* Removes an orphan autosave and its lock file. */
+static void
+remove_orphan (const char *orphan)
+{
+  g_autofree char *lock = lock_path_of (orphan);
+
+  g_unlink (orphan);
+  g_unlink (lock);
 }
 
 /* The newest autosave file whose instance has gone (crashed or killed),
@@ -102,7 +225,7 @@ find_orphan_autosave (void)
       GStatBuf st;
 
       if (!g_str_has_prefix (name, "autosave") || !g_str_has_suffix (name, ".json") ||
-          autosave_owner_alive (name))
+          autosave_owner_alive (dir, name))
         continue;
       path = g_build_filename (dir, name, NULL);
       if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
@@ -164,6 +287,7 @@ remove_autosave (void)
   g_autofree char *path = fr_session_autosave_path ();
 
   g_unlink (path);
+  drop_autosave_lock ();
 }
 
 static gboolean
@@ -179,6 +303,7 @@ autosave_cb (gpointer data)
   if (!fr_scene_get_modified (fr_window_get_scene (self->window)) || (doc = make_doc (self)) == NULL)
     return G_SOURCE_REMOVE;
   g_mkdir_with_parents (dir, 0700);
+  hold_autosave_lock (self->path);
   if (!fr_scene_doc_save (doc, path, &error))
     g_warning ("autosave: %s", error->message);
   else
@@ -588,6 +713,8 @@ recover (FrSession  *self,
          const char *orphan)
 {
   g_autofree char *path = fr_session_autosave_path ();
+  g_autofree char *scene_path = orphan_scene_path (orphan);
+  g_autofree char *orphan_lock = lock_path_of (orphan);
   g_autoptr(GError) error = NULL;
 
   if (g_rename (orphan, path) != 0)
@@ -599,9 +726,12 @@ recover (FrSession  *self,
       g_rename (path, orphan);
       return;
     }
-  /* Recovered edits are unsaved: no file yet, and still modified, and
-   * back in our autosave file at once (opening removed it). */
-  g_clear_pointer (&self->path, g_free);
+  g_unlink (orphan_lock);
+  /* Recovered edits are unsaved: the scene's own file (Save writes it),
+   * still modified, and back in our autosave file at once (opening
+   * removed it). */
+  g_free (self->path);
+  self->path = g_steal_pointer (&scene_path);
   fr_window_set_clean (self->window, FALSE);
   update_title (self);
   autosave_cb (self);
@@ -614,10 +744,12 @@ recovery_response_cb (GtkDialog *dialog,
 {
   const char *orphan = g_object_get_data (G_OBJECT (dialog), "orphan");
 
+  /* Only Discard discards: Escape or closing the dialog is "not now", and
+   * the next start asks again. */
   if (response == GTK_RESPONSE_ACCEPT)
     recover (self, orphan);
-  else
-    g_unlink (orphan);
+  else if (response == GTK_RESPONSE_REJECT)
+    remove_orphan (orphan);
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -627,8 +759,13 @@ void
 fr_session_check_recovery (FrSession *self)
 {
   g_autofree char *orphan = NULL;
+  g_autofree char *scene_path = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *stamp = NULL;
+  g_autoptr(GDateTime) when = NULL;
   const char *answer = g_getenv ("FOLDRAY_RECOVER");
   GtkWidget *dialog;
+  GStatBuf st;
 
   g_return_if_fail (FR_IS_SESSION (self));
 
@@ -639,16 +776,30 @@ fr_session_check_recovery (FrSession *self)
       if (g_str_equal (answer, "yes"))
         recover (self, orphan);
       else
-        g_unlink (orphan);
+        remove_orphan (orphan);
       return;
     }
+  scene_path = orphan_scene_path (orphan);
+  base = scene_path != NULL ? g_path_get_basename (scene_path) : NULL;
+  if (g_stat (orphan, &st) == 0 && (when = g_date_time_new_from_unix_local (st.st_mtime)) != NULL)
+    /* Translators: the time of an autosave, as in “at 14:05 on 25 Nov”;
+     * see g_date_time_format for the codes. */
+    stamp = g_date_time_format (when, _("%H:%M on %e %b"));
   dialog = gtk_message_dialog_new (GTK_WINDOW (self->window),
                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   _("Recover the unsaved scene?"));
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("Foldray stopped before a scene was saved. Its last "
-                                              "autosaved state can be opened now."));
+                                   base != NULL ? _("Recover the unsaved changes to “%s”?")
+                                                : _("Recover the unsaved scene?"), base);
+  if (stamp != NULL)
+    /* Translators: %s is the time of the autosave (“14:05 on 25 Nov”). */
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                              _("Foldray stopped before they were saved. Their "
+                                                "state autosaved at %s can be opened now, or "
+                                                "discarded; Escape asks again next time."), g_strstrip (stamp));
+  else
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                              _("Foldray stopped before a scene was saved. Its last "
+                                                "autosaved state can be opened now."));
   gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Discard"), GTK_RESPONSE_REJECT,
                           _("_Recover"), GTK_RESPONSE_ACCEPT, NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
@@ -657,10 +808,33 @@ fr_session_check_recovery (FrSession *self)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+#ifdef G_OS_UNIX
+/* SIGTERM (a logout, kill), SIGHUP (a closed terminal), SIGINT (Ctrl+C):
+ * edits younger than the autosave delay go to the autosave file before
+ * the app quits, so the next start offers them; they were lost. */
+static gboolean
+quit_on_signal_cb (gpointer data)
+{
+  FrSession *self = data;
+
+  if (self->autosave_id != 0)
+    {
+      g_clear_handle_id (&self->autosave_id, g_source_remove);
+      autosave_cb (self);
+    }
+  if (g_application_get_default () != NULL)
+    g_application_quit (g_application_get_default ());
+  return G_SOURCE_CONTINUE;
+}
+#endif
+
 static void
 fr_session_dispose (GObject *object)
 {
   FrSession *self = (FrSession *)object;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->signal_ids); i++)
+    g_clear_handle_id (&self->signal_ids[i], g_source_remove);
 
   /* Unsaved edits still pending go to the autosave file now. */
   if (self->autosave_id != 0)
@@ -701,5 +875,10 @@ fr_session_new (FrWindow *window)
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &self->window);
   g_signal_connect_object (window, "close-request", G_CALLBACK (close_request_cb), self,
                            G_CONNECT_SWAPPED);
+#ifdef G_OS_UNIX
+  self->signal_ids[0] = g_unix_signal_add (SIGTERM, quit_on_signal_cb, self);
+  self->signal_ids[1] = g_unix_signal_add (SIGHUP, quit_on_signal_cb, self);
+  self->signal_ids[2] = g_unix_signal_add (SIGINT, quit_on_signal_cb, self);
+#endif
   return self;
 }

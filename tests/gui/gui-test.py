@@ -940,8 +940,16 @@ def n_sources(path):
 
 
 def autosaves(state=None):
+    """The autosave files (not their .lock files) in the state folder."""
     state = state or FILES_ENV["FOLDRAY_STATE_DIR"]
-    return sorted(f for f in os.listdir(state) if f.startswith("autosave")) if os.path.isdir(state) else []
+    return sorted(f for f in os.listdir(state) if f.startswith("autosave") and f.endswith(".json")) \
+        if os.path.isdir(state) else []
+
+
+def autosave_of(pid, state=None):
+    """The autosave file of the instance with this pid (autosave-PID-ID.json), or None."""
+    mine = [f for f in autosaves(state) if f.startswith("autosave-%d-" % pid)]
+    return mine[0] if mine else None
 
 
 def wait_for(pred, timeout=10.0):
@@ -979,8 +987,7 @@ def t_files_click_modifies():
     settle_all(fapp)
     before = fapp.title()
     after = place_source(fapp, 1.0, 1.2)
-    mine = "autosave-%d.json" % fapp.proc.pid
-    saved = wait_for(lambda: mine in autosaves(), timeout=10.0)
+    saved = wait_for(lambda: autosave_of(fapp.proc.pid) is not None, timeout=10.0)
     fapp.stable_shot("40-files-placed")
     return (before == "s1.json — Foldray" and after == "• s1.json — Foldray" and saved,
             "title before %r, after the click %r; autosave files %s" % (before, after, autosaves()))
@@ -1010,8 +1017,8 @@ def t_files_undo_to_saved():
     save a scene with no changes)."""
     notes = []
     place_source(fapp, 1.5, 0.9)
-    mine = "autosave-%d.json" % fapp.proc.pid
-    saved = wait_for(lambda: mine in autosaves(), timeout=10.0)
+    saved = wait_for(lambda: autosave_of(fapp.proc.pid) is not None, timeout=10.0)
+    mine = autosave_of(fapp.proc.pid)
     notes.append("after a click: %r, autosave %s" % (fapp.title(), saved))
     xdo("key", "ctrl+z")
     undone = fapp.wait_title(lambda t: t == "s1.json — Foldray")
@@ -1233,9 +1240,9 @@ def t_files_two_instances():
             return False, "no first window"
         settle_all(a1)
         place_source(a1, 1.0, 1.2)
-        first = "autosave-%d.json" % a1.proc.pid
-        if not wait_for(lambda: first in autosaves(env["FOLDRAY_STATE_DIR"]), timeout=10.0):
-            return False, "the first instance wrote no %s" % first
+        if not wait_for(lambda: autosave_of(a1.proc.pid, env["FOLDRAY_STATE_DIR"]) is not None, timeout=10.0):
+            return False, "the first instance (pid %d) wrote no autosave" % a1.proc.pid
+        first = autosave_of(a1.proc.pid, env["FOLDRAY_STATE_DIR"])
         a2 = App(files_scene("s4.json"), name="files-second", env=dict(env, FOLDRAY_RECOVER="yes"))
         apps.append(a2)
         if not a2.find_window(name="s4.json"):
@@ -1264,6 +1271,122 @@ def t_files_two_instances():
             a.quit()
 
 
+def orphan_of(state, name, scene_path, extra_source):
+    """Leaves what a crashed instance leaves: name.json, the three-layer
+    scene with one more source, and name.lock recording scene_path."""
+    os.makedirs(state, exist_ok=True)
+    with open(scene_path) as f:
+        scene = json.load(f)
+    scene["sources"].append(list(extra_source))
+    with open(os.path.join(state, name + ".json"), "w") as f:
+        json.dump(scene, f)
+    with open(os.path.join(state, name + ".lock"), "w") as f:
+        f.write(os.path.abspath(scene_path))
+    return os.path.join(state, name + ".json")
+
+
+def t_files_recovery_escape_keeps():
+    """Escape on "Recover the unsaved changes?" is "not now": the autosave
+    stays and the next start offers it again (Escape deleted it for good).
+    Recovered, the scene is its own file again: the title names it and
+    Ctrl+S writes it (it was untitled, and Save As proposed scene.json)."""
+    state = os.path.join(FILES, "state3")
+    s6 = files_scene("s6.json")
+    n0 = n_sources(s6)
+    orphan = orphan_of(state, "autosave-7-0000beef", s6, (2.0, 1.0))
+    env = {"FOLDRAY_STATE_DIR": state, "FOLDRAY_RECOVER": "ask"}   # the tests' default is "no"
+    a = App(name="files-recovery-asks", env=env)
+    try:
+        if not a.find_window():
+            return False, "no window"
+        asked = wait_for(lambda: len(windows_of(a)) >= 2, timeout=10.0)
+        screenshot("47a-files-recovery-asks")
+        xdo("key", "Escape")
+        time.sleep(1.0)
+        kept = os.path.exists(orphan) and os.path.exists(orphan[:-5] + ".lock")
+    finally:
+        a.quit()
+    b = App(name="files-recovered-own-file", env=dict(env, FOLDRAY_RECOVER="yes"))
+    try:
+        if not b.find_window():
+            return False, "no window on the second start"
+        title = b.wait_title(lambda t: t.startswith("• "))
+        settle_all(b)
+        xdo("key", "ctrl+s")
+        saved_title = b.wait_title(lambda t: t == "s6.json — Foldray")
+        left = os.listdir(state)
+    finally:
+        b.quit()
+    n = n_sources(s6)
+    return (asked and kept and title == "• s6.json — Foldray" and saved_title == "s6.json — Foldray"
+            and n == n0 + 1 and left == [],
+            "question shown %s; after Escape the autosave kept %s; recovered as %r, after Ctrl+S %r "
+            "with %d sources (was %d); left in the state folder %s"
+            % (asked, kept, title, saved_title, n, n0, left))
+
+
+def t_files_recovery_by_lock():
+    """An autosave belongs to whoever holds its lock, not to whichever
+    process has its pid: one whose lock is held is not offered, and once
+    it is free it is, even under a pid that runs (pid 1; in a sandbox every
+    start may be pid 1, and such an autosave was deleted as the new
+    instance's own)."""
+    import fcntl
+    state = os.path.join(FILES, "state4")
+    s7 = files_scene("s7.json")
+    orphan = orphan_of(state, "autosave-1-0000cafe", s7, (2.5, 1.0))
+    env = {"FOLDRAY_STATE_DIR": state, "FOLDRAY_RECOVER": "yes"}
+    holder = open(orphan[:-5] + ".lock", "a")
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    a = App(s7, name="files-lock-held", env=env)
+    try:
+        if not a.find_window(name="s7.json"):
+            return False, "no window"
+        settle_all(a)
+        time.sleep(1.5)                       # the recovery check runs when idle
+        held_title = a.title()
+        held_kept = os.path.exists(orphan)
+    finally:
+        a.quit()
+        holder.close()                        # the owner is gone
+    b = App(s7, name="files-lock-free", env=env)
+    try:
+        if not b.find_window():
+            return False, "no window on the second start"
+        free_title = b.wait_title(lambda t: t.startswith("• "))
+    finally:
+        b.quit()
+    return (held_title == "s7.json — Foldray" and held_kept and free_title == "• s7.json — Foldray",
+            "lock held: title %r, autosave kept %s; lock free: title %r"
+            % (held_title, held_kept, free_title))
+
+
+def t_files_sigterm_autosaves():
+    """SIGTERM (a logout) right after an edit, before the 5 s autosave:
+    the edit is written before the app quits (it was lost)."""
+    import signal
+    state = os.path.join(FILES, "state5")
+    s8 = files_scene("s8.json")
+    n0 = n_sources(s8)
+    a = App(s8, name="files-sigterm", env={"FOLDRAY_STATE_DIR": state, "FOLDRAY_RECOVER": "no"})
+    try:
+        if not a.find_window(name="s8.json"):
+            return False, "no window"
+        settle_all(a)
+        dirty = place_source(a, 2.2, 1.1)
+        a.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = a.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            rc = None
+    finally:
+        a.quit()
+    saved = autosaves(state)
+    n = n_sources(os.path.join(state, saved[0])) if saved else -1
+    return (dirty.startswith("• ") and rc == 0 and len(saved) == 1 and n == n0 + 1,
+            "title %r; exit %s; autosaves %s with %d sources (the scene had %d)" % (dirty, rc, saved, n, n0))
+
+
 for name, fn in [
     ("files: a click places a source, the title shows • and an autosave follows", t_files_click_modifies),
     ("files: Ctrl+S twice writes the scene's file both times and keeps its name", t_files_save_twice),
@@ -1273,6 +1396,11 @@ for name, fn in [
     ("files: opening another scene with unsaved edits asks first; nothing left to undo", t_files_open_asks),
     ("files: Ctrl+Q with unsaved edits asks, and Save writes the file before quitting", t_files_quit_asks),
     ("files: a second instance keeps its own autosave; a crashed one's is recovered", t_files_two_instances),
+    ("files: Escape keeps an autosave for next time; recovered, it is its scene's file again",
+     t_files_recovery_escape_keeps),
+    ("files: an autosave whose lock is held is not offered; once free it is, whatever its pid",
+     t_files_recovery_by_lock),
+    ("files: SIGTERM right after an edit autosaves it before quitting", t_files_sigterm_autosaves),
     ("files: Save As adds .json to a name without it, and replaces nothing unasked", t_files_save_as_adds_json),
     ("files: Save As proposes the scene's own folder and name", t_files_save_as_proposes_own_file),
 ]:
