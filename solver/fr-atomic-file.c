@@ -76,6 +76,16 @@ resolve_target (const char *path, char **target, fr_error *err)
                            path, S_ISFIFO (st.st_mode) ? "a pipe"
                            : S_ISSOCK (st.st_mode) ? "a socket" : "a device");
     }
+  /* A file the user may not write is not replaced behind their back: the
+   * folder's write permission would let the rename through (a scene
+   * chmod 444 was rewritten, still 444), and a read-only file is
+   * usually read-only on purpose. */
+  if (access (t, F_OK) == 0 && access (t, W_OK) != 0 && errno == EACCES)
+    {
+      free (t);
+      return fr_error_set (err, FR_E_IO, "%s: the file is read-only: write it under another name, "
+                           "or make it writable first", path);
+    }
   *target = t;
   return FR_OK;
 }

@@ -22,7 +22,8 @@ typedef struct fr_atomic_file {
 /* Opens a temporary file beside path's target.  The target is path, or
  * the file it names when path is a symbolic link (the link stays); an
  * existing target that is not a plain file (a device, a pipe, a socket, a
- * folder) is refused with FR_E_INPUT, since a rename would destroy it.  A
+ * folder) is refused with FR_E_INPUT, since a rename would destroy it, and
+ * one the process may not write (read-only) with FR_E_IO.  A
  * target replaced keeps its permission bits and, where the process may,
  * its owner and group; a new one gets 0666 less the umask. */
 fr_status fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err);

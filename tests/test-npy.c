@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fr-array.h"
@@ -887,6 +888,50 @@ test_atomic_failures (void)
       g_assert_cmpuint (count_hidden (ro), ==, 0);
       g_assert_cmpint (g_chmod (ro, 0755), ==, 0);
     }
+  /* A read-only file in a folder the writer may write: the rename would
+   * go through, so the file itself says no (a scene chmod 444 was
+   * rewritten, still 444).  Root may write anything, so a child that
+   * drops to nobody writes when the test runs as root. */
+  {
+    /* Under /tmp itself: nobody may not pass through the test's folders. */
+    g_autofree char *rw = g_dir_make_tmp ("foldray-ro-XXXXXX", NULL);
+    g_autofree char *ro_file = g_build_filename (rw, "ro.npy", NULL);
+    g_autofree char *before = NULL, *after = NULL;
+    gsize lb = 0, la = 0;
+    int status = -1;
+    pid_t pid;
+
+    g_assert_cmpint (fr_npy_write (ro_file, &a, NULL), ==, FR_OK);
+    g_assert_true (g_file_get_contents (ro_file, &before, &lb, NULL));
+    g_assert_cmpint (g_chmod (rw, 0777), ==, 0);
+    g_assert_cmpint (g_chmod (ro_file, 0444), ==, 0);
+    if (geteuid () == 0)
+      {
+        g_assert_cmpint (chown (rw, 65534, 65534), ==, 0);
+        g_assert_cmpint (chown (ro_file, 65534, 65534), ==, 0);
+      }
+    pid = fork ();
+    g_assert_cmpint (pid, >=, 0);
+    if (pid == 0)
+      {
+        fr_array b = formula_array (FR_F32, 2, 3, 7, 4);
+        fr_error e = { 0 };
+
+        if (geteuid () == 0 && (setgid (65534) != 0 || setuid (65534) != 0))
+          _exit (3);
+        if (fr_npy_write (ro_file, &b, &e) != FR_E_IO)
+          _exit (4);
+        _exit (g_str_has_prefix (e.message, ro_file) && strstr (e.message, "read-only") != NULL ? 0 : 5);
+      }
+    g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    g_assert_true (g_file_get_contents (ro_file, &after, &la, NULL));
+    g_assert_cmpmem (after, la, before, lb);
+    g_assert_cmpuint (count_hidden (rw), ==, 0);
+    g_unlink (ro_file);
+    g_rmdir (rw);
+  }
   if (g_file_test ("/proc/self", G_FILE_TEST_IS_DIR))
     {
       g_assert_cmpint (fr_npy_write ("/proc/foldray-test.npy", &a, &err), ==, FR_E_IO);
