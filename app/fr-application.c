@@ -511,7 +511,7 @@ fr_application_command_line (GApplication            *app,
    * settings a scene was saved with. */
   apply_panel_options (fr_window_get_side_panel (window), &panel_options);
   if (psi_text != NULL)
-    fr_fold_state_set_psi_a (fr_window_get_fold_state (window), psi[0], psi[1]);
+    fr_fold_state_set_psi_a_given (fr_window_get_fold_state (window), psi[0], psi[1]);
   if (horizon_path != NULL &&
       !fr_fold_state_load_horizon_csv (fr_window_get_fold_state (window), horizon_path, &error))
     {

@@ -151,10 +151,10 @@ snap_apply (FrFoldState *self,
   self->delta = snap->delta;
   self->count = snap->count;
   self->bands = snap->bands;
-  /* The grid's smallest speed may have changed since: clamp again. */
+  /* The grid's smallest speed may have changed since: check again. */
   self->psi_a[0] = snap->psi_a[0];
   self->psi_a[1] = snap->psi_a[1];
-  fr_fold_state_set_psi_a (self, snap->psi_a[0], snap->psi_a[1]);
+  fr_fold_state_set_psi_a_given (self, snap->psi_a[0], snap->psi_a[1]);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS | FR_FOLD_CHANGED_EDITED);
 }
 
@@ -369,8 +369,10 @@ fr_fold_state_get_arrow_scale_speed (FrFoldState *self)
   return self->speed_from_grid ? self->grid_min_speed : self->speed_const;
 }
 
-/* Sets ψa, scaled down onto |ψa| = the limit when beyond it.  Returns
- * TRUE when it had to be clamped. */
+/* Sets ψa as the user edits it (the arrow, the fields), scaled down onto
+ * |ψa| = the limit, FR_FOLD_PSI_MARGIN · F, when beyond it: the margin
+ * keeps a drag away from |ψa| = F, where the front stops upwind and the
+ * times grow without bound.  Returns TRUE when it had to be clamped. */
 gboolean
 fr_fold_state_set_psi_a (FrFoldState *self,
                          double       ax,
@@ -398,6 +400,33 @@ fr_fold_state_set_psi_a (FrFoldState *self,
   else
     emit_changed (self, FR_FOLD_CHANGED_PARAMS);
   return self->psi_clamped;
+}
+
+/* Sets ψa as a scene file, the command line or an undo step gives it:
+ * solved as given while |ψa| < F, the equation's own bound, which
+ * foldray-cli applies too (the app shortened a scene's 0.97 F to 0.95 F,
+ * so the same file gave other times than `foldray-cli fold --scene`).
+ * At F or beyond it is shortened like an edit.  Returns TRUE then. */
+gboolean
+fr_fold_state_set_psi_a_given (FrFoldState *self,
+                               double       ax,
+                               double       az)
+{
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+  g_return_val_if_fail (isfinite (ax) && isfinite (az), FALSE);
+
+  if (!(hypot (ax, az) < fr_fold_state_get_arrow_scale_speed (self)))
+    return fr_fold_state_set_psi_a (self, ax, az);
+  self->psi_clamped = FALSE;
+  if (ax != self->psi_a[0] || az != self->psi_a[1])
+    {
+      self->psi_a[0] = ax;
+      self->psi_a[1] = az;
+      emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+    }
+  else
+    emit_changed (self, FR_FOLD_CHANGED_PARAMS);
+  return FALSE;
 }
 
 void
@@ -814,7 +843,7 @@ fr_fold_state_load_doc (FrFoldState      *self,
   if (doc->fold_characteristics != NULL)
     g_array_append_vals (self->ray_points, doc->fold_characteristics->data,
                          doc->fold_characteristics->len);
-  fr_fold_state_set_psi_a (self, doc->psi_a[0], doc->psi_a[1]);
+  fr_fold_state_set_psi_a_given (self, doc->psi_a[0], doc->psi_a[1]);
   fr_undo_clear (self->undo);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
 }

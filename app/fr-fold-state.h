@@ -65,6 +65,9 @@ double         fr_fold_state_get_arrow_scale_speed (FrFoldState *self);
 gboolean       fr_fold_state_set_psi_a        (FrFoldState    *self,
                                                double          ax,
                                                double          az);
+gboolean       fr_fold_state_set_psi_a_given  (FrFoldState    *self,
+                                               double          ax,
+                                               double          az);
 void           fr_fold_state_get_psi_a        (FrFoldState    *self,
                                                double         *ax,
                                                double         *az);

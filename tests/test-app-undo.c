@@ -350,6 +350,52 @@ test_fold_own_horizon (void)
   g_assert_finalize_object (fold);
 }
 
+/* A scene's ψa is solved as given while |ψa| < F, as foldray-cli solves
+ * it (the app shortened 0.97 F to the drag's margin, 0.95 F, so the same
+ * file gave other times); at F or beyond it is shortened onto the margin.
+ * An edit keeps the margin, and undoing it restores the scene's value. */
+static void
+test_fold_psi_given (void)
+{
+  FrFoldState *fold = fr_fold_state_new ();
+  fr_grid g = fr_grid_2d (11, 6, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.0));
+  g_autoptr(FrSceneDoc) back = fr_scene_doc_new (fr_model_new (&g, 1.0));
+  double ax, az;
+
+  doc->has_fold = TRUE;
+  doc->has_fold_speed = TRUE;
+  doc->fold_speed = 2.0;
+  doc->psi_a[0] = 1.94;
+  doc->psi_a[1] = 0.0;
+  fr_fold_state_load_doc (fold, doc);
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat (ax, ==, 1.94);
+  g_assert_false (fr_fold_state_get_psi_clamped (fold));
+  fr_fold_state_to_doc (fold, back);
+  g_assert_cmpfloat (back->psi_a[0], ==, 1.94);
+
+  /* An edit keeps the margin; its undo gives the scene's value back. */
+  fr_fold_state_begin_edit (fold);
+  g_assert_true (fr_fold_state_set_psi_a (fold, 1.96, 0.0));
+  fr_fold_state_end_edit (fold, "Change ψa");
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat (ax, ==, FR_FOLD_PSI_MARGIN * 2.0);
+  g_assert_true (fr_undo_undo (fr_fold_state_get_undo (fold)));
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat (ax, ==, 1.94);
+
+  /* |ψa| = F is no valid ψa: shortened onto the margin, with the hint. */
+  doc->psi_a[0] = 0.0;
+  doc->psi_a[1] = -2.0;
+  fr_fold_state_load_doc (fold, doc);
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat (az, ==, -FR_FOLD_PSI_MARGIN * 2.0);
+  g_assert_true (fr_fold_state_get_psi_clamped (fold));
+
+  g_assert_finalize_object (fold);
+}
+
 /* The display settings are no undo step (the window marks the scene
  * modified, nothing else), so only their file form is the app's to test
  * here: the colour maps a scene may name are exactly fr-colormap's.  The
@@ -468,6 +514,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/modified-before-changed", test_modified_before_changed);
   g_test_add_func ("/app/undo/fold-reset", test_fold_reset);
   g_test_add_func ("/app/undo/fold-own-horizon", test_fold_own_horizon);
+  g_test_add_func ("/app/undo/fold-psi-given", test_fold_psi_given);
   g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   return g_test_run ();
 }
