@@ -31,6 +31,10 @@ struct _FrSession
   FrWindow       *window;      /* weak: the window owns us */
   char           *path;        /* the scene file, NULL until saved or opened */
   guint           autosave_id;
+  /* The scene file as it was last read or written, so that a save finds
+   * out when another program wrote it meanwhile. */
+  gboolean        has_stamp;
+  GStatBuf        stamp;
 
   /* What waits for the "Save changes?" question (close, open, quit). */
   FrSessionThen   then;
@@ -337,6 +341,28 @@ add_recent (const char *path)
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
 }
 
+/* Notes the scene file as it is now (after reading or writing it). */
+static void
+take_stamp (FrSession *self)
+{
+  self->has_stamp = self->path != NULL && g_stat (self->path, &self->stamp) == 0;
+}
+
+/* Whether another program wrote the scene file since take_stamp: its
+ * time, size or file changed (a file gone is no conflict: Save makes it). */
+static gboolean
+changed_on_disk (FrSession *self)
+{
+  GStatBuf now;
+
+  if (!self->has_stamp || self->path == NULL || g_stat (self->path, &now) != 0)
+    return FALSE;
+  return now.st_mtim.tv_sec != self->stamp.st_mtim.tv_sec ||
+         now.st_mtim.tv_nsec != self->stamp.st_mtim.tv_nsec ||
+         now.st_size != self->stamp.st_size || now.st_ino != self->stamp.st_ino ||
+         now.st_dev != self->stamp.st_dev;
+}
+
 /* The window now shows a document as it was read or written: path is its
  * file (NULL for one that has none yet, such as an example), nothing is
  * modified and no autosave is pending. */
@@ -351,6 +377,7 @@ fr_session_reset (FrSession  *self,
 
   g_free (self->path);
   self->path = canonical;
+  take_stamp (self);
   g_clear_handle_id (&self->autosave_id, g_source_remove);
   fr_window_set_clean (self->window, TRUE);
   remove_autosave ();
@@ -555,23 +582,37 @@ fr_session_save_as (FrSession *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-/* Saves to the scene's file, or asks where. */
-void
-fr_session_save (FrSession *self)
+/* Writes the scene's own file, then runs what waited for it. */
+static void
+save_own_file (FrSession *self)
 {
   g_autoptr(GError) error = NULL;
 
-  g_return_if_fail (FR_IS_SESSION (self));
-
-  if (self->path == NULL)
-    fr_session_save_as (self);
-  else if (!fr_session_save_to (self, self->path, &error))
+  if (!fr_session_save_to (self, self->path, &error))
     {
       fr_window_show_error (self->window, _("Could not save the scene"), error);
       then_clear (self);
     }
   else
     then_run (self);
+}
+
+static void ask_changed_on_disk (FrSession *self);
+
+/* Saves to the scene's file, or asks where; asks first when another
+ * program wrote the file since it was opened or saved (its changes were
+ * overwritten without a word). */
+void
+fr_session_save (FrSession *self)
+{
+  g_return_if_fail (FR_IS_SESSION (self));
+
+  if (self->path == NULL)
+    fr_session_save_as (self);
+  else if (changed_on_disk (self))
+    ask_changed_on_disk (self);
+  else
+    save_own_file (self);
 }
 
 const char *
@@ -581,7 +622,7 @@ fr_session_get_path (FrSession *self)
   return self->path;
 }
 
-enum { RESPONSE_DISCARD = 1, RESPONSE_SAVE = 2 };
+enum { RESPONSE_DISCARD = 1, RESPONSE_SAVE = 2, RESPONSE_REPLACE = 3, RESPONSE_SAVE_AS = 4 };
 
 typedef struct
 {
@@ -608,6 +649,10 @@ confirm_answered (gpointer data)
     then_run (self);
   else if (answer->response == RESPONSE_SAVE)
     fr_session_save (self);
+  else if (answer->response == RESPONSE_REPLACE && self->path != NULL)
+    save_own_file (self);
+  else if (answer->response == RESPONSE_SAVE_AS)
+    fr_session_save_as (self);
   else
     then_clear (self);
   return G_SOURCE_REMOVE;
@@ -627,6 +672,28 @@ confirm_response_cb (GtkDialog *dialog,
   answer->response = response;
   gtk_window_destroy (GTK_WINDOW (dialog));
   g_idle_add_full (G_PRIORITY_HIGH_IDLE, confirm_answered, answer, confirm_answer_free);
+}
+
+/* The scene file changed on disk since it was read or written: replace
+ * it, save elsewhere, or cancel (what waited for the save waits on). */
+static void
+ask_changed_on_disk (FrSession *self)
+{
+  g_autofree char *base = g_path_get_basename (self->path);
+  GtkWidget *dialog;
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self->window),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
+                                   _("“%s” changed on disk since it was opened or saved"), base);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("Another program wrote it meanwhile. Replacing it "
+                                              "loses what that program wrote; Save As keeps both."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("Save _As…"), RESPONSE_SAVE_AS, _("_Replace"), RESPONSE_REPLACE, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* Runs then (window, data) once the unsaved edits are dealt with: at once
@@ -732,6 +799,8 @@ recover (FrSession  *self,
    * removed it). */
   g_free (self->path);
   self->path = g_steal_pointer (&scene_path);
+  /* What the file held when the edits began is unknown: Save writes it. */
+  self->has_stamp = FALSE;
   fr_window_set_clean (self->window, FALSE);
   update_title (self);
   autosave_cb (self);

@@ -1387,6 +1387,51 @@ def t_files_sigterm_autosaves():
             "title %r; exit %s; autosaves %s with %d sources (the scene had %d)" % (dirty, rc, saved, n, n0))
 
 
+def t_files_changed_on_disk():
+    """Another program rewrites the open scene: Ctrl+S asks before
+    replacing it (its changes were overwritten without a word); Escape
+    keeps the other program's file, Replace writes the app's."""
+    s9 = files_scene("s9.json")
+    n0 = n_sources(s9)
+    a = App(s9, name="files-changed-on-disk", env=FILES_ENV)
+    try:
+        if not a.find_window(name="s9.json"):
+            return False, "no window"
+        settle_all(a)
+        with open(s9) as f:
+            other = json.load(f)
+        other["title"] = "written by another program"
+        with open(s9, "w") as f:
+            json.dump(other, f)
+        place_source(a, 2.2, 1.1)
+        xdo("key", "ctrl+s")
+        asked = wait_for(lambda: len(windows_of(a)) >= 2, timeout=5.0)
+        time.sleep(0.5)                       # drawn, for the screenshot
+        screenshot("47b-files-changed-on-disk")
+        xdo("key", "Escape")
+        time.sleep(0.8)
+        with open(s9) as f:
+            kept = json.load(f)["title"] == "written by another program"
+        still = a.title()
+        xdo("key", "ctrl+s")
+        asked_again = wait_for(lambda: len(windows_of(a)) >= 2, timeout=5.0)
+        xdo("key", "alt+r")                   # Replace
+        saved = a.wait_title(lambda t: t == "s9.json — Foldray")
+        n = n_sources(s9)
+        # Saved now: the next Ctrl+S asks nothing.
+        place_source(a, 2.4, 1.1)
+        xdo("key", "ctrl+s")
+        plain = a.wait_title(lambda t: t == "s9.json — Foldray")
+        quiet = len(windows_of(a)) == 1
+    finally:
+        a.quit()
+    return (asked and kept and still.startswith("• ") and asked_again and saved == "s9.json — Foldray"
+            and n == n0 + 1 and plain == "s9.json — Foldray" and quiet and n_sources(s9) == n0 + 2,
+            "asked %s; after Escape the other program's file kept %s, title %r; asked again %s; "
+            "after Replace %r with %d sources (was %d); a later Ctrl+S asked nothing %s (%r)"
+            % (asked, kept, still, asked_again, saved, n, n0, quiet, plain))
+
+
 for name, fn in [
     ("files: a click places a source, the title shows • and an autosave follows", t_files_click_modifies),
     ("files: Ctrl+S twice writes the scene's file both times and keeps its name", t_files_save_twice),
@@ -1401,6 +1446,7 @@ for name, fn in [
     ("files: an autosave whose lock is held is not offered; once free it is, whatever its pid",
      t_files_recovery_by_lock),
     ("files: SIGTERM right after an edit autosaves it before quitting", t_files_sigterm_autosaves),
+    ("files: Ctrl+S asks before replacing a scene another program rewrote", t_files_changed_on_disk),
     ("files: Save As adds .json to a name without it, and replaces nothing unasked", t_files_save_as_adds_json),
     ("files: Save As proposes the scene's own folder and name", t_files_save_as_proposes_own_file),
 ]:
