@@ -1520,15 +1520,40 @@ fr_canvas_zoom_fit (FrCanvas *self)
   view_changed (self);
 }
 
-/* Zooms about the centre of the canvas. */
+/* Zooms about the middle of the part of the model the plot shows (the
+ * keys; the wheel zooms about the pointer). */
 void
 fr_canvas_zoom_by (FrCanvas *self,
                    double    factor)
 {
+  FrPlotLayout layout;
+  double px, py, x0, z0, x1, z1, ax, ay, bx, by;
+
   g_return_if_fail (FR_IS_CANVAS (self));
   g_return_if_fail (factor > 0.0);
 
-  fr_view_zoom_at (&self->view, 0.5 * self->view.width, 0.5 * self->view.height, factor);
+  /* About the middle of what the plot shows of the model: the widget's
+   * middle lies below a fitted model (it hangs from the top), so keyboard
+   * zooms pushed the model out of the plot, and nothing pans it back. */
+  fr_canvas_get_plot_layout (self, &layout);
+  px = layout.plot.x + 0.5 * layout.plot.width;
+  py = layout.plot.y + 0.5 * layout.plot.height;
+  if (self->scene != NULL && fr_scene_has_model (self->scene))
+    {
+      fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+      fr_view_model_to_widget (&self->view, x0, z0, &ax, &ay);
+      fr_view_model_to_widget (&self->view, x1, z1, &bx, &by);
+      ax = MAX (ax, layout.plot.x);
+      ay = MAX (ay, layout.plot.y);
+      bx = MIN (bx, layout.plot.x + layout.plot.width);
+      by = MIN (by, layout.plot.y + layout.plot.height);
+      if (ax < bx && ay < by)
+        {
+          px = 0.5 * (ax + bx);
+          py = 0.5 * (ay + by);
+        }
+    }
+  fr_view_zoom_at (&self->view, px, py, factor);
   view_moved (self);
 }
 

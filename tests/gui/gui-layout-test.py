@@ -127,6 +127,37 @@ if not check("window opens on the three-layer model", t_window):
 check("fitted: the whole model shows, clear of the labels' and the colour bar's room", t_fitted)
 
 
+def t_key_zoom():
+    """Ctrl++ zooms about the middle of the part of the model the plot
+    shows, so the model's middle stays in the plot (the keys zoomed about
+    the widget's middle, below the fitted model: six presses left only
+    its bottom third in view, and no key brings it back); Ctrl+0 fits
+    it again."""
+    before = app.to_screen(1.5, 0.75)
+    scale = app.view()["scale"]
+    for _ in range(6):
+        xdo("key", "ctrl+plus")
+        time.sleep(0.15)
+    end = time.time() + 10
+    while app.view()["scale"] < 1.25 ** 6 * scale * 0.99 and time.time() < end:
+        time.sleep(0.05)
+    after = app.to_screen(1.5, 0.75)
+    zoomed = app.view()["scale"] / scale
+    app.stable_shot("01b-key-zoomed")
+    xdo("key", "ctrl+0")
+    end = time.time() + 10
+    while abs(app.view()["scale"] - scale) > 1e-9 * scale and time.time() < end:
+        time.sleep(0.05)
+    refit = app.view()["scale"] / scale
+    x0, y0, x1, y1 = app.canvas_box()
+    gl, gt, gr, gb = GUTTERS
+    inside = x0 + gl <= after[0] <= x1 - gr and y0 + gt <= after[1] <= y1 - gb
+    return (zoomed > 3.7 and abs(after[0] - before[0]) <= 1 and inside and abs(refit - 1.0) < 1e-9,
+            "zoom %.2f×; the model's centre at %s, was %s, in the plot (%d..%d × %d..%d) %s; "
+            "Ctrl+0 gives the fit back: %.6f"
+            % (zoomed, after, before, x0 + gl, x1 - gr, y0 + gt, y1 - gb, inside, refit))
+
+
 def t_zoom():
     """Wheel zoom over the field until the model overflows the plot."""
     cx, cy = app.to_screen(1.5, 0.75)
@@ -302,6 +333,7 @@ def t_gutter_click():
         % (sx, sy, fx0 - (sx - ox), job, app.last_job(), before, after))
 
 
+check("Ctrl++ zooms about the model's middle in the plot; Ctrl+0 fits again", t_key_zoom)
 for name, fn in [
     ("zoomed in with the wheel: the field fills a plot rectangle inside the canvas", t_zoom),
     ("zoomed in: gutters on the left, top and right hold no field", t_gutters),
