@@ -457,6 +457,22 @@ fr_scene_grid_holds (FrScene *self,
   return fr_grid_contains (fr_scene_get_grid (self), x, 0.0, z);
 }
 
+/* A node's coordinate, x0 + i·d, as the decimal it stands for: in binary
+ * 165 × 0.01 is 1.6500000000000001, which a saved scene then shows.  The
+ * double nearest the 15-digit decimal differs by an ulp or so, the same
+ * node for every solver (they allow a millionth of a spacing). */
+static double
+node_coordinate (double x0,
+                 double i,
+                 double d)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const double v = x0 + i * d;
+  const double r = g_ascii_strtod (g_ascii_formatd (buf, sizeof buf, "%.15g", v), NULL);
+
+  return fabs (r - v) <= 1e-9 * d ? r : v;
+}
+
 /* The grid node nearest to (x, z), clamped into the grid: sources must
  * lie on nodes (CONTRACT.md), and a click or a drag beyond the model stops
  * at its edge, where the user sees the marker.  A scene file's points are
@@ -479,8 +495,8 @@ fr_scene_snap (FrScene *self,
   g = &self->grid;
   ix = CLAMP (floor ((x - g->x0) / g->dx + 0.5), 0.0, (double) (g->nx - 1));
   iz = CLAMP (floor ((z - g->z0) / g->dz + 0.5), 0.0, (double) (g->nz - 1));
-  *sx = g->x0 + ix * g->dx;
-  *sz = g->z0 + iz * g->dz;
+  *sx = node_coordinate (g->x0, ix, g->dx);
+  *sz = node_coordinate (g->z0, iz, g->dz);
   return TRUE;
 }
 

@@ -98,7 +98,7 @@ test_outside_refused (void)
   g_assert_true (fr_scene_get_velocity (scene) == velocity);
   g_assert_cmpuint (n_markers (scene, FR_MARKER_SOURCE), ==, 1);
   g_assert_cmpuint (n_markers (scene, FR_MARKER_RECEIVER), ==, 1);
-  assert_marker (scene, FR_MARKER_RECEIVER, 0, 15 * 0.01, 0.0);
+  assert_marker (scene, FR_MARKER_RECEIVER, 0, 0.15, 0.0);
   g_clear_pointer (&bad, fr_scene_doc_free);
   g_clear_error (&error);
 
@@ -139,7 +139,8 @@ test_outside_refused (void)
 }
 
 /* On the edge up to rounding is on the grid: such points go to the edge
- * nodes, and points inside to their nearest nodes. */
+ * nodes, and points inside to their nearest nodes, at the decimal places
+ * the nodes stand for. */
 static void
 test_edge_accepted (void)
 {
@@ -149,19 +150,29 @@ test_edge_accepted (void)
   doc = three_layer_grid ("[[0.0049, 0.7], [1.5, 0]]",
                           "[[3.0000000001, 0], [-1e-12, 1.5000000001], [3, 1.5], [0, 0]]");
   g_assert_true (fr_scene_load_doc (scene, doc, NULL));
-  assert_marker (scene, FR_MARKER_SOURCE, 0, 0.0, 70 * 0.01);
-  assert_marker (scene, FR_MARKER_SOURCE, 1, 150 * 0.01, 0.0);
-  assert_marker (scene, FR_MARKER_RECEIVER, 0, 300 * 0.01, 0.0);
-  assert_marker (scene, FR_MARKER_RECEIVER, 1, 0.0, 150 * 0.01);
-  assert_marker (scene, FR_MARKER_RECEIVER, 2, 300 * 0.01, 150 * 0.01);
+  assert_marker (scene, FR_MARKER_SOURCE, 0, 0.0, 0.7);
+  assert_marker (scene, FR_MARKER_SOURCE, 1, 1.5, 0.0);
+  assert_marker (scene, FR_MARKER_RECEIVER, 0, 3.0, 0.0);
+  assert_marker (scene, FR_MARKER_RECEIVER, 1, 0.0, 1.5);
+  assert_marker (scene, FR_MARKER_RECEIVER, 2, 3.0, 1.5);
   assert_marker (scene, FR_MARKER_RECEIVER, 3, 0.0, 0.0);
   g_assert_false (fr_scene_get_modified (scene));
+  g_clear_pointer (&doc, fr_scene_doc_free);
+
+  /* A node's place is the decimal it stands for, as a scene file writes
+   * it: 165 × 0.01 is 1.6500000000000001 in binary, and a saved scene
+   * showed that; 1.65 is the same node. */
+  doc = three_layer_grid ("[[1.6512, 0.4449]]", "[[2.549, 1.05]]");
+  g_assert_true (fr_scene_load_doc (scene, doc, NULL));
+  assert_marker (scene, FR_MARKER_SOURCE, 0, 1.65, 0.44);
+  assert_marker (scene, FR_MARKER_RECEIVER, 0, 2.55, 1.05);
+  g_assert_cmpfloat (165 * 0.01, !=, 1.65);
   g_clear_pointer (&doc, fr_scene_doc_free);
 
   /* A fine grid far from the origin: its edge, written in decimals. */
   doc = parse_scene (301, 151, 1e-5, 100.0, 50.0, "[[100.003, 50.0015]]", "[[100, 50]]");
   g_assert_true (fr_scene_load_doc (scene, doc, NULL));
-  assert_marker (scene, FR_MARKER_SOURCE, 0, 100.0 + 300 * 1e-5, 50.0 + 150 * 1e-5);
+  assert_marker (scene, FR_MARKER_SOURCE, 0, 100.003, 50.0015);
   assert_marker (scene, FR_MARKER_RECEIVER, 0, 100.0, 50.0);
   g_assert_finalize_object (scene);
 }
