@@ -388,13 +388,31 @@ insert_node (FrEditor *self,
 {
   FrModel *m = fr_scene_edit_model (self->scene);
   FrLayer *l = g_ptr_array_index (m->layers, layer);
-  FrVertex v = { x, z };
+  const FrVertex *a = &g_array_index (l->nodes, FrVertex, index - 1);
+  const FrVertex *b = &g_array_index (l->nodes, FrVertex, index);
+  const double eps = 1e-6 * m->grid.dx;
+  double t, len2;
+  FrVertex v;
+  gboolean kept;
 
+  /* On the segment, at the point nearest the click, and strictly between
+   * its ends along x: the pointer's own x beside a steep segment lay
+   * outside them, and an interface must stay a function of x. */
+  len2 = (b->x - a->x) * (b->x - a->x) + (b->z - a->z) * (b->z - a->z);
+  t = len2 > 0.0 ? CLAMP (((x - a->x) * (b->x - a->x) + (z - a->z) * (b->z - a->z)) / len2, 0.0, 1.0)
+                 : 0.5;
+  v.x = a->x + t * (b->x - a->x);
+  v.z = a->z + t * (b->z - a->z);
+  if (!(b->x - a->x > 2.0 * eps))
+    return;   /* no room between the two along x */
+  v.x = CLAMP (v.x, a->x + eps, b->x - eps);
   fr_scene_begin_edit (self->scene);
   g_array_insert_val (l->nodes, index, v);
-  model_changed (self);
+  if (!(kept = model_changed (self)))
+    g_array_remove_index (l->nodes, index);
   fr_scene_end_edit (self->scene, _("Add Node"));
-  select_item (self, SEL_NODE, layer, index);
+  if (kept)
+    select_item (self, SEL_NODE, layer, index);
 }
 
 /* Adds a vertex at widget point (px, py) to the polygon being drawn,

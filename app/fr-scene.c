@@ -768,7 +768,9 @@ fr_scene_edit_model (FrScene *self)
 
 /* Re-rasterises after an edit of the model and emits "changed": VELOCITY
  * when the grid stayed, MODEL (and markers re-snapped) when it changed.
- * FALSE, with the scene unchanged, when the model is not valid. */
+ * FALSE when the model is not valid: the velocity and markers stay as
+ * they were, and the caller must put the model back (it was edited in
+ * place), or it stays invalid, unsolved and unsaveable. */
 gboolean
 fr_scene_model_changed (FrScene  *self,
                         GError  **error)

@@ -371,5 +371,64 @@ for name, fn in [
         break
 check("no GTK warning or critical on stderr during the message checks", no_warnings(mapp))
 
+
+# ------------------------------------------------------------------ session 3
+# A double-click beside a steep interface segment adds a node on it,
+# between its ends along x: the pointer's own x lay outside them, the
+# interface stopped being a function of x, the scene stopped solving and
+# its saved file could not be opened again.
+STEEP = [[0.0, 0.12], [1.5, 0.2], [1.5005, 0.9], [3.0, 0.95]]
+
+
+def t_insert_beside_steep_segment():
+    path = os.path.join(OUT, "steep.json")
+    with open(SCENE) as f:
+        scene = json.load(f)
+    scene["layers"][1]["interface"] = STEEP
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    a = App(path, name="steep")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("key", "ctrl+m")
+        time.sleep(0.5)
+        sx, sy = a.to_screen(1.50025, 0.55)
+        job = a.last_job()
+        xdo("mousemove", sx - 4, sy)
+        xdo("click", "--repeat", "2", "--delay", "80", "1")
+        a.wait_job(job)
+        solved = a.last_job() > job
+        quiet_shot("30-steep-node-added")
+        xdo("key", "Escape")
+        time.sleep(0.3)
+        saved = saved_scene(a, path)
+    finally:
+        a.quit()
+    nodes = saved["layers"][1]["interface"]
+    xs = [n[0] for n in nodes]
+    increasing = all(p < q for p, q in zip(xs, xs[1:]))
+    new = [n for n in nodes if n not in STEEP]
+    on = len(new) == 1 and 1.5 < new[0][0] < 1.5005 and abs(new[0][1] - 0.55) < 0.03
+    reopened = run_cli_check(path)
+    return (len(nodes) == 5 and increasing and on and solved and reopened,
+            "saved interface %s; x increasing %s; the new node on the segment %s; solved after it %s; "
+            "the saved file opens again %s" % (nodes, increasing, on, solved, reopened))
+
+
+def run_cli_check(path):
+    """Whether foldray-cli reads the saved scene (its check of the model)."""
+    import subprocess
+    # BUILD/app/foldray beside BUILD/solver/tools/foldray-cli.
+    cli = os.path.join(os.path.dirname(os.path.dirname(EXE)), "solver", "tools", "foldray-cli")
+    out = os.path.join(OUT, "steep-T.npy")
+    r = subprocess.run([cli, "spr", "--scene", path, "--out", out], capture_output=True, text=True)
+    return r.returncode == 0
+
+
+check("editor: a double-click beside a steep segment adds a node on it, between its ends",
+      t_insert_beside_steep_segment)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
