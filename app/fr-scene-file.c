@@ -482,6 +482,17 @@ read_obstacles (Reader     *r,
         return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("%s: the shape “%s” is unknown"), where, shape);
       if (ob->shape == FR_OBSTACLE_RECTANGLE && ob->vertices->len != 4)
         return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("%s: a rectangle has 4 vertices"), where);
+      /* Corners (x0, z0) (x1, z0) (x1, z1) (x0, z1), as the editor moves
+       * them: a tilted "rectangle" was distorted by its first drag. */
+      if (ob->shape == FR_OBSTACLE_RECTANGLE)
+        {
+          const FrVertex *v = (const FrVertex *) ob->vertices->data;
+
+          if (v[0].z != v[1].z || v[1].x != v[2].x || v[2].z != v[3].z || v[3].x != v[0].x)
+            return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                         _("%s: a rectangle's corners run (x0, z0), (x1, z0), (x1, z1), (x0, z1); "
+                           "give any other quadrilateral as a polygon"), where);
+        }
       g_ptr_array_add (model->obstacles, g_steal_pointer (&ob));
     }
   return TRUE;

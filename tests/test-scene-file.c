@@ -304,6 +304,9 @@ test_malformed (void)
       "point 1 of “characteristics” in fold must be [x, z]" },
     { HEAD GRID ", \"fold\": {\"characteristics\": [[1e300, 0]]}}", FR_SCENE_FILE_ERROR_INVALID,
       "too far out" },
+    { HEAD GRID ", \"obstacles\": [{\"shape\": \"rectangle\", \"velocity\": 0, \"vertices\": "
+      "[[0.1, 0.1], [0.5, 0.2], [0.5, 0.6], [0.1, 0.6]]}]}", FR_SCENE_FILE_ERROR_INVALID,
+      "obstacle 1: a rectangle's corners run (x0, z0), (x1, z0), (x1, z1), (x0, z1)" },
     { HEAD GRID ", \"mode\": 2}", FR_SCENE_FILE_ERROR_MALFORMED, "“mode” in scene must be a string" },
     { HEAD GRID ", \"mode\": \"fold\"}", FR_SCENE_FILE_ERROR_INVALID, "the mode “fold” is unknown (rays or folds)" },
     { HEAD GRID ", \"view\": {\"cx\": 0, \"cz\": 0, \"scale\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "scale" },
