@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "fr-model"
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -539,18 +540,25 @@ fr_model_check (const FrModel  *model,
 }
 
 /* The cell-averaged velocity on the solver grid, nx·nz float32.  A plain
- * model returns its background's own bytes. */
+ * model returns its background's own bytes.  *warning (when warning is
+ * not NULL) says where a layer's gradient takes its velocity to 0 or
+ * below, which the grid then holds as nearly impermeable; NULL where
+ * nothing does. */
 GBytes *
 fr_model_rasterise (const FrModel  *model,
+                    char          **warning,
                     GError        **error)
 {
   RasterView rv;
+  fr_raster_report report;
   fr_error err = { 0 };
   float *out;
   fr_status st;
 
   g_return_val_if_fail (model != NULL, NULL);
 
+  if (warning != NULL)
+    *warning = NULL;
   if (fr_model_is_plain (model))
     return g_bytes_ref (model->background->values);
 
@@ -561,7 +569,7 @@ fr_model_rasterise (const FrModel  *model,
       return NULL;
     }
   raster_view_init (&rv, model);
-  st = fr_raster_fill (&rv.m, &model->grid, out, &err);
+  st = fr_raster_fill_report (&rv.m, &model->grid, out, &report, &err);
   raster_view_clear (&rv);
   if (st != FR_OK)
     {
@@ -569,6 +577,20 @@ fr_model_rasterise (const FrModel  *model,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, err.message);
       return NULL;
     }
+  if (warning != NULL && report.clamped_cells > 0)
+    /* Translators: a layer (numbered from 1) whose velocity gradient makes
+     * the velocity 0 or negative from a point (x, z) on; then how many
+     * grid cells hold that. */
+    *warning = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Layer %zu’s gradient takes its velocity to 0 or below "
+                                             "from (%.4g, %.4g) on: %zu cell is solved at 1e-6, as if "
+                                             "impermeable. Lessen dv/dz or dv/dx, or raise its "
+                                             "velocity at top.",
+                                             "Layer %zu’s gradient takes its velocity to 0 or below "
+                                             "from (%.4g, %.4g) on: %zu cells are solved at 1e-6, as if "
+                                             "impermeable. Lessen dv/dz or dv/dx, or raise its "
+                                             "velocity at top.", report.clamped_cells),
+                                report.layer + 1, report.x, report.z, report.clamped_cells);
   return g_bytes_new_take (out, fr_grid_count (&model->grid) * sizeof (float));
 }
 

@@ -133,6 +133,7 @@ gboolean      fr_model_is_plain         (const FrModel *model);
 gboolean      fr_model_check            (const FrModel *model,
                                          GError       **error);
 GBytes       *fr_model_rasterise        (const FrModel *model,
+                                         char         **warning,
                                          GError       **error);
 double        fr_model_velocity_at      (const FrModel *model,
                                          double         x,

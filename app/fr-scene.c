@@ -45,6 +45,7 @@ struct _FrScene
   guint         edit_depth;
 
   FrModel      *model;       /* what velocity is rasterised from */
+  char         *velocity_warning;  /* fr_model_rasterise's, or NULL */
   gboolean      modified;    /* edited since loaded or saved */
 };
 
@@ -186,6 +187,7 @@ fr_scene_finalize (GObject *object)
   FrScene *self = (FrScene *)object;
 
   g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->velocity_warning, g_free);
   g_clear_pointer (&self->velocity, g_bytes_unref);
   g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->receivers, g_array_unref);
@@ -268,10 +270,13 @@ static gboolean
 rasterise (FrScene  *self,
            GError  **error)
 {
-  g_autoptr(GBytes) v = fr_model_rasterise (self->model, error);
+  g_autofree char *warning = NULL;
+  g_autoptr(GBytes) v = fr_model_rasterise (self->model, &warning, error);
 
   if (v == NULL)
     return FALSE;
+  g_free (self->velocity_warning);
+  self->velocity_warning = g_steal_pointer (&warning);
   self->grid = self->model->grid;
   set_velocity (self, v);
   return TRUE;
@@ -332,6 +337,7 @@ fr_scene_load_model (FrScene    *self,
       g_autoptr(GBytes) b = NULL;
 
       g_warning ("%s", error->message);
+      g_clear_pointer (&self->velocity_warning, g_free);
       for (size_t i = 0; i < fr_grid_count (&model->grid); i++)
         v[i] = 1.0f;
       b = g_bytes_new_take (g_steal_pointer (&v), fr_grid_count (&model->grid) * sizeof (float));
@@ -1092,6 +1098,15 @@ fr_scene_job_is_current (FrScene     *self,
   return self->velocity != NULL && job->grid.nx == self->grid.nx && job->grid.nz == self->grid.nz &&
          job->grid.dx == self->grid.dx && job->grid.dz == self->grid.dz &&
          job->grid.x0 == self->grid.x0 && job->grid.z0 == self->grid.z0;
+}
+
+/* What the user should know of the rasterised velocities (a layer's
+ * gradient reaching 0), or NULL; it changes with the model. */
+const char *
+fr_scene_get_velocity_warning (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), NULL);
+  return self->velocity_warning;
 }
 
 /* The unit of x and z (the scene file's "units"): the axes, colour bar

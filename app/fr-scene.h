@@ -145,6 +145,7 @@ gboolean       fr_scene_job_is_current      (FrScene        *self,
 void           fr_scene_set_length_unit     (FrScene        *self,
                                              FrLengthUnit    unit);
 FrLengthUnit   fr_scene_get_length_unit     (FrScene        *self);
+const char    *fr_scene_get_velocity_warning (FrScene       *self);
 gboolean       fr_scene_get_modified        (FrScene        *self);
 void           fr_scene_set_modified        (FrScene        *self,
                                              gboolean        modified);

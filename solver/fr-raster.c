@@ -201,6 +201,7 @@ typedef struct
 {
   double slow;      /* ∫ slowness dz over the permeable part */
   double blocked;   /* length inside impermeable material */
+  long   clamped;   /* a layer whose gradient fell to the clamp here, or -1 */
 } Column;
 
 static void
@@ -244,10 +245,14 @@ linear_slowness (double a, double b, double z1, double z2)
 }
 
 static void
-integrate_layer (const fr_raster_layer *l, double h, double x, double z1, double z2, Column *c)
+integrate_layer (const fr_raster_model *m, long k, double h, double x, double z1, double z2,
+                 Column *c)
 {
+  const fr_raster_layer *l = &m->layers[k];
   double a = l->v_top + l->dvdx * x - l->dvdz * h;
 
+  if (a + l->dvdz * z1 < FR_RASTER_MIN_VELOCITY || a + l->dvdz * z2 < FR_RASTER_MIN_VELOCITY)
+    c->clamped = k;
   c->slow += linear_slowness (a, l->dvdz, z1, z2);
 }
 
@@ -338,11 +343,11 @@ integrate_column (const fr_raster_model *m, Scratch *s, double x, double za, dou
         }
       k = layer_at (m, s->h, zm);
       if (k >= 0)
-        integrate_layer (&m->layers[k], s->h[k], x, z1, z2, c);
+        integrate_layer (m, k, s->h[k], x, z1, z2, c);
       else if (m->background_grid != NULL)
         integrate_background (m, x, z1, z2, c);
       else if (m->n_layers > 0)
-        integrate_layer (&m->layers[0], s->h[0], x, z1, z2, c);
+        integrate_layer (m, 0, s->h[0], x, z1, z2, c);
       else
         add_velocity (c, m->default_velocity, z2 - z1);
     }
@@ -364,12 +369,15 @@ add_level_crossing (double *xs, size_t *n, double x1, double z1, double x2, doub
     add_if_inside (xs, n, x1 + (z - z1) * (x2 - x1) / (z2 - z1), xa, xb);
 }
 
+/* The cell [xa, xb] × [za, zb]; *clamped: a layer whose gradient reached
+ * the clamp inside it (the cell not a wall), or -1. */
 static float
-rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, double za, double zb)
+rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, double za, double zb,
+                long *clamped)
 {
   static const double gx[3] = { -0.7745966692414834, 0.0, 0.7745966692414834 };
   static const double gw[3] = { 5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0 };
-  Column c = { 0.0, 0.0 };
+  Column c = { 0.0, 0.0, -1 };
   double area = (xb - xa) * (zb - za), open;
   size_t n = 0;
 
@@ -423,26 +431,39 @@ rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, doub
         continue;
       for (int g = 0; g < 3; g++)
         {
-          Column col = { 0.0, 0.0 };
+          Column col = { 0.0, 0.0, -1 };
 
           integrate_column (m, s, mid + half * gx[g], za, zb, &col);
           c.slow += gw[g] * half * col.slow;
           c.blocked += gw[g] * half * col.blocked;
+          if (col.clamped >= 0)
+            c.clamped = col.clamped;
         }
     }
 
+  *clamped = -1;
   open = area - c.blocked;
   /* "At least half" up to the integral's rounding: a wall drawn to a node
    * line covers its edge cells exactly half, and rounding opened some of
    * them and not others (the bundled maze's top row over two walls). */
   if (c.blocked >= 0.5 * area * (1.0 - 1e-9) || !(open > 0.0) || !(c.slow > 0.0))
     return 0.0f;
+  *clamped = c.clamped;
   return (float) (open / c.slow);
 }
 
 fr_status
 fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_error *err)
 {
+  return fr_raster_fill_report (m, grid, out, NULL, err);
+}
+
+fr_status
+fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out,
+                       fr_raster_report *report, fr_error *err)
+{
+  size_t *row_count = NULL;
+  long *row_first = NULL;
   size_t cap_x = 2, cap_z = 2, bg_faces = 0;
   double *buf;
   fr_status st;
@@ -470,8 +491,16 @@ fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_er
 
   const size_t n_threads = (size_t) fr_omp_max_threads ();
   buf = malloc (n_threads * (cap_x + cap_z + m->n_layers + 1) * sizeof (double));
-  if (buf == NULL)
-    return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");
+  /* Per row: clamped cells, and the first one's ix·n_layers + layer. */
+  row_count = calloc (grid->nz, sizeof *row_count);
+  row_first = malloc (grid->nz * sizeof *row_first);
+  if (buf == NULL || row_count == NULL || row_first == NULL)
+    {
+      free (buf);
+      free (row_count);
+      free (row_first);
+      return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");
+    }
 
 #if FOLDRAY_HAVE_OPENMP
 #pragma omp parallel for schedule(dynamic, 4) if (grid->nx * grid->nz > 4096)
@@ -484,15 +513,37 @@ fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_er
       s.xs = buf + t * (cap_x + cap_z + m->n_layers + 1);
       s.zs = s.xs + cap_x;
       s.h = s.zs + cap_z;
+      row_first[iz] = -1;
       for (size_t ix = 0; ix < grid->nx; ix++)
         {
           double xc = grid->x0 + ix * grid->dx, zc = grid->z0 + iz * grid->dz;
+          long clamped;
 
           out[fr_grid_index (grid, ix, 0, (size_t) iz)] =
             rasterise_cell (m, &s, xc - 0.5 * grid->dx, xc + 0.5 * grid->dx,
-                            zc - 0.5 * grid->dz, zc + 0.5 * grid->dz);
+                            zc - 0.5 * grid->dz, zc + 0.5 * grid->dz, &clamped);
+          if (clamped >= 0 && row_count[iz]++ == 0)
+            row_first[iz] = (long) ix * (long) (m->n_layers + 1) + clamped;
+        }
+    }
+  if (report != NULL)
+    {
+      *report = (fr_raster_report) { 0 };
+      for (size_t iz = 0; iz < grid->nz; iz++)
+        {
+          if (row_count[iz] > 0 && report->clamped_cells == 0)
+            {
+              size_t ix = (size_t) row_first[iz] / (m->n_layers + 1);
+
+              report->layer = (size_t) row_first[iz] % (m->n_layers + 1);
+              report->x = grid->x0 + (double) ix * grid->dx;
+              report->z = grid->z0 + (double) iz * grid->dz;
+            }
+          report->clamped_cells += row_count[iz];
         }
     }
   free (buf);
+  free (row_count);
+  free (row_first);
   return FR_OK;
 }

@@ -66,6 +66,19 @@ fr_status fr_raster_check (const fr_raster_model *m, fr_error *err);
 fr_status fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out,
                           fr_error *err);
 
+/* Where a layer's gradient takes its velocity to FR_RASTER_MIN_VELOCITY
+ * or below (v_top + dvdz·(z − h) + dvdx·x ≤ 0 is no velocity): cells that
+ * are then nearly impermeable, though nothing says so. */
+typedef struct fr_raster_report {
+  size_t clamped_cells;    /* cells (not walls) holding clamped velocities */
+  size_t layer;            /* the first such cell's layer (0-based) */
+  double x, z;             /* and its centre; first in z, then x */
+} fr_raster_report;
+
+/* fr_raster_fill, and a report of the clamped cells when report is not NULL. */
+fr_status fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out,
+                                 fr_raster_report *report, fr_error *err);
+
 /* The velocity at one point (no averaging); 0 inside an impermeable
  * obstacle.  For picking and display. */
 double fr_raster_velocity_at (const fr_raster_model *m, double x, double z);

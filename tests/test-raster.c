@@ -297,6 +297,45 @@ test_half_covered_cells (void)
   g_free (out);
 }
 
+/* A gradient that takes a layer's velocity to 0 is reported: the cells
+ * from v_top + dvdz·(z − h) = 0 down, and the first of them (the model
+ * then solves them as nearly impermeable, 1e-6).  Under a wall they are
+ * no concern; a model without such a gradient reports none. */
+static void
+test_clamp_report (void)
+{
+  fr_grid g = fr_grid_2d (101, 51, 0.01, 0.01, 0.0, 0.0);
+  float *out = g_new (float, fr_grid_count (&g));
+  const double x[2] = { 0.0, 1.0 }, z[2] = { 0.1, 0.1 };
+  const double wx[4] = { -0.1, 0.305, 0.305, -0.1 }, wz[4] = { -0.1, -0.1, 0.6, 0.6 };
+  fr_raster_layer l[2] = { { x, z, 2, 1.0, -5.0, 0.0 }, { x, z, 2, 1.0, 0.0, 0.0 } };
+  fr_raster_obstacle wall = { wx, wz, 4, 0.0 };
+  fr_raster_model m = { .layers = l, .n_layers = 1, .default_velocity = 1.0 };
+  fr_raster_report r = { 99, 99, -1.0, -1.0 };
+
+  /* v = 1 − 5 (z − 0.1): 0 at z = 0.3, rows 30 to 50. */
+  g_assert_cmpint (fr_raster_fill_report (&m, &g, out, &r, NULL), ==, FR_OK);
+  g_assert_cmpuint (r.clamped_cells, ==, 21 * 101);
+  g_assert_cmpuint (r.layer, ==, 0);
+  g_assert_cmpfloat (r.x, ==, 0.0);
+  g_assert_cmpfloat (fabs (r.z - 0.3), <, 1e-12);
+  g_assert_cmpfloat (out[fr_grid_index (&g, 50, 0, 40)], <, 1e-5);
+
+  /* Columns 0 to 30 walled off: the first clamped cell is beside it. */
+  m.obstacles = &wall;
+  m.n_obstacles = 1;
+  g_assert_cmpint (fr_raster_fill_report (&m, &g, out, &r, NULL), ==, FR_OK);
+  g_assert_cmpuint (r.clamped_cells, ==, 21 * 70);
+  g_assert_cmpfloat (fabs (r.x - 0.31), <, 1e-12);
+
+  /* The second layer, constant, below the same interface wins: none. */
+  m.n_obstacles = 0;
+  m.n_layers = 2;
+  g_assert_cmpint (fr_raster_fill_report (&m, &g, out, &r, NULL), ==, FR_OK);
+  g_assert_cmpuint (r.clamped_cells, ==, 0);
+  g_free (out);
+}
+
 static void
 test_background (void)
 {
@@ -387,6 +426,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/lateral-gradient", test_lateral_gradient);
   g_test_add_func ("/raster/obstacles", test_obstacles);
   g_test_add_func ("/raster/half-covered-cells", test_half_covered_cells);
+  g_test_add_func ("/raster/clamp-report", test_clamp_report);
   g_test_add_func ("/raster/background", test_background);
   g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
   g_test_add_func ("/raster/bad-models", test_bad_models);

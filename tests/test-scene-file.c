@@ -1289,7 +1289,7 @@ test_cli (void)
     g_clear_pointer (&err, g_free);
     doc->has_display = FALSE;
   }
-  v = fr_model_rasterise (doc->model, &error);
+  v = fr_model_rasterise (doc->model, NULL, &error);
   g_assert_no_error (error);
   write_npy (vel, &doc->model->grid, g_bytes_get_data (v, NULL));
   g_free (args);
@@ -1651,6 +1651,22 @@ test_cli_messages (void)
     g_assert_cmpint (WEXITSTATUS (status), ==, 2);
     g_assert_null (strstr (err, "own grid"));
     g_assert_nonnull (strstr (err, "source"));
+
+    /* A gradient that takes a layer's velocity to 0 (v = 1.5 − 5 z from
+     * z = 0.3 on): solved, as the app solves it, with a warning that says
+     * where (the cells were clamped to 1e-6 without a word). */
+    g_assert_true (g_file_set_contents (scene, HEAD OK_GRID ", \"layers\": [{\"velocity\": 1.5, "
+                                        "\"dvdz\": -5, \"interface\": [[0, 0], [2, 0]]}], "
+                                        "\"sources\": [[0, 0]]}", -1, NULL));
+    g_clear_pointer (&err, g_free);
+    status = spawn_cli (tmp, NULL, &err, "spr", "--scene", scene, "--out", out, NULL);
+    g_test_message ("%s", err);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    g_assert_true (g_str_has_prefix (err, "foldray-cli: warning: --scene "));
+    g_assert_nonnull (strstr (err, "Layer 1’s gradient takes its velocity to 0 or below from (0, 0.3) on"));
+    g_assert_cmpuint (strchr (err, '\n') - err + 1, ==, strlen (err));
+    g_unlink (out);
 
     g_assert_true (g_file_set_contents (scene, HEAD OK_GRID ", \"sources\": [[0, 0]]}", -1, NULL));
     for (guint k = 0; k < 2; k++)
