@@ -19,10 +19,14 @@ struct _FrFoldPanel
   GtkSpinButton *speed_spin;
   GtkSpinButton *psi_x_spin;
   GtkSpinButton *psi_z_spin;
+  GtkLabel      *speed_unit;
+  GtkLabel      *psi_x_unit;
+  GtkLabel      *psi_z_unit;
   GtkLabel      *psi_hint;
   GtkDropDown   *method_dropdown;
   GtkDropDown   *backend_dropdown;
   GtkSpinButton *delta_spin;
+  GtkLabel      *delta_unit;
   GtkSpinButton *count_spin;
   GtkSwitch     *bands_switch;
   GtkLabel      *entry_message;
@@ -243,10 +247,14 @@ fr_fold_panel_class_init (FrFoldPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, speed_spin);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_x_spin);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_z_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, speed_unit);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_x_unit);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_z_unit);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_hint);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, method_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, backend_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, delta_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, delta_unit);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, count_spin);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, bands_switch);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, entry_message);
@@ -290,4 +298,23 @@ fr_fold_panel_set_state (FrFoldPanel *self,
                              G_CONNECT_SWAPPED);
   sync_from_state (self);
   update_export (self);
+}
+
+/* Names the fields' units, under their labels: F and ψa in unit (a
+ * scene's length unit) per second, Δ (a time) in seconds; no unit with
+ * FR_LENGTH_UNIT_NONE.  No field moves. */
+void
+fr_fold_panel_set_length_unit (FrFoldPanel  *self,
+                               FrLengthUnit  unit)
+{
+  g_autofree char *velocity = NULL;
+
+  g_return_if_fail (FR_IS_FOLD_PANEL (self));
+  g_return_if_fail (unit < FR_N_LENGTH_UNITS);
+
+  velocity = g_strdup_printf ("%s/s", fr_length_unit_get_id (unit));
+  fr_panel_show_unit (self->speed_unit, unit, velocity);
+  fr_panel_show_unit (self->psi_x_unit, unit, velocity);
+  fr_panel_show_unit (self->psi_z_unit, unit, velocity);
+  fr_panel_show_unit (self->delta_unit, unit, "s");
 }

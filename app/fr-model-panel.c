@@ -25,15 +25,21 @@ struct _FrModelPanel
   GtkSpinButton   *nz_spin;
   GtkSpinButton   *dx_spin;
   GtkSpinButton   *dz_spin;
+  GtkLabel        *extent_unit;
+  GtkLabel        *spacing_unit;
   GtkListBox      *layer_list;
   GtkWidget       *remove_layer_button;
   GtkWidget       *layer_grid;
   GtkSpinButton   *v_top_spin;
   GtkSpinButton   *dvdz_spin;
   GtkSpinButton   *dvdx_spin;
+  GtkLabel        *v_top_unit;
+  GtkLabel        *dvdz_unit;
+  GtkLabel        *dvdx_unit;
   GtkWidget       *obstacle_grid;
   GtkDropDown     *obstacle_kind_dropdown;
   GtkSpinButton   *obstacle_velocity_spin;
+  GtkLabel        *obstacle_velocity_unit;
   GtkLabel        *entry_message;
 
   FrScene         *scene;
@@ -606,15 +612,21 @@ fr_model_panel_class_init (FrModelPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, nz_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, dx_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, dz_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, extent_unit);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, spacing_unit);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, layer_list);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, remove_layer_button);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, layer_grid);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, v_top_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, dvdz_spin);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, dvdx_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, v_top_unit);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, dvdz_unit);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, dvdx_unit);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_grid);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_kind_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_velocity_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrModelPanel, obstacle_velocity_unit);
   gtk_widget_class_bind_template_child (widget_class, FrModelPanel, entry_message);
   gtk_widget_class_bind_template_callback (widget_class, extent_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, nodes_changed_cb);
@@ -685,7 +697,44 @@ fr_model_panel_set_editor (FrModelPanel *self,
   sync_tool (self);
 }
 
+/* Names the fields' units, under their labels: lengths in unit (a scene's
+ * length unit), velocities in unit per second, gradients per second; no
+ * unit with FR_LENGTH_UNIT_NONE.  No field moves. */
+void
+fr_model_panel_set_length_unit (FrModelPanel *self,
+                                FrLengthUnit  unit)
+{
+  g_autofree char *velocity = NULL;
+  const char *length;
+
+  g_return_if_fail (FR_IS_MODEL_PANEL (self));
+  g_return_if_fail (unit < FR_N_LENGTH_UNITS);
+
+  length = fr_length_unit_get_id (unit);
+  velocity = g_strdup_printf ("%s/s", length);
+  fr_panel_show_unit (self->extent_unit, unit, length);
+  fr_panel_show_unit (self->spacing_unit, unit, length);
+  fr_panel_show_unit (self->v_top_unit, unit, velocity);
+  fr_panel_show_unit (self->dvdz_unit, unit, "1/s");
+  fr_panel_show_unit (self->dvdx_unit, unit, "1/s");
+  fr_panel_show_unit (self->obstacle_velocity_unit, unit, velocity);
+}
+
 /* ------------------------------------------------------------- panel helpers */
+
+/* Shows text, a field's unit, in label where the scene has a length unit;
+ * hides label without one. */
+void
+fr_panel_show_unit (GtkLabel     *label,
+                    FrLengthUnit  unit,
+                    const char   *text)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+  g_return_if_fail (text != NULL);
+
+  gtk_label_set_text (label, text);
+  gtk_widget_set_visible (GTK_WIDGET (label), unit != FR_LENGTH_UNIT_NONE);
+}
 
 /* Parses text as a number in [lower, upper].  FALSE with why set when it
  * is no number; TRUE with value clamped, and why saying so, when it is out

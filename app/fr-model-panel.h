@@ -9,7 +9,8 @@
  * scene's API, so every change is an undo step and re-solves live.  With
  * no layer (or obstacle) selected its fields are blank, showing a dash.
  * Its tool buttons show the editor's tool; a message about a value typed
- * goes when another layer, obstacle or model is shown. */
+ * goes when another layer, obstacle or model is shown.  Where the scene
+ * has a length unit, each field's unit is named under its label. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -23,10 +24,12 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (FrModelPanel, fr_model_panel, FR, MODEL_PANEL, GtkWidget)
 
-void fr_model_panel_set_scene  (FrModelPanel *self,
-                                FrScene      *scene);
-void fr_model_panel_set_editor (FrModelPanel *self,
-                                FrEditor     *editor);
+void fr_model_panel_set_scene       (FrModelPanel *self,
+                                     FrScene      *scene);
+void fr_model_panel_set_editor      (FrModelPanel *self,
+                                     FrEditor     *editor);
+void fr_model_panel_set_length_unit (FrModelPanel *self,
+                                     FrLengthUnit  unit);
 
 /* Helpers shared by the side panels (side, fold and model panel). */
 void     fr_panel_guard_entries  (GtkWidget      *panel,
@@ -34,6 +37,9 @@ void     fr_panel_guard_entries  (GtkWidget      *panel,
 void     fr_panel_clear_messages (GtkWidget      *panel,
                                   GtkLabel       *message);
 void     fr_panel_clear_children (GtkWidget      *panel);
+void     fr_panel_show_unit      (GtkLabel       *label,
+                                  FrLengthUnit    unit,
+                                  const char     *text);
 double   fr_panel_spin_value     (GtkSpinButton  *spin,
                                   double          current);
 void     fr_panel_spin_set_blank (GtkSpinButton  *spin,

@@ -147,6 +147,7 @@ static void
 update_grid_label (FrWindow *self)
 {
   const fr_grid *g = fr_scene_get_grid (self->scene);
+  FrLengthUnit unit = fr_scene_get_length_unit (self->scene);
   g_autofree char *text = NULL;
 
   if (!fr_scene_has_model (self->scene))
@@ -154,8 +155,14 @@ update_grid_label (FrWindow *self)
       gtk_label_set_text (self->grid_label, "");
       return;
     }
-  /* Translators: the grid size, e.g. "301 × 151 nodes, spacing 0.01 × 0.01". */
-  text = g_strdup_printf (_("%zu × %zu nodes, spacing %g × %g"), g->nx, g->nz, g->dx, g->dz);
+  if (unit != FR_LENGTH_UNIT_NONE)
+    /* Translators: the grid size with the length unit of the spacing,
+     * e.g. "301 × 151 nodes, spacing 0.01 × 0.01 km". */
+    text = g_strdup_printf (_("%zu × %zu nodes, spacing %g × %g %s"), g->nx, g->nz, g->dx, g->dz,
+                            fr_length_unit_get_id (unit));
+  else
+    /* Translators: the grid size, e.g. "301 × 151 nodes, spacing 0.01 × 0.01". */
+    text = g_strdup_printf (_("%zu × %zu nodes, spacing %g × %g"), g->nx, g->nz, g->dx, g->dz);
   gtk_label_set_text (self->grid_label, text);
 }
 
@@ -639,6 +646,10 @@ display_settings_changed_cb (FrWindow    *self,
       gtk_label_set_width_chars (self->cursor_label,
                                  self->cursor_chars + (unit != FR_LENGTH_UNIT_NONE ? 10 : 0));
       update_cursor_label (self, self->cursor_x, self->cursor_z, self->cursor_inside);
+      /* So do the panels' fields and the grid's spacing. */
+      fr_model_panel_set_length_unit (fr_side_panel_get_model_panel (panel), unit);
+      fr_fold_panel_set_length_unit (self->fold_panel, unit);
+      update_grid_label (self);
     }
 }
 

@@ -1542,5 +1542,173 @@ def t_interval_field_left_as_shown():
 check("fields: visiting Isochrons every without typing changes nothing",
       t_interval_field_left_as_shown)
 
+# ------------------------------------------------------------------ units
+# With a length unit the model and fold panels name each field's unit in a
+# caption under its row's label (Extent and Spacing in km, velocities in
+# km/s, gradients in 1/s, Δ in s; the obstacle's over its field) and the
+# status bar ends the grid's spacing with it; picking m renames them,
+# picking None takes them away, back to the look of a scene without one.
+# The same scene with and without "units", the panel at its top.
+MODEL_UNIT_BOXES = [(866, 283, 925, 397),      # Extent, Nodes, Spacing labels
+                    (866, 557, 975, 671),      # the layer's labels
+                    (1000, 682, 1190, 702)]    # the obstacle heading's row
+FOLD_UNIT_BOXES = [(930, 125, 995, 245),       # F, ψa x, ψa z labels
+                   (930, 325, 1040, 363)]      # Horizons every
+STATUS_ROW = (0, 736, 1200, 752)
+UNIT_NONE_ROW = (1020, 510)                    # the drop-down's rows (70-units-dropdown.png)
+units_seen = {}
+
+
+def status_segments(img):
+    """The status bar's labels as (first, last) ink columns: back end,
+    grid, solve message (18 px apart, words 4 px)."""
+    x0, y0, x1, y1 = STATUS_ROW
+    p = img[y0:y1, x0:x1].astype(int)
+    bg = np.median(p.reshape(-1, 3), axis=0)
+    cols = np.nonzero((np.abs(p - bg).max(axis=-1) > 60).any(axis=0))[0]
+    segs = []
+    for c in cols:
+        if segs and c - segs[-1][1] < 12:
+            segs[-1][1] = c
+        else:
+            segs.append([c, c])
+    return [(a + x0, b + x0) for a, b in segs]
+
+
+def crops(img, boxes):
+    return [img[y0:y1, x0:x1].copy() for x0, y0, x1, y1 in boxes]
+
+
+def scroll_panel_up():
+    xdo("mousemove", 1000, 377)
+    for _ in range(10):
+        xdo("click", 4)
+        time.sleep(0.05)
+    xdo("mousemove", *FRONT_QUIET)
+    time.sleep(0.8)
+
+
+def units_look(a, name):
+    """The panels' label columns in Rays and in Folds mode, and the status
+    bar's grid text (its first and last column)."""
+    xdo("mousemove", *FRONT_QUIET)
+    time.sleep(0.8)
+    rays = screenshot("80-units-%s-rays" % name)
+    click(*FOLDS_BUTTON)
+    a.settle_all()
+    xdo("mousemove", *FRONT_QUIET)
+    time.sleep(1.0)
+    folds = screenshot("81-units-%s-folds" % name)
+    click(*RAYS_BUTTON)
+    a.settle_all()
+    segs = status_segments(rays)
+    return {"model": crops(rays, MODEL_UNIT_BOXES), "fold": crops(folds, FOLD_UNIT_BOXES),
+            "grid": segs[1] if len(segs) > 1 else None}
+
+
+def pick_unit(a, row):
+    scroll_panel_down()
+    click(*UNIT_DROPDOWN)
+    time.sleep(0.4)
+    click(*row)
+    time.sleep(0.6)
+    scroll_panel_up()
+
+
+def t_units_session():
+    plain = os.path.join(OUT, "units-plain.json")
+    with open(SCENE) as f:
+        doc = json.load(f)
+    doc.pop("units", None)
+    with open(plain, "w") as f:
+        json.dump(doc, f, indent=2)
+    doc["units"] = {"length": "km"}
+    km = os.path.join(OUT, "units-km.json")
+    with open(km, "w") as f:
+        json.dump(doc, f, indent=2)
+    a = App(plain, name="units-plain")
+    try:
+        if not a.find_window():
+            return False, "no window for the scene without units"
+        a.settle_all()
+        units_seen["plain"] = units_look(a, "plain")
+    finally:
+        a.quit()
+    b = App(km, name="units-km")
+    try:
+        if not b.find_window():
+            return False, "no window for the km scene"
+        b.settle_all()
+        units_seen["km"] = units_look(b, "km")
+        pick_unit(b, UNIT_M_ROW)
+        units_seen["m"] = units_look(b, "m")
+        pick_unit(b, UNIT_NONE_ROW)
+        units_seen["none"] = units_look(b, "none")
+    finally:
+        b.quit()
+    bad = a.bad_stderr() + b.bad_stderr()
+    return not bad, "%d bad stderr lines\n%s" % (len(bad), "\n".join(bad[:6]))
+
+
+def unit_diffs(x, y):
+    """Pixels that differ between two looks, box by box."""
+    return ([int(np.any(p != q, axis=-1).sum()) for p, q in zip(x["model"], y["model"])],
+            [int(np.any(p != q, axis=-1).sum()) for p, q in zip(x["fold"], y["fold"])])
+
+
+def grid_width(look):
+    return look["grid"][1] - look["grid"][0] if look["grid"] else -1
+
+
+def t_units_km():
+    """A km scene: every caption box differs from the scene without units,
+    and the grid text is longer by " km"."""
+    if not {"plain", "km"} <= set(units_seen):
+        return False, "the scenes above did not open"
+    model, fold = unit_diffs(units_seen["plain"], units_seen["km"])
+    wider = grid_width(units_seen["km"]) - grid_width(units_seen["plain"])
+    ok = min(model) > 20 and min(fold) > 20 and 12 <= wider <= 40
+    return ok, ("pixels differing from no unit: model %s, fold %s; grid text %d px wider "
+                "(%s, was %s)" % (model, fold, wider, units_seen["km"]["grid"],
+                                  units_seen["plain"]["grid"]))
+
+
+def t_units_m():
+    """Picking m: the captions change again (m, m/s; Δ stays in s) and
+    the grid text ends in " m", shorter than " km", longer than none."""
+    if not {"plain", "km", "m"} <= set(units_seen):
+        return False, "the session above did not get this far"
+    model, fold = unit_diffs(units_seen["km"], units_seen["m"])
+    model0, fold0 = unit_diffs(units_seen["plain"], units_seen["m"])
+    w0, wkm, wm = (grid_width(units_seen[k]) for k in ("plain", "km", "m"))
+    # Δ is in s with either unit.
+    ok = (min(model) > 20 and fold[0] > 20 and min(model0) > 20 and min(fold0) > 20 and
+          w0 + 6 <= wm < wkm)
+    return ok, ("pixels differing from km: model %s, fold %s; from no unit: model %s, fold %s; "
+                "grid text %d px (none %d, km %d)" % (model, fold, model0, fold0, wm, w0, wkm))
+
+
+def t_units_none():
+    """Picking None: the panels and the grid text look exactly as in the
+    scene without units."""
+    if not {"plain", "none"} <= set(units_seen):
+        return False, "the session above did not get this far"
+    model, fold = unit_diffs(units_seen["plain"], units_seen["none"])
+    w0, wn = grid_width(units_seen["plain"]), grid_width(units_seen["none"])
+    ok = not any(model) and not any(fold) and wn == w0
+    return ok, ("pixels differing from no unit: model %s, fold %s; grid text %d px, without "
+                "units %d" % (model, fold, wn, w0))
+
+
+for name, fn in [
+    ("units: a scene with and without \"units\" opens, Length unit picked m, then None",
+     t_units_session),
+    ("units: a km scene names km, km/s, 1/s and s under the panels' labels and ends the status "
+     "bar's spacing with km", t_units_km),
+    ("units: picking m in Length unit renames the panels' units and the spacing's", t_units_m),
+    ("units: picking None takes the panels' units and the spacing's away", t_units_none),
+]:
+    check(name, fn)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
