@@ -367,6 +367,49 @@ fr_export_result (FrExportKind   kind,
   return FALSE;
 }
 
+/* The file an export chosen as path writes: path itself when it ends in
+ * the export's suffix, else path with the suffix added (as Save As adds
+ * .json).  A name ending in another export's suffix (T.npy for the .vti
+ * export) is refused: the file was written in the format chosen, whatever
+ * its name said, and np.load called VTK XML "pickled data".  So is adding
+ * the suffix onto a file that exists, which the chooser did not ask about. */
+char *
+fr_export_file_for (FrExportKind   kind,
+                    const char    *path,
+                    GError       **error)
+{
+  static const char *known[] = { ".png", ".npy", ".vti", ".vtp", ".csv", ".svg", ".pdf" };
+  const char *suffix = fr_export_suffix (kind);
+  g_autofree char *base = g_path_get_basename (path);
+  const char *dot = strrchr (base, '.');
+  char *with;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_str_has_suffix (path, suffix) ||
+      (dot != NULL && g_ascii_strcasecmp (dot, suffix) == 0))
+    return g_strdup (path);
+  for (guint i = 0; dot != NULL && i < G_N_ELEMENTS (known); i++)
+    if (g_ascii_strcasecmp (dot, known[i]) == 0)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                     _("“%s” ends in %s, but this export writes a %s file: name it with %s, "
+                       "or choose the export that writes %s"), base, known[i], suffix, suffix,
+                     known[i]);
+        return NULL;
+      }
+  with = g_strconcat (path, suffix, NULL);
+  if (g_file_test (with, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   _("Exports of this kind end in %s, and %s already exists; type its name with "
+                     "%s to replace it, or choose another"), suffix, with, suffix);
+      g_free (with);
+      return NULL;
+    }
+  return with;
+}
+
 /* The file name suffix of an export, with its dot. */
 const char *
 fr_export_suffix (FrExportKind kind)

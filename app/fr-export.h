@@ -51,6 +51,9 @@ gboolean  fr_export_result       (FrExportKind      kind,
                                   const char       *path,
                                   GError          **error);
 const char *fr_export_suffix     (FrExportKind      kind);
+char     *fr_export_file_for     (FrExportKind      kind,
+                                  const char       *path,
+                                  GError          **error);
 void      fr_export_chooser_setup (GtkFileChooser   *chooser,
                                   FrExportKind      kind,
                                   const char       *scene_path,

@@ -604,12 +604,59 @@ fr_fold_state_get_arrow_base (FrFoldState *self,
   *z = self->arrow_z;
 }
 
+/* The box the bundled horizons are drawn in: the three-layer model's
+ * 3 × 1.5 (km). */
+#define EXAMPLE_WIDTH  3.0
+#define EXAMPLE_DEPTH  1.5
+
+static gboolean load_horizon (FrFoldState *self, const char *path, const double *fit,
+                              GError **error);
+
 /* Reads a horizon polyline from CSV (a header `x,z`, one point per line,
  * as fr-csv reads receivers). */
 gboolean
 fr_fold_state_load_horizon_csv (FrFoldState  *self,
                                 const char   *path,
                                 GError      **error)
+{
+  return load_horizon (self, path, NULL, error);
+}
+
+/* Loads a bundled horizon (NAME.csv of data/fold) fitted to the model
+ * [x0, x1] × [z0, z1]: they are drawn across a 3 × 1.5 km model, and taken
+ * as they are they lay outside a model in metres, or elsewhere, which
+ * then folded nothing to see. */
+gboolean
+fr_fold_state_load_example (FrFoldState  *self,
+                            const char   *name,
+                            double        x0,
+                            double        z0,
+                            double        x1,
+                            double        z1,
+                            GError      **error)
+{
+  g_autofree char *path = NULL;
+  const double fit[4] = { x0, z0, (x1 - x0) / EXAMPLE_WIDTH, (z1 - z0) / EXAMPLE_DEPTH };
+
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if ((path = fr_fold_state_find_example (name)) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("The bundled horizon “%s” is not installed"), name);
+      return FALSE;
+    }
+  return load_horizon (self, path, x1 > x0 && z1 > z0 ? fit : NULL, error);
+}
+
+/* The CSV horizon at path; fit (x0, z0, sx, sz) maps a point to
+ * (x0 + sx·x, z0 + sz·z) when not NULL. */
+static gboolean
+load_horizon (FrFoldState  *self,
+              const char   *path,
+              const double *fit,
+              GError      **error)
 {
   fr_points pts = { 0 };
   fr_error err = { 0 };
@@ -635,6 +682,11 @@ fr_fold_state_load_horizon_csv (FrFoldState  *self,
     {
       FrPoint p = { pts.xyz[2 * i], pts.xyz[2 * i + 1] };
 
+      if (fit != NULL)
+        {
+          p.x = fit[0] + fit[2] * p.x;
+          p.z = fit[1] + fit[3] * p.z;
+        }
       g_array_append_val (points, p);
     }
   fr_points_clear (&pts);

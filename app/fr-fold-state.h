@@ -97,6 +97,13 @@ gboolean       fr_fold_state_load_horizon_csv (FrFoldState    *self,
                                                const char     *path,
                                                GError        **error);
 char          *fr_fold_state_find_example     (const char     *name);
+gboolean       fr_fold_state_load_example     (FrFoldState    *self,
+                                               const char     *name,
+                                               double          x0,
+                                               double          z0,
+                                               double          x1,
+                                               double          z1,
+                                               GError        **error);
 FrJob         *fr_fold_state_make_job         (FrFoldState    *self,
                                                FrScene        *scene);
 FrUndo        *fr_fold_state_get_undo         (FrFoldState    *self);

@@ -879,17 +879,21 @@ export_response_cb (GtkNativeDialog *chooser,
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autofree char *target = NULL;
+      g_autoptr(GError) error = NULL;
       FrExportKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (chooser), "kind"));
       int scale = fr_export_chooser_get_scale (GTK_FILE_CHOOSER (chooser), kind);
 
       if (path == NULL)
-        {
-          g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                                                         _("Only local files can be written"));
-          fr_window_show_error (self, _("Could not export"), error);
-        }
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                     _("Only local files can be written"));
+      /* The name says the format: the export's own suffix, added if need be. */
       else
-        fr_window_export_async (self, kind, path, scale, NULL, export_done_cb, NULL);
+        target = fr_export_file_for (kind, path, &error);
+      if (target == NULL)
+        fr_window_show_error (self, _("Could not export"), error);
+      else
+        fr_window_export_async (self, kind, target, scale, NULL, export_done_cb, NULL);
     }
   if (self->chooser == chooser)
     g_clear_object (&self->chooser);
@@ -1715,17 +1719,12 @@ fr_window_load_fold_example (FrWindow    *self,
                              const char  *name,
                              GError     **error)
 {
-  g_autofree char *path = NULL;
+  double x0 = 0.0, z0 = 0.0, x1 = 0.0, z1 = 0.0;
 
   g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  path = fr_fold_state_find_example (name);
-  if (path == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("The bundled horizon “%s” is not installed"), name);
-      return FALSE;
-    }
-  return fr_fold_state_load_horizon_csv (self->fold, path, error);
+  if (fr_scene_has_model (self->scene))
+    fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  return fr_fold_state_load_example (self->fold, name, x0, z0, x1, z1, error);
 }

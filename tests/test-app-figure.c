@@ -1299,6 +1299,44 @@ test_figure_units (void)
   g_rmdir (dir);
 }
 
+/* The file an export writes: its own suffix kept, added when missing
+ * (unless that would replace a file nobody asked about), and a name with
+ * another export's suffix refused: T.npy chosen for the .vti export was
+ * written as VTK XML under the .npy name. */
+static void
+test_export_file_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *taken = g_build_filename (dir, "taken.vti", NULL);
+  g_autofree char *taken_stem = g_build_filename (dir, "taken", NULL);
+  g_autoptr(GError) error = NULL;
+  char *f;
+
+  f = fr_export_file_for (FR_EXPORT_TIME_VTI, "/x/T.vti", &error);
+  g_assert_cmpstr (f, ==, "/x/T.vti");
+  g_free (f);
+  f = fr_export_file_for (FR_EXPORT_TIME_NPY, "/x/T.NPY", &error);
+  g_assert_cmpstr (f, ==, "/x/T.NPY");
+  g_free (f);
+  f = fr_export_file_for (FR_EXPORT_FIGURE_PDF, "/x/section.v2", &error);
+  g_assert_cmpstr (f, ==, "/x/section.v2.pdf");
+  g_free (f);
+  g_assert_no_error (error);
+
+  g_assert_null (fr_export_file_for (FR_EXPORT_TIME_VTI, "/x/T.npy", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME);
+  g_assert_nonnull (strstr (error->message, "“T.npy” ends in .npy, but this export writes a .vti file"));
+  g_clear_error (&error);
+  g_assert_null (fr_export_file_for (FR_EXPORT_RAYS_CSV, "/x/rays.vtp", &error));
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (taken, "", 0, NULL));
+  g_assert_null (fr_export_file_for (FR_EXPORT_VELOCITY_VTI, taken_stem, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_unlink (taken);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1314,5 +1352,6 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/wide-z-labels", test_figure_wide_z_labels);
   g_test_add_func ("/figure/cropped", test_figure_cropped);
   g_test_add_func ("/figure/units", test_figure_units);
+  g_test_add_func ("/figure/export-file-names", test_export_file_names);
   return g_test_run ();
 }

@@ -396,6 +396,52 @@ test_fold_psi_given (void)
   g_assert_finalize_object (fold);
 }
 
+/* The bundled horizons are drawn across the 3 × 1.5 km three-layer model;
+ * loaded into another model they are fitted to it (taken as they were,
+ * they lay outside a model in metres, and Folds mode showed nothing). */
+static void
+test_fold_example_fitted (void)
+{
+  FrFoldState *fold = fr_fold_state_new ();
+  const FrPoint *p;
+  guint n;
+  double lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE, zlo = G_MAXDOUBLE, zhi = -G_MAXDOUBLE;
+  g_autofree double *kx = NULL;
+
+  /* In the drawing's own box: the points as written. */
+  g_assert_true (fr_fold_state_load_example (fold, "anticline-syncline", 0.0, 0.0, 3.0, 1.5, NULL));
+  p = fr_fold_state_get_horizon (fold, &n);
+  g_assert_cmpuint (n, >=, 10);
+  g_assert_cmpfloat (p[0].x, ==, 0.0);
+  g_assert_cmpfloat (p[0].z, ==, 0.8);
+  g_assert_cmpfloat (p[n - 1].x, ==, 3.0);
+  kx = g_new (double, n);
+  for (guint i = 0; i < n; i++)
+    kx[i] = p[i].z;
+
+  /* A model in metres from (1000, 200) to (2500, 800): across it, at the
+   * same fraction of its depth. */
+  g_assert_true (fr_fold_state_load_example (fold, "anticline-syncline", 1000.0, 200.0, 2500.0,
+                                             800.0, NULL));
+  p = fr_fold_state_get_horizon (fold, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      lo = MIN (lo, p[i].x);
+      hi = MAX (hi, p[i].x);
+      zlo = MIN (zlo, p[i].z);
+      zhi = MAX (zhi, p[i].z);
+      g_assert_cmpfloat (fabs (p[i].z - (200.0 + kx[i] * 600.0 / 1.5)), <, 1e-9);
+    }
+  g_assert_cmpfloat (fabs (lo - 1000.0), <, 1e-9);
+  g_assert_cmpfloat (fabs (hi - 2500.0), <, 1e-9);
+  g_assert_cmpfloat (zlo, >, 200.0);
+  g_assert_cmpfloat (zhi, <, 800.0);
+  g_assert_true (fr_fold_state_has_own_horizon (fold));
+
+  g_assert_false (fr_fold_state_load_example (fold, "no-such-horizon", 0.0, 0.0, 3.0, 1.5, NULL));
+  g_assert_finalize_object (fold);
+}
+
 /* The display settings are no undo step (the window marks the scene
  * modified, nothing else), so only their file form is the app's to test
  * here: the colour maps a scene may name are exactly fr-colormap's.  The
@@ -515,6 +561,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/fold-reset", test_fold_reset);
   g_test_add_func ("/app/undo/fold-own-horizon", test_fold_own_horizon);
   g_test_add_func ("/app/undo/fold-psi-given", test_fold_psi_given);
+  g_test_add_func ("/app/undo/fold-example-fitted", test_fold_example_fitted);
   g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   return g_test_run ();
 }
