@@ -46,12 +46,33 @@ typedef struct
   FrResult *result;
 } Delivery;
 
+/* $FOLDRAY_DEBUG_SOLVE_DELAY_MS: every solve starts that much later, so
+ * that the GUI tests can act while one runs (a real solve is too quick on
+ * one machine, or too slow on another, to be timed). */
+static guint
+debug_delay_ms (void)
+{
+  static gsize once = 0;
+  static guint ms = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      const char *v = g_getenv ("FOLDRAY_DEBUG_SOLVE_DELAY_MS");
+
+      ms = v != NULL ? (guint) MIN (g_ascii_strtoull (v, NULL, 10), 60000) : 0;
+      g_once_init_leave (&once, 1);
+    }
+  return ms;
+}
+
 static FrResult *
 default_solve (FrJob           *job,
                const fr_cancel *cancel,
                gboolean        *cancelled,
                gpointer         user_data)
 {
+  for (guint t = 0; t < debug_delay_ms () && !fr_cancel_raised (cancel); t += 10)
+    g_usleep (10 * 1000);
   return fr_job_run (job, cancel, cancelled);
 }
 

@@ -42,6 +42,9 @@ struct _FrWindow
   GtkLabel             *grid_label;
   GtkLabel             *solve_label;
   GtkWidget            *failure_bar;
+  GtkWidget            *model_bar;      /* fr_scene_get_velocity_warning */
+  GtkLabel             *model_label;
+  GPtrArray            *pending_exports;  /* PendingExport: waiting for the solve */
   GtkLabel             *failure_label;
   GtkLabel             *cursor_label;
   int                   cursor_chars;    /* its width without units, from the template */
@@ -63,6 +66,27 @@ struct _FrWindow
   gboolean              fold_mode;
   gboolean              edited_beside_undo; /* saved settings changed since the save */
 };
+
+/* An export waiting for the solve of the scene as it is now. */
+typedef struct
+{
+  GTask        *task;
+  FrExportKind  kind;
+  char         *path;
+  int           scale;
+} PendingExport;
+
+static void
+pending_export_free (gpointer data)
+{
+  PendingExport *pe = data;
+
+  g_clear_object (&pe->task);
+  g_free (pe->path);
+  g_free (pe);
+}
+
+static void flush_pending_exports (FrWindow *self);
 
 G_DEFINE_FINAL_TYPE (FrWindow, fr_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -501,6 +525,15 @@ scene_changed_cb (FrWindow *self,
     }
   if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY))
     request_solve (self);
+  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_VELOCITY))
+    {
+      const char *warning = fr_scene_get_velocity_warning (self->scene);
+
+      gtk_label_set_text (self->model_label, warning != NULL ? warning : "");
+      gtk_widget_set_visible (self->model_bar, warning != NULL);
+      if (warning != NULL)
+        log_line (self, "model warning %s", warning);
+    }
   if (what & FR_SCENE_CHANGED_VELOCITY)
     undo_state_cb (self, NULL, NULL);
   if (self->session != NULL &&
@@ -563,6 +596,7 @@ solver_result_cb (FrWindow       *self,
 
   if (self->solve_deferred)
     submit_job (self);
+  flush_pending_exports (self);
 }
 
 static void
@@ -866,7 +900,9 @@ export_done_cb (GObject      *object,
   FrWindow *self = FR_WINDOW (object);
   g_autoptr(GError) error = NULL;
 
-  if (!fr_window_export_finish (self, result, &error))
+  /* Cancelled: the window closed before the solve it waited for. */
+  if (!fr_window_export_finish (self, result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     fr_window_show_error (self, _("Could not export"), error);
 }
 
@@ -897,6 +933,65 @@ export_response_cb (GtkNativeDialog *chooser,
     }
   if (self->chooser == chooser)
     g_clear_object (&self->chooser);
+}
+
+/* A field's value, once taken (Enter, focus out, its buttons), is the
+ * model's: Ctrl+Z then undoes the edit it made.  The field's own text
+ * took Ctrl+Z first and turned "-2" back into "-", while the model kept
+ * −2.  So each spin button remembers the text it showed when its value
+ * was last taken or when it got the focus; while it still shows that,
+ * nothing is being typed, and Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y go to the
+ * window.  Text being typed keeps the field's own undo. */
+static void
+remember_taken_text (GtkSpinButton *spin)
+{
+  g_object_set_data_full (G_OBJECT (spin), "fr-taken-text",
+                          g_strdup (gtk_editable_get_text (GTK_EDITABLE (spin))), g_free);
+}
+
+static void
+field_focus_enter_cb (GtkEventControllerFocus *focus,
+                      gpointer                 user_data)
+{
+  remember_taken_text (GTK_SPIN_BUTTON (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (focus))));
+}
+
+static void
+watch_fields (GtkWidget *widget)
+{
+  if (GTK_IS_SPIN_BUTTON (widget))
+    {
+      GtkEventController *focus = gtk_event_controller_focus_new ();
+
+      g_signal_connect_after (widget, "value-changed", G_CALLBACK (remember_taken_text), NULL);
+      g_signal_connect (focus, "enter", G_CALLBACK (field_focus_enter_cb), NULL);
+      gtk_widget_add_controller (widget, focus);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    watch_fields (c);
+}
+
+static gboolean
+undo_key_cb (GtkEventControllerKey *keys,
+             guint                  keyval,
+             guint                  keycode,
+             GdkModifierType        state,
+             FrWindow              *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GtkWidget *spin = focus != NULL ? gtk_widget_get_ancestor (focus, GTK_TYPE_SPIN_BUTTON) : NULL;
+  const char *taken;
+  gboolean shift = (state & GDK_SHIFT_MASK) != 0;
+
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != GDK_CONTROL_MASK || spin == NULL ||
+      !(keyval == GDK_KEY_z || keyval == GDK_KEY_Z || keyval == GDK_KEY_y))
+    return FALSE;
+  taken = g_object_get_data (G_OBJECT (spin), "fr-taken-text");
+  if (taken == NULL || g_strcmp0 (taken, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
+    return FALSE;   /* typing: the field's own undo */
+  gtk_widget_activate_action (GTK_WIDGET (self), keyval == GDK_KEY_y || shift ? "win.redo" : "win.undo",
+                              NULL);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ actions */
@@ -1153,6 +1248,15 @@ fr_window_dispose (GObject *object)
 
   g_clear_object (&self->session);
   g_clear_handle_id (&self->solve_idle_id, g_source_remove);
+  if (self->pending_exports != NULL)
+    {
+      g_autoptr(GPtrArray) left = g_steal_pointer (&self->pending_exports);
+
+      for (guint i = 0; i < left->len; i++)
+        g_task_return_new_error (((PendingExport *) g_ptr_array_index (left, i))->task,
+                                 G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                 _("The window closed before the solve finished"));
+    }
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);
@@ -1208,6 +1312,8 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrWindow, grid_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, solve_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, failure_bar);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, model_bar);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, model_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, failure_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, cursor_label);
 
@@ -1249,6 +1355,7 @@ fr_window_init (FrWindow *self)
   const char *log_path = g_getenv ("FOLDRAY_DEBUG_FRAMES");
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->pending_exports = g_ptr_array_new_with_free_func (pending_export_free);
 
   if (log_path != NULL && *log_path != '\0')
     {
@@ -1283,6 +1390,15 @@ fr_window_init (FrWindow *self)
                            G_CALLBACK (settings_edited_cb), self, G_CONNECT_SWAPPED);
 
   self->cursor_chars = gtk_label_get_width_chars (self->cursor_label);
+  watch_fields (GTK_WIDGET (self->side_panel));
+  watch_fields (GTK_WIDGET (self->fold_panel));
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect_object (keys, "key-pressed", G_CALLBACK (undo_key_cb), self, 0);
+    gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  }
   fr_canvas_set_scene (self->canvas, self->scene);
   fr_editor_set_scene (self->editor, self->scene);
   fr_model_panel_set_scene (fr_side_panel_get_model_panel (self->side_panel), self->scene);
@@ -1580,25 +1696,27 @@ picture_rendered_cb (GObject      *object,
   cairo_surface_destroy (surface);
 }
 
-/* Writes an export to path; for the picture, scale multiplies the canvas
- * size.  Every writer is atomic. */
-void
-fr_window_export_async (FrWindow            *self,
-                        FrExportKind         kind,
-                        const char          *path,
-                        int                  scale,
-                        GCancellable        *cancellable,
-                        GAsyncReadyCallback  callback,
-                        gpointer             user_data)
+/* Whether the canvas's result is that of the scene as it is now: the
+ * newest job's, with no solve running, deferred or asked for.  During an
+ * edit the canvas keeps the previous result until the next arrives. */
+static gboolean
+result_is_current (FrWindow *self)
 {
-  g_autoptr(GTask) task = NULL;
+  FrResult *r = fr_canvas_get_result (self->canvas);
+
+  return r != NULL && self->solve_idle_id == 0 && !self->solve_deferred &&
+         !fr_solver_thread_is_busy (self->solver) &&
+         r->serial == fr_solver_thread_get_latest_serial (self->solver);
+}
+
+static void
+export_now (FrWindow     *self,
+            GTask        *task,
+            FrExportKind  kind,
+            const char   *path,
+            int           scale)
+{
   GError *error = NULL;
-
-  g_return_if_fail (FR_IS_WINDOW (self));
-  g_return_if_fail (path != NULL);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, fr_window_export_async);
 
   if (kind == FR_EXPORT_PICTURE)
     {
@@ -1606,11 +1724,13 @@ fr_window_export_async (FrWindow            *self,
       ExportData *ed = g_new0 (ExportData, 1);
 
       ed->path = g_strdup (path);
-      ed->scale = CLAMP (scale, 1, 8);
+      /* In device pixels: at a scale factor of 2 the canvas size is twice
+       * its size in GTK's units (the export was half the screen's). */
+      ed->scale = CLAMP (scale, 1, 8) * MAX (1, gtk_widget_get_scale_factor (GTK_WIDGET (self->canvas)));
       g_task_set_task_data (task, ed, export_data_free);
       fr_canvas_render_async (self->canvas, (int) view->width * ed->scale,
-                              (int) view->height * ed->scale, cancellable,
-                              picture_rendered_cb, g_steal_pointer (&task));
+                              (int) view->height * ed->scale, g_task_get_cancellable (task),
+                              picture_rendered_cb, g_object_ref (task));
       return;
     }
 
@@ -1645,6 +1765,61 @@ fr_window_export_async (FrWindow            *self,
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
+}
+
+/* Runs the exports that waited, once the result is the scene's own. */
+static void
+flush_pending_exports (FrWindow *self)
+{
+  g_autoptr(GPtrArray) due = NULL;
+
+  if (self->pending_exports->len == 0 || !result_is_current (self))
+    return;
+  due = g_steal_pointer (&self->pending_exports);
+  self->pending_exports = g_ptr_array_new_with_free_func (pending_export_free);
+  for (guint i = 0; i < due->len; i++)
+    {
+      PendingExport *pe = g_ptr_array_index (due, i);
+
+      export_now (self, pe->task, pe->kind, pe->path, pe->scale);
+    }
+}
+
+/* Writes an export to path; for the picture, scale multiplies the canvas
+ * size.  Every writer is atomic.  What comes from the solve (all but the
+ * velocity) is written once the solve of the scene as it is now has
+ * finished: an export during a re-solve wrote the previous model's
+ * traveltimes beside the new velocities, without a word. */
+void
+fr_window_export_async (FrWindow            *self,
+                        FrExportKind         kind,
+                        const char          *path,
+                        int                  scale,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (FR_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fr_window_export_async);
+  if (kind != FR_EXPORT_VELOCITY_NPY && kind != FR_EXPORT_VELOCITY_VTI &&
+      fr_scene_has_model (self->scene) && !result_is_current (self))
+    {
+      PendingExport *pe = g_new0 (PendingExport, 1);
+
+      pe->task = g_steal_pointer (&task);
+      pe->kind = kind;
+      pe->path = g_strdup (path);
+      pe->scale = scale;
+      g_ptr_array_add (self->pending_exports, pe);
+      log_line (self, "export waits kind=%d", (int) kind);
+      return;
+    }
+  export_now (self, task, kind, path, scale);
 }
 
 gboolean
@@ -1713,7 +1888,8 @@ fr_window_get_fold_state (FrWindow *self)
   return self->fold;
 }
 
-/* Loads a bundled horizon (data/fold/NAME.csv) as the starting horizon. */
+/* Loads a bundled horizon (data/fold/NAME.csv) as the starting horizon,
+ * fitted to the model (fr_fold_state_load_example). */
 gboolean
 fr_window_load_fold_example (FrWindow    *self,
                              const char  *name,

@@ -430,5 +430,76 @@ def run_cli_check(path):
 check("editor: a double-click beside a steep segment adds a node on it, between its ends",
       t_insert_beside_steep_segment)
 
+DVDZ_ENTRY = (1045, 614)
+
+
+def t_gradient_to_zero_warned():
+    """A layer whose gradient takes its velocity to 0 (dv/dz = −20 under
+    an interface at about 0.1–0.5 km) is said in a bar over the canvas's
+    foot (its cells were clamped to 1e-6 without a word); a dv/dz of 0
+    typed into the field takes the bar away."""
+    path = os.path.join(OUT, "negative-gradient.json")
+    with open(SCENE) as f:
+        scene = json.load(f)
+    scene["layers"][1]["dvdz"] = -20
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    a = App(path, name="negative-gradient")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        x0, y0, x1, y1 = a.canvas_box()
+        foot = (slice(y1 - 40, y1 - 16), slice(x0 + 20, x1 - 20))
+        warned = quiet_shot("40-gradient-warned").astype(int)[foot].mean()
+        said = [l for l in a.lines() if " model warning " in l]
+        click(*LAYER_ROWS[2])
+        job = a.last_job()
+        type_into(*DVDZ_ENTRY, "0")
+        a.wait_job(job)
+        fixed = quiet_shot("41-gradient-fixed").astype(int)[foot].mean()
+    finally:
+        a.quit()
+    ok = (warned > 150 and fixed < 80 and len(said) == 1 and
+          "Layer 2’s gradient takes its velocity to 0 or below" in said[0])
+    return ok, ("mean brightness of the canvas's foot: %.0f warned, %.0f after dv/dz 0; log %s"
+                % (warned, fixed, said))
+
+
+check("editor: a gradient taking a layer's velocity to 0 is said in a bar, gone once fixed",
+      t_gradient_to_zero_warned)
+
+
+def t_ctrl_z_after_field():
+    """Ctrl+Z with the focus still in a field whose value was taken
+    (Enter) undoes the edit: the field's own text history took it and
+    showed "-" while the model kept dv/dz −2."""
+    path = os.path.join(OUT, "field-undo.json")
+    shutil.copy(SCENE, path)
+    with open(SCENE) as f:
+        before = json.load(f)["layers"][1]["dvdz"]
+    a = App(path, name="field-undo")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        click(*LAYER_ROWS[2])
+        job = a.last_job()
+        type_into(*DVDZ_ENTRY, "-2")
+        a.wait_job(job)
+        job = a.last_job()
+        xdo("key", "ctrl+z")                  # the focus is still in dv/dz
+        a.wait_job(job)
+        undone = a.title()
+        saved = saved_scene(a, path)
+    finally:
+        a.quit()
+    got = saved["layers"][1]["dvdz"]
+    return (got == before and not undone.startswith("• "),
+            "dv/dz saved after Ctrl+Z: %r (was %r); title after Ctrl+Z %r" % (got, before, undone))
+
+
+check("editor: Ctrl+Z in a field after Enter undoes the field's edit", t_ctrl_z_after_field)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

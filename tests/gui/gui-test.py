@@ -249,6 +249,24 @@ def t_export_png():
     return ok_size and colours > 50 and rays > 50, "%dx%d, %d colours, %d ray pixels" % (w, h, colours, rays)
 
 
+def t_export_png_hidpi():
+    """At a scale factor of 2 the canvas-size picture has the canvas's
+    device pixels, twice its size in GTK's units (it had half the
+    resolution on screen)."""
+    d = os.path.join(OUT, "export-hidpi")
+    shutil.rmtree(d, ignore_errors=True)
+    a = App("--geometry", "600x380", "--source", "1.5,0", "--export-on-idle", d, name="export-hidpi",
+            env={"GDK_SCALE": "2"})
+    rc = a.wait_exit()
+    if rc != 0:
+        return False, "exit %s" % rc
+    v = a.view()
+    img = read_png(os.path.join(d, "canvas.png"))
+    h, w, _ = img.shape
+    return ((w, h) == (2 * int(v["w"]), 2 * int(v["h"])),
+            "canvas %d × %d in GTK's units, picture %d × %d" % (v["w"], v["h"], w, h))
+
+
 def t_export_npy():
     T = np.load(os.path.join(EXPORT_DIR, "T.npy"))
     V = np.load(os.path.join(EXPORT_DIR, "velocity.npy"))
@@ -286,6 +304,7 @@ def t_export_vti():
 for name, fn in [
     ("--export-on-idle writes every export and quits", t_export_runs),
     ("exported PNG has the canvas size and shows the field and rays", t_export_png),
+    ("at a scale factor of 2 the PNG has the canvas's device pixels", t_export_png_hidpi),
     ("exported T.npy and velocity.npy read back", t_export_npy),
     ("exported .vti, .vtp and rays CSV are valid", t_export_vti),
 ]:
@@ -1432,6 +1451,46 @@ def t_files_changed_on_disk():
             % (asked, kept, still, asked_again, saved, n, n0, quiet, plain))
 
 
+EXPORT_BUTTON = (978, 27)
+
+
+def t_files_export_waits_for_solve():
+    """Traveltimes exported while the edit's solve runs are the edited
+    scene's: the export waits for it (the previous scene's T was written
+    beside the new velocities, without a word).  Every solve starts 3 s
+    late (FOLDRAY_DEBUG_SOLVE_DELAY_MS), so the export is asked for while
+    it runs; the T written has 0 at the source just placed."""
+    s10 = files_scene("s10.json")
+    out = os.path.join(FILES, "during-T.npy")
+    a = App(s10, name="files-export-waits", env=dict(FILES_ENV, FOLDRAY_DEBUG_SOLVE_DELAY_MS="3000"))
+    try:
+        if not a.find_window(name="s10.json"):
+            return False, "no window"
+        settle_all(a, timeout=60)
+        place_source(a, 2.0, 0.6)
+        click_at(a, EXPORT_BUTTON)
+        time.sleep(0.5)
+        xdo("key", "t")                       # _Traveltimes (.npy)…
+        shown = wait_for(lambda: window_shown("Export"), timeout=5.0)
+        time.sleep(0.5)
+        xdo("key", "ctrl+a")
+        xdo("type", out)
+        xdo("key", "Return")
+        asked = time.time()
+        written = wait_for(lambda: os.path.exists(out), timeout=30.0)
+        waited = any(" export waits" in l for l in a.lines())
+        took = time.time() - asked
+    finally:
+        a.quit()
+    if not written:
+        return False, "chooser shown %s; no %s written" % (shown, out)
+    T = np.load(out)
+    t_source = float(T[60, 200])
+    return (shown and waited and t_source == 0.0,
+            "chooser shown %s; the export waited for the solve %s (written %.1f s after Enter); "
+            "T at the new source (2, 0.6) %g" % (shown, waited, took, t_source))
+
+
 for name, fn in [
     ("files: a click places a source, the title shows • and an autosave follows", t_files_click_modifies),
     ("files: Ctrl+S twice writes the scene's file both times and keeps its name", t_files_save_twice),
@@ -1447,6 +1506,7 @@ for name, fn in [
      t_files_recovery_by_lock),
     ("files: SIGTERM right after an edit autosaves it before quitting", t_files_sigterm_autosaves),
     ("files: Ctrl+S asks before replacing a scene another program rewrote", t_files_changed_on_disk),
+    ("files: traveltimes exported during a solve are the edited scene's", t_files_export_waits_for_solve),
     ("files: Save As adds .json to a name without it, and replaces nothing unasked", t_files_save_as_adds_json),
     ("files: Save As proposes the scene's own folder and name", t_files_save_as_proposes_own_file),
 ]:
