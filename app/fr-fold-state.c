@@ -369,6 +369,22 @@ fr_fold_state_get_arrow_scale_speed (FrFoldState *self)
   return self->speed_from_grid ? self->grid_min_speed : self->speed_const;
 }
 
+/* Stores ψa; a new value wants a solve, and the panel shows either. */
+static void
+store_psi_a (FrFoldState *self,
+             double       ax,
+             double       az)
+{
+  if (ax != self->psi_a[0] || az != self->psi_a[1])
+    {
+      self->psi_a[0] = ax;
+      self->psi_a[1] = az;
+      emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+    }
+  else
+    emit_changed (self, FR_FOLD_CHANGED_PARAMS);
+}
+
 /* Sets ψa as the user edits it (the arrow, the fields), scaled down onto
  * |ψa| = the limit, FR_FOLD_PSI_MARGIN · F, when beyond it: the margin
  * keeps a drag away from |ψa| = F, where the front stops upwind and the
@@ -391,14 +407,7 @@ fr_fold_state_set_psi_a (FrFoldState *self,
       ax *= limit / len;
       az *= limit / len;
     }
-  if (ax != self->psi_a[0] || az != self->psi_a[1])
-    {
-      self->psi_a[0] = ax;
-      self->psi_a[1] = az;
-      emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
-    }
-  else
-    emit_changed (self, FR_FOLD_CHANGED_PARAMS);
+  store_psi_a (self, ax, az);
   return self->psi_clamped;
 }
 
@@ -418,14 +427,7 @@ fr_fold_state_set_psi_a_given (FrFoldState *self,
   if (!(hypot (ax, az) < fr_fold_state_get_arrow_scale_speed (self)))
     return fr_fold_state_set_psi_a (self, ax, az);
   self->psi_clamped = FALSE;
-  if (ax != self->psi_a[0] || az != self->psi_a[1])
-    {
-      self->psi_a[0] = ax;
-      self->psi_a[1] = az;
-      emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
-    }
-  else
-    emit_changed (self, FR_FOLD_CHANGED_PARAMS);
+  store_psi_a (self, ax, az);
   return FALSE;
 }
 

@@ -138,6 +138,17 @@ full_doc (const char *dir)
   return doc;
 }
 
+/* Puts an environment variable back as it was (NULL: unset). */
+static void
+restore_env (const char *name,
+             const char *was)
+{
+  if (was != NULL)
+    g_setenv (name, was, TRUE);
+  else
+    g_unsetenv (name);
+}
+
 static char *
 read_text (const char *path)
 {
@@ -1351,10 +1362,7 @@ test_cli (void)
                             "--horizon %s --psi-a 0.3,-0.1 --method solas --backend cpu --out %s",
                             g->nx, g->nz, g->dx, g->dz, g->x0, g->z0, hcsv, t2);
     run_cli (args, &out, &err, &status);
-    if (omp_threads != NULL)
-      g_setenv ("OMP_NUM_THREADS", omp_threads, TRUE);
-    else
-      g_unsetenv ("OMP_NUM_THREADS");
+    restore_env ("OMP_NUM_THREADS", omp_threads);
     g_assert_cmpint (status, ==, 0);
     g_clear_pointer (&out, g_free);
     g_clear_pointer (&err, g_free);
@@ -1391,10 +1399,7 @@ test_cli (void)
                               "--receivers %s --rays-out %s",
                               g->nx, g->nz, g->dx, g->dz, g->x0, g->z0, hcsv, t2, rcsv, r2);
       run_cli (args, &out, &err, &status);
-      if (omp_threads != NULL)
-        g_setenv ("OMP_NUM_THREADS", omp_threads, TRUE);
-      else
-        g_unsetenv ("OMP_NUM_THREADS");
+      restore_env ("OMP_NUM_THREADS", omp_threads);
       g_assert_cmpint (status, ==, 0);
       g_clear_pointer (&out, g_free);
       g_clear_pointer (&err, g_free);
