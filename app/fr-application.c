@@ -611,6 +611,9 @@ fr_application_startup (GApplication *app)
     { "win.zoom-in",           { "<Control>plus", "<Control>equal", NULL } },
     { "win.zoom-out",          { "<Control>minus", NULL } },
     { "win.zoom-fit",          { "<Control>0", NULL } },
+    /* The header's Rays | Folds switch, from the keyboard. */
+    { "win.mode('rays')",      { "<Control>1", NULL } },
+    { "win.mode('folds')",     { "<Control>2", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 

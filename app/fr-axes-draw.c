@@ -203,7 +203,9 @@ visible_range (const FrView *view,
 }
 
 /* The step between an axis's ticks over [v0, v1]: a round one, at most
- * one tick per 90 (x) or 50 (z) pixels of the axis. */
+ * one tick per 90 (x) or 50 (z) pixels of the axis, and yet at least two
+ * ticks where a rounder step left one (a 200–800 m depth axis in a
+ * figure was labelled 500 alone). */
 static double
 tick_step (const FrView *view,
            gboolean      is_x,
@@ -212,9 +214,17 @@ tick_step (const FrView *view,
            double        k)
 {
   double a0 = axis_pos (view, is_x, v0), a1 = axis_pos (view, is_x, v1);
+  double step = fr_view_nice_step (MAX (v1 - v0, 1e-12),
+                                   (int) MAX (2.0, (a1 - a0) / ((is_x ? 90.0 : 50.0) * k)));
 
-  return fr_view_nice_step (MAX (v1 - v0, 1e-12),
-                            (int) MAX (2.0, (a1 - a0) / ((is_x ? 90.0 : 50.0) * k)));
+  for (int i = 0; i < 3 && floor (v1 / step + 1e-9) - ceil (v0 / step - 1e-9) + 1.0 < 2.0; i++)
+    {
+      /* 5·10^e → 2·10^e → 1·10^e → 0.5·10^e */
+      double mag = pow (10.0, floor (log10 (step) + 1e-9)), m = step / mag;
+
+      step = m > 4.0 ? 2.0 * mag : m > 1.5 ? mag : 0.5 * mag;
+    }
+  return step;
 }
 
 /* The ticks and labels of one axis, over the model's visible part

@@ -1299,6 +1299,45 @@ test_figure_units (void)
   g_rmdir (dir);
 }
 
+/* A depth axis from 200 to 800 m, drawn small, is labelled at two ticks
+ * at least: the roundest step that fit (500) left it one label, "500". */
+static void
+test_figure_two_ticks (void)
+{
+  fr_grid g = fr_grid_2d (151, 121, 10.0, 5.0, 1000.0, 200.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "ticks.pdf", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) words = NULL;
+  g_autoptr(GError) error = NULL;
+  FrView view;
+  guint z_labels = 0;
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = 1500.0f + (float) (i / g.nx);
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  fr_scene_set_model (scene, "ticks", &g, bytes);
+  make_view (scene, &view);
+  {
+    FrFigure fig = { .view = &view, .scene = scene, .colormap = FR_COLORMAP_VIRIDIS };
+
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+    g_assert_no_error (error);
+  }
+  text = run_tool ("pdftotext", pdf);
+  g_test_message ("the figure's text: %s", text);
+  words = g_strsplit_set (text, " \n\f", -1);
+  for (guint i = 0; words[i] != NULL; i++)
+    z_labels += g_str_equal (words[i], "200") || g_str_equal (words[i], "400") ||
+                g_str_equal (words[i], "600") || g_str_equal (words[i], "800");
+  g_assert_cmpuint (z_labels, >=, 2);
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 /* The file an export writes: its own suffix kept, added when missing
  * (unless that would replace a file nobody asked about), and a name with
  * another export's suffix refused: T.npy chosen for the .vti export was
@@ -1353,5 +1392,6 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/cropped", test_figure_cropped);
   g_test_add_func ("/figure/units", test_figure_units);
   g_test_add_func ("/figure/export-file-names", test_export_file_names);
+  g_test_add_func ("/figure/two-ticks", test_figure_two_ticks);
   return g_test_run ();
 }

@@ -358,30 +358,6 @@ def t_clean(a):
 check("no GTK warning or critical on stderr (zoom and clicks)", t_clean(app))
 
 
-def t_small_window():
-    """A 640 × 480 window is 640 × 480: the status bar's labels may be cut
-    short (their tooltips hold them whole), so their widths no longer keep
-    the window about 1000 px wide, past the edge of a small screen."""
-    import subprocess
-    a = App("--geometry", "640x480", name="small-window")
-    try:
-        if not a.find_window():
-            return False, "no window"
-        a.settle_all()
-        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", a.win], capture_output=True,
-                             text=True).stdout
-        size = dict(l.split("=") for l in geo.split())
-        a.stable_shot("40-small-window")
-        w, h = int(size["WIDTH"]), int(size["HEIGHT"])
-        bad = a.bad_stderr()
-    finally:
-        a.quit()
-    return (w <= 660 and h <= 500 and not bad,
-            "window %d × %d for --geometry 640x480; %d bad stderr lines %s" % (w, h, len(bad), bad[:2]))
-
-
-check("a 640 × 480 window opens that size, the status bar cut short", t_small_window)
-
 # ------------------------------------------------------------------ session 2
 # A source and a receiver on the surface: the ray runs along the model's
 # top edge, over the model's frame.

@@ -720,7 +720,32 @@ def t_fold_file_cleared():
     return ok, "\n".join(notes)
 
 
+def t_mode_keys():
+    """Ctrl+2 and Ctrl+1 switch to Folds and back to Rays, as the header's
+    buttons do (the switch had no key)."""
+    a = App(scene_variant(os.path.join(FOLD_FILES, "keys.json"), lambda s: None), name="mode-keys",
+            env=FOLD_FILES_ENV)
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        first = newest_kind(a)
+        job = a.last_job()
+        xdo("key", "ctrl+2")
+        a.wait_job(job)
+        folds = newest_kind(a)
+        job = a.last_job()
+        xdo("key", "ctrl+1")
+        a.wait_job(job)
+        rays = newest_kind(a)
+    finally:
+        a.quit()
+    return (first, folds, rays) == ("spr", "fold", "spr"), "jobs: %s, after Ctrl+2 %s, after Ctrl+1 %s" % (
+        first, folds, rays)
+
+
 os.makedirs(FOLD_FILES, exist_ok=True)
+check("folds: Ctrl+2 and Ctrl+1 switch to Folds and back to Rays", t_mode_keys)
 if check("folds: a scene saved in Folds mode reopens in it, with its characteristic points", t_fold_file_mode):
     check("folds: a cleared horizon stays cleared through Rays and back, saving and reopening",
           t_fold_file_cleared)
