@@ -358,6 +358,32 @@ def t_clean(a):
 check("no GTK warning or critical on stderr (zoom and clicks)", t_clean(app))
 
 
+def t_small_window():
+    """A 640 × 480 window is 640 × 480: the status bar asks for its labels'
+    width but does not hold the window to it (they added up to a minimum
+    of about 1000 px, past the edge of a small screen); its right end is
+    cut off instead."""
+    import subprocess
+    a = App("--geometry", "640x480", name="small-window")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", a.win], capture_output=True,
+                             text=True).stdout
+        size = dict(l.split("=") for l in geo.split())
+        a.stable_shot("40-small-window")
+        w, h = int(size["WIDTH"]), int(size["HEIGHT"])
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    return (w <= 660 and h <= 500 and not bad,
+            "window %d × %d for --geometry 640x480; %d bad stderr lines %s" % (w, h, len(bad), bad[:2]))
+
+
+check("a 640 × 480 window opens that size, the status bar cut at its right end", t_small_window)
+
+
 # ------------------------------------------------------------------ session 2
 # A source and a receiver on the surface: the ray runs along the model's
 # top edge, over the model's frame.
