@@ -386,8 +386,7 @@ fr_export_file_for (FrExportKind   kind,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (g_str_has_suffix (path, suffix) ||
-      (dot != NULL && g_ascii_strcasecmp (dot, suffix) == 0))
+  if (dot != NULL && g_ascii_strcasecmp (dot, suffix) == 0)
     return g_strdup (path);
   for (guint i = 0; dot != NULL && i < G_N_ELEMENTS (known); i++)
     if (g_ascii_strcasecmp (dot, known[i]) == 0)

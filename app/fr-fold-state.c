@@ -613,6 +613,7 @@ fr_fold_state_get_arrow_base (FrFoldState *self,
 
 static gboolean load_horizon (FrFoldState *self, const char *path, const double *fit,
                               GError **error);
+static char *find_example (const char *name);
 
 /* Reads a horizon polyline from CSV (a header `x,z`, one point per line,
  * as fr-csv reads receivers). */
@@ -643,7 +644,7 @@ fr_fold_state_load_example (FrFoldState  *self,
   g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  if ((path = fr_fold_state_find_example (name)) == NULL)
+  if ((path = find_example (name)) == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                    _("The bundled horizon “%s” is not installed"), name);
@@ -699,8 +700,8 @@ load_horizon (FrFoldState  *self,
 /* The path of a bundled horizon ("anticline-syncline", "faulted") in
  * data/fold/, or NULL.  $FOLDRAY_DATA_DIR wins, then the installed data,
  * then the source tree. */
-char *
-fr_fold_state_find_example (const char *name)
+static char *
+find_example (const char *name)
 {
   const char *dirs[3] = { g_getenv ("FOLDRAY_DATA_DIR"), FOLDRAY_PKGDATADIR, FOLDRAY_SOURCE_DATADIR };
   g_autofree char *file = NULL;

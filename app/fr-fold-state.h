@@ -96,7 +96,6 @@ void           fr_fold_state_get_arrow_base   (FrFoldState    *self,
 gboolean       fr_fold_state_load_horizon_csv (FrFoldState    *self,
                                                const char     *path,
                                                GError        **error);
-char          *fr_fold_state_find_example     (const char     *name);
 gboolean       fr_fold_state_load_example     (FrFoldState    *self,
                                                const char     *name,
                                                double          x0,

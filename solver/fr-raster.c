@@ -452,6 +452,14 @@ rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, doub
   return (float) (open / c.slow);
 }
 
+/* One row's clamped cells (fr_raster_fill_report): how many, and the
+ * first one's column and layer.  Rows fill in parallel; the report then
+ * takes the first row that has any. */
+typedef struct
+{
+  size_t count, ix, layer;
+} RowClamps;
+
 fr_status
 fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_error *err)
 {
@@ -462,8 +470,7 @@ fr_status
 fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out,
                        fr_raster_report *report, fr_error *err)
 {
-  size_t *row_count = NULL;
-  long *row_first = NULL;
+  RowClamps *rows = NULL;
   size_t cap_x = 2, cap_z = 2, bg_faces = 0;
   double *buf;
   fr_status st;
@@ -491,14 +498,11 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
 
   const size_t n_threads = (size_t) fr_omp_max_threads ();
   buf = malloc (n_threads * (cap_x + cap_z + m->n_layers + 1) * sizeof (double));
-  /* Per row: clamped cells, and the first one's ix·n_layers + layer. */
-  row_count = calloc (grid->nz, sizeof *row_count);
-  row_first = malloc (grid->nz * sizeof *row_first);
-  if (buf == NULL || row_count == NULL || row_first == NULL)
+  rows = calloc (grid->nz, sizeof *rows);
+  if (buf == NULL || rows == NULL)
     {
       free (buf);
-      free (row_count);
-      free (row_first);
+      free (rows);
       return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");
     }
 
@@ -513,7 +517,6 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
       s.xs = buf + t * (cap_x + cap_z + m->n_layers + 1);
       s.zs = s.xs + cap_x;
       s.h = s.zs + cap_z;
-      row_first[iz] = -1;
       for (size_t ix = 0; ix < grid->nx; ix++)
         {
           double xc = grid->x0 + ix * grid->dx, zc = grid->z0 + iz * grid->dz;
@@ -522,8 +525,11 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
           out[fr_grid_index (grid, ix, 0, (size_t) iz)] =
             rasterise_cell (m, &s, xc - 0.5 * grid->dx, xc + 0.5 * grid->dx,
                             zc - 0.5 * grid->dz, zc + 0.5 * grid->dz, &clamped);
-          if (clamped >= 0 && row_count[iz]++ == 0)
-            row_first[iz] = (long) ix * (long) (m->n_layers + 1) + clamped;
+          if (clamped >= 0 && rows[iz].count++ == 0)
+            {
+              rows[iz].ix = ix;
+              rows[iz].layer = (size_t) clamped;
+            }
         }
     }
   if (report != NULL)
@@ -531,19 +537,16 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
       *report = (fr_raster_report) { 0 };
       for (size_t iz = 0; iz < grid->nz; iz++)
         {
-          if (row_count[iz] > 0 && report->clamped_cells == 0)
+          if (rows[iz].count > 0 && report->clamped_cells == 0)
             {
-              size_t ix = (size_t) row_first[iz] / (m->n_layers + 1);
-
-              report->layer = (size_t) row_first[iz] % (m->n_layers + 1);
-              report->x = grid->x0 + (double) ix * grid->dx;
+              report->layer = rows[iz].layer;
+              report->x = grid->x0 + (double) rows[iz].ix * grid->dx;
               report->z = grid->z0 + (double) iz * grid->dz;
             }
-          report->clamped_cells += row_count[iz];
+          report->clamped_cells += rows[iz].count;
         }
     }
   free (buf);
-  free (row_count);
-  free (row_first);
+  free (rows);
   return FR_OK;
 }
