@@ -856,11 +856,17 @@ fr_scene_doc_parse (const char  *text,
     {
       int line, column, end = 0;
 
-      /* json-glib says "<data>:LINE:COLUMN: Parse error: WHAT". */
-      if (sscanf (local->message, "<data>:%d:%d: Parse error: %n", &line, &column, &end) == 2 &&
-          end > 0)
-        fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON at line %d, column %d (%s)"),
-              line, column, local->message + end);
+      /* json-glib says "<data>:LINE:COLUMN: Parse error: WHAT", with
+       * "Parse error" in the user's language: skip it by its colon, not
+       * by its English words. */
+      if (sscanf (local->message, "<data>:%d:%d: %n", &line, &column, &end) == 2 && end > 0)
+        {
+          const char *what = local->message + end;
+          const char *label_end = strstr (what, ": ");
+
+          fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON at line %d, column %d (%s)"),
+                line, column, label_end != NULL ? label_end + 2 : what);
+        }
       else
         fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), local->message);
       return NULL;

@@ -14,6 +14,8 @@
 #endif
 #include <errno.h>
 #include <glib.h>
+#include <json-glib/json-glib.h>
+#include <locale.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
@@ -368,6 +370,51 @@ test_malformed (void)
     g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO);
   }
   test_tmpdir_remove (dir);
+}
+
+/* json-glib words its parse errors in the user's language ("<data>:2:14:
+ * Verarbeitungsfehler: …" under German): the line and column are still
+ * found, and its label does not reach the message. */
+static void
+test_malformed_translated (void)
+{
+  static const char text[] = "{\"format\": \"foldray-scene\",\n \"version\": 1 2}";
+  g_autofree char *saved_locale = g_strdup (setlocale (LC_ALL, NULL));
+  g_autofree char *saved_language = g_strdup (g_getenv ("LANGUAGE"));
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *label = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) raw = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FrSceneDoc) doc = NULL;
+  int line = 0, column = 0, end = 0;
+
+  /* C.UTF-8 is not "C", so gettext follows LANGUAGE there. */
+  if (setlocale (LC_ALL, "C.UTF-8") != NULL)
+    {
+      g_setenv ("LANGUAGE", "de", TRUE);
+      g_assert_false (json_parser_load_from_data (parser, text, -1, &raw));
+      doc = fr_scene_doc_parse (text, -1, "bad.json", dir, &error);
+    }
+  if (saved_language != NULL)
+    g_setenv ("LANGUAGE", saved_language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  setlocale (LC_ALL, saved_locale);
+  test_tmpdir_remove (dir);
+  if (raw == NULL || strstr (raw->message, "Parse error") != NULL)
+    {
+      g_test_skip ("json-glib's German catalogue (libjson-glib-1.0-common) is not installed");
+      return;
+    }
+  g_assert_cmpint (sscanf (raw->message, "<data>:%d:%d: %n", &line, &column, &end), ==, 2);
+  label = g_strndup (raw->message + end, strcspn (raw->message + end, ":"));
+  g_assert_null (doc);
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_MALFORMED);
+  g_assert_true (g_str_has_prefix (error->message, "bad.json: not valid JSON at line 2, column "));
+  g_assert_null (strstr (error->message, "<data>"));
+  g_assert_null (strstr (error->message, label));
+  g_assert_true (g_str_has_suffix (error->message, ")"));
 }
 
 /* "display" is optional, and so is each of its members: what is not
@@ -1926,6 +1973,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/round-trip", test_round_trip);
   g_test_add_func ("/scene-file/grid-float64", test_grid_float64);
   g_test_add_func ("/scene-file/malformed", test_malformed);
+  g_test_add_func ("/scene-file/malformed-translated", test_malformed_translated);
   g_test_add_func ("/scene-file/display-defaults", test_display_defaults);
   g_test_add_func ("/scene-file/bundled-display", test_bundled_display);
   g_test_add_func ("/scene-file/units", test_units);
