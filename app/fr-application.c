@@ -69,9 +69,9 @@ static const GOptionEntry option_entries[] = {
   { "clear", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Start without the example’s source and receivers"), NULL },
   { "example", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Open a bundled example: three-layer (default) or gradient"), "NAME" },
+    N_("Open a bundled example: three-layer (default) or gradient"), N_("NAME") },
   { "backend", 'b', 0, G_OPTION_ARG_STRING, NULL,
-    N_("Solver back end: auto, dijkstra, cpu or cuda"), "NAME" },
+    N_("Solver back end: auto, dijkstra, cpu or cuda"), N_("NAME") },
   /* Numbers are read as text: GApplication leaves a 0 out of the options
    * dictionary, and a value out of range needs its own message. */
   { "radius", 'R', 0, G_OPTION_ARG_STRING, NULL,
@@ -81,7 +81,7 @@ static const GOptionEntry option_entries[] = {
   { "origin", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Origin of FILE.npy when it has no sidecar FILE.json"), "X0,Z0" },
   { "colormap", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Colour map: viridis, cividis or magma"), "NAME" },
+    N_("Colour map: viridis, cividis or magma"), N_("NAME") },
   { "interval", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Time between isochrons"), "T" },
   { "wavefront", 0, 0, G_OPTION_ARG_STRING, NULL,
@@ -89,7 +89,7 @@ static const GOptionEntry option_entries[] = {
   { "geometry", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Window size in pixels"), "WxH" },
   { "export-on-idle", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Once the picture has settled, export everything into DIR and quit (for tests)"), "DIR" },
+    N_("Once the picture has settled, export everything into DIR and quit (for tests)"), N_("DIR") },
   { "bench-interaction", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Drag a source along a scripted path and report input-to-frame latency"), NULL },
   { "bench-size", 0, 0, G_OPTION_ARG_STRING, NULL,
@@ -97,13 +97,13 @@ static const GOptionEntry option_entries[] = {
   { "bench-moves", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Pointer moves in the interaction benchmark (default 240)"), "N" },
   { "bench-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Where the interaction benchmark writes its CSV"), "FILE" },
+    N_("Where the interaction benchmark writes its CSV"), N_("FILE") },
   { "mode", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Start in rays or folds mode (default: the scene’s own, else rays)"), "MODE" },
+    N_("Start in rays or folds mode (default: the scene’s own, else rays)"), N_("MODE") },
   { "psi-a", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Folds mode: the anisotropy vector ψa"), "AX,AZ" },
   { "horizon", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-    N_("Folds mode: read the starting horizon from FILE.csv (header x,z)"), "FILE" },
+    N_("Folds mode: read the starting horizon from FILE.csv (header x,z)"), N_("FILE") },
   { "bench-fold", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("With --bench-interaction: drag the ψa arrow’s tip in folds mode instead of a source"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
@@ -552,7 +552,7 @@ about_action (GSimpleAction *action,
               gpointer       user_data)
 {
   GtkApplication *app = user_data;
-  static const char *authors[] = { "The Foldray developers", NULL };
+  const char *authors[] = { _("The Foldray developers"), NULL };
 
   gtk_show_about_dialog (gtk_application_get_active_window (app),
                          "program-name", "Foldray",

@@ -66,6 +66,17 @@ read_pair (JsonObject  *obj,
   return FALSE;
 }
 
+/* FILE.json for FILE.npy: where a grid's geometry is looked for. */
+char *
+fr_scene_io_sidecar_path (const char *npy_path)
+{
+  g_autofree char *stem = g_str_has_suffix (npy_path, ".npy")
+                            ? g_strndup (npy_path, strlen (npy_path) - 4)
+                            : g_strdup (npy_path);
+
+  return g_strconcat (stem, ".json", NULL);
+}
+
 /* Applies FILE.json beside FILE.npy ({"spacing": [dx, dz], "origin":
  * [x0, z0]}) to grid.  *found says whether the sidecar exists; a sidecar
  * that exists but is wrong is an error. */
@@ -77,7 +88,6 @@ fr_scene_io_read_sidecar (const char  *npy_path,
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autofree char *json_path = NULL;
-  g_autofree char *base = NULL;
   JsonNode *root;
   JsonObject *obj;
   double spacing[2] = { grid->dx, grid->dz };
@@ -89,10 +99,7 @@ fr_scene_io_read_sidecar (const char  *npy_path,
   g_return_val_if_fail (grid != NULL, FALSE);
 
   *found = FALSE;
-  base = g_str_has_suffix (npy_path, ".npy")
-           ? g_strndup (npy_path, strlen (npy_path) - 4)
-           : g_strdup (npy_path);
-  json_path = g_strconcat (base, ".json", NULL);
+  json_path = fr_scene_io_sidecar_path (npy_path);
   if (!g_file_test (json_path, G_FILE_TEST_IS_REGULAR))
     return TRUE;
   *found = TRUE;

@@ -22,6 +22,7 @@ gboolean  fr_scene_io_read_npy      (const char  *path,
                                      fr_grid     *grid,
                                      GBytes     **velocity,
                                      GError     **error);
+char     *fr_scene_io_sidecar_path  (const char  *npy_path);
 gboolean  fr_scene_io_read_sidecar  (const char  *npy_path,
                                      fr_grid     *grid,
                                      gboolean    *found,

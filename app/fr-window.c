@@ -843,9 +843,13 @@ ask_spacing (FrWindow      *self,
                              "at (x0 + ix·dx, z0 + iz·dz)."),
                            base, grid->nx, grid->nz);
   else
-    msg = g_strdup_printf (_("“%s” has %zu × %zu nodes and no sidecar file (%s) giving its "
-                             "geometry. Node (ix, iz) lies at (x0 + ix·dx, z0 + iz·dz)."),
-                           base, grid->nx, grid->nz, "FILE.json");
+    {
+      g_autofree char *sidecar = fr_scene_io_sidecar_path (base);
+
+      msg = g_strdup_printf (_("“%s” has %zu × %zu nodes and no sidecar file (%s) giving its "
+                               "geometry. Node (ix, iz) lies at (x0 + ix·dx, z0 + iz·dz)."),
+                             base, grid->nx, grid->nz, sidecar);
+    }
   intro = gtk_label_new (msg);
   gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (intro), 50);
