@@ -933,6 +933,98 @@ test_spr_failures (void)
   fail_files_clear (&ff);
 }
 
+/* An output named after an input (however spelled: the same name, a
+ * symbolic link to it, "dir/../name") is refused before anything is
+ * written, and the input is left byte for byte; spr and fold, every
+ * output against every input. */
+static void
+test_output_names_input (void)
+{
+  fail_files ff;
+  g_autofree char *dir = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *dotdot = NULL;
+  g_autofree char *boundary = NULL;
+
+  fail_files_init (&ff);
+  dir = g_strdup (ff.dir);
+  link = g_build_filename (dir, "v-link.npy", NULL);
+  dotdot = g_build_filename (dir, "out", "..", "v.npy", NULL);
+  boundary = write_velocity (dir, "b.npy", "<f4", 0.25, 0);
+  g_assert_cmpint (symlink (g_hash_table_lookup (ff.names, "@V"), link), ==, 0);
+  {
+    const char *v = g_hash_table_lookup (ff.names, "@V");
+    const char *rcv = g_hash_table_lookup (ff.names, "@R");
+    const char *out = g_hash_table_lookup (ff.names, "@OUT");
+    const char *rays = g_hash_table_lookup (ff.names, "@RAYS");
+    const struct {
+      const char *what, *names, *args[16];
+    } cases[] = {
+      { "spr --out the velocity", "--out",
+        { "spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "3", "--out", v } },
+      { "spr --out a link to the velocity", "is the input given by --velocity",
+        { "spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "3", "--out", link } },
+      { "spr --out=dir/../velocity", "is the input given by --velocity",
+        { "spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "3",
+          g_strconcat ("--out=", dotdot, NULL) } },
+      { "spr --rays-out the receivers", "--rays-out",
+        { "spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "3", "--out", out,
+          "--receivers", rcv, "--rays-out", rcv } },
+      { "spr --rays-out the velocity", "is the input given by --velocity",
+        { "spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "3", "--out", out,
+          "--receivers", rcv, "--rays-out", v } },
+      { "fold --out the speed", "is the input given by --speed",
+        { "fold", "--speed", v, "--spacing", "0.5", "--source", "10,5", "--out", v } },
+      { "fold --out the boundary", "is the input given by --boundary",
+        { "fold", "--speed", v, "--spacing", "0.5", "--boundary", boundary, "--out", boundary } },
+      { "fold --rays-out the receivers", "is the input given by --receivers",
+        { "fold", "--speed", v, "--spacing", "0.5", "--source", "10,5", "--out", out,
+          "--receivers", rcv, "--rays-out", rcv } },
+    };
+    g_autofree char *v_before = NULL, *r_before = NULL, *b_before = NULL;
+    gsize v_len, r_len, b_len;
+
+    g_assert_true (g_file_get_contents (v, &v_before, &v_len, NULL));
+    g_assert_true (g_file_get_contents (rcv, &r_before, &r_len, NULL));
+    g_assert_true (g_file_get_contents (boundary, &b_before, &b_len, NULL));
+    for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+        g_autofree char *v_after = NULL, *r_after = NULL, *b_after = NULL;
+        gsize len;
+        run_result r;
+
+        g_test_message ("case: %s", cases[c].what);
+        g_ptr_array_add (argv, (char *) cli_path ());
+        for (size_t i = 0; i < G_N_ELEMENTS (cases[c].args) && cases[c].args[i] != NULL; i++)
+          g_ptr_array_add (argv, (char *) cases[c].args[i]);
+        g_ptr_array_add (argv, NULL);
+        r = run_argv ((const char *const *) argv->pdata);
+        assert_failure (&r, "foldray-cli", 2, cases[c].names);
+        g_assert_nonnull (strstr (r.err, "would destroy it"));
+        g_assert_cmpuint (count_entries (ff.outdir), ==, 0);
+        g_assert_true (g_file_get_contents (v, &v_after, &len, NULL));
+        g_assert_true (len == v_len && memcmp (v_after, v_before, len) == 0);
+        g_assert_true (g_file_get_contents (rcv, &r_after, &len, NULL));
+        g_assert_true (len == r_len && memcmp (r_after, r_before, len) == 0);
+        g_assert_true (g_file_get_contents (boundary, &b_after, &len, NULL));
+        g_assert_true (len == b_len && memcmp (b_after, b_before, len) == 0);
+        run_result_clear (&r);
+      }
+    g_free ((char *) cases[2].args[9]);
+    /* The same file under two names that are not inputs of each other
+     * still runs: an output beside an input is fine. */
+    {
+      run_result r = run_cli ("spr", "--velocity", link, "--spacing", "0.5", "--source", "10,5",
+                              "--radius", "3", "--out", out, "--receivers", rcv, "--rays-out", rays,
+                              NULL);
+      assert_success (&r);
+      run_result_clear (&r);
+    }
+  }
+  fail_files_clear (&ff);
+}
+
 /* Asking for CUDA succeeds, on the GPU or, without one (or in a build
  * without CUDA), on the CPU with a note that says so (DESIGN.md: a CUDA
  * failure falls back to the CPU with a visible notice). */
@@ -1293,6 +1385,78 @@ test_output_write_refused (void)
   test_tmpdir_remove (dir);
 }
 
+static void
+limit_file_size_1k (gpointer data)
+{
+  struct rlimit rl = { 1024, 1024 };   /* more than T.npy (11 x 11), less than the rays */
+
+  (void) data;
+  setrlimit (RLIMIT_FSIZE, &rl);
+}
+
+/* When the rays cannot be written at the end (here a file size limit that
+ * T fits under and the rays do not, so that the failure comes as the
+ * rays are committed, after T), the run fails and the files are as they
+ * were: the T of an earlier run comes back, the old rays stay, no spare
+ * name is left; and without an earlier T, the new one is removed. */
+static void
+test_output_rays_refused_keeps_old (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
+  g_autoptr (GString) receivers = g_string_new ("x,z\n");
+  g_autofree char *rc = NULL;
+  size_t shape[2] = { 11, 11 };
+  double vel[121];
+  const char *argv[] = { cli_path (), "spr", "--velocity", v, "--spacing", "0.5", "--source", "0,0",
+                         "--radius", "3", "--backend", "cpu", "--out", t, "--receivers", NULL,
+                         "--rays-out", rays, NULL };
+
+  for (int i = 0; i < 121; i++)
+    vel[i] = V0;
+  write_npy (v, "<f4", 2, shape, vel);
+  for (int i = 0; i <= 10; i++)
+    g_string_append_printf (receivers, "5,%g\n%g,5\n", 0.5 * i, 0.5 * i);
+  rc = write_text (dir, "r.csv", receivers->str);
+  argv[15] = rc;
+  for (int earlier = 1; earlier >= 0; earlier--)
+    {
+      run_result r = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_autofree char *t_after = NULL, *rays_after = NULL;
+      int wait_status = 0;
+
+      if (earlier)
+        {
+          g_assert_true (g_file_set_contents (t, "the T of an earlier run", -1, NULL));
+          g_assert_true (g_file_set_contents (rays, "the rays of an earlier run", -1, NULL));
+        }
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, limit_file_size_1k, NULL,
+                                   &r.out, &r.err, &wait_status, &error));
+      g_assert_no_error (error);
+      r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
+                                         : 128 + WTERMSIG (wait_status);
+      /* Written in full only as it was committed: T had gone in by then. */
+      assert_failure (&r, "foldray-cli", 1, "rays.csv: cannot write");
+      if (earlier)
+        {
+          g_assert_true (g_file_get_contents (t, &t_after, NULL, NULL));
+          g_assert_cmpstr (t_after, ==, "the T of an earlier run");
+          g_assert_true (g_file_get_contents (rays, &rays_after, NULL, NULL));
+          g_assert_cmpstr (rays_after, ==, "the rays of an earlier run");
+          g_assert_cmpuint (count_entries (dir), ==, 4);   /* v, r, T, rays */
+          g_assert_cmpint (g_unlink (t), ==, 0);
+          g_assert_cmpint (g_unlink (rays), ==, 0);
+        }
+      else
+        g_assert_cmpuint (count_entries (dir), ==, 2);     /* v, r */
+      run_result_clear (&r);
+    }
+  test_tmpdir_remove (dir);
+}
+
 /* ---- foldray-picture ----------------------------------------------------- */
 
 static const guint8 *
@@ -1512,6 +1676,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/fold/nohup", test_fold_nohup);
   g_test_add_func ("/cli/fold/interrupted-in-report", test_fold_interrupted_in_report);
   g_test_add_func ("/cli/output/targets", test_output_targets);
+  g_test_add_func ("/cli/output/names-input", test_output_names_input);
+  g_test_add_func ("/cli/output/rays-refused-keeps-old", test_output_rays_refused_keeps_old);
   g_test_add_func ("/cli/output/write-refused", test_output_write_refused);
   g_test_add_func ("/cli/fold-help", test_fold_help);
   g_test_add_func ("/cli/picture", test_picture);

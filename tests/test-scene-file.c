@@ -1788,6 +1788,70 @@ test_cli_usage (void)
   test_tmpdir_remove (dir);
 }
 
+/* A scene and its background grid are inputs too: an output named after
+ * either is refused before any work, and both are left byte for byte. */
+static void
+test_cli_scene_not_output (void)
+{
+  fr_grid bg = fr_grid_2d (6, 4, 0.2, 0.3, 0.0, 0.0);
+  float v[24];
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
+  g_autofree char *npy = g_build_filename (dir, "bg.npy", NULL);
+  g_autofree char *scene = g_build_filename (dir, "s.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *scene_before = NULL, *npy_before = NULL;
+  gsize scene_len, npy_len;
+  int status;
+
+  if (g_getenv ("FOLDRAY_CLI") == NULL)
+    {
+      g_test_skip ("FOLDRAY_CLI not set");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  for (int i = 0; i < 24; i++)
+    v[i] = 1.0f + 0.1f * i;
+  write_npy (npy, &bg, v);
+  g_assert_true (g_file_set_contents (scene, HEAD GRID ", \"background\": {\"path\": \"bg.npy\"}, "
+                                      "\"sources\": [[0.5, 0.5]]}", -1, NULL));
+  g_assert_true (g_file_get_contents (scene, &scene_before, &scene_len, NULL));
+  g_assert_true (g_file_get_contents (npy, &npy_before, &npy_len, NULL));
+  for (int c = 0; c < 3; c++)
+    {
+      const char *sub = c == 1 ? "fold" : "spr";
+      const char *flag = c == 2 ? "--rays-out" : "--out";
+      const char *target = c == 0 ? scene : npy;
+      g_autofree char *err = NULL;
+      g_autofree char *scene_after = NULL, *npy_after = NULL;
+      gsize len;
+
+      if (c == 2)
+        status = spawn_cli (tmp, NULL, &err, sub, "--scene", scene, "--out", out, "--receivers", npy,
+                            flag, target, NULL);
+      else
+        status = spawn_cli (tmp, NULL, &err, sub, "--scene", scene, flag, target, NULL);
+      assert_scene_failure (status, err, 2, c == 0 ? "is the input given by --scene"
+                                                   : "(its background grid)",
+                            "would destroy it", tmp);
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+      g_assert_true (g_file_get_contents (scene, &scene_after, &len, NULL));
+      g_assert_true (len == scene_len && memcmp (scene_after, scene_before, len) == 0);
+      g_assert_true (g_file_get_contents (npy, &npy_after, &len, NULL));
+      g_assert_true (len == npy_len && memcmp (npy_after, npy_before, len) == 0);
+    }
+  /* And the scene solves, into a file of its own. */
+  {
+    g_autofree char *err = NULL;
+
+    status = spawn_cli (tmp, NULL, &err, "spr", "--scene", scene, "--out", out, NULL);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+  }
+  test_tmpdir_remove (dir);
+}
+
 static void
 limit_memory (gpointer data)
 {
@@ -1989,6 +2053,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/deep-nesting", test_deep_nesting);
   g_test_add_func ("/scene-file/cli-messages", test_cli_messages);
   g_test_add_func ("/scene-file/cli-usage", test_cli_usage);
+  g_test_add_func ("/scene-file/cli-scene-not-output", test_cli_scene_not_output);
   g_test_add_func ("/scene-file/cli-out-of-memory", test_cli_out_of_memory);
   g_test_add_func ("/scene-file/cli-signal", test_cli_signal);
   return g_test_run ();

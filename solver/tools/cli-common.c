@@ -367,6 +367,16 @@ cli_same_file (const char *a, const char *b)
   return same;
 }
 
+int
+cli_check_not_input (const char *out_flag, const char *out_path, const char *in_what,
+                     const char *in_path)
+{
+  if (out_path == NULL || in_path == NULL || !cli_same_file (out_path, in_path))
+    return CLI_EXIT_OK;
+  return cli_fail (CLI_EXIT_USAGE, "%s %s is the input given by %s: writing it would destroy it; "
+                   "name another file", out_flag, out_path, in_what);
+}
+
 void
 cli_json_string (FILE *fp, const char *s)
 {

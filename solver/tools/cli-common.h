@@ -97,6 +97,12 @@ void cli_guard_process (void);
  * file (links included), or one name in one resolved folder. */
 bool cli_same_file (const char *a, const char *b);
 
+/* Fails (CLI_EXIT_USAGE) when output out_path is the same file as the
+ * input in_path, which the write would destroy; in_what names the input
+ * ("--velocity", "--scene s.json's background grid"). */
+int cli_check_not_input (const char *out_flag, const char *out_path, const char *in_what,
+                         const char *in_path);
+
 /* Prints s as a JSON string, quotes included. */
 void cli_json_string (FILE *fp, const char *s);
 

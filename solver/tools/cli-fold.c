@@ -231,6 +231,18 @@ check_paths (const fold_job *job)
       if (status != CLI_EXIT_OK)
         return status;
     }
+  /* No output may replace an input. */
+  for (size_t o = 0; o < sizeof paths / sizeof paths[0]; o++)
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+      {
+        const char *out = *(const char *const *) ((const char *) job + paths[o].off);
+        const char *in = *(const char *const *) ((const char *) job + paths[i].off);
+        int status;
+
+        if (!paths[o].input && paths[i].input
+            && (status = cli_check_not_input (paths[o].flag, out, paths[i].flag, in)) != CLI_EXIT_OK)
+          return status;
+      }
   return CLI_EXIT_OK;
 }
 

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli-common.h"
@@ -171,23 +172,67 @@ cli_stage_time_and_rays (const fr_grid *g, const double *time, bool double_preci
   return CLI_EXIT_OK;
 }
 
+/* A second name, beside it, for the plain file at path, so that a commit
+ * that must be undone can put it back; NULL when there is none, or when
+ * the file system takes no hard links (the undo can then only remove). */
+static char *
+keep_old (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  const int dir_len = slash != NULL ? (int) (slash - path + 1) : 0;
+  const size_t size = strlen (path) + 16;
+  struct stat st;
+  char *keep;
+
+  if (lstat (path, &st) != 0 || !S_ISREG (st.st_mode) || (keep = malloc (size)) == NULL)
+    return NULL;
+  for (int attempt = 0; attempt < 8; attempt++)
+    {
+      /* mkstemp finds a free name; link then needs it free again. */
+      snprintf (keep, size, "%.*s.%s.old-XXXXXX", dir_len, path, path + dir_len);
+      int fd = mkstemp (keep);
+      if (fd < 0)
+        break;
+      close (fd);
+      unlink (keep);
+      if (link (path, keep) == 0)
+        return keep;
+      if (errno != EEXIST)
+        break;
+    }
+  free (keep);
+  return NULL;
+}
+
 int
 cli_outputs_commit (cli_outputs *out)
 {
   fr_error err = { 0 };
   char *time_path = out->time.path != NULL ? strdup (out->time.path) : NULL;
+  /* Where both go, the T they replace is kept until the rays are in. */
+  char *old_time = out->time.fp != NULL && out->rays.fp != NULL && time_path != NULL
+                     ? keep_old (time_path) : NULL;
   int status = CLI_EXIT_OK;
 
   if (out->time.fp != NULL && fr_atomic_commit (&out->time, &err) != FR_OK)
     status = cli_fail_error (&err, NULL);
   else if (out->rays.fp != NULL && fr_atomic_commit (&out->rays, &err) != FR_OK)
     {
-      /* T alone would be half of the outputs. */
-      if (time_path != NULL)
+      /* T alone would be half of the outputs: the old T comes back, or
+       * where there was none (or no second name), the new one goes. */
+      if (old_time != NULL && rename (old_time, time_path) == 0)
+        {
+          free (old_time);
+          old_time = NULL;
+        }
+      else if (time_path != NULL)
         unlink (time_path);
       status = cli_fail_error (&err, NULL);
     }
+  if (old_time != NULL)
+    unlink (old_time);
   cli_outputs_abort (out);
+  free (old_time);
   free (time_path);
   return status;
 }

@@ -104,6 +104,46 @@ given (int argc, char **argv, const char *flag)
   return false;
 }
 
+/* The value of the user's first flag (either form), NULL when absent. */
+static const char *
+flag_value (int argc, char **argv, const char *flag)
+{
+  size_t n = strlen (flag);
+
+  for (int i = 1; i < argc; i++)
+    if (strncmp (argv[i], flag, n) == 0)
+      {
+        if (argv[i][n] == '=')
+          return argv[i] + n + 1;
+        if (argv[i][n] == '\0')
+          return i + 1 < argc ? argv[i + 1] : NULL;
+      }
+  return NULL;
+}
+
+/* The scene and its background grid are inputs too: no output may
+ * replace them (the subcommand checks the flags' own inputs). */
+static int
+check_scene_not_output (int argc, char **argv, const char *scene, const FrModel *m)
+{
+  static const char *const outputs[] = { "--out", "--rays-out" };
+  g_autofree char *as_scene = g_strdup_printf ("--scene %s", scene);
+  g_autofree char *as_background = g_strdup_printf ("--scene %s (its background grid)", scene);
+  int status;
+
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      const char *out = flag_value (argc, argv, outputs[i]);
+
+      if ((status = cli_check_not_input (outputs[i], out, as_scene, scene)) != CLI_EXIT_OK
+          || (m->background != NULL
+              && (status = cli_check_not_input (outputs[i], out, as_background, m->background->path))
+                   != CLI_EXIT_OK))
+        return status;
+    }
+  return CLI_EXIT_OK;
+}
+
 static void
 say_instead (Expansion *ex, char *text, const char *what)
 {
@@ -286,6 +326,8 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
     return cli_fail (error->code == FR_SCENE_FILE_ERROR_IO ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE,
                      "--scene %s", error->message);
   m = doc->model;
+  if ((status = check_scene_not_output (argc, argv, scene, m)) != CLI_EXIT_OK)
+    return status;
 
   /* What the scene supplies: only what the user did not give.  Its "view"
    * and "display" are the application's (checked on reading, like every

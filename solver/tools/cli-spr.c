@@ -177,6 +177,16 @@ check_paths (const spr_job *job)
   if (job->rays_path != NULL
       && (status = cli_check_output ("--rays-out", job->rays_path)) != CLI_EXIT_OK)
     return status;
+  for (int o = 0; o < 2; o++)
+    {
+      const char *flag = o == 0 ? "--out" : "--rays-out";
+      const char *out = o == 0 ? job->out_path : job->rays_path;
+
+      if ((status = cli_check_not_input (flag, out, "--velocity", job->velocity_path)) != CLI_EXIT_OK
+          || (status = cli_check_not_input (flag, out, "--receivers", job->receivers_path))
+               != CLI_EXIT_OK)
+        return status;
+    }
   return CLI_EXIT_OK;
 }
 
