@@ -1361,13 +1361,37 @@ test_cli (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  /* fold reads it too. */
-  g_free (args);
-  args = g_strdup_printf ("fold --scene %s --out %s", scene, t2);
-  run_cli (args, &out, &err, &status);
-  g_assert_cmpint (status, ==, 0);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
+  /* fold reads it too.  The scene has no fold "speed", and folds as the
+   * app's Folds mode opens it, at the constant F = 1 (not at the layers'
+   * velocities, which it did while the app showed F = 1). */
+  {
+    const fr_grid *g = &doc->model->grid;
+    g_autofree char *omp_threads = g_strdup (g_getenv ("OMP_NUM_THREADS"));
+
+    g_setenv ("OMP_NUM_THREADS", "1", TRUE);   /* byte-equal results (below) */
+    g_free (args);
+    args = g_strdup_printf ("fold --scene %s --backend cpu --out %s", scene, t2);
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_free (args);
+    args = g_strdup_printf ("fold --speed-const 1 --shape %zu,%zu --spacing %g,%g --origin %g,%g "
+                            "--source 1.5,0 --backend cpu --out %s", g->nx, g->nz, g->dx, g->dz,
+                            g->x0, g->z0, t1);
+    run_cli (args, &out, &err, &status);
+    restore_env ("OMP_NUM_THREADS", omp_threads);
+    g_assert_cmpint (status, ==, 0);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_pointer (&a, g_free);
+    g_clear_pointer (&b, g_free);
+    g_assert_true (g_file_get_contents (t1, &a, &la, NULL));
+    g_assert_true (g_file_get_contents (t2, &b, &lb, NULL));
+    g_assert_cmpmem (a, la, b, lb);
+    g_clear_pointer (&a, g_free);
+    g_clear_pointer (&b, g_free);
+  }
 
   /* A fold scene (horizon, constant F, ψa, method, back end) gives the
    * same T as the flags it stands for given by hand. */

@@ -311,6 +311,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   GArray *receivers;
   const char *receiver_noun;
   bool speed_const, on_scene_grid, want_horizon, want_sources, want_receivers;
+  double fold_speed;
   const FrModel *m;
   fr_array a;
   fr_error err = { 0 };
@@ -332,8 +333,13 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   /* What the scene supplies: only what the user did not give.  Its "view"
    * and "display" are the application's (checked on reading, like every
    * member) and stand for no flag. */
-  speed_const = fold && doc->has_fold && doc->has_fold_speed && !doc->fold_speed_from_grid &&
+  /* The fold's speed as the app's Folds mode takes it: the model's
+   * velocities for "speed": "grid", else the constant, F = 1 where the
+   * scene gives none (fr_fold_state_reset). */
+  speed_const = fold && !(doc->has_fold && doc->has_fold_speed && doc->fold_speed_from_grid) &&
                 !given (argc, argv, "--speed") && !given (argc, argv, "--speed-const");
+  fold_speed = doc->has_fold && doc->has_fold_speed && !doc->fold_speed_from_grid ? doc->fold_speed
+                                                                                  : 1.0;
   want_horizon = fold && doc->has_fold && doc->fold_horizon != NULL && doc->fold_horizon->len >= 2 &&
                  !given (argc, argv, "--source") && !given (argc, argv, "--boundary") &&
                  !given (argc, argv, "--horizon");
@@ -368,10 +374,11 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                        "give --horizon, --source or --boundary"
                      : "--scene %s: its fold horizon is empty (cleared): give --horizon, --source "
                        "or --boundary", scene);
-  /* The scene's model is rasterised on the scene's grid: another spacing
-   * or origin would stretch or shift it under the scene's sources,
-   * receivers and horizon (a gradient of 5 solved as one of 2.5). */
-  if (!speed_const && !given (argc, argv, vflag) && !given (argc, argv, "--speed-const"))
+  /* The scene's model is rasterised on the scene's grid, and a fold at
+   * the scene's constant speed runs on it too: another spacing or origin
+   * would stretch or shift it under the scene's sources, receivers and
+   * horizon (a gradient of 5 solved as one of 2.5). */
+  if (!given (argc, argv, vflag) && !given (argc, argv, "--speed-const"))
     for (guint i = 0; i < 2; i++)
       {
         const char *flag = i == 0 ? "--spacing" : "--origin";
@@ -432,7 +439,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
     {
       char v[G_ASCII_DTOSTR_BUF_SIZE];
 
-      push (&ex, "--speed-const", g_strdup (g_ascii_dtostr (v, sizeof v, doc->fold_speed)), "fold speed");
+      push (&ex, "--speed-const", g_strdup (g_ascii_dtostr (v, sizeof v, fold_speed)), "fold speed");
       if (!given (argc, argv, "--shape"))
         push (&ex, "--shape", g_strdup_printf ("%zu,%zu", m->grid.nx, m->grid.nz), "grid size");
     }
