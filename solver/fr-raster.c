@@ -45,6 +45,11 @@ fr_raster_check (const fr_raster_model *m, fr_error *err)
         }
       if (!(l->v_top > 0.0) || !isfinite (l->v_top))
         return fr_error_set (err, FR_E_INPUT, "layer %zu: the top velocity must be positive", k + 1);
+      /* A layer's velocities are clamped to the least one (clamp_v): below
+       * it, a top velocity would be solved as another, without a word. */
+      if (l->v_top < FR_RASTER_MIN_VELOCITY)
+        return fr_error_set (err, FR_E_INPUT, "layer %zu: the top velocity %g is below %g, the least "
+                             "a layer may have", k + 1, l->v_top, FR_RASTER_MIN_VELOCITY);
       if (!finite2 (l->dvdz, l->dvdx))
         return fr_error_set (err, FR_E_INPUT, "layer %zu: gradients must be finite", k + 1);
     }

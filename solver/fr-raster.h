@@ -54,11 +54,12 @@ typedef struct fr_raster_model {
   double default_velocity;          /* > 0, used where nothing else is */
 } fr_raster_model;
 
-/* Velocities below this are clamped to it inside layers with gradients. */
+/* The least velocity of a layer: its top velocity may not be lower, and
+ * a gradient that takes it lower is clamped to it (fr_raster_report). */
 #define FR_RASTER_MIN_VELOCITY 1e-6
 
-/* Checks a model: counts, increasing interface x, finite values,
- * positive top velocities, obstacle velocities >= 0. */
+/* Checks a model: counts, increasing interface x, finite values, top
+ * velocities of at least FR_RASTER_MIN_VELOCITY, obstacle velocities >= 0. */
 fr_status fr_raster_check (const fr_raster_model *m, fr_error *err);
 
 /* Fills out (grid's nx·nz values, x fastest) with the cell-averaged

@@ -292,6 +292,9 @@ test_malformed (void)
     { HEAD GRID ", \"layers\": [{\"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_MALFORMED, "velocity" },
     { HEAD GRID ", \"layers\": [{\"velocity\": 1}]}", FR_SCENE_FILE_ERROR_MALFORMED, "interface" },
     { HEAD GRID ", \"layers\": [{\"velocity\": -1, \"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_INVALID, "top velocity" },
+    /* Below the least velocity a layer is solved at: it would be raised to it. */
+    { HEAD GRID ", \"layers\": [{\"velocity\": 1e-7, \"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_INVALID,
+      "layer 1: the top velocity 1e-07 is below 1e-06" },
     { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[1, 0], [0, 1]]}]}", FR_SCENE_FILE_ERROR_INVALID, "increasing x" },
     { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[1, 0, 3]]}]}", FR_SCENE_FILE_ERROR_MALFORMED, "[x, z]" },
     { HEAD GRID ", \"obstacles\": [{\"velocity\": 0, \"vertices\": [[0, 0], [1, 1]]}]}", FR_SCENE_FILE_ERROR_INVALID, "3 vertices" },
