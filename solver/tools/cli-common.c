@@ -2,6 +2,7 @@
 #include "cli-common.h"
 
 #include <errno.h>
+#include <float.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -188,7 +189,7 @@ cli_value (const cli_option *opt)
 }
 
 static bool
-parse_one (const char *b, size_t len, double *out)
+parse_one (const char *b, size_t len, double *out, bool *too_large)
 {
   char buf[64];
   char *end;
@@ -198,6 +199,8 @@ parse_one (const char *b, size_t len, double *out)
   memcpy (buf, b, len);
   buf[len] = '\0';
   *out = strtod (buf, &end);
+  /* Digits only, so a number that is not finite overflowed. */
+  *too_large = end == buf + len && !isfinite (*out);
   return end == buf + len && isfinite (*out);
 }
 
@@ -205,13 +208,22 @@ bool
 cli_parse_numbers (const char *flag, const char *text, double *out, int min, int max, int *n)
 {
   const char *p = text;
+  bool too_large = false;
   int k = 0;
 
   for (;;)
     {
       size_t len = strcspn (p, ",");
-      if (k == max || !parse_one (p, len, &out[k]))
-        break;
+      if (k == max || !parse_one (p, len, &out[k], &too_large))
+        {
+          if (too_large)
+            {
+              cli_fail (CLI_EXIT_USAGE, "%s '%s': %.*s is out of range (at most about %.2g)", flag,
+                        text, (int) len, p, DBL_MAX);
+              return false;
+            }
+          break;
+        }
       k++;
       p += len;
       if (*p == '\0')
@@ -223,7 +235,9 @@ cli_parse_numbers (const char *flag, const char *text, double *out, int min, int
         }
       p++;
     }
-  if (min == max)
+  if (min == max && min == 1)
+    cli_fail (CLI_EXIT_USAGE, "%s '%s': expected a number", flag, text);
+  else if (min == max)
     cli_fail (CLI_EXIT_USAGE, "%s '%s': expected %d comma-separated numbers", flag, text, min);
   else
     cli_fail (CLI_EXIT_USAGE, "%s '%s': expected %d %s %d comma-separated numbers", flag, text,

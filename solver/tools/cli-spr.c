@@ -132,7 +132,8 @@ parse_job (cli_option *o, void *state)
     {
       const char *text = o[O_SOURCE].values[s];
       const char *c1 = strchr (text, ','), *c2 = c1 != NULL ? strchr (c1 + 1, ',') : NULL;
-      if (c2 != NULL && strchr (c2 + 1, ',') == NULL)
+      /* Three fields (none empty): a 3D source, said so. */
+      if (c2 != NULL && c1 > text && c2 > c1 + 1 && c2[1] != '\0' && strchr (c2 + 1, ',') == NULL)
         return cli_fail (CLI_EXIT_USAGE, "--source '%s': spr is 2D, give X,Z", text);
       if (!cli_parse_numbers ("--source", text, v, 2, 2, &n))
         return CLI_EXIT_USAGE;
