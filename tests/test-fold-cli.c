@@ -154,6 +154,112 @@ test_unreached_receiver (void)
   g_unlink (speed), g_unlink (out), g_unlink (rcv), g_unlink (rays), g_rmdir (dir);
 }
 
+/* T of a .npy written by the CLI, as doubles (float32 or float64). */
+static double *
+read_time (const char *path, size_t *n)
+{
+  fr_array a = { 0 };
+  fr_error err = { 0 };
+
+  g_assert_cmpint (fr_npy_read (path, &a, &err), ==, FR_OK);
+  *n = a.shape[0] * a.shape[1];
+  double *t = g_new (double, *n);
+  for (size_t i = 0; i < *n; i++)
+    t[i] = a.dtype == FR_F32 ? ((float *) a.data)[i] : ((double *) a.data)[i];
+  fr_array_clear (&a);
+  return t;
+}
+
+/* Where a solve is well posed but far less accurate than usual, a note
+ * says why, and only then; checked against the closed-form truth that
+ * makes the note true. */
+static void
+test_accuracy_notes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fold-cli-XXXXXX", NULL);
+  g_autofree char *out = tmp_path (dir, "T.npy");
+  g_autofree char *bnd = tmp_path (dir, "B.npy");
+
+  /* 1. |psi_a| near F.  A point source in a constant medium: T is the
+   * gauge (-psi.d + sqrt ((psi.d)^2 + (F^2 - |psi|^2)|d|^2)) / (F^2 - |psi|^2). */
+  for (int strong = 0; strong < 2; strong++)
+    {
+      const double px = strong ? 0.5994 : 0.3, pz = strong ? 0.7992 : 0.4;
+      char psi[64];
+      g_snprintf (psi, sizeof psi, "%.17g,%.17g", px, pz);
+      const char *args[] = { "--speed-const", "1", "--shape", "41,41", "--spacing", "0.025",
+                             "--source", "0.5,0.5", "--psi-a", psi, "--precision", "double",
+                             "--out", out, NULL };
+      run_out r = cli_run ("fold", args);
+      g_test_message ("exit %d, stderr: %s", r.status, r.err);
+      g_assert_cmpint (r.status, ==, 0);
+      size_t n;
+      g_autofree double *t = read_time (out, &n);
+      const double c = 1.0 - (px * px + pz * pz);
+      double worst = 0.0;
+      for (size_t i = 0; i < n; i++)
+        {
+          const double dx = 0.025 * (double) (i % 41) - 0.5, dz = 0.025 * (double) (i / 41) - 0.5;
+          const double pd = px * dx + pz * dz, d2 = dx * dx + dz * dz;
+          const double exact = (-pd + sqrt (pd * pd + c * d2)) / c;
+          if (d2 > 0.01)   /* away from the source's own ball */
+            worst = fmax (worst, fabs (t[i] - exact) / exact);
+        }
+      g_test_message ("|psi| %.4g: worst relative error %.3g", sqrt (px * px + pz * pz), worst);
+      if (strong)
+        {
+          g_assert_cmpfloat (worst, >, 1.0);
+          g_assert_nonnull (strstr (r.err, "foldray-cli: note: |psi_a| = 0.999 reaches 0.999 of "
+                                           "the speed F = 1"));
+        }
+      else
+        {
+          g_assert_cmpfloat (worst, <, 0.1);
+          g_assert_null (strstr (r.err, "psi_a"));
+        }
+      run_out_clear (&r);
+    }
+
+  /* 2. Start values too large for float32 to hold one node's step: a
+   * boundary row at 1e5 in a plane front, T = 1e5 + z / (F + psi_z). */
+  {
+    enum { NX = 21, NZ = 61 };
+    double *b = g_new (double, NX * NZ);
+    fr_array a = { .ndim = 2, .shape = { NZ, NX }, .dtype = FR_F64, .data = b };
+    double err_of[2];
+
+    for (int i = 0; i < NX * NZ; i++)
+      b[i] = i < NX ? 1e5 : INFINITY;
+    g_assert_cmpint (fr_npy_write (bnd, &a, NULL), ==, FR_OK);
+    g_free (b);
+    for (int dbl = 0; dbl < 2; dbl++)
+      {
+        const char *args[] = { "--speed-const", "1.2", "--shape", "21,61", "--spacing", "0.005",
+                               "--boundary", bnd, "--psi-a", "0,0.2", "--precision",
+                               dbl ? "double" : "single", "--out", out, NULL };
+        run_out r = cli_run ("fold", args);
+        g_test_message ("exit %d, stderr: %s", r.status, r.err);
+        g_assert_cmpint (r.status, ==, 0);
+        size_t n;
+        g_autofree double *t = read_time (out, &n);
+        err_of[dbl] = 0.0;
+        for (size_t i = 0; i < n; i++)
+          err_of[dbl] = fmax (err_of[dbl], fabs ((t[i] - 1e5) - 0.005 * (double) (i / NX) / 1.4));
+        if (dbl)
+          g_assert_null (strstr (r.err, "note"));
+        else
+          g_assert_nonnull (strstr (r.err, "B.npy starts at up to 100000, where single precision "
+                                           "keeps times only to about"));
+        run_out_clear (&r);
+      }
+    g_test_message ("largest error: single %.3g, double %.3g", err_of[0], err_of[1]);
+    /* The lost steps are the note's reason: single is far off, double not. */
+    g_assert_cmpfloat (err_of[0], >, 0.05);
+    g_assert_cmpfloat (err_of[1], <, 1e-6);
+  }
+  g_unlink (out), g_unlink (bnd), g_rmdir (dir);
+}
+
 typedef struct bad_case {
   const char *args[16];
   const char *needle;    /* what the one stderr line must name */
@@ -217,6 +323,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/cli/solve-and-rays", test_solve_and_rays);
   g_test_add_func ("/fold/cli/3d-and-horizon", test_3d_and_horizon);
   g_test_add_func ("/fold/cli/unreached-receiver", test_unreached_receiver);
+  g_test_add_func ("/fold/cli/accuracy-notes", test_accuracy_notes);
   g_test_add_func ("/fold/cli/bad-input", test_bad_input);
   return g_test_run ();
 }

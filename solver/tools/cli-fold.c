@@ -51,9 +51,12 @@ usage (void)
         "--origin list x,z (2D) or x,y,z (3D); one spacing stands for all axes.\n"
         "T.npy is float32 unless --precision double; unreached nodes hold +inf.  Rays\n"
         "run from the start to each receiver.  --stats prints one JSON object on stdout.\n"
-        "--scene takes the grid and speed, the fold horizon (else the sources), psi_a,\n"
-        "method and back end from a scene saved by the app, and with --rays-out its fold\n"
-        "characteristic points (else its receivers) as the receivers.");
+        "A note on stderr says where the times are far less accurate than usual: |psi_a|\n"
+        "above 0.95 F, or B.npy values too large for single precision to add a step to.\n"
+        "--scene takes the grid and speed (F = 1 where the scene names none), the fold\n"
+        "horizon (else the sources), psi_a, method and back end from a scene saved by the\n"
+        "app, and with --rays-out its fold characteristic points (else its receivers) as\n"
+        "the receivers.");
 }
 
 typedef struct fold_job {
@@ -552,6 +555,56 @@ fold_run (void *v)
   return status;
 }
 
+/* What the numbers cannot show: where the solve was well posed but its
+ * times are far less accurate than usual, a note that says why. */
+static void
+note_accuracy (const fold_job *job)
+{
+  const fr_grid *g = &job->grid;
+  const size_t n = fr_grid_count (g);
+  const double psi = sqrt (job->params.psi_a[0] * job->params.psi_a[0]
+                           + job->params.psi_a[1] * job->params.psi_a[1]
+                           + job->params.psi_a[2] * job->params.psi_a[2]);
+  double f_min = job->speed_const, f_max = job->speed_const, h = fmin (g->dx, g->dz);
+
+  if (g->ndim == 3)
+    h = fmin (h, g->dy);
+  if (job->speed_f32 != NULL)
+    {
+      f_min = INFINITY, f_max = 0.0;
+      for (size_t i = 0; i < n; i++)
+        if (job->speed_f32[i] > 0.0f)
+          {
+            f_min = fmin (f_min, job->speed_f32[i]);
+            f_max = fmax (f_max, job->speed_f32[i]);
+          }
+    }
+  /* The first-order stencil's error grows like F / (F - |psi_a|)
+   * (tens of percent at |psi_a| = 0.999 F on a 161² grid). */
+  if (psi > 0.95 * f_min && isfinite (f_min))
+    cli_note ("|psi_a| = %.3g reaches %.4g of the speed F = %.3g: this scheme's error grows like "
+              "F / (F - |psi_a|), here %.0f times its size without anisotropy; keep |psi_a| at "
+              "most 0.95 F, as the app does, or refine the grid", psi, psi / f_min, f_min,
+              f_min / (f_min - psi));
+  /* A start value so large that float32 cannot resolve one node's step on
+   * top of it: the steps are rounded away (88 % of the range lost with
+   * starts at 1e5 and steps of 0.003). */
+  if (job->boundary_f64 != NULL && !job->params.double_precision && f_max > 0.0)
+    {
+      const double step = h / (f_max + psi);
+      double b_max = 0.0;
+
+      for (size_t i = 0; i < n; i++)
+        if (isfinite (job->boundary_f64[i]))
+          b_max = fmax (b_max, fabs (job->boundary_f64[i]));
+      const double ulp = b_max * FLT_EPSILON;
+      if (ulp > 0.01 * step)
+        cli_note ("%s starts at up to %g, where single precision keeps times only to about %.2g, "
+                  "%.0f %% of one node's step (%.2g): use --precision double", job->boundary_path,
+                  b_max, ulp, 100.0 * ulp / step, step);
+    }
+}
+
 static void
 fold_report (void *v)
 {
@@ -559,6 +612,7 @@ fold_report (void *v)
 
   if (job->result.notice[0])
     cli_note ("%s", job->result.notice);
+  note_accuracy (job);
   cli_note_unreached (&job->rays, "");
   if (job->stats)
     print_stats (job);
