@@ -1279,6 +1279,30 @@ run_cli (const char *args, char **out, char **err, int *status)
   return ok;
 }
 
+/* run_cli that must succeed; its output is not kept. */
+static void
+run_cli_ok (const char *args)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  run_cli (args, &out, &err, &status);
+  if (status != 0)
+    g_test_message ("%s: stderr %s", args, err);
+  g_assert_cmpint (status, ==, 0);
+}
+
+static void
+assert_same_bytes (const char *path1, const char *path2)
+{
+  g_autofree char *a = NULL, *b = NULL;
+  gsize la, lb;
+
+  g_assert_true (g_file_get_contents (path1, &a, &la, NULL));
+  g_assert_true (g_file_get_contents (path2, &b, &lb, NULL));
+  g_assert_cmpmem (a, la, b, lb);
+}
+
 static void
 test_cli (void)
 {
@@ -1374,26 +1398,14 @@ test_cli (void)
     g_setenv ("OMP_NUM_THREADS", "1", TRUE);   /* byte-equal results (below) */
     g_free (args);
     args = g_strdup_printf ("fold --scene %s --backend cpu --out %s", scene, t2);
-    run_cli (args, &out, &err, &status);
-    g_assert_cmpint (status, ==, 0);
-    g_clear_pointer (&out, g_free);
-    g_clear_pointer (&err, g_free);
+    run_cli_ok (args);
     g_free (args);
     args = g_strdup_printf ("fold --speed-const 1 --shape %zu,%zu --spacing %g,%g --origin %g,%g "
                             "--source 1.5,0 --backend cpu --out %s", g->nx, g->nz, g->dx, g->dz,
                             g->x0, g->z0, t1);
-    run_cli (args, &out, &err, &status);
+    run_cli_ok (args);
     restore_env ("OMP_NUM_THREADS", omp_threads);
-    g_assert_cmpint (status, ==, 0);
-    g_clear_pointer (&out, g_free);
-    g_clear_pointer (&err, g_free);
-    g_clear_pointer (&a, g_free);
-    g_clear_pointer (&b, g_free);
-    g_assert_true (g_file_get_contents (t1, &a, &la, NULL));
-    g_assert_true (g_file_get_contents (t2, &b, &lb, NULL));
-    g_assert_cmpmem (a, la, b, lb);
-    g_clear_pointer (&a, g_free);
-    g_clear_pointer (&b, g_free);
+    assert_same_bytes (t1, t2);
   }
 
   /* A fold scene (horizon, constant F, ψa, method, back end) gives the
@@ -1427,24 +1439,14 @@ test_cli (void)
     g_setenv ("OMP_NUM_THREADS", "1", TRUE);
     g_free (args);
     args = g_strdup_printf ("fold --scene %s --out %s", fscene, t1);
-    run_cli (args, &out, &err, &status);
-    g_assert_cmpint (status, ==, 0);
-    g_clear_pointer (&out, g_free);
-    g_clear_pointer (&err, g_free);
+    run_cli_ok (args);
     g_free (args);
     args = g_strdup_printf ("fold --speed-const 1.5 --shape %zu,%zu --spacing %g,%g --origin %g,%g "
                             "--horizon %s --psi-a 0.3,-0.1 --method solas --backend cpu --out %s",
                             g->nx, g->nz, g->dx, g->dz, g->x0, g->z0, hcsv, t2);
-    run_cli (args, &out, &err, &status);
+    run_cli_ok (args);
     restore_env ("OMP_NUM_THREADS", omp_threads);
-    g_assert_cmpint (status, ==, 0);
-    g_clear_pointer (&out, g_free);
-    g_clear_pointer (&err, g_free);
-    g_clear_pointer (&a, g_free);
-    g_clear_pointer (&b, g_free);
-    g_assert_true (g_file_get_contents (t1, &a, &la, NULL));
-    g_assert_true (g_file_get_contents (t2, &b, &lb, NULL));
-    g_assert_cmpmem (a, la, b, lb);
+    assert_same_bytes (t1, t2);
 
     /* Its characteristic points are what `--receivers` traces from: the
      * same rays as those points given by hand, not the scene's seismic
