@@ -783,6 +783,9 @@ static const fail_case fail_cases[] = {
     { "--velocity", "@V", "--spacing", "1e400", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "radius out of range", 2, "--radius '1e400': 1e400 is out of range",
     { "--velocity", "@V", "--spacing", "0.5", "--source", "10,5", "--radius", "1e400", "--out", "@OUT" } },
+  /* Times below float32's range: the spacing's fault and the velocities'. */
+  { "velocities too fast for float32", 2, "--spacing 0.5 and ",
+    { "--velocity", "@VHUGE", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "nan source", 2, "--source",
     { "--velocity", "@V", "--spacing", "0.5", "--source", "nan,1", "--radius", "5", "--out", "@OUT" } },
   { "3D source", 2, "--source '1,2,3': spr is 2D, give X,Z",
@@ -867,6 +870,7 @@ fail_files_init (fail_files *ff)
   g_hash_table_insert (ff->names, "@VOBST", write_velocity (ff->dir, "obst.npy", "<f4", 0, 10 * NX + 20));
   g_hash_table_insert (ff->names, "@NAN", write_velocity (ff->dir, "nan.npy", "<f4", NAN, 7));
   g_hash_table_insert (ff->names, "@NEG", write_velocity (ff->dir, "neg.npy", "<f8", -1, 100));
+  g_hash_table_insert (ff->names, "@VHUGE", write_velocity (ff->dir, "huge.npy", "<f4", 1e38, 7));
   for (int i = 0; i < 24; i++)
     v3[i] = 1;
   {

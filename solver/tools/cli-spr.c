@@ -270,12 +270,17 @@ solve (spr_job *job)
 {
   fr_error err = { 0 };
   const char *context = NULL;
+  char both[512];
 
   if (fr_spr_solve (&job->grid, job->velocity_f32, job->sources, job->nsrc, &job->params,
                     &job->result, &err) == FR_OK)
     return CLI_EXIT_OK;
-  /* Most input faults were caught above; name the flag for the rest. */
-  if (strstr (err.message, "radius") != NULL)
+  /* Most input faults were caught above; name the flag for the rest.  A
+   * time scale out of range is the spacing's and the velocities' at once. */
+  snprintf (both, sizeof both, "--spacing %s and %s", job->spacing_text, job->velocity_path);
+  if (strstr (err.message, "with velocities up to") != NULL)
+    context = both;
+  else if (strstr (err.message, "radius") != NULL)
     context = "--radius";
   else if (strstr (err.message, "source") != NULL)
     context = "--source";
