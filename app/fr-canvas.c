@@ -1128,6 +1128,56 @@ fr_canvas_class_init (FrCanvasClass *klass)
 
 /* ---------------------------------------------------------------- callbacks */
 
+/* Moves the view by steps of a tenth of the plot (the keys): +steps_x
+ * shows what lies right of it, +steps_z what lies below. */
+static void
+pan_steps (FrCanvas *self,
+           int       steps_x,
+           int       steps_z)
+{
+  FrPlotLayout layout;
+
+  fr_canvas_get_plot_layout (self, &layout);
+  self->view.cx += 0.1 * steps_x * layout.plot.width / self->view.scale;
+  self->view.cz += 0.1 * steps_z * layout.plot.height / self->view.scale;
+  view_moved (self);
+}
+
+/* With the canvas focused (it is at start, and after a click on it), the
+ * arrow keys pan it a step a press.  (Ctrl+arrows stay GtkWindow's: they
+ * move the focus.) */
+static gboolean
+key_pressed_cb (FrCanvas              *self,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                GtkEventControllerKey *controller)
+{
+  if ((state & gtk_accelerator_get_default_mod_mask ()) != 0)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+      pan_steps (self, -1, 0);
+      return TRUE;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+      pan_steps (self, 1, 0);
+      return TRUE;
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      pan_steps (self, 0, -1);
+      return TRUE;
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      pan_steps (self, 0, 1);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 static void
 drag_begin_cb (FrCanvas       *self,
                double          x,
@@ -1304,6 +1354,7 @@ fr_canvas_init (FrCanvas *self)
   GtkGesture *zoom;
   GtkEventController *motion;
   GtkEventController *scroll;
+  GtkEventController *keys;
 
   fr_view_init (&self->view);
   self->view_fitted = TRUE;
@@ -1341,6 +1392,10 @@ fr_canvas_init (FrCanvas *self)
   scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (scroll_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
 }
 
 /* --------------------------------------------------------------- public API */

@@ -1414,6 +1414,10 @@ fr_window_init (FrWindow *self)
   display_settings_changed_cb (self, self->side_panel);
   undo_state_cb (self, NULL, fr_scene_get_undo (self->scene));
   gtk_label_set_text (self->backend_label, _("Back end: —"));
+  /* The keys start on the picture (arrows pan, Delete removes the
+   * selected marker), not in the first text field, whose value a stray
+   * digit would change. */
+  gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->canvas));
 }
 
 /* ---------------------------------------------------------------- public API */

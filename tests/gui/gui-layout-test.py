@@ -334,6 +334,55 @@ def t_gutter_click():
 
 
 check("Ctrl++ zooms about the model's middle in the plot; Ctrl+0 fits again", t_key_zoom)
+
+
+def field_edges(canvas, row, col):
+    """The field's left edge in row and its top edge in column col, in
+    canvas pixels (the first coloured pixel from the left and the top)."""
+    c = chroma(canvas) > 40
+    xs, ys = np.nonzero(c[row, :])[0], np.nonzero(c[:, col])[0]
+    return (int(xs[0]) if len(xs) else None), (int(ys[0]) if len(ys) else None)
+
+
+def t_key_pan():
+    """With the picture focused (a middle click on it gives it the keys),
+    each arrow key pans it a tenth of the plot: two Left presses and one
+    Up move the field right by a fifth of the plot's width and down by a
+    tenth of its height, on screen; Right, Right, Down bring the view
+    back exactly."""
+    ox, oy = app.canvas_box()[:2]
+    sx, sy = app.to_screen(1.5, 0.75)
+    xdo("mousemove", sx, sy)
+    xdo("click", 2)
+    time.sleep(0.3)
+    v0 = app.view()
+    pw = v0["w"] - GUTTERS[0] - GUTTERS[2]
+    ph = v0["h"] - GUTTERS[1] - GUTTERS[3]
+    row, col = sy - oy, sx - ox
+    left0, top0 = field_edges(app.canvas(app.stable_shot("01c-before-key-pan")), row, col)
+    for key in ("Left", "Left", "Up"):
+        xdo("key", key)
+        time.sleep(0.15)
+    end = time.time() + 10
+    while app.view()["cz"] == v0["cz"] and time.time() < end:
+        time.sleep(0.05)
+    left1, top1 = field_edges(app.canvas(app.stable_shot("01d-key-panned")), row, col)
+    for key in ("Right", "Right", "Down"):
+        xdo("key", key)
+        time.sleep(0.15)
+    end = time.time() + 10
+    while app.view()["cz"] != v0["cz"] and time.time() < end:
+        time.sleep(0.05)
+    v2 = app.view()
+    back = abs(v2["cx"] - v0["cx"]) < 1e-9 and abs(v2["cz"] - v0["cz"]) < 1e-9
+    ok = (None not in (left0, top0, left1, top1)
+          and abs((left1 - left0) - 0.2 * pw) <= 2 and abs((top1 - top0) - 0.1 * ph) <= 2 and back)
+    return ok, ("field's left edge %s → %s (a fifth of the plot: %.1f px), top edge %s → %s (a "
+                "tenth: %.1f px); back to the view: %s" % (left0, left1, 0.2 * pw, top0, top1,
+                                                           0.1 * ph, back))
+
+
+check("arrow keys pan the focused picture a tenth of the plot a press", t_key_pan)
 for name, fn in [
     ("zoomed in with the wheel: the field fills a plot rectangle inside the canvas", t_zoom),
     ("zoomed in: gutters on the left, top and right hold no field", t_gutters),
