@@ -418,6 +418,17 @@ fold_load_horizon_action (GtkWidget  *widget,
   gtk_native_dialog_show (self->chooser);
 }
 
+/* Whether the pointer holds something: a marker, a model node or
+ * obstacle, or the fold tool's handle.  An edit that removes or replaces
+ * what it holds waits until it lets go (Delete in the middle of dragging
+ * an obstacle freed it under the drag: a crash; in a marker drag, the
+ * next marker followed the pointer instead). */
+static gboolean
+pointer_holds_item (FrWindow *self)
+{
+  return fr_canvas_is_dragging (self->canvas) || fr_editor_is_dragging (self->editor);
+}
+
 static void
 fold_clear_horizon_action (GtkWidget  *widget,
                            const char *action_name,
@@ -425,6 +436,8 @@ fold_clear_horizon_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
+  if (pointer_holds_item (self))
+    return;
   fr_fold_state_begin_edit (self->fold);
   fr_fold_state_set_horizon (self->fold, NULL, 0);
   fr_fold_state_clear_ray_points (self->fold);
@@ -1140,6 +1153,8 @@ undo_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
+  if (pointer_holds_item (self))
+    return;
   fr_editor_finish_edits (self->editor);
   if (fr_undo_undo (active_undo (self)))
     update_modified (self);
@@ -1152,6 +1167,8 @@ redo_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
+  if (pointer_holds_item (self))
+    return;
   fr_editor_finish_edits (self->editor);
   if (fr_undo_redo (active_undo (self)))
     update_modified (self);
@@ -1164,6 +1181,8 @@ delete_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
 
+  if (pointer_holds_item (self))
+    return;
   if (!fr_editor_delete_selection (self->editor))
     fr_scene_delete_selection (self->scene);
 }
@@ -1225,7 +1244,8 @@ clear_markers_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  fr_scene_clear_markers (FR_WINDOW (widget)->scene);
+  if (!pointer_holds_item (FR_WINDOW (widget)))
+    fr_scene_clear_markers (FR_WINDOW (widget)->scene);
 }
 
 static void

@@ -501,5 +501,72 @@ def t_ctrl_z_after_field():
 
 check("editor: Ctrl+Z in a field after Enter undoes the field's edit", t_ctrl_z_after_field)
 
+
+
+def drag_pressing(a, frm, to, keys, steps=16):
+    """A drag from model point frm to to with keys pressed halfway, the
+    button still held; then the button let go."""
+    fx, fy = a.to_screen(*frm)
+    tx, ty = a.to_screen(*to)
+    xdo("mousemove", fx, fy)
+    xdo("mousedown", 1)
+    for i in range(1, steps + 1):
+        xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
+        time.sleep(0.04)
+        if i == steps // 2:
+            for k in keys:
+                xdo("key", k)
+            time.sleep(0.2)
+    xdo("mouseup", 1)
+    time.sleep(0.5)
+
+
+def t_keys_mid_drag():
+    """Delete and Ctrl+Z pressed while the pointer holds something wait
+    until it lets go.  The salt obstacle dragged by (-0.3, -0.3) with both
+    pressed midway is still there, moved by the drag (Delete freed it
+    under the drag: the app crashed); a source dragged likewise lands
+    where it was let go, and the other source stays where it was (it
+    followed the pointer instead); no GTK critical on the way."""
+    path = os.path.join(OUT, "mid-drag.json")
+    with open(os.path.join(ROOT, "data", "scenes", "syncline-salt.json")) as f:
+        scene = json.load(f)
+    scene["sources"].append([2.5, 0.0])
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    salt = np.array(scene["obstacles"][0]["vertices"])
+    a = App(path, name="mid-drag")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("key", "ctrl+m")
+        time.sleep(0.3)
+        drag_pressing(a, (1.5, 1.5), (1.2, 1.2), ["Delete", "ctrl+z"])
+        if a.proc.poll() is not None:
+            return False, "foldray exited with %d during the obstacle drag" % a.proc.returncode
+        a.settle_all()
+        obstacles = saved_scene(a, path)["obstacles"]
+        shift = (np.array(obstacles[0]["vertices"]) - salt).mean(axis=0) if len(obstacles) == 1 else None
+        xdo("key", "Escape")
+        time.sleep(0.3)
+        drag_pressing(a, (0.3, 0.0), (1.0, 0.5), ["Delete", "ctrl+z"])
+        if a.proc.poll() is not None:
+            return False, "foldray exited with %d during the source drag" % a.proc.returncode
+        a.settle_all()
+        sources = saved_scene(a, path)["sources"]
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    moved_obstacle = shift is not None and abs(shift[0] + 0.3) < 0.03 and abs(shift[1] + 0.3) < 0.03
+    landed = [p for p in sources if abs(p[0] - 1.0) < 0.02 and abs(p[1] - 0.5) < 0.02]
+    ok = moved_obstacle and len(sources) == 2 and [2.5, 0.0] in sources and len(landed) == 1 and not bad
+    return ok, ("obstacles after the drag: %d, moved by %s; sources after: %s; bad stderr: %s"
+                % (len(obstacles), shift, sources, bad[:3]))
+
+
+check("editor: Delete and Ctrl+Z in the middle of a drag wait until the pointer lets go",
+      t_keys_mid_drag)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
