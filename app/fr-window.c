@@ -88,6 +88,66 @@ pending_export_free (gpointer data)
 
 static void flush_pending_exports (FrWindow *self);
 
+/* Gives up the exports that wait for the solve (cancelled: no dialog). */
+static void
+drop_pending_exports (FrWindow *self)
+{
+  g_autoptr(GPtrArray) left = g_steal_pointer (&self->pending_exports);
+
+  self->pending_exports = g_ptr_array_new_with_free_func (pending_export_free);
+  for (guint i = 0; i < left->len; i++)
+    g_task_return_new_error (((PendingExport *) g_ptr_array_index (left, i))->task,
+                             G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                             _("The window closed before the solve finished"));
+}
+
+enum { RESPONSE_CLOSE_WITHOUT_EXPORTING = 1 };
+
+static void
+close_question_response_cb (GtkDialog *dialog,
+                            int        response,
+                            FrWindow  *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response != RESPONSE_CLOSE_WITHOUT_EXPORTING)
+    return;
+  drop_pending_exports (self);
+  gtk_window_close (GTK_WINDOW (self));     /* on to the save question */
+}
+
+/* Closing (the close button, Ctrl+Q) while exports wait for the solve
+ * asks first: they were dropped without a word, though the user had
+ * chosen their files.  Connected before the session's save question. */
+static gboolean
+close_request_cb (FrWindow *self,
+                  gpointer  unused)
+{
+  guint n = self->pending_exports->len;
+  GtkWidget *dialog;
+
+  if (n == 0)
+    return FALSE;
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   g_dngettext (GETTEXT_PACKAGE,
+                                                "An export is waiting for the solve to finish",
+                                                "%u exports are waiting for the solve to finish", n),
+                                   n);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            g_dngettext (GETTEXT_PACKAGE,
+                                                         "It is written once the solve ends; "
+                                                         "closing now drops it.",
+                                                         "They are written once the solve ends; "
+                                                         "closing now drops them.", n));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("Close _without Exporting"), RESPONSE_CLOSE_WITHOUT_EXPORTING, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (close_question_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
 G_DEFINE_FINAL_TYPE (FrWindow, fr_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum {
@@ -1274,12 +1334,8 @@ fr_window_dispose (GObject *object)
   g_clear_handle_id (&self->solve_idle_id, g_source_remove);
   if (self->pending_exports != NULL)
     {
-      g_autoptr(GPtrArray) left = g_steal_pointer (&self->pending_exports);
-
-      for (guint i = 0; i < left->len; i++)
-        g_task_return_new_error (((PendingExport *) g_ptr_array_index (left, i))->task,
-                                 G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                 _("The window closed before the solve finished"));
+      drop_pending_exports (self);
+      g_clear_pointer (&self->pending_exports, g_ptr_array_unref);
     }
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
@@ -1427,6 +1483,7 @@ fr_window_init (FrWindow *self)
   fr_editor_set_scene (self->editor, self->scene);
   fr_model_panel_set_scene (fr_side_panel_get_model_panel (self->side_panel), self->scene);
   fr_model_panel_set_editor (fr_side_panel_get_model_panel (self->side_panel), self->editor);
+  g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
   self->session = fr_session_new (self);
   /* After the application has opened what it opens at start. */
   g_idle_add_full (G_PRIORITY_LOW, recovery_idle_cb, g_object_ref (self), g_object_unref);

@@ -1519,6 +1519,53 @@ def t_files_export_waits_for_solve():
             "T at the new source (2, 0.6) %g" % (shown, waited, took, t_source))
 
 
+def t_files_quit_while_export_waits():
+    """Ctrl+Q while an export waits for the solve asks first (the export
+    was dropped without a word and the app quit): Cancel keeps the app,
+    and the export is then written; a later Ctrl+Q goes on to the save
+    question, whose Close without Saving quits."""
+    s11 = files_scene("s11.json")
+    out = os.path.join(FILES, "quit-T.npy")
+    a = App(s11, name="files-quit-export", env=dict(FILES_ENV, FOLDRAY_DEBUG_SOLVE_DELAY_MS="4000"))
+    try:
+        if not a.find_window(name="s11.json"):
+            return False, "no window"
+        settle_all(a, timeout=60)
+        place_source(a, 2.0, 0.6)
+        click_at(a, EXPORT_BUTTON)
+        time.sleep(0.5)
+        xdo("key", "t")                       # _Traveltimes (.npy)…
+        wait_for(lambda: window_shown("Export"), timeout=5.0)
+        time.sleep(0.5)
+        xdo("key", "ctrl+a")
+        xdo("type", out)
+        xdo("key", "Return")
+        waits = wait_for(lambda: any(" export waits" in l for l in a.lines()), timeout=5.0)
+        xdo("key", "ctrl+q")
+        asked = wait_for(lambda: window_shown("Foldray") and len(windows_of(a)) >= 2, timeout=5.0)
+        time.sleep(0.5)
+        screenshot("47c-files-quit-export-waits")
+        not_yet = not os.path.exists(out)
+        xdo("key", "Escape")                  # Cancel
+        written = wait_for(lambda: os.path.exists(out), timeout=30.0)
+        alive = a.proc.poll() is None
+        xdo("key", "ctrl+q")
+        saving = wait_for(lambda: len(windows_of(a)) >= 2, timeout=5.0)
+        xdo("key", "alt+w")                   # Close _without Saving
+        try:
+            a.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+        gone = a.proc.poll() == 0
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    return (waits and asked and not_yet and written and alive and saving and gone and not bad,
+            "export waited %s; Ctrl+Q asked %s before it was written %s; after Cancel written %s, "
+            "running %s; then the save question %s and quit with 0 %s; bad stderr %s"
+            % (waits, asked, not_yet, written, alive, saving, gone, bad[:2]))
+
+
 for name, fn in [
     ("files: a click places a source, the title shows • and an autosave follows", t_files_click_modifies),
     ("files: Ctrl+S twice writes the scene's file both times and keeps its name", t_files_save_twice),
@@ -1535,6 +1582,8 @@ for name, fn in [
     ("files: SIGTERM right after an edit autosaves it before quitting", t_files_sigterm_autosaves),
     ("files: Ctrl+S asks before replacing a scene another program rewrote", t_files_changed_on_disk),
     ("files: traveltimes exported during a solve are the edited scene's", t_files_export_waits_for_solve),
+    ("files: Ctrl+Q while an export waits for the solve asks first; Cancel lets it be written",
+     t_files_quit_while_export_waits),
     ("files: Save As adds .json to a name without it, and replaces nothing unasked", t_files_save_as_adds_json),
     ("files: Save As proposes the scene's own folder and name", t_files_save_as_proposes_own_file),
 ]:
