@@ -312,6 +312,7 @@ autosave_cb (gpointer data)
     g_warning ("autosave: %s", error->message);
   else
     g_debug ("autosaved to %s", path);
+  fr_window_set_autosave_failure (self->window, error);
   return G_SOURCE_REMOVE;
 }
 
@@ -327,6 +328,7 @@ fr_session_scene_edited (FrSession *self)
       /* Undone back to the saved scene: nothing to recover. */
       g_clear_handle_id (&self->autosave_id, g_source_remove);
       remove_autosave ();
+      fr_window_set_autosave_failure (self->window, NULL);
     }
   else if (self->autosave_id == 0)
     self->autosave_id = g_timeout_add_seconds (AUTOSAVE_DELAY_S, autosave_cb, self);
@@ -381,6 +383,7 @@ fr_session_reset (FrSession  *self,
   g_clear_handle_id (&self->autosave_id, g_source_remove);
   fr_window_set_clean (self->window, TRUE);
   remove_autosave ();
+  fr_window_set_autosave_failure (self->window, NULL);
   update_title (self);
 }
 

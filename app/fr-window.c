@@ -43,6 +43,8 @@ struct _FrWindow
   GtkLabel             *solve_label;
   GtkWidget            *failure_bar;
   GtkWidget            *model_bar;      /* fr_scene_get_velocity_warning */
+  GtkWidget            *autosave_bar;   /* fr_window_set_autosave_failure */
+  GtkLabel             *autosave_label;
   GtkLabel             *model_label;
   GPtrArray            *pending_exports;  /* PendingExport: waiting for the solve */
   GtkLabel             *failure_label;
@@ -803,6 +805,28 @@ undo_state_cb (FrWindow   *self,
 /* ------------------------------------------------------------------ dialogs */
 
 /* Shows an error in a modal message dialog (GTK 4.8 has no GtkAlertDialog). */
+/* A bar over the picture while the autosave cannot be written (its
+ * error), so that the user knows a crash would lose the edits and saves;
+ * NULL takes it away.  It went to stderr alone. */
+void
+fr_window_set_autosave_failure (FrWindow     *self,
+                                const GError *error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (FR_IS_WINDOW (self));
+
+  if (error != NULL)
+    {
+      text = g_strdup_printf (_("The unsaved changes could not be kept for recovery (%s). "
+                                "Save the scene to keep them."), error->message);
+      gtk_label_set_text (self->autosave_label, text);
+    }
+  if (gtk_widget_get_visible (self->autosave_bar) != (error != NULL))
+    log_line (self, "autosave bar %s", error != NULL ? "shown" : "hidden");
+  gtk_widget_set_visible (self->autosave_bar, error != NULL);
+}
+
 void
 fr_window_show_error (FrWindow     *self,
                       const char   *primary,
@@ -1393,6 +1417,8 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrWindow, solve_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, failure_bar);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, model_bar);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, autosave_bar);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, autosave_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, model_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, failure_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, cursor_label);

@@ -63,6 +63,8 @@ FrFoldState    *fr_window_get_fold_state    (FrWindow             *self);
 gboolean        fr_window_load_fold_example (FrWindow             *self,
                                              const char           *name,
                                              GError              **error);
+void            fr_window_set_autosave_failure (FrWindow          *self,
+                                                const GError      *error);
 void            fr_window_show_error        (FrWindow             *self,
                                              const char           *primary,
                                              const GError         *error);

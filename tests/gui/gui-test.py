@@ -1519,6 +1519,44 @@ def t_files_export_waits_for_solve():
             "T at the new source (2, 0.6) %g" % (shown, waited, took, t_source))
 
 
+def t_files_autosave_fails_said():
+    """An autosave that cannot be written is said in a bar over the
+    picture, not on stderr alone (the state folder here lies under a
+    plain file, so it cannot be made, even as root); saving the scene
+    takes the bar away."""
+    s12 = files_scene("s12.json")
+    blocker = os.path.join(FILES, "not-a-folder")
+    with open(blocker, "w") as f:
+        f.write("a file where the state folder's parent should be\n")
+    env = dict(FILES_ENV, FOLDRAY_STATE_DIR=os.path.join(blocker, "state"))
+    a = App(s12, name="files-autosave-fails", env=env)
+    try:
+        if not a.find_window(name="s12.json"):
+            return False, "no window"
+        settle_all(a)
+        before = a.stable_shot()
+        place_source(a, 2.2, 0.9)
+        shown = wait_for(lambda: any(" autosave bar shown" in l for l in a.lines()), timeout=15.0)
+        time.sleep(0.5)
+        during = a.stable_shot("47d-files-autosave-fails")
+        # The bar sits over the bottom of the picture: those rows changed.
+        x0, y0, x1, y1 = a.canvas_box()
+        h = y1 - y0
+        band = lambda img: img[y0 + h - 80:y1, x0 + 20:x1 - 20].astype(int)
+        changed = float((np.abs(band(during) - band(before)).max(axis=-1) > 40).mean())
+        xdo("key", "ctrl+s")
+        hidden = wait_for(lambda: any(" autosave bar hidden" in l for l in a.lines()), timeout=10.0)
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    autosave_warned = any("autosave" in l for l in bad)
+    others = [l for l in bad if "autosave" not in l]
+    return (shown and changed > 0.2 and hidden and not others,
+            "bar shown %s (%.0f %% of the picture's bottom rows changed), hidden after Ctrl+S %s; "
+            "the stderr warning too %s; other bad stderr %s"
+            % (shown, 100 * changed, hidden, autosave_warned, others[:2]))
+
+
 def t_files_quit_while_export_waits():
     """Ctrl+Q while an export waits for the solve asks first (the export
     was dropped without a word and the app quit): Cancel keeps the app,
@@ -1584,6 +1622,8 @@ for name, fn in [
     ("files: traveltimes exported during a solve are the edited scene's", t_files_export_waits_for_solve),
     ("files: Ctrl+Q while an export waits for the solve asks first; Cancel lets it be written",
      t_files_quit_while_export_waits),
+    ("files: an autosave that cannot be written is said over the picture until a save",
+     t_files_autosave_fails_said),
     ("files: Save As adds .json to a name without it, and replaces nothing unasked", t_files_save_as_adds_json),
     ("files: Save As proposes the scene's own folder and name", t_files_save_as_proposes_own_file),
 ]:
