@@ -266,8 +266,134 @@ speeds_of (fr_array  *a,
   return TRUE;
 }
 
-/* Reads a velocity grid file: .npy (2D, (nz, nx)) or SEG-Y.  The grid
- * gets unit spacing and zero origin unless the file carries its own
+/* FILE.json for FILE.npy: where a .npy grid's geometry is looked for. */
+char *
+fr_scene_file_sidecar_path (const char *npy_path)
+{
+  g_autofree char *stem = g_str_has_suffix (npy_path, ".npy")
+                            ? g_strndup (npy_path, strlen (npy_path) - 4)
+                            : g_strdup (npy_path);
+
+  return g_strconcat (stem, ".json", NULL);
+}
+
+/* A sidecar's member: one number for both axes, or a list of one or two. */
+static gboolean
+sidecar_pair (JsonObject  *obj,
+              const char  *json_path,
+              const char  *member,
+              double       out[2],
+              GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, member);
+
+  if (node == NULL)
+    return TRUE;
+  if (is_number (node))
+    {
+      out[0] = out[1] = json_node_get_double (node);
+      return TRUE;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *arr = json_node_get_array (node);
+      guint n = json_array_get_length (arr);
+
+      if ((n == 1 || n == 2) && is_number (json_array_get_element (arr, 0)) &&
+          is_number (json_array_get_element (arr, n - 1)))
+        {
+          out[0] = json_array_get_double_element (arr, 0);
+          out[1] = json_array_get_double_element (arr, n - 1);
+          return TRUE;
+        }
+    }
+  g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
+               _("%s: “%s” must be a number or a list of two numbers"), json_path, member);
+  return FALSE;
+}
+
+/* Applies the sidecar FILE.json of FILE.npy ({"spacing": [dx, dz],
+ * "origin": [x0, z0]}; "spacing" required) to grid: the one beside the
+ * name given, else, for a symbolic link, the one beside the file it
+ * names.  *found says whether there is one; a sidecar that exists but
+ * is wrong (another member, no spacing, not numbers) is an error: read
+ * as "keep", it placed the grid at spacing 1 without a word. */
+static gboolean
+read_sidecar (const char  *npy_path,
+              fr_grid     *grid,
+              gboolean    *found,
+              GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autofree char *json_path = fr_scene_file_sidecar_path (npy_path);
+  g_autoptr(GList) members = NULL;
+  double spacing[2] = { NAN, NAN };
+  double origin[2] = { grid->x0, grid->z0 };
+  JsonNode *root;
+  JsonObject *obj;
+  fr_grid g;
+  fr_error err = { 0 };
+
+  *found = FALSE;
+  if (!g_file_test (json_path, G_FILE_TEST_IS_REGULAR) &&
+      g_file_test (npy_path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autofree char *target = realpath (npy_path, NULL);
+
+      if (target != NULL)
+        {
+          g_free (json_path);
+          json_path = fr_scene_file_sidecar_path (target);
+        }
+    }
+  if (!g_file_test (json_path, G_FILE_TEST_IS_REGULAR))
+    return TRUE;
+  *found = TRUE;
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_file (parser, json_path, error))
+    return FALSE;
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
+                   _("%s: expected a JSON object"), json_path);
+      return FALSE;
+    }
+  obj = json_node_get_object (root);
+  members = json_object_get_members (obj);
+  for (GList *m = members; m != NULL; m = m->next)
+    if (g_strcmp0 (m->data, "spacing") != 0 && g_strcmp0 (m->data, "origin") != 0)
+      {
+        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
+                     _("%s: unknown member “%s” (a grid's sidecar holds “spacing” and “origin”)"),
+                     json_path, (const char *) m->data);
+        return FALSE;
+      }
+  if (!json_object_has_member (obj, "spacing"))
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
+                   _("%s: no “spacing” (a grid's sidecar gives its spacing, and its origin if "
+                     "not 0, 0)"), json_path);
+      return FALSE;
+    }
+  if (!sidecar_pair (obj, json_path, "spacing", spacing, error) ||
+      !sidecar_pair (obj, json_path, "origin", origin, error))
+    return FALSE;
+  g = fr_grid_2d (grid->nx, grid->nz, spacing[0], spacing[1], origin[0], origin[1]);
+  if (fr_grid_check (&g, &err) != FR_OK)
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", json_path,
+                   err.message);
+      return FALSE;
+    }
+  *grid = g;
+  return TRUE;
+}
+
+/* Reads a velocity grid file: .npy (2D, (nz, nx)) with its sidecar
+ * FILE.json where there is one, or SEG-Y.  The grid gets unit spacing and
+ * zero origin unless the file or its sidecar gives its own
  * (*has_spacing). */
 gboolean
 fr_scene_file_read_grid (const char  *path,
@@ -312,6 +438,11 @@ fr_scene_file_read_grid (const char  *path,
       return FALSE;
     }
   fr_array_clear (&a);
+  if (!read_sidecar (path, &g, has_spacing, error))
+    {
+      free (v);
+      return FALSE;
+    }
   *grid = g;
   *values = g_bytes_new_with_free_func (v, fr_grid_count (&g) * sizeof (float), free, v);
   return TRUE;
@@ -373,7 +504,7 @@ read_background (Reader     *r,
                  FrModel    *model)
 {
   JsonObject *b = NULL;
-  const char *path = NULL, *format = "npy";
+  const char *path = NULL, *format = NULL;
   g_autofree char *abs = NULL;
   g_autoptr(GBytes) values = NULL;
   g_autoptr(GError) local = NULL;
@@ -393,6 +524,9 @@ read_background (Reader     *r,
     return FALSE;
   if (path == NULL || *path == '\0')
     return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("the background has no “path”"));
+  /* Without a "format", the name's suffix says, as for Open. */
+  if (format == NULL)
+    format = fr_segy_is_segy_name (path) ? "segy" : "npy";
   if (g_strcmp0 (format, "npy") != 0 && g_strcmp0 (format, "segy") != 0)
     return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the background format “%s” is unknown"), format);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Reading velocity models for the scene: `.npy` grids with their JSON
- * sidecar (spacing and origin), and the bundled example scenes. */
+/* The bundled example grids, found in the data folders or built in.  (A
+ * grid file with its sidecar is read by fr_scene_file_read_grid.) */
 #pragma once
 
 #include <gio/gio.h>
@@ -18,15 +18,6 @@ typedef enum
 } FrSceneIoError;
 
 GQuark    fr_scene_io_error_quark   (void);
-gboolean  fr_scene_io_read_npy      (const char  *path,
-                                     fr_grid     *grid,
-                                     GBytes     **velocity,
-                                     GError     **error);
-char     *fr_scene_io_sidecar_path  (const char  *npy_path);
-gboolean  fr_scene_io_read_sidecar  (const char  *npy_path,
-                                     fr_grid     *grid,
-                                     gboolean    *found,
-                                     GError     **error);
 char     *fr_scene_io_find_example  (const char  *name);
 gboolean  fr_scene_io_load_example  (const char  *name,
                                      fr_grid     *grid,

@@ -109,6 +109,7 @@ fr_segy_read (const char  *path,
   char bin[SEGY_BINARY_HEADER_SIZE];
   segy_file *fp;
   int samples, format, trsize, traces = 0, rc, interval = 0;
+  int32_t delay0 = 0, trace_interval = 0;
   long trace0;
   double x0 = 0.0, dx = 0.0;
   float *v = NULL, *trace = NULL;
@@ -129,7 +130,10 @@ fr_segy_read (const char  *path,
       segy_failed (error, path, "binary header", rc);
       goto out;
     }
+  /* Counts and intervals are unsigned 16-bit fields, read signed. */
   samples = segy_samples (bin);
+  if (samples < 0)
+    samples += 65536;
   format = segy_format (bin);
   trace0 = segy_trace0 (bin);
   /* SEG-Y rev 2 allows little-endian files; their format code reads
@@ -157,7 +161,15 @@ fr_segy_read (const char  *path,
     }
   segy_set_format (fp, format);
   trsize = segy_trsize (format, samples);
-  if ((rc = segy_traces (fp, &traces, trace0, trsize)) != SEGY_OK)
+  if ((rc = segy_traces (fp, &traces, trace0, trsize)) == SEGY_TRACE_SIZE_MISMATCH)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: the traces after the headers are not a whole number of traces of %d "
+                     "samples (the last one is cut short, or the traces differ in length)"),
+                   path, samples);
+      goto out;
+    }
+  if (rc != SEGY_OK)
     {
       segy_failed (error, path, "trace count", rc);
       goto out;
@@ -179,10 +191,42 @@ fr_segy_read (const char  *path,
     }
   for (int t = 0; t < traces; t++)
     {
-      if ((rc = segy_readtrace (fp, t, trace, trace0, trsize)) != SEGY_OK ||
+      char header[SEGY_TRACE_HEADER_SIZE];
+      int32_t count = 0, delay = 0, dt = 0;
+
+      if ((rc = segy_traceheader (fp, t, header, trace0, trsize)) != SEGY_OK ||
+          (rc = segy_readtrace (fp, t, trace, trace0, trsize)) != SEGY_OK ||
           (rc = segy_to_native (format, samples, trace)) != SEGY_OK)
         {
           segy_failed (error, path, "trace", rc);
+          goto out;
+        }
+      /* A grid needs traces of one length that start at one depth: read
+       * at the binary header's length, a longer or shorter trace shifts
+       * every later one by its difference. */
+      segy_get_field (header, SEGY_TR_SAMPLE_COUNT, &count);
+      segy_get_field (header, SEGY_TR_DELAY_REC_TIME, &delay);
+      segy_get_field (header, SEGY_TR_SAMPLE_INTER, &dt);
+      if (count < 0)
+        count += 65536;
+      if (dt < 0)
+        dt += 65536;
+      if (count != 0 && count != samples)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("%s: trace %d has %d samples where the binary header gives %d: traces "
+                         "of different lengths are not supported"), path, t + 1, (int) count,
+                       samples);
+          goto out;
+        }
+      if (t == 0)
+        delay0 = delay, trace_interval = dt;
+      else if (delay != delay0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("%s: trace %d starts at %d where the first starts at %d (delay recording "
+                         "time): traces that start at different depths are not supported"),
+                       path, t + 1, (int) delay, (int) delay0);
           goto out;
         }
       for (int s = 0; s < samples; s++)
@@ -194,9 +238,16 @@ fr_segy_read (const char  *path,
       goto out;
     }
 
-  /* Spacing: CDP X stepping evenly, and a sample interval.  Traces in
-   * falling x are turned round, so that x grows with ix. */
+  /* Spacing: CDP X stepping evenly, and a sample interval: the first
+   * trace header's, as segyio takes it, else the binary header's.  The
+   * first sample lies at the delay recording time (in milliseconds: the
+   * interval's microseconds / 1000).  Traces in falling x are turned
+   * round, so that x grows with ix. */
   segy_get_bfield (bin, SEGY_BIN_INTERVAL, &interval);
+  if (interval < 0)
+    interval += 65536;
+  if (trace_interval > 0)
+    interval = trace_interval;
   if (traces >= 2 && interval > 0 && trace_x (fp, traces, trace0, trsize, &x0, &dx))
     {
       if (dx < 0)
@@ -212,7 +263,7 @@ fr_segy_read (const char  *path,
           x0 += dx * (traces - 1);
           dx = -dx;
         }
-      g = fr_grid_2d (g.nx, g.nz, dx, interval / 1000.0, x0, 0.0);
+      g = fr_grid_2d (g.nx, g.nz, dx, interval / 1000.0, x0, (double) delay0);
       *has_spacing = fr_grid_check (&g, NULL) == FR_OK;
       if (!*has_spacing)
         g = fr_grid_2d (g.nx, g.nz, 1.0, 1.0, 0.0, 0.0);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SEG-Y velocity models through segyio: one trace per grid column (x), its
- * samples down the column (z).  The file carries its spacing when the
+ * samples down the column (z); every trace of the binary header's length
+ * and starting at one depth.  The file carries its spacing when the
  * traces' CDP X coordinates (byte 181, with the scalar of byte 71) step
- * evenly and the binary header's sample interval is set; dz is then the
- * sample interval / 1000 (depth models store metres × 1000 there, as
- * segyio's writers do for milliseconds) and x0 the first trace's CDP X.
- * Otherwise the caller asks the user for the spacing. */
+ * evenly and a sample interval is set (the first trace header's, bytes
+ * 117-118, else the binary header's, as segyio takes it); dz is then the
+ * interval / 1000 (depth models store metres × 1000 there, as segyio's
+ * writers do for milliseconds), x0 the first trace's CDP X and z0 the
+ * delay recording time (bytes 109-110).  Otherwise the caller asks the
+ * user for the spacing. */
 #pragma once
 
 #include <glib.h>

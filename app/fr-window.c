@@ -941,7 +941,7 @@ ask_spacing (FrWindow      *self,
                            base, grid->nx, grid->nz);
   else
     {
-      g_autofree char *sidecar = fr_scene_io_sidecar_path (base);
+      g_autofree char *sidecar = fr_scene_file_sidecar_path (base);
 
       msg = g_strdup_printf (_("“%s” has %zu × %zu nodes and no sidecar file (%s) giving its "
                                "geometry. Node (ix, iz) lies at (x0 + ix·dx, z0 + iz·dz)."),
@@ -1674,13 +1674,7 @@ fr_window_load_grid (FrWindow      *self,
   g_return_val_if_fail (path != NULL, FALSE);
 
   segy = fr_segy_is_segy_name (path);
-  if (segy)
-    {
-      if (!fr_scene_file_read_grid (path, "segy", &grid, &found, &velocity, error))
-        return FALSE;
-    }
-  else if (!fr_scene_io_read_npy (path, &grid, &velocity, error) ||
-           !fr_scene_io_read_sidecar (path, &grid, &found, error))
+  if (!fr_scene_file_read_grid (path, segy ? "segy" : "npy", &grid, &found, &velocity, error))
     return FALSE;
   if (spacing != NULL || origin != NULL)
     {

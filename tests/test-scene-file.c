@@ -1089,6 +1089,117 @@ test_save_disk_full (void)
 #endif
 }
 
+/* A .npy grid's sidecar FILE.json gives its geometry, wherever the grid
+ * is read: opened, or as a scene's background (which had ignored it and
+ * placed the grid at spacing 1 from (0, 0): one edge value over the whole
+ * model).  A sidecar is read strictly (a misspelt or missing "spacing",
+ * or a string for a number, had opened the grid at spacing 1 without a
+ * word), and one beside the file a symbolic link names counts. */
+static void
+test_grid_sidecar (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *npy = g_build_filename (dir, "f4.npy", NULL);
+  g_autofree char *json = g_build_filename (dir, "f4.json", NULL);
+  g_autofree char *real_dir = g_build_filename (dir, "real", NULL);
+  g_autofree char *real = g_build_filename (real_dir, "model.npy", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.npy", NULL);
+  g_autofree char *scene = g_build_filename (dir, "s.json", NULL);
+  fr_grid unit = fr_grid_2d (7, 4, 1.0, 1.0, 0.0, 0.0);
+  float v[28];
+  static const struct { const char *sidecar; const char *says; } bad[] = {
+    { "{\"Spacing\": [10, 5], \"origin\": [100, 200]}", "unknown member “Spacing”" },
+    { "{\"dx\": 10, \"dz\": 5}", "unknown member “dx”" },
+    { "{\"origin\": [100, 200]}", "no “spacing”" },
+    { "{}", "no “spacing”" },
+    { "{\"spacing\": [10, 5], \"origin\": [\"100\", 200]}", "“origin” must be a number or a list of two numbers" },
+    { "{\"spacing\": [10, 5], \"origin\": [null, 200]}", "“origin” must be a number" },
+    { "{\"spacing\": true}", "“spacing” must be a number" },
+    { "[10, 5]", "expected a JSON object" },
+  };
+
+  for (int i = 0; i < 28; i++)
+    v[i] = 1500.0f + 100.0f * (float) (i % 7) + (float) (i / 7);
+  write_npy (npy, &unit, v);
+
+  /* No sidecar: the caller must ask (unit spacing, has_spacing FALSE). */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) values = NULL;
+    gboolean has_spacing = TRUE;
+    fr_grid g;
+
+    g_assert_true (fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error));
+    g_assert_false (has_spacing);
+    g_assert_cmpfloat (g.dx, ==, 1.0);
+  }
+  /* A whole sidecar; then each faulty one, refused by name. */
+  g_assert_true (g_file_set_contents (json, "{\"spacing\": [10, 5], \"origin\": [100, 200]}", -1, NULL));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) values = NULL;
+    gboolean has_spacing = FALSE;
+    fr_grid g;
+
+    g_assert_true (fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error));
+    g_assert_no_error (error);
+    g_assert_true (has_spacing);
+    g_assert_true (g.dx == 10.0 && g.dz == 5.0 && g.x0 == 100.0 && g.z0 == 200.0);
+  }
+  for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) values = NULL;
+      gboolean has_spacing;
+      fr_grid g;
+
+      g_assert_true (g_file_set_contents (json, bad[k].sidecar, -1, NULL));
+      g_assert_false (fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error));
+      g_test_message ("%s: %s", bad[k].sidecar, error->message);
+      g_assert_nonnull (strstr (error->message, bad[k].says));
+      g_assert_nonnull (strstr (error->message, "f4.json"));
+    }
+  g_assert_true (g_file_set_contents (json, "{\"spacing\": [10, 5], \"origin\": [100, 200]}", -1, NULL));
+
+  /* Through a symbolic link, the sidecar beside its target. */
+  g_assert_cmpint (g_mkdir (real_dir, 0700), ==, 0);
+  write_npy (real, &unit, v);
+  {
+    g_autofree char *real_json = g_build_filename (real_dir, "model.json", NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) values = NULL;
+    gboolean has_spacing = FALSE;
+    fr_grid g;
+
+    g_assert_true (g_file_set_contents (real_json, "{\"spacing\": 2.5}", -1, NULL));
+    g_assert_cmpint (symlink (real, link), ==, 0);
+    g_assert_true (fr_scene_file_read_grid (link, "npy", &g, &has_spacing, &values, &error));
+    g_assert_true (has_spacing);
+    g_assert_true (g.dx == 2.5 && g.dz == 2.5 && g.x0 == 0.0);
+  }
+
+  /* As a scene's background on a grid of the same geometry: the model's
+   * velocities are the file's, node for node. */
+  g_assert_true (g_file_set_contents (scene, HEAD "\"grid\": {\"nx\": 7, \"nz\": 4, \"spacing\": [10, 5], "
+                                      "\"origin\": [100, 200]}, \"background\": {\"path\": \"f4.npy\"}}",
+                                      -1, NULL));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(FrSceneDoc) doc = fr_scene_doc_load (scene, &error);
+    g_autoptr(GBytes) r = NULL;
+    const float *got;
+
+    g_assert_no_error (error);
+    g_assert_true (doc->model->background->grid.dx == 10.0 && doc->model->background->grid.x0 == 100.0);
+    r = fr_model_rasterise (doc->model, NULL, &error);
+    g_assert_no_error (error);
+    got = g_bytes_get_data (r, NULL);
+    for (int i = 0; i < 28; i++)
+      g_assert_cmpfloat_with_epsilon (got[i], v[i], 1e-3);
+  }
+  test_tmpdir_remove (dir);
+}
+
 #ifdef FOLDRAY_HAVE_SEGYIO
 /* Writes nx traces of nz samples straight with segyio: format 1 (IBM) or 5
  * (IEEE); with cdp_x (nx values, NULL for none) the traces' CDP X with
@@ -1247,6 +1358,75 @@ test_segy (void)
         g_test_message ("%s", error->message);
         g_assert_nonnull (strstr (error->message, patches[k].says));
         g_assert_null (strstr (error->message, "segyio error"));
+      }
+  }
+
+  /* The trace headers count: a depth of the first sample (delay, bytes
+   * 109-110) is z0; a trace of another length (bytes 115-116) is refused,
+   * since read at the binary header's length it shifted every later one;
+   * the first trace's interval (117-118) wins over the binary header's,
+   * as in segyio; 16-bit fields are unsigned (an interval of 50000, a
+   * 50 m depth step, read as -15536: "no interval"); a cut-short file is
+   * said to be one.  Bytes are patched into a written file, big-endian. */
+  {
+    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+    const long tr = SEGY_TRACE_HEADER_SIZE + 4 * nz;
+    static const struct {
+      int where;           /* -1: binary header; else every trace from this one on */
+      int offset, value;   /* a 16-bit field: offset from the header's start */
+      int bin_interval;    /* the binary header's interval, -1: as written */
+      gboolean cut;        /* the file 8 bytes short */
+      const char *says;    /* NULL: read, with dz and z0 */
+      double dz, z0;
+    } cases[] = {
+      { 0, 108, 100, -1, FALSE, NULL, 12.5, 100.0 },
+      { 4, 114, nz - 1, -1, FALSE, "trace 5 has 8 samples where the binary header gives 9", 0, 0 },
+      { 3, 108, 40, -1, FALSE, "trace 4 starts at 40 where the first starts at 0", 0, 0 },
+      { -1, 0, 0, 50000, FALSE, NULL, 50.0, 0.0 },
+      { 0, 116, 10000, 0, FALSE, NULL, 10.0, 0.0 },
+      { 0, 116, 4000, -1, FALSE, NULL, 4.0, 0.0 },
+      { -1, 0, 0, -1, TRUE, "not a whole number of traces of 9 samples", 0, 0 },
+    };
+
+    v[10] = 1500.0f;
+    for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        g_autofree char *bytes = NULL;
+        gboolean has_spacing, ok;
+        gsize len;
+        fr_grid g;
+
+        write_segy (path, nx, nz, 5, TRUE, v);
+        g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+        if (cases[k].where >= 0)
+          for (int t = cases[k].where; t < nx; t++)
+            {
+              char *h = bytes + trace0 + t * tr + cases[k].offset;
+
+              h[0] = (char) (cases[k].value >> 8);
+              h[1] = (char) (cases[k].value & 0xff);
+            }
+        if (cases[k].bin_interval >= 0)
+          {
+            bytes[3216] = (char) (cases[k].bin_interval >> 8);
+            bytes[3217] = (char) (cases[k].bin_interval & 0xff);
+          }
+        g_assert_true (g_file_set_contents (path, bytes, (gssize) (cases[k].cut ? len - 8 : len), NULL));
+        ok = fr_segy_read (path, &g, &has_spacing, &values, &error);
+        g_test_message ("case %u: %s", k, ok ? "read" : error->message);
+        if (cases[k].says != NULL)
+          {
+            g_assert_false (ok);
+            g_assert_nonnull (strstr (error->message, cases[k].says));
+            continue;
+          }
+        g_assert_true (ok);
+        g_assert_true (has_spacing);
+        g_assert_cmpfloat_with_epsilon (g.dz, cases[k].dz, 1e-12);
+        g_assert_cmpfloat_with_epsilon (g.z0, cases[k].z0, 1e-12);
+        g_assert_cmpfloat_with_epsilon (g.dx, 25.0, 1e-12);
       }
   }
 
@@ -2078,6 +2258,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/save-error-names-file", test_save_error_names_file);
   g_test_add_func ("/scene-file/save-disk-full", test_save_disk_full);
   g_test_add_func ("/scene-file/segy", test_segy);
+  g_test_add_func ("/scene-file/grid-sidecar", test_grid_sidecar);
   g_test_add_func ("/scene-file/cli", test_cli);
   g_test_add_func ("/scene-file/deep-nesting", test_deep_nesting);
   g_test_add_func ("/scene-file/cli-messages", test_cli_messages);
