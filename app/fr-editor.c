@@ -52,6 +52,7 @@ struct _FrEditor
 
   SelKind       sel;
   guint         sel_item, sel_sub;
+  guint         sel_shape[3];  /* the model's layers, obstacles, selected layer's nodes then */
 
   GArray       *polygon;     /* FrVertex: the polygon being drawn, or NULL */
   double        hover_px, hover_py;   /* the pointer, in canvas pixels */
@@ -302,6 +303,18 @@ model_changed (FrEditor *self)
   return ok;
 }
 
+/* What a selection's indices depend on: the model's layers, obstacles
+ * and the nodes of layer item (G_MAXUINT: none). */
+static void
+model_shape (const FrModel *m,
+             guint          item,
+             guint          shape[3])
+{
+  shape[0] = m->layers->len;
+  shape[1] = m->obstacles->len;
+  shape[2] = item < m->layers->len ? ((FrLayer *) g_ptr_array_index (m->layers, item))->nodes->len : 0;
+}
+
 static void
 select_item (FrEditor *self,
              SelKind   kind,
@@ -313,6 +326,9 @@ select_item (FrEditor *self,
   self->sel = kind;
   self->sel_item = item;
   self->sel_sub = sub;
+  if (has_model (self))
+    model_shape (fr_scene_get_model (self->scene), kind == SEL_NODE ? item : G_MAXUINT,
+                 self->sel_shape);
   if (kind != SEL_NONE)
     fr_scene_select (self->scene, FR_MARKER_NONE, 0);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -744,7 +760,7 @@ scroll_cb (FrEditor                 *self,
            GtkEventControllerScroll *controller)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  double x, z;
+  double x, z, old_v;
   guint layer;
   FrLayer *l;
 
@@ -761,8 +777,13 @@ scroll_cb (FrEditor                 *self,
     g_source_remove (self->scroll_end_id);
   self->scroll_end_id = g_timeout_add (600, scroll_end_cb, self);
   l = g_ptr_array_index (fr_scene_edit_model (self->scene)->layers, layer);
+  old_v = l->v_top;
   l->v_top *= pow (VELOCITY_STEP, -dy);
-  model_changed (self);
+  /* A step the model refuses (below the least velocity a layer may have)
+   * is taken back: the model kept it, invalid, under the picture of the
+   * last valid one, and saved a file that would not open. */
+  if (!model_changed (self))
+    l->v_top = old_v;
   return TRUE;
 }
 
@@ -772,12 +793,18 @@ scene_changed_cb (FrEditor *self,
                   FrScene  *scene)
 {
   const FrModel *m = fr_scene_get_model (scene);
+  guint shape[3];
 
-  /* Undo may take away what is selected. */
-  if (m == NULL ||
-      (self->sel == SEL_NODE && (self->sel_item >= m->layers->len ||
-                                 self->sel_sub >= ((FrLayer *) g_ptr_array_index (m->layers, self->sel_item))->nodes->len)) ||
-      (self->sel == SEL_OBSTACLE && self->sel_item >= m->obstacles->len))
+  /* A selection is held by index: once another model, or the model's
+   * shape changed by anything but the editor's own edit (which selects
+   * anew after it), the index may name another node or obstacle, which
+   * Delete would then remove (undo of a node's insertion passed the
+   * selection to its neighbour). */
+  if (m != NULL)
+    model_shape (m, self->sel == SEL_NODE ? self->sel_item : G_MAXUINT, shape);
+  if (self->sel != SEL_NONE &&
+      (m == NULL || (what & FR_SCENE_CHANGED_MODEL) ||
+       memcmp (shape, self->sel_shape, sizeof shape) != 0))
     {
       self->sel = SEL_NONE;
       g_signal_emit (self, signals[SELECTION_CHANGED], 0);

@@ -45,6 +45,7 @@ struct _FrModelPanel
   FrScene         *scene;
   FrEditor        *editor;
   int              layer;      /* selected in the list, or -1 */
+  guint            layers_seen; /* the model's layers when last shown */
   int              obstacle;   /* selected on the canvas, or -1 */
   gboolean         syncing;    /* widgets being set from the model */
   gboolean         editing;    /* our own edit of the scene under way */
@@ -284,6 +285,7 @@ sync_from_model (FrModelPanel *self)
    * selected rather than passing the selection to a neighbour. */
   if (self->layer >= (int) m->layers->len)
     self->layer = -1;
+  self->layers_seen = m->layers->len;
   if (self->layer >= 0)
     {
       const FrLayer *l = g_ptr_array_index (m->layers, self->layer);
@@ -538,6 +540,11 @@ scene_changed_cb (FrModelPanel *self,
    * edit keeps what it just reported (a value clamped). */
   if (!self->editing)
     clear_messages (self);
+  /* The selection is an index: once another model, or layers added or
+   * taken away from elsewhere (undo), it would pass to another layer. */
+  if (!self->editing && model_of (self) != NULL &&
+      ((what & FR_SCENE_CHANGED_MODEL) || model_of (self)->layers->len != self->layers_seen))
+    self->layer = -1;
   sync_from_model (self);
 }
 
@@ -994,18 +1001,27 @@ spin_output_cb (GtkSpinButton *spin,
 /* The value a spin button holds for a quantity whose value is now
  * current: current itself while the button shows it as written (a field
  * the focus leaves writes back its rounded text, 0.079 for 0.0790448,
- * which is no edit), else what was typed. */
+ * which is no edit), or as its range clamped it (a layer's 250000 shown
+ * as 100000 was written back when another field of the layer was
+ * edited), else what was typed. */
 double
 fr_panel_spin_value (GtkSpinButton *spin,
                      double         current)
 {
+  GtkAdjustment *adj = gtk_spin_button_get_adjustment (spin);
   double v = gtk_spin_button_get_value (spin);
+  const double clamped = CLAMP (current, gtk_adjustment_get_lower (adj),
+                                gtk_adjustment_get_upper (adj));
   const int digits = (int) gtk_spin_button_get_digits (spin);
-  char shown[64], was[64];
+  char shown[64], was[64], was_clamped[64];
 
   g_snprintf (shown, sizeof shown, "%.*f", digits, v);
   g_snprintf (was, sizeof was, "%.*f", digits, current);
-  return v == current || strcmp (shown, was) == 0 ? current : v;
+  g_snprintf (was_clamped, sizeof was_clamped, "%.*f", digits, clamped);
+  if (v == current || strcmp (shown, was) == 0 ||
+      (clamped != current && strcmp (shown, was_clamped) == 0))
+    return current;
+  return v;
 }
 
 /* Blanks spin (guarded by fr_panel_guard_entries), or shows its value

@@ -1969,8 +1969,11 @@ fr_window_set_fold_mode (FrWindow *self,
     fr_editor_set_active (self->editor, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->fold_panel), fold_mode);
   gtk_widget_set_visible (GTK_WIDGET (self->side_panel), !fold_mode);
-  /* Its accelerator must not clear a hidden horizon in Rays mode. */
+  /* Its accelerator must not clear a hidden horizon in Rays mode; nor
+   * may the model tools' (Ctrl+M, Ctrl+R, Ctrl+G) edit the model in Folds
+   * mode, where the fold history is the one Undo takes back. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", fold_mode);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-model", !fold_mode);
   start_fold_horizon (self);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");

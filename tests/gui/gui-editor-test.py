@@ -568,5 +568,92 @@ def t_keys_mid_drag():
 check("editor: Delete and Ctrl+Z in the middle of a drag wait until the pointer lets go",
       t_keys_mid_drag)
 
+DVDX_ENTRY = (1045, 654)
+
+
+def interface_z(nodes, x):
+    for (x0, z0), (x1, z1) in zip(nodes, nodes[1:]):
+        if x0 <= x <= x1:
+            return z0 + (z1 - z0) * (x - x0) / (x1 - x0)
+    raise ValueError("x outside the interface")
+
+
+def t_model_stays_valid_and_selection_honest():
+    """Four ways the model or the selection went wrong (helper-55):
+    a node inserted and undone left its neighbour selected, and Delete
+    removed that; typing dv/dx wrote the panel's clamped v_top (100000)
+    over a layer's 250000; 500 wheel steps took a layer's velocity below
+    the least one, kept in the model and saved unreadable; Ctrl+M in Folds
+    mode edited the model where Undo could not take it back."""
+    path = os.path.join(OUT, "honest.json")
+    with open(SCENE) as f:
+        scene = json.load(f)
+    scene["layers"][1]["velocity"] = 250000.0
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    iface = scene["layers"][2]["interface"]
+    notes, ok = [], True
+    a = App(path, name="honest")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        # 1. Insert, undo, Delete: nothing is deleted.
+        xdo("key", "ctrl+m")
+        time.sleep(0.3)
+        x = 0.5 * (iface[5][0] + iface[6][0])
+        xdo("mousemove", *a.to_screen(x, interface_z(iface, x)))
+        xdo("click", "--repeat", "2", "--delay", "80", 1)
+        time.sleep(0.8)
+        xdo("key", "ctrl+z")
+        time.sleep(0.5)
+        xdo("key", "Delete")
+        time.sleep(0.5)
+        got = saved_scene(a, path)["layers"][2]["interface"]
+        good = got == iface
+        ok &= good
+        notes.append("1. after insert, undo, Delete: layer 3 has %d nodes (had %d), same %s"
+                     % (len(got), len(iface), good))
+        # 2. dv/dx typed: v_top stays 250000.
+        click(*LAYER_ROWS[2])
+        type_into(*DVDX_ENTRY, "0.5")
+        layer = saved_scene(a, path)["layers"][1]
+        good = layer["velocity"] == 250000.0 and layer.get("dvdx") == 0.5
+        ok &= good
+        notes.append("2. layer 2 after dv/dx 0.5: velocity %r, dvdx %r" % (layer["velocity"], layer.get("dvdx")))
+        # 3. 500 wheel steps down over layer 1: it stops at the least velocity.
+        xdo("mousemove", *a.to_screen(1.5, 0.03))
+        time.sleep(0.3)
+        xdo("click", "--repeat", "500", "--delay", "2", 5)
+        time.sleep(1.5)
+        v = saved_scene(a, path)["layers"][0]["velocity"]
+        good = 1e-6 <= v < 1.1e-6
+        ok &= good
+        notes.append("3. layer 1 after 500 wheel steps: %r" % v)
+        # 4. Folds mode: Ctrl+M does not edit the model.
+        xdo("key", "Escape")
+        xdo("key", "ctrl+2")
+        time.sleep(1.0)
+        xdo("key", "ctrl+m")
+        time.sleep(0.3)
+        drag(*a.to_screen(*NODE), *a.to_screen(*NODE_TO))
+        time.sleep(0.8)
+        xdo("key", "ctrl+1")
+        time.sleep(0.8)
+        got = saved_scene(a, path)["layers"][2]["interface"]
+        good = got == iface
+        ok &= good
+        notes.append("4. after Ctrl+M and a drag in Folds mode, layer 3 unchanged %s" % good)
+        bad = a.bad_stderr()
+        ok &= not bad
+        notes.append("bad stderr %s" % bad[:2])
+    finally:
+        a.quit()
+    return ok, "; ".join(notes)
+
+
+check("editor: undo cannot pass the selection on, clamped fields write nothing, the wheel and "
+      "Folds mode cannot make the model invalid or unundoable", t_model_stays_valid_and_selection_honest)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
