@@ -1482,6 +1482,20 @@ def t_files_changed_on_disk():
 EXPORT_BUTTON = (978, 27)
 
 
+def export_traveltimes_to(a, out):
+    """Export → Traveltimes (.npy)… with the whole path typed into the
+    chooser; whether the chooser showed."""
+    click_at(a, EXPORT_BUTTON)
+    time.sleep(0.5)
+    xdo("key", "t")                       # _Traveltimes (.npy)…
+    shown = wait_for(lambda: window_shown("Export"), timeout=5.0)
+    time.sleep(0.5)
+    xdo("key", "ctrl+a")
+    xdo("type", out)
+    xdo("key", "Return")
+    return shown
+
+
 def t_files_export_waits_for_solve():
     """Traveltimes exported while the edit's solve runs are the edited
     scene's: the export waits for it (the previous scene's T was written
@@ -1496,14 +1510,7 @@ def t_files_export_waits_for_solve():
             return False, "no window"
         settle_all(a, timeout=60)
         place_source(a, 2.0, 0.6)
-        click_at(a, EXPORT_BUTTON)
-        time.sleep(0.5)
-        xdo("key", "t")                       # _Traveltimes (.npy)…
-        shown = wait_for(lambda: window_shown("Export"), timeout=5.0)
-        time.sleep(0.5)
-        xdo("key", "ctrl+a")
-        xdo("type", out)
-        xdo("key", "Return")
+        shown = export_traveltimes_to(a, out)
         asked = time.time()
         written = wait_for(lambda: os.path.exists(out), timeout=30.0)
         waited = any(" export waits" in l for l in a.lines())
@@ -1570,14 +1577,7 @@ def t_files_quit_while_export_waits():
             return False, "no window"
         settle_all(a, timeout=60)
         place_source(a, 2.0, 0.6)
-        click_at(a, EXPORT_BUTTON)
-        time.sleep(0.5)
-        xdo("key", "t")                       # _Traveltimes (.npy)…
-        wait_for(lambda: window_shown("Export"), timeout=5.0)
-        time.sleep(0.5)
-        xdo("key", "ctrl+a")
-        xdo("type", out)
-        xdo("key", "Return")
+        export_traveltimes_to(a, out)
         waits = wait_for(lambda: any(" export waits" in l for l in a.lines()), timeout=5.0)
         xdo("key", "ctrl+q")
         asked = wait_for(lambda: window_shown("Foldray") and len(windows_of(a)) >= 2, timeout=5.0)
