@@ -110,6 +110,7 @@ fr_segy_read (const char  *path,
   segy_file *fp;
   int samples, format, trsize, traces = 0, rc, interval = 0;
   int32_t delay0 = 0, trace_interval = 0;
+  gboolean even_x;
   long trace0;
   double x0 = 0.0, dx = 0.0;
   float *v = NULL, *trace = NULL;
@@ -248,26 +249,28 @@ fr_segy_read (const char  *path,
     interval += 65536;
   if (trace_interval > 0)
     interval = trace_interval;
-  if (traces >= 2 && interval > 0 && trace_x (fp, traces, trace0, trsize, &x0, &dx))
+  even_x = traces >= 2 && trace_x (fp, traces, trace0, trsize, &x0, &dx);
+  if (even_x && dx < 0)
     {
-      if (dx < 0)
-        {
-          for (size_t iz = 0; iz < g.nz; iz++)
-            for (size_t a = 0, b = g.nx - 1; a < b; a++, b--)
-              {
-                float t = v[fr_grid_index (&g, a, 0, iz)];
+      for (size_t iz = 0; iz < g.nz; iz++)
+        for (size_t a = 0, b = g.nx - 1; a < b; a++, b--)
+          {
+            float t = v[fr_grid_index (&g, a, 0, iz)];
 
-                v[fr_grid_index (&g, a, 0, iz)] = v[fr_grid_index (&g, b, 0, iz)];
-                v[fr_grid_index (&g, b, 0, iz)] = t;
-              }
-          x0 += dx * (traces - 1);
-          dx = -dx;
-        }
-      g = fr_grid_2d (g.nx, g.nz, dx, interval / 1000.0, x0, (double) delay0);
-      *has_spacing = fr_grid_check (&g, NULL) == FR_OK;
-      if (!*has_spacing)
-        g = fr_grid_2d (g.nx, g.nz, 1.0, 1.0, 0.0, 0.0);
+            v[fr_grid_index (&g, a, 0, iz)] = v[fr_grid_index (&g, b, 0, iz)];
+            v[fr_grid_index (&g, b, 0, iz)] = t;
+          }
+      x0 += dx * (traces - 1);
+      dx = -dx;
     }
+  /* What the headers give even where they do not give it all: the caller
+   * that asks for the rest offers these. */
+  g = fr_grid_2d (g.nx, g.nz, even_x ? dx : 1.0, interval > 0 ? interval / 1000.0 : 1.0,
+                  even_x ? x0 : 0.0, (double) delay0);
+  if (fr_grid_check (&g, NULL) != FR_OK)
+    g = fr_grid_2d (g.nx, g.nz, 1.0, 1.0, 0.0, 0.0);
+  else
+    *has_spacing = even_x && interval > 0;
   *grid = g;
   *values = g_bytes_new_take (g_steal_pointer (&v), fr_grid_count (&g) * sizeof (float));
   ok = TRUE;

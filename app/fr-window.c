@@ -958,11 +958,14 @@ ask_spacing (FrWindow      *self,
   gtk_grid_set_column_spacing (GTK_GRID (grid_widget), 12);
   for (guint i = 0; i < 4; i++)
     {
+      /* What the file gave (a SEG-Y's CDP X spacing without an interval),
+       * else 1 and 0. */
+      const double given[4] = { grid->dx, grid->dz, grid->x0, grid->z0 };
       GtkWidget *label = gtk_label_new_with_mnemonic (_(labels[i]));
       GtkWidget *spin = gtk_spin_button_new_with_range (i < 2 ? 1e-9 : -1e9, 1e9, 0.001);
 
       gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 6);
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), i < 2 ? 1.0 : 0.0);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), given[i]);
       gtk_widget_set_hexpand (spin, TRUE);
       gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
       gtk_label_set_xalign (GTK_LABEL (label), 0.0f);

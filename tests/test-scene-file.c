@@ -1378,14 +1378,16 @@ test_segy (void)
       gboolean cut;        /* the file 8 bytes short */
       const char *says;    /* NULL: read, with dz and z0 */
       double dz, z0;
+      gboolean whole;      /* the spacing complete; else dx and x0 only, for the dialog */
     } cases[] = {
-      { 0, 108, 100, -1, FALSE, NULL, 12.5, 100.0 },
-      { 4, 114, nz - 1, -1, FALSE, "trace 5 has 8 samples where the binary header gives 9", 0, 0 },
-      { 3, 108, 40, -1, FALSE, "trace 4 starts at 40 where the first starts at 0", 0, 0 },
-      { -1, 0, 0, 50000, FALSE, NULL, 50.0, 0.0 },
-      { 0, 116, 10000, 0, FALSE, NULL, 10.0, 0.0 },
-      { 0, 116, 4000, -1, FALSE, NULL, 4.0, 0.0 },
-      { -1, 0, 0, -1, TRUE, "not a whole number of traces of 9 samples", 0, 0 },
+      { 0, 108, 100, -1, FALSE, NULL, 12.5, 100.0, TRUE },
+      { 4, 114, nz - 1, -1, FALSE, "trace 5 has 8 samples where the binary header gives 9", 0, 0, FALSE },
+      { 3, 108, 40, -1, FALSE, "trace 4 starts at 40 where the first starts at 0", 0, 0, FALSE },
+      { -1, 0, 0, 50000, FALSE, NULL, 50.0, 0.0, TRUE },
+      { 0, 116, 10000, 0, FALSE, NULL, 10.0, 0.0, TRUE },
+      { 0, 116, 4000, -1, FALSE, NULL, 4.0, 0.0, TRUE },
+      { -1, 0, 0, -1, TRUE, "not a whole number of traces of 9 samples", 0, 0, FALSE },
+      { -1, 0, 0, 0, FALSE, NULL, 1.0, 0.0, FALSE },   /* no interval: dx and x0 still found */
     };
 
     v[10] = 1500.0f;
@@ -1423,10 +1425,11 @@ test_segy (void)
             continue;
           }
         g_assert_true (ok);
-        g_assert_true (has_spacing);
+        g_assert_cmpint (has_spacing, ==, cases[k].whole);
         g_assert_cmpfloat_with_epsilon (g.dz, cases[k].dz, 1e-12);
         g_assert_cmpfloat_with_epsilon (g.z0, cases[k].z0, 1e-12);
         g_assert_cmpfloat_with_epsilon (g.dx, 25.0, 1e-12);
+        g_assert_cmpfloat_with_epsilon (g.x0, 500.0, 1e-12);
       }
   }
 
