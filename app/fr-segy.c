@@ -55,30 +55,20 @@ header_x (const char *header)
   return x;
 }
 
-/* The traces' CDP X: TRUE when they step evenly, with the first trace's
+/* The traces' CDP X (x, from their headers; scalar: the last header's
+ * coordinate scalar): TRUE when they step evenly, with the first trace's
  * x in *x0 and the step (negative where x falls) in *dx.  Coordinates are
  * whole multiples of the scalar's unit, so a trace may sit half a unit off
  * the even line (12.5 m stored in metres: 0, 13, 25, 38). */
 static gboolean
-trace_x (segy_file *fp,
-         int        traces,
-         long       trace0,
-         int        trsize,
-         double    *x0,
-         double    *dx)
+trace_x (const double *x,
+         int           traces,
+         int32_t       scalar,
+         double       *x0,
+         double       *dx)
 {
-  char header[SEGY_TRACE_HEADER_SIZE];
-  g_autofree double *x = g_new (double, traces);
   double unit = 1.0, tolerance;
-  int32_t scalar = 0;
 
-  for (int t = 0; t < traces; t++)
-    {
-      if (segy_traceheader (fp, t, header, trace0, trsize) != SEGY_OK)
-        return FALSE;
-      x[t] = header_x (header);
-    }
-  segy_get_field (header, SEGY_TR_SOURCE_GROUP_SCALAR, &scalar);
   if (scalar < 0)
     unit = 1.0 / -(double) scalar;
   else if (scalar > 0)
@@ -109,11 +99,12 @@ fr_segy_read (const char  *path,
   char bin[SEGY_BINARY_HEADER_SIZE];
   segy_file *fp;
   int samples, format, trsize, traces = 0, rc, interval = 0;
-  int32_t delay0 = 0, trace_interval = 0;
+  int32_t delay0 = 0, trace_interval = 0, scalar = 0;
   gboolean even_x;
   long trace0;
   double x0 = 0.0, dx = 0.0;
   float *v = NULL, *trace = NULL;
+  double *x = NULL;           /* each trace's CDP X */
   fr_grid g;
   fr_error err = { 0 };
   gboolean ok = FALSE;
@@ -185,6 +176,7 @@ fr_segy_read (const char  *path,
   g = fr_grid_2d ((size_t) traces, (size_t) samples, 1.0, 1.0, 0.0, 0.0);
   v = g_try_new (float, fr_grid_count (&g));
   trace = g_new (float, samples);
+  x = g_new (double, traces);
   if (v == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, _("%s: too large"), path);
@@ -205,6 +197,8 @@ fr_segy_read (const char  *path,
       /* A grid needs traces of one length that start at one depth: read
        * at the binary header's length, a longer or shorter trace shifts
        * every later one by its difference. */
+      x[t] = header_x (header);
+      segy_get_field (header, SEGY_TR_SOURCE_GROUP_SCALAR, &scalar);
       segy_get_field (header, SEGY_TR_SAMPLE_COUNT, &count);
       segy_get_field (header, SEGY_TR_DELAY_REC_TIME, &delay);
       segy_get_field (header, SEGY_TR_SAMPLE_INTER, &dt);
@@ -249,7 +243,7 @@ fr_segy_read (const char  *path,
     interval += 65536;
   if (trace_interval > 0)
     interval = trace_interval;
-  even_x = traces >= 2 && trace_x (fp, traces, trace0, trsize, &x0, &dx);
+  even_x = traces >= 2 && trace_x (x, traces, scalar, &x0, &dx);
   if (even_x && dx < 0)
     {
       for (size_t iz = 0; iz < g.nz; iz++)
@@ -278,6 +272,7 @@ fr_segy_read (const char  *path,
 out:
   g_free (v);
   g_free (trace);
+  g_free (x);
   segy_close (fp);
   return ok;
 }

@@ -804,7 +804,6 @@ undo_state_cb (FrWindow   *self,
 
 /* ------------------------------------------------------------------ dialogs */
 
-/* Shows an error in a modal message dialog (GTK 4.8 has no GtkAlertDialog). */
 /* A bar over the picture while the autosave cannot be written (its
  * error), so that the user knows a crash would lose the edits and saves;
  * NULL takes it away.  It went to stderr alone. */
@@ -827,6 +826,7 @@ fr_window_set_autosave_failure (FrWindow     *self,
   gtk_widget_set_visible (self->autosave_bar, error != NULL);
 }
 
+/* Shows an error in a modal message dialog (GTK 4.8 has no GtkAlertDialog). */
 void
 fr_window_show_error (FrWindow     *self,
                       const char   *primary,
@@ -908,6 +908,9 @@ ask_spacing (FrWindow      *self,
              GBytes        *velocity)
 {
   static const char *labels[4] = { N_("Spacing _x"), N_("Spacing _z"), N_("Origin x"), N_("Origin z") };
+  /* What the file gave (a SEG-Y's CDP X spacing without an interval),
+   * else 1 and 0. */
+  const double given[4] = { grid->dx, grid->dz, grid->x0, grid->z0 };
   SpacingDialog *sd;
   GtkWidget *dialog, *content, *grid_widget, *intro;
   g_autofree char *base = g_path_get_basename (path);
@@ -958,9 +961,6 @@ ask_spacing (FrWindow      *self,
   gtk_grid_set_column_spacing (GTK_GRID (grid_widget), 12);
   for (guint i = 0; i < 4; i++)
     {
-      /* What the file gave (a SEG-Y's CDP X spacing without an interval),
-       * else 1 and 0. */
-      const double given[4] = { grid->dx, grid->dz, grid->x0, grid->z0 };
       GtkWidget *label = gtk_label_new_with_mnemonic (_(labels[i]));
       GtkWidget *spin = gtk_spin_button_new_with_range (i < 2 ? 1e-9 : -1e9, 1e9, 0.001);
 

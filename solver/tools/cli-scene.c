@@ -92,33 +92,35 @@ typedef struct
   GPtrArray *words;     /* pairs: what a message may say, what to say instead */
 } Expansion;
 
-/* Whether the user gave flag (either form). */
-static bool
-given (int argc, char **argv, const char *flag)
+/* The index of the user's first flag (either form), or 0 when absent. */
+static int
+flag_index (int argc, char **argv, const char *flag)
 {
   size_t n = strlen (flag);
 
   for (int i = 1; i < argc; i++)
     if (strncmp (argv[i], flag, n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '='))
-      return true;
-  return false;
+      return i;
+  return 0;
+}
+
+/* Whether the user gave flag (either form). */
+static bool
+given (int argc, char **argv, const char *flag)
+{
+  return flag_index (argc, argv, flag) > 0;
 }
 
 /* The value of the user's first flag (either form), NULL when absent. */
 static const char *
 flag_value (int argc, char **argv, const char *flag)
 {
-  size_t n = strlen (flag);
+  int i = flag_index (argc, argv, flag);
+  const char *eq = i > 0 ? strchr (argv[i], '=') : NULL;
 
-  for (int i = 1; i < argc; i++)
-    if (strncmp (argv[i], flag, n) == 0)
-      {
-        if (argv[i][n] == '=')
-          return argv[i] + n + 1;
-        if (argv[i][n] == '\0')
-          return i + 1 < argc ? argv[i + 1] : NULL;
-      }
-  return NULL;
+  if (i == 0)
+    return NULL;
+  return eq != NULL ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;
 }
 
 /* The scene and its background grid are inputs too: no output may

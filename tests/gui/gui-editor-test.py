@@ -100,6 +100,18 @@ def saved_scene(a, path, timeout=10.0):
         return json.load(f)
 
 
+def edited_scene(name, edit, base=SCENE):
+    """A copy of base in OUT as name, with edit(scene) applied to its JSON;
+    returns its path and the edited scene."""
+    with open(base) as f:
+        scene = json.load(f)
+    edit(scene)
+    path = os.path.join(OUT, name)
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    return path, scene
+
+
 def no_warnings(a):
     def t():
         a.quit()
@@ -381,12 +393,7 @@ STEEP = [[0.0, 0.12], [1.5, 0.2], [1.5005, 0.9], [3.0, 0.95]]
 
 
 def t_insert_beside_steep_segment():
-    path = os.path.join(OUT, "steep.json")
-    with open(SCENE) as f:
-        scene = json.load(f)
-    scene["layers"][1]["interface"] = STEEP
-    with open(path, "w") as f:
-        json.dump(scene, f)
+    path, _ = edited_scene("steep.json", lambda s: s["layers"][1].update(interface=STEEP))
     a = App(path, name="steep")
     try:
         if not a.find_window():
@@ -438,12 +445,7 @@ def t_gradient_to_zero_warned():
     an interface at about 0.1–0.5 km) is said in a bar over the canvas's
     foot (its cells were clamped to 1e-6 without a word); a dv/dz of 0
     typed into the field takes the bar away."""
-    path = os.path.join(OUT, "negative-gradient.json")
-    with open(SCENE) as f:
-        scene = json.load(f)
-    scene["layers"][1]["dvdz"] = -20
-    with open(path, "w") as f:
-        json.dump(scene, f)
+    path, _ = edited_scene("negative-gradient.json", lambda s: s["layers"][1].update(dvdz=-20))
     a = App(path, name="negative-gradient")
     try:
         if not a.find_window():
@@ -528,12 +530,8 @@ def t_keys_mid_drag():
     under the drag: the app crashed); a source dragged likewise lands
     where it was let go, and the other source stays where it was (it
     followed the pointer instead); no GTK critical on the way."""
-    path = os.path.join(OUT, "mid-drag.json")
-    with open(os.path.join(ROOT, "data", "scenes", "syncline-salt.json")) as f:
-        scene = json.load(f)
-    scene["sources"].append([2.5, 0.0])
-    with open(path, "w") as f:
-        json.dump(scene, f)
+    path, scene = edited_scene("mid-drag.json", lambda s: s["sources"].append([2.5, 0.0]),
+                               base=os.path.join(ROOT, "data", "scenes", "syncline-salt.json"))
     salt = np.array(scene["obstacles"][0]["vertices"])
     a = App(path, name="mid-drag")
     try:
@@ -585,12 +583,7 @@ def t_model_stays_valid_and_selection_honest():
     over a layer's 250000; 500 wheel steps took a layer's velocity below
     the least one, kept in the model and saved unreadable; Ctrl+M in Folds
     mode edited the model where Undo could not take it back."""
-    path = os.path.join(OUT, "honest.json")
-    with open(SCENE) as f:
-        scene = json.load(f)
-    scene["layers"][1]["velocity"] = 250000.0
-    with open(path, "w") as f:
-        json.dump(scene, f)
+    path, scene = edited_scene("honest.json", lambda s: s["layers"][1].update(velocity=250000.0))
     iface = scene["layers"][2]["interface"]
     notes, ok = [], True
     a = App(path, name="honest")
