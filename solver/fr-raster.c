@@ -142,17 +142,6 @@ obstacle_at (const fr_raster_model *m, double x, double z)
   return -1;
 }
 
-/* The layer at depth z, given each interface's depth h[k] at this x, or -1
- * above all of them. */
-static long
-layer_at (const fr_raster_model *m, const double *h, double z)
-{
-  for (size_t k = m->n_layers; k-- > 0;)
-    if (h[k] <= z)
-      return (long) k;
-  return -1;
-}
-
 static double
 clamp_v (double v)
 {
@@ -302,62 +291,6 @@ sort_doubles (double *a, size_t n)
     }
 }
 
-typedef struct
-{
-  double *xs;     /* x breakpoints of one cell */
-  double *zs;     /* z breakpoints of one column */
-  double *h;      /* interface depths at one x */
-} Scratch;
-
-/* The column at x through [za, zb], exact in z. */
-static void
-integrate_column (const fr_raster_model *m, Scratch *s, double x, double za, double zb, Column *c)
-{
-  size_t nz = 0;
-
-  s->zs[nz++] = za;
-  s->zs[nz++] = zb;
-  for (size_t k = 0; k < m->n_layers; k++)
-    {
-      s->h[k] = fr_raster_interface_z (&m->layers[k], x);
-      if (s->h[k] > za && s->h[k] < zb)
-        s->zs[nz++] = s->h[k];
-    }
-  for (size_t k = 0; k < m->n_obstacles; k++)
-    {
-      const fr_raster_obstacle *o = &m->obstacles[k];
-      double zc;
-
-      for (size_t i = 0; i < o->n; i++)
-        if (edge_crosses_x (o, i, x, &zc) && zc > za && zc < zb)
-          s->zs[nz++] = zc;
-    }
-  sort_doubles (s->zs, nz);
-
-  for (size_t i = 0; i + 1 < nz; i++)
-    {
-      double z1 = s->zs[i], z2 = s->zs[i + 1], zm = 0.5 * (z1 + z2);
-      long k;
-
-      if (!(z2 > z1))
-        continue;
-      if ((k = obstacle_at (m, x, zm)) >= 0)
-        {
-          add_velocity (c, m->obstacles[k].velocity, z2 - z1);
-          continue;
-        }
-      k = layer_at (m, s->h, zm);
-      if (k >= 0)
-        integrate_layer (m, k, s->h[k], x, z1, z2, c);
-      else if (m->background_grid != NULL)
-        integrate_background (m, x, z1, z2, c);
-      else if (m->n_layers > 0)
-        integrate_layer (m, 0, s->h[0], x, z1, z2, c);
-      else
-        add_velocity (c, m->default_velocity, z2 - z1);
-    }
-}
-
 static void
 add_if_inside (double *xs, size_t *n, double v, double xa, double xb)
 {
@@ -374,20 +307,303 @@ add_level_crossing (double *xs, size_t *n, double x1, double z1, double x2, doub
     add_if_inside (xs, n, x1 + (z - z1) * (x2 - x1) / (z2 - z1), xa, xb);
 }
 
-/* The cell [xa, xb] × [za, zb]; *clamped: a layer whose gradient reached
- * the clamp inside it (the cell not a wall), or -1. */
-static float
-rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, double za, double zb,
-                long *clamped)
+/* ------------------------------------------------------- vertical profiles */
+
+/* A depth on a vertical line where the material may change: a layer's
+ * interface (layer >= 0) or an obstacle's edge (obstacle >= 0). */
+typedef struct
 {
-  static const double gx[3] = { -0.7745966692414834, 0.0, 0.7745966692414834 };
-  static const double gw[3] = { 5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0 };
-  Column c = { 0.0, 0.0, -1 };
-  double area = (xb - xa) * (zb - za), open;
+  double z;
+  long   layer, obstacle;
+} Break;
+
+/* What fills the line between two breaks. */
+typedef struct
+{
+  long obstacle;   /* the obstacle on top, or -1 */
+  long layer;      /* the last layer whose interface lies above, or -1 */
+} Fill;
+
+/* The vertical line at x, top to bottom: n breaks by increasing depth and
+ * the n + 1 pieces around them (piece i lies between breaks i − 1 and i;
+ * the first and the last are unbounded).  A profile is built once for a
+ * grid column and each cell integrates its slice of it, so the interfaces
+ * and edges are not searched again for every cell of the column. */
+typedef struct
+{
+  double  x;
+  size_t  n;
+  Break  *breaks;
+  Fill   *fills;
+  double *h;         /* each layer's interface depth at x */
+  size_t  cursor;    /* the first break below the last slice's top */
+} Profile;
+
+static void
+sort_breaks (Break *b, size_t n)
+{
+  for (size_t i = 1; i < n; i++)
+    {
+      Break v = b[i];
+      size_t j = i;
+
+      while (j > 0 && b[j - 1].z > v.z)
+        {
+          b[j] = b[j - 1];
+          j--;
+        }
+      b[j] = v;
+    }
+}
+
+/* A layer's segment (obstacle −1) or an obstacle's edge that meets a grid
+ * column, in the order of its vertices. */
+typedef struct
+{
+  double x1, z1, x2, z2;
+  long   obstacle;
+} Segment;
+
+/* Builds p at x from the layers and the column's segments.  inside: one
+ * byte per obstacle, scratch. */
+static void
+profile_build (const fr_raster_model *m, const Segment *segs, size_t n_segs, double x,
+               unsigned char *inside, Profile *p)
+{
+  long top = -1, layer = -1;
   size_t n = 0;
 
-  s->xs[n++] = xa;
-  s->xs[n++] = xb;
+  for (size_t k = 0; k < m->n_layers; k++)
+    {
+      p->h[k] = fr_raster_interface_z (&m->layers[k], x);
+      p->breaks[n++] = (Break) { p->h[k], (long) k, -1 };
+    }
+  /* Half-open in x, so that a vertex on the line counts once (as
+   * edge_crosses_x). */
+  for (size_t i = 0; i < n_segs; i++)
+    {
+      const Segment *s = &segs[i];
+
+      if (s->obstacle >= 0 && (s->x1 <= x) != (s->x2 <= x))
+        p->breaks[n++] = (Break) { s->z1 + (x - s->x1) * (s->z2 - s->z1) / (s->x2 - s->x1),
+                                   -1, s->obstacle };
+    }
+  sort_breaks (p->breaks, n);
+  p->x = x;
+  p->n = n;
+  p->cursor = 0;
+
+  /* Down the line: an obstacle's edge takes the line into or out of it
+   * (even–odd, as obstacle_contains), an interface puts its layer above
+   * (as layer_at). */
+  memset (inside, 0, m->n_obstacles);
+  for (size_t i = 0;; i++)
+    {
+      const Break *b;
+
+      p->fills[i] = (Fill) { top, layer };
+      if (i == n)
+        break;
+      b = &p->breaks[i];
+      if (b->layer > layer)
+        layer = b->layer;
+      if (b->obstacle >= 0)
+        {
+          inside[b->obstacle] ^= 1;
+          if (inside[b->obstacle] && b->obstacle > top)
+            top = b->obstacle;
+          while (top >= 0 && !inside[top])
+            top--;
+        }
+    }
+}
+
+/* Adds [z1, z2] of the line at p->x, filled with f. */
+static void
+integrate_fill (const fr_raster_model *m, const Profile *p, Fill f, double z1, double z2,
+                Column *c)
+{
+  if (f.obstacle >= 0)
+    add_velocity (c, m->obstacles[f.obstacle].velocity, z2 - z1);
+  else if (f.layer >= 0)
+    integrate_layer (m, f.layer, p->h[f.layer], p->x, z1, z2, c);
+  else if (m->background_grid != NULL)
+    integrate_background (m, p->x, z1, z2, c);
+  else if (m->n_layers > 0)
+    integrate_layer (m, 0, p->h[0], p->x, z1, z2, c);
+  else
+    add_velocity (c, m->default_velocity, z2 - z1);
+}
+
+/* The line through [za, zb], exact in z.  Slices come in increasing depth:
+ * the cursor only moves down. */
+static void
+profile_integrate (const fr_raster_model *m, Profile *p, double za, double zb, Column *c)
+{
+  size_t i = p->cursor;
+
+  while (i < p->n && p->breaks[i].z <= za)
+    i++;
+  p->cursor = i;
+  for (;; i++)
+    {
+      double z1 = i > 0 && p->breaks[i - 1].z > za ? p->breaks[i - 1].z : za;
+      double z2 = i < p->n && p->breaks[i].z < zb ? p->breaks[i].z : zb;
+
+      if (z2 > z1)
+        integrate_fill (m, p, p->fills[i], z1, z2, c);
+      if (i == p->n || p->breaks[i].z >= zb)
+        break;
+    }
+}
+
+/* --------------------------------------------------------------- the fill */
+
+static const double gauss_x[3] = { -0.7745966692414834, 0.0, 0.7745966692414834 };
+static const double gauss_w[3] = { 5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0 };
+
+/* A grid column's clamped cells: how many, and the first one's row and
+ * layer. */
+typedef struct
+{
+  size_t count, iz, layer;
+} ColumnClamps;
+
+/* One thread's scratch.  Sizes that hold for every column are allocated
+ * at once; the profiles grow with the column that needs the most. */
+typedef struct
+{
+  Segment       *segs;      /* the column's segments */
+  double        *fixed;     /* the column's kinks in x that every row has */
+  double        *xs;        /* one cell's kinks */
+  double        *level;     /* where segments cross a cell's top or bottom */
+  unsigned char *inside;
+  Profile       *profiles;  /* 3 for each piece between fixed kinks */
+  Break         *breaks;
+  Fill          *fills;
+  double        *h;
+  size_t         cap_profiles, cap_breaks;
+  Profile        cut;       /* for a cell that a segment cuts */
+} Work;
+
+static void
+work_clear (Work *w)
+{
+  free (w->segs);
+  free (w->fixed);
+  free (w->xs);
+  free (w->level);
+  free (w->inside);
+  free (w->profiles);
+  free (w->breaks);
+  free (w->fills);
+  free (w->h);
+  free (w->cut.breaks);
+  free (w->cut.fills);
+  free (w->cut.h);
+}
+
+static int
+work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed)
+{
+  size_t b = m->n_layers + n_segs;
+
+  *w = (Work) { 0 };
+  w->segs = malloc ((n_segs + 1) * sizeof *w->segs);
+  w->fixed = malloc (n_fixed * sizeof *w->fixed);
+  w->xs = malloc ((n_fixed + 2 * n_segs) * sizeof *w->xs);
+  w->level = malloc ((2 * n_segs + 1) * sizeof *w->level);
+  w->inside = malloc (m->n_obstacles + 1);
+  w->cut.breaks = malloc ((b + 1) * sizeof (Break));
+  w->cut.fills = malloc ((b + 1) * sizeof (Fill));
+  w->cut.h = malloc ((m->n_layers + 1) * sizeof (double));
+  return w->segs && w->fixed && w->xs && w->level && w->inside && w->cut.breaks && w->cut.fills
+         && w->cut.h;
+}
+
+/* Room for n profiles of up to b breaks each. */
+static int
+work_reserve_profiles (Work *w, const fr_raster_model *m, size_t n, size_t b)
+{
+  if (n > w->cap_profiles || n * b > w->cap_breaks)
+    {
+      size_t np = n > w->cap_profiles ? n : w->cap_profiles;
+      size_t nb = n * b > w->cap_breaks ? n * b : w->cap_breaks;
+      Profile *p = realloc (w->profiles, np * sizeof *p);
+      Break *br;
+      Fill *f;
+      double *h;
+
+      if (p == NULL)
+        return 0;
+      w->profiles = p;
+      if ((br = realloc (w->breaks, (nb + 1) * sizeof *br)) == NULL)
+        return 0;
+      w->breaks = br;
+      if ((f = realloc (w->fills, (nb + np) * sizeof *f)) == NULL)
+        return 0;
+      w->fills = f;
+      if ((h = realloc (w->h, (np * m->n_layers + 1) * sizeof *h)) == NULL)
+        return 0;
+      w->h = h;
+      w->cap_profiles = np;
+      w->cap_breaks = nb;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      w->profiles[i].breaks = w->breaks + i * b;
+      w->profiles[i].fills = w->fills + i * (b + 1);
+      w->profiles[i].h = w->h + i * m->n_layers;
+    }
+  return 1;
+}
+
+/* The mean velocity of a cell of the given area from its integral; 0 when
+ * at least half of it is impermeable.  *clamped: a layer whose gradient
+ * reached the clamp inside it (the cell not a wall), or -1. */
+static float
+cell_velocity (const Column *c, double area, long *clamped)
+{
+  double open = area - c->blocked;
+
+  *clamped = -1;
+  /* "At least half" up to the integral's rounding: a wall drawn to a node
+   * line covers its edge cells exactly half, and rounding opened some of
+   * them and not others (the bundled maze's top row over two walls). */
+  if (c->blocked >= 0.5 * area * (1.0 - 1e-9) || !(open > 0.0) || !(c->slow > 0.0))
+    return 0.0f;
+  *clamped = c->clamped;
+  return (float) (open / c->slow);
+}
+
+static void
+add_column (Column *c, const Column *col, double weight)
+{
+  c->slow += weight * col->slow;
+  c->blocked += weight * col->blocked;
+  if (col->clamped >= 0)
+    c->clamped = col->clamped;
+}
+
+/* Fills grid column ix.  Along x each cell is cut at every kink (nodes,
+ * vertices, background faces, and where a segment crosses the cell's top
+ * or bottom), and each piece is integrated with 3-point Gauss–Legendre;
+ * along z exactly, through the profiles at the Gauss points.  The kinks
+ * of the column's cells are the same but for the crossings, so a cell
+ * without crossings reuses the column's profiles; a cell with some builds
+ * its own. */
+static int
+fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, float *out,
+             ColumnClamps *clamps)
+{
+  const double xc = grid->x0 + ix * grid->dx, xa = xc - 0.5 * grid->dx, xb = xc + 0.5 * grid->dx;
+  /* Segments just outside are kept too: a crossing's x may round past
+   * its segment's end. */
+  const double margin = 1e-6 * grid->dx;
+  size_t n_segs = 0, n_fixed = 0, n_pieces, b = m->n_layers;
+
+  w->fixed[n_fixed++] = xa;
+  w->fixed[n_fixed++] = xb;
   for (size_t k = 0; k < m->n_layers; k++)
     {
       const fr_raster_layer *l = &m->layers[k];
@@ -396,12 +612,9 @@ rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, doub
         continue;
       for (size_t i = 0; i < l->n; i++)
         {
-          add_if_inside (s->xs, &n, l->x[i], xa, xb);
-          if (i + 1 < l->n)
-            {
-              add_level_crossing (s->xs, &n, l->x[i], l->z[i], l->x[i + 1], l->z[i + 1], za, xa, xb);
-              add_level_crossing (s->xs, &n, l->x[i], l->z[i], l->x[i + 1], l->z[i + 1], zb, xa, xb);
-            }
+          add_if_inside (w->fixed, &n_fixed, l->x[i], xa, xb);
+          if (i + 1 < l->n && l->x[i + 1] >= xa - margin && l->x[i] <= xb + margin)
+            w->segs[n_segs++] = (Segment) { l->x[i], l->z[i], l->x[i + 1], l->z[i + 1], -1 };
         }
     }
   for (size_t k = 0; k < m->n_obstacles; k++)
@@ -412,9 +625,12 @@ rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, doub
         {
           size_t j = i + 1 == o->n ? 0 : i + 1;
 
-          add_if_inside (s->xs, &n, o->x[i], xa, xb);
-          add_level_crossing (s->xs, &n, o->x[i], o->z[i], o->x[j], o->z[j], za, xa, xb);
-          add_level_crossing (s->xs, &n, o->x[i], o->z[i], o->x[j], o->z[j], zb, xa, xb);
+          add_if_inside (w->fixed, &n_fixed, o->x[i], xa, xb);
+          if (fmax (o->x[i], o->x[j]) >= xa - margin && fmin (o->x[i], o->x[j]) <= xb + margin)
+            {
+              w->segs[n_segs++] = (Segment) { o->x[i], o->z[i], o->x[j], o->z[j], (long) k };
+              b++;
+            }
         }
     }
   if (m->background_grid != NULL)
@@ -424,46 +640,86 @@ rasterise_cell (const fr_raster_model *m, Scratch *s, double xa, double xb, doub
 
       /* Background column faces at x0 + (i + 1/2)·dx. */
       for (double face = g->x0 + (f + 0.5) * g->dx; face < xb; face += g->dx)
-        add_if_inside (s->xs, &n, face, xa, xb);
+        add_if_inside (w->fixed, &n_fixed, face, xa, xb);
     }
-  sort_doubles (s->xs, n);
+  sort_doubles (w->fixed, n_fixed);
 
-  for (size_t i = 0; i + 1 < n; i++)
+  n_pieces = n_fixed - 1;
+  if (!work_reserve_profiles (w, m, 3 * n_pieces, b))
+    return 0;
+  for (size_t i = 0; i < n_pieces; i++)
     {
-      double p = s->xs[i], q = s->xs[i + 1], mid = 0.5 * (p + q), half = 0.5 * (q - p);
+      double p = w->fixed[i], q = w->fixed[i + 1];
 
-      if (!(q > p))
-        continue;
-      for (int g = 0; g < 3; g++)
+      if (q > p)
+        for (int g = 0; g < 3; g++)
+          profile_build (m, w->segs, n_segs, 0.5 * (p + q) + 0.5 * (q - p) * gauss_x[g],
+                         w->inside, &w->profiles[3 * i + g]);
+    }
+
+  *clamps = (ColumnClamps) { 0 };
+  for (size_t iz = 0; iz < grid->nz; iz++)
+    {
+      const double zc = grid->z0 + iz * grid->dz, za = zc - 0.5 * grid->dz, zb = zc + 0.5 * grid->dz;
+      Column c = { 0.0, 0.0, -1 };
+      size_t n_level = 0, n = 0;
+      long clamped;
+
+      for (size_t i = 0; i < n_segs; i++)
         {
-          Column col = { 0.0, 0.0, -1 };
+          const Segment *s = &w->segs[i];
 
-          integrate_column (m, s, mid + half * gx[g], za, zb, &col);
-          c.slow += gw[g] * half * col.slow;
-          c.blocked += gw[g] * half * col.blocked;
-          if (col.clamped >= 0)
-            c.clamped = col.clamped;
+          add_level_crossing (w->level, &n_level, s->x1, s->z1, s->x2, s->z2, za, xa, xb);
+          add_level_crossing (w->level, &n_level, s->x1, s->z1, s->x2, s->z2, zb, xa, xb);
+        }
+
+      if (n_level == 0)
+        for (size_t i = 0; i < n_pieces; i++)
+          {
+            double p = w->fixed[i], q = w->fixed[i + 1], half = 0.5 * (q - p);
+
+            if (!(q > p))
+              continue;
+            for (int g = 0; g < 3; g++)
+              {
+                Column col = { 0.0, 0.0, -1 };
+
+                profile_integrate (m, &w->profiles[3 * i + g], za, zb, &col);
+                add_column (&c, &col, gauss_w[g] * half);
+              }
+          }
+      else
+        {
+          memcpy (w->xs, w->fixed, n_fixed * sizeof *w->xs);
+          memcpy (w->xs + n_fixed, w->level, n_level * sizeof *w->xs);
+          n = n_fixed + n_level;
+          sort_doubles (w->xs, n);
+          for (size_t i = 0; i + 1 < n; i++)
+            {
+              double p = w->xs[i], q = w->xs[i + 1], mid = 0.5 * (p + q), half = 0.5 * (q - p);
+
+              if (!(q > p))
+                continue;
+              for (int g = 0; g < 3; g++)
+                {
+                  Column col = { 0.0, 0.0, -1 };
+
+                  profile_build (m, w->segs, n_segs, mid + half * gauss_x[g], w->inside, &w->cut);
+                  profile_integrate (m, &w->cut, za, zb, &col);
+                  add_column (&c, &col, gauss_w[g] * half);
+                }
+            }
+        }
+
+      out[fr_grid_index (grid, ix, 0, iz)] = cell_velocity (&c, (xb - xa) * (zb - za), &clamped);
+      if (clamped >= 0 && clamps->count++ == 0)
+        {
+          clamps->iz = iz;
+          clamps->layer = (size_t) clamped;
         }
     }
-
-  *clamped = -1;
-  open = area - c.blocked;
-  /* "At least half" up to the integral's rounding: a wall drawn to a node
-   * line covers its edge cells exactly half, and rounding opened some of
-   * them and not others (the bundled maze's top row over two walls). */
-  if (c.blocked >= 0.5 * area * (1.0 - 1e-9) || !(open > 0.0) || !(c.slow > 0.0))
-    return 0.0f;
-  *clamped = c.clamped;
-  return (float) (open / c.slow);
+  return 1;
 }
-
-/* One row's clamped cells (fr_raster_fill_report): how many, and the
- * first one's column and layer.  Rows fill in parallel; the report then
- * takes the first row that has any. */
-typedef struct
-{
-  size_t count, ix, layer;
-} RowClamps;
 
 fr_status
 fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *out, fr_error *err)
@@ -475,9 +731,9 @@ fr_status
 fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out,
                        fr_raster_report *report, fr_error *err)
 {
-  RowClamps *rows = NULL;
-  size_t cap_x = 2, cap_z = 2, bg_faces = 0;
-  double *buf;
+  ColumnClamps *clamps;
+  size_t n_segs = 0, n_fixed = 2;
+  int failed = 0;
   fr_status st;
 
   if ((st = fr_raster_check (m, err)) != FR_OK)
@@ -489,69 +745,68 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
 
   for (size_t k = 0; k < m->n_layers; k++)
     {
-      cap_x += 3 * m->layers[k].n;
-      cap_z += 1;
+      n_segs += m->layers[k].n;
+      n_fixed += m->layers[k].n;
     }
   for (size_t k = 0; k < m->n_obstacles; k++)
     {
-      cap_x += 3 * m->obstacles[k].n;
-      cap_z += m->obstacles[k].n;
+      n_segs += m->obstacles[k].n;
+      n_fixed += m->obstacles[k].n;
     }
   if (m->background_grid != NULL)
-    bg_faces = (size_t) ceil (grid->dx / m->background_grid->dx) + 2;
-  cap_x += bg_faces;
+    n_fixed += (size_t) ceil (grid->dx / m->background_grid->dx) + 2;
 
-  const size_t n_threads = (size_t) fr_omp_max_threads ();
-  buf = malloc (n_threads * (cap_x + cap_z + m->n_layers + 1) * sizeof (double));
-  rows = calloc (grid->nz, sizeof *rows);
-  if (buf == NULL || rows == NULL)
+  if ((clamps = calloc (grid->nx, sizeof *clamps)) == NULL)
+    return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");
+
+#if FOLDRAY_HAVE_OPENMP
+#pragma omp parallel if (grid->nx * grid->nz > 4096)
+#endif
+  {
+    Work w;
+    int ok = work_init (&w, m, n_segs, n_fixed);
+
+#if FOLDRAY_HAVE_OPENMP
+#pragma omp for schedule(dynamic, 8)
+#endif
+    for (long ix = 0; ix < (long) grid->nx; ix++)
+      if (ok)
+        ok = fill_column (m, grid, (size_t) ix, &w, out, &clamps[ix]);
+    if (!ok)
+      {
+#if FOLDRAY_HAVE_OPENMP
+#pragma omp atomic write
+#endif
+        failed = 1;
+      }
+    work_clear (&w);
+  }
+  if (failed)
     {
-      free (buf);
-      free (rows);
+      free (clamps);
       return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");
     }
 
-#if FOLDRAY_HAVE_OPENMP
-#pragma omp parallel for schedule(dynamic, 4) if (grid->nx * grid->nz > 4096)
-#endif
-  for (long iz = 0; iz < (long) grid->nz; iz++)
-    {
-      const size_t t = (size_t) fr_omp_thread_num ();
-      Scratch s;
-
-      s.xs = buf + t * (cap_x + cap_z + m->n_layers + 1);
-      s.zs = s.xs + cap_x;
-      s.h = s.zs + cap_z;
-      for (size_t ix = 0; ix < grid->nx; ix++)
-        {
-          double xc = grid->x0 + ix * grid->dx, zc = grid->z0 + iz * grid->dz;
-          long clamped;
-
-          out[fr_grid_index (grid, ix, 0, (size_t) iz)] =
-            rasterise_cell (m, &s, xc - 0.5 * grid->dx, xc + 0.5 * grid->dx,
-                            zc - 0.5 * grid->dz, zc + 0.5 * grid->dz, &clamped);
-          if (clamped >= 0 && rows[iz].count++ == 0)
-            {
-              rows[iz].ix = ix;
-              rows[iz].layer = (size_t) clamped;
-            }
-        }
-    }
   if (report != NULL)
     {
+      /* The first clamped cell in z, then in x. */
       *report = (fr_raster_report) { 0 };
-      for (size_t iz = 0; iz < grid->nz; iz++)
+      size_t first = grid->nx;
+
+      for (size_t ix = 0; ix < grid->nx; ix++)
+        if (clamps[ix].count > 0)
+          {
+            if (first == grid->nx || clamps[ix].iz < clamps[first].iz)
+              first = ix;
+            report->clamped_cells += clamps[ix].count;
+          }
+      if (first < grid->nx)
         {
-          if (rows[iz].count > 0 && report->clamped_cells == 0)
-            {
-              report->layer = rows[iz].layer;
-              report->x = grid->x0 + (double) rows[iz].ix * grid->dx;
-              report->z = grid->z0 + (double) iz * grid->dz;
-            }
-          report->clamped_cells += rows[iz].count;
+          report->layer = clamps[first].layer;
+          report->x = grid->x0 + (double) first * grid->dx;
+          report->z = grid->z0 + (double) clamps[first].iz * grid->dz;
         }
     }
-  free (buf);
-  free (rows);
+  free (clamps);
   return FR_OK;
 }

@@ -297,6 +297,124 @@ test_half_covered_cells (void)
   g_free (out);
 }
 
+/* A random star-shaped polygon around (cx, cz), within rx × rz. */
+static Poly
+star_polygon (GRand *r, double cx, double cz, double rx, double rz)
+{
+  Poly p = { .n = g_rand_int_range (r, 3, 8) };
+
+  for (int i = 0; i < p.n; i++)
+    {
+      double a = 2.0 * G_PI * (i + g_rand_double_range (r, 0.0, 0.8)) / p.n;
+      double f = g_rand_double_range (r, 0.5, 1.0);
+
+      p.x[i] = cx + f * rx * cos (a);
+      p.z[i] = cz + f * rz * sin (a);
+    }
+  return p;
+}
+
+/* A crowded model, every cell against clipped areas: three layers under
+ * kinked interfaces, and 24 obstacles (a third impermeable) in three
+ * bands between them, some with their vertices on cell faces.  The fill
+ * finds a column's interfaces and edges once for all of its cells but
+ * those that an edge cuts; here most columns hold several of each. */
+static void
+test_crowded_model (void)
+{
+  enum { N_BANDS = 3, PER_BAND = 8, N1 = 7, N2 = 9 };
+  static const double band_z[N_BANDS][2] = { { 0.15, 0.75 }, { 1.5, 2.0 }, { 2.85, 3.5 } };
+  static const double v_layer[N_BANDS] = { 1.5, 2.5, 4.0 };
+  const double top_x[1] = { 0.0 }, top_z[1] = { -100.0 };
+  fr_grid g = fr_grid_2d (61, 47, 0.1, 0.08, 0.0, 0.0);
+  g_autofree float *out = g_new (float, fr_grid_count (&g));
+  g_autoptr(GRand) r = g_rand_new_with_seed (20261125);
+  double x1[N1], z1[N1], x2[N2], z2[N2];
+  Poly obstacles[N_BANDS * PER_BAND], below[2];
+  fr_raster_obstacle o[N_BANDS * PER_BAND];
+  fr_raster_layer l[N_BANDS];
+  fr_raster_model m = { .layers = l, .n_layers = N_BANDS, .obstacles = o,
+                        .n_obstacles = N_BANDS * PER_BAND, .default_velocity = 1.0 };
+  guint cut = 0, walls = 0;
+
+  /* The interfaces stay within 0.85–1.35 and 2.2–2.7, between the bands. */
+  for (int i = 0; i < N1; i++)
+    {
+      x1[i] = -0.5 + i * 7.0 / (N1 - 1) + g_rand_double_range (r, -0.3, 0.3);
+      z1[i] = 1.1 + g_rand_double_range (r, -0.25, 0.25);
+    }
+  for (int i = 0; i < N2; i++)
+    {
+      x2[i] = -0.5 + i * 7.0 / (N2 - 1) + g_rand_double_range (r, -0.3, 0.3);
+      z2[i] = 2.45 + g_rand_double_range (r, -0.25, 0.25);
+    }
+  l[0] = (fr_raster_layer) { top_x, top_z, 1, v_layer[0], 0.0, 0.0 };
+  l[1] = (fr_raster_layer) { x1, z1, N1, v_layer[1], 0.0, 0.0 };
+  l[2] = (fr_raster_layer) { x2, z2, N2, v_layer[2], 0.0, 0.0 };
+  below[0] = below_polyline (x1, z1, N1);
+  below[1] = below_polyline (x2, z2, N2);
+
+  for (int b = 0; b < N_BANDS; b++)
+    for (int j = 0; j < PER_BAND; j++)
+      {
+        int k = b * PER_BAND + j;
+        Poly *p = &obstacles[k];
+
+        *p = star_polygon (r, 0.4 + 0.75 * j, 0.5 * (band_z[b][0] + band_z[b][1]), 0.34,
+                           0.5 * (band_z[b][1] - band_z[b][0]));
+        if (j % 4 == 1)
+          for (int i = 0; i < p->n; i++)
+            {
+              p->x[i] = g.dx * (floor (p->x[i] / g.dx) + 0.5);
+              p->z[i] = g.dz * (floor (p->z[i] / g.dz) + 0.5);
+            }
+        o[k] = (fr_raster_obstacle) { p->x, p->z, (size_t) p->n,
+                                      k % 3 == 0 ? 0.0 : g_rand_double_range (r, 0.6, 6.0) };
+      }
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t jz = 0; jz < g.nz; jz++)
+    for (size_t jx = 0; jx < g.nx; jx++)
+      {
+        double xa = g.x0 + (jx - 0.5) * g.dx, xb = xa + g.dx;
+        double za = g.z0 + (jz - 0.5) * g.dz, zb = za + g.dz;
+        double area = g.dx * g.dz, blocked = 0.0, slow = 0.0, open;
+        double a1 = clipped_area (&below[0], xa, xb, za, zb);
+        double a2 = clipped_area (&below[1], xa, xb, za, zb);
+        double in_layer[N_BANDS] = { area - a1, a1 - a2, a2 };
+        float got = out[fr_grid_index (&g, jx, 0, jz)];
+
+        for (int k = 0; k < N_BANDS * PER_BAND; k++)
+          {
+            double ao = clipped_area (&obstacles[k], xa, xb, za, zb);
+
+            if (ao > 1e-9 * area && ao < area * (1 - 1e-9))
+              cut++;
+            in_layer[k / PER_BAND] -= ao;
+            if (o[k].velocity == 0.0)
+              blocked += ao;
+            else
+              slow += ao / o[k].velocity;
+          }
+        for (int b = 0; b < N_BANDS; b++)
+          slow += in_layer[b] / v_layer[b];
+        open = area - blocked;
+        if (fabs (blocked - 0.5 * area) < 1e-6 * area)
+          continue;   /* a wall's half-covered edge: either is right */
+        if (blocked > 0.5 * area)
+          {
+            walls++;
+            if (got != 0.0f)
+              g_error ("cell (%zu, %zu): got %.9g, want a wall", jx, jz, got);
+          }
+        else
+          assert_rel (got, open / slow, 2e-6, jx, jz);
+      }
+  /* Edges cut many cells, and walls there are. */
+  g_assert_cmpuint (cut, >, 300);
+  g_assert_cmpuint (walls, >, 20);
+}
+
 /* A gradient that takes a layer's velocity to 0 is reported: the cells
  * from v_top + dvdz·(z − h) = 0 down, and the first of them (the model
  * then solves them as nearly impermeable, 1e-6).  Under a wall they are
@@ -426,6 +544,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/lateral-gradient", test_lateral_gradient);
   g_test_add_func ("/raster/obstacles", test_obstacles);
   g_test_add_func ("/raster/half-covered-cells", test_half_covered_cells);
+  g_test_add_func ("/raster/crowded-model", test_crowded_model);
   g_test_add_func ("/raster/clamp-report", test_clamp_report);
   g_test_add_func ("/raster/background", test_background);
   g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
