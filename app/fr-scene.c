@@ -46,6 +46,7 @@ struct _FrScene
 
   FrModel      *model;       /* what velocity is rasterised from */
   char         *velocity_warning;  /* fr_model_rasterise's, or NULL */
+  float         least_velocity;    /* the cells' least, walls left out */
   gboolean      modified;    /* edited since loaded or saved */
 };
 
@@ -257,6 +258,9 @@ set_velocity (FrScene *self,
     }
   if (!(self->vmin <= self->vmax))
     self->vmin = self->vmax = 1.0f;
+  /* The colour scale below widens a uniform model's range; the solvers
+   * see the cells themselves. */
+  self->least_velocity = self->vmin;
   if (self->vmax - self->vmin < 1e-6f * MAX (1.0f, self->vmax))
     {
       self->vmin -= 0.5f;
@@ -391,6 +395,16 @@ fr_scene_get_velocity_range (FrScene *self,
     *vmin = self->vmin;
   if (vmax != NULL)
     *vmax = self->vmax;
+}
+
+/* The least velocity of the grid's cells, walls (0) left out; 1 when
+ * every cell is a wall.  fr_scene_get_velocity_range's minimum is the
+ * colour scale's, widened for a uniform model. */
+float
+fr_scene_get_least_velocity (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), 1.0f);
+  return self->least_velocity;
 }
 
 /* The model box covered by the cells (a node's cell reaches half a

@@ -313,17 +313,23 @@ start_fold_horizon (FrWindow *self)
 
 /* A new model: the ψa arrow starts near its top centre, and a grid F has
  * a new smallest speed (the |ψa| limit). */
+/* With Speed F on the velocity grid, |ψa| must stay below the grid's
+ * least speed: after any change of the velocities, not only of the grid. */
+static void
+fold_speeds_changed (FrWindow *self)
+{
+  if (self->fold != NULL && fr_scene_has_model (self->scene))
+    fr_fold_state_set_grid_min_speed (self->fold, fr_scene_get_least_velocity (self->scene));
+}
+
 static void
 fold_model_changed (FrWindow *self)
 {
   double x0, z0, x1, z1;
-  float vmin = 1.0f;
 
   if (self->fold == NULL || !fr_scene_has_model (self->scene))
     return;
   fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
-  fr_scene_get_velocity_range (self->scene, &vmin, NULL);
-  fr_fold_state_set_grid_min_speed (self->fold, vmin);
   fr_fold_state_set_arrow_base (self->fold, x0 + 0.5 * (x1 - x0), z0 + 0.2 * (z1 - z0));
 }
 
@@ -590,6 +596,8 @@ scene_changed_cb (FrWindow *self,
                   guint     what,
                   FrScene  *scene)
 {
+  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_VELOCITY))
+    fold_speeds_changed (self);
   if (what & FR_SCENE_CHANGED_MODEL)
     {
       fold_model_changed (self);

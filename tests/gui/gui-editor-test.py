@@ -648,5 +648,45 @@ def t_model_stays_valid_and_selection_honest():
 check("editor: undo cannot pass the selection on, clamped fields write nothing, the wheel and "
       "Folds mode cannot make the model invalid or unundoable", t_model_stays_valid_and_selection_honest)
 
+
+def t_fold_limit_follows_velocity_edit():
+    """With Speed F on the velocity grid, |ψa| stays below the grid's
+    least speed after a layer's velocity is lowered in Rays mode
+    (helper-58): on layers of 3, 4 and 5, ψa 2.5 was kept when layer 1
+    went to 2, and the fold failed ("|psi_a| = 2.5 is not below the speed
+    F = 2").  It is shortened to 0.95 of the new least speed."""
+    def edit(s):
+        for layer, v in zip(s["layers"], (3.0, 4.0, 5.0)):
+            layer.update(velocity=v, dvdz=0.0, dvdx=0.0)
+        s["fold"] = {"speed": "grid", "psi_a": [2.5, 0.0], "method": "las", "backend": "cpu",
+                     "delta": 0.05, "count": 8}
+        s["mode"] = "rays"
+    path, _ = edited_scene("fold-limit.json", edit)
+    a = App(path, name="fold-limit")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        click(*LAYER_ROWS[1])
+        job = a.last_job()
+        type_into(*VELOCITY_ENTRY, "2")
+        a.wait_job(job)
+        job = a.last_job()
+        xdo("mousemove", *QUIET)
+        xdo("key", "ctrl+2")
+        a.wait_job(job)
+        fold, status = a.last("fold"), a.last("status")
+        quiet_shot("40-fold-after-velocity-edit")
+    finally:
+        a.quit()
+    psi = fold.get("psi_x")
+    return (psi is not None and abs(psi - 1.9) < 1e-6 and status.get("serial") == fold.get("serial"),
+            "ψa x solved %r (want 0.95 × 2); fold serial %r, folded status serial %r"
+            % (psi, fold.get("serial"), status.get("serial")))
+
+
+check("editor: a lowered layer velocity shortens ψa when the fold's speed is the grid",
+      t_fold_limit_follows_velocity_edit)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
