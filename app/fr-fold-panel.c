@@ -199,7 +199,7 @@ levels_changed_cb (FrFoldPanel *self)
   fr_fold_state_get_levels (self->state, &delta, &count);
   fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_levels (self->state, fr_panel_spin_value (self->delta_spin, delta),
-                            gtk_spin_button_get_value_as_int (self->count_spin));
+                            (int) fr_panel_spin_value (self->count_spin, count));
   fr_fold_state_end_edit (self->state, _("Change Folded Horizons"));
 }
 
@@ -253,6 +253,7 @@ fr_fold_panel_class_init (FrFoldPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, psi_hint);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, method_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, backend_dropdown);
+  gtk_widget_class_bind_template_callback (widget_class, fr_panel_significant_output);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, delta_spin);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, delta_unit);
   gtk_widget_class_bind_template_child (widget_class, FrFoldPanel, count_spin);

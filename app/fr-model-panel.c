@@ -169,15 +169,17 @@ format_grid_value (double  value,
     g_strlcpy (buf, sci, size);
 }
 
-/* GtkSpinButton::output of the Extent and Spacing fields (see
- * format_grid_value): GtkSpinButton's fixed decimals would show 1e-5 as
- * 0.0000 and cut a metre-scale 3000.000 off in a narrow field. */
-static gboolean
-grid_output_cb (GtkSpinButton *spin,
+/* GtkSpinButton::output of the Extent and Spacing fields and the fold's
+ * Δ (see format_grid_value): GtkSpinButton's fixed decimals would show
+ * 1e-5 as 0.0000 and cut a metre-scale 3000.000 off in a narrow field. */
+gboolean
+fr_panel_significant_output (GtkSpinButton *spin,
                 gpointer       user_data)
 {
   char text[64];
 
+  /* fr_panel_spin_value compares values as this shows them. */
+  g_object_set_data (G_OBJECT (spin), "fr-panel-significant", GINT_TO_POINTER (1));
   format_grid_value (gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin)),
                      text, sizeof text);
   if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
@@ -638,7 +640,7 @@ fr_model_panel_class_init (FrModelPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, extent_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, nodes_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, spacing_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, grid_output_cb);
+  gtk_widget_class_bind_template_callback (widget_class, fr_panel_significant_output);
   gtk_widget_class_bind_template_callback (widget_class, layer_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, layer_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_layer_cb);
@@ -998,6 +1000,20 @@ spin_output_cb (GtkSpinButton *spin,
   return TRUE;
 }
 
+/* value as spin shows it: to its digits, or to significant digits where
+ * fr_panel_significant_output shows it. */
+static void
+spin_text (GtkSpinButton *spin,
+           double         value,
+           char          *buf,
+           gsize          size)
+{
+  if (g_object_get_data (G_OBJECT (spin), "fr-panel-significant") != NULL)
+    format_grid_value (value, buf, size);
+  else
+    g_snprintf (buf, size, "%.*f", (int) gtk_spin_button_get_digits (spin), value);
+}
+
 /* The value a spin button holds for a quantity whose value is now
  * current: current itself while the button shows it as written (a field
  * the focus leaves writes back its rounded text, 0.079 for 0.0790448,
@@ -1012,12 +1028,11 @@ fr_panel_spin_value (GtkSpinButton *spin,
   double v = gtk_spin_button_get_value (spin);
   const double clamped = CLAMP (current, gtk_adjustment_get_lower (adj),
                                 gtk_adjustment_get_upper (adj));
-  const int digits = (int) gtk_spin_button_get_digits (spin);
   char shown[64], was[64], was_clamped[64];
 
-  g_snprintf (shown, sizeof shown, "%.*f", digits, v);
-  g_snprintf (was, sizeof was, "%.*f", digits, current);
-  g_snprintf (was_clamped, sizeof was_clamped, "%.*f", digits, clamped);
+  spin_text (spin, v, shown, sizeof shown);
+  spin_text (spin, current, was, sizeof was);
+  spin_text (spin, clamped, was_clamped, sizeof was_clamped);
   if (v == current || strcmp (shown, was) == 0 ||
       (clamped != current && strcmp (shown, was_clamped) == 0))
     return current;

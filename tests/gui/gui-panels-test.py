@@ -1710,5 +1710,47 @@ for name, fn in [
 ]:
     check(name, fn)
 
+# ------------------------------------------------------------------ session 9
+# A scene's fold values beyond the fields' old ranges (helper-58): Count
+# 300 showed as 200, and the next edit of Δ saved 200; F 1500 and ψa 1200
+# (a scene in metres) showed as 1000, and Δ 0.0005 as 0.001, which was
+# also the least Δ one could type.  The positions are those of 11-folds.png
+# (a scene without units).
+DELTA_ENTRY = (1055, 344)
+
+
+def t_fold_values_kept():
+    path = os.path.join(OUT, "fold-ranges.json")
+    with open(SCENE) as f:
+        doc = json.load(f)
+    doc.pop("units", None)
+    doc["fold"] = {"speed": 1500.0, "psi_a": [1200.0, 0.0], "method": "las", "backend": "cpu",
+                   "delta": 0.0005, "count": 300}
+    doc["mode"] = "folds"
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    a = App(path, name="fold-ranges")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        screenshot("50-fold-ranges")
+        type_into(*DELTA_ENTRY, "0.0004")
+        a.settle_all()
+        xdo("key", "ctrl+s")
+        a.wait_title(lambda t: not t.startswith("•"))
+        fold = saved(path, "fold") or {}
+        job = a.last("fold")
+    finally:
+        a.quit()
+    ok = (fold.get("count") == 300 and fold.get("delta") == 0.0004 and fold.get("speed") == 1500.0
+          and fold.get("psi_a") == [1200.0, 0.0] and job.get("psi_x") == 1200.0)
+    return ok, "saved fold %s; last fold job %s" % (
+        {k: fold.get(k) for k in ("count", "delta", "speed", "psi_a")}, job)
+
+
+check("folds: Count 300, Δ 0.0005, F 1500 and ψa 1200 are kept, and Δ 0.0004 can be typed",
+      t_fold_values_kept)
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
