@@ -76,7 +76,7 @@ struct _FrCanvas
   GLuint        tex_velocity, tex_time, tex_lut;
   int           time_width, time_height;
   GLint         u_clip, u_cells, u_velocity, u_time, u_lut, u_vrange, u_size,
-                u_has_time, u_interval, u_front, u_viewport, u_bands;
+                u_has_time, u_interval, u_front, u_viewport, u_bands, u_bands_end;
   gboolean      velocity_dirty;
   gboolean      time_dirty;
   gboolean      lut_dirty;
@@ -519,12 +519,15 @@ draw_picture (FrCanvas     *self,
       {
         FrFoldState *fs = fr_fold_tool_get_state (self->fold_tool);
         double delta = 0.0;
+        int count = 0;
 
-        /* Folds mode: the folded horizons are line geometry, not isochrons. */
-        fr_fold_state_get_levels (fs, &delta, NULL);
+        /* Folds mode: the folded horizons are line geometry, not isochrons;
+         * the bands lie between the horizons drawn, not past the last. */
+        fr_fold_state_get_levels (fs, &delta, &count);
         glUniform1f (self->u_interval, 0.0f);
         glUniform1f (self->u_front, -1.0f);
         glUniform1f (self->u_bands, fr_fold_state_get_bands (fs) ? (float) delta : 0.0f);
+        glUniform1f (self->u_bands_end, (float) (count * delta));
       }
 
     glActiveTexture (GL_TEXTURE0);
@@ -870,6 +873,7 @@ fr_canvas_realize (GtkWidget *widget)
   self->u_front = glGetUniformLocation (self->field_program, "u_front");
   self->u_viewport = glGetUniformLocation (self->lines_program, "u_viewport");
   self->u_bands = glGetUniformLocation (self->field_program, "u_bands");
+  self->u_bands_end = glGetUniformLocation (self->field_program, "u_bands_end");
 
   glGenVertexArrays (1, &self->field_vao);
   glBindVertexArray (self->field_vao);

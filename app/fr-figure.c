@@ -28,6 +28,9 @@ const double fr_figure_interface_halo_rgb[3] = { 0.18, 0.18, 0.20 };
 const double fr_figure_interface_muted_rgb[3] = { 0.62, 0.62, 0.66 };
 const double fr_figure_slow_obstacle_rgb[3] = { 1.00, 0.65, 0.10 };
 const double fr_figure_wall_obstacle_rgb[3] = { 0.85, 0.85, 0.85 };
+/* The fold bands' strata, mixed 80 % into the field as on the canvas
+ * (shaders/field.frag.glsl). */
+const double fr_figure_band_rgb[2][3] = { { 0.91, 0.78, 0.50 }, { 0.42, 0.47, 0.55 } };
 
 static cairo_status_t
 append_bytes (void                *closure,
@@ -53,14 +56,35 @@ field_rgb (const FrFigure *fig,
     rgb[0] = rgb[1] = rgb[2] = 0.55;
 }
 
+/* Mixes the fold band of time t into rgb, as the canvas does: strata
+ * alternate every delta up to the last folded horizon, count·delta. */
+static void
+band_rgb (double t,
+          double delta,
+          int    count,
+          double rgb[3])
+{
+  int parity;
+
+  if (!(t >= 0.0) || !(t < count * delta))
+    return;
+  parity = (int) fmod (floor (t / delta), 2.0);
+  for (int c = 0; c < 3; c++)
+    rgb[c] = 0.2 * rgb[c] + 0.8 * fr_figure_band_rgb[parity][c];
+}
+
 /* The velocity field as an image under the vector layers: one pixel per
- * cell, scaled without smoothing so cells stay cells. */
+ * cell, scaled without smoothing so cells stay cells.  time: the fold's
+ * times on the same grid when its bands are on, else NULL. */
 static void
 draw_field (cairo_t        *cr,
-            const FrFigure *fig)
+            const FrFigure *fig,
+            const float    *time)
 {
   const fr_grid *g = fr_scene_get_grid (fig->scene);
   const float *v = g_bytes_get_data (fr_scene_get_velocity (fig->scene), NULL);
+  double delta = 0.0;
+  int count = 0;
   cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) g->nx, (int) g->nz);
   int stride = cairo_image_surface_get_stride (img);
   guint8 *data = cairo_image_surface_get_data (img);
@@ -69,6 +93,8 @@ draw_field (cairo_t        *cr,
   float vmin, vmax;
 
   fr_scene_get_velocity_range (fig->scene, &vmin, &vmax);
+  if (time != NULL)
+    fr_fold_state_get_levels (fig->fold, &delta, &count);
   cairo_surface_flush (img);
   for (size_t iz = 0; iz < g->nz; iz++)
     for (size_t ix = 0; ix < g->nx; ix++)
@@ -77,6 +103,8 @@ draw_field (cairo_t        *cr,
         guint32 px;
 
         field_rgb (fig, v[fr_grid_index (g, ix, 0, iz)], vmin, vmax, rgb);
+        if (time != NULL)
+          band_rgb (time[fr_grid_index (g, ix, 0, iz)], delta, count, rgb);
         px = ((guint32) (rgb[0] * 255 + 0.5) << 16) | ((guint32) (rgb[1] * 255 + 0.5) << 8) |
              (guint32) (rgb[2] * 255 + 0.5);
         *(guint32 *) (data + iz * stride + 4 * ix) = px;
@@ -428,11 +456,13 @@ draw_content (const FrFigure *fig,
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
   cairo_clip (cr);
-  draw_field (cr, fig);
-  draw_frame (cr, fig);
-
   has_time = r != NULL && r->ok && r->time != NULL &&
              fr_scene_job_is_current (fig->scene, r->job);
+  draw_field (cr, fig, has_time && fig->fold != NULL && fr_fold_state_get_bands (fig->fold)
+                       && fr_grid_count (&r->job->grid) == fr_grid_count (fr_scene_get_grid (fig->scene))
+                       ? r->time : NULL);
+  draw_frame (cr, fig);
+
   if (has_time && fig->fold == NULL)
     draw_isochrons (cr, fig);
   draw_model_outlines (cr, fig);

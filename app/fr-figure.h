@@ -52,6 +52,7 @@ extern const double fr_figure_interface_halo_rgb[3];  /* over its halo */
 extern const double fr_figure_interface_muted_rgb[3]; /* the same in Folds mode */
 extern const double fr_figure_slow_obstacle_rgb[3];
 extern const double fr_figure_wall_obstacle_rgb[3];   /* impermeable */
+extern const double fr_figure_band_rgb[2][3];         /* fold bands, even and odd */
 
 gboolean fr_figure_get_page (const FrFigure  *figure,
                              FrRect          *page);

@@ -12,6 +12,7 @@ uniform int u_has_time;
 uniform float u_interval;       // isochron spacing in time units, <= 0: none
 uniform float u_front;          // wavefront time, < 0: off
 uniform float u_bands;          // fold bands: floor(T / u_bands) parity, <= 0: off
+uniform float u_bands_end;      // no band from T = count·Δ on: past the last horizon
 
 out vec4 o_color;
 
@@ -81,7 +82,7 @@ main (void)
           float lum = dot (col, vec3 (0.2126, 0.7152, 0.0722));
           vec3 ink = lum > 0.45 ? vec3 (0.0) : vec3 (1.0);
 
-          if (u_bands > 0.0)
+          if (u_bands > 0.0 && t < u_bands_end)
             {
               // Alternating strata between folded horizons: sandstone and
               // shale, lightly tinted by the field beneath.

@@ -817,6 +817,66 @@ view_image (const FrFigure *fig)
   return img;
 }
 
+/* Folds mode with Bands on: between the starting horizon (T = 0) and the
+ * last folded one (T = count·Δ) the field is 80 % the strata's colour,
+ * alternating every Δ; past the last horizon it is the plain field, as
+ * on the canvas (helper-58: the canvas banded the whole model and the
+ * figure had no bands).  T here is the distance from a point. */
+static void
+test_fold_bands (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+  const double src[2] = { 1.02, 0.5 }, rcv[2] = { 2.0, 0.5 };
+  const double delta = 0.2;
+  const int count = 3;
+  g_autoptr(FrResult) result = distance_result (scene, src, rcv);
+  const fr_grid *g = fr_scene_get_grid (scene);
+  cairo_surface_t *plain, *banded;
+  guint in_bands = 0, beyond = 0;
+  FrView view;
+
+  make_view (scene, &view);
+  fr_fold_state_set_levels (fold, delta, count);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, result, 0.0, fold };
+
+    plain = view_image (&fig);
+    fr_fold_state_set_bands (fold, TRUE);
+    banded = view_image (&fig);
+  }
+  for (size_t iz = 4; iz < g->nz; iz += 6)
+    for (size_t ix = 0; ix < g->nx; ix++)
+      {
+        double x = g->x0 + ix * g->dx, z = g->z0 + iz * g->dz, px, py;
+        double t = result->time[fr_grid_index (g, ix, 0, iz)];
+        guint32 a, b;
+
+        fr_view_model_to_widget (&view, x, z, &px, &py);
+        a = *(guint32 *) (cairo_image_surface_get_data (plain) + (int) py * cairo_image_surface_get_stride (plain) + 4 * (int) px);
+        b = *(guint32 *) (cairo_image_surface_get_data (banded) + (int) py * cairo_image_surface_get_stride (banded) + 4 * (int) px);
+        for (int c = 0; c < 3; c++)
+          {
+            double field = (a >> (16 - 8 * c)) & 0xff, got = (b >> (16 - 8 * c)) & 0xff;
+            double want = t < count * delta
+                          ? 0.2 * field + 0.8 * 255.0 * fr_figure_band_rgb[(int) floor (t / delta) % 2][c]
+                          : field;
+
+            if (fabs (got - want) > 1.5)
+              g_error ("node (%zu, %zu), T %.3f, channel %d: %g, want %g", ix, iz, t, c, got, want);
+          }
+        if (t < count * delta)
+          in_bands++;
+        else
+          beyond++;
+      }
+  /* Both kinds of node were looked at. */
+  g_assert_cmpuint (in_bands, >, 20);
+  g_assert_cmpuint (beyond, >, 100);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (banded);
+}
+
 /* The figure of view over scene (viridis, no result) drawn into an
  * image of the view's size, flushed for reading. */
 static cairo_surface_t *
@@ -1381,6 +1441,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/figure/folds", test_fold_figure);
+  g_test_add_func ("/figure/fold-bands", test_fold_bands);
   g_test_add_func ("/figure/rays", test_rays_figure);
   g_test_add_func ("/figure/isochron-ink", test_isochron_ink);
   g_test_add_func ("/figure/model-outlines", test_model_outlines);
