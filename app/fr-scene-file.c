@@ -540,6 +540,21 @@ read_background (Reader     *r,
   if (!fr_scene_file_read_grid (abs, format, &g, &has_spacing, &values, &local))
     return fail (r, local->domain == FR_SCENE_FILE_ERROR ? local->code : FR_SCENE_FILE_ERROR_INVALID,
                  _("the background grid: %s"), local->message);
+  /* Unit spacing stands in for none: the scene must say, or the model
+   * would be placed at a spacing nobody gave, without a word. */
+  if (!has_spacing && !isfinite (spacing[0]))
+    {
+      g_autofree char *sidecar = NULL;
+
+      if (g_strcmp0 (format, "segy") == 0)
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                     _("the background grid “%s” gives no spacing (no sample interval, or CDP X "
+                       "not stepping evenly): give the background a “spacing”"), path);
+      sidecar = fr_scene_file_sidecar_path (abs);
+      return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                   _("the background grid “%s” gives no spacing: give the background a "
+                     "“spacing”, or write a sidecar %s beside it"), path, sidecar);
+    }
   /* The scene's spacing and origin, each where given, over the file's. */
   if (isfinite (spacing[0]) || isfinite (origin[0]))
     g = fr_grid_2d (g.nx, g.nz, isfinite (spacing[0]) ? spacing[0] : g.dx,

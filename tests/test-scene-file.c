@@ -649,7 +649,7 @@ write_bg_scene (const char *path, const char *bg_path)
   g_autoptr(GString) text = g_string_new (HEAD GRID ", \"background\": {\"path\": \"");
 
   g_string_append (text, bg_path);
-  g_string_append (text, "\"}}");
+  g_string_append (text, "\", \"spacing\": [1, 1]}}");
   g_assert_true (g_file_set_contents (path, text->str, -1, NULL));
 }
 
@@ -666,7 +666,9 @@ loaded_background (const char *scene)
 }
 
 /* A background's "origin" counts without "spacing" too (it was read
- * only beside a spacing); the spacing is then the file's. */
+ * only beside a spacing); the spacing is then the file's sidecar's.  With
+ * neither a sidecar nor a "spacing" the scene is refused, naming both:
+ * the grid was placed at spacing 1, without a word (helper-59). */
 static void
 test_background_origin (void)
 {
@@ -674,6 +676,7 @@ test_background_origin (void)
   float v[24];
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *npy = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *sidecar = g_build_filename (dir, "v.json", NULL);
   g_autofree char *scene = g_build_filename (dir, "s.json", NULL);
   g_autoptr(FrSceneDoc) doc = NULL;
   g_autoptr(GError) error = NULL;
@@ -685,12 +688,21 @@ test_background_origin (void)
   g_assert_true (g_file_set_contents (scene, HEAD GRID ", \"background\": {\"path\": \"v.npy\", "
                                       "\"origin\": [2, -3]}}", -1, NULL));
   doc = fr_scene_doc_load (scene, &error);
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "no spacing"));
+  g_assert_nonnull (strstr (error->message, "v.json"));
+  g_assert_null (doc);
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (sidecar, "{\"spacing\": [0.5, 0.25], \"origin\": [7, 7]}", -1, NULL));
+  doc = fr_scene_doc_load (scene, &error);
   g_assert_no_error (error);
   got = &doc->model->background->grid;
   g_assert_cmpfloat (got->x0, ==, 2.0);
   g_assert_cmpfloat (got->z0, ==, -3.0);
-  g_assert_cmpfloat (got->dx, ==, 1.0);
-  g_assert_cmpfloat (got->dz, ==, 1.0);
+  g_assert_cmpfloat (got->dx, ==, 0.5);
+  g_assert_cmpfloat (got->dz, ==, 0.25);
   test_tmpdir_remove (dir);
 }
 
@@ -1842,6 +1854,10 @@ test_cli_messages (void)
     /* The app's "units", checked on reading like "display". */
     { HEAD OK_GRID ", \"sources\": [[0, 0]], \"units\": {\"length\": \"mi\"}}", "spr",
       "the length unit “mi” is unknown", FALSE },
+    /* A background .npy with neither a sidecar nor a "spacing": it was
+     * solved at spacing 1, exit 0. */
+    { HEAD OK_GRID ", \"background\": {\"path\": \"bare.npy\"}, \"sources\": [[0, 0]]}", "spr",
+      "“bare.npy” gives no spacing", FALSE },
   };
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
@@ -1850,6 +1866,9 @@ test_cli_messages (void)
   g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
   g_autofree char *good = scene_path ("three-layer.json");
   g_autofree char *nowhere = g_build_filename (dir, "no", "T.npy", NULL);
+  g_autofree char *bare = g_build_filename (dir, "bare.npy", NULL);
+  const fr_grid bare_grid = fr_grid_2d (3, 2, 1.0, 1.0, 0.0, 0.0);
+  const float bare_v[6] = { 1, 2, 3, 4, 5, 6 };
 
   if (g_getenv ("FOLDRAY_CLI") == NULL)
     {
@@ -1857,6 +1876,7 @@ test_cli_messages (void)
       return;
     }
   g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  write_npy (bare, &bare_grid, bare_v);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       const char *json = cases[i].json;
@@ -2025,8 +2045,8 @@ test_cli_scene_not_output (void)
   for (int i = 0; i < 24; i++)
     v[i] = 1.0f + 0.1f * i;
   write_npy (npy, &bg, v);
-  g_assert_true (g_file_set_contents (scene, HEAD GRID ", \"background\": {\"path\": \"bg.npy\"}, "
-                                      "\"sources\": [[0.5, 0.5]]}", -1, NULL));
+  g_assert_true (g_file_set_contents (scene, HEAD GRID ", \"background\": {\"path\": \"bg.npy\", "
+                                      "\"spacing\": [1, 1]}, \"sources\": [[0.5, 0.5]]}", -1, NULL));
   g_assert_true (g_file_get_contents (scene, &scene_before, &scene_len, NULL));
   g_assert_true (g_file_get_contents (npy, &npy_before, &npy_len, NULL));
   for (int c = 0; c < 3; c++)
