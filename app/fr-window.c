@@ -269,9 +269,17 @@ update_cursor_label (FrWindow *self,
   if (!inside || !fr_scene_has_model (self->scene) ||
       isnan (v = fr_scene_velocity_at (self->scene, x, z)))
     {
+      /* No room kept while it shows nothing: the solve's status before it
+       * was cut short at the default width ("Folded in 23.9 ms (solas, …"). */
+      gtk_label_set_width_chars (self->cursor_label, 0);
       gtk_label_set_text (self->cursor_label, "");
       return;
     }
+  /* While it shows, room for its longest text, so that it keeps its width
+   * as the numbers change; the units add " km" twice, " km/s", " s", and
+   * one space less between fields. */
+  gtk_label_set_width_chars (self->cursor_label,
+                             self->cursor_chars + (unit != FR_LENGTH_UNIT_NONE ? 10 : 0));
   if (unit != FR_LENGTH_UNIT_NONE)
     {
       const char *l = fr_length_unit_get_id (unit);
@@ -754,14 +762,9 @@ display_settings_changed_cb (FrWindow    *self,
   fr_canvas_set_front (self->canvas, enabled, front);
   if (unit != fr_scene_get_length_unit (self->scene))
     {
-      /* The axes, the figures and the readout name it.  The readout's
-       * room grows by what the units add (" km" twice, " km/s", " s",
-       * one space less between fields), so that it keeps its width as
-       * the numbers change. */
+      /* The axes, the figures and the readout name it. */
       fr_scene_set_length_unit (self->scene, unit);
       gtk_widget_queue_draw (GTK_WIDGET (self->axes));
-      gtk_label_set_width_chars (self->cursor_label,
-                                 self->cursor_chars + (unit != FR_LENGTH_UNIT_NONE ? 10 : 0));
       update_cursor_label (self, self->cursor_x, self->cursor_z, self->cursor_inside);
       /* So do the panels' fields and the grid's spacing. */
       fr_model_panel_set_length_unit (fr_side_panel_get_model_panel (panel), unit);
@@ -1507,6 +1510,7 @@ fr_window_init (FrWindow *self)
                            G_CALLBACK (settings_edited_cb), self, G_CONNECT_SWAPPED);
 
   self->cursor_chars = gtk_label_get_width_chars (self->cursor_label);
+  gtk_label_set_width_chars (self->cursor_label, 0);
   watch_fields (GTK_WIDGET (self->side_panel));
   watch_fields (GTK_WIDGET (self->fold_panel));
   {
