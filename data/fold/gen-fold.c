@@ -6,6 +6,8 @@
  *   cc -O2 -I data/fold data/fold/gen-fold.c -o gen-fold -lm
  *   ./gen-fold CASE N OUTDIR      CASE: ex-a ex-b ex-c ex-d fold3d fold2d
  *
+ * OUTDIR is made if it is missing.
+ *
  * 3D grids are N³ nodes (Ex_A spans (10, 13, 9), the others the unit
  * cube); fold2d is a 2D grid of N × N/2 nodes over [0, 2] × [0, 1]. */
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fold-models.h"
 
@@ -95,6 +98,35 @@ fold2d (size_t n, const char *dir)
   return 0;
 }
 
+/* mkdir -p: OUTDIR and its parents, as the README's /tmp/fold needs. */
+static int
+make_dirs (const char *dir)
+{
+  char buf[4096];
+  size_t len = strlen (dir);
+
+  if (len == 0 || len >= sizeof buf)
+    {
+      fprintf (stderr, "gen-fold: bad OUTDIR '%s'\n", dir);
+      return -1;
+    }
+  memcpy (buf, dir, len + 1);
+  for (size_t i = 1; i <= len; i++)
+    if (buf[i] == '/' || buf[i] == '\0')
+      {
+        char c = buf[i];
+
+        buf[i] = '\0';
+        if (mkdir (buf, 0777) != 0 && errno != EEXIST)
+          {
+            fprintf (stderr, "gen-fold: %s: %s\n", buf, strerror (errno));
+            return -1;
+          }
+        buf[i] = c;
+      }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -111,6 +143,8 @@ main (int argc, char **argv)
     }
   size_t n = (size_t) nl;
   const char *dir = argv[3];
+  if (make_dirs (dir) != 0)
+    return 1;
   if (strcmp (argv[1], "fold2d") == 0)
     return fold2d (n, dir) == 0 ? 0 : 1;
 
