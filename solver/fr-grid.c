@@ -66,6 +66,28 @@ fr_grid_check (const fr_grid *g, fr_error *err)
     }
   if (!isfinite (g->x0) || !isfinite (g->y0) || !isfinite (g->z0))
     return fr_error_set (err, FR_E_INPUT, "grid origin must be finite");
+  /* Nodes a spacing apart must stay apart in double precision, with
+   * digits to spare for positions inside a cell: at 1e12 from the origin a
+   * spacing of 1e-4 is below the coordinates' rounding, and the nodes,
+   * cell faces and kinks of a model collapse onto each other. */
+  for (int a = 0; a < 3; a++)
+    {
+      static const char axis_name[3] = { 'x', 'y', 'z' };
+      const size_t n = a == 0 ? g->nx : a == 1 ? g->ny : g->nz;
+      const double d = a == 0 ? g->dx : a == 1 ? g->dy : g->dz;
+      const double o = a == 0 ? g->x0 : a == 1 ? g->y0 : g->z0;
+      const double far = fmax (fabs (o), fabs (o + (double) (n - 1) * d));
+
+      /* A single node has no neighbour to be told from. */
+      if ((a == 1 && g->ndim == 2) || n < 2)
+        continue;
+      if (!(d >= FR_GRID_MIN_RELATIVE_SPACING * far))
+        return fr_error_set (err, FR_E_INPUT,
+                             "grid spacing %g along %c is too fine for coordinates as large as "
+                             "%g: a spacing must be at least %g of them, so that double precision "
+                             "tells the nodes apart", d, axis_name[a], far,
+                             FR_GRID_MIN_RELATIVE_SPACING);
+    }
   return FR_OK;
 }
 

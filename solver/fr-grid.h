@@ -30,13 +30,19 @@ typedef struct fr_grid {
  * drops out, so the limit keeps every squared distance below 1e301. */
 #define FR_GRID_MAX_EXTENT 1e150
 
+/* Least spacing along an axis, relative to the largest coordinate of its
+ * nodes: double precision keeps about 16 digits, and a spacing must leave
+ * 4 of them for positions inside a cell. */
+#define FR_GRID_MIN_RELATIVE_SPACING 1e-12
+
 /* A 2D grid of nx × nz nodes with spacing dx, dz and origin x0, z0. */
 fr_grid fr_grid_2d (size_t nx, size_t nz, double dx, double dz, double x0, double z0);
 fr_grid fr_grid_3d (size_t nx, size_t ny, size_t nz, double dx, double dy, double dz,
                     double x0, double y0, double z0);
 
 /* Checks sizes, spacing (> 0, finite, a span of at most FR_GRID_MAX_EXTENT
- * per axis) and origin (finite).  A message about the spacing names the
+ * per axis, at least FR_GRID_MIN_RELATIVE_SPACING of the axis's largest
+ * coordinate) and origin (finite).  A message about the spacing names the
  * word "spacing", one about the origin "origin". */
 fr_status fr_grid_check (const fr_grid *g, fr_error *err);
 

@@ -274,9 +274,26 @@ integrate_background (const fr_raster_model *m, double x, double z1, double z2, 
     }
 }
 
+static int
+compare_doubles (const void *pa, const void *pb)
+{
+  double a = *(const double *) pa, b = *(const double *) pb;
+
+  return (a > b) - (a < b);
+}
+
+/* Insertion sort for the few kinks of a cell or breaks of a line, qsort
+ * for the many that a polygon of thousands of crossing edges makes. */
+#define FEW 32
+
 static void
 sort_doubles (double *a, size_t n)
 {
+  if (n > FEW)
+    {
+      qsort (a, n, sizeof *a, compare_doubles);
+      return;
+    }
   for (size_t i = 1; i < n; i++)
     {
       double v = a[i];
@@ -339,9 +356,22 @@ typedef struct
   size_t  cursor;    /* the first break below the last slice's top */
 } Profile;
 
+static int
+compare_breaks (const void *pa, const void *pb)
+{
+  double a = ((const Break *) pa)->z, b = ((const Break *) pb)->z;
+
+  return (a > b) - (a < b);
+}
+
 static void
 sort_breaks (Break *b, size_t n)
 {
+  if (n > FEW)
+    {
+      qsort (b, n, sizeof *b, compare_breaks);
+      return;
+    }
   for (size_t i = 1; i < n; i++)
     {
       Break v = b[i];
@@ -482,7 +512,7 @@ typedef struct
   Break         *breaks;
   Fill          *fills;
   double        *h;
-  size_t         cap_profiles, cap_breaks;
+  size_t         cap_fixed, cap_profiles, cap_breaks;
   Profile        cut;       /* for a cell that a segment cuts */
 } Work;
 
@@ -509,6 +539,7 @@ work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed)
   size_t b = m->n_layers + n_segs;
 
   *w = (Work) { 0 };
+  w->cap_fixed = n_fixed;
   w->segs = malloc ((n_segs + 1) * sizeof *w->segs);
   w->fixed = malloc (n_fixed * sizeof *w->fixed);
   w->xs = malloc ((n_fixed + 2 * n_segs) * sizeof *w->xs);
@@ -636,11 +667,20 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
   if (m->background_grid != NULL)
     {
       const fr_grid *g = m->background_grid;
-      double f = ceil ((xa - g->x0) / g->dx - 0.5);
+      /* The faces between background columns i and i + 1, at
+       * x0 + (i + 1/2)·dx for i from 0 to nx − 2; the edge columns go on
+       * beyond them.  Counted by index, not by adding dx, which a spacing
+       * below the coordinates' rounding left standing still; and never
+       * past the room kept (a quotient of huge coordinates may round a
+       * face or two too many). */
+      double first = ceil ((xa - g->x0) / g->dx - 0.5), last = floor ((xb - g->x0) / g->dx - 0.5);
 
-      /* Background column faces at x0 + (i + 1/2)·dx. */
-      for (double face = g->x0 + (f + 0.5) * g->dx; face < xb; face += g->dx)
-        add_if_inside (w->fixed, &n_fixed, face, xa, xb);
+      if (!(first >= 0.0))
+        first = 0.0;
+      if (!(last <= (double) g->nx - 2.0))
+        last = (double) g->nx - 2.0;
+      for (double i = first; i <= last && n_fixed < w->cap_fixed; i++)
+        add_if_inside (w->fixed, &n_fixed, g->x0 + (i + 0.5) * g->dx, xa, xb);
     }
   sort_doubles (w->fixed, n_fixed);
 
@@ -754,7 +794,14 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
       n_fixed += m->obstacles[k].n;
     }
   if (m->background_grid != NULL)
-    n_fixed += (size_t) ceil (grid->dx / m->background_grid->dx) + 2;
+    {
+      /* A column's background faces: its width in background columns,
+       * and never more than the background has. */
+      double faces = ceil (grid->dx / m->background_grid->dx) + 2.0;
+
+      n_fixed += faces < (double) m->background_grid->nx ? (size_t) faces
+                                                         : m->background_grid->nx;
+    }
 
   if ((clamps = calloc (grid->nx, sizeof *clamps)) == NULL)
     return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");

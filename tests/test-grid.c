@@ -116,6 +116,36 @@ test_extent_limit (void)
   g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
 }
 
+/* A spacing below what the coordinates resolve is refused: at 1e12 from
+ * the origin a spacing of 1e-4 made the rasteriser's cell faces stand
+ * still and write past its buffer (helper-57).  UTM-sized coordinates at
+ * metre spacing, a tiny spacing at the origin, and one node far out pass. */
+static void
+test_spacing_resolution (void)
+{
+  fr_error err = { 0 };
+  fr_grid g = fr_grid_2d (41, 5, 1e-4, 1.0, 1099511627756.0, 0.0);
+
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+  g_test_message ("%s", err.message);
+  g_assert_nonnull (strstr (err.message, "spacing"));
+  g_assert_nonnull (strstr (err.message, "along x"));
+  g = fr_grid_3d (3, 3, 3, 1.0, 1.0, 1e-9, 0.0, 0.0, -5e3);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "along z"));
+  g = fr_grid_2d (3000, 3000, 1.0, 1.0, 5e6, 4e6);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
+  g = fr_grid_2d (3, 3, 1e-300, 1e-300, 0.0, 0.0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
+  g = fr_grid_2d (1, 3, 1.0, 1.0, 1e15, 0.0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
+  /* Just above and below the limit. */
+  g = fr_grid_2d (2, 2, 1.0001e-12 * 1e6, 1.0, 1e6 - 1.0001e-6, 0.0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
+  g = fr_grid_2d (2, 2, 0.9999e-12 * 1e6, 1.0, 1e6 - 0.9999e-6, 0.0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+}
+
 /* float64 speeds are judged before they are narrowed to float32. */
 static void
 test_speed_check_f64 (void)
@@ -176,6 +206,7 @@ main (int argc, char **argv)
   g_test_add_func ("/grid/bad-geometry", test_bad_geometry);
   g_test_add_func ("/grid/speed-check", test_speed_check);
   g_test_add_func ("/grid/extent-limit", test_extent_limit);
+  g_test_add_func ("/grid/spacing-resolution", test_spacing_resolution);
   g_test_add_func ("/grid/speed-check-f64", test_speed_check_f64);
   return g_test_run ();
 }

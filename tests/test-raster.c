@@ -486,6 +486,32 @@ test_background (void)
       }
 }
 
+/* A background far finer than the grid, under one of the grid's cells:
+ * beyond its edge columns the background goes on, so the cell's mean is
+ * that of its two edge columns, each over half the cell.  The cell was cut
+ * at every face the background's spacing would have had across the whole
+ * cell, 2e9 of them, and ran out of memory (helper-57). */
+static void
+test_fine_background_under_wide_cell (void)
+{
+  fr_grid g = fr_grid_2d (3, 3, 1e8, 1e8, -1e8, -1e8);
+  fr_grid bg = fr_grid_2d (41, 21, 0.05, 0.05, -1.0, -0.5);
+  g_autofree float *v = g_new (float, fr_grid_count (&bg));
+  float out[9];
+  fr_raster_model m = { .background_grid = &bg, .background = v, .default_velocity = 1.0 };
+  double s = 0.0;
+
+  for (size_t i = 0; i < fr_grid_count (&bg); i++)
+    v[i] = 1.0f + 0.01f * (float) (i % 41) + 0.001f * (float) (i / 41);
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  /* The centre cell, [-5e7, 5e7]²: its four corner columns of background
+   * (edge rows and columns extended), each over a quarter of it, to within
+   * the background's own 2 × 1 units against 1e16. */
+  s = 0.25 / v[fr_grid_index (&bg, 0, 0, 0)] + 0.25 / v[fr_grid_index (&bg, 40, 0, 0)] +
+      0.25 / v[fr_grid_index (&bg, 0, 0, 20)] + 0.25 / v[fr_grid_index (&bg, 40, 0, 20)];
+  assert_rel (out[fr_grid_index (&g, 1, 0, 1)], 1.0 / s, 1e-6, 1, 1);
+}
+
 static void
 test_layer_over_background (void)
 {
@@ -548,6 +574,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/clamp-report", test_clamp_report);
   g_test_add_func ("/raster/background", test_background);
   g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
+  g_test_add_func ("/raster/fine-background-under-wide-cell", test_fine_background_under_wide_cell);
   g_test_add_func ("/raster/bad-models", test_bad_models);
   return g_test_run ();
 }
