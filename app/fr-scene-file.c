@@ -352,7 +352,13 @@ read_sidecar (const char  *npy_path,
 
   parser = json_parser_new ();
   if (!json_parser_load_from_file (parser, json_path, error))
-    return FALSE;
+    {
+      /* json-glib names the file in its syntax errors, not in all (bad
+       * UTF-8): the user must know it is the sidecar, not the grid. */
+      if (error != NULL && *error != NULL && strstr ((*error)->message, json_path) == NULL)
+        g_prefix_error (error, "%s: ", json_path);
+      return FALSE;
+    }
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
@@ -1091,18 +1097,50 @@ FrSceneDoc *
 fr_scene_doc_load (const char  *path,
                    GError     **error)
 {
-  g_autofree char *text = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
   g_autofree char *dir = NULL;
   g_autoptr(GError) local = NULL;
+  guint8 chunk[65536];
   gsize len;
+  char *text;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_get_contents (path, &text, &len, &local))
+  /* Read to a limit, not whole: /dev/zero or a survey's SEG-Y named as
+   * the scene by mistake took memory until none was left. */
+  file = g_file_new_for_path (path);
+  if ((in = g_file_read (file, NULL, &local)) == NULL)
     {
       g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", local->message);
       return NULL;
     }
+  do
+    {
+      gssize n = g_input_stream_read (G_INPUT_STREAM (in), chunk, sizeof chunk, NULL, &local);
+
+      if (n < 0)
+        {
+          g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s: %s", path,
+                       local->message);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      g_byte_array_append (bytes, chunk, (guint) n);
+    }
+  while (bytes->len <= FR_SCENE_FILE_MAX_BYTES);
+  if (bytes->len > FR_SCENE_FILE_MAX_BYTES)
+    {
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_MALFORMED,
+                   _("%s is larger than %d MiB: not a scene file"), path,
+                   FR_SCENE_FILE_MAX_BYTES >> 20);
+      return NULL;
+    }
+  len = bytes->len;
+  g_byte_array_append (bytes, (const guint8 *) "", 1);
+  text = (char *) bytes->data;
   dir = scene_dir (path);
   return fr_scene_doc_parse (text, (gssize) len, path, dir, error);
 }

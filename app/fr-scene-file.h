@@ -112,6 +112,9 @@ typedef struct
   FrLengthUnit  length_unit;
 } FrSceneDoc;
 
+/* The largest scene file read; scenes are text of kilobytes. */
+#define FR_SCENE_FILE_MAX_BYTES (64 << 20)
+
 GQuark      fr_scene_file_error_quark (void);
 
 const char *fr_length_unit_get_id     (FrLengthUnit       unit);

@@ -665,6 +665,19 @@ loaded_background (const char *scene)
   return g_strdup (doc->model->background->path);
 }
 
+/* A scene file is read to 64 MiB, not whole: /dev/zero named as a scene
+ * took memory until none was left (helper-57). */
+static void
+test_scene_too_large (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_load ("/dev/zero", &error);
+
+  g_assert_null (doc);
+  g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_MALFORMED);
+  g_assert_nonnull (strstr (error->message, "/dev/zero is larger than 64 MiB"));
+}
+
 /* A background's "origin" counts without "spacing" too (it was read
  * only beside a spacing); the spacing is then the file's sidecar's.  With
  * neither a sidecar nor a "spacing" the scene is refused, naming both:
@@ -1128,6 +1141,10 @@ test_grid_sidecar (void)
     { "{\"spacing\": [10, 5], \"origin\": [null, 200]}", "“origin” must be a number" },
     { "{\"spacing\": true}", "“spacing” must be a number" },
     { "[10, 5]", "expected a JSON object" },
+    /* Not UTF-8, and cut short: named as the sidecar too, not as the grid
+     * (json-glib names the file only in its syntax errors; helper-57). */
+    { "{\"spacing\": [10, 5]}\xff", "f4.json" },
+    { "{\"spacing\": [10, 5]", "f4.json" },
   };
 
   for (int i = 0; i < 28; i++)
@@ -2032,6 +2049,7 @@ test_cli_scene_not_output (void)
   g_autofree char *npy = g_build_filename (dir, "bg.npy", NULL);
   g_autofree char *scene = g_build_filename (dir, "s.json", NULL);
   g_autofree char *out = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *sidecar = g_build_filename (dir, "bg.json", NULL);
   g_autofree char *scene_before = NULL, *npy_before = NULL;
   gsize scene_len, npy_len;
   int status;
@@ -2045,17 +2063,20 @@ test_cli_scene_not_output (void)
   for (int i = 0; i < 24; i++)
     v[i] = 1.0f + 0.1f * i;
   write_npy (npy, &bg, v);
+  /* The grid's sidecar is an input too: --out bg.json wrote a .npy over
+   * it, exit 0, and the scene read no more (helper-57). */
+  g_assert_true (g_file_set_contents (sidecar, "{\"spacing\": [1, 1]}", -1, NULL));
   g_assert_true (g_file_set_contents (scene, HEAD GRID ", \"background\": {\"path\": \"bg.npy\", "
                                       "\"spacing\": [1, 1]}, \"sources\": [[0.5, 0.5]]}", -1, NULL));
   g_assert_true (g_file_get_contents (scene, &scene_before, &scene_len, NULL));
   g_assert_true (g_file_get_contents (npy, &npy_before, &npy_len, NULL));
-  for (int c = 0; c < 3; c++)
+  for (int c = 0; c < 4; c++)
     {
       const char *sub = c == 1 ? "fold" : "spr";
       const char *flag = c == 2 ? "--rays-out" : "--out";
-      const char *target = c == 0 ? scene : npy;
+      const char *target = c == 0 ? scene : c == 3 ? sidecar : npy;
       g_autofree char *err = NULL;
-      g_autofree char *scene_after = NULL, *npy_after = NULL;
+      g_autofree char *scene_after = NULL, *npy_after = NULL, *sidecar_after = NULL;
       gsize len;
 
       if (c == 2)
@@ -2064,8 +2085,11 @@ test_cli_scene_not_output (void)
       else
         status = spawn_cli (tmp, NULL, &err, sub, "--scene", scene, flag, target, NULL);
       assert_scene_failure (status, err, 2, c == 0 ? "is the input given by --scene"
+                                          : c == 3 ? "(its background grid's sidecar)"
                                                    : "(its background grid)",
                             "would destroy it", tmp);
+      g_assert_true (g_file_get_contents (sidecar, &sidecar_after, NULL, NULL));
+      g_assert_cmpstr (sidecar_after, ==, "{\"spacing\": [1, 1]}");
       g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
       g_assert_true (g_file_get_contents (scene, &scene_after, &len, NULL));
       g_assert_true (len == scene_len && memcmp (scene_after, scene_before, len) == 0);
@@ -2276,6 +2300,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
   g_test_add_func ("/scene-file/background-updir", test_background_updir);
   g_test_add_func ("/scene-file/background-origin", test_background_origin);
+  g_test_add_func ("/scene-file/too-large", test_scene_too_large);
   g_test_add_func ("/scene-file/save-symlink", test_save_symlink);
   g_test_add_func ("/scene-file/save-mode", test_save_mode);
   g_test_add_func ("/scene-file/save-error-names-file", test_save_error_names_file);

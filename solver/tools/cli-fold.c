@@ -598,7 +598,11 @@ note_accuracy (const fold_job *job)
         if (isfinite (job->boundary_f64[i]))
           b_max = fmax (b_max, fabs (job->boundary_f64[i]));
       const double ulp = b_max * FLT_EPSILON;
-      if (ulp > 0.01 * step)
+      if (ulp >= step)
+        cli_note ("%s starts at up to %g, where single precision keeps times only to about %.2g, "
+                  "%.2g times one node's step (%.2g): use --precision double", job->boundary_path,
+                  b_max, ulp, ulp / step, step);
+      else if (ulp > 0.01 * step)
         cli_note ("%s starts at up to %g, where single precision keeps times only to about %.2g, "
                   "%.0f %% of one node's step (%.2g): use --precision double", job->boundary_path,
                   b_max, ulp, 100.0 * ulp / step, step);

@@ -131,8 +131,20 @@ check_scene_not_output (int argc, char **argv, const char *scene, const FrModel 
   static const char *const outputs[] = { "--out", "--rays-out" };
   g_autofree char *as_scene = g_strdup_printf ("--scene %s", scene);
   g_autofree char *as_background = g_strdup_printf ("--scene %s (its background grid)", scene);
+  g_autofree char *as_sidecar = g_strdup_printf ("--scene %s (its background grid's sidecar)", scene);
+  g_autofree char *sidecar = NULL, *target_sidecar = NULL;
   int status;
 
+  /* A .npy background's sidecar is an input too, where it is and where it
+   * would be read: beside the grid, or beside a link's target. */
+  if (m->background != NULL && g_strcmp0 (m->background->format, "npy") == 0)
+    {
+      g_autofree char *target = realpath (m->background->path, NULL);
+
+      sidecar = fr_scene_file_sidecar_path (m->background->path);
+      if (target != NULL)
+        target_sidecar = fr_scene_file_sidecar_path (target);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
     {
       const char *out = flag_value (argc, argv, outputs[i]);
@@ -140,7 +152,9 @@ check_scene_not_output (int argc, char **argv, const char *scene, const FrModel 
       if ((status = cli_check_not_input (outputs[i], out, as_scene, scene)) != CLI_EXIT_OK
           || (m->background != NULL
               && (status = cli_check_not_input (outputs[i], out, as_background, m->background->path))
-                   != CLI_EXIT_OK))
+                   != CLI_EXIT_OK)
+          || (status = cli_check_not_input (outputs[i], out, as_sidecar, sidecar)) != CLI_EXIT_OK
+          || (status = cli_check_not_input (outputs[i], out, as_sidecar, target_sidecar)) != CLI_EXIT_OK)
         return status;
     }
   return CLI_EXIT_OK;
