@@ -513,6 +513,7 @@ typedef struct
   Fill          *fills;
   double        *h;
   size_t         cap_fixed, cap_profiles, cap_breaks;
+  size_t         row_faces;  /* background row faces inside one cell, at most */
   Profile        cut;       /* for a cell that a segment cuts */
 } Work;
 
@@ -534,16 +535,19 @@ work_clear (Work *w)
 }
 
 static int
-work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed)
+work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed, size_t row_faces)
 {
   size_t b = m->n_layers + n_segs;
+  /* A segment crosses a cell's top, its bottom and each row face once. */
+  size_t n_level = (2 + row_faces) * n_segs;
 
   *w = (Work) { 0 };
   w->cap_fixed = n_fixed;
+  w->row_faces = row_faces;
   w->segs = malloc ((n_segs + 1) * sizeof *w->segs);
   w->fixed = malloc (n_fixed * sizeof *w->fixed);
-  w->xs = malloc ((n_fixed + 2 * n_segs) * sizeof *w->xs);
-  w->level = malloc ((2 * n_segs + 1) * sizeof *w->level);
+  w->xs = malloc ((n_fixed + n_level) * sizeof *w->xs);
+  w->level = malloc ((n_level + 1) * sizeof *w->level);
   w->inside = malloc (m->n_obstacles + 1);
   w->cut.breaks = malloc ((b + 1) * sizeof (Break));
   w->cut.fills = malloc ((b + 1) * sizeof (Fill));
@@ -712,6 +716,33 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
           add_level_crossing (w->level, &n_level, s->x1, s->z1, s->x2, s->z2, za, xa, xb);
           add_level_crossing (w->level, &n_level, s->x1, s->z1, s->x2, s->z2, zb, xa, xb);
         }
+      /* Where an edge crosses a background row's face inside the cell the
+       * column's integral has a kink in x as well: the material above and
+       * below the face changes there (as at the faces between background
+       * columns above). */
+      if (m->background_grid != NULL && n_segs > 0)
+        {
+          const fr_grid *g = m->background_grid;
+          double first = ceil ((za - g->z0) / g->dz - 0.5), last = floor ((zb - g->z0) / g->dz - 0.5);
+          size_t faces = 0;
+
+          if (!(first >= 0.0))
+            first = 0.0;
+          if (!(last <= (double) g->nz - 2.0))
+            last = (double) g->nz - 2.0;
+          for (double j = first; j <= last && faces < w->row_faces; j++, faces++)
+            {
+              const double face = g->z0 + (j + 0.5) * g->dz;
+
+              if (face > za && face < zb)
+                for (size_t i = 0; i < n_segs; i++)
+                  {
+                    const Segment *s = &w->segs[i];
+
+                    add_level_crossing (w->level, &n_level, s->x1, s->z1, s->x2, s->z2, face, xa, xb);
+                  }
+            }
+        }
 
       if (n_level == 0)
         for (size_t i = 0; i < n_pieces; i++)
@@ -772,7 +803,7 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
                        fr_raster_report *report, fr_error *err)
 {
   ColumnClamps *clamps;
-  size_t n_segs = 0, n_fixed = 2;
+  size_t n_segs = 0, n_fixed = 2, row_faces = 0;
   int failed = 0;
   fr_status st;
 
@@ -801,6 +832,9 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
 
       n_fixed += faces < (double) m->background_grid->nx ? (size_t) faces
                                                          : m->background_grid->nx;
+      faces = ceil (grid->dz / m->background_grid->dz) + 2.0;
+      row_faces = faces < (double) m->background_grid->nz ? (size_t) faces
+                                                          : m->background_grid->nz;
     }
 
   if ((clamps = calloc (grid->nx, sizeof *clamps)) == NULL)
@@ -811,7 +845,7 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
 #endif
   {
     Work w;
-    int ok = work_init (&w, m, n_segs, n_fixed);
+    int ok = work_init (&w, m, n_segs, n_fixed, row_faces);
 
 #if FOLDRAY_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 8)
