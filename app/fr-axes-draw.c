@@ -386,9 +386,11 @@ draw_colorbar (cairo_t            *cr,
   double x = g->x + 12.0 * k;
   double y, h, top, bottom;
   float vmin, vmax;
+  gboolean uniform;
   char buf[64];
 
   fr_scene_get_velocity_range (scene, &vmin, &vmax);
+  uniform = fr_scene_velocity_is_uniform (scene);
 
   /* Room above the bar for the title and half the top label, below it
    * for half the bottom label. */
@@ -412,7 +414,10 @@ draw_colorbar (cairo_t            *cr,
     {
       double rgb[3];
 
-      fr_colormap_sample (colormap, i / 32.0, rgb);
+      /* One velocity everywhere: the one colour the field shows (the
+       * scale's middle, its range being widened around it), not a ramp
+       * labelled 3000, 3000, 3000 (helper-60). */
+      fr_colormap_sample (colormap, uniform ? 0.5 : i / 32.0, rgb);
       cairo_pattern_add_color_stop_rgb (pattern, i / 32.0, rgb[0], rgb[1], rgb[2]);
     }
   cairo_rectangle (cr, x, y, w, h);
@@ -428,18 +433,21 @@ draw_colorbar (cairo_t            *cr,
       double f = i / 2.0;   /* 0: top (vmax) .. 1: bottom (vmin) */
 
       /* Four digits: velocities in m/s read 5800, not 5.8e+03. */
-      g_snprintf (buf, sizeof buf, "%.4g", vmax + f * (vmin - vmax));
+      g_snprintf (buf, sizeof buf, "%.4g", uniform ? fr_scene_get_least_velocity (scene)
+                                                   : vmax + f * (vmin - vmax));
       label_init (&labels[i], cr, buf, k);
       label_place (&labels[i], x + w + 4.0 * k, y + f * h, 0.0, 0.5);
       label_keep_in (&labels[i], g);
     }
-  /* The middle label only where it clears both ends (a short bar). */
+  /* The middle label only where it clears both ends (a short bar); for
+   * one velocity, the middle one alone. */
   for (int i = 0; i < 3; i++)
     {
       FrRect sep = grown (&labels[1].box, 0.5 * LABEL_SEP * k);
 
-      if (i != 1 || (!fr_rect_intersects (&sep, &labels[0].box) &&
-                     !fr_rect_intersects (&sep, &labels[2].box)))
+      if (uniform ? i == 1
+                  : i != 1 || (!fr_rect_intersects (&sep, &labels[0].box) &&
+                               !fr_rect_intersects (&sep, &labels[2].box)))
         label_draw (cr, ink, &labels[i], g, k);
       label_clear (&labels[i]);
     }

@@ -498,17 +498,17 @@ draw_picture (FrCanvas     *self,
 
     fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
     fr_scene_get_velocity_range (self->scene, &vmin, &vmax);
-    fr_view_clip_matrix (view, clip);
     /* Relative to the box's corner, so single-precision vertices keep
      * their accuracy far from the origin. */
-    quad[0] = (float) x0; quad[1] = (float) z0;
-    quad[2] = (float) x1; quad[3] = (float) z0;
-    quad[4] = (float) x0; quad[5] = (float) z1;
-    quad[6] = (float) x1; quad[7] = (float) z1;
+    fr_view_clip_matrix (view, x0, z0, clip);
+    quad[0] = 0.0f;              quad[1] = 0.0f;
+    quad[2] = (float) (x1 - x0); quad[3] = 0.0f;
+    quad[4] = 0.0f;              quad[5] = (float) (z1 - z0);
+    quad[6] = (float) (x1 - x0); quad[7] = (float) (z1 - z0);
 
     glUseProgram (self->field_program);
     glUniformMatrix3fv (self->u_clip, 1, GL_FALSE, clip);
-    glUniform4f (self->u_cells, (float) x0, (float) z0, (float) (x1 - x0), (float) (z1 - z0));
+    glUniform4f (self->u_cells, 0.0f, 0.0f, (float) (x1 - x0), (float) (z1 - z0));
     glUniform2f (self->u_vrange, vmin, vmax);
     glUniform2i (self->u_size, (GLint) g->nx, (GLint) g->nz);
     glUniform1i (self->u_has_time, has_time);

@@ -491,22 +491,26 @@ draw_content (const FrFigure *fig,
       }
 
   /* Markers: sources and receivers, or the characteristics' points. */
-  for (guint k = 0; k < 2; k++)
+  /* Receivers first, then sources on top, as on the canvas: a shot at a
+   * receiver's station was hidden under its diamond (helper-60).  In
+   * Folds mode, the characteristics' points. */
+  for (guint pass = 0; pass < 2; pass++)
     {
+      const gboolean sources = pass == 1;
       const FrPoint *pts;
       guint n;
 
       if (fig->fold != NULL)
-        pts = k == 0 ? fr_fold_state_get_ray_points (fig->fold, &n) : (n = 0, NULL);
+        pts = sources ? fr_fold_state_get_ray_points (fig->fold, &n) : (n = 0, NULL);
       else
-        pts = fr_scene_get_markers (fig->scene, k == 0 ? FR_MARKER_SOURCE : FR_MARKER_RECEIVER, &n);
+        pts = fr_scene_get_markers (fig->scene, sources ? FR_MARKER_SOURCE : FR_MARKER_RECEIVER, &n);
       for (guint i = 0; i < n; i++)
         {
           double px, py;
 
           fr_view_model_to_widget (fig->view, pts[i].x, pts[i].z, &px, &py);
-          draw_marker (cr, px, py, k == 1 || fig->fold != NULL,
-                       fig->fold != NULL ? receiver_rgb : k == 0 ? source_rgb : receiver_rgb);
+          draw_marker (cr, px, py, !sources || fig->fold != NULL,
+                       sources && fig->fold == NULL ? source_rgb : receiver_rgb);
         }
     }
   cairo_restore (cr);

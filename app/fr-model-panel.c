@@ -103,8 +103,8 @@ layer_title (guint          index,
              const FrLayer *l)
 {
   /* Translators: a row of the layer list: its number and velocity at the top */
-  /* Four digits: 1500 m/s reads 1500, not 1.5e+03. */
-  return g_strdup_printf (_("Layer %u: v = %.4g"), index + 1, l->v_top);
+  /* Six digits: 2350.25 m/s reads 2350.25, and 1500 reads 1500, not 1.5e+03. */
+  return g_strdup_printf (_("Layer %u: v = %.6g"), index + 1, l->v_top);
 }
 
 /* Significant digits of the Extent and Spacing fields: more than anyone

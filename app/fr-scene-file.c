@@ -1154,9 +1154,11 @@ char *
 fr_format_shortest (char   *buf,
                     double  v)
 {
+  int digits;
+
   if (v == 0.0)
     v = 0.0;   /* no "-0" */
-  for (int digits = 1; digits <= 17; digits++)
+  for (digits = 1; digits <= 17; digits++)
     {
       char fmt[8];
 
@@ -1164,6 +1166,21 @@ fr_format_shortest (char   *buf,
       g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, fmt, v);
       if (g_ascii_strtod (buf, NULL) == v)
         break;
+    }
+  /* %g writes an exponent once the number has more integer digits than
+   * significant ones: 512000 came out "5.12e+05", a spacing of 10
+   * "1e+01".  Those read back, but people edit these files; write them
+   * plain, with the same digits. */
+  if (strchr (buf, 'e') != NULL && fabs (v) >= 1.0 && fabs (v) < 1e16)
+    {
+      char fmt[8];
+      char plain[G_ASCII_DTOSTR_BUF_SIZE];
+      const int decimals = MAX (0, digits - 1 - (int) floor (log10 (fabs (v))));
+
+      g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
+      g_ascii_formatd (plain, sizeof plain, fmt, v);
+      if (g_ascii_strtod (plain, NULL) == v)
+        g_strlcpy (buf, plain, G_ASCII_DTOSTR_BUF_SIZE);
     }
   return buf;
 }

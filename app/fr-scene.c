@@ -47,6 +47,7 @@ struct _FrScene
   FrModel      *model;       /* what velocity is rasterised from */
   char         *velocity_warning;  /* fr_model_rasterise's, or NULL */
   float         least_velocity;    /* the cells' least, walls left out */
+  gboolean      uniform;           /* one velocity in every open cell */
   gboolean      modified;    /* edited since loaded or saved */
 };
 
@@ -261,7 +262,8 @@ set_velocity (FrScene *self,
   /* The colour scale below widens a uniform model's range; the solvers
    * see the cells themselves. */
   self->least_velocity = self->vmin;
-  if (self->vmax - self->vmin < 1e-6f * MAX (1.0f, self->vmax))
+  self->uniform = self->vmax - self->vmin < 1e-6f * MAX (1.0f, self->vmax);
+  if (self->uniform)
     {
       self->vmin -= 0.5f;
       self->vmax += 0.5f;
@@ -405,6 +407,16 @@ fr_scene_get_least_velocity (FrScene *self)
 {
   g_return_val_if_fail (FR_IS_SCENE (self), 1.0f);
   return self->least_velocity;
+}
+
+/* Whether every open cell has the same velocity (then
+ * fr_scene_get_least_velocity); the colour scale's range is widened
+ * around it, and the field shows the scale's middle colour. */
+gboolean
+fr_scene_velocity_is_uniform (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return self->uniform;
 }
 
 /* The model box covered by the cells (a node's cell reaches half a

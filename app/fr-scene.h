@@ -50,6 +50,7 @@ void           fr_scene_get_velocity_range  (FrScene        *self,
                                              float          *vmin,
                                              float          *vmax);
 float          fr_scene_get_least_velocity  (FrScene        *self);
+gboolean       fr_scene_velocity_is_uniform (FrScene        *self);
 gboolean       fr_scene_has_model           (FrScene        *self);
 void           fr_scene_get_bounds          (FrScene        *self,
                                              double         *x_min,

@@ -123,10 +123,16 @@ fr_view_pan (FrView *view,
   view->cz -= dpy / view->scale;
 }
 
-/* The column-major 3 × 3 matrix taking model (x, z, 1) to GL clip space
- * (y up, so z down becomes -y). */
+/* The column-major 3 × 3 matrix taking (x, z, 1) to GL clip space (y up,
+ * so z down becomes -y), where (x, z) is the model point (ox + x, oz + z).
+ * Vertices relative to an origin near them keep single precision's
+ * digits for the picture: with absolute ones a UTM x of 5e5 kept only
+ * 3 cm, and the field slid off its outlines when zoomed in (helper-60).
+ * The origin's offset from the view's centre is taken in double. */
 void
 fr_view_clip_matrix (const FrView *view,
+                     double        ox,
+                     double        oz,
                      float         m[9])
 {
   double ax, ay;
@@ -137,8 +143,8 @@ fr_view_clip_matrix (const FrView *view,
   ay = -2.0 * view->scale / view->height;
   m[0] = (float) ax;  m[1] = 0.0f;        m[2] = 0.0f;
   m[3] = 0.0f;        m[4] = (float) ay;  m[5] = 0.0f;
-  m[6] = (float) (-ax * view->cx);
-  m[7] = (float) (-ay * view->cz);
+  m[6] = (float) (ax * (ox - view->cx));
+  m[7] = (float) (ay * (oz - view->cz));
   m[8] = 1.0f;
 }
 

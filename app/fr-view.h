@@ -51,6 +51,8 @@ void     fr_view_pan              (FrView       *view,
                                    double        dpx,
                                    double        dpy);
 void     fr_view_clip_matrix      (const FrView *view,
+                                   double        ox,
+                                   double        oz,
                                    float         m[9]);
 FrView   fr_view_scaled           (const FrView *view,
                                    double        width,

@@ -252,6 +252,20 @@ update_grid_label (FrWindow *self)
   gtk_label_set_text (self->grid_label, text);
 }
 
+/* A coordinate of the readout, to a tenth of the grid's finer spacing:
+ * "%.4g" wrote a UTM x of 514000 m as 5.14e+05, to the nearest kilometre
+ * (helper-60). */
+static char *
+format_coordinate (double v,
+                   double spacing)
+{
+  const int decimals = CLAMP ((int) ceil (-log10 (spacing)) + 1, 0, 12);
+
+  if (!(fabs (v) < 1e15) || !(spacing > 0.0))
+    return g_strdup_printf ("%.4g", v);
+  return g_strdup_printf ("%.*f", decimals, v);
+}
+
 static void
 update_cursor_label (FrWindow *self,
                      double    x,
@@ -259,7 +273,7 @@ update_cursor_label (FrWindow *self,
                      gboolean  inside)
 {
   FrLengthUnit unit = fr_side_panel_get_length_unit (self->side_panel);
-  g_autofree char *text = NULL;
+  g_autofree char *text = NULL, *xs = NULL, *zs = NULL;
   float v;
   double t;
 
@@ -280,6 +294,13 @@ update_cursor_label (FrWindow *self,
    * one space less between fields. */
   gtk_label_set_width_chars (self->cursor_label,
                              self->cursor_chars + (unit != FR_LENGTH_UNIT_NONE ? 10 : 0));
+  {
+    const fr_grid *g = fr_scene_get_grid (self->scene);
+    const double spacing = MIN (g->dx, g->dz);
+
+    xs = format_coordinate (x, spacing);
+    zs = format_coordinate (z, spacing);
+  }
   if (unit != FR_LENGTH_UNIT_NONE)
     {
       const char *l = fr_length_unit_get_id (unit);
@@ -287,17 +308,17 @@ update_cursor_label (FrWindow *self,
 
       /* The units close up the gaps: two spaces, not three. */
       if (fr_canvas_time_at (self->canvas, x, z, &t))
-        /* Translators: the cursor readout with units: x and z in a length
-         * unit, v in it per second, T in seconds ("x 1.2 km  z 0.35 km
-         * v 2.5 km/s  T 0.43989 s"). */
-        text = g_strdup_printf (_("x %.4g %s  z %.4g %s  v %.4g %s  T %.5g s"), x, l, z, l, v, lt, t);
+        /* Translators: the cursor readout with units: x and z (already
+         * formatted) in a length unit, v in it per second, T in seconds
+         * ("x 1.200 km  z 0.350 km  v 2.5 km/s  T 0.43989 s"). */
+        text = g_strdup_printf (_("x %s %s  z %s %s  v %.5g %s  T %.5g s"), xs, l, zs, l, v, lt, t);
       else
-        text = g_strdup_printf (_("x %.4g %s  z %.4g %s  v %.4g %s  T —"), x, l, z, l, v, lt);
+        text = g_strdup_printf (_("x %s %s  z %s %s  v %.5g %s  T —"), xs, l, zs, l, v, lt);
     }
   else if (fr_canvas_time_at (self->canvas, x, z, &t))
-    text = g_strdup_printf (_("x %.4g   z %.4g   v %.4g   T %.5g"), x, z, v, t);
+    text = g_strdup_printf (_("x %s   z %s   v %.5g   T %.5g"), xs, zs, v, t);
   else
-    text = g_strdup_printf (_("x %.4g   z %.4g   v %.4g   T —"), x, z, v);
+    text = g_strdup_printf (_("x %s   z %s   v %.5g   T —"), xs, zs, v);
   gtk_label_set_text (self->cursor_label, text);
   log_line (self, "readout %s", text);
 }

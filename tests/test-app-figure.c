@@ -787,6 +787,48 @@ test_colour_bar_metres (void)
   g_rmdir (dir);
 }
 
+/* One velocity everywhere: the colour bar says it once, in the one
+ * colour the field has.  It was a full ramp labelled 3000, 3000, 3000
+ * (helper-60). */
+static void
+test_colour_bar_uniform (void)
+{
+  fr_grid g = fr_grid_2d (61, 41, 50.0, 50.0, 512000.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "uniform.pdf", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  FrView view;
+  const char *p;
+  guint labels = 0;
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = 3000.0f;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  fr_scene_set_model (scene, "uniform", &g, bytes);
+  g_assert_true (fr_scene_velocity_is_uniform (scene));
+  make_view (scene, &view);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+
+    g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+    g_assert_no_error (error);
+  }
+  text = run_tool ("pdftotext", pdf);
+  g_test_message ("the figure's text: %s", text);
+  /* Lines of their own: the x ticks (513000) hold "3000" too. */
+  for (p = text; (p = strstr (p, "\n3000\n")) != NULL; p += 5)
+    labels++;
+  g_assert_cmpuint (labels, ==, 1);
+  g_assert_null (strstr (text, "2999"));
+  g_assert_null (strstr (text, "3001"));
+  g_unlink (pdf);
+  g_rmdir (dir);
+}
+
 /* Whether (r, g, b) is a colour, not paper or ink: the field and the
  * colour bar are colours, the labels and lines grey. */
 static gboolean
@@ -875,6 +917,39 @@ test_fold_bands (void)
   g_assert_cmpuint (beyond, >, 100);
   cairo_surface_destroy (plain);
   cairo_surface_destroy (banded);
+}
+
+/* A shot at a receiver's station shows in a figure: sources are drawn
+ * over receivers, as on the canvas.  The receiver's diamond hid the
+ * source's disc (helper-60). */
+static void
+test_source_over_receiver (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  FrView view;
+  cairo_surface_t *img;
+  double px, py;
+  guint32 v;
+  int r, b;
+
+  fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 1.5, 0.5);
+  fr_scene_add_marker (scene, FR_MARKER_SOURCE, 1.5, 0.5);
+  make_view (scene, &view);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+
+    img = view_image (&fig);
+  }
+  fr_view_model_to_widget (&view, 1.5, 0.5, &px, &py);
+  v = *(guint32 *) (cairo_image_surface_get_data (img) + (int) py * cairo_image_surface_get_stride (img)
+                    + 4 * (int) px);
+  r = (v >> 16) & 0xff;
+  b = v & 0xff;
+  /* The source's orange-red (1, 0.3, 0.08), not the receiver's cyan
+   * (0.2, 0.85, 1). */
+  g_assert_cmpint (r, >, 200);
+  g_assert_cmpint (b, <, 80);
+  cairo_surface_destroy (img);
 }
 
 /* The figure of view over scene (viridis, no result) drawn into an
@@ -1442,6 +1517,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/figure/folds", test_fold_figure);
   g_test_add_func ("/figure/fold-bands", test_fold_bands);
+  g_test_add_func ("/figure/colour-bar-uniform", test_colour_bar_uniform);
+  g_test_add_func ("/figure/source-over-receiver", test_source_over_receiver);
   g_test_add_func ("/figure/rays", test_rays_figure);
   g_test_add_func ("/figure/isochron-ink", test_isochron_ink);
   g_test_add_func ("/figure/model-outlines", test_model_outlines);

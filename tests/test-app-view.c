@@ -487,7 +487,7 @@ test_clip_matrix (void)
   const double pts[3][2] = { { 0.0, 0.0 }, { 3.0, 1.5 }, { 1.2, 0.3 } };
 
   make_view (&v);
-  fr_view_clip_matrix (&v, m);
+  fr_view_clip_matrix (&v, 0.0, 0.0, m);
   for (guint i = 0; i < G_N_ELEMENTS (pts); i++)
     {
       double px, py;
@@ -496,6 +496,25 @@ test_clip_matrix (void)
       double cy = m[1] * pts[i][0] + m[4] * pts[i][1] + m[7];
 
       fr_view_model_to_widget (&v, pts[i][0], pts[i][1], &px, &py);
+      g_assert_cmpfloat_with_epsilon (cx, 2.0 * px / v.width - 1.0, 1e-5);
+      g_assert_cmpfloat_with_epsilon (cy, 1.0 - 2.0 * py / v.height, 1e-5);
+    }
+
+  /* A UTM x of 514000 m at 1000 px a metre: vertices relative to an
+   * origin beside them land within 1e-5 of clip space (a hundredth of a
+   * pixel); absolute ones were 0.03 m, 30 px, off (helper-60). */
+  v.cx = 514000.25;
+  v.cz = 1500.125;
+  v.scale = 1000.0;
+  fr_view_clip_matrix (&v, 514000.0, 1500.0, m);
+  for (int i = -3; i <= 3; i++)
+    {
+      const double x = 514000.0 + 0.1 * i, z = 1500.0 + 0.07 * i;
+      const float rx = (float) (x - 514000.0), rz = (float) (z - 1500.0);
+      const float cx = m[0] * rx + m[3] * rz + m[6], cy = m[1] * rx + m[4] * rz + m[7];
+      double px, py;
+
+      fr_view_model_to_widget (&v, x, z, &px, &py);
       g_assert_cmpfloat_with_epsilon (cx, 2.0 * px / v.width - 1.0, 1e-5);
       g_assert_cmpfloat_with_epsilon (cy, 1.0 - 2.0 * py / v.height, 1e-5);
     }

@@ -665,6 +665,37 @@ loaded_background (const char *scene)
   return g_strdup (doc->model->background->path);
 }
 
+/* Numbers are written as the shortest text that reads back, and plain
+ * where %g would write an exponent for a whole number of many digits:
+ * UTM coordinates came out "5.12e+05", a spacing of 10 "1e+01"
+ * (helper-60).  Every text reads back to its double. */
+static void
+test_format_shortest (void)
+{
+  static const struct { double v; const char *text; } cases[] = {
+    { 512000.0, "512000" }, { 10.0, "10" }, { 1500.0, "1500" }, { 517250.0, "517250" },
+    { -250000.0, "-250000" }, { 0.03, "0.03" }, { 2350.25, "2350.25" }, { -0.0, "0" },
+    { 514502.6206896552, "514502.6206896552" }, { 1e-5, "1e-05" }, { 1e20, "1e+20" },
+    { 3e15, "3000000000000000" },
+  };
+  g_autoptr(GRand) r = g_rand_new_with_seed (60);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmpstr (fr_format_shortest (buf, cases[i].v), ==, cases[i].text);
+  for (int i = 0; i < 20000; i++)
+    {
+      double v = g_rand_double_range (r, -1.0, 1.0) * pow (10.0, g_rand_int_range (r, -20, 25));
+
+      if (i % 3 == 0)
+        v = round (v);
+      fr_format_shortest (buf, v);
+      g_assert_cmpfloat (g_ascii_strtod (buf, NULL), ==, v);
+      if (fabs (v) >= 1.0 && fabs (v) < 1e15 && v == round (v))
+        g_assert_null (strchr (buf, 'e'));
+    }
+}
+
 /* A scene file is read to 64 MiB, not whole: /dev/zero named as a scene
  * took memory until none was left (helper-57). */
 static void
@@ -2301,6 +2332,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/background-updir", test_background_updir);
   g_test_add_func ("/scene-file/background-origin", test_background_origin);
   g_test_add_func ("/scene-file/too-large", test_scene_too_large);
+  g_test_add_func ("/scene-file/format-shortest", test_format_shortest);
   g_test_add_func ("/scene-file/save-symlink", test_save_symlink);
   g_test_add_func ("/scene-file/save-mode", test_save_mode);
   g_test_add_func ("/scene-file/save-error-names-file", test_save_error_names_file);

@@ -17,6 +17,7 @@ three-layer scene; the window sits at the screen's top-left corner."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -1751,6 +1752,56 @@ def t_fold_values_kept():
 
 check("folds: Count 300, Δ 0.0005, F 1500 and ψa 1200 are kept, and Δ 0.0004 can be typed",
       t_fold_values_kept)
+
+# ------------------------------------------------------------------ session 10
+# A survey in UTM coordinates (helper-60): the cursor readout wrote x as
+# "5.14e+05 m", to the nearest kilometre.  It now gives x and z to a tenth
+# of the spacing, and the saved scene writes 512000, not 5.12e+05.
+
+
+def t_utm_readout():
+    path = os.path.join(OUT, "utm.json")
+    doc = {"format": "foldray-scene", "version": 1, "title": "UTM",
+           "grid": {"nx": 301, "nz": 151, "spacing": [10.0, 10.0], "origin": [512000.0, 0.0]},
+           "default_velocity": 1500.0,
+           "layers": [{"velocity": 2000.0, "dvdz": 0.6, "dvdx": 0.0,
+                       "interface": [[512000.0, 0.0], [515000.0, 0.0]]}],
+           "obstacles": [], "sources": [[513000.0, 0.0]], "receivers": [],
+           "solver": {"radius": 5, "backend": "cpu"}, "units": {"length": "m"}}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    a = App(path, name="utm")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        n = len(readouts(a))
+        x_screen, z_screen = a.to_screen(514000.0, 1000.0)
+        xdo("mousemove", x_screen, z_screen)
+        end = time.time() + 5
+        while len(readouts(a)) == n and time.time() < end:
+            time.sleep(0.1)
+        time.sleep(0.4)
+        screenshot("80-utm-readout")
+        read = (readouts(a) or [""])[-1]
+        # A click places a source there; the scene, modified, is saved.
+        xdo("click", 1)
+        a.wait_title(lambda t: t.startswith("•"))
+        wrote = save_now(a, path)
+        with open(path) as f:
+            text = f.read()
+    finally:
+        a.quit()
+    m = re.match(r"x (\S+) m  z (\S+) m  v (\S+) m/s", read)
+    x = float(m.group(1)) if m else None
+    z = float(m.group(2)) if m else None
+    ok = (m is not None and "e+" not in read and abs(x - 514000.0) < 20 and abs(z - 1000.0) < 20
+          and wrote and "512000" in text and "e+0" not in text)
+    return ok, "readout %r; saved %s, with e+0: %s" % (read, wrote, "e+0" in text)
+
+
+check("UTM: the cursor readout gives x to the metre, and the saved scene writes 512000",
+      t_utm_readout)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
