@@ -36,7 +36,6 @@ struct _FrFoldPanel
 
   FrFoldState   *state;
   gboolean       syncing;   /* widgets being set from the state */
-  double         psi_asked[2];  /* the ψa the user asked for, maybe beyond the limit */
 };
 
 G_DEFINE_FINAL_TYPE (FrFoldPanel, fr_fold_panel, GTK_TYPE_WIDGET)
@@ -82,22 +81,20 @@ sync_from_state (FrFoldPanel *self)
   gtk_spin_button_set_value (self->count_spin, count);
   gtk_switch_set_active (self->bands_switch, fr_fold_state_get_bands (self->state));
 
-  if (!fr_fold_state_get_psi_clamped (self->state))
-    {
-      self->psi_asked[0] = ax;
-      self->psi_asked[1] = az;
-    }
   if (fr_fold_state_get_psi_clamped (self->state))
     {
-      double asked = hypot (self->psi_asked[0], self->psi_asked[1]);
+      double asked_x, asked_z, asked;
       g_autofree char *text = NULL;
 
+      fr_fold_state_get_psi_asked (self->state, &asked_x, &asked_z);
+      asked = hypot (asked_x, asked_z);
+
       if (asked > hypot (ax, az))
-        text = g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.3g here). "
-                                  "Your |ψa| = %.3g comes back when F allows it."),
+        text = g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.6g here). "
+                                  "Your |ψa| = %.6g comes back when F allows it."),
                                 fr_fold_state_get_psi_limit (self->state), asked);
       else
-        text = g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.3g here)"),
+        text = g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.6g here)"),
                                 fr_fold_state_get_psi_limit (self->state));
 
       gtk_label_set_text (self->psi_hint, text);
@@ -132,8 +129,7 @@ state_changed_cb (FrFoldPanel *self,
 static void
 speed_changed_cb (FrFoldPanel *self)
 {
-  double asked[2] = { self->psi_asked[0], self->psi_asked[1] };
-  double ax, az, speed = 1.0;
+  double speed = 1.0;
 
   if (self->syncing || self->state == NULL)
     return;
@@ -141,13 +137,10 @@ speed_changed_cb (FrFoldPanel *self)
   fr_fold_state_get_speed (self->state, &speed);
   speed = fr_panel_spin_value (self->speed_spin, speed);
   fr_fold_state_begin_edit (self->state);
-  fr_fold_state_set_speed (self->state, gtk_drop_down_get_selected (self->speed_dropdown) == 1,
-                           speed);
   /* A smaller F shortens ψa (the state clamps what the solver gets and
    * the hint says so); a larger one gives back what the user asked. */
-  fr_fold_state_get_psi_a (self->state, &ax, &az);
-  if (hypot (asked[0], asked[1]) > hypot (ax, az))
-    fr_fold_state_set_psi_a (self->state, asked[0], asked[1]);
+  fr_fold_state_set_speed (self->state, gtk_drop_down_get_selected (self->speed_dropdown) == 1,
+                           speed);
   fr_fold_state_end_edit (self->state, _("Change Speed"));
 }
 
@@ -165,10 +158,8 @@ psi_changed_cb (FrFoldPanel *self)
   z = fr_panel_spin_value (self->psi_z_spin, az);
   if (x == ax && z == az)
     return;
-  self->psi_asked[0] = x;
-  self->psi_asked[1] = z;
   fr_fold_state_begin_edit (self->state);
-  fr_fold_state_set_psi_a (self->state, self->psi_asked[0], self->psi_asked[1]);
+  fr_fold_state_set_psi_a (self->state, x, z);
   fr_fold_state_end_edit (self->state, _("Change ψa"));
 }
 

@@ -26,8 +26,9 @@ struct _FrFoldState
   gboolean         speed_from_grid;
   double           speed_const;
   double           grid_min_speed;
-  double           psi_a[2];
-  gboolean         psi_clamped;  /* the last ψa asked for was beyond the limit */
+  double           psi_a[2];     /* as solved: psi_asked, shortened to the limit */
+  double           psi_asked[2]; /* as the user, a scene or an undo step gave it */
+  gboolean         psi_clamped;  /* psi_asked is beyond the limit */
   fr_fold_method   method;
   fr_fold_backend  backend;
   double           delta;
@@ -87,8 +88,8 @@ snap_take (FrFoldState *self)
   snap->ray_points = g_array_copy (self->ray_points);
   snap->speed_from_grid = self->speed_from_grid;
   snap->speed_const = self->speed_const;
-  snap->psi_a[0] = self->psi_a[0];
-  snap->psi_a[1] = self->psi_a[1];
+  snap->psi_a[0] = self->psi_asked[0];
+  snap->psi_a[1] = self->psi_asked[1];
   snap->method = self->method;
   snap->backend = self->backend;
   snap->delta = self->delta;
@@ -151,9 +152,8 @@ snap_apply (FrFoldState *self,
   self->delta = snap->delta;
   self->count = snap->count;
   self->bands = snap->bands;
-  /* The grid's smallest speed may have changed since: check again. */
-  self->psi_a[0] = snap->psi_a[0];
-  self->psi_a[1] = snap->psi_a[1];
+  /* The ψa asked for then, against today's limit (the grid's smallest
+   * speed may have changed since). */
   fr_fold_state_set_psi_a_given (self, snap->psi_a[0], snap->psi_a[1]);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS | FR_FOLD_CHANGED_EDITED);
 }
@@ -399,6 +399,8 @@ fr_fold_state_set_psi_a (FrFoldState *self,
   g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
   g_return_val_if_fail (isfinite (ax) && isfinite (az), FALSE);
 
+  self->psi_asked[0] = ax;
+  self->psi_asked[1] = az;
   limit = fr_fold_state_get_psi_limit (self);
   len = hypot (ax, az);
   self->psi_clamped = len > limit;
@@ -426,9 +428,25 @@ fr_fold_state_set_psi_a_given (FrFoldState *self,
 
   if (!(hypot (ax, az) < fr_fold_state_get_arrow_scale_speed (self)))
     return fr_fold_state_set_psi_a (self, ax, az);
+  self->psi_asked[0] = ax;
+  self->psi_asked[1] = az;
   self->psi_clamped = FALSE;
   store_psi_a (self, ax, az);
   return FALSE;
+}
+
+/* The ψa last asked for, which a larger F gives back (the hint says so). */
+void
+fr_fold_state_get_psi_asked (FrFoldState *self,
+                             double      *ax,
+                             double      *az)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+
+  if (ax != NULL)
+    *ax = self->psi_asked[0];
+  if (az != NULL)
+    *az = self->psi_asked[1];
 }
 
 void
@@ -465,8 +483,9 @@ fr_fold_state_set_speed (FrFoldState *self,
     return;
   self->speed_from_grid = !!from_grid;
   self->speed_const = speed_const;
-  /* Keep ψa inside the new limit. */
-  fr_fold_state_set_psi_a (self, self->psi_a[0], self->psi_a[1]);
+  /* The ψa asked for, inside the new limit: shortened by a smaller F,
+   * given back by a larger one. */
+  fr_fold_state_set_psi_a (self, self->psi_asked[0], self->psi_asked[1]);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
 }
 
@@ -491,8 +510,10 @@ fr_fold_state_set_grid_min_speed (FrFoldState *self,
   if (!(min_speed > 0.0) || self->grid_min_speed == min_speed)
     return;
   self->grid_min_speed = min_speed;
+  /* As for F: a velocity edit, or its undo, that raises the least speed
+   * again gives the ψa asked for back (helper-61). */
   if (self->speed_from_grid)
-    fr_fold_state_set_psi_a (self, self->psi_a[0], self->psi_a[1]);
+    fr_fold_state_set_psi_a (self, self->psi_asked[0], self->psi_asked[1]);
 }
 
 void
@@ -845,6 +866,7 @@ fr_fold_state_reset (FrFoldState *self)
   self->speed_from_grid = FALSE;
   self->speed_const = 1.0;
   self->psi_a[0] = self->psi_a[1] = 0.0;
+  self->psi_asked[0] = self->psi_asked[1] = 0.0;
   self->psi_clamped = FALSE;
   self->method = FR_FOLD_LAS;
   self->backend = FR_FOLD_BACKEND_AUTO;

@@ -71,6 +71,9 @@ gboolean       fr_fold_state_set_psi_a_given  (FrFoldState    *self,
 void           fr_fold_state_get_psi_a        (FrFoldState    *self,
                                                double         *ax,
                                                double         *az);
+void           fr_fold_state_get_psi_asked    (FrFoldState    *self,
+                                               double         *ax,
+                                               double         *az);
 gboolean       fr_fold_state_get_psi_clamped  (FrFoldState    *self);
 void           fr_fold_state_set_method       (FrFoldState    *self,
                                                fr_fold_method  method);

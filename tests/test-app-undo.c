@@ -396,6 +396,51 @@ test_fold_psi_given (void)
   g_assert_finalize_object (fold);
 }
 
+/* With F the velocity grid, a velocity edit that lowers the least speed
+ * shortens ψa, and one that raises it again (or the edit's undo, which
+ * is the scene's, not the fold's) gives the ψa asked for back, as a
+ * larger constant F does (helper-61: it stayed shortened).  An undo step
+ * of the fold in between keeps the ψa asked for, not the shortened one. */
+static void
+test_fold_psi_follows_grid_speed (void)
+{
+  FrFoldState *fold = fr_fold_state_new ();
+  double ax, az;
+
+  fr_fold_state_set_grid_min_speed (fold, 1.5);
+  fr_fold_state_set_speed (fold, TRUE, 1.0);
+  g_assert_false (fr_fold_state_set_psi_a (fold, 1.4, 0.0));
+
+  fr_fold_state_set_grid_min_speed (fold, 1.0);
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat_with_epsilon (ax, FR_FOLD_PSI_MARGIN * 1.0, 1e-12);
+  g_assert_true (fr_fold_state_get_psi_clamped (fold));
+  fr_fold_state_get_psi_asked (fold, &ax, &az);
+  g_assert_cmpfloat (ax, ==, 1.4);
+
+  /* A fold edit and its undo meanwhile. */
+  fr_fold_state_begin_edit (fold);
+  fr_fold_state_set_method (fold, FR_FOLD_SOLAS);
+  fr_fold_state_end_edit (fold, "Change Fold Solver");
+  g_assert_true (fr_undo_undo (fr_fold_state_get_undo (fold)));
+
+  fr_fold_state_set_grid_min_speed (fold, 1.5);
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat (ax, ==, 1.4);
+  g_assert_false (fr_fold_state_get_psi_clamped (fold));
+
+  /* A constant F likewise, and the grid's speed no longer counts. */
+  fr_fold_state_set_speed (fold, FALSE, 1.0);
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat_with_epsilon (ax, FR_FOLD_PSI_MARGIN * 1.0, 1e-12);
+  fr_fold_state_set_grid_min_speed (fold, 0.5);
+  fr_fold_state_set_speed (fold, FALSE, 3.0);
+  fr_fold_state_get_psi_a (fold, &ax, &az);
+  g_assert_cmpfloat (ax, ==, 1.4);
+
+  g_assert_finalize_object (fold);
+}
+
 /* The bundled horizons are drawn across the 3 × 1.5 km three-layer model;
  * loaded into another model they are fitted to it (taken as they were,
  * they lay outside a model in metres, and Folds mode showed nothing). */
@@ -561,6 +606,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/fold-reset", test_fold_reset);
   g_test_add_func ("/app/undo/fold-own-horizon", test_fold_own_horizon);
   g_test_add_func ("/app/undo/fold-psi-given", test_fold_psi_given);
+  g_test_add_func ("/app/undo/fold-psi-follows-grid-speed", test_fold_psi_follows_grid_speed);
   g_test_add_func ("/app/undo/fold-example-fitted", test_fold_example_fitted);
   g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   return g_test_run ();

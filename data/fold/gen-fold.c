@@ -143,20 +143,20 @@ main (int argc, char **argv)
     }
   size_t n = (size_t) nl;
   const char *dir = argv[3];
-  if (make_dirs (dir) != 0)
-    return 1;
-  if (strcmp (argv[1], "fold2d") == 0)
-    return fold2d (n, dir) == 0 ? 0 : 1;
-
   int id = -1;
   for (int k = 0; k < FOLD_MODEL_COUNT; k++)
     if (strcmp (argv[1], fold_model_names[k]) == 0)
       id = k;
-  if (id < 0)
+  if (id < 0 && strcmp (argv[1], "fold2d") != 0)
     {
       fprintf (stderr, "gen-fold: unknown case '%s'\n", argv[1]);
       return 2;
     }
+  if (make_dirs (dir) != 0)
+    return 1;
+  if (id < 0)
+    return fold2d (n, dir) == 0 ? 0 : 1;
+
   fold_model m;
   if (fold_model_make (&m, (fold_model_id) id, n, malloc) != 0)
     {
