@@ -499,6 +499,39 @@ typedef struct
   size_t count, iz, layer;
 } ColumnClamps;
 
+/* Where two segments cross. */
+typedef struct
+{
+  double x, z;
+} Crossing;
+
+static int
+compare_crossings (const void *pa, const void *pb)
+{
+  double a = ((const Crossing *) pa)->z, b = ((const Crossing *) pb)->z;
+
+  return (a > b) - (a < b);
+}
+
+/* Whether segments a and b cross inside both (not at an end), and where. */
+static int
+segments_cross (const Segment *a, const Segment *b, Crossing *c)
+{
+  const double dax = a->x2 - a->x1, daz = a->z2 - a->z1, dbx = b->x2 - b->x1, dbz = b->z2 - b->z1;
+  const double d = dax * dbz - daz * dbx;
+  double t, u;
+
+  if (d == 0.0)
+    return 0;
+  t = ((b->x1 - a->x1) * dbz - (b->z1 - a->z1) * dbx) / d;
+  u = ((b->x1 - a->x1) * daz - (b->z1 - a->z1) * dax) / d;
+  if (!(t > 0.0 && t < 1.0 && u > 0.0 && u < 1.0))
+    return 0;
+  c->x = a->x1 + t * dax;
+  c->z = a->z1 + t * daz;
+  return 1;
+}
+
 /* One thread's scratch.  Sizes that hold for every column are allocated
  * at once; the profiles grow with the column that needs the most. */
 typedef struct
@@ -512,6 +545,8 @@ typedef struct
   Break         *breaks;
   Fill          *fills;
   double        *h;
+  Crossing      *cross;     /* where two of the column's segments cross, by depth */
+  size_t         cap_cross, cap_level;
   size_t         cap_fixed, cap_profiles, cap_breaks;
   size_t         row_faces;  /* background row faces inside one cell, at most */
   Profile        cut;       /* for a cell that a segment cuts */
@@ -532,6 +567,7 @@ work_clear (Work *w)
   free (w->cut.breaks);
   free (w->cut.fills);
   free (w->cut.h);
+  free (w->cross);
 }
 
 static int
@@ -543,6 +579,7 @@ work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed, siz
 
   *w = (Work) { 0 };
   w->cap_fixed = n_fixed;
+  w->cap_level = n_level;
   w->row_faces = row_faces;
   w->segs = malloc ((n_segs + 1) * sizeof *w->segs);
   w->fixed = malloc (n_fixed * sizeof *w->fixed);
@@ -635,7 +672,7 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
   /* Segments just outside are kept too: a crossing's x may round past
    * its segment's end. */
   const double margin = 1e-6 * grid->dx;
-  size_t n_segs = 0, n_fixed = 0, n_pieces, b = m->n_layers;
+  size_t n_segs = 0, n_fixed = 0, n_pieces, n_cross, next_cross = 0, b = m->n_layers;
 
   w->fixed[n_fixed++] = xa;
   w->fixed[n_fixed++] = xb;
@@ -643,6 +680,13 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
     {
       const fr_raster_layer *l = &m->layers[k];
 
+      /* The interface goes on flat beyond its end nodes: only another
+       * edge crossing it can make a kink there. */
+      if (l->x[0] > xa - margin)
+        w->segs[n_segs++] = (Segment) { fmin (xa, l->x[0]) - margin, l->z[0], l->x[0], l->z[0], -1 };
+      if (l->x[l->n - 1] < xb + margin)
+        w->segs[n_segs++] = (Segment) { l->x[l->n - 1], l->z[l->n - 1],
+                                        fmax (xb, l->x[l->n - 1]) + margin, l->z[l->n - 1], -1 };
       if (l->x[l->n - 1] <= xa || l->x[0] >= xb)
         continue;
       for (size_t i = 0; i < l->n; i++)
@@ -688,6 +732,48 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
     }
   sort_doubles (w->fixed, n_fixed);
 
+  /* Where two segments cross inside the column, the boundary a cell's
+   * material follows turns from one to the other: a kink in x at that
+   * depth (two walls' edges crossing in an X decided a cell's "at least
+   * half" wrongly; helper-61). */
+  n_cross = 0;
+  for (size_t i = 0; i < n_segs; i++)
+    for (size_t j = i + 1; j < n_segs; j++)
+      {
+        Crossing c;
+
+        if (!segments_cross (&w->segs[i], &w->segs[j], &c) || !(c.x > xa && c.x < xb))
+          continue;
+        if (n_cross == w->cap_cross)
+          {
+            size_t cap = 2 * w->cap_cross + 16;
+            Crossing *more = realloc (w->cross, cap * sizeof *more);
+
+            if (more == NULL)
+              return 0;
+            w->cross = more;
+            w->cap_cross = cap;
+          }
+        w->cross[n_cross++] = c;
+      }
+  if (n_cross > 1)
+    qsort (w->cross, n_cross, sizeof *w->cross, compare_crossings);
+  /* A cell may hold every crossing of its column. */
+  if (n_cross > 0)
+    {
+      size_t need = w->cap_level + n_cross;
+      double *level = realloc (w->level, (need + 1) * sizeof *level);
+      double *xs;
+
+      if (level == NULL)
+        return 0;
+      w->level = level;
+      if ((xs = realloc (w->xs, (w->cap_fixed + need) * sizeof *xs)) == NULL)
+        return 0;
+      w->xs = xs;
+      w->cap_level = need;
+    }
+
   n_pieces = n_fixed - 1;
   if (!work_reserve_profiles (w, m, 3 * n_pieces, b))
     return 0;
@@ -716,6 +802,10 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
           add_level_crossing (w->level, &n_level, s->x1, s->z1, s->x2, s->z2, za, xa, xb);
           add_level_crossing (w->level, &n_level, s->x1, s->z1, s->x2, s->z2, zb, xa, xb);
         }
+      while (next_cross < n_cross && !(w->cross[next_cross].z > za))
+        next_cross++;
+      for (size_t i = next_cross; i < n_cross && w->cross[i].z < zb; i++)
+        w->level[n_level++] = w->cross[i].x;
       /* Where an edge crosses a background row's face inside the cell the
        * column's integral has a kink in x as well: the material above and
        * below the face changes there (as at the faces between background
@@ -816,7 +906,7 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
 
   for (size_t k = 0; k < m->n_layers; k++)
     {
-      n_segs += m->layers[k].n;
+      n_segs += m->layers[k].n + 2;
       n_fixed += m->layers[k].n;
     }
   for (size_t k = 0; k < m->n_obstacles; k++)
