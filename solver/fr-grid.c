@@ -105,11 +105,17 @@ fr_grid_node_position (const fr_grid *g, size_t ix, size_t iy, size_t iz,
  * fr_grid_exact_node allows off a node, or a few units in the last place
  * of coordinates that large (an edge written in decimals far from the
  * origin). */
+static double
+axis_tolerance (double v, double v0, double d)
+{
+  return fmax (1e-6, 8.0 * DBL_EPSILON * fmax (fabs (v), fabs (v0)) / d);
+}
+
 static bool
 axis_locate (double v, double v0, double d, size_t n, double *f)
 {
   double t = (v - v0) / d;
-  const double tol = fmax (1e-6, 8.0 * DBL_EPSILON * fmax (fabs (v), fabs (v0)) / d);
+  const double tol = axis_tolerance (v, v0, d);
 
   if (!isfinite (t) || t < -tol || t > (double) (n - 1) + tol)
     return false;
@@ -142,18 +148,26 @@ fr_grid_nearest_node (const fr_grid *g, double x, double y, double z,
   return true;
 }
 
+/* Whether v is node i along an axis: a millionth of a spacing off, or a
+ * few units in the last place of coordinates that large (a northing of
+ * 6e6 m written in decimals at a spacing of 0.1 mm; helper-61). */
+static bool
+axis_on_node (double v, double v0, double d, size_t i)
+{
+  return fabs ((v - v0) / d - (double) i) <= axis_tolerance (v, v0, d);
+}
+
 bool
 fr_grid_exact_node (const fr_grid *g, double x, double y, double z,
                     size_t *ix, size_t *iy, size_t *iz)
 {
   size_t i, j, k;
-  const double tol = 1e-6;
 
   if (!fr_grid_nearest_node (g, x, y, z, &i, &j, &k))
     return false;
-  if (fabs ((x - g->x0) / g->dx - (double) i) > tol || fabs ((z - g->z0) / g->dz - (double) k) > tol)
+  if (!axis_on_node (x, g->x0, g->dx, i) || !axis_on_node (z, g->z0, g->dz, k))
     return false;
-  if (g->ndim == 3 && fabs ((y - g->y0) / g->dy - (double) j) > tol)
+  if (g->ndim == 3 && !axis_on_node (y, g->y0, g->dy, j))
     return false;
   if (ix) *ix = i;
   if (iy) *iy = j;

@@ -139,6 +139,19 @@ test_spacing_resolution (void)
   g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
   g = fr_grid_2d (1, 3, 1.0, 1.0, 1e15, 0.0);
   g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
+  /* A source typed in decimals far out, at such a fine spacing: node 4,
+   * one unit in the last place from 6000000.0004 as written; half a
+   * spacing off is no node. */
+  g = fr_grid_2d (21, 21, 1e-4, 1e-4, 500000.0, 6000000.0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);
+  {
+    size_t ix = 99, iz = 99;
+
+    g_assert_true (fr_grid_exact_node (&g, 500000.0, 0.0, 6000000.0004, &ix, NULL, &iz));
+    g_assert_cmpuint (ix, ==, 0);
+    g_assert_cmpuint (iz, ==, 4);
+    g_assert_false (fr_grid_exact_node (&g, 500000.0, 0.0, 6000000.00045, &ix, NULL, &iz));
+  }
   /* Just above and below the limit. */
   g = fr_grid_2d (2, 2, 1.0001e-12 * 1e6, 1.0, 1e6 - 1.0001e-6, 0.0);
   g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_OK);

@@ -2127,6 +2127,17 @@ test_cli_scene_not_output (void)
       g_assert_true (g_file_get_contents (npy, &npy_after, &len, NULL));
       g_assert_true (len == npy_len && memcmp (npy_after, npy_before, len) == 0);
     }
+  /* Without a sidecar (the scene gives the spacing), an output there
+   * would be read as one next time: refused too, and said so. */
+  g_assert_cmpint (g_unlink (sidecar), ==, 0);
+  {
+    g_autofree char *err = NULL;
+
+    status = spawn_cli (tmp, NULL, &err, "spr", "--scene", scene, "--out", sidecar, NULL);
+    assert_scene_failure (status, err, 2, "is where the sidecar of --scene",
+                          "would be read with it next time", tmp);
+    g_assert_false (g_file_test (sidecar, G_FILE_TEST_EXISTS));
+  }
   /* And the scene solves, into a file of its own. */
   {
     g_autofree char *err = NULL;

@@ -125,6 +125,21 @@ flag_value (int argc, char **argv, const char *flag)
 
 /* The scene and its background grid are inputs too: no output may
  * replace them (the subcommand checks the flags' own inputs). */
+/* An output at the background's sidecar: one there is an input; where
+ * there is none, the output would be read as one next time. */
+static int
+check_not_sidecar (const char *flag, const char *out, const char *scene, const char *sidecar,
+                   const char *as_sidecar)
+{
+  if (out == NULL || sidecar == NULL || g_file_test (sidecar, G_FILE_TEST_EXISTS))
+    return cli_check_not_input (flag, out, as_sidecar, sidecar);
+  if (!cli_same_file (out, sidecar))
+    return CLI_EXIT_OK;
+  return cli_fail (CLI_EXIT_USAGE, "%s %s is where the sidecar of --scene %s's background grid "
+                   "would be: the grid would be read with it next time; name another file",
+                   flag, out, scene);
+}
+
 static int
 check_scene_not_output (int argc, char **argv, const char *scene, const FrModel *m)
 {
@@ -153,8 +168,9 @@ check_scene_not_output (int argc, char **argv, const char *scene, const FrModel 
           || (m->background != NULL
               && (status = cli_check_not_input (outputs[i], out, as_background, m->background->path))
                    != CLI_EXIT_OK)
-          || (status = cli_check_not_input (outputs[i], out, as_sidecar, sidecar)) != CLI_EXIT_OK
-          || (status = cli_check_not_input (outputs[i], out, as_sidecar, target_sidecar)) != CLI_EXIT_OK)
+          || (status = check_not_sidecar (outputs[i], out, scene, sidecar, as_sidecar)) != CLI_EXIT_OK
+          || (status = check_not_sidecar (outputs[i], out, scene, target_sidecar, as_sidecar))
+               != CLI_EXIT_OK)
         return status;
     }
   return CLI_EXIT_OK;
