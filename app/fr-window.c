@@ -284,7 +284,7 @@ update_cursor_label (FrWindow *self,
       isnan (v = fr_scene_velocity_at (self->scene, x, z)))
     {
       /* No room kept while it shows nothing: the solve's status before it
-       * was cut short at the default width ("Folded in 23.9 ms (solas, …"). */
+       * was cut short at the default width ("Folded in 23.9 ms (solas, …", as it read then). */
       gtk_label_set_width_chars (self->cursor_label, 0);
       gtk_label_set_text (self->cursor_label, "");
       return;
@@ -394,12 +394,14 @@ fold_result_status (FrWindow *self,
    * pieces as obstacles and the model's edges cut it into, so counting
    * the pieces said 16 or 23 for a Count of 8. */
   n_levels = levels_traced (result);
-  /* Translators: e.g. "Folded in 84.2 ms (las, 8 of 8 levels)": the levels
-   * the front reached of the Count asked for. */
-  text = g_strdup_printf (ngettext ("Folded in %.1f ms (%s, %u of %d level)",
-                                    "Folded in %.1f ms (%s, %u of %d levels)",
+  /* The levels first: the status bar cuts its end off when the readout
+   * takes room, and a level short is what the user must see (helper-61). */
+  /* Translators: e.g. "8 of 8 levels folded in 84.2 ms (las)": the levels
+   * the front reached of the Count asked for, the time, the method. */
+  text = g_strdup_printf (ngettext ("%u of %d level folded in %.1f ms (%s)",
+                                    "%u of %d levels folded in %.1f ms (%s)",
                                     (gulong) result->job->fold.count),
-                          result->solve_ms, method, n_levels, result->job->fold.count);
+                          n_levels, result->job->fold.count, result->solve_ms, method);
   log_line (self, "status serial=%u pieces=%u %s", result->serial,
             result->horizons != NULL ? result->horizons->len : 0, text);
   if (result->notice != NULL)

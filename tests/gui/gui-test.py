@@ -403,8 +403,8 @@ def t_fold_status():
         if " status " in l:
             line = l
             break
-    m = re.search(r"pieces=(\d+) .*\((\w+), (\d+) of (\d+) levels\)", line)
-    ok = (m is not None and int(m.group(3)) == FOLD_COUNT and int(m.group(4)) == FOLD_COUNT
+    m = re.search(r"pieces=(\d+) (\d+) of (\d+) levels folded in [\d.]+ ms \((\w+)\)", line)
+    ok = (m is not None and int(m.group(2)) == FOLD_COUNT and int(m.group(3)) == FOLD_COUNT
           and int(m.group(1)) > FOLD_COUNT)
     return ok, "status line: %r" % line
 
