@@ -432,9 +432,12 @@ draw_colorbar (cairo_t            *cr,
     {
       double f = i / 2.0;   /* 0: top (vmax) .. 1: bottom (vmin) */
 
-      /* Four digits: velocities in m/s read 5800, not 5.8e+03. */
-      g_snprintf (buf, sizeof buf, "%.4g", uniform ? fr_scene_get_least_velocity (scene)
-                                                   : vmax + f * (vmin - vmax));
+      /* Four digits: velocities in m/s read 5800, not 5.8e+03; the one
+       * velocity of a uniform model as the layer list shows it (2350.25). */
+      if (uniform)
+        g_snprintf (buf, sizeof buf, "%.6g", fr_scene_get_least_velocity (scene));
+      else
+        g_snprintf (buf, sizeof buf, "%.4g", vmax + f * (vmin - vmax));
       label_init (&labels[i], cr, buf, k);
       label_place (&labels[i], x + w + 4.0 * k, y + f * h, 0.0, 0.5);
       label_keep_in (&labels[i], g);

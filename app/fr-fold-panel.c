@@ -190,7 +190,7 @@ levels_changed_cb (FrFoldPanel *self)
   fr_fold_state_get_levels (self->state, &delta, &count);
   fr_fold_state_begin_edit (self->state);
   fr_fold_state_set_levels (self->state, fr_panel_spin_value (self->delta_spin, delta),
-                            (int) fr_panel_spin_value (self->count_spin, count));
+                            (int) lround (fr_panel_spin_value (self->count_spin, count)));
   fr_fold_state_end_edit (self->state, _("Change Folded Horizons"));
 }
 
