@@ -751,25 +751,28 @@ test_model_outlines (void)
   g_rmdir (dir);
 }
 
-/* Velocities in m/s: the colour bar's labels are whole numbers (1500,
- * 3650, 5800), not 1.5e+03. */
-static void
-test_colour_bar_metres (void)
+/* A scene of grid's velocities (taken). */
+static FrScene *
+scene_of (const fr_grid *g,
+          float         *v)
 {
-  fr_grid g = fr_grid_2d (61, 41, 50.0, 50.0, 0.0, 0.0);
-  float *v = g_new (float, fr_grid_count (&g));
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(GBytes) bytes = g_bytes_new_take (v, fr_grid_count (g) * sizeof (float));
+  FrScene *scene = fr_scene_new ();
+
+  fr_scene_set_model (scene, "figure", g, bytes);
+  return scene;
+}
+
+/* The text of scene's figure (viridis, fitted, no result) as a PDF. */
+static char *
+figure_pdf_text (FrScene *scene)
+{
   g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
-  g_autofree char *pdf = g_build_filename (dir, "metres.pdf", NULL);
-  g_autofree char *text = NULL;
+  g_autofree char *pdf = g_build_filename (dir, "figure.pdf", NULL);
   g_autoptr(GError) error = NULL;
+  char *text;
   FrView view;
 
-  for (size_t i = 0; i < fr_grid_count (&g); i++)
-    v[i] = i / g.nx < 20 ? 1500.0f : 5800.0f;
-  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "metres", &g, bytes);
   make_view (scene, &view);
   {
     FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
@@ -779,12 +782,29 @@ test_colour_bar_metres (void)
   }
   text = run_tool ("pdftotext", pdf);
   g_test_message ("the figure's text: %s", text);
+  g_unlink (pdf);
+  g_rmdir (dir);
+  return text;
+}
+
+/* Velocities in m/s: the colour bar's labels are whole numbers (1500,
+ * 3650, 5800), not 1.5e+03. */
+static void
+test_colour_bar_metres (void)
+{
+  fr_grid g = fr_grid_2d (61, 41, 50.0, 50.0, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(FrScene) scene = NULL;
+  g_autofree char *text = NULL;
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = i / g.nx < 20 ? 1500.0f : 5800.0f;
+  scene = scene_of (&g, v);
+  text = figure_pdf_text (scene);
   g_assert_nonnull (strstr (text, "5800"));
   g_assert_nonnull (strstr (text, "3650"));
   g_assert_nonnull (strstr (text, "1500"));
   g_assert_null (strstr (text, "e+0"));
-  g_unlink (pdf);
-  g_rmdir (dir);
 }
 
 /* One velocity everywhere: the colour bar says it once, in the one
@@ -795,38 +815,22 @@ test_colour_bar_uniform (void)
 {
   fr_grid g = fr_grid_2d (61, 41, 50.0, 50.0, 512000.0, 0.0);
   float *v = g_new (float, fr_grid_count (&g));
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(FrScene) scene = fr_scene_new ();
-  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
-  g_autofree char *pdf = g_build_filename (dir, "uniform.pdf", NULL);
+  g_autoptr(FrScene) scene = NULL;
   g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  FrView view;
   const char *p;
   guint labels = 0;
 
   for (size_t i = 0; i < fr_grid_count (&g); i++)
     v[i] = 3000.0f;
-  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "uniform", &g, bytes);
+  scene = scene_of (&g, v);
   g_assert_true (fr_scene_velocity_is_uniform (scene));
-  make_view (scene, &view);
-  {
-    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
-
-    g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
-    g_assert_no_error (error);
-  }
-  text = run_tool ("pdftotext", pdf);
-  g_test_message ("the figure's text: %s", text);
+  text = figure_pdf_text (scene);
   /* Lines of their own: the x ticks (513000) hold "3000" too. */
   for (p = text; (p = strstr (p, "\n3000\n")) != NULL; p += 5)
     labels++;
   g_assert_cmpuint (labels, ==, 1);
   g_assert_null (strstr (text, "2999"));
   g_assert_null (strstr (text, "3001"));
-  g_unlink (pdf);
-  g_rmdir (dir);
 }
 
 /* Whether (r, g, b) is a colour, not paper or ink: the field and the
