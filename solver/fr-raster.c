@@ -394,13 +394,13 @@ typedef struct
   long   obstacle;
 } Segment;
 
-/* Builds p at x from the layers and the column's segments.  inside: one
- * byte per obstacle, scratch. */
-static void
-profile_build (const fr_raster_model *m, const Segment *segs, size_t n_segs, double x,
-               unsigned char *inside, Profile *p)
+/* The depths along the line at x where the material may change, in
+ * p->breaks, unsorted; each layer's interface depth in p->h.  Returns how
+ * many. */
+static size_t
+collect_breaks (const fr_raster_model *m, const Segment *segs, size_t n_segs, double x,
+                Profile *p)
 {
-  long top = -1, layer = -1;
   size_t n = 0;
 
   for (size_t k = 0; k < m->n_layers; k++)
@@ -418,34 +418,83 @@ profile_build (const fr_raster_model *m, const Segment *segs, size_t n_segs, dou
         p->breaks[n++] = (Break) { s->z1 + (x - s->x1) * (s->z2 - s->z1) / (s->x2 - s->x1),
                                    -1, s->obstacle };
     }
-  sort_breaks (p->breaks, n);
   p->x = x;
-  p->n = n;
   p->cursor = 0;
+  return n;
+}
 
-  /* Down the line: an obstacle's edge takes the line into or out of it
-   * (even–odd, as obstacle_contains), an interface puts its layer above
-   * (as layer_at). */
-  memset (inside, 0, m->n_obstacles);
+/* Passing break b down the line: an obstacle's edge takes the line into
+ * or out of it (even–odd, as obstacle_contains), an interface puts its
+ * layer above (as layer_at). */
+static void
+pass_break (const Break *b, unsigned char *inside, long *layer)
+{
+  if (b->layer > *layer)
+    *layer = b->layer;
+  if (b->obstacle >= 0)
+    inside[b->obstacle] ^= 1;
+}
+
+/* p's fills, from top and layer above its first (sorted) break down. */
+static void
+walk_breaks (Profile *p, unsigned char *inside, long top, long layer)
+{
   for (size_t i = 0;; i++)
     {
       const Break *b;
 
       p->fills[i] = (Fill) { top, layer };
-      if (i == n)
+      if (i == p->n)
         break;
       b = &p->breaks[i];
-      if (b->layer > layer)
-        layer = b->layer;
-      if (b->obstacle >= 0)
-        {
-          inside[b->obstacle] ^= 1;
-          if (inside[b->obstacle] && b->obstacle > top)
-            top = b->obstacle;
-          while (top >= 0 && !inside[top])
-            top--;
-        }
+      pass_break (b, inside, &layer);
+      if (b->obstacle >= 0 && inside[b->obstacle] && b->obstacle > top)
+        top = b->obstacle;
+      while (top >= 0 && !inside[top])
+        top--;
     }
+}
+
+/* Builds p at x from the layers and the column's segments, the whole
+ * line.  inside: one byte per obstacle, scratch. */
+static void
+profile_build (const fr_raster_model *m, const Segment *segs, size_t n_segs, double x,
+               unsigned char *inside, Profile *p)
+{
+  p->n = collect_breaks (m, segs, n_segs, x, p);
+  sort_breaks (p->breaks, p->n);
+  memset (inside, 0, m->n_obstacles);
+  walk_breaks (p, inside, -1, -1);
+}
+
+/* The same for the slice [za, zb] only, for one cut cell: the breaks
+ * above za give the state at za without sorting (the parity of each
+ * obstacle and the deepest layer passed do not depend on their order),
+ * and only those inside are sorted.  A polygon of thousands of crossing
+ * edges sorted the whole line at every Gauss point of every cut cell. */
+static void
+profile_build_slice (const fr_raster_model *m, const Segment *segs, size_t n_segs, double x,
+                     double za, double zb, unsigned char *inside, Profile *p)
+{
+  const size_t n = collect_breaks (m, segs, n_segs, x, p);
+  long top = (long) m->n_obstacles - 1, layer = -1;
+  size_t kept = 0;
+
+  memset (inside, 0, m->n_obstacles);
+  for (size_t i = 0; i < n; i++)
+    {
+      const Break b = p->breaks[i];
+
+      if (b.z <= za)
+        pass_break (&b, inside, &layer);
+      else if (b.z < zb)
+        p->breaks[kept++] = b;
+    }
+  while (top >= 0 && !inside[top])
+    top--;
+  p->n = kept;
+  sort_breaks (p->breaks, kept);
+  walk_breaks (p, inside, top, layer);
 }
 
 /* Adds [z1, z2] of the line at p->x, filled with f. */
@@ -865,7 +914,8 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
                 {
                   Column col = { 0.0, 0.0, -1 };
 
-                  profile_build (m, w->segs, n_segs, mid + half * gauss_x[g], w->inside, &w->cut);
+                  profile_build_slice (m, w->segs, n_segs, mid + half * gauss_x[g], za, zb,
+                                       w->inside, &w->cut);
                   profile_integrate (m, &w->cut, za, zb, &col);
                   add_column (&c, &col, gauss_w[g] * half);
                 }
