@@ -77,6 +77,10 @@ sync_from_state (FrFoldPanel *self)
     if (backends[i] == fr_fold_state_get_backend (self->state))
       gtk_drop_down_set_selected (self->backend_dropdown, i);
   fr_fold_state_get_levels (self->state, &delta, &count);
+  /* − and + by a tenth of Δ's decade, as a Spacing field: a fixed 0.01
+   * took 1e-9 to 0.010000001 (helper-62). */
+  gtk_spin_button_set_increments (self->delta_spin, fr_panel_decade_step (delta),
+                                  10.0 * fr_panel_decade_step (delta));
   gtk_spin_button_set_value (self->delta_spin, delta);
   gtk_spin_button_set_value (self->count_spin, count);
   gtk_switch_set_active (self->bands_switch, fr_fold_state_get_bands (self->state));

@@ -210,9 +210,10 @@ show_grid_value (GtkSpinButton *spin,
 }
 
 /* A tenth of the decade of d: 0.001 for 0.01 to 0.099, 1e-6 for 1e-5
- * (whose log10 may round below −5). */
-static double
-spacing_step (double d)
+ * (whose log10 may round below −5).  The − and + step of a Spacing field
+ * and of the fold's Δ. */
+double
+fr_panel_decade_step (double d)
 {
   return pow (10.0, floor (log10 (d) + 1e-9) - 1.0);
 }
@@ -253,8 +254,8 @@ sync_from_model (FrModelPanel *self)
   gtk_adjustment_set_lower (gtk_spin_button_get_adjustment (self->nz_spin), MIN (2.0, m->grid.nz));
   show_grid_value (self->nx_spin, m->grid.nx, 0.0);
   show_grid_value (self->nz_spin, m->grid.nz, 0.0);
-  show_grid_value (self->dx_spin, m->grid.dx, spacing_step (m->grid.dx));
-  show_grid_value (self->dz_spin, m->grid.dz, spacing_step (m->grid.dz));
+  show_grid_value (self->dx_spin, m->grid.dx, fr_panel_decade_step (m->grid.dx));
+  show_grid_value (self->dz_spin, m->grid.dz, fr_panel_decade_step (m->grid.dz));
 
   /* Rows are rebuilt only when the number of layers changes. */
   for (child = gtk_widget_get_first_child (GTK_WIDGET (self->layer_list)); child != NULL;

@@ -40,6 +40,7 @@ void     fr_panel_clear_children (GtkWidget      *panel);
 void     fr_panel_show_unit      (GtkLabel       *label,
                                   FrLengthUnit    unit,
                                   const char     *text);
+double   fr_panel_decade_step    (double          d);
 gboolean fr_panel_significant_output (GtkSpinButton *spin,
                                       gpointer       user_data);
 double   fr_panel_spin_value     (GtkSpinButton  *spin,

@@ -311,14 +311,14 @@ update_cursor_label (FrWindow *self,
         /* Translators: the cursor readout with units: x and z (already
          * formatted) in a length unit, v in it per second, T in seconds
          * ("x 1.200 km  z 0.350 km  v 2.5 km/s  T 0.43989 s"). */
-        text = g_strdup_printf (_("x %s %s  z %s %s  v %.5g %s  T %.5g s"), xs, l, zs, l, v, lt, t);
+        text = g_strdup_printf (_("x %s %s  z %s %s  v %.6g %s  T %.5g s"), xs, l, zs, l, v, lt, t);
       else
-        text = g_strdup_printf (_("x %s %s  z %s %s  v %.5g %s  T —"), xs, l, zs, l, v, lt);
+        text = g_strdup_printf (_("x %s %s  z %s %s  v %.6g %s  T —"), xs, l, zs, l, v, lt);
     }
   else if (fr_canvas_time_at (self->canvas, x, z, &t))
-    text = g_strdup_printf (_("x %s   z %s   v %.5g   T %.5g"), xs, zs, v, t);
+    text = g_strdup_printf (_("x %s   z %s   v %.6g   T %.5g"), xs, zs, v, t);
   else
-    text = g_strdup_printf (_("x %s   z %s   v %.5g   T —"), xs, zs, v);
+    text = g_strdup_printf (_("x %s   z %s   v %.6g   T —"), xs, zs, v);
   gtk_label_set_text (self->cursor_label, text);
   log_line (self, "readout %s", text);
 }

@@ -1718,6 +1718,7 @@ for name, fn in [
 # also the least Δ one could type.  The positions are those of 11-folds.png
 # (a scene without units).
 DELTA_ENTRY = (1055, 344)
+DELTA_PLUS = (1165, 344)
 
 
 def t_fold_values_kept():
@@ -1738,19 +1739,25 @@ def t_fold_values_kept():
         screenshot("50-fold-ranges")
         type_into(*DELTA_ENTRY, "0.0004")
         a.settle_all()
+        # + steps by a tenth of Δ's decade: 0.00041 (a fixed 0.01 took
+        # 1e-9 to 0.010000001; helper-62).
+        click(*DELTA_PLUS)
+        a.settle_all()
         xdo("key", "ctrl+s")
         a.wait_title(lambda t: not t.startswith("•"))
         fold = saved(path, "fold") or {}
         job = a.last("fold")
     finally:
         a.quit()
-    ok = (fold.get("count") == 300 and fold.get("delta") == 0.0004 and fold.get("speed") == 1500.0
+    ok = (fold.get("count") == 300 and abs(fold.get("delta", 0) - 0.00041) < 1e-12
+          and fold.get("speed") == 1500.0
           and fold.get("psi_a") == [1200.0, 0.0] and job.get("psi_x") == 1200.0)
     return ok, "saved fold %s; last fold job %s" % (
         {k: fold.get(k) for k in ("count", "delta", "speed", "psi_a")}, job)
 
 
-check("folds: Count 300, Δ 0.0005, F 1500 and ψa 1200 are kept, and Δ 0.0004 can be typed",
+check("folds: Count 300, Δ 0.0005, F 1500 and ψa 1200 are kept; Δ 0.0004 can be typed, and + "
+      "steps it to 0.00041",
       t_fold_values_kept)
 
 # ------------------------------------------------------------------ session 10
