@@ -28,7 +28,6 @@ struct _FrFoldState
   double           grid_min_speed;
   double           psi_a[2];     /* as solved: psi_asked, shortened to the limit */
   double           psi_asked[2]; /* as the user, a scene or an undo step gave it */
-  gboolean         psi_clamped;  /* psi_asked is beyond the limit */
   fr_fold_method   method;
   fr_fold_backend  backend;
   double           delta;
@@ -395,6 +394,7 @@ fr_fold_state_set_psi_a (FrFoldState *self,
                          double       az)
 {
   double limit, len;
+  gboolean clamped;
 
   g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
   g_return_val_if_fail (isfinite (ax) && isfinite (az), FALSE);
@@ -403,14 +403,14 @@ fr_fold_state_set_psi_a (FrFoldState *self,
   self->psi_asked[1] = az;
   limit = fr_fold_state_get_psi_limit (self);
   len = hypot (ax, az);
-  self->psi_clamped = len > limit;
-  if (self->psi_clamped)
+  clamped = len > limit;
+  if (clamped)
     {
       ax *= limit / len;
       az *= limit / len;
     }
   store_psi_a (self, ax, az);
-  return self->psi_clamped;
+  return clamped;
 }
 
 /* Sets ψa as a scene file, the command line or an undo step gives it:
@@ -430,7 +430,6 @@ fr_fold_state_set_psi_a_given (FrFoldState *self,
     return fr_fold_state_set_psi_a (self, ax, az);
   self->psi_asked[0] = ax;
   self->psi_asked[1] = az;
-  self->psi_clamped = FALSE;
   store_psi_a (self, ax, az);
   return FALSE;
 }
@@ -467,7 +466,8 @@ gboolean
 fr_fold_state_get_psi_clamped (FrFoldState *self)
 {
   g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
-  return self->psi_clamped;
+  /* Shortened is what differs from the ψa asked for. */
+  return self->psi_a[0] != self->psi_asked[0] || self->psi_a[1] != self->psi_asked[1];
 }
 
 /* F: the scene's velocity grid (from_grid) or the constant speed_const. */
@@ -867,7 +867,6 @@ fr_fold_state_reset (FrFoldState *self)
   self->speed_const = 1.0;
   self->psi_a[0] = self->psi_a[1] = 0.0;
   self->psi_asked[0] = self->psi_asked[1] = 0.0;
-  self->psi_clamped = FALSE;
   self->method = FR_FOLD_LAS;
   self->backend = FR_FOLD_BACKEND_AUTO;
   self->delta = 0.1;
