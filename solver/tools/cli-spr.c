@@ -40,7 +40,9 @@ usage (void)
         "is snapped to its nearest node.  T.npy is float32 unless --precision double;\n"
         "unreached nodes hold +inf.  Velocities are solved in float32 (a float64 V.npy\n"
         "is rounded to it, about 6e-8 relative); --precision double computes the\n"
-        "weights and times in double.  --stats prints one JSON object on stdout.\n"
+        "weights and times in double (dijkstra, the reference, always does, and\n"
+        "rounds T to float32 only when writing it).  --stats prints one JSON object\n"
+        "on stdout.\n"
         "--scene takes the velocity grid, sources, radius and back end from a scene saved\n"
         "by the app, and with --rays-out its receivers.");
 }
