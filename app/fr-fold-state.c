@@ -12,6 +12,7 @@
 #include "fr-csv.h"
 #include "fr-fold-job.h"
 #include "fr-fold-state.h"
+#include "fr-garray.h"
 
 struct _FrFoldState
 {
@@ -108,17 +109,10 @@ snap_free (Snap *snap)
 }
 
 static gboolean
-points_equal (GArray *a,
-              GArray *b)
-{
-  return a->len == b->len && memcmp (a->data, b->data, sizeof (FrPoint) * a->len) == 0;
-}
-
-static gboolean
 snap_equal (const Snap *a,
             const Snap *b)
 {
-  return points_equal (a->horizon, b->horizon) && points_equal (a->ray_points, b->ray_points) &&
+  return fr_garray_equal (a->horizon, b->horizon) && fr_garray_equal (a->ray_points, b->ray_points) &&
          a->speed_from_grid == b->speed_from_grid && a->speed_const == b->speed_const &&
          a->psi_a[0] == b->psi_a[0] && a->psi_a[1] == b->psi_a[1] && a->method == b->method &&
          a->backend == b->backend && a->delta == b->delta && a->count == b->count &&

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fr-garray.h"
 #include "fr-model.h"
 
 /* ------------------------------------------------------------------ layers */
@@ -366,13 +367,6 @@ fr_model_free (FrModel *model)
   g_free (model);
 }
 
-static gboolean
-vertices_equal (GArray *a,
-                GArray *b)
-{
-  return a->len == b->len && memcmp (a->data, b->data, a->len * sizeof (FrVertex)) == 0;
-}
-
 /* Field by field: fr_grid has padding after ndim, so memcmp could call
  * two equal grids different (and the canvas would refit for nothing). */
 gboolean
@@ -399,7 +393,7 @@ fr_model_equal (const FrModel *a,
       const FrLayer *la = g_ptr_array_index (a->layers, i), *lb = g_ptr_array_index (b->layers, i);
 
       if (la->v_top != lb->v_top || la->dvdz != lb->dvdz || la->dvdx != lb->dvdx ||
-          !vertices_equal (la->nodes, lb->nodes))
+          !fr_garray_equal (la->nodes, lb->nodes))
         return FALSE;
     }
   for (guint i = 0; i < a->obstacles->len; i++)
@@ -408,7 +402,7 @@ fr_model_equal (const FrModel *a,
       const FrObstacle *ob = g_ptr_array_index (b->obstacles, i);
 
       if (oa->shape != ob->shape || oa->velocity != ob->velocity ||
-          !vertices_equal (oa->vertices, ob->vertices))
+          !fr_garray_equal (oa->vertices, ob->vertices))
         return FALSE;
     }
   if (a->background != NULL &&

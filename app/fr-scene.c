@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
+#include "fr-garray.h"
 #include "fr-scene.h"
 
 /* The sources and receivers at one moment, for undo. */
@@ -80,14 +81,6 @@ geometry_free (Geometry *g)
   g_array_unref (g->receivers);
   fr_model_free (g->model);
   g_free (g);
-}
-
-static gboolean
-points_equal (GArray *a,
-              GArray *b)
-{
-  return a->len == b->len &&
-         memcmp (a->data, b->data, sizeof (FrPoint) * a->len) == 0;
 }
 
 static void
@@ -743,8 +736,8 @@ fr_scene_end_edit (FrScene    *self,
   before = g_steal_pointer (&self->edit_before);
   if (before == NULL)
     return;
-  if (points_equal (before->sources, self->sources) &&
-      points_equal (before->receivers, self->receivers) &&
+  if (fr_garray_equal (before->sources, self->sources) &&
+      fr_garray_equal (before->receivers, self->receivers) &&
       (before->model == NULL || self->model == NULL || fr_model_equal (before->model, self->model)))
     {
       geometry_free (before);
