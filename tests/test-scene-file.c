@@ -1045,21 +1045,13 @@ write_proc (const char *file, const char *text)
 }
 
 /* In its own mount namespace (a user namespace too when not root), a
- * small tmpfs filled to the last page: the save fails with ENOSPC. */
-static void
-disk_full_child (const char *dir)
+ * 64 KiB tmpfs at mnt, made; FALSE, with the reason in dir/skip, where
+ * none may be mounted. */
+static gboolean
+mount_small_tmpfs (const char *dir, const char *mnt)
 {
-  g_autofree char *mnt = g_build_filename (dir, "mnt", NULL);
-  g_autofree char *path = g_build_filename (mnt, "s.json", NULL);
-  g_autofree char *filler = g_build_filename (mnt, "filler", NULL);
-  fr_grid g = fr_grid_2d (10, 10, 0.1, 0.1, 0.0, 0.0);
-  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.5));
-  g_autoptr(GError) error = NULL;
-  g_autofree char *before = NULL, *after = NULL;
-  char block[4096] = { 0 };
   uid_t uid = geteuid ();
   gid_t gid = getegid ();
-  FILE *f;
 
   g_assert_cmpint (g_mkdir (mnt, 0755), ==, 0);
   if (unshare (CLONE_NEWNS) != 0)
@@ -1070,36 +1062,64 @@ disk_full_child (const char *dir)
       if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
         {
           disk_full_skip (dir, "no mount namespace");
-          return;
+          return FALSE;
         }
       if (!write_proc ("/proc/self/setgroups", "deny") ||
           !write_proc ("/proc/self/uid_map", uid_map) || !write_proc ("/proc/self/gid_map", gid_map))
         {
           disk_full_skip (dir, "no user namespace mapping");
-          return;
+          return FALSE;
         }
     }
   if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
     {
       disk_full_skip (dir, "cannot make the mounts private");
-      return;
+      return FALSE;
     }
   if (mount ("foldray-test", mnt, "tmpfs", 0, "size=64k,mode=0755") != 0)
     {
       disk_full_skip (dir, "cannot mount a tmpfs");
-      return;
+      return FALSE;
     }
+  return TRUE;
+}
 
-  g_assert_true (fr_scene_doc_save (doc, path, &error));
-  g_assert_no_error (error);
-  before = read_text (path);
-  f = fopen (filler, "wb");
+/* Fills the file system of filler to its last page, then gives back
+ * keep bytes of it. */
+static void
+fill_file_system (const char *filler, off_t keep)
+{
+  char block[4096] = { 0 };
+  FILE *f = fopen (filler, "wb");
+
   g_assert_nonnull (f);
   setvbuf (f, NULL, _IONBF, 0);
   while (fwrite (block, 1, sizeof block, f) == sizeof block)
     ;
   g_assert_cmpint (errno, ==, ENOSPC);
+  if (keep > 0)
+    g_assert_cmpint (ftruncate (fileno (f), ftello (f) > keep ? ftello (f) - keep : 0), ==, 0);
   fclose (f);
+}
+
+/* A small tmpfs filled to the last page: the save fails with ENOSPC. */
+static void
+disk_full_child (const char *dir)
+{
+  g_autofree char *mnt = g_build_filename (dir, "mnt", NULL);
+  g_autofree char *path = g_build_filename (mnt, "s.json", NULL);
+  g_autofree char *filler = g_build_filename (mnt, "filler", NULL);
+  fr_grid g = fr_grid_2d (10, 10, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.5));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+
+  if (!mount_small_tmpfs (dir, mnt))
+    return;
+  g_assert_true (fr_scene_doc_save (doc, path, &error));
+  g_assert_no_error (error);
+  before = read_text (path);
+  fill_file_system (filler, 0);
 
   doc->title = g_strdup ("bigger");
   g_assert_false (fr_scene_doc_save (doc, path, &error));
@@ -2198,6 +2218,73 @@ test_cli_out_of_memory (void)
   test_tmpdir_remove (dir);
 }
 
+#ifdef __linux__
+/* With TMPDIR on a file system that holds the scene's scratch grid and not
+ * a byte more, the subcommand's messages still reach stderr (they had been
+ * caught in a file there, and every write of them failed). */
+static void
+cli_tmpdir_full_child (const char *dir)
+{
+  static const char json[] = HEAD OK_GRID ", \"layers\": [{\"velocity\": 1.5, "
+    "\"interface\": [[0, 0.5], [2, 0.5]]}], \"sources\": [[0, 0]]}";
+  g_autofree char *mnt = g_build_filename (dir, "mnt", NULL);
+  g_autofree char *tmp = g_build_filename (mnt, "tmp", NULL);
+  g_autofree char *filler = g_build_filename (mnt, "filler", NULL);
+  g_autofree char *scene = g_build_filename (dir, "s.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "no-such-folder", "T.npy", NULL);
+  g_autofree char *err = NULL;
+  int status;
+
+  g_assert_true (g_file_set_contents (scene, json, -1, NULL));
+  if (!mount_small_tmpfs (dir, mnt))
+    return;
+  g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
+  fill_file_system (filler, 4096);   /* one page: the 21 × 11 grid's */
+  status = spawn_cli (tmp, NULL, &err, "spr", "--scene", scene, "--out", out, NULL);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 1 || strstr (err, "no-such-folder") == NULL)
+    g_printerr ("status %d, stderr [%s]; expected exit 1 and the missing folder\n", status, err);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_true (g_str_has_prefix (err, "foldray-cli: --out "));
+  g_assert_nonnull (strstr (err, "no-such-folder"));
+  g_assert_null (strstr (err, "foldray-scene-"));
+  g_assert_cmpuint (count_files (tmp), ==, 0);
+  umount (mnt);
+}
+#endif
+
+static void
+test_cli_tmpdir_full (void)
+{
+#ifdef __linux__
+  g_autofree char *dir = NULL;
+  g_autofree char *skip = NULL;
+  g_autofree char *why = NULL;
+
+  if (g_test_subprocess ())
+    {
+      cli_tmpdir_full_child (g_getenv ("FOLDRAY_TEST_TMPDIR_FULL"));
+      return;
+    }
+  if (g_getenv ("FOLDRAY_CLI") == NULL)
+    {
+      g_test_skip ("FOLDRAY_CLI not set");
+      return;
+    }
+  dir = make_tmpdir ();
+  skip = g_build_filename (dir, "skip", NULL);
+  g_setenv ("FOLDRAY_TEST_TMPDIR_FULL", dir, TRUE);
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv ("FOLDRAY_TEST_TMPDIR_FULL");
+  g_test_trap_assert_passed ();
+  if (g_file_get_contents (skip, &why, NULL, NULL))
+    g_test_skip (why);
+  test_tmpdir_remove (dir);
+#else
+  g_test_skip ("a tmpfs in a mount namespace is Linux's");
+#endif
+}
+
 /* Whatever the test runner ignores, the child starts with the defaults. */
 static void
 default_signals (gpointer data)
@@ -2356,6 +2443,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/cli-usage", test_cli_usage);
   g_test_add_func ("/scene-file/cli-scene-not-output", test_cli_scene_not_output);
   g_test_add_func ("/scene-file/cli-out-of-memory", test_cli_out_of_memory);
+  g_test_add_func ("/scene-file/cli-tmpdir-full", test_cli_tmpdir_full);
   g_test_add_func ("/scene-file/cli-signal", test_cli_signal);
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -141,20 +142,14 @@ cli_scratch_end (void)
     die_of (sig);
 }
 
-/* A scratch file holding the subcommand's stderr, already unlinked; -1
- * when none could be made (its messages then go out as they are). */
+/* A file in memory holding the subcommand's stderr; -1 when none could be
+ * made (its messages then go out as they are).  Not in the scratch folder:
+ * on a full TMPDIR each message would fail to be written, without a word,
+ * just when the user needs to read why the output was not written. */
 int
 cli_scratch_capture (void)
 {
-  char path[PATH_MAX];
-  int fd;
-
-  if (snprintf (path, sizeof path, "%s/messages", scratch_dir) >= (int) sizeof path)
-    return -1;
-  fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd >= 0)
-    unlink (path);
-  return fd;
+  return memfd_create ("foldray-cli-messages", MFD_CLOEXEC);
 }
 
 const char *

@@ -27,6 +27,6 @@ void cli_scratch_end (void);
 const char *cli_scratch_dir (void);
 const char *cli_scratch_file (int which);
 
-/* A file in the folder for the subcommand's stderr, already unlinked; -1
+/* A file in memory (not in the folder) for the subcommand's stderr; -1
  * when none could be made. */
 int cli_scratch_capture (void);
