@@ -1671,6 +1671,83 @@ test_csv_rays_roundtrip (void)
   test_tmpdir_remove (dir);
 }
 
+/* A temporary file beside pic.png (".pic.png.XXXXXX"), or NULL. */
+static char *
+staged_picture (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  char *found = NULL;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (found == NULL && g_str_has_prefix (name, ".pic.png."))
+      found = g_build_filename (dir, name, NULL);
+  g_dir_close (d);
+  return found;
+}
+
+/* SIGINT, SIGTERM or SIGHUP while foldray-picture writes a 4000 × 4000
+ * PNG over an older one: exit 1 "interrupted", the old file as it was, and
+ * no temporary file (it used to die of the signal and leave a torn
+ * ".pic.png.XXXXXX" of megabytes beside it). */
+static void
+interrupt_picture (const char *dir, const char *v, const char *t, int sig)
+{
+  g_autofree char *pic = picture_path ();
+  g_autofree char *png = write_text (dir, "pic.png", "the old picture");
+  const char *argv[] = { pic, "--velocity", v, "--time", t, "--spacing", "1", "--scale", "2",
+                         "--out", png, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *staged = NULL;
+  g_autofree char *after = NULL;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  GPid pid;
+  int err_fd = -1;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
+  g_assert_no_error (error);
+  while ((staged = staged_picture (dir)) == NULL && g_get_monotonic_time () < deadline)
+    g_usleep (200);
+  g_assert_nonnull (staged);
+  g_assert_cmpint (kill (pid, sig), ==, 0);
+  run_result r = wait_spawned (pid, err_fd);
+  g_assert_true (g_file_get_contents (png, &after, NULL, NULL));
+  if (r.status == 0)
+    /* The signal came after the commit: the new picture, whole. */
+    g_test_message ("signal %d: the picture was committed before it", sig);
+  else
+    {
+      assert_failure (&r, "foldray-picture", 1, "interrupted");
+      g_assert_cmpstr (after, ==, "the old picture");
+    }
+  g_assert_cmpuint (count_entries (dir), ==, 3);   /* v.npy, T.npy, pic.png */
+  run_result_clear (&r);
+}
+
+static void
+test_picture_interrupted (void)
+{
+  enum { SIDE = 2000 };
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree double *values = g_new (double, (gsize) SIDE * SIDE);
+  const size_t shape[2] = { SIDE, SIDE };
+
+  for (gsize i = 0; i < (gsize) SIDE * SIDE; i++)
+    values[i] = 1.5;
+  write_npy (v, "<f4", 2, shape, values);
+  for (gsize i = 0; i < (gsize) SIDE * SIDE; i++)
+    values[i] = hypot ((double) (i % SIDE), (double) (i / SIDE)) / 1.5;
+  write_npy (t, "<f4", 2, shape, values);
+  interrupt_picture (dir, v, t, SIGINT);
+  interrupt_picture (dir, v, t, SIGTERM);
+  interrupt_picture (dir, v, t, SIGHUP);
+  test_tmpdir_remove (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1694,6 +1771,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/output/write-refused", test_output_write_refused);
   g_test_add_func ("/cli/fold-help", test_fold_help);
   g_test_add_func ("/cli/picture", test_picture);
+  g_test_add_func ("/cli/picture/interrupted", test_picture_interrupted);
   g_test_add_func ("/csv/parse", test_csv_parse);
   g_test_add_func ("/csv/rays-roundtrip", test_csv_rays_roundtrip);
   return g_test_run ();

@@ -40,14 +40,6 @@ typedef struct cli_solve_command {
 int cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *opts,
                    size_t nopts, void *job);
 
-/* Installs SIGINT, SIGTERM and SIGHUP handlers that raise the returned flag (an
- * interrupted run stops between passes and leaves no file behind).
- * Returns NULL when out of memory; pair with cli_interrupt_remove. */
-fr_cancel *cli_interrupt_install (void);
-
-/* Restores the previous handlers and frees the flag. */
-void cli_interrupt_remove (void);
-
 /* Writes T as float32 (or float64 with double_precision) for out_path and,
  * when rays_path is set, the rays as CSV for it, into temporary files.
  * Returns a CLI exit code, having reported any failure and removed what it

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli-common.h"
+#include "cli-interrupt.h"
 #include "fr-array.h"
 #include "fr-csv.h"
 #include "fr-npy.h"
@@ -403,6 +404,7 @@ main (int argc, char **argv)
   };
   picture pic = { 0 };
   fr_error err = { 0 };
+  fr_cancel *cancel = NULL;
   const char *out;
   bool help;
   int status;
@@ -435,6 +437,13 @@ main (int argc, char **argv)
       || (status = plan_size (&pic)) != CLI_EXIT_OK)
     goto done;
 
+  /* From here a signal stops the run between steps, and before the PNG
+   * replaces --out: the old file stays, and no temporary file. */
+  if ((cancel = cli_interrupt_install ()) == NULL)
+    {
+      status = cli_fail (CLI_EXIT_FAILURE, "out of memory");
+      goto done;
+    }
   default_interval (&pic);
   pic.rgb = malloc (pic.width * pic.height * 3);
   if (pic.rgb == NULL)
@@ -448,13 +457,21 @@ main (int argc, char **argv)
   if (opts[O_RAYS].count > 0
       && (status = render_rays (&pic, cli_value (&opts[O_RAYS]))) != CLI_EXIT_OK)
     goto done;
-  if (png_write_rgb (out, pic.rgb, pic.width, pic.height, &err) != FR_OK)
+  if (fr_cancel_raised (cancel))
+    status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
+  else if (png_write_rgb (out, pic.rgb, pic.width, pic.height, cancel, &err) != FR_OK)
     {
-      err.code = err.code == FR_E_NOMEM ? FR_E_NOMEM : FR_E_IO;
-      status = cli_fail_error (&err, out);
+      if (err.code == FR_E_CANCELLED)
+        status = cli_fail (CLI_EXIT_FAILURE, "interrupted");
+      else
+        {
+          err.code = err.code == FR_E_NOMEM ? FR_E_NOMEM : FR_E_IO;
+          status = cli_fail_error (&err, out);
+        }
     }
 
 done:
+  cli_interrupt_remove ();
   free (pic.v);
   free (pic.t);
   free (pic.rgb);

@@ -128,7 +128,8 @@ put_bytes (png_writer *w, const uint8_t *p, size_t len)
 }
 
 fr_status
-png_write_rgb (const char *path, const uint8_t *rgb, size_t width, size_t height, fr_error *err)
+png_write_rgb (const char *path, const uint8_t *rgb, size_t width, size_t height,
+               const fr_cancel *cancel, fr_error *err)
 {
   static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
   uint8_t ihdr[13];
@@ -162,7 +163,7 @@ png_write_rgb (const char *path, const uint8_t *rgb, size_t width, size_t height
   ihdr[12] = 0;   /* no interlace */
   write_chunk (w, "IHDR", ihdr, sizeof ihdr, NULL, 0, NULL, 0);
 
-  for (size_t y = 0; y < height; y++)
+  for (size_t y = 0; y < height && !(cancel != NULL && fr_cancel_raised (cancel)); y++)
     {
       static const uint8_t filter_none = 0;
       put_bytes (w, &filter_none, 1);
@@ -171,6 +172,11 @@ png_write_rgb (const char *path, const uint8_t *rgb, size_t width, size_t height
   flush_block (w, true);
   write_chunk (w, "IEND", NULL, 0, NULL, 0, NULL, 0);
   free (w);
+  if (cancel != NULL && fr_cancel_raised (cancel))
+    {
+      fr_atomic_abort (&af);
+      return fr_error_set (err, FR_E_CANCELLED, "%s: interrupted", path);
+    }
   /* The commit sees any failed fwrite through the stream's error flag. */
   return fr_atomic_commit (&af, err);
 }
