@@ -1286,6 +1286,7 @@ test_output_targets (void)
   g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
   g_autofree char *target = g_build_filename (dir, "target.npy", NULL);
   g_autofree char *link = g_build_filename (dir, "link.npy", NULL);
+  g_autofree char *dangling = g_build_filename (dir, "dangling.npy", NULL);
   g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
   g_autofree char *t_again = g_build_filename (dir, ".", "T.npy", NULL);
   g_autofree char *long_name = g_strnfill (255 - 4, 'a');
@@ -1321,6 +1322,18 @@ test_output_targets (void)
   g_assert_true (S_ISLNK (st.st_mode));
   g_assert_cmpfloat_with_epsilon (npy_time_at (target, 30, 10), 10 * DX / V0, 1e-6);
   g_assert_cmpuint (count_entries (dir), ==, before);
+  run_result_clear (&r);
+
+  /* A link to nothing: refused by the output checks, before the solve,
+   * and the link stays as it was. */
+  g_assert_cmpint (symlink ("no-such-folder/T.npy", dangling), ==, 0);
+  r = run_spr_to (dir, dangling, NULL);
+  assert_failure (&r, "foldray-cli", 1, "--out");
+  g_assert_nonnull (strstr (r.err, "a symbolic link whose target cannot be reached"));
+  g_assert_cmpint (lstat (dangling, &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  g_assert_cmpuint (count_entries (dir), ==, before + 1);
+  g_assert_cmpint (unlink (dangling), ==, 0);
   run_result_clear (&r);
 
   r = run_spr_to (dir, t, t_again);

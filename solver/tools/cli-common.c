@@ -313,6 +313,12 @@ cli_check_output (const char *flag, const char *path)
   else if (access (dir, W_OK | X_OK) != 0)
     status = cli_fail (CLI_EXIT_FAILURE, "%s %s: cannot write into '%s': %s", flag, path, dir,
                        strerror (errno));
+  else if (lstat (path, &st) == 0 && S_ISLNK (st.st_mode) && stat (path, &st) != 0)
+    /* Written through the link (fr_atomic_open), which reaches nothing:
+     * said before the solve rather than after it. */
+    status = cli_fail (CLI_EXIT_FAILURE,
+                       "%s %s: a symbolic link whose target cannot be reached: %s", flag, path,
+                       strerror (errno));
   else if (stat (path, &st) == 0 && !S_ISREG (st.st_mode))
     {
       if (S_ISDIR (st.st_mode))
