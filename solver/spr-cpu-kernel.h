@@ -13,8 +13,10 @@ typedef struct SFX (ws) {
   short *lo, *hi;           /* per row: the chunks lo..hi must be relaxed */
   REAL *old;                /* a tile row before its relaxation */
   uint64_t edges;
+  uint64_t tile_edges;      /* edges when the current tile started */
   uint64_t work, poll_at;   /* multiply-adds so far; poll the cancel flag past poll_at */
-  bool stop;                /* the cancel flag was seen: the tile gave up */
+  bool stop;                /* the cancel flag was seen, or the budget spent: the tile gave up */
+  bool over_budget;         /* the budget was spent (g->edge_budget) */
   double busy, busy_max;    /* this pass: CPU ms in tiles, and in the longest tile */
 } SFX (ws);
 
@@ -33,6 +35,8 @@ typedef struct SFX (state) {
   unsigned char *mark;
   long passes;
   bool cancelled;
+  uint64_t edges_before;    /* relaxations of the passes before this one */
+  bool over_budget;         /* g->edge_budget spent: the solve gave up (cancelled too) */
   int team;                 /* threads in the parallel passes */
   double pass_start;        /* wall clock, ms */
   int slow_passes;          /* consecutive passes much slower than their work */
@@ -133,6 +137,20 @@ typedef struct SFX (wsrc) {
   uint64_t *work;           /* the thread's work counter (ws.work) */
 } SFX (wsrc);
 
+/* Whether the passes before this one and the current tile's own work
+ * spent the edge budget.  Both are what they are whatever the threads and
+ * their timing, so whether the solve gives up depends on the problem alone:
+ * polled inside a tile, and asked again at its end (tile_run). */
+SPR_INLINE bool
+SFX (budget_spent) (const SFX (state) *st, SFX (ws) *ws)
+{
+  if (st->g->edge_budget == 0
+      || st->edges_before + (ws->edges - ws->tile_edges) <= st->g->edge_budget)
+    return false;
+  ws->over_budget = true;
+  return true;
+}
+
 /* Whether the solve was cancelled, asked once per CANCEL_POLL_WORK of the
  * thread's work: a tile at a large radius runs for seconds, so a flag
  * polled only between passes kept a cancelled solve running that long. */
@@ -142,7 +160,7 @@ SFX (stop_asked) (const SFX (state) *st, SFX (ws) *ws)
   if (ws->work < ws->poll_at)
     return false;
   ws->poll_at = ws->work + CANCEL_POLL_WORK;
-  ws->stop = fr_cancel_raised (st->g->cancel);
+  ws->stop = fr_cancel_raised (st->g->cancel) || SFX (budget_spent) (st, ws);
   return ws->stop;
 }
 
@@ -355,6 +373,7 @@ SFX (tile_run) (SFX (state) *st, SFX (ws) *ws, int t)
 
   if (ws->stop)
     return;                     /* cancelled in an earlier tile of this pass */
+  ws->tile_edges = ws->edges;
 
   for (int r = 0; r < tz; r++)
     {
@@ -434,6 +453,11 @@ SFX (tile_run) (SFX (state) *st, SFX (ws) *ws, int t)
               info.unconverged = 1;
           break;
         }
+    }
+  if (SFX (budget_spent) (st, ws))
+    {
+      ws->stop = true;
+      return;
     }
   st->fresh[t] = info.unconverged;
 
@@ -527,8 +551,15 @@ SFX (pass_end) (SFX (state) *st)
   memset (st->cur, 0, (size_t) g->ntiles * sizeof (tile_info));
   /* A tile that saw the flag gave up half-way: this pass is not whole,
    * whatever the flag says now. */
+  st->edges_before = 0;
   for (int i = 0; i < g->threads; i++)
-    st->cancelled |= st->ws[i].stop;
+    {
+      st->cancelled |= st->ws[i].stop;
+      st->over_budget |= st->ws[i].over_budget;
+      st->edges_before += st->ws[i].edges;
+    }
+  if (g->edge_budget != 0 && st->edges_before > g->edge_budget)
+    st->over_budget = st->cancelled = true;
   if (fr_cancel_raised (g->cancel))
     st->cancelled = true;
 
@@ -584,8 +615,11 @@ SFX (state_free) (SFX (state) *st)
   free (st->mark);
 }
 
+/* The solve; with g->edge_budget, one that would spend more gives up:
+ * FR_OK with *gave_up set, and res's arrays unfilled. */
 static fr_status
-SFX (solve) (const cpu_geom *g, const spr_problem *pb, fr_spr_result *res, fr_error *err)
+SFX (solve) (const cpu_geom *g, const spr_problem *pb, fr_spr_result *res, bool *gave_up,
+             fr_error *err)
 {
   SFX (state) st = { .g = g };
   const int tz = g->tz;
@@ -712,7 +746,9 @@ SFX (solve) (const cpu_geom *g, const spr_problem *pb, fr_spr_result *res, fr_er
     for (int iz = 0; iz < g->nz; iz++)
       SFX (row_finish) (&st, iz, res);
 
-  if (st.cancelled)
+  if (st.cancelled && st.over_budget && !fr_cancel_raised (g->cancel) && gave_up != NULL)
+    *gave_up = true;
+  else if (st.cancelled)
     status = fr_error_set (err, FR_E_CANCELLED, "the solve was cancelled");
   res->iterations = st.passes;
   res->edges_relaxed = 0;

@@ -135,6 +135,7 @@ typedef struct cpu_geom {
   spr_cpu_weights weights;
   int threads;
   const fr_cancel *cancel;
+  uint64_t edge_budget;      /* auto: give up past this many relaxations (0: never) */
 } cpu_geom;
 
 /* What a tile did in a pass: whether it changed, and the box of the nodes
@@ -304,6 +305,10 @@ geom_size (cpu_geom *g, const spr_problem *pb, int rx, int rz, int noff,
            const spr_cpu_tuning *tu)
 {
   const size_t real_size = pb->params->double_precision ? sizeof (double) : sizeof (float);
+  /* The tiles are cut for the threads asked for or OpenMP's, not for the
+   * ones the load leaves (thread_count): the work of a solve, and so
+   * auto's budget (spr_solve_cpu_auto), must not change with the load. */
+  int layout_threads = pb->params->threads > 0 ? pb->params->threads : fr_omp_max_threads ();
 
   memset (g, 0, sizeof *g);
   g->nx = (int) pb->grid->nx;
@@ -313,7 +318,7 @@ geom_size (cpu_geom *g, const spr_problem *pb, int rx, int rz, int noff,
   g->threads = thread_count (pb->params);
   if (pb->params->threads == 0
       && (double) g->nx * (double) g->nz * (double) noff < SMALL_WORK)
-    g->threads = 1;
+    g->threads = layout_threads = 1;
   if (tu != NULL && tu->tile_x > 0)
     g->tx = tu->tile_x;
   else
@@ -321,8 +326,8 @@ geom_size (cpu_geom *g, const spr_problem *pb, int rx, int rz, int noff,
       /* As few columns of tiles as TILE_X_MAX allows, but one per thread,
        * and equal widths so that no tile is mostly dummies. */
       int cols = (g->nx + TILE_X_MAX - 1) / TILE_X_MAX;
-      if (cols < g->threads)
-        cols = g->threads;
+      if (cols < layout_threads)
+        cols = layout_threads;
       g->tx = (g->nx + cols - 1) / cols;
     }
   if (tu != NULL && tu->tile_z > 0)
@@ -441,27 +446,63 @@ geom_init (cpu_geom *g, const spr_problem *pb, const spr_cpu_tuning *tu, fr_erro
 #undef REAL
 #undef SFX
 
-fr_status
-spr_solve_cpu_tuned (const spr_problem *pb, const spr_cpu_tuning *tuning,
-                     fr_spr_result *res, fr_error *err)
+static fr_status
+solve_with (const spr_problem *pb, const spr_cpu_tuning *tuning, uint64_t edges_per_node_offset,
+            bool *gave_up, fr_spr_result *res, fr_error *err)
 {
   cpu_geom g;
   fr_status status;
 
   if ((status = geom_init (&g, pb, tuning, err)) != FR_OK)
     return status;
+  g.edge_budget = edges_per_node_offset * (uint64_t) fr_grid_count (pb->grid)
+                  * (uint64_t) g.noff;
   if (pb->params->double_precision)
-    status = solve_f64 (&g, pb, res, err);
+    status = solve_f64 (&g, pb, res, gave_up, err);
   else
-    status = solve_f32 (&g, pb, res, err);
+    status = solve_f32 (&g, pb, res, gave_up, err);
   geom_clear (&g);
   return status;
+}
+
+fr_status
+spr_solve_cpu_tuned (const spr_problem *pb, const spr_cpu_tuning *tuning,
+                     fr_spr_result *res, fr_error *err)
+{
+  return solve_with (pb, tuning, 0, NULL, res, err);
 }
 
 fr_status
 spr_solve_cpu (const spr_problem *pb, fr_spr_result *res, fr_error *err)
 {
   return spr_solve_cpu_tuned (pb, NULL, res, err);
+}
+
+/* How many relaxations per node and offset the CPU back end may spend
+ * under `auto` before Dijkstra takes over (Dijkstra's own is 0.5).  The
+ * passes and in-tile sweeps converge in few rounds where paths turn seldom,
+ * but a path that winds (a serpentine corridor between walls) needs a
+ * sweep per turn, the more so in wide tiles.  Measured on the 2-core dev
+ * machine, -O2, R 5, one thread: relaxations per node and offset, and the
+ * solve times of cpu / dijkstra:
+ *     bundled scenes (layers, salt, gradient, the two mazes)   1.5–4.3
+ *     500², smooth random speeds                     4.9    27 / 109 ms
+ *     500², speeds random per cell, 1–2             13      55 / 127 ms
+ *     500², speeds random per cell, 1–10            23      90 / 149 ms
+ *     260 × 224 serpentine maze                     97      77 /  20 ms
+ *     (the maze with 2 threads: 22, 19 / 20 ms; with 4: 16, 17 / 20 ms)
+ * A relaxation costs the tiles about 1/50 of Dijkstra's, so past 24 they
+ * are slower than Dijkstra on one thread, and giving up there costs at
+ * most about the Dijkstra solve again (the maze: 39 ms).  A count, not a
+ * time: the choice depends on the problem and the tiles, which follow the
+ * threads asked for (or OpenMP's), never on the load or the clock. */
+#define AUTO_EDGE_BUDGET 24
+
+fr_status
+spr_solve_cpu_auto (const spr_problem *pb, bool *gave_up, fr_spr_result *res, fr_error *err)
+{
+  *gave_up = false;
+  return solve_with (pb, NULL, AUTO_EDGE_BUDGET, gave_up, res, err);
 }
 
 double

@@ -96,6 +96,14 @@ typedef struct spr_cpu_tuning {
 fr_status spr_solve_cpu_tuned (const spr_problem *pb, const spr_cpu_tuning *tuning,
                                fr_spr_result *res, fr_error *err);
 
+/* The CPU back end as `auto` runs it: where its passes would take more
+ * relaxations than Dijkstra is worth (a winding maze), it stops, returns
+ * FR_OK with *gave_up set and res's arrays unfilled, and the caller runs
+ * Dijkstra.  Which happens depends on the problem alone, not on the
+ * threads or the machine. */
+fr_status spr_solve_cpu_auto (const spr_problem *pb, bool *gave_up, fr_spr_result *res,
+                              fr_error *err);
+
 /* About how many bytes the CPU back end allocates for this problem (its
  * padded grids, per-thread buffers and weights), without allocating: for
  * the dispatcher's memory check. */

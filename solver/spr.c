@@ -155,6 +155,26 @@ solve_bytes (const spr_problem *pb)
   return bytes + spr_cpu_bytes (pb);
 }
 
+/* Solves on the CPU as `auto` does: the back end spr_cpu_pick names, and
+ * Dijkstra where the tiled one gives up (spr_solve_cpu_auto). */
+static fr_status
+run_cpu_auto (const spr_problem *pb, fr_spr_backend *backend, fr_spr_result *res,
+              fr_error *err)
+{
+  bool gave_up = false;
+  fr_status status;
+
+  *backend = spr_cpu_pick (pb);
+  if (*backend != FR_SPR_CPU)
+    return *backend == FR_SPR_DIJKSTRA ? spr_solve_dijkstra (pb, res, err)
+                                       : fr_error_set (err, FR_E_INPUT, "no SPR back end chosen");
+  status = spr_solve_cpu_auto (pb, &gave_up, res, err);
+  if (status != FR_OK || !gave_up)
+    return status;
+  *backend = FR_SPR_DIJKSTRA;
+  return spr_solve_dijkstra (pb, res, err);
+}
+
 /* Runs the explicitly named back end; a CUDA request that the machine
  * cannot serve (no CUDA in this build, no device, a device failure) runs
  * on the CPU and says why in res->notice, as fold does.  A request CUDA
@@ -183,8 +203,7 @@ run_named (const spr_problem *pb, fr_spr_backend *backend, fr_spr_result *res, f
       snprintf (res->notice, sizeof res->notice,
                 "the CUDA SPR back end could not run (%.180s); solved on the CPU",
                 cuda_err.message);
-      *backend = spr_cpu_pick (pb);
-      return run_named (pb, backend, res, err);
+      return run_cpu_auto (pb, backend, res, err);
     case FR_SPR_AUTO:
     default:
       return fr_error_set (err, FR_E_INPUT, "no SPR back end chosen");
@@ -309,7 +328,10 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
       else if (fr_cuda_built ())
         snprintf (res->notice, sizeof res->notice, "no usable CUDA device; solved on the CPU");
       if (!ran)
-        backend = spr_cpu_pick (&pb);
+        {
+          status = run_cpu_auto (&pb, &backend, res, err);
+          ran = true;
+        }
     }
 
   if (!ran)

@@ -345,6 +345,95 @@ test_radius_beyond_grid (void)
     }
 }
 
+/* A serpentine maze: walls one cell thick every 8 rows, open at the right
+ * and left ends in turn, speeds random per cell in 1–2.  Its shortest
+ * paths wind along 11 corridors and turn at nearly every cell, so the
+ * tiled back end needs about 37 relaxations per node and offset here. */
+static float *
+serpentine_maze (const fr_grid *g)
+{
+  GRand *rng = g_rand_new_with_seed (7);
+  float *v = g_new (float, fr_grid_count (g));
+
+  for (size_t i = 0; i < fr_grid_count (g); i++)
+    v[i] = (float) g_rand_double_range (rng, 1.0, 2.0);
+  for (size_t j = 8, k = 0; j + 2 < g->nz; j += 8, k++)
+    for (size_t i = 0; i < g->nx; i++)
+      if (k % 2 == 0 ? i + 3 < g->nx : i >= 3)
+        v[j * g->nx + i] = 0.0f;
+  g_rand_free (rng);
+  return v;
+}
+
+/* auto on the CPU gives up the tiled back end where it would spend more
+ * than Dijkstra is worth (the maze on one thread: four times Dijkstra's
+ * time), and then gives Dijkstra's result exactly.  Where paths turn
+ * seldom, auto stays on the tiled back end, and cpu named explicitly
+ * always runs it.  The choice is the same on every run. */
+static void
+test_auto_gives_up_on_mazes (void)
+{
+  fr_grid g = fr_grid_2d (120, 96, 1.0, 1.0, 0.0, 0.0);
+  float *maze = serpentine_maze (&g);
+  float *smooth = g_new (float, fr_grid_count (&g));
+  const double src[2] = { 0.0, 0.0 };
+  const size_t n = fr_grid_count (&g);
+  fr_spr_params p;
+  fr_spr_result ref, res, again;
+
+  if (fr_cuda_usable ())
+    {
+      g_test_skip ("auto runs CUDA where a device is usable; the CPU runs in CI");
+      g_free (maze);
+      g_free (smooth);
+      return;
+    }
+  for (size_t i = 0; i < n; i++)
+    smooth[i] = (float) (1.5 + 0.01 * (double) (i / g.nx) + 0.2 * sin ((double) (i % g.nx) / 9.0));
+
+  fr_spr_params_init (&p);
+  p.rx = p.rz = 3;                /* 32 offsets */
+  p.threads = 1;
+  p.backend = FR_SPR_DIJKSTRA;
+  tu_solve (&g, maze, src, 1, &p, &ref);
+
+  p.backend = FR_SPR_CPU;
+  tu_solve (&g, maze, src, 1, &p, &res);
+  g_test_message ("maze, cpu, one thread: %" G_GUINT64_FORMAT " relaxations", res.edges_relaxed);
+  g_assert_cmpint (res.backend, ==, FR_SPR_CPU);
+  g_assert_cmpfloat ((double) res.edges_relaxed, >, 24.0 * (double) n * 32);
+  tu_assert_times_close (ref.time, res.time, n, 1e-5, "maze, cpu named");
+  check_pred (&res, p.rx, p.rz);
+  fr_spr_result_clear (&res);
+
+  p.backend = FR_SPR_AUTO;
+  tu_solve (&g, maze, src, 1, &p, &res);
+  g_assert_cmpint (res.backend, ==, FR_SPR_DIJKSTRA);
+  g_assert_cmpmem (res.time, n * sizeof (double), ref.time, n * sizeof (double));
+  g_assert_cmpmem (res.pred, n * sizeof (int32_t), ref.pred, n * sizeof (int32_t));
+  fr_spr_result_clear (&res);
+
+  for (int threads = 1; threads <= 4; threads *= 2)
+    {
+      p.threads = threads;
+      tu_solve (&g, smooth, src, 1, &p, &res);
+      g_assert_cmpint (res.backend, ==, FR_SPR_CPU);
+      fr_spr_result_clear (&res);
+
+      tu_solve (&g, maze, src, 1, &p, &res);
+      tu_solve (&g, maze, src, 1, &p, &again);
+      g_test_message ("maze, auto, %d threads: %s", threads, fr_spr_backend_name (res.backend));
+      g_assert_cmpint (res.backend, ==, again.backend);
+      g_assert_cmpmem (res.time, n * sizeof (double), again.time, n * sizeof (double));
+      tu_assert_times_close (ref.time, res.time, n, 1e-5, "maze, auto");
+      fr_spr_result_clear (&res);
+      fr_spr_result_clear (&again);
+    }
+  fr_spr_result_clear (&ref);
+  g_free (maze);
+  g_free (smooth);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -353,5 +442,6 @@ main (int argc, char **argv)
   g_test_add_func ("/spr/backends/cpu-tunings", test_cpu_tunings);
   g_test_add_func ("/spr/backends/reciprocity", test_reciprocity);
   g_test_add_func ("/spr/backends/radius-beyond-grid", test_radius_beyond_grid);
+  g_test_add_func ("/spr/backends/auto-gives-up-on-mazes", test_auto_gives_up_on_mazes);
   return g_test_run ();
 }
