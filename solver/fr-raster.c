@@ -354,6 +354,7 @@ typedef struct
   Fill   *fills;
   double *h;         /* each layer's interface depth at x */
   size_t  cursor;    /* the first break below the last slice's top */
+  size_t  at;        /* where its breaks start in the column's pool (fills: at + its index) */
 } Profile;
 
 static int
@@ -423,22 +424,71 @@ collect_breaks (const fr_raster_model *m, const Segment *segs, size_t n_segs, do
   return n;
 }
 
-/* Passing break b down the line: an obstacle's edge takes the line into
- * or out of it (even–odd, as obstacle_contains), an interface puts its
- * layer above (as layer_at). */
+/* The obstacles a point of the line is inside: a flag per obstacle and
+ * the list of those set, so that clearing it and finding the one on top
+ * cost the few a point is inside, not every obstacle of the model (8 000
+ * small inclusions took 36 s, scanning them all at each break). */
+typedef struct
+{
+  unsigned char *flag;
+  long          *list;
+  size_t         n;
+} Inside;
+
 static void
-pass_break (const Break *b, unsigned char *inside, long *layer)
+inside_clear (Inside *s)
+{
+  for (size_t i = 0; i < s->n; i++)
+    s->flag[s->list[i]] = 0;
+  s->n = 0;
+}
+
+/* Even–odd, as obstacle_contains: an edge takes the line into or out of k. */
+static void
+inside_toggle (Inside *s, long k)
+{
+  if ((s->flag[k] ^= 1) != 0)
+    {
+      s->list[s->n++] = k;
+      return;
+    }
+  for (size_t i = 0; i < s->n; i++)
+    if (s->list[i] == k)
+      {
+        s->list[i] = s->list[--s->n];
+        break;
+      }
+}
+
+/* The obstacle on top (the last drawn), or -1. */
+static long
+inside_top (const Inside *s)
+{
+  long top = -1;
+
+  for (size_t i = 0; i < s->n; i++)
+    if (s->list[i] > top)
+      top = s->list[i];
+  return top;
+}
+
+/* Passing break b down the line: an obstacle's edge takes the line into
+ * or out of it, an interface puts its layer above (as layer_at). */
+static void
+pass_break (const Break *b, Inside *inside, long *layer)
 {
   if (b->layer > *layer)
     *layer = b->layer;
   if (b->obstacle >= 0)
-    inside[b->obstacle] ^= 1;
+    inside_toggle (inside, b->obstacle);
 }
 
-/* p's fills, from top and layer above its first (sorted) break down. */
+/* p's fills, from the layer above its first (sorted) break down. */
 static void
-walk_breaks (Profile *p, unsigned char *inside, long top, long layer)
+walk_breaks (Profile *p, Inside *inside, long layer)
 {
+  long top = inside_top (inside);
+
   for (size_t i = 0;; i++)
     {
       const Break *b;
@@ -448,23 +498,21 @@ walk_breaks (Profile *p, unsigned char *inside, long top, long layer)
         break;
       b = &p->breaks[i];
       pass_break (b, inside, &layer);
-      if (b->obstacle >= 0 && inside[b->obstacle] && b->obstacle > top)
-        top = b->obstacle;
-      while (top >= 0 && !inside[top])
-        top--;
+      if (b->obstacle >= 0)
+        top = inside_top (inside);
     }
 }
 
 /* Builds p at x from the layers and the column's segments, the whole
- * line.  inside: one byte per obstacle, scratch. */
+ * line.  inside: scratch. */
 static void
 profile_build (const fr_raster_model *m, const Segment *segs, size_t n_segs, double x,
-               unsigned char *inside, Profile *p)
+               Inside *inside, Profile *p)
 {
   p->n = collect_breaks (m, segs, n_segs, x, p);
   sort_breaks (p->breaks, p->n);
-  memset (inside, 0, m->n_obstacles);
-  walk_breaks (p, inside, -1, -1);
+  inside_clear (inside);
+  walk_breaks (p, inside, -1);
 }
 
 /* The same for the slice [za, zb] only, for one cut cell: the breaks
@@ -474,13 +522,13 @@ profile_build (const fr_raster_model *m, const Segment *segs, size_t n_segs, dou
  * edges sorted the whole line at every Gauss point of every cut cell. */
 static void
 profile_build_slice (const fr_raster_model *m, const Segment *segs, size_t n_segs, double x,
-                     double za, double zb, unsigned char *inside, Profile *p)
+                     double za, double zb, Inside *inside, Profile *p)
 {
   const size_t n = collect_breaks (m, segs, n_segs, x, p);
-  long top = (long) m->n_obstacles - 1, layer = -1;
+  long layer = -1;
   size_t kept = 0;
 
-  memset (inside, 0, m->n_obstacles);
+  inside_clear (inside);
   for (size_t i = 0; i < n; i++)
     {
       const Break b = p->breaks[i];
@@ -490,11 +538,9 @@ profile_build_slice (const fr_raster_model *m, const Segment *segs, size_t n_seg
       else if (b.z < zb)
         p->breaks[kept++] = b;
     }
-  while (top >= 0 && !inside[top])
-    top--;
   p->n = kept;
   sort_breaks (p->breaks, kept);
-  walk_breaks (p, inside, top, layer);
+  walk_breaks (p, inside, layer);
 }
 
 /* Adds [z1, z2] of the line at p->x, filled with f. */
@@ -587,28 +633,49 @@ typedef struct
 {
   Segment       *segs;      /* the column's segments */
   double        *fixed;     /* the column's kinks in x that every row has */
+  double        *always;    /* those a cut cell always has: its sides, interface
+                             * vertices, background faces */
+  double        *vx, *vz;   /* the obstacles' vertices inside the column, unsorted */
   double        *xs;        /* one cell's kinks */
   double        *level;     /* where segments cross a cell's top or bottom */
-  unsigned char *inside;
+  Inside         inside;
   Profile       *profiles;  /* 3 for each piece between fixed kinks */
-  Break         *breaks;
-  Fill          *fills;
+  Break         *breaks;    /* the profiles' breaks one after the other */
+  Fill          *fills;     /* and their fills */
   double        *h;
   Crossing      *cross;     /* where two of the column's segments cross, by depth */
   size_t         cap_cross, cap_level;
-  size_t         cap_fixed, cap_profiles, cap_breaks;
+  size_t         cap_fixed, cap_profiles, cap_breaks, cap_fills;
   size_t         row_faces;  /* background row faces inside one cell, at most */
   Profile        cut;       /* for a cell that a segment cuts */
 } Work;
+
+/* An obstacle's vertex (x, z) inside the column: a kink of the column's
+ * profiles, and of the cut cells whose depths it lies within (the
+ * obstacle's speed is constant: a vertex above or below a cell is no kink
+ * of it). */
+static void
+add_vertex (Work *w, size_t *n_fixed, size_t *n_vert, double x, double z, double xa, double xb)
+{
+  if (!(x > xa && x < xb))
+    return;
+  w->fixed[(*n_fixed)++] = x;
+  w->vx[*n_vert] = x;
+  w->vz[(*n_vert)++] = z;
+}
 
 static void
 work_clear (Work *w)
 {
   free (w->segs);
   free (w->fixed);
+  free (w->always);
+  free (w->vx);
+  free (w->vz);
   free (w->xs);
   free (w->level);
-  free (w->inside);
+  free (w->inside.flag);
+  free (w->inside.list);
   free (w->profiles);
   free (w->breaks);
   free (w->fills);
@@ -632,49 +699,78 @@ work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed, siz
   w->row_faces = row_faces;
   w->segs = malloc ((n_segs + 1) * sizeof *w->segs);
   w->fixed = malloc (n_fixed * sizeof *w->fixed);
+  w->always = malloc (n_fixed * sizeof *w->always);
+  w->vx = malloc (n_fixed * sizeof *w->vx);
+  w->vz = malloc (n_fixed * sizeof *w->vz);
   w->xs = malloc ((n_fixed + n_level) * sizeof *w->xs);
   w->level = malloc ((n_level + 1) * sizeof *w->level);
-  w->inside = malloc (m->n_obstacles + 1);
+  w->inside.flag = calloc (m->n_obstacles + 1, 1);
+  w->inside.list = malloc ((m->n_obstacles + 1) * sizeof (long));
   w->cut.breaks = malloc ((b + 1) * sizeof (Break));
   w->cut.fills = malloc ((b + 1) * sizeof (Fill));
   w->cut.h = malloc ((m->n_layers + 1) * sizeof (double));
-  return w->segs && w->fixed && w->xs && w->level && w->inside && w->cut.breaks && w->cut.fills
-         && w->cut.h;
+  return w->segs && w->fixed && w->always && w->vx && w->vz && w->xs && w->level && w->inside.flag && w->inside.list
+         && w->cut.breaks && w->cut.fills && w->cut.h;
 }
 
-/* Room for n profiles of up to b breaks each. */
+/* Room for n profiles and their interface depths; their breaks and fills
+ * go one after the other (profile_pool), as many as each has. */
 static int
-work_reserve_profiles (Work *w, const fr_raster_model *m, size_t n, size_t b)
+work_reserve_profiles (Work *w, const fr_raster_model *m, size_t n)
 {
-  if (n > w->cap_profiles || n * b > w->cap_breaks)
+  if (n > w->cap_profiles)
     {
-      size_t np = n > w->cap_profiles ? n : w->cap_profiles;
-      size_t nb = n * b > w->cap_breaks ? n * b : w->cap_breaks;
-      Profile *p = realloc (w->profiles, np * sizeof *p);
-      Break *br;
-      Fill *f;
+      Profile *p = realloc (w->profiles, n * sizeof *p);
       double *h;
 
       if (p == NULL)
         return 0;
       w->profiles = p;
-      if ((br = realloc (w->breaks, (nb + 1) * sizeof *br)) == NULL)
-        return 0;
-      w->breaks = br;
-      if ((f = realloc (w->fills, (nb + np) * sizeof *f)) == NULL)
-        return 0;
-      w->fills = f;
-      if ((h = realloc (w->h, (np * m->n_layers + 1) * sizeof *h)) == NULL)
+      if ((h = realloc (w->h, (n * m->n_layers + 1) * sizeof *h)) == NULL)
         return 0;
       w->h = h;
-      w->cap_profiles = np;
-      w->cap_breaks = nb;
+      w->cap_profiles = n;
     }
   for (size_t i = 0; i < n; i++)
+    w->profiles[i].h = w->h + i * m->n_layers;
+  return 1;
+}
+
+/* The most breaks a column's profiles keep (24 MB, and 16 MB of fills, a
+ * thread).  A polygon that zigzags inside one column crosses each of its
+ * lines at many of its vertices: its profiles would take memory as the
+ * square of its vertices (30 000 of them, 7 GB), so its cells are then
+ * built slice by slice, at their own kinks (fill_column). */
+#define POOL_MAX_BREAKS ((size_t) 1 << 20)
+
+/* Room for b more breaks and b + 1 more fills past the used ones: 1; 0
+ * past POOL_MAX_BREAKS, -1 out of memory.  One pool rather than the
+ * column's every break for each profile (30 000 vertices in one column had
+ * asked for 65 GB that way). */
+static int
+profile_pool (Work *w, size_t used_breaks, size_t used_fills, size_t b)
+{
+  if (used_breaks + b + 1 > POOL_MAX_BREAKS && used_breaks + b + 1 > w->cap_breaks)
+    return 0;
+  if (used_breaks + b + 1 > w->cap_breaks)
     {
-      w->profiles[i].breaks = w->breaks + i * b;
-      w->profiles[i].fills = w->fills + i * (b + 1);
-      w->profiles[i].h = w->h + i * m->n_layers;
+      size_t cap = 2 * (used_breaks + b + 1);
+      Break *br = realloc (w->breaks, cap * sizeof *br);
+
+      if (br == NULL)
+        return -1;
+      w->breaks = br;
+      w->cap_breaks = cap;
+    }
+  if (used_fills + b + 2 > w->cap_fills)
+    {
+      size_t cap = 2 * (used_fills + b + 2);
+      Fill *f = realloc (w->fills, cap * sizeof *f);
+
+      if (f == NULL)
+        return -1;
+      w->fills = f;
+      w->cap_fills = cap;
     }
   return 1;
 }
@@ -709,10 +805,11 @@ add_column (Column *c, const Column *col, double weight)
 /* Fills grid column ix.  Along x each cell is cut at every kink (nodes,
  * vertices, background faces, and where a segment crosses the cell's top
  * or bottom), and each piece is integrated with 3-point Gauss–Legendre;
- * along z exactly, through the profiles at the Gauss points.  The kinks
- * of the column's cells are the same but for the crossings, so a cell
- * without crossings reuses the column's profiles; a cell with some builds
- * its own. */
+ * along z exactly, through the profiles at the Gauss points.  A cell that
+ * no segment crosses reuses the column's profiles, cut at all of the
+ * column's kinks; a cell with crossings builds its own slices, at its
+ * own kinks (the vertices within its depths), and so do all the cells of
+ * a column whose profiles would not fit POOL_MAX_BREAKS. */
 static int
 fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, float *out,
              ColumnClamps *clamps)
@@ -721,10 +818,12 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
   /* Segments just outside are kept too: a crossing's x may round past
    * its segment's end. */
   const double margin = 1e-6 * grid->dx;
-  size_t n_segs = 0, n_fixed = 0, n_pieces, n_cross, next_cross = 0, b = m->n_layers;
+  size_t n_segs = 0, n_fixed = 0, n_always = 0, n_vert = 0, n_pieces, n_cross, next_cross = 0;
+  size_t b = m->n_layers;
+  int sliced = 0;   /* no column profiles: every cell built slice by slice */
 
-  w->fixed[n_fixed++] = xa;
-  w->fixed[n_fixed++] = xb;
+  w->fixed[n_fixed++] = w->always[n_always++] = xa;
+  w->fixed[n_fixed++] = w->always[n_always++] = xb;
   for (size_t k = 0; k < m->n_layers; k++)
     {
       const fr_raster_layer *l = &m->layers[k];
@@ -740,6 +839,9 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
         continue;
       for (size_t i = 0; i < l->n; i++)
         {
+          /* A kink of every cell below too, through the layer's gradient
+           * from its interface. */
+          add_if_inside (w->always, &n_always, l->x[i], xa, xb);
           add_if_inside (w->fixed, &n_fixed, l->x[i], xa, xb);
           if (i + 1 < l->n && l->x[i + 1] >= xa - margin && l->x[i] <= xb + margin)
             w->segs[n_segs++] = (Segment) { l->x[i], l->z[i], l->x[i + 1], l->z[i + 1], -1 };
@@ -753,7 +855,7 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
         {
           size_t j = i + 1 == o->n ? 0 : i + 1;
 
-          add_if_inside (w->fixed, &n_fixed, o->x[i], xa, xb);
+          add_vertex (w, &n_fixed, &n_vert, o->x[i], o->z[i], xa, xb);
           if (fmax (o->x[i], o->x[j]) >= xa - margin && fmin (o->x[i], o->x[j]) <= xb + margin)
             {
               w->segs[n_segs++] = (Segment) { o->x[i], o->z[i], o->x[j], o->z[j], (long) k };
@@ -777,7 +879,10 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
       if (!(last <= (double) g->nx - 2.0))
         last = (double) g->nx - 2.0;
       for (double i = first; i <= last && n_fixed < w->cap_fixed; i++)
-        add_if_inside (w->fixed, &n_fixed, g->x0 + (i + 0.5) * g->dx, xa, xb);
+        {
+          add_if_inside (w->always, &n_always, g->x0 + (i + 0.5) * g->dx, xa, xb);
+          add_if_inside (w->fixed, &n_fixed, g->x0 + (i + 0.5) * g->dx, xa, xb);
+        }
     }
   sort_doubles (w->fixed, n_fixed);
 
@@ -824,17 +929,50 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
     }
 
   n_pieces = n_fixed - 1;
-  if (!work_reserve_profiles (w, m, 3 * n_pieces, b))
+  if (!work_reserve_profiles (w, m, 3 * n_pieces))
     return 0;
-  for (size_t i = 0; i < n_pieces; i++)
-    {
-      double p = w->fixed[i], q = w->fixed[i + 1];
+  {
+    size_t used_breaks = 0, used_fills = 0;
 
-      if (q > p)
-        for (int g = 0; g < 3; g++)
-          profile_build (m, w->segs, n_segs, 0.5 * (p + q) + 0.5 * (q - p) * gauss_x[g],
-                         w->inside, &w->profiles[3 * i + g]);
-    }
+    for (size_t i = 0; i < 3 * n_pieces && !sliced; i++)
+      {
+        Profile *pr = &w->profiles[i];
+        double p = w->fixed[i / 3], q = w->fixed[i / 3 + 1];
+
+        /* The pool may move as it grows: the profiles point into it once
+         * it is whole. */
+        pr->n = 0;
+        pr->at = used_breaks;
+        if (!(q > p))
+          continue;
+        switch (profile_pool (w, used_breaks, used_fills, b))
+          {
+          case -1:
+            return 0;
+          case 0:
+            sliced = 1;
+            continue;
+          default:
+            break;
+          }
+        pr->breaks = w->breaks + used_breaks;
+        pr->fills = w->fills + used_fills;
+        profile_build (m, w->segs, n_segs, 0.5 * (p + q) + 0.5 * (q - p) * gauss_x[i % 3],
+                       &w->inside, pr);
+        used_breaks += pr->n;
+        used_fills += pr->n + 1;
+      }
+    for (size_t i = 0, fills = 0; i < 3 * n_pieces && !sliced; i++)
+      {
+        Profile *pr = &w->profiles[i];
+
+        if (!(w->fixed[i / 3 + 1] > w->fixed[i / 3]))
+          continue;
+        pr->breaks = w->breaks + pr->at;
+        pr->fills = w->fills + fills;
+        fills += pr->n + 1;
+      }
+  }
 
   *clamps = (ColumnClamps) { 0 };
   for (size_t iz = 0; iz < grid->nz; iz++)
@@ -883,7 +1021,7 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
             }
         }
 
-      if (n_level == 0)
+      if (n_level == 0 && !sliced)
         for (size_t i = 0; i < n_pieces; i++)
           {
             double p = w->fixed[i], q = w->fixed[i + 1], half = 0.5 * (q - p);
@@ -900,9 +1038,16 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
           }
       else
         {
-          memcpy (w->xs, w->fixed, n_fixed * sizeof *w->xs);
-          memcpy (w->xs + n_fixed, w->level, n_level * sizeof *w->xs);
-          n = n_fixed + n_level;
+          /* Its own kinks: an obstacle's vertex above or below it is no
+           * kink of its slice (a flank of thousands of vertices in one
+           * column cut every cell of it at all of them). */
+          memcpy (w->xs, w->always, n_always * sizeof *w->xs);
+          n = n_always;
+          for (size_t i = 0; i < n_vert; i++)
+            if (w->vz[i] >= za && w->vz[i] <= zb)
+              w->xs[n++] = w->vx[i];
+          memcpy (w->xs + n, w->level, n_level * sizeof *w->xs);
+          n += n_level;
           sort_doubles (w->xs, n);
           for (size_t i = 0; i + 1 < n; i++)
             {
@@ -915,7 +1060,7 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
                   Column col = { 0.0, 0.0, -1 };
 
                   profile_build_slice (m, w->segs, n_segs, mid + half * gauss_x[g], za, zb,
-                                       w->inside, &w->cut);
+                                       &w->inside, &w->cut);
                   profile_integrate (m, &w->cut, za, zb, &col);
                   add_column (&c, &col, gauss_w[g] * half);
                 }
