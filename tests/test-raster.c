@@ -526,6 +526,52 @@ test_crossing_edges (void)
   assert_rel (out[fr_grid_index (&g, 1, 0, 1)], 1.0 / 0.375, 2e-6, 1, 1);
 }
 
+/* A comb inside one cell: its left side zigzags n times across most of
+ * the column, so that every vertical line of the column crosses about n
+ * of its edges.  With few teeth the column keeps its profiles; with many
+ * they would not fit (n² breaks), and each cell is built slice by slice.
+ * Either way the comb's cell holds the harmonic mean by its area
+ * (shoelace), and every other cell of the grid the background. */
+static void
+check_comb (int teeth)
+{
+  const int n = 2 * teeth + 3;
+  g_autofree double *x = g_new (double, n);
+  g_autofree double *z = g_new (double, n);
+  fr_raster_obstacle comb = { x, z, (size_t) n, 4.0 };
+  fr_raster_model m = { .obstacles = &comb, .n_obstacles = 1, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (5, 7, 1.0, 1.0, 0.0, 0.0);
+  float out[35];
+  double area = 0.0;
+
+  for (int i = 0; i <= 2 * teeth; i++)
+    {
+      x[i] = i % 2 == 0 ? 1.7 : 2.3;
+      z[i] = 2.6 + 0.8 * i / (2.0 * teeth);
+    }
+  x[n - 2] = 2.4;
+  z[n - 2] = 3.4;
+  x[n - 1] = 2.4;
+  z[n - 1] = 2.6;
+  for (int i = 0; i < n; i++)
+    area += x[i] * z[(i + 1) % n] - x[(i + 1) % n] * z[i];
+  area = fabs (0.5 * area);
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 0; ix < g.nx; ix++)
+      assert_rel (out[fr_grid_index (&g, ix, 0, iz)],
+                  ix == 2 && iz == 3 ? 1.0 / (1.0 - area + area / 4.0) : 1.0, 2e-6, ix, iz);
+}
+
+static void
+test_comb_in_one_column (void)
+{
+  check_comb (3);
+  check_comb (200);
+  check_comb (2000);
+}
+
 /* A gradient that takes a layer's velocity to 0 is reported: the cells
  * from v_top + dvdz·(z − h) = 0 down, and the first of them (the model
  * then solves them as nearly impermeable, 1e-6).  Under a wall they are
@@ -683,6 +729,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/half-covered-cells", test_half_covered_cells);
   g_test_add_func ("/raster/crowded-model", test_crowded_model);
   g_test_add_func ("/raster/crossing-edges", test_crossing_edges);
+  g_test_add_func ("/raster/comb-in-one-column", test_comb_in_one_column);
   g_test_add_func ("/raster/obstacles-over-background", test_obstacles_over_background);
   g_test_add_func ("/raster/clamp-report", test_clamp_report);
   g_test_add_func ("/raster/background", test_background);
