@@ -648,6 +648,7 @@ typedef struct
   size_t         cap_fixed, cap_profiles, cap_breaks, cap_fills;
   size_t         row_faces;  /* background row faces inside one cell, at most */
   Profile        cut;       /* for a cell that a segment cuts */
+  int            may_clamp; /* a layer's gradient may reach the clamp in the grid */
 } Work;
 
 /* An obstacle's vertex (x, z) inside the column: a kink of the column's
@@ -800,6 +801,116 @@ add_column (Column *c, const Column *col, double weight)
   c->blocked += weight * col->blocked;
   if (col->clamped >= 0)
     c->clamped = col->clamped;
+}
+
+/* The line at x through [za, zb], from a slice of its own. */
+static Column
+slice_column (const fr_raster_model *m, Work *w, size_t n_segs, double x, double za, double zb)
+{
+  Column col = { 0.0, 0.0, -1 };
+
+  profile_build_slice (m, w->segs, n_segs, x, za, zb, &w->inside, &w->cut);
+  profile_integrate (m, &w->cut, za, zb, &col);
+  return col;
+}
+
+/* [p, q] × [za, zb] by 3-point Gauss–Legendre in x over slices. */
+static __attribute__ ((noinline)) Column
+gauss_piece (const fr_raster_model *m, Work *w, size_t n_segs, double p, double q, double za,
+             double zb)
+{
+  const double mid = 0.5 * (p + q), half = 0.5 * (q - p);
+  Column c = { 0.0, 0.0, -1 };
+
+  for (int g = 0; g < 3; g++)
+    {
+      Column col = slice_column (m, w, n_segs, mid + half * gauss_x[g], za, zb);
+
+      add_column (&c, &col, gauss_w[g] * half);
+    }
+  return c;
+}
+
+/* whole, the Gauss sum over [p, q], again over its halves until they
+ * agree with it, or the depth or the budget of halvings runs out (only
+ * the halves around a kink go on: a few dozen a kink). */
+static Column
+bisect_piece (const fr_raster_model *m, Work *w, size_t n_segs, double p, double q, double za,
+              double zb, Column whole, int depth, int *budget)
+{
+  const double mid = 0.5 * (p + q);
+  Column left = gauss_piece (m, w, n_segs, p, mid, za, zb);
+  Column right = gauss_piece (m, w, n_segs, mid, q, za, zb);
+  Column sum = left;
+
+  add_column (&sum, &right, 1.0);
+  if (depth == 0 || --*budget <= 0 || !(mid > p && q > mid)
+      || (fabs (sum.slow - whole.slow) <= 1e-10 * sum.slow
+          && fabs (sum.blocked - whole.blocked) <= 1e-12 * (q - p) * (zb - za)))
+    return sum;
+  left = bisect_piece (m, w, n_segs, p, mid, za, zb, left, depth - 1, budget);
+  right = bisect_piece (m, w, n_segs, mid, q, za, zb, right, depth - 1, budget);
+  add_column (&left, &right, 1.0);
+  return left;
+}
+
+/* A piece's integral where a layer's gradient reaches the clamp in it.
+ * Inside a piece every boundary is straight and each layer's speed linear,
+ * so its least speed lies on the piece's sides: the lines at p and q tell
+ * whether it reaches the clamp.  Where it does, the curve v = vmin is a
+ * kink the piece's kinks do not know of (the Gauss points missed it, and
+ * a nearly impermeable sliver read as open, with no clamp reported;
+ * helper-63): the piece is bisected until its halves agree. */
+/* Kept out of fill_column's loops, which it would slow for every model. */
+static __attribute__ ((noinline, cold)) Column
+clamp_kinks (const fr_raster_model *m, Work *w, size_t n_segs, double p, double q, double za,
+             double zb, Column piece)
+{
+  Column at_p = slice_column (m, w, n_segs, p, za, zb);
+  Column at_q = slice_column (m, w, n_segs, q, za, zb);
+  long clamped = piece.clamped >= 0 ? piece.clamped
+                 : at_p.clamped >= 0 ? at_p.clamped : at_q.clamped;
+
+  if (clamped < 0)
+    return piece;
+  piece = bisect_piece (m, w, n_segs, p, q, za, zb, piece, 40, &(int) { 400 });
+  piece.clamped = clamped;
+  return piece;
+}
+
+/* Whether some layer's gradient can take its speed to the clamp inside
+ * the grid (a bound over the grid's box): where none can, clamp_kinks
+ * is skipped. */
+static int
+model_may_clamp (const fr_raster_model *m, const fr_grid *grid)
+{
+  const double x0 = grid->x0 - grid->dx, x1 = grid->x0 + (double) grid->nx * grid->dx;
+  const double z0 = grid->z0 - grid->dz, z1 = grid->z0 + (double) grid->nz * grid->dz;
+
+  for (size_t k = 0; k < m->n_layers; k++)
+    {
+      const fr_raster_layer *l = &m->layers[k];
+      double hmin = l->z[0], hmax = l->z[0], least, below;
+
+      if (l->dvdz == 0.0 && l->dvdx == 0.0)
+        continue;
+      for (size_t i = 1; i < l->n; i++)
+        {
+          hmin = fmin (hmin, l->z[i]);
+          hmax = fmax (hmax, l->z[i]);
+        }
+      /* v_top + dvdz·(z − h) + dvdx·x over the box, at its corners; a
+       * layer lies below its interface (z − h ≥ 0) but for the first one
+       * over no background, which also fills what lies above it. */
+      below = z0 - hmax;
+      if ((k > 0 || m->background_grid != NULL) && below < 0.0)
+        below = 0.0;
+      least = l->v_top + fmin (l->dvdz * below, l->dvdz * (z1 - hmin))
+              + fmin (l->dvdx * x0, l->dvdx * x1);
+      if (!(least > FR_RASTER_MIN_VELOCITY))
+        return 1;
+    }
+  return 0;
 }
 
 /* Fills grid column ix.  Along x each cell is cut at every kink (nodes,
@@ -1026,6 +1137,8 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
           {
             double p = w->fixed[i], q = w->fixed[i + 1], half = 0.5 * (q - p);
 
+            Column piece = { 0.0, 0.0, -1 };
+
             if (!(q > p))
               continue;
             for (int g = 0; g < 3; g++)
@@ -1033,8 +1146,11 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
                 Column col = { 0.0, 0.0, -1 };
 
                 profile_integrate (m, &w->profiles[3 * i + g], za, zb, &col);
-                add_column (&c, &col, gauss_w[g] * half);
+                add_column (&piece, &col, gauss_w[g] * half);
               }
+            if (w->may_clamp)
+              piece = clamp_kinks (m, w, n_segs, p, q, za, zb, piece);
+            add_column (&c, &piece, 1.0);
           }
       else
         {
@@ -1051,19 +1167,15 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
           sort_doubles (w->xs, n);
           for (size_t i = 0; i + 1 < n; i++)
             {
-              double p = w->xs[i], q = w->xs[i + 1], mid = 0.5 * (p + q), half = 0.5 * (q - p);
+              double p = w->xs[i], q = w->xs[i + 1];
+              Column piece;
 
               if (!(q > p))
                 continue;
-              for (int g = 0; g < 3; g++)
-                {
-                  Column col = { 0.0, 0.0, -1 };
-
-                  profile_build_slice (m, w->segs, n_segs, mid + half * gauss_x[g], za, zb,
-                                       &w->inside, &w->cut);
-                  profile_integrate (m, &w->cut, za, zb, &col);
-                  add_column (&c, &col, gauss_w[g] * half);
-                }
+              piece = gauss_piece (m, w, n_segs, p, q, za, zb);
+              if (w->may_clamp)
+                piece = clamp_kinks (m, w, n_segs, p, q, za, zb, piece);
+              add_column (&c, &piece, 1.0);
             }
         }
 
@@ -1089,7 +1201,7 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
 {
   ColumnClamps *clamps;
   size_t n_segs = 0, n_fixed = 2, row_faces = 0;
-  int failed = 0;
+  int failed = 0, may_clamp;
   fr_status st;
 
   if ((st = fr_raster_check (m, err)) != FR_OK)
@@ -1124,6 +1236,7 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
 
   if ((clamps = calloc (grid->nx, sizeof *clamps)) == NULL)
     return fr_error_set (err, FR_E_NOMEM, "rasterise: out of memory");
+  may_clamp = model_may_clamp (m, grid);
 
 #if FOLDRAY_HAVE_OPENMP
 #pragma omp parallel if (grid->nx * grid->nz > 4096)
@@ -1132,6 +1245,7 @@ fr_raster_fill_report (const fr_raster_model *m, const fr_grid *grid, float *out
     Work w;
     int ok = work_init (&w, m, n_segs, n_fixed, row_faces);
 
+    w.may_clamp = may_clamp;
 #if FOLDRAY_HAVE_OPENMP
 #pragma omp for schedule(dynamic, 8)
 #endif

@@ -17,7 +17,9 @@
  * into stairs.  Along z the slowness is integrated exactly; along x the
  * cell is cut at every kink (nodes, vertices, and where an edge enters or
  * leaves the cell) and each piece is integrated with 3-point
- * Gauss–Legendre, exact for straight interfaces and constant layers.  A
+ * Gauss–Legendre, exact for straight interfaces and constant layers; a
+ * piece where a gradient reaches the clamp (FR_RASTER_MIN_VELOCITY) is
+ * halved until its halves agree, as the clamp's edge is a kink too.  A
  * cell at least half covered by impermeable obstacles becomes 0; otherwise
  * the impermeable part is left out of the mean. */
 #pragma once

@@ -611,6 +611,32 @@ test_clamp_report (void)
   g_free (out);
 }
 
+/* A lateral gradient v = 0.45 + x reaches the clamp between the Gauss
+ * points of cell 0 ([−0.5, 0.5]): the cell is nearly impermeable (its
+ * harmonic mean, in closed form, 2.0e-5) and is reported as clamped.  It
+ * had read 0.17, unreported (helper-63). */
+static void
+test_clamp_between_gauss_points (void)
+{
+  const double x[2] = { -5.0, 5.0 }, z[2] = { -5.0, -5.0 };
+  const double vmin = FR_RASTER_MIN_VELOCITY, xc = vmin - 0.45;
+  fr_raster_layer l = { x, z, 2, 0.45, 0.0, 1.0 };
+  fr_raster_model m = { .layers = &l, .n_layers = 1, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (3, 1, 1.0, 1.0, 0.0, 0.0);
+  fr_raster_report r = { 99, 99, -1.0, -1.0 };
+  float out[3];
+  /* ∫ dx / max(0.45 + x, vmin) over each cell (dz = 1). */
+  const double s0 = (xc + 0.5) / vmin + log (0.95 / vmin);
+  const double s1 = log (1.95 / 0.95);
+
+  g_assert_cmpint (fr_raster_fill_report (&m, &g, out, &r, NULL), ==, FR_OK);
+  assert_rel (out[0], 1.0 / s0, 1e-4, 0, 0);
+  assert_rel (out[1], 1.0 / s1, 1e-4, 1, 0);   /* smooth: 3-point Gauss, 5e-5 */
+  g_assert_cmpuint (r.clamped_cells, ==, 1);
+  g_assert_cmpuint (r.layer, ==, 0);
+  g_assert_cmpfloat (r.x, ==, 0.0);
+}
+
 static void
 test_background (void)
 {
@@ -732,6 +758,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/comb-in-one-column", test_comb_in_one_column);
   g_test_add_func ("/raster/obstacles-over-background", test_obstacles_over_background);
   g_test_add_func ("/raster/clamp-report", test_clamp_report);
+  g_test_add_func ("/raster/clamp-between-gauss-points", test_clamp_between_gauss_points);
   g_test_add_func ("/raster/background", test_background);
   g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
   g_test_add_func ("/raster/fine-background-under-wide-cell", test_fine_background_under_wide_cell);
