@@ -10,6 +10,7 @@
 #include <gio/gio.h>
 
 #include "fr-csv.h"
+#include "fr-data-dir.h"
 #include "fr-fold-job.h"
 #include "fr-fold-state.h"
 #include "fr-garray.h"
@@ -713,28 +714,15 @@ load_horizon (FrFoldState  *self,
 }
 
 /* The path of a bundled horizon ("anticline-syncline", "faulted") in
- * data/fold/, or NULL.  $FOLDRAY_DATA_DIR wins, then the installed data,
- * then the source tree. */
+ * data/fold/, or NULL (fr-data-dir.h says where it is looked for). */
 static char *
 find_example (const char *name)
 {
-  const char *dirs[3] = { g_getenv ("FOLDRAY_DATA_DIR"), FOLDRAY_PKGDATADIR, FOLDRAY_SOURCE_DATADIR };
   g_autofree char *file = NULL;
 
   g_return_val_if_fail (name != NULL, NULL);
-
   file = g_strconcat (name, ".csv", NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      g_autofree char *path = NULL;
-
-      if (dirs[i] == NULL)
-        continue;
-      path = g_build_filename (dirs[i], "fold", file, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        return g_steal_pointer (&path);
-    }
-  return NULL;
+  return fr_data_find ("fold", file);
 }
 
 /* A snapshot for the solver thread, over the scene's grid. */

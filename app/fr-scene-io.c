@@ -9,37 +9,22 @@
 
 #include <glib/gi18n.h>
 
+#include "fr-data-dir.h"
 #include "fr-scene-file.h"
 #include "fr-scene-io.h"
 
 G_DEFINE_QUARK (fr-scene-io-error-quark, fr_scene_io_error)
 
-/* The path of a bundled example grid ("three-layer", "gradient"), or NULL.
- * $FOLDRAY_DATA_DIR wins, then the installed data, then the source tree. */
+/* The path of a bundled example grid ("three-layer", "gradient"), or NULL
+ * (fr-data-dir.h says where it is looked for). */
 char *
 fr_scene_io_find_example (const char *name)
 {
-  const char *dirs[3];
   g_autofree char *file = NULL;
 
   g_return_val_if_fail (name != NULL, NULL);
-
-  dirs[0] = g_getenv ("FOLDRAY_DATA_DIR");
-  dirs[1] = FOLDRAY_PKGDATADIR;
-  dirs[2] = FOLDRAY_SOURCE_DATADIR;
   file = g_strconcat (name, ".npy", NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      g_autofree char *path = NULL;
-
-      if (dirs[i] == NULL)
-        continue;
-      path = g_build_filename (dirs[i], "examples", file, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        return g_steal_pointer (&path);
-    }
-  return NULL;
+  return fr_data_find ("examples", file);
 }
 
 /* Built-in stand-ins, so the application opens on something even when the

@@ -10,6 +10,8 @@
 #include <gio/gio.h>
 #include <glib.h>
 
+#include "config.h"
+#include "fr-data-dir.h"
 #include "fr-scene.h"
 
 /* A scene of nx × nz nodes at spacing d from (x0, z0), with the sources
@@ -177,6 +179,33 @@ test_edge_accepted (void)
   g_assert_finalize_object (scene);
 }
 
+/* The bundled data comes from $FOLDRAY_DATA_DIR, else, for the app run
+ * from its build folder alone, the source tree, else the install: this test
+ * program is not that app, so without the variable the source tree is not
+ * its data (an installed app had read the build machine's checkout). */
+static void
+test_data_dir (void)
+{
+  g_autofree char *data = g_strdup (g_getenv ("FOLDRAY_DATA_DIR"));
+  g_autofree char *installed = g_build_filename (FOLDRAY_PKGDATADIR, "fold",
+                                                 "anticline-syncline.csv", NULL);
+  g_autofree char *found = NULL, *unset = NULL;
+
+  g_assert_nonnull (data);
+  found = fr_data_find ("fold", "anticline-syncline.csv");
+  g_assert_nonnull (found);
+  g_assert_true (g_str_has_prefix (found, data));
+  g_assert_null (fr_data_find ("fold", "no-such-horizon.csv"));
+
+  g_unsetenv ("FOLDRAY_DATA_DIR");
+  unset = fr_data_find ("fold", "anticline-syncline.csv");
+  g_setenv ("FOLDRAY_DATA_DIR", data, TRUE);
+  if (g_file_test (installed, G_FILE_TEST_IS_REGULAR))
+    g_assert_cmpstr (unset, ==, installed);   /* this machine has Foldray installed */
+  else
+    g_assert_null (unset);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -184,5 +213,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/scene-load/outside-refused", test_outside_refused);
   g_test_add_func ("/app/scene-load/edge-accepted", test_edge_accepted);
+  g_test_add_func ("/app/scene-load/data-dir", test_data_dir);
   return g_test_run ();
 }
