@@ -470,6 +470,22 @@ test_usage (void)
   r = run_cli ("transmogrify", NULL);
   assert_failure (&r, "foldray-cli", 2, "transmogrify");
   run_result_clear (&r);
+
+  /* Each tool names itself and its version, as help2man wants. */
+  r = run_cli ("--version", NULL);
+  assert_success (&r);
+  g_assert_true (g_str_has_prefix (r.out, "foldray-cli "));
+  run_result_clear (&r);
+  {
+    g_autofree char *pic = picture_path ();
+    const char *argv[] = { pic, "--version", NULL };
+
+    r = run_argv (argv);
+    assert_success (&r);
+    g_assert_true (g_str_has_prefix (r.out, "foldray-picture "));
+    g_assert_cmpstr (r.err, ==, "");
+    run_result_clear (&r);
+  }
 }
 
 /* ---- spr: results -------------------------------------------------------- */

@@ -7,6 +7,8 @@
  * smooth, and each contour is antialiased by its distance in pixels,
  * |T - level| / |∇T|.  Unreached nodes (T = +inf) and obstacles (v = 0)
  * are grey. */
+#include "foldray-config.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,7 @@ usage (void)
   puts ("Usage: foldray-picture --velocity V.npy --time T.npy [--spacing D[,DZ]]\n"
         "                       [--origin X0,Z0] [--rays RAYS.csv] [--isochron-interval S]\n"
         "                       [--scale N] --out PIC.png\n"
+        "       foldray-picture --version\n"
         "\n"
         "Draws the velocity in viridis, isochrons of T every S (default: about 12 over\n"
         "T's range) and the rays of RAYS.csv (as foldray-cli spr writes them; placing\n"
@@ -413,6 +416,13 @@ main (int argc, char **argv)
   cli_set_program ("foldray-picture");
   if (argc < 2)
     return cli_fail (CLI_EXIT_USAGE, "missing options (try --help)");
+  if (argc == 2 && strcmp (argv[1], "--version") == 0)
+    {
+      printf ("foldray-picture %s\n", FOLDRAY_VERSION);
+      if (fflush (stdout) != 0 || ferror (stdout))
+        return cli_fail (CLI_EXIT_FAILURE, "standard output: cannot write");
+      return CLI_EXIT_OK;
+    }
   status = cli_parse_options (argc, argv, 1, opts, O_COUNT, &help);
   if (status != CLI_EXIT_OK || help)
     {
