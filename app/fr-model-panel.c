@@ -776,10 +776,17 @@ fr_panel_parse_number (const char  *text,
   if (v < lower || v > upper)
     {
       double clamped = CLAMP (v, lower, upper);
+      char typed[64], low[64], high[64], set[64];
 
-      /* Translators: a number typed outside its allowed range. */
-      *why = g_strdup_printf (_("%g is outside the allowed range %g to %g; set to %g"),
-                              v, lower, upper, clamped);
+      /* As the fields show numbers: 1e-9, not %g's 1e-09. */
+      format_grid_value (v, typed, sizeof typed);
+      format_grid_value (lower, low, sizeof low);
+      format_grid_value (upper, high, sizeof high);
+      format_grid_value (clamped, set, sizeof set);
+      /* Translators: a number typed outside its allowed range; the four
+       * are numbers. */
+      *why = g_strdup_printf (_("%s is outside the allowed range %s to %s; set to %s"),
+                              typed, low, high, set);
       v = clamped;
     }
   *value = v;
