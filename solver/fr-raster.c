@@ -649,6 +649,9 @@ typedef struct
   size_t         row_faces;  /* background row faces inside one cell, at most */
   Profile        cut;       /* for a cell that a segment cuts */
   int            may_clamp; /* a layer's gradient may reach the clamp in the grid */
+  long          *side_layer[2];  /* clamp_kinks: each interval's layer on two lines */
+  double        *side_g[2];      /* and v − vmin at its top and bottom */
+  double        *roots;          /* where the clamp's edge meets a boundary */
 } Work;
 
 /* An obstacle's vertex (x, z) inside the column: a kink of the column's
@@ -681,6 +684,12 @@ work_clear (Work *w)
   free (w->breaks);
   free (w->fills);
   free (w->h);
+  for (int i = 0; i < 2; i++)
+    {
+      free (w->side_layer[i]);
+      free (w->side_g[i]);
+    }
+  free (w->roots);
   free (w->cut.breaks);
   free (w->cut.fills);
   free (w->cut.h);
@@ -710,8 +719,15 @@ work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed, siz
   w->cut.breaks = malloc ((b + 1) * sizeof (Break));
   w->cut.fills = malloc ((b + 1) * sizeof (Fill));
   w->cut.h = malloc ((m->n_layers + 1) * sizeof (double));
-  return w->segs && w->fixed && w->always && w->vx && w->vz && w->xs && w->level && w->inside.flag && w->inside.list
-         && w->cut.breaks && w->cut.fills && w->cut.h;
+  for (int i = 0; i < 2; i++)
+    {
+      w->side_layer[i] = malloc ((b + 1) * sizeof (long));
+      w->side_g[i] = malloc (2 * (b + 1) * sizeof (double));
+    }
+  w->roots = malloc (2 * (b + 1) * sizeof (double));
+  return w->segs && w->fixed && w->always && w->vx && w->vz && w->xs && w->level && w->inside.flag
+         && w->inside.list && w->cut.breaks && w->cut.fills && w->cut.h && w->side_layer[0]
+         && w->side_layer[1] && w->side_g[0] && w->side_g[1] && w->roots;
 }
 
 /* Room for n profiles and their interface depths; their breaks and fills
@@ -831,49 +847,185 @@ gauss_piece (const fr_raster_model *m, Work *w, size_t n_segs, double p, double 
   return c;
 }
 
-/* whole, the Gauss sum over [p, q], again over its halves until they
- * agree with it, or the depth or the budget of halvings runs out (only
- * the halves around a kink go on: a few dozen a kink). */
+/* [a, b] by Gauss pieces that shrink by quarters toward a (at_a) or b,
+ * steps times: beside the clamp's edge, on its open side, the slowness
+ * rises as the log of the distance from it, which one Gauss piece
+ * misreads. */
 static Column
-bisect_piece (const fr_raster_model *m, Work *w, size_t n_segs, double p, double q, double za,
-              double zb, Column whole, int depth, int *budget)
+graded_piece (const fr_raster_model *m, Work *w, size_t n_segs, double a, double b, int at_a,
+              int steps, double za, double zb)
 {
-  const double mid = 0.5 * (p + q);
-  Column left = gauss_piece (m, w, n_segs, p, mid, za, zb);
-  Column right = gauss_piece (m, w, n_segs, mid, q, za, zb);
-  Column sum = left;
+  Column c = { 0.0, 0.0, -1 };
+  double inner = at_a ? a : b;
 
-  add_column (&sum, &right, 1.0);
-  if (depth == 0 || --*budget <= 0 || !(mid > p && q > mid)
-      || (fabs (sum.slow - whole.slow) <= 1e-10 * sum.slow
-          && fabs (sum.blocked - whole.blocked) <= 1e-12 * (q - p) * (zb - za)))
-    return sum;
-  left = bisect_piece (m, w, n_segs, p, mid, za, zb, left, depth - 1, budget);
-  right = bisect_piece (m, w, n_segs, mid, q, za, zb, right, depth - 1, budget);
-  add_column (&left, &right, 1.0);
-  return left;
+  for (int k = 0; k <= steps; k++)
+    {
+      /* From the far end in: [far, far + (b − a)·3/4], then quarters of
+       * what is left, the last piece reaching the edge itself. */
+      double len = (b - a) * ldexp (1.0, -2 * k), next = k == steps ? 0.0 : 0.25 * len;
+      double lo = at_a ? inner + next : inner - len, hi = at_a ? inner + len : inner - next;
+      Column part;
+
+      if (!(hi > lo))
+        continue;
+      part = gauss_piece (m, w, n_segs, lo, hi, za, zb);
+      add_column (&c, &part, 1.0);
+    }
+  return c;
+}
+
+/* The layer (or -1) that fills interval i of the slice profile p (as
+ * integrate_fill reads it). */
+static long
+fill_layer (const fr_raster_model *m, Fill f)
+{
+  if (f.obstacle >= 0)
+    return -1;
+  if (f.layer >= 0)
+    return f.layer;
+  return m->background_grid == NULL && m->n_layers > 0 ? 0 : -1;
+}
+
+/* At the line x through [za, zb]: for each interval of the slice, its
+ * layer (or -1) in lay[i], and v − vmin at its top and bottom in g[2i],
+ * g[2i + 1].  Returns how many intervals. */
+static size_t
+side_values (const fr_raster_model *m, Work *w, size_t n_segs, double x, double za, double zb,
+             long *lay, double *g)
+{
+  Profile *pr = &w->cut;
+
+  profile_build_slice (m, w->segs, n_segs, x, za, zb, &w->inside, pr);
+  for (size_t i = 0; i <= pr->n; i++)
+    {
+      const double z1 = i == 0 ? za : pr->breaks[i - 1].z, z2 = i == pr->n ? zb : pr->breaks[i].z;
+      long k = fill_layer (m, pr->fills[i]);
+
+      lay[i] = k;
+      if (k < 0)
+        continue;
+      {
+        const fr_raster_layer *l = &m->layers[k];
+        const double a = l->v_top + l->dvdx * x - l->dvdz * pr->h[k] - FR_RASTER_MIN_VELOCITY;
+
+        g[2 * i] = a + l->dvdz * z1;
+        g[2 * i + 1] = a + l->dvdz * z2;
+      }
+    }
+  return pr->n + 1;
 }
 
 /* A piece's integral where a layer's gradient reaches the clamp in it.
- * Inside a piece every boundary is straight and each layer's speed linear,
- * so its least speed lies on the piece's sides: the lines at p and q tell
- * whether it reaches the clamp.  Where it does, the curve v = vmin is a
- * kink the piece's kinks do not know of (the Gauss points missed it, and
- * a nearly impermeable sliver read as open, with no clamp reported;
- * helper-63): the piece is bisected until its halves agree. */
-/* Kept out of fill_column's loops, which it would slow for every model. */
+ * Inside a piece every boundary is straight and the breaks keep their
+ * order, and each layer's v is linear along each boundary: so v − vmin
+ * at each interval's top and bottom, taken on two lines inside the piece,
+ * gives it on the whole piece, where it reaches the clamp, and where the
+ * clamp's edge meets a boundary, which is a kink of the integral in x that
+ * the piece's kinks do not know of.  The piece is cut there (the Gauss
+ * points had missed a nearly impermeable sliver: a cell read open, with
+ * no clamp reported; helper-63, and helper-66 for a layer narrowing to a
+ * point on the piece's side).  depth: halvings left should the two lines
+ * disagree in their breaks. */
 static __attribute__ ((noinline, cold)) Column
 clamp_kinks (const fr_raster_model *m, Work *w, size_t n_segs, double p, double q, double za,
-             double zb, Column piece)
+             double zb, Column piece, int depth)
 {
-  Column at_p = slice_column (m, w, n_segs, p, za, zb);
-  Column at_q = slice_column (m, w, n_segs, q, za, zb);
-  long clamped = piece.clamped >= 0 ? piece.clamped
-                 : at_p.clamped >= 0 ? at_p.clamped : at_q.clamped;
+  const double xa = p + 0.25 * (q - p), xb = q - 0.25 * (q - p);
+  size_t na, nb, n_roots = 0;
+  long clamped = piece.clamped;
+  int grade_p = 0, grade_q = 0;
+  /* How far the log's steep part reaches, at the least: v/|dv/dx| at the
+   * edge graded toward, as a fraction of the piece. */
+  double reach = 1.0;
 
-  if (clamped < 0)
+  if (!(xb > xa))
     return piece;
-  piece = bisect_piece (m, w, n_segs, p, q, za, zb, piece, 40, &(int) { 400 });
+  na = side_values (m, w, n_segs, xa, za, zb, w->side_layer[0], w->side_g[0]);
+  nb = side_values (m, w, n_segs, xb, za, zb, w->side_layer[1], w->side_g[1]);
+  if (na != nb || memcmp (w->side_layer[0], w->side_layer[1], na * sizeof (long)) != 0)
+    {
+      /* Should not happen inside a piece: halve and look again. */
+      const double mid = 0.5 * (p + q);
+      Column left, right;
+
+      if (depth == 0 || !(mid > p && q > mid))
+        return piece;
+      left = clamp_kinks (m, w, n_segs, p, mid, za, zb, gauss_piece (m, w, n_segs, p, mid, za, zb),
+                          depth - 1);
+      right = clamp_kinks (m, w, n_segs, mid, q, za, zb, gauss_piece (m, w, n_segs, mid, q, za, zb),
+                           depth - 1);
+      add_column (&left, &right, 1.0);
+      return left;
+    }
+  for (size_t i = 0; i < 2 * na; i++)
+    {
+      double ga, gb, slope, gp, gq;
+
+      if (w->side_layer[0][i / 2] < 0)
+        continue;
+      ga = w->side_g[0][i];
+      gb = w->side_g[1][i];
+      slope = (gb - ga) / (xb - xa);
+      gp = ga + slope * (p - xa);
+      gq = ga + slope * (q - xa);
+      if (gp <= 0.0 || gq <= 0.0)
+        clamped = w->side_layer[0][i / 2];
+      if ((gp > 0.0) != (gq > 0.0) && slope != 0.0)
+        {
+          double root = xa - ga / slope;
+
+          if (root > p && root < q)
+            w->roots[n_roots++] = root;
+          else if (root <= p)
+            grade_p = 1;
+          else
+            grade_q = 1;
+          reach = fmin (reach, FR_RASTER_MIN_VELOCITY / (fabs (slope) * (q - p)));
+        }
+      /* Open at both sides but near the clamp at one: the slowness rises
+       * as the log of v − vmin toward it. */
+      else if (gp > 0.0 && gq > 0.0 && fmax (gp, gq) > 16.0 * fmin (gp, gq))
+        {
+          if (gp < gq)
+            grade_p = 1;
+          else
+            grade_q = 1;
+          reach = fmin (reach, (fmin (gp, gq) + FR_RASTER_MIN_VELOCITY) / (fabs (slope) * (q - p)));
+        }
+    }
+  if (clamped < 0 && !grade_p && !grade_q)
+    return piece;
+  if (n_roots > 0 || grade_p || grade_q)
+    {
+      /* Quarters down to a tenth of the reach: 2 to 16 of them. */
+      const int steps = (int) fmin (fmax (ceil (log (10.0 / fmax (reach, 1e-300)) / log (4.0)), 2.0),
+                                    16.0);
+
+      sort_doubles (w->roots, n_roots);
+      piece = (Column) { 0.0, 0.0, -1 };
+      for (size_t i = 0; i <= n_roots; i++)
+        {
+          const double a = i == 0 ? p : w->roots[i - 1], b = i == n_roots ? q : w->roots[i];
+          const int at_a = i > 0 || grade_p, at_b = i < n_roots || grade_q;
+          const double mid = 0.5 * (a + b);
+          Column part;
+
+          if (!(b > a))
+            continue;
+          /* Graded toward each clamp edge the part has, from its middle. */
+          if (at_a && at_b)
+            {
+              part = graded_piece (m, w, n_segs, a, mid, 1, steps, za, zb);
+              add_column (&piece, &part, 1.0);
+              part = graded_piece (m, w, n_segs, mid, b, 0, steps, za, zb);
+            }
+          else if (at_a || at_b)
+            part = graded_piece (m, w, n_segs, a, b, at_a, steps, za, zb);
+          else
+            part = gauss_piece (m, w, n_segs, a, b, za, zb);
+          add_column (&piece, &part, 1.0);
+        }
+    }
   piece.clamped = clamped;
   return piece;
 }
@@ -1149,7 +1301,7 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
                 add_column (&piece, &col, gauss_w[g] * half);
               }
             if (w->may_clamp)
-              piece = clamp_kinks (m, w, n_segs, p, q, za, zb, piece);
+              piece = clamp_kinks (m, w, n_segs, p, q, za, zb, piece, 8);
             add_column (&c, &piece, 1.0);
           }
       else
@@ -1174,7 +1326,7 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
                 continue;
               piece = gauss_piece (m, w, n_segs, p, q, za, zb);
               if (w->may_clamp)
-                piece = clamp_kinks (m, w, n_segs, p, q, za, zb, piece);
+                piece = clamp_kinks (m, w, n_segs, p, q, za, zb, piece, 8);
               add_column (&c, &piece, 1.0);
             }
         }

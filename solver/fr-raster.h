@@ -17,9 +17,10 @@
  * into stairs.  Along z the slowness is integrated exactly; along x the
  * cell is cut at every kink (nodes, vertices, and where an edge enters or
  * leaves the cell) and each piece is integrated with 3-point
- * Gauss–Legendre, exact for straight interfaces and constant layers; a
- * piece where a gradient reaches the clamp (FR_RASTER_MIN_VELOCITY) is
- * halved until its halves agree, as the clamp's edge is a kink too.  A
+ * Gauss–Legendre, exact for straight interfaces and constant layers; in a
+ * piece where a gradient reaches the clamp (FR_RASTER_MIN_VELOCITY), the
+ * clamp's edge is a kink too, found where it meets the piece's boundaries,
+ * and the open side is integrated in pieces that shrink toward it.  A
  * cell at least half covered by impermeable obstacles becomes 0; otherwise
  * the impermeable part is left out of the mean. */
 #pragma once

@@ -637,6 +637,51 @@ test_clamp_between_gauss_points (void)
   g_assert_cmpfloat (r.x, ==, 0.0);
 }
 
+/* A wedge of a lateral gradient, v = C − 0.05 − x, between two interfaces
+ * that cross at (C, 1) inside cell (1, 1): its tip, x from C − 0.05 to C,
+ * is clamped, and narrows to a point on the side of a piece (the crossing),
+ * which the Gauss points and that side's line both missed for most C
+ * (helper-66).  The cell's mean against the closed form: every column's
+ * slowness is linear in x but for the wedge, whose open part integrates
+ * to a log. */
+static void
+check_clamped_wedge (double C)
+{
+  const double vmin = FR_RASTER_MIN_VELOCITY, xc = C - 0.05 - vmin;
+  const double x0[2] = { -1.0, 3.0 }, z0[2] = { -10.0, -10.0 };
+  const double z1[2] = { 1.0 + 0.5 * (-1.0 - C), 1.0 + 0.5 * (3.0 - C) };
+  const double z2[2] = { 1.0 - 0.5 * (-1.0 - C), 1.0 - 0.5 * (3.0 - C) };
+  fr_raster_layer l[3] = {
+    { x0, z0, 2, 2.0, 0.0, 0.0 }, { x0, z1, 2, C - 0.05, 0.0, -1.0 }, { x0, z2, 2, 3.0, 0.0, 0.0 },
+  };
+  fr_raster_model m = { .layers = l, .n_layers = 3, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (3, 3, 1.0, 1.0, 0.0, 0.0);
+  fr_raster_report r = { 99, 99, -1.0, -1.0 };
+  float out[9];
+  /* Over x from 0.5 to 1.5, z from 0.5 to 1.5: layer 0 down to z1 (x < C)
+   * or z2 (x > C), layer 2 from z2 down, the wedge between for x < C. */
+  const double top = 0.5 * ((0.5 + 0.5 * (0.5 - C)) + 0.5) * (C - 0.5) / 2.0
+                     + 0.5 * (0.5 + (0.5 - 0.5 * (1.5 - C))) * (1.5 - C) / 2.0;
+  const double bottom = 0.5 * ((0.5 + 0.5 * (0.5 - C)) + (0.5 + 0.5 * (1.5 - C))) / 3.0;
+  const double open = (xc - 0.5) - 0.05 * (log (vmin) - log (C - 0.05 - 0.5));
+  const double shut = (C - xc) * (C - xc) / (2.0 * vmin);
+
+  g_assert_cmpint (fr_raster_fill_report (&m, &g, out, &r, NULL), ==, FR_OK);
+  assert_rel (out[fr_grid_index (&g, 1, 0, 1)], 1.0 / (top + bottom + open + shut), 1e-5, 1, 1);
+  g_assert_cmpuint (r.clamped_cells, ==, 1);
+  g_assert_cmpuint (r.layer, ==, 1);
+  g_assert_cmpfloat (r.x, ==, 1.0);
+  g_assert_cmpfloat (r.z, ==, 1.0);
+}
+
+static void
+test_clamped_wedge (void)
+{
+  check_clamped_wedge (1.21);
+  check_clamped_wedge (1.3);
+  check_clamped_wedge (1.37);
+}
+
 static void
 test_background (void)
 {
@@ -759,6 +804,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/obstacles-over-background", test_obstacles_over_background);
   g_test_add_func ("/raster/clamp-report", test_clamp_report);
   g_test_add_func ("/raster/clamp-between-gauss-points", test_clamp_between_gauss_points);
+  g_test_add_func ("/raster/clamped-wedge", test_clamped_wedge);
   g_test_add_func ("/raster/background", test_background);
   g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
   g_test_add_func ("/raster/fine-background-under-wide-cell", test_fine_background_under_wide_cell);
