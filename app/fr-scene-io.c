@@ -69,7 +69,10 @@ fr_scene_io_load_example (const char  *name,
   path = fr_scene_io_find_example (name);
   if (path == NULL)
     {
-      g_debug ("example %s not found, using the built-in one", name);
+      /* An install without its data (helper-67): said, not hidden in a
+       * debug message, as the stand-in is not the model the docs show. */
+      g_printerr (_("foldray: the example “%s” is not installed (%s); showing a built-in stand-in\n"),
+                  name, FOLDRAY_PKGDATADIR);
       *velocity = builtin_example (name, grid);
       *title = g_strdup (name);
       return TRUE;

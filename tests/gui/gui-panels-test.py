@@ -448,6 +448,35 @@ def t_unknown_example():
     return ok, "exit %d; stderr: %s" % (rc, err)
 
 
+def t_installed_data():
+    """An app outside its build folder (as installed) reads its examples
+    from $FOLDRAY_DATA_DIR or the install only: with neither holding them
+    it says so on stderr and opens the built-in stand-in (301 x 201 nodes).
+    The build's own app, with no FOLDRAY_DATA_DIR, reads the source tree's
+    three-layer grid (301 x 151).  The installed app had read the build
+    machine's checkout, which hid that the install lacked its data."""
+    tmp = tempfile.mkdtemp(prefix="foldray-installed-", dir=OUT)
+    exe = os.path.join(tmp, "foldray")
+    empty = os.path.join(tmp, "data")
+    os.makedirs(empty)
+    shutil.copy2(EXE, exe)
+    shapes, said = [], []
+    for name, app_exe, data in (("installed", exe, empty), ("uninstalled", None, "")):
+        out = os.path.join(tmp, name)
+        a = App("--export-on-idle", out, name="data-" + name, exe=app_exe,
+                env={"FOLDRAY_DATA_DIR": data})
+        rc = a.wait_exit()
+        with open(a.stderr_path) as f:
+            said.append([l for l in f.read().splitlines() if "not installed" in l])
+        try:
+            shapes.append(np.load(os.path.join(out, "velocity.npy")).shape if rc == 0 else rc)
+        except OSError as e:
+            shapes.append(str(e))
+    ok = (shapes == [(201, 301), (151, 301)] and len(said[0]) == 1 and "three-layer" in said[0][0]
+          and not said[1])
+    return ok, "velocity shapes %s; stderr %s" % (shapes, said)
+
+
 def t_numbers_out_of_range():
     """Each numeric option out of range (or not a number) is refused, and
     the line names the option and its range."""
@@ -526,6 +555,8 @@ def bad_file_dialog(name, content, shot):
 
 
 check("--example=nope is refused with the known examples on stderr, exit 2", t_unknown_example)
+check("an app outside its build folder says its examples are not installed; the build's reads the source tree",
+      t_installed_data)
 check("numeric options out of range are refused naming the option and its range, exit 2",
       t_numbers_out_of_range)
 check("--geometry 10x10 says which sizes are allowed, exit 2", t_geometry_too_small)

@@ -68,7 +68,7 @@ def read_png(path):
 class App:
     """One foldray process with its frame log and its stderr."""
 
-    def __init__(self, *args, name="app", env=None):
+    def __init__(self, *args, name="app", env=None, exe=None):
         self.log = os.path.join(OUT, name + "-frames.log")
         if os.path.exists(self.log):
             os.remove(self.log)
@@ -76,7 +76,7 @@ class App:
         env.setdefault("GSK_RENDERER", "gl")
         self.stderr_path = os.path.join(OUT, name + "-stderr.txt")
         self.stderr = open(self.stderr_path, "w")
-        self.proc = subprocess.Popen([EXE, "--geometry", GEOMETRY] + list(args),
+        self.proc = subprocess.Popen([exe or EXE, "--geometry", GEOMETRY] + list(args),
                                      env=env, stdout=self.stderr, stderr=self.stderr)
         self.win = None
 
