@@ -20,7 +20,8 @@
  * Gauss–Legendre, exact for straight interfaces and constant layers; in a
  * piece where a gradient reaches the clamp (FR_RASTER_MIN_VELOCITY), the
  * clamp's edge is a kink too, found where it meets the piece's boundaries,
- * and the open side is integrated in pieces that shrink toward it.  A
+ * and the open side is integrated in pieces that halve toward it (as is a
+ * piece over which v more than doubles, in a model that may clamp).  A
  * cell at least half covered by impermeable obstacles becomes 0; otherwise
  * the impermeable part is left out of the mean. */
 #pragma once

@@ -682,6 +682,53 @@ test_clamped_wedge (void)
   check_clamped_wedge (1.37);
 }
 
+/* A layer pinched out onto the next interface (from x = 2 on they
+ * coincide) has no extent there, however low its gradient takes v: no
+ * cell holds it clamped (helper-68: 3 of 24 were reported). */
+static void
+test_pinched_layer_not_clamped (void)
+{
+  const double x0[2] = { -1.0, 10.0 }, z0[2] = { -10.0, -10.0 };
+  const double x1[3] = { -1.0, 2.0, 10.0 }, z1[3] = { 1.0, 2.0, 2.0 }, z2[3] = { 3.0, 2.0, 2.0 };
+  fr_raster_layer l[3] = {
+    { x0, z0, 2, 2.0, 0.0, 0.0 }, { x1, z1, 3, 3.0, 0.0, -1.0 }, { x1, z2, 3, 4.0, 0.0, 0.0 },
+  };
+  fr_raster_model m = { .layers = l, .n_layers = 3, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (6, 4, 1.0, 1.0, 0.0, 0.0);
+  fr_raster_report r = { 99, 99, -1.0, -1.0 };
+  float out[24];
+
+  g_assert_cmpint (fr_raster_fill_report (&m, &g, out, &r, NULL), ==, FR_OK);
+  g_assert_cmpuint (r.clamped_cells, ==, 0);
+}
+
+/* v = c − x falling r-fold across cell 0 and reaching the clamp inside
+ * cell 1: cell 0 holds 1 / ln r, and cell 1 the clamped part with the log
+ * before it.  One Gauss piece per cell had been 5.6 % off at r = 15.9
+ * (helper-68). */
+static void
+check_lateral_ratio (double ratio)
+{
+  const double vmin = FR_RASTER_MIN_VELOCITY, c = 0.5 * (ratio + 1.0) / (ratio - 1.0);
+  const double xc = c - vmin, x[2] = { -5.0, 5.0 }, z[2] = { -5.0, -5.0 };
+  fr_raster_layer l = { x, z, 2, c, 0.0, -1.0 };
+  fr_raster_model m = { .layers = &l, .n_layers = 1, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (3, 1, 1.0, 1.0, 0.0, 0.0);
+  float out[3];
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  assert_rel (out[0], 1.0 / log (ratio), 1e-4, 0, 0);
+  assert_rel (out[1], 1.0 / (log ((c - 0.5) / vmin) + (1.5 - xc) / vmin), 1e-4, 1, 0);
+}
+
+static void
+test_lateral_gradient_beside_clamp (void)
+{
+  check_lateral_ratio (4.0);
+  check_lateral_ratio (8.0);
+  check_lateral_ratio (15.9);
+}
+
 static void
 test_background (void)
 {
@@ -805,6 +852,8 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/clamp-report", test_clamp_report);
   g_test_add_func ("/raster/clamp-between-gauss-points", test_clamp_between_gauss_points);
   g_test_add_func ("/raster/clamped-wedge", test_clamped_wedge);
+  g_test_add_func ("/raster/pinched-layer-not-clamped", test_pinched_layer_not_clamped);
+  g_test_add_func ("/raster/lateral-gradient-beside-clamp", test_lateral_gradient_beside_clamp);
   g_test_add_func ("/raster/background", test_background);
   g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
   g_test_add_func ("/raster/fine-background-under-wide-cell", test_fine_background_under_wide_cell);
