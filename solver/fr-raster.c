@@ -981,9 +981,12 @@ clamp_kinks (const fr_raster_model *m, Work *w, size_t n_segs, double p, double 
         {
           double root = xa - ga / slope;
 
-          if (root > p && root < q)
+          /* An edge on a side up to rounding is graded toward, not cut at
+           * (a cut there left the piece ungraded and 3 times off;
+           * helper-69). */
+          if (root > p + 1e-9 * (q - p) && root < q - 1e-9 * (q - p))
             w->roots[n_roots++] = root;
-          else if (root <= p)
+          else if (root < 0.5 * (p + q))
             grade_p = 1;
           else
             grade_q = 1;
@@ -1003,7 +1006,7 @@ clamp_kinks (const fr_raster_model *m, Work *w, size_t n_segs, double p, double 
           reach = fmin (reach, (fmin (gp, gq) + FR_RASTER_MIN_VELOCITY) / (fabs (slope) * (q - p)));
         }
     }
-  if (clamped < 0 && !grade_p && !grade_q)
+  if (clamped < 0 && n_roots == 0 && !grade_p && !grade_q)
     return piece;
   if (n_roots > 0 || grade_p || grade_q)
     {

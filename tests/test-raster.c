@@ -729,6 +729,23 @@ test_lateral_gradient_beside_clamp (void)
   check_lateral_ratio (15.9);
 }
 
+/* v = 0.250001 + x reaches the clamp on cell 0's left face, up to
+ * rounding: the cell holds 1 / ln (1.000001 / 1e-6), graded toward that
+ * face (it had been 3 times too fast; helper-69). */
+static void
+test_clamp_edge_on_face (void)
+{
+  const double x[1] = { 0.25 }, z[1] = { -5.0 };
+  fr_raster_layer l = { x, z, 1, 0.25000099999999997, 0.0, 1.0 };
+  fr_raster_model m = { .layers = &l, .n_layers = 1, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (4, 2, 1.0, 1.0, 0.25, 0.0);
+  float out[8];
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  assert_rel (out[fr_grid_index (&g, 0, 0, 0)], 1.0 / log (1.000001 / FR_RASTER_MIN_VELOCITY), 1e-4, 0, 0);
+  assert_rel (out[fr_grid_index (&g, 0, 0, 1)], 1.0 / log (1.000001 / FR_RASTER_MIN_VELOCITY), 1e-4, 0, 1);
+}
+
 static void
 test_background (void)
 {
@@ -853,6 +870,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/clamp-between-gauss-points", test_clamp_between_gauss_points);
   g_test_add_func ("/raster/clamped-wedge", test_clamped_wedge);
   g_test_add_func ("/raster/pinched-layer-not-clamped", test_pinched_layer_not_clamped);
+  g_test_add_func ("/raster/clamp-edge-on-face", test_clamp_edge_on_face);
   g_test_add_func ("/raster/lateral-gradient-beside-clamp", test_lateral_gradient_beside_clamp);
   g_test_add_func ("/raster/background", test_background);
   g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
