@@ -543,19 +543,32 @@ profile_build_slice (const fr_raster_model *m, const Segment *segs, size_t n_seg
   walk_breaks (p, inside, layer);
 }
 
+/* The layer that fills f, or -1 (an obstacle, the background, or the
+ * default velocity): above every interface the first layer goes on
+ * upward unless a background grid lies there. */
+static long
+fill_layer (const fr_raster_model *m, Fill f)
+{
+  if (f.obstacle >= 0)
+    return -1;
+  if (f.layer >= 0)
+    return f.layer;
+  return m->background_grid == NULL && m->n_layers > 0 ? 0 : -1;
+}
+
 /* Adds [z1, z2] of the line at p->x, filled with f. */
 static void
 integrate_fill (const fr_raster_model *m, const Profile *p, Fill f, double z1, double z2,
                 Column *c)
 {
+  const long k = fill_layer (m, f);
+
   if (f.obstacle >= 0)
     add_velocity (c, m->obstacles[f.obstacle].velocity, z2 - z1);
-  else if (f.layer >= 0)
-    integrate_layer (m, f.layer, p->h[f.layer], p->x, z1, z2, c);
+  else if (k >= 0)
+    integrate_layer (m, k, p->h[k], p->x, z1, z2, c);
   else if (m->background_grid != NULL)
     integrate_background (m, p->x, z1, z2, c);
-  else if (m->n_layers > 0)
-    integrate_layer (m, 0, p->h[0], p->x, z1, z2, c);
   else
     add_velocity (c, m->default_velocity, z2 - z1);
 }
@@ -873,18 +886,6 @@ graded_piece (const fr_raster_model *m, Work *w, size_t n_segs, double a, double
       add_column (&c, &part, 1.0);
     }
   return c;
-}
-
-/* The layer (or -1) that fills interval i of the slice profile p (as
- * integrate_fill reads it). */
-static long
-fill_layer (const fr_raster_model *m, Fill f)
-{
-  if (f.obstacle >= 0)
-    return -1;
-  if (f.layer >= 0)
-    return f.layer;
-  return m->background_grid == NULL && m->n_layers > 0 ? 0 : -1;
 }
 
 /* At the line x through [za, zb]: for each interval of the slice, its
