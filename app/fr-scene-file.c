@@ -12,6 +12,7 @@
 #include "fr-array.h"
 #include "fr-atomic-file.h"
 #include "fr-npy.h"
+#include "fr-spr.h"
 #include "fr-scene-file.h"
 #include "fr-segy.h"
 
@@ -873,9 +874,13 @@ read_settings (Reader     *r,
       if (!get_number (r, solver, "solver", "radius", FALSE, &radius) ||
           !get_string (r, solver, "solver", "backend", &backend))
         return FALSE;
+      /* Up to 1000 as earlier versions saved; above FR_SPR_RADIUS_MAX it
+       * is cut to that, which on a grid of up to 101 nodes a side is the
+       * same graph and on a larger one is what the solver can take (it
+       * refused the larger radius). */
       if (radius != floor (radius) || radius < 1 || radius > 1000)
         return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the solver radius must be a whole number from 1 to 1000"));
-      doc->radius = (int) radius;
+      doc->radius = (int) MIN (radius, FR_SPR_RADIUS_MAX);
       if (backend != NULL)
         {
           for (guint i = 0; i < G_N_ELEMENTS (backends); i++)

@@ -18,12 +18,12 @@ G_BEGIN_DECLS
 
 #define FR_TYPE_SIDE_PANEL (fr_side_panel_get_type ())
 
-/* The radius spin button's range: the scene file's, so that a scene opens
- * and saves with the radius foldray-cli solves it with.  The loader
- * (fr-scene-file.c, the "solver" check) spells the 1000 out; keep them
- * alike. */
+/* The radius spin button's range: what the solver takes on any grid.  A
+ * larger radius is either the same graph (the solver cuts it to the grid's
+ * extent) or refused, so the field offers none; the scene loader cuts an
+ * older file's larger radius to this (fr-scene-file.c). */
 #define FR_SIDE_PANEL_RADIUS_MIN 1
-#define FR_SIDE_PANEL_RADIUS_MAX 1000
+#define FR_SIDE_PANEL_RADIUS_MAX FR_SPR_RADIUS_MAX
 
 G_DECLARE_FINAL_TYPE (FrSidePanel, fr_side_panel, FR, SIDE_PANEL, GtkWidget)
 

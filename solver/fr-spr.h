@@ -47,6 +47,10 @@ typedef struct fr_spr_params {
   bool keep_device_time;      /* cuda: also keep T on the device (fr_spr_result.device_time) */
 } fr_spr_params;
 
+/* The largest radius the solver takes after the clamp above: R = 100
+ * already gives 40 000 offsets per node. */
+#define FR_SPR_RADIUS_MAX 100
+
 /* Defaults: radius 4, edge reduction, automatic weights and back end. */
 void fr_spr_params_init (fr_spr_params *p);
 

@@ -21,8 +21,6 @@
 extern "C" {
 #endif
 
-/* Largest radius the stencils accept: R = 100 already gives 40 000 offsets. */
-#define SPR_RADIUS_MAX 100
 
 typedef struct spr_cell {
   int di, dj;        /* cell offset from the start node, in x and z */

@@ -88,9 +88,9 @@ spr_stencils_build (spr_stencils *s, int rx, int rz, double dx, double dz,
   size_t max_off, max_cells;
 
   memset (s, 0, sizeof *s);
-  if (rx < 1 || rz < 1 || rx > SPR_RADIUS_MAX || rz > SPR_RADIUS_MAX)
+  if (rx < 1 || rz < 1 || rx > FR_SPR_RADIUS_MAX || rz > FR_SPR_RADIUS_MAX)
     return fr_error_set (err, FR_E_INPUT, "radius %d,%d is out of range (1 to %d)",
-                         rx, rz, SPR_RADIUS_MAX);
+                         rx, rz, FR_SPR_RADIUS_MAX);
   if (!(isfinite (dx) && dx > 0.0 && isfinite (dz) && dz > 0.0))
     return fr_error_set (err, FR_E_INPUT, "grid spacing must be finite and positive");
 

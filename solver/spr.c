@@ -99,9 +99,9 @@ check_params (const fr_grid *g, const fr_spr_params *p, int *rx, int *rz, fr_err
     return fr_error_set (err, FR_E_INPUT, "radius must be at least 1 (got %d,%d)", p->rx, p->rz);
   *rx = clamp_radius (p->rx, g->nx);
   *rz = clamp_radius (p->rz, g->nz);
-  if (*rx > SPR_RADIUS_MAX || *rz > SPR_RADIUS_MAX)
+  if (*rx > FR_SPR_RADIUS_MAX || *rz > FR_SPR_RADIUS_MAX)
     return fr_error_set (err, FR_E_INPUT, "radius %d,%d is too large (at most %d)",
-                         p->rx, p->rz, SPR_RADIUS_MAX);
+                         p->rx, p->rz, FR_SPR_RADIUS_MAX);
   if ((unsigned) p->backend > FR_SPR_CUDA)
     return fr_error_set (err, FR_E_INPUT, "unknown SPR back end %d", (int) p->backend);
   if ((unsigned) p->weights > FR_WEIGHTS_TABLE)

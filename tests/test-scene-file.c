@@ -29,6 +29,7 @@
 #include "fr-npy.h"
 #include "fr-scene-file.h"
 #include "fr-segy.h"
+#include "fr-spr.h"
 #include "test-tmpdir.h"
 
 #ifdef FOLDRAY_HAVE_SEGYIO
@@ -471,6 +472,48 @@ test_display_defaults (void)
     g_assert_cmpstr (doc->display_colormap, ==, FR_SCENE_DISPLAY_COLORMAP);
     g_assert_false (doc->display_wavefront);
     g_assert_cmpfloat (doc->display_wavefront_time, ==, FR_SCENE_DISPLAY_WAVEFRONT_TIME);
+  }
+}
+
+/* Earlier versions saved radii up to 1000.  Such a file still opens, with
+ * the radius cut to what the solver takes on any grid; on a grid wider than
+ * 101 nodes the solver refused the larger radius and takes the cut one. */
+static void
+test_radius_cut (void)
+{
+  static const struct { const char *radius; int expect; } cases[] = {
+    { "1", 1 }, { "57", 57 }, { "100", 100 }, { "101", 100 }, { "1000", 100 },
+  };
+  float v[150 * 3];
+  fr_grid g = fr_grid_2d (150, 3, 1.0, 1.0, 0.0, 0.0);
+  double src[2] = { 0.0, 0.0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    v[i] = 1.0f;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (HEAD GRID ", \"solver\": {\"radius\": %s}}", cases[i].radius);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (text, -1, "old.json", NULL, &error);
+      fr_spr_params p;
+      fr_spr_result res;
+      fr_error err = { 0 };
+
+      g_assert_no_error (error);
+      g_assert_cmpint (doc->radius, ==, cases[i].expect);
+      fr_spr_params_init (&p);
+      p.rx = p.rz = doc->radius;
+      p.backend = FR_SPR_DIJKSTRA;
+      g_assert_cmpint (fr_spr_solve (&g, v, src, 1, &p, &res, &err), ==, FR_OK);
+      fr_spr_result_clear (&res);
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (HEAD GRID ", \"solver\": {\"radius\": 1001}}", -1,
+                                                    "old.json", NULL, &error);
+
+    g_assert_null (doc);
+    g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID);
   }
 }
 
@@ -2423,6 +2466,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/malformed", test_malformed);
   g_test_add_func ("/scene-file/malformed-translated", test_malformed_translated);
   g_test_add_func ("/scene-file/display-defaults", test_display_defaults);
+  g_test_add_func ("/scene-file/radius-cut", test_radius_cut);
   g_test_add_func ("/scene-file/bundled-display", test_bundled_display);
   g_test_add_func ("/scene-file/units", test_units);
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);
