@@ -555,8 +555,9 @@ read_background (Reader     *r,
 
       if (g_strcmp0 (format, "segy") == 0)
         return fail (r, FR_SCENE_FILE_ERROR_INVALID,
-                     _("the background grid “%s” gives no spacing (no sample interval, or CDP X "
-                       "not stepping evenly): give the background a “spacing”"), path);
+                     _("the background grid “%s” gives no spacing (no sample interval, binary and "
+                       "trace headers that disagree on it, or CDP X not stepping evenly): give the "
+                       "background a “spacing”"), path);
       sidecar = fr_scene_file_sidecar_path (abs);
       return fail (r, FR_SCENE_FILE_ERROR_INVALID,
                    _("the background grid “%s” gives no spacing: give the background a "

@@ -100,7 +100,8 @@ fr_segy_read (const char  *path,
   segy_file *fp;
   int samples, format, trsize, traces = 0, rc, interval = 0;
   int32_t delay0 = 0, trace_interval = 0, scalar = 0;
-  gboolean even_x;
+  int interval_trace = 0;     /* the first trace giving trace_interval */
+  gboolean even_x, intervals_disagree;
   long trace0;
   double x0 = 0.0, dx = 0.0;
   float *v = NULL, *trace = NULL;
@@ -214,8 +215,19 @@ fr_segy_read (const char  *path,
                        samples);
           goto out;
         }
+      /* One dz for the grid: the traces that give an interval give one. */
+      if (dt != 0 && trace_interval == 0)
+        trace_interval = dt, interval_trace = t;
+      else if (dt != 0 && dt != trace_interval)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("%s: trace %d has a sample interval of %d where trace %d has %d: traces "
+                         "sampled at different intervals are not supported"),
+                       path, t + 1, (int) dt, interval_trace + 1, (int) trace_interval);
+          goto out;
+        }
       if (t == 0)
-        delay0 = delay, trace_interval = dt;
+        delay0 = delay;
       else if (delay != delay0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
@@ -233,14 +245,20 @@ fr_segy_read (const char  *path,
       goto out;
     }
 
-  /* Spacing: CDP X stepping evenly, and a sample interval: the first
-   * trace header's, as segyio takes it, else the binary header's.  The
-   * first sample lies at the delay recording time (in milliseconds: the
-   * interval's microseconds / 1000).  Traces in falling x are turned
-   * round, so that x grows with ix. */
+  /* Spacing: CDP X stepping evenly, and a sample interval: the trace
+   * headers', as segyio takes it, else the binary header's.  Where both
+   * give one and they differ, the file does not say which is right: the
+   * caller asks, offering the trace headers'.  The first sample lies at
+   * the delay recording time (in milliseconds: the interval's
+   * microseconds / 1000).  Traces in falling x are turned round, so that
+   * x grows with ix. */
   segy_get_bfield (bin, SEGY_BIN_INTERVAL, &interval);
   if (interval < 0)
     interval += 65536;
+  intervals_disagree = trace_interval > 0 && interval > 0 && interval != trace_interval;
+  if (intervals_disagree)
+    g_debug ("%s: sample interval %d in the binary header, %d in the trace headers", path,
+             interval, (int) trace_interval);
   if (trace_interval > 0)
     interval = trace_interval;
   even_x = traces >= 2 && trace_x (x, traces, scalar, &x0, &dx);
@@ -264,7 +282,7 @@ fr_segy_read (const char  *path,
   if (fr_grid_check (&g, NULL) != FR_OK)
     g = fr_grid_2d (g.nx, g.nz, 1.0, 1.0, 0.0, 0.0);
   else
-    *has_spacing = even_x && interval > 0;
+    *has_spacing = even_x && interval > 0 && !intervals_disagree;
   *grid = g;
   *values = g_bytes_new_take (g_steal_pointer (&v), fr_grid_count (&g) * sizeof (float));
   ok = TRUE;

@@ -972,9 +972,10 @@ ask_spacing (FrWindow      *self,
   gtk_box_set_spacing (GTK_BOX (content), 12);
 
   if (fr_segy_is_segy_name (path))
-    msg = g_strdup_printf (_("“%s” has %zu × %zu nodes, and its headers give no sample interval "
-                             "or no evenly stepping trace positions (CDP X). Node (ix, iz) lies "
-                             "at (x0 + ix·dx, z0 + iz·dz)."),
+    msg = g_strdup_printf (_("“%s” has %zu × %zu nodes, and its headers give no sample interval, "
+                             "two that disagree (binary and trace headers; the trace headers' is "
+                             "offered), or no evenly stepping trace positions (CDP X). Node (ix, "
+                             "iz) lies at (x0 + ix·dx, z0 + iz·dz)."),
                            base, grid->nx, grid->nz);
   else
     {

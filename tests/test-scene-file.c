@@ -1503,8 +1503,10 @@ test_segy (void)
   /* The trace headers count: a depth of the first sample (delay, bytes
    * 109-110) is z0; a trace of another length (bytes 115-116) is refused,
    * since read at the binary header's length it shifted every later one;
-   * the first trace's interval (117-118) wins over the binary header's,
-   * as in segyio; 16-bit fields are unsigned (an interval of 50000, a
+   * the trace headers' interval (117-118) is taken, as in segyio, but
+   * where the binary header gives another the spacing is not whole (the
+   * user confirms it); traces sampled at different intervals are refused;
+   * 16-bit fields are unsigned (an interval of 50000, a
    * 50 m depth step, read as -15536: "no interval"); a cut-short file is
    * said to be one.  Bytes are patched into a written file, big-endian. */
   {
@@ -1524,7 +1526,10 @@ test_segy (void)
       { 3, 108, 40, -1, FALSE, "trace 4 starts at 40 where the first starts at 0", 0, 0, FALSE },
       { -1, 0, 0, 50000, FALSE, NULL, 50.0, 0.0, TRUE },
       { 0, 116, 10000, 0, FALSE, NULL, 10.0, 0.0, TRUE },
-      { 0, 116, 4000, -1, FALSE, NULL, 4.0, 0.0, TRUE },
+      { 0, 116, 4000, -1, FALSE, NULL, 4.0, 0.0, FALSE },      /* binary 12.5, traces 4 */
+      { 0, 116, 12500, -1, FALSE, NULL, 12.5, 0.0, TRUE },     /* both 12.5 */
+      { 3, 116, 4000, 0, FALSE, NULL, 4.0, 0.0, TRUE },        /* traces 1-3 give none */
+      { 5, 116, 4000, -1, FALSE, NULL, 4.0, 0.0, FALSE },      /* ... and the binary 12.5 */
       { -1, 0, 0, -1, TRUE, "not a whole number of traces of 9 samples", 0, 0, FALSE },
       { -1, 0, 0, 0, FALSE, NULL, 1.0, 0.0, FALSE },   /* no interval: dx and x0 still found */
     };
@@ -1570,6 +1575,33 @@ test_segy (void)
         g_assert_cmpfloat_with_epsilon (g.dx, 25.0, 1e-12);
         g_assert_cmpfloat_with_epsilon (g.x0, 500.0, 1e-12);
       }
+  }
+
+  /* Traces sampled at different intervals are refused: the grid has one
+   * dz.  Traces 1-3 every 12.5, the rest every 4. */
+  {
+    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+    const long tr = SEGY_TRACE_HEADER_SIZE + 4 * nz;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) values = NULL;
+    g_autofree char *bytes = NULL;
+    gboolean has_spacing;
+    gsize len;
+    fr_grid g;
+
+    write_segy (path, nx, nz, 5, TRUE, v);
+    g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+    for (int t = 0; t < nx; t++)
+      {
+        int dt = t < 3 ? 12500 : 4000;
+        char *h = bytes + trace0 + t * tr + 116;
+
+        h[0] = (char) (dt >> 8);
+        h[1] = (char) (dt & 0xff);
+      }
+    g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+    g_assert_false (fr_segy_read (path, &g, &has_spacing, &values, &error));
+    g_assert_nonnull (strstr (error->message, "trace 4 has a sample interval of 4000 where trace 1 has 12500"));
   }
 
   /* A negative velocity is refused, naming the file. */
