@@ -486,6 +486,21 @@ test_usage (void)
     g_assert_cmpstr (r.err, ==, "");
     run_result_clear (&r);
   }
+  /* Anything after --version is a mistake, said as one; the version is
+   * not printed as if all were well. */
+  r = run_cli ("--version", "extra", NULL);
+  assert_failure (&r, "foldray-cli", 2, "--version takes nothing after it (got 'extra')");
+  g_assert_cmpstr (r.out, ==, "");
+  run_result_clear (&r);
+  {
+    g_autofree char *pic = picture_path ();
+    const char *argv[] = { pic, "--version", "--out", "x.png", NULL };
+
+    r = run_argv (argv);
+    assert_failure (&r, "foldray-picture", 2, "--version takes nothing after it (got '--out')");
+    g_assert_cmpstr (r.out, ==, "");
+    run_result_clear (&r);
+  }
 }
 
 /* ---- spr: results -------------------------------------------------------- */

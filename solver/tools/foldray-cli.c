@@ -60,6 +60,8 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "--version") == 0)
     {
+      if (argc > 2)
+        return cli_fail (CLI_EXIT_USAGE, "--version takes nothing after it (got '%s')", argv[2]);
       printf ("foldray-cli %s\n", FOLDRAY_VERSION);
       return stdout_checked (CLI_EXIT_OK);
     }

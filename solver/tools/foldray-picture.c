@@ -416,8 +416,10 @@ main (int argc, char **argv)
   cli_set_program ("foldray-picture");
   if (argc < 2)
     return cli_fail (CLI_EXIT_USAGE, "missing options (try --help)");
-  if (argc == 2 && strcmp (argv[1], "--version") == 0)
+  if (strcmp (argv[1], "--version") == 0)
     {
+      if (argc > 2)
+        return cli_fail (CLI_EXIT_USAGE, "--version takes nothing after it (got '%s')", argv[2]);
       printf ("foldray-picture %s\n", FOLDRAY_VERSION);
       if (fflush (stdout) != 0 || ferror (stdout))
         return cli_fail (CLI_EXIT_FAILURE, "standard output: cannot write");
