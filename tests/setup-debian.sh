@@ -9,4 +9,5 @@ DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q -o DPkg::Lock::Timeou
   libjson-glib-dev libsegyio-dev gettext appstream desktop-file-utils xvfb xauth \
   libgl1-mesa-dri mesa-utils xdotool imagemagick python3-numpy \
   clang-14 libclang-rt-14-dev libomp-14-dev locales poppler-utils \
-  libegl-dev libopengl-dev libgl-dev
+  libegl-dev libopengl-dev libgl-dev \
+  groff-base libxml2-utils shared-mime-info libglib2.0-bin
