@@ -210,15 +210,68 @@ remove_orphan (const char *orphan)
   g_unlink (lock);
 }
 
-/* The newest autosave file whose instance has gone (crashed or killed),
- * or NULL. */
+/* The lock of the orphan autosave this instance offers, held while the
+ * question is open: other instances starting meanwhile then see it owned
+ * and do not offer it too, where one's Discard would delete what the
+ * other's Recover was about to open.  -1: none held. */
+static int offered_lock_fd = -1;
+
+/* Takes an orphan's lock for this instance (creating it for an older
+ * version's file, which has none).  FALSE when another instance holds it
+ * now; TRUE without a lock where the file system has no flock (recover's
+ * rename still keeps two instances from both opening it). */
+static gboolean
+claim_orphan (const char *orphan)
+{
+  g_autofree char *lock = lock_path_of (orphan);
+  int fd = g_open (lock, O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
+
+  if (fd < 0)
+    return TRUE;
+  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      int e = errno;
+
+      close (fd);
+      return e != EWOULDBLOCK;
+    }
+  offered_lock_fd = fd;
+  return TRUE;
+}
+
+/* The offered orphan is answered (or put off): its lock is free again. */
+static void
+release_orphan (void)
+{
+  if (offered_lock_fd >= 0)
+    close (offered_lock_fd);
+  offered_lock_fd = -1;
+}
+
+typedef struct {
+  char   *path;
+  gint64  mtime;
+} Orphan;
+
+static int
+newest_first (gconstpointer a,
+              gconstpointer b)
+{
+  const Orphan *x = a, *y = b;
+
+  return x->mtime < y->mtime ? 1 : x->mtime > y->mtime ? -1 : 0;
+}
+
+/* The newest autosave file whose instance has gone (crashed or killed)
+ * and that no other instance is offering, claimed (claim_orphan); or
+ * NULL. */
 static char *
 find_orphan_autosave (void)
 {
   g_autofree char *dir = state_dir ();
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autofree char *best = NULL;
-  gint64 best_time = G_MININT64;
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Orphan));
+  char *chosen = NULL;
   const char *name;
 
   if (d == NULL)
@@ -234,14 +287,18 @@ find_orphan_autosave (void)
       path = g_build_filename (dir, name, NULL);
       if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode))
         continue;
-      if (best == NULL || (gint64) st.st_mtime > best_time)
-        {
-          g_free (best);
-          best = g_steal_pointer (&path);
-          best_time = st.st_mtime;
-        }
+      g_array_append_val (found, ((Orphan) { g_steal_pointer (&path), (gint64) st.st_mtime }));
     }
-  return g_steal_pointer (&best);
+  g_array_sort (found, newest_first);
+  for (guint i = 0; i < found->len; i++)
+    {
+      Orphan *o = &g_array_index (found, Orphan, i);
+
+      if (chosen == NULL && claim_orphan (o->path))
+        chosen = g_steal_pointer (&o->path);
+      g_free (o->path);
+    }
+  return chosen;
 }
 
 static FrSceneDoc *
@@ -822,6 +879,7 @@ recovery_response_cb (GtkDialog *dialog,
     recover (self, orphan);
   else if (response == GTK_RESPONSE_REJECT)
     remove_orphan (orphan);
+  release_orphan ();
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
@@ -849,6 +907,7 @@ fr_session_check_recovery (FrSession *self)
         recover (self, orphan);
       else
         remove_orphan (orphan);
+      release_orphan ();
       return;
     }
   scene_path = orphan_scene_path (orphan);

@@ -24,7 +24,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from guilib import App, check, configure, drag, near, read_png, results, run, scene_variant, screenshot, xdo
+from guilib import App, check, configure, drag, near, read_png, results, run, scene_variant, screenshot, wait_for, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-")
@@ -999,15 +999,6 @@ def autosave_of(pid, state=None):
     return mine[0] if mine else None
 
 
-def wait_for(pred, timeout=10.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        if pred():
-            return True
-        time.sleep(0.1)
-    return pred()
-
-
 def window_shown(name):
     """Whether a window titled name is on the screen (a file chooser)."""
     return run("xdotool", "search", "--onlyvisible", "--name", name, check=False).stdout.strip() != ""
@@ -1348,6 +1339,19 @@ def t_files_recovery_escape_keeps():
             return False, "no window"
         asked = wait_for(lambda: len(windows_of(a)) >= 2, timeout=10.0)
         screenshot("47a-files-recovery-asks")
+        # A second instance started while the question is open does not
+        # ask too: one's Discard would delete what the other recovers.
+        other = App(name="files-recovery-offered", env=env)
+        try:
+            other_up = other.find_window()
+            settle_all(other)
+            time.sleep(1.5)                   # the recovery check runs when idle
+            other_windows = len(windows_of(other))
+        finally:
+            other.quit()
+        for w in windows_of(a):              # the question has the focus again
+            if w != a.win:
+                xdo("windowfocus", "--sync", w)
         xdo("key", "Escape")
         time.sleep(1.0)
         kept = os.path.exists(orphan) and os.path.exists(orphan[:-5] + ".lock")
@@ -1365,11 +1369,12 @@ def t_files_recovery_escape_keeps():
     finally:
         b.quit()
     n = n_sources(s6)
-    return (asked and kept and title == "• s6.json — Foldray" and saved_title == "s6.json — Foldray"
-            and n == n0 + 1 and left == [],
-            "question shown %s; after Escape the autosave kept %s; recovered as %r, after Ctrl+S %r "
+    return (asked and other_up and other_windows == 1 and kept and title == "• s6.json — Foldray"
+            and saved_title == "s6.json — Foldray" and n == n0 + 1 and left == [],
+            "question shown %s; a second instance meanwhile up %s with %d windows (1: not asked); "
+            "after Escape the autosave kept %s; recovered as %r, after Ctrl+S %r "
             "with %d sources (was %d); left in the state folder %s"
-            % (asked, kept, title, saved_title, n, n0, left))
+            % (asked, other_up, other_windows, kept, title, saved_title, n, n0, left))
 
 
 def t_files_recovery_by_lock():

@@ -253,6 +253,16 @@ def near(img, sx, sy, rgb, radius=3, tol=40):
     return bool((d <= tol).any())
 
 
+def wait_for(pred, timeout=10.0):
+    """Whether pred() came true within timeout seconds."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.1)
+    return pred()
+
+
 def xdo(*args):
     run("xdotool", *[str(a) for a in args])
 
