@@ -652,7 +652,13 @@ typedef struct
   double        *xs;        /* one cell's kinks */
   double        *level;     /* where segments cross a cell's top or bottom */
   Inside         inside;
-  Profile       *profiles;  /* 3 for each piece between fixed kinks */
+  Profile       *profiles;  /* 3 for each piece: the fixed pieces', then the bands' */
+  double        *pieces;    /* each piece's ends, p and q: the fixed ones', then the bands' */
+  size_t         cap_pieces;
+  double        *band_x;    /* a band's kinks, while its pieces are made */
+  size_t         cap_band_x;
+  double        *band_lo, *band_hi;   /* the rows a layer fills alone (fill_column) */
+  size_t        *band_first, *band_count;   /* its pieces; count 0: the fixed ones */
   Break         *breaks;    /* the profiles' breaks one after the other */
   Fill          *fills;     /* and their fills */
   double        *h;
@@ -694,6 +700,12 @@ work_clear (Work *w)
   free (w->inside.flag);
   free (w->inside.list);
   free (w->profiles);
+  free (w->pieces);
+  free (w->band_x);
+  free (w->band_lo);
+  free (w->band_hi);
+  free (w->band_first);
+  free (w->band_count);
   free (w->breaks);
   free (w->fills);
   free (w->h);
@@ -738,9 +750,31 @@ work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed, siz
       w->side_g[i] = malloc (2 * (b + 1) * sizeof (double));
     }
   w->roots = malloc (2 * (b + 1) * sizeof (double));
-  return w->segs && w->fixed && w->always && w->vx && w->vz && w->xs && w->level && w->inside.flag
+  w->band_x = malloc ((n_fixed + 2) * sizeof *w->band_x);
+  w->band_lo = malloc ((m->n_layers + 1) * sizeof *w->band_lo);
+  w->band_hi = malloc ((m->n_layers + 1) * sizeof *w->band_hi);
+  w->band_first = malloc ((m->n_layers + 1) * sizeof *w->band_first);
+  w->band_count = malloc ((m->n_layers + 1) * sizeof *w->band_count);
+  return w->band_x && w->band_lo && w->band_hi && w->band_first && w->band_count && w->segs && w->fixed && w->always && w->vx && w->vz && w->xs && w->level && w->inside.flag
          && w->inside.list && w->cut.breaks && w->cut.fills && w->cut.h && w->side_layer[0]
          && w->side_layer[1] && w->side_g[0] && w->side_g[1] && w->roots;
+}
+
+/* Room for the ends of n pieces. */
+static int
+reserve_pieces (Work *w, size_t n)
+{
+  if (n > w->cap_pieces)
+    {
+      size_t cap = 2 * n;
+      double *p = realloc (w->pieces, 2 * cap * sizeof *p);
+
+      if (p == NULL)
+        return 0;
+      w->pieces = p;
+      w->cap_pieces = cap;
+    }
+  return 1;
 }
 
 /* Room for n profiles and their interface depths; their breaks and fills
@@ -1095,6 +1129,7 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
    * its segment's end. */
   const double margin = 1e-6 * grid->dx;
   size_t n_segs = 0, n_fixed = 0, n_always = 0, n_vert = 0, n_pieces, n_cross, next_cross = 0;
+  size_t n_band_pieces = 0, n_nodes_always, band = 0;
   size_t b = m->n_layers;
   int sliced = 0;   /* no column profiles: every cell built slice by slice */
 
@@ -1103,7 +1138,19 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
   for (size_t k = 0; k < m->n_layers; k++)
     {
       const fr_raster_layer *l = &m->layers[k];
+      double ha = fr_raster_interface_z (l, xa), hb = fr_raster_interface_z (l, xb);
 
+      /* The interface's depths over the column, for the bands below:
+       * least in band_hi, greatest in band_lo for now. */
+      w->band_hi[k] = fmin (ha, hb);
+      w->band_lo[k] = fmax (ha, hb);
+      if (l->x[l->n - 1] > xa && l->x[0] < xb)
+        for (size_t i = 0; i < l->n; i++)
+          if (l->x[i] > xa && l->x[i] < xb)
+            {
+              w->band_hi[k] = fmin (w->band_hi[k], l->z[i]);
+              w->band_lo[k] = fmax (w->band_lo[k], l->z[i]);
+            }
       /* The interface goes on flat beyond its end nodes: only another
        * edge crossing it can make a kink there. */
       if (l->x[0] > xa - margin)
@@ -1139,6 +1186,7 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
             }
         }
     }
+  n_nodes_always = n_always;   /* the background faces follow */
   if (m->background_grid != NULL)
     {
       const fr_grid *g = m->background_grid;
@@ -1205,15 +1253,74 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
     }
 
   n_pieces = n_fixed - 1;
-  if (!work_reserve_profiles (w, m, 3 * n_pieces))
+  if (!reserve_pieces (w, n_pieces))
+    return 0;
+  for (size_t i = 0; i < n_pieces; i++)
+    {
+      w->pieces[2 * i] = w->fixed[i];
+      w->pieces[2 * i + 1] = w->fixed[i + 1];
+    }
+  /* Bands: the rows that one layer alone fills in this column, wholly
+   * below its interface and above every later one (the first layer's go
+   * on upward).  Such a cell follows its own interface's kinks, the
+   * obstacles' vertices and the background's faces, not the other
+   * interfaces': a horizon picked at thousands of nodes cut every cell of
+   * the column at them, above and below it too (6 times the work at
+   * 4 001 nodes).  Its pieces get profiles of their own. */
+  if (m->n_layers > 0)
+    {
+      double below = INFINITY;
+
+      for (size_t k = m->n_layers; k-- > 0;)
+        {
+          const double least = w->band_hi[k];
+
+          w->band_hi[k] = below;
+          below = fmin (below, least);
+        }
+      w->band_lo[0] = -INFINITY;
+    }
+  for (size_t k = 0; k < m->n_layers; k++)
+    {
+      const fr_raster_layer *l = &m->layers[k];
+      size_t n = 0;
+
+      w->band_count[k] = 0;
+      if (!(w->band_hi[k] > w->band_lo[k]))
+        continue;
+      w->band_x[n++] = xa;
+      w->band_x[n++] = xb;
+      if (l->x[l->n - 1] > xa && l->x[0] < xb)
+        for (size_t i = 0; i < l->n; i++)
+          add_if_inside (w->band_x, &n, l->x[i], xa, xb);
+      memcpy (w->band_x + n, w->vx, n_vert * sizeof *w->band_x);
+      n += n_vert;
+      memcpy (w->band_x + n, w->always + n_nodes_always, (n_always - n_nodes_always) * sizeof *w->band_x);
+      n += n_always - n_nodes_always;
+      if (n - 1 >= n_pieces)
+        continue;
+      sort_doubles (w->band_x, n);
+      if (!reserve_pieces (w, n_pieces + n_band_pieces + n - 1))
+        return 0;
+      w->band_first[k] = n_pieces + n_band_pieces;
+      w->band_count[k] = n - 1;
+      for (size_t i = 0; i + 1 < n; i++)
+        {
+          w->pieces[2 * (w->band_first[k] + i)] = w->band_x[i];
+          w->pieces[2 * (w->band_first[k] + i) + 1] = w->band_x[i + 1];
+        }
+      n_band_pieces += n - 1;
+    }
+
+  if (!work_reserve_profiles (w, m, 3 * (n_pieces + n_band_pieces)))
     return 0;
   {
-    size_t used_breaks = 0, used_fills = 0;
+    size_t used_breaks = 0, used_fills = 0, n_built = 0;
 
-    for (size_t i = 0; i < 3 * n_pieces && !sliced; i++)
+    for (size_t i = 0; i < 3 * (n_pieces + n_band_pieces); i++)
       {
         Profile *pr = &w->profiles[i];
-        double p = w->fixed[i / 3], q = w->fixed[i / 3 + 1];
+        double p = w->pieces[2 * (i / 3)], q = w->pieces[2 * (i / 3) + 1];
 
         /* The pool may move as it grows: the profiles point into it once
          * it is whole. */
@@ -1226,23 +1333,31 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
           case -1:
             return 0;
           case 0:
-            sliced = 1;
-            continue;
-          default:
+            /* Past the pool's bound: without the fixed profiles every cell
+             * is built slice by slice; without the bands', the bands' rows
+             * take the fixed ones. */
+            if (i < 3 * n_pieces)
+              sliced = 1;
+            for (size_t k = 0; k < m->n_layers; k++)
+              w->band_count[k] = 0;
             break;
+          default:
+            pr->breaks = w->breaks + used_breaks;
+            pr->fills = w->fills + used_fills;
+            profile_build (m, w->segs, n_segs, 0.5 * (p + q) + 0.5 * (q - p) * gauss_x[i % 3],
+                           &w->inside, pr);
+            used_breaks += pr->n;
+            used_fills += pr->n + 1;
+            n_built = i + 1;
+            continue;
           }
-        pr->breaks = w->breaks + used_breaks;
-        pr->fills = w->fills + used_fills;
-        profile_build (m, w->segs, n_segs, 0.5 * (p + q) + 0.5 * (q - p) * gauss_x[i % 3],
-                       &w->inside, pr);
-        used_breaks += pr->n;
-        used_fills += pr->n + 1;
+        break;
       }
-    for (size_t i = 0, fills = 0; i < 3 * n_pieces && !sliced; i++)
+    for (size_t i = 0, fills = 0; i < n_built && !sliced; i++)
       {
         Profile *pr = &w->profiles[i];
 
-        if (!(w->fixed[i / 3 + 1] > w->fixed[i / 3]))
+        if (!(w->pieces[2 * (i / 3) + 1] > w->pieces[2 * (i / 3)]))
           continue;
         pr->breaks = w->breaks + pr->at;
         pr->fills = w->fills + fills;
@@ -1298,25 +1413,39 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
         }
 
       if (n_level == 0 && !sliced)
-        for (size_t i = 0; i < n_pieces; i++)
-          {
-            double p = w->fixed[i], q = w->fixed[i + 1], half = 0.5 * (q - p);
+        {
+          size_t first = 0, count = n_pieces;
 
-            Column piece = { 0.0, 0.0, -1 };
+          /* The band this row lies in, if it lies in one: the bands come
+           * down the column in order, and so do the rows. */
+          while (band < m->n_layers && w->band_hi[band] < za)
+            band++;
+          if (band < m->n_layers && w->band_count[band] > 0 && za >= w->band_lo[band] &&
+              zb <= w->band_hi[band])
+            {
+              first = w->band_first[band];
+              count = w->band_count[band];
+            }
+          for (size_t i = first; i < first + count; i++)
+            {
+              double p = w->pieces[2 * i], q = w->pieces[2 * i + 1], half = 0.5 * (q - p);
 
-            if (!(q > p))
-              continue;
-            for (int g = 0; g < 3; g++)
-              {
-                Column col = { 0.0, 0.0, -1 };
+              Column piece = { 0.0, 0.0, -1 };
 
-                profile_integrate (m, &w->profiles[3 * i + g], za, zb, &col);
-                add_column (&piece, &col, gauss_w[g] * half);
-              }
-            if (w->may_clamp)
-              piece = clamp_kinks (m, w, n_segs, p, q, za, zb, piece, 8);
-            add_column (&c, &piece, 1.0);
-          }
+              if (!(q > p))
+                continue;
+              for (int g = 0; g < 3; g++)
+                {
+                  Column col = { 0.0, 0.0, -1 };
+
+                  profile_integrate (m, &w->profiles[3 * i + g], za, zb, &col);
+                  add_column (&piece, &col, gauss_w[g] * half);
+                }
+              if (w->may_clamp)
+                piece = clamp_kinks (m, w, n_segs, p, q, za, zb, piece, 8);
+              add_column (&c, &piece, 1.0);
+            }
+        }
       else
         {
           /* Its own kinks: an obstacle's vertex above or below it is no

@@ -205,6 +205,91 @@ test_lateral_gradient (void)
     }
 }
 
+/* ∫ dz / (v + g·(z − h)) over [za, zb]: a layer's slowness down a line
+ * whose interface lies at depth h. */
+static double
+gradient_slowness (double v, double g, double h, double za, double zb)
+{
+  return log ((v + g * (zb - h)) / (v + g * (za - h))) / g;
+}
+
+/* A horizon picked at 301 nodes, 15 to a cell's width, zigzagging between
+ * two gently dipping layers, each layer with a vertical gradient from its
+ * own interface.  A cell that one layer fills alone has, in x, the kinks of
+ * that layer's interface only: above the horizon none, under it all of
+ * the horizon's (the rasteriser cuts such rows at their own layer's kinks
+ * only).  Each cell against its slowness integrated exactly in z and by
+ * 5-point Gauss–Legendre on every interval between the horizon's nodes in
+ * x, where the integrand is smooth. */
+static void
+test_picked_horizon (void)
+{
+  static const double gl_x[5] = { -0.9061798459386640, -0.5384693101056831, 0.0,
+                                  0.5384693101056831, 0.9061798459386640 };
+  static const double gl_w[5] = { 0.2369268850561891, 0.4786286704993665, 0.5688888888888889,
+                                  0.4786286704993665, 0.2369268850561891 };
+  const double top_x[1] = { 0.0 }, top_z[1] = { 0.0 };
+  const double base_x[1] = { 0.0 }, base_z[1] = { 1.6 };
+  double hx[301], hz[301];
+  fr_raster_layer layers[3] = {
+    { top_x, top_z, 1, 1.5, 0.8, 0.0 },
+    { hx, hz, 301, 2.5, 1.7, 0.0 },
+    { base_x, base_z, 1, 4.0, 0.6, 0.0 },
+  };
+  fr_raster_model m = { .layers = layers, .n_layers = 3, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (21, 21, 0.1, 0.1, 0.0, 0.0);
+  g_autofree float *out = g_new (float, fr_grid_count (&g));
+  guint rows[3] = { 0, 0, 0 };
+
+  for (int i = 0; i < 301; i++)
+    {
+      hx[i] = -0.5 + 3.0 * i / 300.0;
+      hz[i] = 0.6 + 0.1 * hx[i] + (i % 2 ? 0.02 : -0.02);
+    }
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t jz = 0; jz < g.nz; jz++)
+    for (size_t jx = 0; jx < g.nx; jx++)
+      {
+        const double xa = g.x0 + (jx - 0.5) * g.dx, xb = xa + g.dx;
+        const double za = g.z0 + (jz - 0.5) * g.dz, zb = za + g.dz;
+        double hmin = INFINITY, hmax = -INFINITY, s = 0.0;
+        int k;
+
+        for (int i = 0; i < 301; i++)
+          if (hx[i] + 0.01 >= xa && hx[i] - 0.01 <= xb)
+            {
+              hmin = fmin (hmin, hz[i]);
+              hmax = fmax (hmax, hz[i]);
+            }
+        k = zb <= hmin ? 0 : za >= hmax && zb <= base_z[0] ? 1 : za >= base_z[0] ? 2 : -1;
+        if (k < 0)
+          continue;
+        rows[k]++;
+        if (k != 1)
+          s = g.dx * gradient_slowness (layers[k].v_top, layers[k].dvdz, k == 0 ? 0.0 : base_z[0], za, zb);
+        else
+          for (int i = 0; i + 1 < 301; i++)
+            {
+              const double p = fmax (hx[i], xa), q = fmin (hx[i + 1], xb);
+
+              if (!(q > p))
+                continue;
+              for (int j = 0; j < 5; j++)
+                {
+                  const double x = 0.5 * (p + q) + 0.5 * (q - p) * gl_x[j];
+                  const double h = hz[i] + (x - hx[i]) * (hz[i + 1] - hz[i]) / (hx[i + 1] - hx[i]);
+
+                  s += 0.5 * (q - p) * gl_w[j] * gradient_slowness (2.5, 1.7, h, za, zb);
+                }
+            }
+        assert_rel (out[fr_grid_index (&g, jx, 0, jz)], g.dx * g.dz / s, 1e-6, jx, jz);
+      }
+  /* Rows of every kind were checked. */
+  g_assert_cmpuint (rows[0], >=, 2 * g.nx);
+  g_assert_cmpuint (rows[1], >=, 5 * g.nx);
+  g_assert_cmpuint (rows[2], >=, 2 * g.nx);
+}
+
 static void
 check_obstacle (const double *ox, const double *oz, int n, double vo)
 {
@@ -860,6 +945,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/kinked-interface", test_kinked_interface);
   g_test_add_func ("/raster/vertical-gradient", test_vertical_gradient);
   g_test_add_func ("/raster/lateral-gradient", test_lateral_gradient);
+  g_test_add_func ("/raster/picked-horizon", test_picked_horizon);
   g_test_add_func ("/raster/obstacles", test_obstacles);
   g_test_add_func ("/raster/half-covered-cells", test_half_covered_cells);
   g_test_add_func ("/raster/crowded-model", test_crowded_model);

@@ -3,7 +3,10 @@
  * velocity grid (fr_raster_fill, cell averages of layers and obstacles)
  * on square grids over a 3 × 2 domain.  Three models after the bundled
  * scenes: three layers with gradients under kinked interfaces, a maze of
- * fifteen walls, and the layers with a salt body and two lenses.  Prints
+ * fifteen walls, and the layers with a salt body and two lenses; and the
+ * layers again with the syncline digitised as an interpreter picks it,
+ * 4001 nodes with a rough, jittered trace ("picked"), and with all three
+ * interfaces so picked, each at its own positions in x ("picked3").  Prints
  * the median and least time of several fills and writes CSV.
  *
  *   bench-raster [--sizes 500,1000,2000,3000] [--runs N] [CSV]
@@ -24,6 +27,13 @@ static double sync_x[16], sync_z[16];
 static const double flat_x[2] = { 0.0, 3.0 }, flat_z[2] = { 0.0, 0.0 };
 static const double dip_x[2] = { 0.0, 3.0 }, dip_z[2] = { 1.2, 1.55 };
 static fr_raster_layer layers[3];
+
+/* The syncline picked at 4001 nodes, every 0.75 thousandths of the width;
+ * the flat top and the dipping base picked too, a third and two thirds of
+ * a step further on, with roughness of their own. */
+#define PICKS 4001
+static double pick_x[PICKS], pick_z[PICKS], top_x[PICKS], top_z[PICKS], base_x[PICKS], base_z[PICKS];
+static fr_raster_layer picked[3], picked3[3];
 
 /* Fifteen walls, 0.04 wide, alternately from the top and the bottom. */
 static double wall_x[15][4], wall_z[15][4];
@@ -47,6 +57,34 @@ build_models (void)
   layers[0] = (fr_raster_layer) { flat_x, flat_z, 2, 1.8, 0.3, 0.0 };
   layers[1] = (fr_raster_layer) { sync_x, sync_z, 16, 2.6, 0.2, 0.0 };
   layers[2] = (fr_raster_layer) { dip_x, dip_z, 2, 3.4, 0.1, 0.05 };
+
+  /* Roughness of a few thousandths, and a deterministic jitter (a linear
+   * congruential sequence) so that every run rasterises the same model. */
+  {
+    unsigned lcg = 12345u;
+
+    for (int i = 0; i < PICKS; i++)
+      {
+        double x = 3.0 * i / (PICKS - 1);
+
+        double shift = i > 0 && i < PICKS - 1 ? 0.25e-3 : 0.0;
+
+        lcg = lcg * 1103515245u + 12345u;
+        pick_x[i] = x;
+        pick_z[i] = 0.37 + 0.28 * sin (3.141592653589793 * x / 3.0) + 0.004 * sin (97.0 * x)
+                    + 0.002 * ((lcg >> 16 & 0x7fff) / 32767.0 - 0.5);
+        top_x[i] = x + shift;
+        top_z[i] = 0.002 * sin (61.0 * x);
+        base_x[i] = x + 2.0 * shift;
+        base_z[i] = 1.2 + 0.35 * x / 3.0 + 0.003 * sin (83.0 * x);
+      }
+  }
+  picked[0] = layers[0];
+  picked[1] = (fr_raster_layer) { pick_x, pick_z, PICKS, 2.6, 0.2, 0.0 };
+  picked[2] = layers[2];
+  picked3[0] = (fr_raster_layer) { top_x, top_z, PICKS, 1.8, 0.3, 0.0 };
+  picked3[1] = picked[1];
+  picked3[2] = (fr_raster_layer) { base_x, base_z, PICKS, 3.4, 0.1, 0.05 };
 
   for (int k = 0; k < 15; k++)
     {
@@ -101,7 +139,7 @@ main (int argc, char **argv)
   int sizes[MAX_SIZES] = { 500, 1000, 2000, 3000 }, n_sizes = 4, runs = 3;
   const char *csv_path = NULL;
   FILE *csv = NULL;
-  Case cases[3];
+  Case cases[5];
 
   for (int i = 1; i < argc; i++)
     {
@@ -137,6 +175,8 @@ main (int argc, char **argv)
                                 .n_obstacles = 15, .default_velocity = 1.0 } };
   cases[2] = (Case) { "salt", { .layers = layers, .n_layers = 3, .obstacles = salt,
                                 .n_obstacles = 3, .default_velocity = 1.0 } };
+  cases[3] = (Case) { "picked", { .layers = picked, .n_layers = 3, .default_velocity = 1.0 } };
+  cases[4] = (Case) { "picked3", { .layers = picked3, .n_layers = 3, .default_velocity = 1.0 } };
 
   if (csv_path != NULL && (csv = fopen (csv_path, "w")) == NULL)
     {
@@ -160,7 +200,7 @@ main (int argc, char **argv)
           fprintf (stderr, "bench-raster: out of memory at %zu × %zu\n", nx, nz);
           return 1;
         }
-      for (int c = 0; c < 3; c++)
+      for (int c = 0; c < 5; c++)
         {
           fr_error err = { 0 };
 
