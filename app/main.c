@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "fr-application.h"
+#include "fr-solver-i18n.h"
 
 int
 main (int   argc,
@@ -19,6 +20,7 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  fr_solver_i18n_install ();
 
   app = fr_application_new ();
   status = g_application_run (G_APPLICATION (app), argc, argv);

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 msgfmt --check --statistics -o /dev/null "$po"
 
 # A file with strings that POTFILES.in forgets would stay English unnoticed.
-missing=$(cd "$root" && grep -lE '\b(N|C|NC)?_\("|translatable="yes"' app/*.c app/*.ui ui/*.ui 2>/dev/null \
+missing=$(cd "$root" && grep -lE '\b(N|C|NC)?_\("|translatable="yes"|\bfr__ \("' app/*.c app/*.ui ui/*.ui solver/*.c 2>/dev/null \
   | while read -r f; do grep -qx "$f" po/POTFILES.in || echo "$f"; done)
 if [ -n "$missing" ]; then
   echo "po/POTFILES.in lacks these files with translatable strings:" $missing >&2
@@ -27,6 +27,7 @@ fi
 (cd "$root" && xgettext --files-from=po/POTFILES.in --from-code=UTF-8 --add-comments \
   --keyword=_ --keyword=N_ --keyword=C_:1c,2 --keyword=NC_:1c,2 \
   --keyword=g_dcgettext:2 --keyword=g_dngettext:2,3 --keyword=g_dpgettext2:2c,3 \
+  --keyword=fr__ --flag=fr__:1:c-format \
   --flag=N_:1:pass-c-format --flag=C_:2:pass-c-format --flag=NC_:2:pass-c-format \
   --flag=g_dngettext:2:pass-c-format --flag=g_strdup_printf:1:c-format \
   --flag=g_string_printf:2:c-format --flag=g_string_append_printf:2:c-format \

@@ -26,6 +26,7 @@
  * Boundary grid: finite values are fixed start values (never updated). */
 #include "foldray-config.h"
 #include "fold-private.h"
+#include "fr-i18n.h"
 #include "fr-omp.h"
 
 #include <limits.h>
@@ -1124,7 +1125,8 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
   if (out->oom)
     return fr_error_set (err, FR_E_NOMEM, "out of memory for a horizon's start values");
   if (out->n == before)
-    return fr_error_set (err, FR_E_INPUT, "the horizon passes near no node with speed > 0 inside the grid");
+    return fr_error_set (err, FR_E_INPUT, "%s",
+                         fr__ ("the horizon passes near no node with speed > 0 inside the grid"));
   return FR_OK;
 }
 

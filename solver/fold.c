@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fr-clock.h"
+#include "fr-i18n.h"
 #include "fr-device.h"
 #include "fr-memory.h"
 #include "fr-spr.h"   /* fr_cuda_usable */
@@ -191,8 +192,9 @@ run_backend (const fr_fold_params *p, fold_problem *pb, fr_fold_result *res, fol
           return st;
         }
       if (p->backend == FR_FOLD_CUDA || fr_cuda_built ())
-        snprintf (res->notice, sizeof res->notice, "the CUDA fold back end could not run (%.180s); "
-                  "solved on the CPU", cuda_err.message);
+        snprintf (res->notice, sizeof res->notice,
+                  fr__ ("the CUDA fold back end could not run (%.180s); solved on the CPU"),
+                  cuda_err.message);
     }
   pb->block = p->block != 0 ? p->block : (ndim == 3 ? 8 : 32);
   pb->method = res->method = resolve_method (p->method, ndim, false);

@@ -3,6 +3,7 @@
  * a back end (CUDA, else the fastest CPU path) and times the solve. */
 #include "spr-private.h"
 #include "fr-clock.h"
+#include "fr-i18n.h"
 #include "fr-memory.h"
 
 #include <float.h>
@@ -132,7 +133,8 @@ locate_sources (const fr_grid *g, const float *velocity, const double *src_xz, s
       nodes[s] = fr_grid_index (g, ix, 0, iz);
       if (velocity[nodes[s]] == 0.0f)
         return fr_error_set (err, FR_E_INPUT,
-                             "source at (%.15g, %.15g) lies inside an obstacle (velocity 0)", x, z);
+                             fr__ ("source at (%.15g, %.15g) lies inside an obstacle (velocity 0)"),
+                             x, z);
     }
   return FR_OK;
 }
@@ -201,7 +203,7 @@ run_named (const spr_problem *pb, fr_spr_backend *backend, fr_spr_result *res, f
           return status;
         }
       snprintf (res->notice, sizeof res->notice,
-                "the CUDA SPR back end could not run (%.180s); solved on the CPU",
+                fr__ ("the CUDA SPR back end could not run (%.180s); solved on the CPU"),
                 cuda_err.message);
       return run_cpu_auto (pb, backend, res, err);
     case FR_SPR_AUTO:
@@ -322,11 +324,11 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
                 *err = cuda_err;
             }
           else
-            snprintf (res->notice, sizeof res->notice, "CUDA failed (%.200s); solved on the CPU",
+            snprintf (res->notice, sizeof res->notice, fr__ ("CUDA failed (%.200s); solved on the CPU"),
                       cuda_err.message);
         }
       else if (fr_cuda_built ())
-        snprintf (res->notice, sizeof res->notice, "no usable CUDA device; solved on the CPU");
+        snprintf (res->notice, sizeof res->notice, "%s", fr__ ("no usable CUDA device; solved on the CPU"));
       if (!ran)
         {
           status = run_cpu_auto (&pb, &backend, res, err);

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The solver thread (app/fr-solver-thread.c): latest wins, stale results
  * are never emitted, results arrive in order, the main loop stays free. */
+#include <locale.h>
 #include <math.h>
 
 #include <glib.h>
+#include <glib/gi18n.h>
 
+#include "fr-i18n.h"
+#include "fr-solver-i18n.h"
 #include "fr-solver-thread.h"
 
 typedef struct
@@ -244,6 +248,56 @@ test_real_solve (void)
   g_assert_finalize_object (solver);
 }
 
+/* A solve the user can make fail (a source placed inside a wall) says why
+ * in the app's language, through the app's catalogue (the build's .mo
+ * files); without a translator, as the command-line tools run, in
+ * English. */
+static void
+test_messages_translated (void)
+{
+  static const struct { const char *language, *says; } cases[] = {
+    { "es", "la fuente en (1, 1) está dentro de un obstáculo (velocidad 0)" },
+    { "nb", "kilden i (1, 1) ligger inne i en hindring (hastighet 0)" },
+  };
+  const char *dir = g_getenv ("FOLDRAY_LOCALE_DIR");
+  g_autofree char *saved_locale = g_strdup (setlocale (LC_ALL, NULL));
+  g_autofree char *saved_language = g_strdup (g_getenv ("LANGUAGE"));
+
+  g_assert_nonnull (dir);
+  bindtextdomain ("foldray", dir);
+  bind_textdomain_codeset ("foldray", "UTF-8");
+  /* C.UTF-8 is not "C", so gettext follows LANGUAGE there. */
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+  fr_solver_i18n_install ();
+  for (guint i = 0; i <= G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(FrJob) job = make_job ();   /* every node a wall */
+      FrResult *result;
+      gboolean cancelled = FALSE;
+
+      if (i < G_N_ELEMENTS (cases))
+        {
+          /* A change of locale makes gettext look again. */
+          setlocale (LC_ALL, "C");
+          g_setenv ("LANGUAGE", cases[i].language, TRUE);
+          setlocale (LC_ALL, "C.UTF-8");
+        }
+      else
+        fr_set_translator (NULL);
+      result = fr_job_run (job, NULL, &cancelled);
+      g_assert_nonnull (result);
+      g_assert_false (result->ok);
+      g_assert_cmpstr (result->error, ==, i < G_N_ELEMENTS (cases) ? cases[i].says
+                       : "source at (1, 1) lies inside an obstacle (velocity 0)");
+      fr_result_unref (result);
+    }
+  if (saved_language != NULL)
+    g_setenv ("LANGUAGE", saved_language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  setlocale (LC_ALL, saved_locale);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -253,5 +307,6 @@ main (int   argc,
   g_test_add_func ("/app/solver-thread/interleaved", test_interleaved);
   g_test_add_func ("/app/solver-thread/dispose-while-running", test_dispose_while_running);
   g_test_add_func ("/app/solver-thread/real-solve", test_real_solve);
+  g_test_add_func ("/app/solver-thread/messages-translated", test_messages_translated);
   return g_test_run ();
 }
