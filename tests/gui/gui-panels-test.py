@@ -211,9 +211,8 @@ def t_invalid_velocity():
 
 def t_radius_clamped():
     """Radius 0 is clamped to 1, visibly (the entry's warning style and a
-    tooltip with the allowed range, see 06-radius-0.png).  Not the upper
-    bound: the scene file's 1000 is more than the solver takes on this
-    grid."""
+    tooltip with the allowed range, see 06-radius-0.png).  The upper bound,
+    100, is the solver's on any grid."""
     type_into(*RADIUS_ENTRY, "0")
     xdo("mousemove", RADIUS_ENTRY[0], RADIUS_ENTRY[1] + 2)
     time.sleep(1.5)
@@ -480,8 +479,8 @@ def t_installed_data():
 def t_numbers_out_of_range():
     """Each numeric option out of range (or not a number) is refused, and
     the line names the option and its range."""
-    cases = [(("--radius", "0"), ("1", "1000")), (("--radius", "1001"), ("1", "1000")),
-             (("--radius", "abc"), ("1", "1000")), (("--interval", "-1"), ("0", "100")),
+    cases = [(("--radius", "0"), ("1", "100")), (("--radius", "101"), ("1", "100")),
+             (("--radius", "abc"), ("1", "100")), (("--interval", "-1"), ("0", "100")),
              (("--wavefront", "-0.5"), ("0",)), (("--bench-size", "8"), ("16", "8192")),
              (("--bench-moves", "1"), ("2",))]
     bad = []
@@ -1271,7 +1270,7 @@ check("no GTK warning or critical on stderr during the grid checks", t_grid_no_w
 # A scene opened and saved untouched keeps what it asked for: a wavefront
 # time past the latest arrival (a solve set the slider's range and cut the
 # time down to it, and Ctrl+S saved that), and a radius past the spin
-# button's old range (16; scene files allow 1 to 1000).  A small scene:
+# button's old range (16; the solver takes up to 100).  A small scene:
 # 51 × 31 nodes at 0.01, v = 2, the source at (0.25, 0), so the latest
 # arrival is |(0.25, 0.3)| / 2 = 0.195.
 FRONT_QUIET = (930, 715)            # the Display heading, panel at its top
