@@ -654,9 +654,9 @@ typedef struct
   Inside         inside;
   Profile       *profiles;  /* 3 for each piece: the fixed pieces', then the bands' */
   double        *pieces;    /* each piece's ends, p and q: the fixed ones', then the bands' */
+  double        *piece_h;   /* a band piece's layer interface depth at p and at q */
   size_t         cap_pieces;
   double        *band_x;    /* a band's kinks, while its pieces are made */
-  size_t         cap_band_x;
   double        *band_lo, *band_hi;   /* the rows a layer fills alone (fill_column) */
   size_t        *band_first, *band_count;   /* its pieces; count 0: the fixed ones */
   Break         *breaks;    /* the profiles' breaks one after the other */
@@ -701,6 +701,7 @@ work_clear (Work *w)
   free (w->inside.list);
   free (w->profiles);
   free (w->pieces);
+  free (w->piece_h);
   free (w->band_x);
   free (w->band_lo);
   free (w->band_hi);
@@ -772,6 +773,9 @@ reserve_pieces (Work *w, size_t n)
       if (p == NULL)
         return 0;
       w->pieces = p;
+      if ((p = realloc (w->piece_h, 2 * cap * sizeof *p)) == NULL)
+        return 0;
+      w->piece_h = p;
       w->cap_pieces = cap;
     }
   return 1;
@@ -1120,6 +1124,56 @@ model_may_clamp (const fr_raster_model *m, const fr_grid *grid)
  * column's kinks; a cell with crossings builds its own slices, at its
  * own kinks (the vertices within its depths), and so do all the cells of
  * a column whose profiles would not fit POOL_MAX_BREAKS. */
+/* Whether some whole row of the grid, [z − dz/2, z + dz/2], lies within
+ * [lo, hi] (lo may be −∞), with the row loop's own arithmetic. */
+static int
+band_has_row (const fr_grid *grid, double lo, double hi)
+{
+  double first = isfinite (lo) ? ceil ((lo - grid->z0) / grid->dz + 0.5) : 0.0;
+
+  if (!(first >= 0.0))
+    first = 0.0;
+  for (double iz = first; iz <= first + 1.0 && iz < (double) grid->nz; iz++)
+    {
+      const double zc = grid->z0 + (size_t) iz * grid->dz;
+
+      if (zc - 0.5 * grid->dz >= lo && zc + 0.5 * grid->dz <= hi)
+        return 1;
+    }
+  return 0;
+}
+
+/* Whether layer l's velocity varies little enough across each band piece
+ * of the row [za, zb] for one 3-point Gauss piece in x: at most by
+ * BAND_SMOOTH (about 4e-8 off by Gauss's error, where a doubling is 3e-5).
+ * It is linear on each piece (no node of l inside), so its corners bound
+ * it.  Else the row takes the column's pieces, finer or the same, as
+ * before the bands (a steep interface under a strong gradient). */
+#define BAND_SMOOTH 1.25
+
+static int
+band_smooth (const fr_raster_layer *l, const Work *w, size_t first, size_t count, double za,
+             double zb)
+{
+  for (size_t i = first; i < first + count; i++)
+    {
+      double lo = INFINITY, hi = -INFINITY;
+
+      for (int e = 0; e < 2; e++)
+        {
+          const double x = w->pieces[2 * i + e], h = w->piece_h[2 * i + e];
+          const double v1 = l->v_top + l->dvdz * (za - h) + l->dvdx * x;
+          const double v2 = l->v_top + l->dvdz * (zb - h) + l->dvdx * x;
+
+          lo = fmin (lo, fmin (v1, v2));
+          hi = fmax (hi, fmax (v1, v2));
+        }
+      if (!(lo > 0.0 && hi <= BAND_SMOOTH * lo))
+        return 0;
+    }
+  return 1;
+}
+
 static int
 fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, float *out,
              ColumnClamps *clamps)
@@ -1265,8 +1319,10 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
    * on upward).  Such a cell follows its own interface's kinks, the
    * obstacles' vertices and the background's faces, not the other
    * interfaces': a horizon picked at thousands of nodes cut every cell of
-   * the column at them, above and below it too (6 times the work at
-   * 4 001 nodes).  Its pieces get profiles of their own. */
+   * the column at them, above and below it too (2 to 3 times the work with
+   * three horizons of 4 001 nodes).  An obstacle's vertex counts only at
+   * the band's depths.  Its pieces get profiles of their own, built only
+   * where a whole row lies in the band. */
   if (m->n_layers > 0)
     {
       double below = INFINITY;
@@ -1286,15 +1342,16 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
       size_t n = 0;
 
       w->band_count[k] = 0;
-      if (!(w->band_hi[k] > w->band_lo[k]))
+      if (!band_has_row (grid, w->band_lo[k], w->band_hi[k]))
         continue;
       w->band_x[n++] = xa;
       w->band_x[n++] = xb;
       if (l->x[l->n - 1] > xa && l->x[0] < xb)
         for (size_t i = 0; i < l->n; i++)
           add_if_inside (w->band_x, &n, l->x[i], xa, xb);
-      memcpy (w->band_x + n, w->vx, n_vert * sizeof *w->band_x);
-      n += n_vert;
+      for (size_t i = 0; i < n_vert; i++)
+        if (w->vz[i] >= w->band_lo[k] && w->vz[i] <= w->band_hi[k])
+          w->band_x[n++] = w->vx[i];
       memcpy (w->band_x + n, w->always + n_nodes_always, (n_always - n_nodes_always) * sizeof *w->band_x);
       n += n_always - n_nodes_always;
       if (n - 1 >= n_pieces)
@@ -1306,10 +1363,23 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
       w->band_count[k] = n - 1;
       for (size_t i = 0; i + 1 < n; i++)
         {
-          w->pieces[2 * (w->band_first[k] + i)] = w->band_x[i];
-          w->pieces[2 * (w->band_first[k] + i) + 1] = w->band_x[i + 1];
+          const size_t j = w->band_first[k] + i;
+
+          w->pieces[2 * j] = w->band_x[i];
+          w->pieces[2 * j + 1] = w->band_x[i + 1];
+          w->piece_h[2 * j] = fr_raster_interface_z (l, w->band_x[i]);
+          w->piece_h[2 * j + 1] = fr_raster_interface_z (l, w->band_x[i + 1]);
         }
       n_band_pieces += n - 1;
+    }
+  /* The bands' profiles only where they surely fit in the pool with the
+   * column's own (b breaks at most each): past its bound they would be
+   * built and dropped. */
+  if (3 * (n_pieces + n_band_pieces) * (b + 1) > POOL_MAX_BREAKS)
+    {
+      for (size_t k = 0; k < m->n_layers; k++)
+        w->band_count[k] = 0;
+      n_band_pieces = 0;
     }
 
   if (!work_reserve_profiles (w, m, 3 * (n_pieces + n_band_pieces)))
@@ -1421,7 +1491,8 @@ fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, 
           while (band < m->n_layers && w->band_hi[band] < za)
             band++;
           if (band < m->n_layers && w->band_count[band] > 0 && za >= w->band_lo[band] &&
-              zb <= w->band_hi[band])
+              zb <= w->band_hi[band] &&
+              band_smooth (&m->layers[band], w, w->band_first[band], w->band_count[band], za, zb))
             {
               first = w->band_first[band];
               count = w->band_count[band];
