@@ -162,7 +162,9 @@ autosave_owner_alive (const char *dir,
       if (g_str_equal (name, own))
         return TRUE;
     }
-  if ((fd = g_open (lock, O_RDONLY | O_CLOEXEC, 0)) >= 0)
+  /* For writing: over NFS an exclusive flock needs it (helper-72). */
+  if ((fd = g_open (lock, O_RDWR | O_CLOEXEC, 0)) >= 0 ||
+      (fd = g_open (lock, O_RDONLY | O_CLOEXEC, 0)) >= 0)
     {
       int taken = flock (fd, LOCK_EX | LOCK_NB), e = errno;
 
@@ -215,6 +217,10 @@ remove_orphan (const char *orphan)
  * and do not offer it too, where one's Discard would delete what the
  * other's Recover was about to open.  -1: none held. */
 static int offered_lock_fd = -1;
+/* The lock file claim_orphan made for an older version's autosave, which
+ * had none: removed again if the autosave stays, so that its owner is
+ * still judged by its pid. */
+static char *offered_lock_made;
 
 /* Takes an orphan's lock for this instance (creating it for an older
  * version's file, which has none).  FALSE when another instance holds it
@@ -224,8 +230,12 @@ static gboolean
 claim_orphan (const char *orphan)
 {
   g_autofree char *lock = lock_path_of (orphan);
-  int fd = g_open (lock, O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
+  gboolean existed = g_file_test (lock, G_FILE_TEST_EXISTS);
+  /* For writing: over NFS an exclusive flock needs it. */
+  int fd = g_open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 
+  if (fd < 0)
+    fd = g_open (lock, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     return TRUE;
   if (flock (fd, LOCK_EX | LOCK_NB) != 0)
@@ -236,6 +246,8 @@ claim_orphan (const char *orphan)
       return e != EWOULDBLOCK;
     }
   offered_lock_fd = fd;
+  g_free (offered_lock_made);
+  offered_lock_made = existed ? NULL : g_steal_pointer (&lock);
   return TRUE;
 }
 
@@ -243,6 +255,15 @@ claim_orphan (const char *orphan)
 static void
 release_orphan (void)
 {
+  if (offered_lock_made != NULL)
+    {
+      g_autofree char *stem = g_strndup (offered_lock_made, strlen (offered_lock_made) - strlen (".lock"));
+      g_autofree char *orphan = g_strconcat (stem, ".json", NULL);
+
+      if (g_file_test (orphan, G_FILE_TEST_EXISTS))
+        g_unlink (offered_lock_made);
+      g_clear_pointer (&offered_lock_made, g_free);
+    }
   if (offered_lock_fd >= 0)
     close (offered_lock_fd);
   offered_lock_fd = -1;
@@ -845,7 +866,15 @@ recover (FrSession  *self,
   g_autoptr(GError) error = NULL;
 
   if (g_rename (orphan, path) != 0)
-    return;
+    {
+      int e = errno;
+
+      /* Another instance took it, or discarded it (on a file system
+       * without locks both could offer it). */
+      g_set_error (&error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", orphan, g_strerror (e));
+      fr_window_show_error (self->window, _("Could not recover the unsaved scene"), error);
+      return;
+    }
   if (!fr_session_open (self, path, &error))
     {
       fr_window_show_error (self->window, _("Could not recover the unsaved scene"), error);
