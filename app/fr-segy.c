@@ -246,8 +246,8 @@ fr_segy_read (const char  *path,
     }
 
   /* Spacing: CDP X stepping evenly, and a sample interval: the trace
-   * headers', as segyio takes it, else the binary header's.  Where both
-   * give one and they differ, the file does not say which is right: the
+   * headers' (the first that gives one), else the binary header's.  Where
+   * both give one and they differ, the file does not say which is right: the
    * caller asks, offering the trace headers'.  The first sample lies at
    * the delay recording time (in milliseconds: the interval's
    * microseconds / 1000).  Traces in falling x are turned round, so that

@@ -3,8 +3,8 @@
  * samples down the column (z); every trace of the binary header's length
  * and starting at one depth.  The file carries its spacing when the
  * traces' CDP X coordinates (byte 181, with the scalar of byte 71) step
- * evenly and a sample interval is set (the trace headers', bytes 117-118,
- * else the binary header's, as segyio takes it; where both are set and
+ * evenly and a sample interval is set (the first trace header's that gives
+ * one, bytes 117-118, else the binary header's; where both are set and
  * differ, the spacing counts as not given, so the user confirms it, and
  * traces with different intervals are refused); dz is then the
  * interval / 1000 (depth models store metres × 1000 there, as segyio's
