@@ -488,6 +488,10 @@ test_usage (void)
   }
   /* Anything after --version is a mistake, said as one; the version is
    * not printed as if all were well. */
+  r = run_cli ("--help", "spr", NULL);
+  assert_failure (&r, "foldray-cli", 2, "--help takes nothing after it (got 'spr'");
+  g_assert_cmpstr (r.out, ==, "");
+  run_result_clear (&r);
   r = run_cli ("--version", "extra", NULL);
   assert_failure (&r, "foldray-cli", 2, "--version takes nothing after it (got 'extra')");
   g_assert_cmpstr (r.out, ==, "");

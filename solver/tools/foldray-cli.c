@@ -55,6 +55,9 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {
+      if (argc > 2)
+        return cli_fail (CLI_EXIT_USAGE, "%s takes nothing after it (got '%s'; for a subcommand's "
+                         "help: foldray-cli SUBCOMMAND --help)", argv[1], argv[2]);
       usage (stdout);
       return stdout_checked (CLI_EXIT_OK);
     }
