@@ -1382,6 +1382,23 @@ write_segy_at (const char *path, int nx, int nz, int format, const int *cdp_x, i
   g_assert_cmpint (segy_close (fp), ==, SEGY_OK);
 }
 
+/* Sets the 16-bit big-endian field at offset in the header of every trace
+ * from trace `from` on, in the bytes of a file of nz-sample 4-byte traces. */
+static void
+patch_traces (char *bytes, int nx, int nz, int from, int offset, int value)
+{
+  const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+  const long tr = SEGY_TRACE_HEADER_SIZE + 4L * nz;
+
+  for (int t = from; t < nx; t++)
+    {
+      char *h = bytes + trace0 + t * tr + offset;
+
+      h[0] = (char) (value >> 8);
+      h[1] = (char) (value & 0xff);
+    }
+}
+
 /* Traces at 500 + 25·ix (CDP X in centimetres, scalar −100). */
 static void
 write_segy (const char *path, int nx, int nz, int format, gboolean with_coords, const float *v)
@@ -1510,8 +1527,6 @@ test_segy (void)
    * 50 m depth step, read as -15536: "no interval"); a cut-short file is
    * said to be one.  Bytes are patched into a written file, big-endian. */
   {
-    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
-    const long tr = SEGY_TRACE_HEADER_SIZE + 4 * nz;
     static const struct {
       int where;           /* -1: binary header; else every trace from this one on */
       int offset, value;   /* a 16-bit field: offset from the header's start */
@@ -1547,13 +1562,7 @@ test_segy (void)
         write_segy (path, nx, nz, 5, TRUE, v);
         g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
         if (cases[k].where >= 0)
-          for (int t = cases[k].where; t < nx; t++)
-            {
-              char *h = bytes + trace0 + t * tr + cases[k].offset;
-
-              h[0] = (char) (cases[k].value >> 8);
-              h[1] = (char) (cases[k].value & 0xff);
-            }
+          patch_traces (bytes, nx, nz, cases[k].where, cases[k].offset, cases[k].value);
         if (cases[k].bin_interval >= 0)
           {
             bytes[3216] = (char) (cases[k].bin_interval >> 8);
@@ -1580,8 +1589,6 @@ test_segy (void)
   /* Traces sampled at different intervals are refused: the grid has one
    * dz.  Traces 1-3 every 12.5, the rest every 4. */
   {
-    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
-    const long tr = SEGY_TRACE_HEADER_SIZE + 4 * nz;
     g_autoptr(GError) error = NULL;
     g_autoptr(GBytes) values = NULL;
     g_autofree char *bytes = NULL;
@@ -1591,14 +1598,8 @@ test_segy (void)
 
     write_segy (path, nx, nz, 5, TRUE, v);
     g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
-    for (int t = 0; t < nx; t++)
-      {
-        int dt = t < 3 ? 12500 : 4000;
-        char *h = bytes + trace0 + t * tr + 116;
-
-        h[0] = (char) (dt >> 8);
-        h[1] = (char) (dt & 0xff);
-      }
+    patch_traces (bytes, nx, nz, 0, 116, 12500);
+    patch_traces (bytes, nx, nz, 3, 116, 4000);
     g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
     g_assert_false (fr_segy_read (path, &g, &has_spacing, &values, &error));
     g_assert_nonnull (strstr (error->message, "trace 4 has a sample interval of 4000 where trace 1 has 12500"));
