@@ -17,19 +17,8 @@
 #include "fr-memory.h"
 #include "fr-npy.h"
 #include "fr-npy-private.h"
+#include "test-sanitizer.h"
 #include "test-tmpdir.h"
-
-/* An address-space limit would starve AddressSanitizer's shadow memory. */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -579,7 +568,8 @@ test_lying_header (void)
     {
       struct rlimit lim = { (rlim_t) 2 << 30, (rlim_t) 2 << 30 };
 
-      if (!UNDER_ASAN)
+      /* An address-space limit would starve a sanitizer's shadow memory. */
+      if (!TEST_UNDER_SANITIZER)
         g_assert_cmpint (setrlimit (RLIMIT_AS, &lim), ==, 0);
       for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
         {

@@ -30,6 +30,7 @@
 #include "fr-scene-file.h"
 #include "fr-segy.h"
 #include "fr-spr.h"
+#include "test-sanitizer.h"
 #include "test-tmpdir.h"
 
 #ifdef FOLDRAY_HAVE_SEGYIO
@@ -2285,18 +2286,12 @@ test_cli_out_of_memory (void)
   g_autofree char *err = NULL;
   int status;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)   /* clang */
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifdef UNDER_ASAN
-  /* The normal build runs it. */
-  g_test_skip ("an address space limit and the address sanitizer do not mix");
-  return;
-#endif
+  if (TEST_UNDER_SANITIZER)
+    {
+      /* The normal build runs it. */
+      g_test_skip ("an address space limit and a sanitizer do not mix");
+      return;
+    }
   if (g_getenv ("FOLDRAY_CLI") == NULL)
     {
       g_test_skip ("FOLDRAY_CLI not set");
