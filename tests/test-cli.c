@@ -499,10 +499,15 @@ test_usage (void)
   {
     g_autofree char *pic = picture_path ();
     const char *argv[] = { pic, "--version", "--out", "x.png", NULL };
+    const char *later[] = { pic, "--out", "x.png", "--version", NULL };
 
     r = run_argv (argv);
-    assert_failure (&r, "foldray-picture", 2, "--version takes nothing after it (got '--out')");
+    assert_failure (&r, "foldray-picture", 2, "--version goes alone (got '--out' with it)");
     g_assert_cmpstr (r.out, ==, "");
+    run_result_clear (&r);
+    /* Not "unknown option" where it comes later. */
+    r = run_argv (later);
+    assert_failure (&r, "foldray-picture", 2, "--version goes alone (got '--out' with it)");
     run_result_clear (&r);
   }
 }

@@ -416,10 +416,11 @@ main (int argc, char **argv)
   cli_set_program ("foldray-picture");
   if (argc < 2)
     return cli_fail (CLI_EXIT_USAGE, "missing options (try --help)");
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--version") == 0 && argc > 2)
+      return cli_fail (CLI_EXIT_USAGE, "--version goes alone (got '%s' with it)", argv[i == 1 ? 2 : 1]);
   if (strcmp (argv[1], "--version") == 0)
     {
-      if (argc > 2)
-        return cli_fail (CLI_EXIT_USAGE, "--version takes nothing after it (got '%s')", argv[2]);
       printf ("foldray-picture %s\n", FOLDRAY_VERSION);
       if (fflush (stdout) != 0 || ferror (stdout))
         return cli_fail (CLI_EXIT_FAILURE, "standard output: cannot write");
