@@ -577,7 +577,9 @@ save_as_response_cb (GtkNativeDialog *chooser,
                      int              response,
                      FrSession       *self)
 {
-  g_autoptr(FrSession) hold = g_object_ref (self);
+  /* Alive until the answer has run (it may close the window); read by
+   * nobody, hence the attribute. */
+  G_GNUC_UNUSED g_autoptr(FrSession) hold = g_object_ref (self);
 
   if (response == GTK_RESPONSE_ACCEPT)
     {

@@ -638,7 +638,6 @@ test_model_outlines (void)
   g_autoptr(FrJob) job = NULL;
   g_autoptr(FrResult) result = NULL;
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) rays = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
   g_autofree char *svg = g_build_filename (dir, "outlines.svg", NULL);
   g_autoptr(GError) error = NULL;
