@@ -756,7 +756,8 @@ work_init (Work *w, const fr_raster_model *m, size_t n_segs, size_t n_fixed, siz
   w->band_hi = malloc ((m->n_layers + 1) * sizeof *w->band_hi);
   w->band_first = malloc ((m->n_layers + 1) * sizeof *w->band_first);
   w->band_count = malloc ((m->n_layers + 1) * sizeof *w->band_count);
-  return w->band_x && w->band_lo && w->band_hi && w->band_first && w->band_count && w->segs && w->fixed && w->always && w->vx && w->vz && w->xs && w->level && w->inside.flag
+  return w->segs && w->fixed && w->always && w->vx && w->vz && w->xs && w->level && w->inside.flag
+         && w->band_x && w->band_lo && w->band_hi && w->band_first && w->band_count
          && w->inside.list && w->cut.breaks && w->cut.fills && w->cut.h && w->side_layer[0]
          && w->side_layer[1] && w->side_g[0] && w->side_g[1] && w->roots;
 }
@@ -1116,14 +1117,6 @@ model_may_clamp (const fr_raster_model *m, const fr_grid *grid)
   return 0;
 }
 
-/* Fills grid column ix.  Along x each cell is cut at every kink (nodes,
- * vertices, background faces, and where a segment crosses the cell's top
- * or bottom), and each piece is integrated with 3-point Gauss–Legendre;
- * along z exactly, through the profiles at the Gauss points.  A cell that
- * no segment crosses reuses the column's profiles, cut at all of the
- * column's kinks; a cell with crossings builds its own slices, at its
- * own kinks (the vertices within its depths), and so do all the cells of
- * a column whose profiles would not fit POOL_MAX_BREAKS. */
 /* Whether some whole row of the grid, [z − dz/2, z + dz/2], lies within
  * [lo, hi] (lo may be −∞), with the row loop's own arithmetic. */
 static int
@@ -1174,6 +1167,15 @@ band_smooth (const fr_raster_layer *l, const Work *w, size_t first, size_t count
   return 1;
 }
 
+/* Fills grid column ix.  Along x each cell is cut at every kink (nodes,
+ * vertices, background faces, and where a segment crosses the cell's top
+ * or bottom), and each piece is integrated with 3-point Gauss–Legendre;
+ * along z exactly, through the profiles at the Gauss points.  A cell that
+ * no segment crosses reuses the column's profiles, cut at all of the
+ * column's kinks, or in a row that one layer fills alone its band's, cut
+ * at that layer's kinks only; a cell with crossings builds its own slices, at its
+ * own kinks (the vertices within its depths), and so do all the cells of
+ * a column whose profiles would not fit POOL_MAX_BREAKS. */
 static int
 fill_column (const fr_raster_model *m, const fr_grid *grid, size_t ix, Work *w, float *out,
              ColumnClamps *clamps)
