@@ -68,6 +68,10 @@ typedef struct fr_spr_result {
    * without a host round trip (CUDA–GL interop).  Owned by the result; NULL
    * otherwise.  Take it with fr_spr_result_take_device_time to outlive the result. */
   void *device_time;
+  /* What fr_spr_ray needs beyond T and pred to give the straightest of the
+   * equal-time paths (the velocity and the stencils); private, owned by
+   * the result, NULL where the result did not come from fr_spr_solve. */
+  struct spr_ray_context *ray_context;
 } fr_spr_result;
 
 /* Solves from nsrc sources at (src_xz[2k], src_xz[2k+1]) in model units;
@@ -89,8 +93,10 @@ void *fr_spr_result_take_device_time (fr_spr_result *res);
 void fr_spr_device_free (void *device_ptr);
 
 /* The ray to the node nearest (x, z): node positions from the source to the
- * receiver, as a malloc'ed array of 2·n doubles.  Fails for a point outside
- * the grid or an unreached node. */
+ * receiver, as a malloc'ed array of 2·n doubles.  Of the paths that give
+ * its traveltime it takes the straightest: inside one velocity, the chord's
+ * two bracketing offsets interleaved rather than the predecessor map's
+ * dogleg.  Fails for a point outside the grid or an unreached node. */
 fr_status fr_spr_ray (const fr_spr_result *res, double x, double z,
                       double **xz, size_t *n, fr_error *err);
 

@@ -114,6 +114,17 @@ fr_spr_backend spr_cpu_pick (const spr_problem *pb);
  * failure returns FR_E_DEVICE so that `auto` can fall back to the CPU. */
 fr_status spr_solve_cuda (const spr_problem *pb, fr_spr_result *res, fr_error *err);
 
+/* Rays (spr-straight.c): a result keeps a copy of the velocity and the
+ * solve's stencils, which move into the context (*st is left empty). */
+typedef struct spr_ray_context spr_ray_context;
+fr_status spr_ray_context_new (const fr_grid *g, const float *velocity, spr_stencils *st,
+                               spr_ray_context **out, fr_error *err);
+void spr_ray_context_free (spr_ray_context *c);
+/* The straightest path with the weight of path[0 .. count) (node indices,
+ * either way round) and the same ends, as a malloc'ed array. */
+fr_status spr_ray_straighten (const spr_ray_context *c, const int32_t *path, size_t count,
+                              int32_t **out, size_t *out_count, fr_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Rays from an SPR result: follow the predecessor map from the receiver's
- * node back to a source, then return the positions in source-to-receiver
+ * node back to a source, straighten the path where it ties with straighter
+ * ones (spr-straight.c), then return the positions in source-to-receiver
  * order. */
 #include "spr-private.h"
 
@@ -13,7 +14,7 @@ fr_spr_ray (const fr_spr_result *res, double x, double z,
 {
   const fr_grid *g;
   size_t ix, iz, count, steps = 0, total;
-  int32_t node;
+  int32_t node, *path;
   double *out;
 
   if (xz == NULL || n == NULL)
@@ -44,18 +45,34 @@ fr_spr_ray (const fr_spr_result *res, double x, double z,
       count++;
     }
 
-  out = malloc (2 * count * sizeof *out);
-  if (out == NULL)
+  path = malloc (count * sizeof *path);
+  if (path == NULL)
     return fr_error_set (err, FR_E_NOMEM, "out of memory for a ray of %zu points", count);
   {
     size_t k = count;
     for (int32_t v = node; v >= 0; v = res->pred[v])
-      {
-        k--;
-        fr_grid_node_position (g, (size_t) v % g->nx, 0, (size_t) v / g->nx,
-                               &out[2 * k], NULL, &out[2 * k + 1]);
-      }
+      path[--k] = v;
   }
+  if (res->ray_context != NULL)
+    {
+      int32_t *straight = NULL;
+      fr_status st = spr_ray_straighten (res->ray_context, path, count, &straight, &count, err);
+      free (path);
+      if (st != FR_OK)
+        return st;
+      path = straight;
+    }
+
+  out = malloc (2 * count * sizeof *out);
+  if (out == NULL)
+    {
+      free (path);
+      return fr_error_set (err, FR_E_NOMEM, "out of memory for a ray of %zu points", count);
+    }
+  for (size_t k = 0; k < count; k++)
+    fr_grid_node_position (g, (size_t) path[k] % g->nx, 0, (size_t) path[k] / g->nx,
+                           &out[2 * k], NULL, &out[2 * k + 1]);
+  free (path);
   *xz = out;
   *n = count;
   return FR_OK;

@@ -64,6 +64,7 @@ fr_spr_result_clear (fr_spr_result *res)
   free (res->time);
   free (res->pred);
   fr_spr_device_free (res->device_time);
+  spr_ray_context_free (res->ray_context);
   memset (res, 0, sizeof *res);
 }
 
@@ -140,14 +141,15 @@ locate_sources (const fr_grid *g, const float *velocity, const double *src_xz, s
 }
 
 /* About how many bytes the solve needs: the caller's velocity, the
- * result, and the back end's own arrays (the CPU one's for auto and cuda
- * too, since either may run on the CPU). */
+ * result (with its copy of the velocity for the rays), and the back end's
+ * own arrays (the CPU one's for auto and cuda too, since either may run
+ * on the CPU). */
 static double
 solve_bytes (const spr_problem *pb)
 {
   const double n = (double) fr_grid_count (pb->grid);
   const spr_stencils *st = pb->stencils;
-  double bytes = n * (sizeof (float) + sizeof (double) + sizeof (int32_t))
+  double bytes = n * (2 * sizeof (float) + sizeof (double) + sizeof (int32_t))
                  + (double) pb->nsrc * sizeof (size_t)
                  + (double) st->noffsets * (sizeof (spr_offset)
                                             + (st->rx + st->rz + 1.0) * sizeof (spr_cell));
@@ -341,6 +343,9 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
   res->backend = backend;
   res->solve_ms = fr_clock_ms () - t0;
   if (status != FR_OK)
+    goto fail;
+  /* After the clock: the rays' copy is not the solve's work. */
+  if ((status = spr_ray_context_new (g, velocity, &st, &res->ray_context, err)) != FR_OK)
     goto fail;
   spr_stencils_clear (&st);
   free (src_nodes);

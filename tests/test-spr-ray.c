@@ -3,7 +3,8 @@
  * within the radius, and its edge weights (recomputed here by clipping each
  * segment against the cells, not with the library's stencils) add up to the
  * receiver's traveltime.  Around a wall with a gap, rays never cross an
- * obstacle cell and traveltimes respect the detour through the gap. */
+ * obstacle cell and traveltimes respect the detour through the gap.  In
+ * one velocity a ray follows the straight line. */
 #include <glib.h>
 #include <math.h>
 
@@ -102,6 +103,142 @@ test_ray_weights (void)
       }
 }
 
+/* The largest distance of the ray's points from the straight line between
+ * its ends, in model units. */
+static double
+ray_offset_from_chord (const fr_spr_result *res, double x, double z)
+{
+  fr_error err = { 0 };
+  double *xz = NULL, worst = 0.0;
+  size_t n = 0;
+
+  g_assert_cmpint (fr_spr_ray (res, x, z, &xz, &n, &err), ==, FR_OK);
+  {
+    const double x0 = xz[0], z0 = xz[1], ex = xz[2 * (n - 1)] - x0, ez = xz[2 * (n - 1) + 1] - z0;
+    const double len = hypot (ex, ez);
+    for (size_t k = 1; len > 0.0 && k + 1 < n; k++)
+      worst = MAX (worst, fabs ((xz[2 * k] - x0) * ez - (xz[2 * k + 1] - z0) * ex) / len);
+  }
+  g_free (xz);
+  return worst;
+}
+
+/* In one velocity every path of the two offsets that bracket the straight
+ * line's direction ties; the ray must be the one along the line, within
+ * half the larger spacing of it (each point lies within half a step of the
+ * chord's two offsets), not a dogleg of one offset then the other (up to 32
+ * cells off at radius 2 over 300 cells).  Reduced and full stencils, equal
+ * and unequal radii and spacings, one source and two. */
+static void
+test_straight_in_one_velocity (void)
+{
+  const struct {
+    int rx, rz;
+    double dx, dz;
+    gboolean full;
+    int nsrc;
+  } cases[] = {
+    { 1, 1, 1.0, 1.0, FALSE, 1 },
+    { 2, 2, 1.0, 1.0, FALSE, 1 },
+    { 4, 4, 1.0, 1.0, FALSE, 2 },
+    { 8, 8, 1.0, 1.0, FALSE, 1 },
+    { 3, 5, 1.5, 0.5, FALSE, 1 },
+    { 4, 4, 1.0, 1.0, TRUE, 1 },
+    { 2, 3, 10.0, 25.0, TRUE, 2 },
+  };
+
+  for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (int backend = FR_SPR_DIJKSTRA; backend <= FR_SPR_CPU; backend++)
+      {
+        fr_grid g = fr_grid_2d (97, 61, cases[c].dx, cases[c].dz, -40.0, 5.0);
+        float *v = g_new (float, fr_grid_count (&g));
+        double src[4], worst = 0.0;
+        fr_spr_params p;
+        fr_spr_result res;
+
+        for (size_t k = 0; k < fr_grid_count (&g); k++)
+          v[k] = 2.5f;
+        fr_grid_node_position (&g, 13, 0, 47, &src[0], NULL, &src[1]);
+        fr_grid_node_position (&g, 90, 0, 2, &src[2], NULL, &src[3]);
+        fr_spr_params_init (&p);
+        p.rx = cases[c].rx;
+        p.rz = cases[c].rz;
+        p.full_neighbourhood = cases[c].full;
+        p.backend = (fr_spr_backend) backend;
+        tu_solve (&g, v, src, (size_t) cases[c].nsrc, &p, &res);
+
+        for (size_t j = 0; j < g.nz; j += 3)
+          for (size_t i = 0; i < g.nx; i += 4)
+            {
+              double x, z;
+              fr_grid_node_position (&g, i, 0, j, &x, NULL, &z);
+              check_ray (&g, v, &res, p.rx, p.rz, src, (size_t) cases[c].nsrc, x, z);
+              worst = MAX (worst, ray_offset_from_chord (&res, x, z));
+            }
+        g_test_message ("radius %d,%d, spacing %g,%g%s, %s: farthest %.3g from the chord",
+                        p.rx, p.rz, g.dx, g.dz, cases[c].full ? ", full" : "",
+                        fr_spr_backend_name (p.backend), worst);
+        g_assert_cmpfloat (worst, <=, 0.5 * MAX (g.dx, g.dz) * (1.0 + 1e-9));
+        fr_spr_result_clear (&res);
+        g_free (v);
+      }
+}
+
+/* Blocks of constant velocity and obstacles: long runs in one velocity
+ * whose chords pass other blocks, so that a straight path must be given up
+ * or halved.  Every ray must stay a shortest path (check_ray's independent
+ * weights add up to its traveltime) and never cross an obstacle. */
+static void
+test_straight_among_blocks (void)
+{
+  for (guint32 seed = 40; seed < 46; seed++)
+    for (int backend = FR_SPR_DIJKSTRA; backend <= FR_SPR_CPU; backend++)
+      {
+        fr_grid g = fr_grid_2d (80, 64, 1.0, 1.25, 0.0, 0.0);
+        float *v = g_new (float, fr_grid_count (&g));
+        const float block_v[] = { 1.2f, 3.5f, 0.0f, 2.7f, 0.0f, 4.1f };
+        GRand *rng = g_rand_new_with_seed (seed);
+        double src[4];
+        fr_spr_params p;
+        fr_spr_result res;
+
+        for (size_t k = 0; k < fr_grid_count (&g); k++)
+          v[k] = 2.0f;
+        for (size_t b = 0; b < G_N_ELEMENTS (block_v); b++)
+          {
+            int i0 = g_rand_int_range (rng, 0, 70), j0 = g_rand_int_range (rng, 0, 54);
+            int w = g_rand_int_range (rng, 2, 25), h = g_rand_int_range (rng, 1, 20);
+            for (int j = j0; j < MIN (j0 + h, (int) g.nz); j++)
+              for (int i = i0; i < MIN (i0 + w, (int) g.nx); i++)
+                v[(size_t) j * g.nx + (size_t) i] = block_v[b];
+          }
+        for (int s = 0; s < 2; s++)
+          {
+            size_t i, j;
+            do
+              {
+                i = (size_t) g_rand_int_range (rng, 0, (int) g.nx);
+                j = (size_t) g_rand_int_range (rng, 0, (int) g.nz);
+              }
+            while (v[j * g.nx + i] == 0.0f);
+            fr_grid_node_position (&g, i, 0, j, &src[2 * s], NULL, &src[2 * s + 1]);
+          }
+        fr_spr_params_init (&p);
+        p.rx = 2 + (int) seed % 5;
+        p.rz = 1 + (int) seed % 4;
+        p.full_neighbourhood = seed % 3 == 0;
+        p.backend = (fr_spr_backend) backend;
+        tu_solve (&g, v, src, 2, &p, &res);
+        for (size_t j = 0; j < g.nz; j += 3)
+          for (size_t i = 0; i < g.nx; i += 3)
+            if (isfinite (res.time[j * g.nx + i]))
+              check_ray (&g, v, &res, p.rx, p.rz, src, 2, (double) i * g.dx, (double) j * g.dz);
+        fr_spr_result_clear (&res);
+        g_rand_free (rng);
+        g_free (v);
+      }
+}
+
 /* min over p on x = xw, z in [zlo, zhi] of |s - p| + |p - r|: the function
  * is convex in z, so the minimum is at the straight line's crossing clamped
  * to the interval. */
@@ -172,5 +309,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/spr/ray/weights", test_ray_weights);
   g_test_add_func ("/spr/ray/wall-with-gap", test_wall_with_gap);
+  g_test_add_func ("/spr/ray/straight-in-one-velocity", test_straight_in_one_velocity);
+  g_test_add_func ("/spr/ray/straight-among-blocks", test_straight_among_blocks);
   return g_test_run ();
 }
