@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
+#include "fr-csv.h"
 #include "fr-garray.h"
 #include "fr-scene.h"
 
@@ -702,6 +703,78 @@ fr_scene_clear_markers (FrScene *self)
   self->selected_kind = FR_MARKER_NONE;
   emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
   fr_scene_end_edit (self, _("Clear Markers"));
+}
+
+/* Replaces the receivers with those of a receivers file (the `x,z` CSV
+ * that foldray-cli reads), each snapped to its nearest node as a click is,
+ * in one undo step.  All or nothing: a file that cannot be read, that is
+ * 3D or empty, or that holds a point off the grid changes nothing. */
+gboolean
+fr_scene_import_receivers (FrScene     *self,
+                           const char  *path,
+                           GError     **error)
+{
+  fr_points pts = { 0 };
+  fr_error err = { 0 };
+  g_autoptr(GArray) snapped = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!fr_scene_has_model (self))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           _("There is no model to place receivers on"));
+      return FALSE;
+    }
+  if (fr_csv_read_points (path, &pts, &err) != FR_OK)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, err.message);
+      return FALSE;
+    }
+  name = g_filename_display_name (path);
+  if (pts.ndim != 2 || pts.count == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   pts.ndim != 2 ? _("%s: receivers here need a header “x,z” (this file is 3D)")
+                                 : _("%s holds no receivers"), name);
+      fr_points_clear (&pts);
+      return FALSE;
+    }
+  snapped = g_array_sized_new (FALSE, FALSE, sizeof (FrPoint), (guint) pts.count);
+  for (size_t i = 0; i < pts.count; i++)
+    {
+      const double x = pts.xyz[2 * i], z = pts.xyz[2 * i + 1];
+      FrPoint p;
+
+      if (!fr_scene_grid_holds (self, x, z))
+        {
+          const fr_grid *g = &self->grid;
+
+          /* The k-th point is on line k + 2 (fr-csv.h). */
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s: line %zu: the receiver at %g, %g lies outside the grid "
+                         "(x from %g to %g, z from %g to %g)"),
+                       name, i + 2, x, z, g->x0, g->x0 + (double) (g->nx - 1) * g->dx,
+                       g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
+          fr_points_clear (&pts);
+          return FALSE;
+        }
+      fr_scene_snap (self, x, z, &p.x, &p.z);
+      g_array_append_val (snapped, p);
+    }
+  fr_points_clear (&pts);
+
+  fr_scene_begin_edit (self);
+  g_array_set_size (self->receivers, 0);
+  g_array_append_vals (self->receivers, snapped->data, snapped->len);
+  if (self->selected_kind == FR_MARKER_RECEIVER)
+    self->selected_kind = FR_MARKER_NONE;
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
+  fr_scene_end_edit (self, _("Import Receivers"));
+  return TRUE;
 }
 
 /* Starts an edit: the geometry now is what undo will restore.  Edits nest;

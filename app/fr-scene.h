@@ -96,6 +96,9 @@ FrMarkerKind   fr_scene_get_selection       (FrScene        *self,
                                              guint          *index);
 gboolean       fr_scene_delete_selection    (FrScene        *self);
 void           fr_scene_clear_markers       (FrScene        *self);
+gboolean       fr_scene_import_receivers    (FrScene        *self,
+                                             const char     *path,
+                                             GError        **error);
 void           fr_scene_begin_edit          (FrScene        *self);
 void           fr_scene_end_edit            (FrScene        *self,
                                              const char     *label);

@@ -588,8 +588,8 @@ submit_job (FrWindow *self)
     log_line (self, "fold serial=%u psi_x=%.9g psi_z=%.9g nodes=%u rays=%u", serial,
               job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon, job->n_receivers);
   else
-    log_line (self, "spr serial=%u radius=%d backend=%s", serial, job->radius,
-              fr_spr_backend_name (job->backend));
+    log_line (self, "spr serial=%u radius=%d backend=%s receivers=%u", serial, job->radius,
+              fr_spr_backend_name (job->backend), job->n_receivers);
   if (job->n_sources > 0 || (job->kind == FR_JOB_FOLD && job->fold.n_horizon >= 2))
     gtk_label_set_text (self->solve_label, _("Solving…"));
 }
@@ -1371,6 +1371,51 @@ clear_markers_action (GtkWidget  *widget,
 }
 
 static void
+import_receivers_response_cb (GtkNativeDialog *chooser,
+                              int              response,
+                              FrWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (path == NULL)
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      /* The pointer may have taken a marker while the chooser was open. */
+      else if (pointer_holds_item (self))
+        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_BUSY,
+                                     _("A marker is being dragged; let go of it and import again"));
+      if (error != NULL || !fr_scene_import_receivers (self->scene, path, &error))
+        fr_window_show_error (self, _("Could not import the receivers"), error);
+    }
+  if (self->chooser == chooser)
+    g_clear_object (&self->chooser);
+}
+
+/* Replaces the receivers with a receivers file's (R.csv of foldray-cli). */
+static void
+import_receivers_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Import Receivers"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Receivers (CSV, x,z)"));
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (import_receivers_response_cb), self, 0);
+  g_clear_object (&self->chooser);
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
+static void
 zoom_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
@@ -1471,6 +1516,7 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.edit-model", "s", edit_model_action);
   gtk_widget_class_install_action (widget_class, "win.clear-markers", NULL, clear_markers_action);
+  gtk_widget_class_install_action (widget_class, "win.import-receivers", NULL, import_receivers_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_action);
@@ -2010,9 +2056,11 @@ fr_window_set_fold_mode (FrWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->side_panel), !fold_mode);
   /* Its accelerator must not clear a hidden horizon in Rays mode; nor
    * may the model tools' (Ctrl+M, Ctrl+R, Ctrl+G) edit the model in Folds
-   * mode, where the fold history is the one Undo takes back. */
+   * mode, where the fold history is the one Undo takes back, nor an
+   * import replace receivers that Folds mode does not show. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-model", !fold_mode);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-receivers", !fold_mode);
   start_fold_horizon (self);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");

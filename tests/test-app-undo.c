@@ -11,6 +11,7 @@
 #include "fr-scene.h"
 #include "fr-scene-file.h"
 #include "fr-undo.h"
+#include "test-tmpdir.h"
 
 typedef struct
 {
@@ -119,6 +120,77 @@ small_scene (void)
   bytes = g_bytes_new (v, sizeof v);
   fr_scene_set_model (scene, "small", &g, bytes);
   return scene;
+}
+
+/* Receivers from a file: snapped as clicks are, replacing the old ones in
+ * one undo step; a bad file (unreadable, 3D, empty, a point off the 1 × 0.5
+ * grid, named by its line) changes nothing and says why. */
+static void
+test_import_receivers (void)
+{
+  FrScene *scene = small_scene ();
+  FrUndo *undo = fr_scene_get_undo (scene);
+  g_autofree char *dir = g_dir_make_tmp ("foldray-receivers-XXXXXX", NULL);
+  g_autofree char *good = g_build_filename (dir, "spread.csv", NULL);
+  g_autofree char *missing = g_build_filename (dir, "none.csv", NULL);
+  const struct {
+    const char *name, *text, *says;
+  } bad[] = {
+    { "three.csv", "x,y,z\n0.1,0,0.2\n", "3D" },
+    { "empty.csv", "x,z\n", "no receivers" },
+    { "right.csv", "x,z\n0.5,0.1\n1.2,0.1\n", "line 3: the receiver at 1.2, 0.1 lies outside the grid" },
+    { "deep.csv", "x,z\n0.5,-0.01\n", "line 2: the receiver at 0.5, -0.01 lies outside the grid" },
+    { "text.csv", "x,z\n0.5,deep\n", "line 2" },
+  };
+  g_autoptr(GError) error = NULL;
+  const FrPoint *p;
+  guint n;
+
+  g_assert_nonnull (dir);
+  fr_scene_add_marker (scene, FR_MARKER_SOURCE, 0.5, 0.0);
+  fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 0.2, 0.2);
+  fr_scene_select (scene, FR_MARKER_RECEIVER, 0);
+  g_assert_true (g_file_set_contents (good, "x,z\r\n0.02,0.0\r\n 0.46 , 0.28\r\n1.0,0.5\r\n", -1, NULL));
+  g_assert_true (fr_scene_import_receivers (scene, good, &error));
+  g_assert_no_error (error);
+  p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpfloat_with_epsilon (p[0].x, 0.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (p[1].x, 0.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (p[1].z, 0.3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (p[2].x, 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (p[2].z, 0.5, 1e-12);
+  fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n);
+  g_assert_cmpuint (n, ==, 1);
+  /* The selected receiver went with the old ones. */
+  g_assert_cmpint (fr_scene_get_selection (scene, NULL), ==, FR_MARKER_NONE);
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
+  g_assert_cmpstr (fr_undo_peek_label (undo), ==, "Import Receivers");
+
+  for (guint i = 0; i <= G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *path = i < G_N_ELEMENTS (bad) ? g_build_filename (dir, bad[i].name, NULL)
+                                                      : g_strdup (missing);
+      if (i < G_N_ELEMENTS (bad))
+        g_assert_true (g_file_set_contents (path, bad[i].text, -1, NULL));
+      g_assert_false (fr_scene_import_receivers (scene, path, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, i < G_N_ELEMENTS (bad) ? bad[i].name : "none.csv"));
+      if (i < G_N_ELEMENTS (bad))
+        g_assert_nonnull (strstr (error->message, bad[i].says));
+      g_clear_error (&error);
+      fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+      g_assert_cmpuint (n, ==, 3);
+      g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
+    }
+
+  g_assert_true (fr_undo_undo (undo));
+  p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat_with_epsilon (p[0].x, 0.2, 1e-12);
+  test_tmpdir_remove (dir);
+  g_assert_finalize_object (scene);
 }
 
 static void
@@ -602,6 +674,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/notify", test_notify);
   g_test_add_func ("/app/undo/clean-mark", test_clean_mark);
   g_test_add_func ("/app/undo/scene-edits", test_scene_edits);
+  g_test_add_func ("/app/undo/import-receivers", test_import_receivers);
   g_test_add_func ("/app/undo/modified-before-changed", test_modified_before_changed);
   g_test_add_func ("/app/undo/fold-reset", test_fold_reset);
   g_test_add_func ("/app/undo/fold-own-horizon", test_fold_own_horizon);

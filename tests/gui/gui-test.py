@@ -1916,7 +1916,7 @@ def t_open_refused_keeps_picture():
         time.sleep(1.0)
         xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
         after = a.canvas(a.stable_shot("66-open-refused-after")).astype(int)
-        # The dialog sits over the window's top left: compare below it.
+
         top = 140
         differ = float((np.abs(after[top:] - before[top:]).max(axis=-1) > 24).mean())
         title = a.title()
@@ -2010,6 +2010,101 @@ def t_failure_bar():
 
 
 check("failure: a failed solve is said in a bar over the canvas, gone once a solve succeeds", t_failure_bar)
+
+# ------------------------------------------------------------------ receivers from a file
+# ☰ → Import Receivers… reads foldray-cli's R.csv: the receivers it names
+# replace those on the canvas, each with its ray, as one undo step; a file
+# with a point off the grid is refused in a dialog and changes nothing.
+IMPORTS = os.path.join(OUT, "import")
+IMPORTED = [(0.5, 0.0), (1.2, 0.6), (2.0, 0.8), (2.5, 1.3), (2.9, 0.3)]
+
+
+def import_receivers(a, path):
+    """☰ → Import Receivers…, the path typed into the chooser's location."""
+    click_at(a, MENU_BUTTON)
+    time.sleep(0.5)
+    xdo("key", "r")
+    shown = wait_for(lambda: window_shown("Import Receivers"), timeout=5.0)
+    time.sleep(0.5)
+    xdo("key", "ctrl+l")
+    xdo("type", path)
+    time.sleep(0.5)
+    for _ in range(3):                    # the first Return may take a completion
+        xdo("key", "Return")
+        if wait_for(lambda: not window_shown("Import Receivers"), timeout=2.0):
+            break
+    return shown and not window_shown("Import Receivers")
+
+
+def receivers_drawn(a, img):
+    return [near(img, *a.to_screen(x, z), RECEIVER_RGB) for x, z in IMPORTED]
+
+
+def t_import_receivers():
+    os.makedirs(IMPORTS, exist_ok=True)
+    good = os.path.join(IMPORTS, "spread.csv")
+    with open(good, "w") as f:
+        f.write("x,z\n" + "".join("%g,%g\n" % p for p in IMPORTED))
+    bad = os.path.join(IMPORTS, "off-grid.csv")
+    with open(bad, "w") as f:
+        f.write("x,z\n1.0,0.2\n3.5,0.1\n")
+    a = App("--clear", "--source", "1.5,0", name="import-receivers",
+            env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state"), "FOLDRAY_RECOVER": "no"})
+    notes = []
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        before = receivers_drawn(a, a.stable_shot())
+        job = last_job(a)
+        chosen = import_receivers(a, good)
+        wait_for(lambda: last_job(a) > job, timeout=5.0)
+        settle_all(a)
+        title = a.title()
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        img = a.stable_shot("69-import-receivers")
+        drawn = receivers_drawn(a, img)
+        rays = int(RAY(a.canvas(img)).sum())
+        jobrec = a.last("spr").get("receivers")
+        notes.append("chooser %s; title %r; receivers drawn before %s, after %s; job with %s "
+                     "receivers; %d ray pixels" % (chosen, title, before, drawn, jobrec, rays))
+        ok = (chosen and not any(before) and all(drawn) and title.startswith("• ")
+              and jobrec == len(IMPORTED) and rays > 400)
+
+        job = last_job(a)
+        refused = import_receivers(a, bad)
+        dialog = wait_for(lambda: len(windows_of(a)) > 1, timeout=5.0)
+        time.sleep(0.5)
+        screenshot("70-import-receivers-refused")
+        kept = receivers_drawn(a, screenshot())
+        no_job = last_job(a) == job
+        xdo("key", "Escape")
+        wait_for(lambda: len(windows_of(a)) == 1, timeout=5.0)
+        # The dialog covers the window's top left, and the first receiver.
+        notes.append("off the grid: chooser %s, dialog %s, receivers kept %s, no new job %s"
+                     % (refused, dialog, kept, no_job))
+        ok = ok and refused and dialog and all(kept[1:]) and no_job
+
+        job = last_job(a)
+        click_at(a, UNDO_BUTTON)
+        wait_for(lambda: last_job(a) > job, timeout=5.0)
+        settle_all(a)
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        undone = receivers_drawn(a, a.stable_shot("71-import-receivers-undone"))
+        notes.append("after undo: receivers drawn %s, job with %s receivers"
+                     % (undone, a.last("spr").get("receivers")))
+        ok = ok and not any(undone)
+    finally:
+        a.quit()
+    with open(a.stderr_path) as f:
+        said = f.read()
+    notes.append("stderr: %r" % said[-300:])
+    return ok and "CRITICAL" not in said and "WARNING" not in said, "\n".join(notes)
+
+
+check("receivers: ☰ → Import Receivers… replaces them from a CSV, refuses one off the grid, undoes",
+      t_import_receivers)
 
 # ------------------------------------------------------------------ SEG-Y
 # A SEG-Y model named on the command line opens as SEG-Y (it went to the
