@@ -47,6 +47,8 @@ typedef struct spr_stencils {
 fr_status spr_stencils_build (spr_stencils *s, int rx, int rz, double dx, double dz,
                               bool full, fr_error *err);
 void spr_stencils_clear (spr_stencils *s);
+/* The greatest common divisor of p, q >= 0 (gcd (p, 0) = p). */
+int spr_gcd (int p, int q);
 
 /* One solve, as the dispatcher hands it to a back end.  The dispatcher has
  * checked every input, found the source nodes and allocated res->time and

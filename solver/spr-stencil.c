@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int
-gcd_int (int p, int q)
+int
+spr_gcd (int p, int q)
 {
   while (q != 0)
     {
@@ -114,7 +114,7 @@ spr_stencils_build (spr_stencils *s, int rx, int rz, double dx, double dz,
         spr_offset *o;
         if (a == 0 && b == 0)
           continue;
-        if (!full && gcd_int (abs (a), abs (b)) != 1)
+        if (!full && spr_gcd (abs (a), abs (b)) != 1)
           continue;
         o = &s->offsets[s->noffsets++];
         o->a = a;

@@ -30,7 +30,30 @@ struct spr_ray_context {
   float *velocity;       /* nx·nz, copied from the solve */
   spr_stencils st;       /* the solve's stencils (owned) */
   int *offset_at;        /* (b + rz)(2rx + 1) + a + rx -> index into st.offsets, or -1 */
+  /* The primitive offsets (gcd 1) by their physical angle, so that a
+   * direction's two neighbours are a binary search away. */
+  int nprimitive;
+  int *by_angle;         /* indices into st.offsets */
+  double *angle;         /* atan2 (b dz, a dx) of each, ascending */
 };
+
+static double
+offset_angle (const fr_grid *g, long a, long b)
+{
+  return atan2 ((double) b * g->dz, (double) a * g->dx);
+}
+
+typedef struct {
+  double angle;
+  int index;
+} angled_offset;
+
+static int
+angled_cmp (const void *pa, const void *pb)
+{
+  const double ta = ((const angled_offset *) pa)->angle, tb = ((const angled_offset *) pb)->angle;
+  return (ta > tb) - (ta < tb);
+}
 
 fr_status
 spr_ray_context_new (const fr_grid *g, const float *velocity, spr_stencils *st,
@@ -39,21 +62,22 @@ spr_ray_context_new (const fr_grid *g, const float *velocity, spr_stencils *st,
   const size_t n = fr_grid_count (g);
   const size_t w = 2 * (size_t) st->rx + 1, h = 2 * (size_t) st->rz + 1;
   spr_ray_context *c = calloc (1, sizeof *c);
+  angled_offset *sorted;
 
   *out = NULL;
   if (c != NULL)
     {
       c->velocity = malloc (n * sizeof *c->velocity);
       c->offset_at = malloc (w * h * sizeof *c->offset_at);
+      c->by_angle = malloc ((size_t) st->noffsets * sizeof *c->by_angle);
+      c->angle = malloc ((size_t) st->noffsets * sizeof *c->angle);
     }
-  if (c == NULL || c->velocity == NULL || c->offset_at == NULL)
+  sorted = malloc ((size_t) st->noffsets * sizeof *sorted);
+  if (c == NULL || c->velocity == NULL || c->offset_at == NULL || c->by_angle == NULL
+      || c->angle == NULL || sorted == NULL)
     {
-      if (c != NULL)
-        {
-          free (c->velocity);
-          free (c->offset_at);
-          free (c);
-        }
+      free (sorted);
+      spr_ray_context_free (c);
       return fr_error_set (err, FR_E_NOMEM, "out of memory keeping the model for the rays");
     }
   c->grid = *g;
@@ -61,8 +85,19 @@ spr_ray_context_new (const fr_grid *g, const float *velocity, spr_stencils *st,
   for (size_t i = 0; i < w * h; i++)
     c->offset_at[i] = -1;
   for (int k = 0; k < st->noffsets; k++)
-    c->offset_at[(size_t) (st->offsets[k].b + st->rz) * w
-                 + (size_t) (st->offsets[k].a + st->rx)] = k;
+    {
+      const spr_offset *o = &st->offsets[k];
+      c->offset_at[(size_t) (o->b + st->rz) * w + (size_t) (o->a + st->rx)] = k;
+      if (spr_gcd (abs (o->a), abs (o->b)) == 1)
+        sorted[c->nprimitive++] = (angled_offset) { offset_angle (g, o->a, o->b), k };
+    }
+  qsort (sorted, (size_t) c->nprimitive, sizeof *sorted, angled_cmp);
+  for (int k = 0; k < c->nprimitive; k++)
+    {
+      c->angle[k] = sorted[k].angle;
+      c->by_angle[k] = sorted[k].index;
+    }
+  free (sorted);
   /* The stencils move into the context. */
   c->st = *st;
   memset (st, 0, sizeof *st);
@@ -78,6 +113,8 @@ spr_ray_context_free (spr_ray_context *c)
   spr_stencils_clear (&c->st);
   free (c->velocity);
   free (c->offset_at);
+  free (c->by_angle);
+  free (c->angle);
   free (c);
 }
 
@@ -128,60 +165,51 @@ cross_l (long a1, long b1, long a2, long b2)
   return a1 * b2 - b1 * a2;
 }
 
-/* Whether offset o, at cosine cosang to the direction sought, is nearer
- * to it than `best` (at best_cos); of two along one direction (a full
- * stencil's multiples) the shorter. */
-static bool
-nearer (const spr_offset *o, double cosang, const spr_offset *best, double best_cos)
-{
-  if (best == NULL)
-    return true;
-  if (cross_l (o->a, o->b, best->a, best->b) == 0)
-    return o->length < best->length;
-  return cosang > best_cos;
-}
-
-/* The two offsets on either side of (da, db) nearest to it in angle (in
- * physical units, though a linear map keeps the order of directions), and
- * the whole counts with α e1 + β e2 = (da, db).  False when the stencil
- * cannot bracket it. */
+/* The two primitive offsets on either side of (da, db) nearest to it in
+ * angle (in physical units, though a linear map keeps the order of
+ * directions; e1 may lie along it), and the whole counts with
+ * α e1 + β e2 = (da, db).  False when the stencil cannot bracket it. */
 static bool
 bracket (const spr_ray_context *c, long da, long db, const spr_offset **e1, const spr_offset **e2,
          long *alpha, long *beta)
 {
-  const double dx = c->grid.dx, dz = c->grid.dz;
-  const double px = (double) da * dx, pz = (double) db * dz;
-  const double plen = sqrt (px * px + pz * pz);
-  double best1 = -2.0, best2 = -2.0;
+  const int n = c->nprimitive;
+  const double theta = offset_angle (&c->grid, da, db);
+  int lo = 0, hi = n;
   long det;
 
   *e1 = *e2 = NULL;
-  for (int k = 0; k < c->st.noffsets; k++)
+  if (n < 2)
+    return false;
+  /* The first angle above theta; rounding can misplace a direction by one
+   * among exact ties only, so the neighbours around it are settled by
+   * exact cross products. */
+  while (lo < hi)
     {
-      const spr_offset *o = &c->st.offsets[k];
+      const int mid = (lo + hi) / 2;
+      if (c->angle[mid] <= theta)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (int d = -2; d <= 1; d++)
+    {
+      const spr_offset *o = &c->st.offsets[c->by_angle[((lo + d) % n + n) % n]];
       const long cr = cross_l (o->a, o->b, da, db);
-      double cosang;
 
       if ((long) o->a * da + (long) o->b * db <= 0)
         continue;
-      cosang = ((double) o->a * dx * px + (double) o->b * dz * pz) / (o->length * plen);
-      if (cr >= 0 && nearer (o, cosang, *e1, best1))
-        {
-          best1 = cosang;
-          *e1 = o;
-        }
-      else if (cr < 0 && nearer (o, cosang, *e2, best2))
-        {
-          best2 = cosang;
-          *e2 = o;
-        }
+      /* cr >= 0: (da, db) lies counter-clockwise of o, or along it. */
+      if (cr >= 0 && (*e1 == NULL || cross_l ((*e1)->a, (*e1)->b, o->a, o->b) > 0))
+        *e1 = o;
+      else if (cr < 0 && (*e2 == NULL || cross_l (o->a, o->b, (*e2)->a, (*e2)->b) > 0))
+        *e2 = o;
     }
   if (*e1 == NULL)
     return false;
   if (cross_l ((*e1)->a, (*e1)->b, da, db) == 0)
     {
-      /* Along e1 itself (e1 is primitive in a reduced stencil, and the
-       * nearest in angle is the shortest of its multiples in a full one). */
+      /* Along e1 itself. */
       long m = (*e1)->a != 0 ? da / (*e1)->a : db / (*e1)->b;
       *e2 = *e1;
       *alpha = m;
@@ -197,7 +225,7 @@ bracket (const spr_ray_context *c, long da, long db, const spr_offset **e1, cons
     const long an = cross_l (da, db, (*e2)->a, (*e2)->b);
     const long bn = cross_l ((*e1)->a, (*e1)->b, da, db);
     if (an % det != 0 || bn % det != 0)
-      return false;    /* a full stencil's non-primitive neighbours; keep the path */
+      return false;    /* never so for neighbours in angle (det ±1); kept as a guard */
     *alpha = an / det;
     *beta = bn / det;
   }
