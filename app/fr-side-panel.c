@@ -26,6 +26,7 @@ struct _FrSidePanel
   GtkAdjustment *front_adjustment;
   GtkLabel      *entry_message;
   FrModelPanel  *model_panel;
+  FrMarkerPanel *marker_panel;
 
   gboolean       applying;    /* settings set by the program, not the user */
   char          *kept_backend;  /* a scene's back end this build lacks, saved back as it was */
@@ -211,8 +212,10 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (FR_TYPE_MODEL_PANEL);
+  g_type_ensure (FR_TYPE_MARKER_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/foldray/Foldray/ui/fr-side-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, model_panel);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, marker_panel);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, radius_spin);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_notice);
@@ -514,4 +517,11 @@ fr_side_panel_get_model_panel (FrSidePanel *self)
 {
   g_return_val_if_fail (FR_IS_SIDE_PANEL (self), NULL);
   return self->model_panel;
+}
+
+FrMarkerPanel *
+fr_side_panel_get_marker_panel (FrSidePanel *self)
+{
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), NULL);
+  return self->marker_panel;
 }

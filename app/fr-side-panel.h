@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "fr-colormap.h"
+#include "fr-marker-panel.h"
 #include "fr-model-panel.h"
 #include "fr-scene-file.h"
 #include "fr-spr.h"
@@ -51,6 +52,7 @@ void            fr_side_panel_set_front     (FrSidePanel    *self,
 void            fr_side_panel_set_front_max (FrSidePanel    *self,
                                              double          max_time);
 FrModelPanel   *fr_side_panel_get_model_panel (FrSidePanel  *self);
+FrMarkerPanel  *fr_side_panel_get_marker_panel (FrSidePanel *self);
 gboolean        fr_side_panel_load_solver   (FrSidePanel      *self,
                                              const FrSceneDoc *doc);
 void            fr_side_panel_save_solver   (FrSidePanel      *self,

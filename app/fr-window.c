@@ -791,6 +791,7 @@ display_settings_changed_cb (FrWindow    *self,
       update_cursor_label (self, self->cursor_x, self->cursor_z, self->cursor_inside);
       /* So do the panels' fields and the grid's spacing. */
       fr_model_panel_set_length_unit (fr_side_panel_get_model_panel (panel), unit);
+      fr_marker_panel_set_length_unit (fr_side_panel_get_marker_panel (panel), unit);
       fr_fold_panel_set_length_unit (self->fold_panel, unit);
       update_grid_label (self);
     }
@@ -1593,6 +1594,7 @@ fr_window_init (FrWindow *self)
   fr_canvas_set_scene (self->canvas, self->scene);
   fr_editor_set_scene (self->editor, self->scene);
   fr_model_panel_set_scene (fr_side_panel_get_model_panel (self->side_panel), self->scene);
+  fr_marker_panel_set_scene (fr_side_panel_get_marker_panel (self->side_panel), self->scene);
   fr_model_panel_set_editor (fr_side_panel_get_model_panel (self->side_panel), self->editor);
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
   self->session = fr_session_new (self);

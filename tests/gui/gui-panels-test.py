@@ -280,7 +280,7 @@ def t_about_icon():
     the app runs from the build tree (it showed the missing-image one):
     the icon's red source dot."""
     click(1044, 27)                 # ☰
-    click(969, 343)                 # About Foldray
+    xdo("key", "b")                 # A_bout Foldray: its mnemonic, wherever the item sits
     time.sleep(1.0)
     img = screenshot("16-about")
     xdo("key", "Escape")
@@ -1273,7 +1273,7 @@ check("no GTK warning or critical on stderr during the grid checks", t_grid_no_w
 # button's old range (16; the solver takes up to 100).  A small scene:
 # 51 × 31 nodes at 0.01, v = 2, the source at (0.25, 0), so the latest
 # arrival is |(0.25, 0.3)| / 2 = 0.195.
-FRONT_QUIET = (930, 715)            # the Display heading, panel at its top
+FRONT_QUIET = (930, 715)            # the Markers heading, panel at its top
 # The wavefront slider and its value, the panel scrolled to its end.
 FRONT_SLIDER_BOX = (866, 600, 1190, 652)
 
@@ -1839,6 +1839,70 @@ def t_utm_readout():
 
 check("UTM: the cursor readout gives x to the metre, and the saved scene writes 512000",
       t_utm_readout)
+
+# ------------------------------------------------------------------ markers typed
+# The Markers fields between Model and Display: Alt+S (Add Source) adds a source at the
+# top of the model's middle column and gives the focus to its x; x and z
+# typed there move it to the nearest node, one undo step each.  No mouse
+# places the source.
+
+
+def t_markers_typed():
+    path = scene_variant(os.path.join(OUT, "markers", "markers.json"),
+                         lambda scene: scene.update(sources=[], receivers=[[2.5, 0.0]]))
+    a = App(path, name="markers")
+    notes = []
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        job = a.last_job()
+        xdo("key", "alt+s")
+        a.wait_settled(a.last_settled())
+        added = a.last("job").get("sources")
+        notes.append("Alt+S: a job with %s sources, title %r" % (added, a.title()))
+        xdo("key", "ctrl+a")
+        xdo("type", "0.734")
+        xdo("key", "Tab")
+        xdo("key", "ctrl+a")
+        xdo("type", "0.42")
+        xdo("key", "Return")
+        time.sleep(1.0)
+        a.settle_all()
+        xdo("mousemove", *FRONT_QUIET)
+        img = a.stable_shot("80-markers-typed")
+        sx, sy = a.to_screen(0.73, 0.42)
+        drawn = bool(np.any(np.abs(img[sy - 2: sy + 3, sx - 2: sx + 3].astype(int)
+                                   - (255, 77, 20)).max(axis=-1) < 40))
+        wrote = save_now(a, path)
+        with open(path) as f:
+            doc = json.load(f)
+        sources = doc.get("sources")
+        notes.append("typed 0.734 and 0.42: source drawn at (0.73, 0.42) %s; saved %s with "
+                     "sources %s" % (drawn, wrote, sources))
+        ok = (added == 1 and job < a.last_job() and drawn and wrote and sources is not None
+              and len(sources) == 1 and abs(sources[0][0] - 0.73) < 1e-9
+              and abs(sources[0][1] - 0.42) < 1e-9)
+
+        click(240, 27)                 # Undo: the z typed
+        click(240, 27)                 # Undo: the x typed
+        a.settle_all()
+        xdo("mousemove", *FRONT_QUIET)
+        img = a.stable_shot("82-markers-undone")
+        ux, uy = a.to_screen(1.5, 0.0)
+        back = bool(np.any(np.abs(img[uy - 2: uy + 3, ux - 2: ux + 3].astype(int)
+                                  - (255, 77, 20)).max(axis=-1) < 40))
+        notes.append("two undos: the source back at (1.5, 0) %s" % back)
+        ok = ok and back
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    notes.append("bad stderr lines: %s" % bad[:4])
+    return ok and not bad, "\n".join(notes)
+
+
+check("markers: Alt+S adds a source whose x and z are typed under Markers; undo takes them back",
+      t_markers_typed)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

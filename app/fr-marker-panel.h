@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The markers' part of the Rays-mode side panel: the selected source's or
+ * receiver's position as two fields, and buttons that add a source or a
+ * receiver.  Typing a position moves the marker to the nearest node, one
+ * undo step; so a marker can be placed exactly, and without a mouse.  It
+ * follows the scene's selection and edits only through the scene's API. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "fr-scene.h"
+
+G_BEGIN_DECLS
+
+#define FR_TYPE_MARKER_PANEL (fr_marker_panel_get_type ())
+
+G_DECLARE_FINAL_TYPE (FrMarkerPanel, fr_marker_panel, FR, MARKER_PANEL, GtkWidget)
+
+void fr_marker_panel_set_scene       (FrMarkerPanel *self,
+                                      FrScene       *scene);
+void fr_marker_panel_set_length_unit (FrMarkerPanel *self,
+                                      FrLengthUnit   unit);
+
+G_END_DECLS
