@@ -43,6 +43,7 @@ static const struct {
   { FR_EXPORT_FIGURE_PDF,   "figure.pdf" },
   { FR_EXPORT_HORIZONS_CSV, "horizons.csv" },   /* folds mode only */
   { FR_EXPORT_HORIZONS_VTP, "horizons.vtp" },
+  { FR_EXPORT_RECEIVERS_CSV, "receivers.csv" }, /* where there are receivers */
 };
 
 /* What --example opens (fr-scene-io.c has a built-in stand-in for each). */
@@ -272,8 +273,13 @@ settled_export_cb (FrWindow *window,
     {
       g_autofree char *path = g_build_filename (dir, idle_exports[i].name, NULL);
 
+      guint receivers;
+
       if ((idle_exports[i].kind == FR_EXPORT_HORIZONS_CSV ||
            idle_exports[i].kind == FR_EXPORT_HORIZONS_VTP) && !fr_window_get_fold_mode (window))
+        continue;
+      fr_scene_get_markers (fr_window_get_scene (window), FR_MARKER_RECEIVER, &receivers);
+      if (idle_exports[i].kind == FR_EXPORT_RECEIVERS_CSV && receivers == 0)
         continue;
       self->pending_exports++;
       g_application_hold (G_APPLICATION (self));

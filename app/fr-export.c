@@ -95,6 +95,7 @@ format_name (FrExportKind kind)
       return _("VTK image data (ParaView)");
     case FR_EXPORT_RAYS_CSV:
     case FR_EXPORT_HORIZONS_CSV:
+    case FR_EXPORT_RECEIVERS_CSV:
       return _("CSV files");
     case FR_EXPORT_RAYS_VTP:
     case FR_EXPORT_HORIZONS_VTP:
@@ -318,6 +319,56 @@ fr_export_rays (FrExportKind   kind,
   g_return_val_if_reached (FALSE);
 }
 
+/* Whether the scene has receivers to export; if not, error says so and
+ * how to place some. */
+gboolean
+fr_export_has_receivers (FrScene  *scene,
+                         GError  **error)
+{
+  guint n;
+
+  g_return_val_if_fail (FR_IS_SCENE (scene), FALSE);
+
+  fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  if (n > 0)
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                       _("There are no receivers to export: Shift+click the model to place "
+                         "one, or import a receivers file"));
+  return FALSE;
+}
+
+/* Writes the scene's receivers as a receivers file (CONTRACT.md's R.csv:
+ * `x,z`, one per line), which foldray-cli and Import Receivers read back. */
+gboolean
+fr_export_receivers (FrScene     *scene,
+                     const char  *path,
+                     GError     **error)
+{
+  fr_error err = { 0 };
+  g_autofree double *xz = NULL;
+  const FrPoint *receivers;
+  fr_points points;
+  guint n;
+
+  g_return_val_if_fail (FR_IS_SCENE (scene), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!fr_export_has_receivers (scene, error))
+    return FALSE;
+  receivers = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  xz = g_new (double, 2 * (gsize) n);
+  for (guint i = 0; i < n; i++)
+    {
+      xz[2 * i] = receivers[i].x;
+      xz[2 * i + 1] = receivers[i].z;
+    }
+  points = (fr_points) { .ndim = 2, .count = n, .xyz = xz };
+  if (fr_csv_write_points (path, &points, &err) != FR_OK)
+    return fail_fr (error, &err);
+  return TRUE;
+}
+
 /* Writes one of the non-picture exports of the current scene and result. */
 gboolean
 fr_export_result (FrExportKind   kind,
@@ -350,6 +401,9 @@ fr_export_result (FrExportKind   kind,
       if (result == NULL || !result->ok)
         break;
       return fr_export_rays (kind, result, path, error);
+
+    case FR_EXPORT_RECEIVERS_CSV:
+      return fr_export_receivers (scene, path, error);
 
     case FR_EXPORT_PICTURE:
     default:
@@ -425,6 +479,7 @@ fr_export_suffix (FrExportKind kind)
       return ".vti";
     case FR_EXPORT_RAYS_CSV:
     case FR_EXPORT_HORIZONS_CSV:
+    case FR_EXPORT_RECEIVERS_CSV:
       return ".csv";
     case FR_EXPORT_RAYS_VTP:
     case FR_EXPORT_HORIZONS_VTP:

@@ -175,6 +175,7 @@ static const struct {
   { "figure-pdf",   FR_EXPORT_FIGURE_PDF,   "figure" },
   { "horizons-csv", FR_EXPORT_HORIZONS_CSV, "horizons" },
   { "horizons-vtp", FR_EXPORT_HORIZONS_VTP, "horizons" },
+  { "receivers-csv", FR_EXPORT_RECEIVERS_CSV, "receivers" },
 };
 
 static void
@@ -475,6 +476,21 @@ fold_init (FrWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", FALSE);
 }
 
+/* The path of the file an open chooser chose; NULL, with error set, for
+ * one that is not local (a network location). */
+static char *
+chosen_local_file (GtkNativeDialog  *chooser,
+                   GError          **error)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+  if (path == NULL)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                         _("Only local files can be opened"));
+  return path;
+}
+
 static void
 fold_horizon_response_cb (GtkNativeDialog *chooser,
                           int              response,
@@ -482,12 +498,9 @@ fold_horizon_response_cb (GtkNativeDialog *chooser,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
       g_autoptr(GError) error = NULL;
+      g_autofree char *path = chosen_local_file (chooser, &error);
 
-      if (path == NULL)
-        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
       fr_fold_state_begin_edit (self->fold);
       if (error != NULL || !fr_fold_state_load_horizon_csv (self->fold, path, &error))
         fr_window_show_error (self, _("Could not read the horizon"), error);
@@ -497,24 +510,36 @@ fold_horizon_response_cb (GtkNativeDialog *chooser,
     g_clear_object (&self->chooser);
 }
 
+/* Asks for a CSV file to read (a horizon, receivers); response_cb gets
+ * the answer.  The window holds the chooser while it is open. */
+static void
+show_csv_open_chooser (FrWindow   *self,
+                       const char *title,
+                       const char *accept,
+                       const char *filter_name,
+                       GCallback   response_cb)
+{
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                         accept, _("_Cancel"));
+  gtk_file_filter_set_name (filter, filter_name);
+  gtk_file_filter_add_pattern (filter, "*.csv");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_signal_connect_object (chooser, "response", response_cb, self, 0);
+  g_clear_object (&self->chooser);
+  self->chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->chooser);
+}
+
 static void
 fold_load_horizon_action (GtkWidget  *widget,
                           const char *action_name,
                           GVariant   *parameter)
 {
-  FrWindow *self = FR_WINDOW (widget);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  chooser = gtk_file_chooser_native_new (_("Open Horizon"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Horizon polylines (CSV, x,z)"));
-  gtk_file_filter_add_pattern (filter, "*.csv");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (fold_horizon_response_cb), self, 0);
-  g_clear_object (&self->chooser);
-  self->chooser = GTK_NATIVE_DIALOG (chooser);
-  gtk_native_dialog_show (self->chooser);
+  show_csv_open_chooser (FR_WINDOW (widget), _("Open Horizon"), _("_Open"),
+                         _("Horizon polylines (CSV, x,z)"), G_CALLBACK (fold_horizon_response_cb));
 }
 
 /* Whether the pointer holds something: a marker, a model node or
@@ -1222,6 +1247,16 @@ export_action (GtkWidget  *widget,
           return;
         }
     }
+  if (kind == FR_EXPORT_RECEIVERS_CSV)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!fr_export_has_receivers (self->scene, &error))
+        {
+          fr_window_show_error (self, _("Could not export"), error);
+          return;
+        }
+    }
 
   chooser = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
@@ -1378,14 +1413,11 @@ import_receivers_response_cb (GtkNativeDialog *chooser,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
       g_autoptr(GError) error = NULL;
+      g_autofree char *path = chosen_local_file (chooser, &error);
 
-      if (path == NULL)
-        error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
       /* The pointer may have taken a marker while the chooser was open. */
-      else if (pointer_holds_item (self))
+      if (path != NULL && pointer_holds_item (self))
         error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_BUSY,
                                      _("A marker is being dragged; let go of it and import again"));
       if (error != NULL || !fr_scene_import_receivers (self->scene, path, &error))
@@ -1401,19 +1433,8 @@ import_receivers_action (GtkWidget  *widget,
                          const char *action_name,
                          GVariant   *parameter)
 {
-  FrWindow *self = FR_WINDOW (widget);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  chooser = gtk_file_chooser_native_new (_("Import Receivers"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Receivers (CSV, x,z)"));
-  gtk_file_filter_add_pattern (filter, "*.csv");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (import_receivers_response_cb), self, 0);
-  g_clear_object (&self->chooser);
-  self->chooser = GTK_NATIVE_DIALOG (chooser);
-  gtk_native_dialog_show (self->chooser);
+  show_csv_open_chooser (FR_WINDOW (widget), _("Import Receivers"), _("_Import"),
+                         _("Receivers (CSV, x,z)"), G_CALLBACK (import_receivers_response_cb));
 }
 
 static void
@@ -1977,11 +1998,20 @@ flush_pending_exports (FrWindow *self)
     }
 }
 
+/* Whether an export holds what the solve computes, and so waits for it:
+ * all but the velocity and the receivers, which the scene holds. */
+static gboolean
+export_needs_solve (FrExportKind kind)
+{
+  return kind != FR_EXPORT_VELOCITY_NPY && kind != FR_EXPORT_VELOCITY_VTI &&
+         kind != FR_EXPORT_RECEIVERS_CSV;
+}
+
 /* Writes an export to path; for the picture, scale multiplies the canvas
- * size.  Every writer is atomic.  What comes from the solve (all but the
- * velocity) is written once the solve of the scene as it is now has
- * finished: an export during a re-solve wrote the previous model's
- * traveltimes beside the new velocities, without a word. */
+ * size.  Every writer is atomic.  What comes from the solve is written
+ * once the solve of the scene as it is now has finished: an export during
+ * a re-solve wrote the previous model's traveltimes beside the new
+ * velocities, without a word. */
 void
 fr_window_export_async (FrWindow            *self,
                         FrExportKind         kind,
@@ -1998,8 +2028,7 @@ fr_window_export_async (FrWindow            *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, fr_window_export_async);
-  if (kind != FR_EXPORT_VELOCITY_NPY && kind != FR_EXPORT_VELOCITY_VTI &&
-      fr_scene_has_model (self->scene) && !result_is_current (self))
+  if (export_needs_solve (kind) && fr_scene_has_model (self->scene) && !result_is_current (self))
     {
       PendingExport *pe = g_new0 (PendingExport, 1);
 

@@ -400,6 +400,20 @@ format_double (char *buf, size_t size, double v)
   snprintf (buf, size, "%.15g", v);
 }
 
+/* Formats a point's ndim coordinates into num; false where one is not
+ * finite, which no reader would take back. */
+static bool
+format_point (const double *pt, int ndim, char num[3][32])
+{
+  for (int c = 0; c < ndim; c++)
+    {
+      if (!isfinite (pt[c]))
+        return false;
+      format_double (num[c], sizeof num[c], pt[c]);
+    }
+  return true;
+}
+
 fr_status
 fr_csv_write_rays_to (FILE *fp, int ndim, const fr_csv_ray *rays, size_t nrays, fr_error *err)
 {
@@ -415,20 +429,14 @@ fr_csv_write_rays_to (FILE *fp, int ndim, const fr_csv_ray *rays, size_t nrays, 
   for (size_t r = 0; r < nrays && st == FR_OK; r++)
     for (size_t k = 0; k < rays[r].npoints; k++)
       {
-        const double *pt = rays[r].points + k * (size_t) ndim;
         char num[3][32];
-        for (int c = 0; c < ndim; c++)
+
+        if (!format_point (rays[r].points + k * (size_t) ndim, ndim, num))
           {
-            if (!isfinite (pt[c]))
-              {
-                st = fr_error_set (err, FR_E_INPUT, "ray %zu: point %zu is not finite",
-                                   rays[r].receiver, k);
-                break;
-              }
-            format_double (num[c], sizeof num[c], pt[c]);
+            st = fr_error_set (err, FR_E_INPUT, "ray %zu: point %zu is not finite",
+                               rays[r].receiver, k);
+            break;
           }
-        if (st != FR_OK)
-          break;
         if (ndim == 2)
           fprintf (fp, "%zu,%s,%s\n", rays[r].receiver, num[0], num[1]);
         else
@@ -440,8 +448,39 @@ fr_csv_write_rays_to (FILE *fp, int ndim, const fr_csv_ray *rays, size_t nrays, 
 }
 
 fr_status
-fr_csv_write_rays (const char *path, int ndim, const fr_csv_ray *rays, size_t nrays,
-                   fr_error *err)
+fr_csv_write_points_to (FILE *fp, const fr_points *p, fr_error *err)
+{
+  c_numeric loc;
+  fr_status st = FR_OK;
+
+  if (p->ndim != 2 && p->ndim != 3)
+    return fr_error_set (err, FR_E_INPUT, "points must have 2 or 3 coordinates, not %d", p->ndim);
+  if (!c_numeric_enter (&loc))
+    return fr_error_set (err, FR_E_NOMEM, "cannot set up the C locale");
+
+  fputs (p->ndim == 2 ? "x,z\n" : "x,y,z\n", fp);
+  for (size_t k = 0; k < p->count; k++)
+    {
+      char num[3][32];
+
+      if (!format_point (p->xyz + k * (size_t) p->ndim, p->ndim, num))
+        {
+          st = fr_error_set (err, FR_E_INPUT, "point %zu is not finite", k + 1);
+          break;
+        }
+      if (p->ndim == 2)
+        fprintf (fp, "%s,%s\n", num[0], num[1]);
+      else
+        fprintf (fp, "%s,%s,%s\n", num[0], num[1], num[2]);
+    }
+  c_numeric_leave (&loc);
+  return st;
+}
+
+/* Runs write (one of the writers above) into an atomic file at path. */
+static fr_status
+write_atomically (const char *path, fr_status (*write) (FILE *, const void *, fr_error *),
+                  const void *what, fr_error *err)
 {
   fr_atomic_file af;
   fr_status st;
@@ -449,11 +488,47 @@ fr_csv_write_rays (const char *path, int ndim, const fr_csv_ray *rays, size_t nr
   st = fr_atomic_open (&af, path, err);
   if (st != FR_OK)
     return st;
-  st = fr_csv_write_rays_to (af.fp, ndim, rays, nrays, err);
+  st = write (af.fp, what, err);
   if (st != FR_OK)
     {
       fr_atomic_abort (&af);
       return st;
     }
   return fr_atomic_commit (&af, err);
+}
+
+/* fr_csv_write_rays_to's arguments, for write_atomically. */
+typedef struct rays_args {
+  int ndim;
+  const fr_csv_ray *rays;
+  size_t nrays;
+} rays_args;
+
+static fr_status
+write_rays_args (FILE *fp, const void *what, fr_error *err)
+{
+  const rays_args *a = what;
+
+  return fr_csv_write_rays_to (fp, a->ndim, a->rays, a->nrays, err);
+}
+
+static fr_status
+write_points_args (FILE *fp, const void *what, fr_error *err)
+{
+  return fr_csv_write_points_to (fp, what, err);
+}
+
+fr_status
+fr_csv_write_rays (const char *path, int ndim, const fr_csv_ray *rays, size_t nrays,
+                   fr_error *err)
+{
+  const rays_args a = { ndim, rays, nrays };
+
+  return write_atomically (path, write_rays_args, &a, err);
+}
+
+fr_status
+fr_csv_write_points (const char *path, const fr_points *p, fr_error *err)
+{
+  return write_atomically (path, write_points_args, p, err);
 }

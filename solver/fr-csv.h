@@ -58,6 +58,14 @@ fr_status fr_csv_write_rays_to (FILE *fp, int ndim, const fr_csv_ray *rays, size
 fr_status fr_csv_write_rays (const char *path, int ndim, const fr_csv_ray *rays, size_t nrays,
                              fr_error *err);
 
+/* Writes a receivers file, what fr_csv_read_points reads back: the header
+ * `x,z` or `x,y,z` (as p->ndim says), then one point per line.  A point
+ * that is not finite is refused with FR_E_INPUT. */
+fr_status fr_csv_write_points_to (FILE *fp, const fr_points *p, fr_error *err);
+
+/* Writes a receivers file atomically: all of it or nothing. */
+fr_status fr_csv_write_points (const char *path, const fr_points *p, fr_error *err);
+
 #ifdef __cplusplus
 }
 #endif

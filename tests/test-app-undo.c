@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "fr-colormap.h"
+#include "fr-export.h"
 #include "fr-fold-state.h"
 #include "fr-scene.h"
 #include "fr-scene-file.h"
@@ -191,6 +192,56 @@ test_import_receivers (void)
   g_assert_cmpfloat_with_epsilon (p[0].x, 0.2, 1e-12);
   test_tmpdir_remove (dir);
   g_assert_finalize_object (scene);
+}
+
+/* Export Receivers writes what Import Receivers (and foldray-cli) reads:
+ * the receivers of one scene exported and imported into another are the
+ * same nodes, in the same order, to the last bit; node positions such as
+ * 7 × 0.1 are written as the decimals a user would type (0.7).  With no
+ * receivers the export says how to place some and writes no file. */
+static void
+test_export_receivers (void)
+{
+  FrScene *from = small_scene (), *to = small_scene ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-receivers-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "R.csv", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  const FrPoint *a, *b;
+  guint na, nb;
+
+  g_assert_nonnull (dir);
+  g_assert_false (fr_export_receivers (from, path, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED);
+  g_assert_nonnull (strstr (error->message, "Shift+click"));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  /* Clicks, snapped: 0.7 is 7 × 0.1 = 0.7000000000000001 in binary. */
+  fr_scene_add_marker (from, FR_MARKER_RECEIVER, 0.68, 0.31);
+  fr_scene_add_marker (from, FR_MARKER_RECEIVER, 1.0, 0.0);
+  fr_scene_add_marker (from, FR_MARKER_RECEIVER, 0.0, 0.5);
+  fr_scene_add_marker (from, FR_MARKER_SOURCE, 0.5, 0.0);
+  g_assert_true (fr_export_receivers (from, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "x,z\n0.7,0.3\n1,0\n0,0.5\n");
+
+  fr_scene_add_marker (to, FR_MARKER_RECEIVER, 0.2, 0.2);
+  g_assert_true (fr_scene_import_receivers (to, path, &error));
+  g_assert_no_error (error);
+  a = fr_scene_get_markers (from, FR_MARKER_RECEIVER, &na);
+  b = fr_scene_get_markers (to, FR_MARKER_RECEIVER, &nb);
+  g_assert_cmpuint (na, ==, 3);
+  g_assert_cmpuint (nb, ==, na);
+  for (guint i = 0; i < na; i++)
+    {
+      g_assert_cmpfloat (b[i].x, ==, a[i].x);
+      g_assert_cmpfloat (b[i].z, ==, a[i].z);
+    }
+  test_tmpdir_remove (dir);
+  g_assert_finalize_object (from);
+  g_assert_finalize_object (to);
 }
 
 static void
@@ -675,6 +726,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/clean-mark", test_clean_mark);
   g_test_add_func ("/app/undo/scene-edits", test_scene_edits);
   g_test_add_func ("/app/undo/import-receivers", test_import_receivers);
+  g_test_add_func ("/app/undo/export-receivers", test_export_receivers);
   g_test_add_func ("/app/undo/modified-before-changed", test_modified_before_changed);
   g_test_add_func ("/app/undo/fold-reset", test_fold_reset);
   g_test_add_func ("/app/undo/fold-own-horizon", test_fold_own_horizon);

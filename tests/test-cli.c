@@ -1724,6 +1724,52 @@ test_csv_rays_roundtrip (void)
   test_tmpdir_remove (dir);
 }
 
+/* A receivers file written is read back as the same points, in a
+ * decimal-comma locale too, 2D and 3D; a point that is not finite, or a
+ * dimension other than 2 or 3, is refused and leaves no file. */
+static void
+test_csv_points_roundtrip (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *path2 = g_build_filename (dir, "R.csv", NULL);
+  g_autofree char *path3 = g_build_filename (dir, "R3.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.csv", NULL);
+  double xz[] = { 0.1, 0.2, 1.0 / 3.0, -1e-17, -123456.789, 140 * 0.01 };
+  double xyz[] = { 1, 2, 3, 0.5, 0.25, 4e6 };
+  const fr_points p2 = { 2, 3, xz }, p3 = { 3, 2, xyz };
+  fr_points back = { 0 };
+  fr_error err = { 0 };
+  g_autofree char *text = NULL;
+
+  setlocale (LC_NUMERIC, "de_DE.UTF-8");
+  g_assert_cmpint (fr_csv_write_points (path2, &p2, &err), ==, FR_OK);
+  g_assert_cmpint (fr_csv_write_points (path3, &p3, &err), ==, FR_OK);
+  setlocale (LC_NUMERIC, "C");
+  g_assert_true (g_file_get_contents (path2, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "x,z\n0.1,0.2\n0.333333333333333,-1e-17\n-123456.789,1.4\n");
+
+  g_assert_cmpint (fr_csv_read_points (path2, &back, &err), ==, FR_OK);
+  g_assert_cmpint (back.ndim, ==, 2);
+  g_assert_cmpuint (back.count, ==, 3);
+  for (int i = 0; i < 6; i++)
+    g_assert_cmpfloat_with_epsilon (back.xyz[i], xz[i], 1e-14 * fabs (xz[i]));
+  fr_points_clear (&back);
+  g_assert_cmpint (fr_csv_read_points (path3, &back, &err), ==, FR_OK);
+  g_assert_cmpint (back.ndim, ==, 3);
+  g_assert_cmpuint (back.count, ==, 2);
+  for (int i = 0; i < 6; i++)
+    g_assert_cmpfloat (back.xyz[i], ==, xyz[i]);
+  fr_points_clear (&back);
+
+  xz[3] = NAN;
+  g_assert_cmpint (fr_csv_write_points (bad, &p2, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "point 2 is not finite"));
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (fr_csv_write_points (bad, &(fr_points) { 4, 1, xyz }, &err), ==, FR_E_INPUT);
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  test_tmpdir_remove (dir);
+}
+
 /* A temporary file beside pic.png (".pic.png.XXXXXX"), or NULL. */
 static char *
 staged_picture (const char *dir)
@@ -1827,5 +1873,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/picture/interrupted", test_picture_interrupted);
   g_test_add_func ("/csv/parse", test_csv_parse);
   g_test_add_func ("/csv/rays-roundtrip", test_csv_rays_roundtrip);
+  g_test_add_func ("/csv/points-roundtrip", test_csv_points_roundtrip);
   return g_test_run ();
 }

@@ -53,6 +53,23 @@ check_ray (const fr_grid *g, const float *v, const fr_spr_result *res, int rx, i
   return sum;
 }
 
+/* n sources at random nodes, none in an obstacle (v = 0), as x, z pairs. */
+static void
+random_open_sources (const fr_grid *g, const float *v, GRand *rng, double *src, int n)
+{
+  for (int s = 0; s < n; s++)
+    {
+      size_t i, j;
+      do
+        {
+          i = (size_t) g_rand_int_range (rng, 0, (int) g->nx);
+          j = (size_t) g_rand_int_range (rng, 0, (int) g->nz);
+        }
+      while (v[j * g->nx + i] == 0.0f);
+      fr_grid_node_position (g, i, 0, j, &src[2 * s], NULL, &src[2 * s + 1]);
+    }
+}
+
 static void
 test_ray_weights (void)
 {
@@ -67,18 +84,7 @@ test_ray_weights (void)
         fr_spr_result res;
         int rays = 0;
 
-        /* Two sources, not in obstacles. */
-        for (int s = 0; s < 2; s++)
-          {
-            size_t i, j;
-            do
-              {
-                i = (size_t) g_rand_int_range (rng, 0, (int) g.nx);
-                j = (size_t) g_rand_int_range (rng, 0, (int) g.nz);
-              }
-            while (v[j * g.nx + i] == 0.0f);
-            fr_grid_node_position (&g, i, 0, j, &src[2 * s], NULL, &src[2 * s + 1]);
-          }
+        random_open_sources (&g, v, rng, src, 2);
         fr_spr_params_init (&p);
         p.rx = 3 + (int) seed % 3;
         p.rz = 2 + (int) seed % 2;
@@ -212,17 +218,7 @@ test_straight_among_blocks (void)
               for (int i = i0; i < MIN (i0 + w, (int) g.nx); i++)
                 v[(size_t) j * g.nx + (size_t) i] = block_v[b];
           }
-        for (int s = 0; s < 2; s++)
-          {
-            size_t i, j;
-            do
-              {
-                i = (size_t) g_rand_int_range (rng, 0, (int) g.nx);
-                j = (size_t) g_rand_int_range (rng, 0, (int) g.nz);
-              }
-            while (v[j * g.nx + i] == 0.0f);
-            fr_grid_node_position (&g, i, 0, j, &src[2 * s], NULL, &src[2 * s + 1]);
-          }
+        random_open_sources (&g, v, rng, src, 2);
         fr_spr_params_init (&p);
         p.rx = 2 + (int) seed % 5;
         p.rz = 1 + (int) seed % 4;

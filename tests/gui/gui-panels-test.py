@@ -1847,6 +1847,13 @@ check("UTM: the cursor readout gives x to the metre, and the saved scene writes 
 # places the source.
 
 
+def source_drawn(a, img, x, z):
+    """Whether the source's red shows within 2 pixels of model point (x, z)."""
+    sx, sy = a.to_screen(x, z)
+    return bool(np.any(np.abs(img[sy - 2: sy + 3, sx - 2: sx + 3].astype(int)
+                              - (255, 77, 20)).max(axis=-1) < 40))
+
+
 def t_markers_typed():
     path = scene_variant(os.path.join(OUT, "markers", "markers.json"),
                          lambda scene: scene.update(sources=[], receivers=[[2.5, 0.0]]))
@@ -1871,9 +1878,7 @@ def t_markers_typed():
         a.settle_all()
         xdo("mousemove", *FRONT_QUIET)
         img = a.stable_shot("80-markers-typed")
-        sx, sy = a.to_screen(0.73, 0.42)
-        drawn = bool(np.any(np.abs(img[sy - 2: sy + 3, sx - 2: sx + 3].astype(int)
-                                   - (255, 77, 20)).max(axis=-1) < 40))
+        drawn = source_drawn(a, img, 0.73, 0.42)
         wrote = save_now(a, path)
         with open(path) as f:
             doc = json.load(f)
@@ -1889,9 +1894,7 @@ def t_markers_typed():
         a.settle_all()
         xdo("mousemove", *FRONT_QUIET)
         img = a.stable_shot("82-markers-undone")
-        ux, uy = a.to_screen(1.5, 0.0)
-        back = bool(np.any(np.abs(img[uy - 2: uy + 3, ux - 2: ux + 3].astype(int)
-                                  - (255, 77, 20)).max(axis=-1) < 40))
+        back = source_drawn(a, img, 1.5, 0.0)
         notes.append("two undos: the source back at (1.5, 0) %s" % back)
         ok = ok and back
         bad = a.bad_stderr()

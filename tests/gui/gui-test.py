@@ -27,6 +27,7 @@ import numpy as np
 from guilib import App, check, configure, drag, near, read_png, results, run, scene_variant, screenshot, wait_for, xdo
 
 EXE = sys.argv[1]
+CLI = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(EXE))), "solver", "tools", "foldray-cli")
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-")
 os.makedirs(OUT, exist_ok=True)
 GEOMETRY = "1200x760"
@@ -228,7 +229,7 @@ exp = {}
 
 
 def t_export_runs():
-    a = App("--source", "1.5,0", "--receiver", "0.3,0", "--receiver", "2.7,0",
+    a = App("--source", "1.5,0", "--receiver", "0.3,0", "--receiver", "2.7,0", "--radius", "4",
             "--export-on-idle", EXPORT_DIR, name="export")
     rc = a.wait_exit()
     if rc is None:
@@ -236,7 +237,7 @@ def t_export_runs():
     names = sorted(os.listdir(EXPORT_DIR)) if os.path.isdir(EXPORT_DIR) else []
     exp["view"] = a.view()
     want = ["T.npy", "T.vti", "canvas.png", "figure.pdf", "figure.svg", "rays.csv", "rays.vtp",
-            "velocity.npy", "velocity.vti"]
+            "receivers.csv", "velocity.npy", "velocity.vti"]
     return rc == 0 and names == want, "exit %d, files %s" % (rc, names)
 
 
@@ -304,12 +305,42 @@ def t_export_vti():
     return ok, "\n".join(notes)
 
 
+def t_export_receivers_cli():
+    """receivers.csv holds the receivers given on the command line, and
+    foldray-cli takes it with the exported velocities: its rays (Dijkstra,
+    the reference) end at them, with the app's traveltimes there."""
+    with open(os.path.join(EXPORT_DIR, "receivers.csv")) as f:
+        rows = f.read().splitlines()
+    if rows != ["x,z", "0.3,0", "2.7,0"]:
+        return False, "receivers.csv: %s" % rows
+    t_cli, rays_cli = os.path.join(EXPORT_DIR, "cli-T.npy"), os.path.join(EXPORT_DIR, "cli-rays.csv")
+    r = run(CLI, "spr", "--velocity", os.path.join(EXPORT_DIR, "velocity.npy"), "--spacing", "0.01",
+            "--source", "1.5,0", "--radius", "4", "--backend", "dijkstra",
+            "--receivers", os.path.join(EXPORT_DIR, "receivers.csv"), "--rays-out", rays_cli,
+            "--out", t_cli, check=False)
+    if r.returncode != 0:
+        return False, "foldray-cli exit %d: %s" % (r.returncode, r.stderr.strip())
+    ends = {}
+    with open(rays_cli) as f:
+        for row in f.read().splitlines()[1:]:
+            k, x, z = row.split(",")
+            ends[int(k)] = (float(x), float(z))
+    T_app, T_cli = np.load(os.path.join(EXPORT_DIR, "T.npy")), np.load(t_cli)
+    at = [(0, 30), (0, 270)]                  # (0.3, 0) and (2.7, 0) at 0.01
+    same_t = all(abs(T_app[i] - T_cli[i]) <= 1e-5 * T_cli[i] for i in at)
+    ok = (ends.get(0) == (0.3, 0.0) and ends.get(1) == (2.7, 0.0) and same_t)
+    return ok, "rays end at %s; T at the receivers, app %s, foldray-cli %s" % (
+        ends, [float(T_app[i]) for i in at], [float(T_cli[i]) for i in at])
+
+
 for name, fn in [
     ("--export-on-idle writes every export and quits", t_export_runs),
     ("exported PNG has the canvas size and shows the field and rays", t_export_png),
     ("at a scale factor of 2 the PNG has the canvas's device pixels", t_export_png_hidpi),
     ("exported T.npy and velocity.npy read back", t_export_npy),
     ("exported .vti, .vtp and rays CSV are valid", t_export_vti),
+    ("exported receivers.csv gives foldray-cli the app's receivers and traveltimes",
+     t_export_receivers_cli),
 ]:
     check(name, fn)
 
@@ -556,7 +587,6 @@ check("folds: --export-on-idle writes T, horizons (CSV, .vtp) and the SVG/PDF fi
 
 FOLD_SCENE_DIR = os.path.join(OUT, "fold-scene")
 shutil.rmtree(FOLD_SCENE_DIR, ignore_errors=True)
-CLI = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(EXE))), "solver", "tools", "foldray-cli")
 
 
 def t_fold_scene_cli():
@@ -1487,12 +1517,12 @@ def t_files_changed_on_disk():
 EXPORT_BUTTON = (978, 27)
 
 
-def export_traveltimes_to(a, out):
-    """Export → Traveltimes (.npy)… with the whole path typed into the
-    chooser; whether the chooser showed."""
+def export_to(a, key, out):
+    """Export → the item whose mnemonic is key, with the whole path typed
+    into the chooser; whether the chooser showed."""
     click_at(a, EXPORT_BUTTON)
     time.sleep(0.5)
-    xdo("key", "t")                       # _Traveltimes (.npy)…
+    xdo("key", key)
     shown = wait_for(lambda: window_shown("Export"), timeout=5.0)
     time.sleep(0.5)
     xdo("key", "ctrl+a")
@@ -1515,7 +1545,7 @@ def t_files_export_waits_for_solve():
             return False, "no window"
         settle_all(a, timeout=60)
         place_source(a, 2.0, 0.6)
-        shown = export_traveltimes_to(a, out)
+        shown = export_to(a, "t", out)        # _Traveltimes (.npy)…
         asked = time.time()
         written = wait_for(lambda: os.path.exists(out), timeout=30.0)
         waited = any(" export waits" in l for l in a.lines())
@@ -1582,7 +1612,7 @@ def t_files_quit_while_export_waits():
             return False, "no window"
         settle_all(a, timeout=60)
         place_source(a, 2.0, 0.6)
-        export_traveltimes_to(a, out)
+        export_to(a, "t", out)
         waits = wait_for(lambda: any(" export waits" in l for l in a.lines()), timeout=5.0)
         xdo("key", "ctrl+q")
         asked = wait_for(lambda: window_shown("Foldray") and len(windows_of(a)) >= 2, timeout=5.0)
@@ -2015,6 +2045,7 @@ check("failure: a failed solve is said in a bar over the canvas, gone once a sol
 # ☰ → Import Receivers… reads foldray-cli's R.csv: the receivers it names
 # replace those on the canvas, each with its ray, as one undo step; a file
 # with a point off the grid is refused in a dialog and changes nothing.
+# Export → Receivers (CSV)… writes them back as the same file.
 IMPORTS = os.path.join(OUT, "import")
 IMPORTED = [(0.5, 0.0), (1.2, 0.6), (2.0, 0.8), (2.5, 1.3), (2.9, 0.3)]
 
@@ -2072,6 +2103,14 @@ def t_import_receivers():
         ok = (chosen and not any(before) and all(drawn) and title.startswith("• ")
               and jobrec == len(IMPORTED) and rays > 400)
 
+        exported = os.path.join(IMPORTS, "exported.csv")
+        shown = export_to(a, "c", exported)   # Re_ceivers (CSV)…
+        wait_for(lambda: os.path.exists(exported), timeout=5.0)
+        rows = open(exported).read().splitlines() if os.path.exists(exported) else []
+        want = ["x,z"] + ["%g,%g" % p for p in IMPORTED]
+        notes.append("Export → Receivers: chooser %s; wrote %s" % (shown, rows))
+        ok = ok and shown and rows == want
+
         job = last_job(a)
         refused = import_receivers(a, bad)
         dialog = wait_for(lambda: len(windows_of(a)) > 1, timeout=5.0)
@@ -2105,6 +2144,7 @@ def t_import_receivers():
 
 check("receivers: ☰ → Import Receivers… replaces them from a CSV, refuses one off the grid, undoes",
       t_import_receivers)
+
 
 # ------------------------------------------------------------------ SEG-Y
 # A SEG-Y model named on the command line opens as SEG-Y (it went to the
