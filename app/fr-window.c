@@ -2088,10 +2088,11 @@ fr_window_set_fold_mode (FrWindow *self,
   /* Its accelerator must not clear a hidden horizon in Rays mode; nor
    * may the model tools' (Ctrl+M, Ctrl+R, Ctrl+G) edit the model in Folds
    * mode, where the fold history is the one Undo takes back, nor an
-   * import replace receivers that Folds mode does not show. */
+   * import or Clear Markers change markers that Folds mode does not show. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-model", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-receivers", !fold_mode);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-markers", !fold_mode);
   start_fold_horizon (self);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");

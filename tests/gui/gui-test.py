@@ -2146,6 +2146,47 @@ check("receivers: ☰ → Import Receivers… replaces them from a CSV, refuses 
       t_import_receivers)
 
 
+def t_folds_keep_markers():
+    """In Folds mode, which neither shows the markers nor undoes their
+    edits, ☰ → Clear Markers and Import Receivers are off: their mnemonics
+    there change nothing, and back in Rays mode the source and the three
+    receivers are solved for as before."""
+    a = App("--clear", "--source", "1.5,0", "--receiver", "0.5,0", "--receiver", "1.0,0",
+            "--receiver", "2.5,0", name="folds-keep-markers",
+            env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state-folds"), "FOLDRAY_RECOVER": "no"})
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+        before = a.last("spr").get("receivers")
+        click_at(a, MODE_BUTTON["folds"])
+        settle_all(a)
+        for key in ("c", "r"):                # _Clear Markers, Import _Receivers…
+            click_at(a, MENU_BUTTON)
+            time.sleep(0.5)
+            xdo("key", key)
+            time.sleep(0.5)
+            xdo("key", "Escape")
+            time.sleep(0.3)
+        chooser = window_shown("Import Receivers")
+        if chooser:
+            xdo("key", "Escape")
+        title = a.title()
+        job = last_job(a)
+        click_at(a, MODE_BUTTON["rays"])
+        wait_for(lambda: last_job(a) > job, timeout=10.0)
+        settle_all(a)
+        after = a.last("spr").get("receivers")
+        sources = a.last("job").get("sources")
+    finally:
+        a.quit()
+    return (before == 3 and after == 3 and sources == 1 and not chooser,
+            "receivers before %s, after %s; sources %s; import chooser shown %s; title %r"
+            % (before, after, sources, chooser, title))
+
+
+check("folds: ☰ → Clear Markers and Import Receivers are off in Folds mode", t_folds_keep_markers)
+
 # ------------------------------------------------------------------ SEG-Y
 # A SEG-Y model named on the command line opens as SEG-Y (it went to the
 # .npy reader, "bad magic"), with its geometry from the headers.
