@@ -18,8 +18,12 @@
  * their determinant is ±1 and α, β are whole numbers.  By the triangle
  * inequality the run weighed at least slowness × N(Δ), which the
  * replacement weighs, provided each of its edges crosses only cells of that
- * velocity and stays in the grid; that is checked edge by edge, and a run
- * that fails is halved at its middle node and each half tried again. */
+ * velocity and stays in the grid; that is checked edge by edge.  Where the
+ * interleaved chord crosses another velocity, the staircase of the same
+ * two offsets closest to the chord inside the velocity is taken
+ * (closest_staircase): a head wave then runs along its interface.  A run
+ * that has neither goes by chords from node to the farthest node of it
+ * each reaches (straighten_run). */
 #include "spr-private.h"
 
 #include <stdlib.h>
@@ -268,30 +272,176 @@ straight_run (const spr_ray_context *c, int32_t from, int32_t to, float v, int32
   return out[steps] == to ? (size_t) steps + 1 : 0;
 }
 
+/* How far, in steps either side of the chord, closest_staircase looks: a
+ * ray running along a velocity's edge keeps within a few cells of its
+ * chord, and the band bounds the work to (steps)(2 STAIRCASE_BAND + 1)
+ * edges. */
+#define STAIRCASE_BAND 32
+
+/* Where the chord's staircase has taken m2 of the e2 steps among its
+ * first k: the band's middle, as straight_run rounds it. */
+static long
+band_middle (long k, long beta, long steps)
+{
+  return (2 * k * beta + steps) / (2 * steps);
+}
+
+/* Writes into out[] the staircase of the chord's two bracketing offsets
+ * from node `from` to node `to` that crosses cells of velocity v alone
+ * and keeps closest to the chord (the least sum, over its nodes, of their
+ * distances from it), and returns its count of nodes; 0 when no such
+ * staircase keeps within STAIRCASE_BAND steps of the chord.  Every such
+ * staircase weighs the same, so this is an equal-time path chosen by a
+ * rule of the model alone, not of the path a back end happened to give:
+ * where a ray runs along a velocity's edge that its straight chord would
+ * cross, the back ends' rays come out the same.  A dynamic programme over
+ * (steps taken, e2 steps among them). */
+static size_t
+closest_staircase (const spr_ray_context *c, int32_t from, int32_t to, float v, int32_t *out,
+                   size_t room)
+{
+  enum { UNREACHED, BY_E1, BY_E2 };
+  const long nx = (long) c->grid.nx, width = 2 * STAIRCASE_BAND + 1;
+  const long i0 = from % nx, j0 = from / nx;
+  const spr_offset *e1, *e2;
+  long alpha, beta, steps, m2;
+  unsigned char *came;
+  long long *cost, *prev_cost;
+  size_t count = 0;
+
+  if (!bracket (c, to % nx - i0, to / nx - j0, &e1, &e2, &alpha, &beta) || alpha == 0
+      || beta == 0)
+    return 0;    /* one offset alone has no other order */
+  steps = alpha + beta;
+  if ((size_t) steps + 1 > room)
+    return 0;
+  came = calloc ((size_t) (steps + 1) * (size_t) width, 1);
+  cost = malloc (2 * (size_t) width * sizeof *cost);
+  if (came == NULL || cost == NULL)
+    {
+      free (came);
+      free (cost);
+      return 0;
+    }
+  prev_cost = cost + width;
+  came[STAIRCASE_BAND] = BY_E1;    /* the start: any mark but UNREACHED */
+  prev_cost[STAIRCASE_BAND] = 0;
+  for (long k = 1; k <= steps; k++)
+    {
+      const long mid = band_middle (k, beta, steps), prev_mid = band_middle (k - 1, beta, steps);
+      bool any = false;
+
+      for (long w = 0; w < width; w++)
+        {
+          const long m = mid - STAIRCASE_BAND + w;
+          /* The distance from the chord of the node with m of k steps e2's,
+           * in units of |e1 × e2| / steps. */
+          const long long off = llabs ((long long) m * steps - (long long) k * beta);
+          long long best = -1;
+          int how = UNREACHED;
+
+          if (m < 0 || m > beta || k - m > alpha)
+            continue;
+          /* By e1 from (k - 1, m), or by e2 from (k - 1, m - 1). */
+          for (int by = BY_E1; by <= BY_E2; by++)
+            {
+              const long pm = by == BY_E1 ? m : m - 1;
+              const long pw = pm - (prev_mid - STAIRCASE_BAND);
+              const spr_offset *e = by == BY_E1 ? e1 : e2;
+              long pi, pj;
+
+              if (pw < 0 || pw >= width || came[(size_t) (k - 1) * width + pw] == UNREACHED)
+                continue;
+              if (best >= 0 && prev_cost[pw] >= best)
+                continue;    /* ties keep e1: any fixed rule gives one answer */
+              pi = i0 + (k - 1 - pm) * e1->a + pm * e2->a;
+              pj = j0 + (k - 1 - pm) * e1->b + pm * e2->b;
+              if (edge_velocity (c, pi, pj, e->a, e->b) != v)
+                continue;
+              best = prev_cost[pw];
+              how = by;
+            }
+          if (how != UNREACHED)
+            {
+              came[(size_t) k * width + w] = (unsigned char) how;
+              cost[w] = best + off;
+              any = true;
+            }
+        }
+      if (!any)
+        goto out;
+      {
+        long long *t = prev_cost;
+        prev_cost = cost;
+        cost = t;
+      }
+    }
+  /* The end (steps, beta) is the band's middle; walk back from it. */
+  m2 = beta;
+  for (long k = steps; k >= 0; k--)
+    {
+      const long w = m2 - (band_middle (k, beta, steps) - STAIRCASE_BAND);
+      out[k] = (int32_t) ((j0 + (k - m2) * e1->b + m2 * e2->b) * nx
+                          + i0 + (k - m2) * e1->a + m2 * e2->a);
+      if (k > 0 && came[(size_t) k * width + w] == BY_E2)
+        m2--;
+    }
+  count = out[steps] == to ? (size_t) steps + 1 : 0;
+out:
+  free (came);
+  free (prev_cost < cost ? prev_cost : cost);
+  return count;
+}
+
+/* The straightest path from node `from` to node `to` through cells of
+ * velocity v alone into out[]: the interleaved chord, else the closest
+ * staircase of its offsets; its count of nodes, 0 when there is none. */
+static size_t
+chord_path (const spr_ray_context *c, int32_t from, int32_t to, float v, int32_t *out,
+            size_t room)
+{
+  const size_t got = straight_run (c, from, to, v, out, room);
+
+  return got > 0 ? got : closest_staircase (c, from, to, v, out, room);
+}
+
 /* Appends the straightest path for path[lo .. hi] (every edge of it in
- * velocity v) to out, without its first node; returns the new count.  out
- * and scratch hold `room` nodes, enough for any run's primitive steps. */
+ * velocity v) to out, without its first node; returns the new count.  From
+ * each node it takes the chord path to the farthest node of the run that
+ * one reaches (found by halving: the last node tried that works), then
+ * goes on from there.  Where the run's nodes differ between back ends but
+ * its corners do not, so do the chords.  out and scratch hold `room`
+ * nodes, enough for any run's primitive steps. */
 static size_t
 straighten_run (const spr_ray_context *c, const int32_t *path, size_t lo, size_t hi, float v,
                 int32_t *out, size_t n, size_t room, int32_t *scratch)
 {
-  size_t got = hi - lo >= 2 ? straight_run (c, path[lo], path[hi], v, scratch, room - n + 1) : 0;
+  while (lo < hi)
+    {
+      /* path[good] has a chord path from path[lo] (the next node needs
+       * none); path[bad] has none, or lies past the run. */
+      size_t good = lo + 1, bad = hi + 1, next = hi;
 
-  if (got > 0)
-    {
-      memcpy (out + n, scratch + 1, (got - 1) * sizeof *out);
-      return n + got - 1;
+      while (next > good)
+        {
+          if (chord_path (c, path[lo], path[next], v, scratch, room - n + 1) > 0)
+            good = next;
+          else
+            bad = next;
+          next = good + (bad - good) / 2;
+        }
+      if (good - lo >= 2)
+        {
+          const size_t got = chord_path (c, path[lo], path[good], v, scratch, room - n + 1);
+
+          memcpy (out + n, scratch + 1, (got - 1) * sizeof *out);
+          n += got - 1;
+        }
+      else
+        out[n++] = path[lo + 1];
+      lo = good;
     }
-  if (hi - lo <= 2)
-    {
-      memcpy (out + n, path + lo + 1, (hi - lo) * sizeof *out);
-      return n + (hi - lo);
-    }
-  {
-    const size_t mid = lo + (hi - lo) / 2;
-    n = straighten_run (c, path, lo, mid, v, out, n, room, scratch);
-    return straighten_run (c, path, mid, hi, v, out, n, room, scratch);
-  }
+  return n;
 }
 
 fr_status

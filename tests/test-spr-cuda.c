@@ -253,6 +253,54 @@ test_rays (void)
   g_free (v);
 }
 
+/* The head wave of tests/test-spr-ray.c: among the equal-time staircases
+ * along the interface, the CUDA back end's predecessor map holds others
+ * than Dijkstra's (its rays ran up to 4 cells apart on the three-layer
+ * example), but the rays made of them are the same, node for node, and
+ * keep within 1.5 cells under the interface. */
+static void
+test_head_wave_rays (void)
+{
+  fr_grid g;
+  float *v;
+  double src[2] = { 10.0, 0.0 };
+  const double receivers[] = { 290.0, 250.0, 200.0, 120.0 };
+  fr_spr_params p;
+  fr_spr_result ref, got;
+
+  if (!need_device ())
+    return;
+  v = tu_head_wave_model (&g);
+  fr_spr_params_init (&p);
+  p.rx = p.rz = 5;
+  p.backend = FR_SPR_DIJKSTRA;
+  tu_solve (&g, v, src, 1, &p, &ref);
+  p.backend = FR_SPR_CUDA;
+  tu_solve (&g, v, src, 1, &p, &got);
+  for (size_t r = 0; r < G_N_ELEMENTS (receivers); r++)
+    {
+      fr_error err = { 0 };
+      double *a = NULL, *b = NULL, deepest = 0.0;
+      size_t na = 0, nb = 0;
+
+      g_assert_cmpint (fr_spr_ray (&ref, receivers[r], 0.0, &a, &na, &err), ==, FR_OK);
+      g_assert_cmpint (fr_spr_ray (&got, receivers[r], 0.0, &b, &nb, &err), ==, FR_OK);
+      for (size_t k = 0; k < nb; k++)
+        deepest = MAX (deepest, tu_head_wave_below (b[2 * k], b[2 * k + 1]));
+      g_test_message ("receiver at x %g: %zu ray points, %zu from Dijkstra; the deepest %.2f "
+                      "cells under the interface", receivers[r], nb, na, deepest);
+      g_assert_cmpuint (nb, ==, na);
+      for (size_t k = 0; k < 2 * na; k++)
+        g_assert_cmpfloat (b[k], ==, a[k]);
+      g_assert_cmpfloat (deepest, <=, 1.5);
+      free (a);
+      free (b);
+    }
+  fr_spr_result_clear (&ref);
+  fr_spr_result_clear (&got);
+  g_free (v);
+}
+
 /* The knobs (schedule, inner iterations, generic kernel, row scan, pinned
  * staging, one pass per launch, the asynchronous queue and its launch
  * budget) change the work, never the answer. */
@@ -573,6 +621,7 @@ main (int argc, char **argv)
                         test_matches_dijkstra);
   g_test_add_func ("/spr-cuda/walled-off", test_walled_off);
   g_test_add_func ("/spr-cuda/rays", test_rays);
+  g_test_add_func ("/spr-cuda/head-wave-rays", test_head_wave_rays);
   g_test_add_func ("/spr-cuda/tunings", test_tunings);
   g_test_add_func ("/spr-cuda/variants", test_variants);
   g_test_add_func ("/spr-cuda/cancel", test_cancel);

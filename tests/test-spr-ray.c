@@ -190,9 +190,85 @@ test_straight_in_one_velocity (void)
       }
 }
 
+/* A head wave (tu_head_wave_model): a slow layer (1) over a fast one (3)
+ * whose interface dips across the model, a source and far receivers at the
+ * surface.  Between
+ * where the first arrival enters the fast layer and where it leaves it,
+ * the straight chord would cross the slow layer, and every staircase of
+ * the two offsets about the interface's direction inside the fast layer
+ * ties.  The ray must run along the interface, as refraction has it: its
+ * points in the fast layer within 1.5 cells below it (the predecessor
+ * map's staircases, halved, kept them up to 15.7 cells deep here, 17 on a
+ * 2001-node model).  Either back end gives the same ray, node for node. */
+static void
+test_head_wave_along_interface (void)
+{
+  const double receivers[] = { 290.0, 250.0, 200.0 };
+
+  for (int radius = 3; radius <= 5; radius += 2)
+    {
+      double *first[G_N_ELEMENTS (receivers)] = { NULL };
+      size_t first_n[G_N_ELEMENTS (receivers)] = { 0 };
+
+      for (int backend = FR_SPR_DIJKSTRA; backend <= FR_SPR_CPU; backend++)
+        {
+          fr_grid g;
+          float *v = tu_head_wave_model (&g);
+          double src[2] = { 10.0, 0.0 }, deepest = 0.0;
+          fr_spr_params p;
+          fr_spr_result res;
+
+          fr_spr_params_init (&p);
+          p.rx = p.rz = radius;
+          p.backend = (fr_spr_backend) backend;
+          tu_solve (&g, v, src, 1, &p, &res);
+
+          for (size_t r = 0; r < G_N_ELEMENTS (receivers); r++)
+            {
+              fr_error err = { 0 };
+              double *xz = NULL;
+              size_t n = 0, fast = 0;
+
+              check_ray (&g, v, &res, p.rx, p.rz, src, 1, receivers[r], 0.0);
+              g_assert_cmpint (fr_spr_ray (&res, receivers[r], 0.0, &xz, &n, &err), ==, FR_OK);
+              for (size_t k = 0; k < n; k++)
+                {
+                  const double below = tu_head_wave_below (xz[2 * k], xz[2 * k + 1]);
+                  if (below > 0.0)
+                    {
+                      deepest = MAX (deepest, below);
+                      fast++;
+                    }
+                }
+              /* A head wave indeed: most of the ray lies in the fast layer. */
+              g_assert_cmpuint (fast, >, n / 2);
+              if (first[r] == NULL)
+                {
+                  first[r] = xz;
+                  first_n[r] = n;
+                }
+              else
+                {
+                  g_assert_cmpuint (n, ==, first_n[r]);
+                  for (size_t k = 0; k < 2 * n; k++)
+                    g_assert_cmpfloat (xz[k], ==, first[r][k]);
+                  g_free (xz);
+                }
+            }
+          g_test_message ("radius %d, %s: the deepest ray point in the fast layer %.2f cells "
+                          "below the interface", radius, fr_spr_backend_name (p.backend), deepest);
+          g_assert_cmpfloat (deepest, <=, 1.5);
+          fr_spr_result_clear (&res);
+          g_free (v);
+        }
+      for (size_t r = 0; r < G_N_ELEMENTS (receivers); r++)
+        g_free (first[r]);
+    }
+}
+
 /* Blocks of constant velocity and obstacles: long runs in one velocity
  * whose chords pass other blocks, so that a straight path must be given up
- * or halved.  Every ray must stay a shortest path (check_ray's independent
+ * or split.  Every ray must stay a shortest path (check_ray's independent
  * weights add up to its traveltime) and never cross an obstacle. */
 static void
 test_straight_among_blocks (void)
@@ -307,5 +383,6 @@ main (int argc, char **argv)
   g_test_add_func ("/spr/ray/wall-with-gap", test_wall_with_gap);
   g_test_add_func ("/spr/ray/straight-in-one-velocity", test_straight_in_one_velocity);
   g_test_add_func ("/spr/ray/straight-among-blocks", test_straight_among_blocks);
+  g_test_add_func ("/spr/ray/head-wave-along-interface", test_head_wave_along_interface);
   return g_test_run ();
 }

@@ -82,6 +82,31 @@ tu_edge_weight (const fr_grid *g, const float *vel, int i0, int j0, int i1, int 
   return w;
 }
 
+/* The head-wave model: 301 × 121 nodes at spacing 1, a slow layer (1) over
+ * a fast one (3) below the interface z = 30 + 0.15 x; sources and
+ * receivers at the surface far apart see a head wave along it first. */
+#define TU_HEAD_WAVE_NX 301
+#define TU_HEAD_WAVE_NZ 121
+
+static inline double
+tu_head_wave_below (double x, double z)
+{
+  return z - (30.0 + 0.15 * x);
+}
+
+static inline float *
+tu_head_wave_model (fr_grid *g)
+{
+  float *v;
+
+  *g = fr_grid_2d (TU_HEAD_WAVE_NX, TU_HEAD_WAVE_NZ, 1.0, 1.0, 0.0, 0.0);
+  v = g_new (float, fr_grid_count (g));
+  for (size_t j = 0; j < g->nz; j++)
+    for (size_t i = 0; i < g->nx; i++)
+      v[j * g->nx + i] = tu_head_wave_below ((double) i, (double) j) > 0.0 ? 3.0f : 1.0f;
+  return v;
+}
+
 /* A random heterogeneous model: velocities in [1, 5] with some smooth
  * structure, plus nobst rectangular obstacles (velocity 0) of up to
  * maxsize cells a side. */
