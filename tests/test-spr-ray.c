@@ -53,6 +53,20 @@ check_ray (const fr_grid *g, const float *v, const fr_spr_result *res, int rx, i
   return sum;
 }
 
+/* The greatest common divisor, written here so as not to test the
+ * library's with itself. */
+static int
+spr_gcd_for_test (int p, int q)
+{
+  while (q != 0)
+    {
+      const int t = p % q;
+      p = q;
+      q = t;
+    }
+  return p;
+}
+
 /* n sources at random nodes, none in an obstacle (v = 0), as x, z pairs. */
 static void
 random_open_sources (const fr_grid *g, const float *v, GRand *rng, double *src, int n)
@@ -266,6 +280,115 @@ test_head_wave_along_interface (void)
     }
 }
 
+/* Another of the equal-time predecessor maps: for each node, of the
+ * neighbours u whose T(u) plus the edge's weight (recomputed here) gives
+ * T to 1e-10 relative, the one a hash of (u, node) ranks first, rather
+ * than the one the solve met first.  Rays are read through it. */
+static void
+shuffle_tied_predecessors (const fr_grid *g, const float *v, int r, fr_spr_result *res)
+{
+  int32_t *pred = g_new (int32_t, fr_grid_count (g));
+
+  for (size_t j = 0; j < g->nz; j++)
+    for (size_t i = 0; i < g->nx; i++)
+      {
+        const size_t node = j * g->nx + i;
+        const double t = res->time[node];
+        guint best_rank = 0;
+
+        pred[node] = res->pred[node];
+        if (pred[node] < 0)
+          continue;
+        for (int b = -r; b <= r; b++)
+          for (int a = -r; a <= r; a++)
+            {
+              const long ui = (long) i - a, uj = (long) j - b;
+              size_t u;
+              double w;
+              guint rank;
+
+              if ((a == 0 && b == 0) || spr_gcd_for_test (abs (a), abs (b)) != 1 || ui < 0
+                  || uj < 0 || ui >= (long) g->nx || uj >= (long) g->nz)
+                continue;
+              u = (size_t) uj * g->nx + (size_t) ui;
+              w = tu_edge_weight (g, v, (int) ui, (int) uj, (int) i, (int) j);
+              if (!isfinite (w) || fabs (res->time[u] + w - t) > 1e-10 * t)
+                continue;
+              rank = g_int_hash (&(gint) { (gint) (u * 2654435761u + node) }) | 1u;
+              if (rank > best_rank)
+                {
+                  best_rank = rank;
+                  pred[node] = (int32_t) u;
+                }
+            }
+      }
+  memcpy (res->pred, pred, fr_grid_count (g) * sizeof *pred);
+  g_free (pred);
+}
+
+/* The straightening depends on the model and the ray's ends, not on which
+ * of the equal-time paths the back end's map holds: on the head-wave model
+ * the rays through another tied map (shuffle_tied_predecessors) are the
+ * same, node for node, for receivers at the surface (head waves) and in
+ * the fast layer (straight in it).  So the back ends, whose maps differ by
+ * such ties, give the same rays (CUDA's and Dijkstra's did not, before). */
+static void
+test_rays_of_any_tied_map (void)
+{
+  const double receivers[][2] = {
+    { 290.0, 0.0 }, { 250.0, 0.0 }, { 200.0, 0.0 }, { 150.0, 110.0 }, { 280.0, 95.0 },
+  };
+
+  for (int radius = 3; radius <= 5; radius += 2)
+    {
+      fr_grid g;
+      float *v = tu_head_wave_model (&g);
+      double src[2] = { 10.0, 0.0 };
+      double *before[G_N_ELEMENTS (receivers)];
+      size_t nbefore[G_N_ELEMENTS (receivers)];
+      size_t moved = 0;
+      fr_spr_params p;
+      fr_spr_result res;
+      int32_t *given;
+
+      fr_spr_params_init (&p);
+      p.rx = p.rz = radius;
+      p.backend = FR_SPR_DIJKSTRA;
+      tu_solve (&g, v, src, 1, &p, &res);
+      for (size_t r = 0; r < G_N_ELEMENTS (receivers); r++)
+        {
+          fr_error err = { 0 };
+          g_assert_cmpint (fr_spr_ray (&res, receivers[r][0], receivers[r][1], &before[r],
+                                       &nbefore[r], &err), ==, FR_OK);
+        }
+      given = g_memdup2 (res.pred, fr_grid_count (&g) * sizeof *given);
+      shuffle_tied_predecessors (&g, v, radius, &res);
+      for (size_t k = 0; k < fr_grid_count (&g); k++)
+        moved += res.pred[k] != given[k];
+      g_test_message ("radius %d: another tied predecessor for %zu of %zu nodes", radius, moved,
+                      fr_grid_count (&g));
+      g_assert_cmpuint (moved, >, fr_grid_count (&g) / 10);
+      for (size_t r = 0; r < G_N_ELEMENTS (receivers); r++)
+        {
+          fr_error err = { 0 };
+          double *after = NULL;
+          size_t nafter = 0;
+
+          check_ray (&g, v, &res, p.rx, p.rz, src, 1, receivers[r][0], receivers[r][1]);
+          g_assert_cmpint (fr_spr_ray (&res, receivers[r][0], receivers[r][1], &after, &nafter,
+                                       &err), ==, FR_OK);
+          g_assert_cmpuint (nafter, ==, nbefore[r]);
+          for (size_t k = 0; k < 2 * nafter; k++)
+            g_assert_cmpfloat (after[k], ==, before[r][k]);
+          g_free (after);
+          g_free (before[r]);
+        }
+      g_free (given);
+      fr_spr_result_clear (&res);
+      g_free (v);
+    }
+}
+
 /* Blocks of constant velocity and obstacles: long runs in one velocity
  * whose chords pass other blocks, so that a straight path must be given up
  * or split.  Every ray must stay a shortest path (check_ray's independent
@@ -384,5 +507,6 @@ main (int argc, char **argv)
   g_test_add_func ("/spr/ray/straight-in-one-velocity", test_straight_in_one_velocity);
   g_test_add_func ("/spr/ray/straight-among-blocks", test_straight_among_blocks);
   g_test_add_func ("/spr/ray/head-wave-along-interface", test_head_wave_along_interface);
+  g_test_add_func ("/spr/ray/rays-of-any-tied-map", test_rays_of_any_tied_map);
   return g_test_run ();
 }
