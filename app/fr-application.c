@@ -258,6 +258,7 @@ settled_export_cb (FrWindow *window,
 {
   const char *dir = g_object_get_data (G_OBJECT (window), "export-dir");
   FrApplication *self = FR_APPLICATION (gtk_window_get_application (GTK_WINDOW (window)));
+  guint receivers;
 
   /* Only the first settled picture is exported. */
   g_signal_handlers_disconnect_by_func (window, settled_export_cb, user_data);
@@ -269,16 +270,14 @@ settled_export_cb (FrWindow *window,
       g_application_quit (G_APPLICATION (self));
       return;
     }
+  fr_scene_get_markers (fr_window_get_scene (window), FR_MARKER_RECEIVER, &receivers);
   for (guint i = 0; i < G_N_ELEMENTS (idle_exports); i++)
     {
       g_autofree char *path = g_build_filename (dir, idle_exports[i].name, NULL);
 
-      guint receivers;
-
       if ((idle_exports[i].kind == FR_EXPORT_HORIZONS_CSV ||
            idle_exports[i].kind == FR_EXPORT_HORIZONS_VTP) && !fr_window_get_fold_mode (window))
         continue;
-      fr_scene_get_markers (fr_window_get_scene (window), FR_MARKER_RECEIVER, &receivers);
       if (idle_exports[i].kind == FR_EXPORT_RECEIVERS_CSV && receivers == 0)
         continue;
       self->pending_exports++;

@@ -477,58 +477,38 @@ fr_csv_write_points_to (FILE *fp, const fr_points *p, fr_error *err)
   return st;
 }
 
-/* Runs write (one of the writers above) into an atomic file at path. */
+/* Ends an atomic file its writer left with status st: committed when st
+ * is FR_OK, else given up. */
 static fr_status
-write_atomically (const char *path, fr_status (*write) (FILE *, const void *, fr_error *),
-                  const void *what, fr_error *err)
+commit_unless_failed (fr_atomic_file *af, fr_status st, fr_error *err)
 {
-  fr_atomic_file af;
-  fr_status st;
-
-  st = fr_atomic_open (&af, path, err);
-  if (st != FR_OK)
-    return st;
-  st = write (af.fp, what, err);
   if (st != FR_OK)
     {
-      fr_atomic_abort (&af);
+      fr_atomic_abort (af);
       return st;
     }
-  return fr_atomic_commit (&af, err);
-}
-
-/* fr_csv_write_rays_to's arguments, for write_atomically. */
-typedef struct rays_args {
-  int ndim;
-  const fr_csv_ray *rays;
-  size_t nrays;
-} rays_args;
-
-static fr_status
-write_rays_args (FILE *fp, const void *what, fr_error *err)
-{
-  const rays_args *a = what;
-
-  return fr_csv_write_rays_to (fp, a->ndim, a->rays, a->nrays, err);
-}
-
-static fr_status
-write_points_args (FILE *fp, const void *what, fr_error *err)
-{
-  return fr_csv_write_points_to (fp, what, err);
+  return fr_atomic_commit (af, err);
 }
 
 fr_status
 fr_csv_write_rays (const char *path, int ndim, const fr_csv_ray *rays, size_t nrays,
                    fr_error *err)
 {
-  const rays_args a = { ndim, rays, nrays };
+  fr_atomic_file af;
+  fr_status st = fr_atomic_open (&af, path, err);
 
-  return write_atomically (path, write_rays_args, &a, err);
+  if (st != FR_OK)
+    return st;
+  return commit_unless_failed (&af, fr_csv_write_rays_to (af.fp, ndim, rays, nrays, err), err);
 }
 
 fr_status
 fr_csv_write_points (const char *path, const fr_points *p, fr_error *err)
 {
-  return write_atomically (path, write_points_args, p, err);
+  fr_atomic_file af;
+  fr_status st = fr_atomic_open (&af, path, err);
+
+  if (st != FR_OK)
+    return st;
+  return commit_unless_failed (&af, fr_csv_write_points_to (af.fp, p, err), err);
 }

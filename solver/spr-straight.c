@@ -306,7 +306,7 @@ closest_staircase (const spr_ray_context *c, int32_t from, int32_t to, float v, 
   const spr_offset *e1, *e2;
   long alpha, beta, steps, m2;
   unsigned char *came;
-  long long *cost, *prev_cost;
+  long long *rows, *cost, *prev_cost;    /* two rows of the band, swapped each step */
   size_t count = 0;
 
   if (!bracket (c, to % nx - i0, to / nx - j0, &e1, &e2, &alpha, &beta) || alpha == 0
@@ -316,14 +316,15 @@ closest_staircase (const spr_ray_context *c, int32_t from, int32_t to, float v, 
   if ((size_t) steps + 1 > room)
     return 0;
   came = calloc ((size_t) (steps + 1) * (size_t) width, 1);
-  cost = malloc (2 * (size_t) width * sizeof *cost);
-  if (came == NULL || cost == NULL)
+  rows = malloc (2 * (size_t) width * sizeof *rows);
+  if (came == NULL || rows == NULL)
     {
       free (came);
-      free (cost);
+      free (rows);
       return 0;
     }
-  prev_cost = cost + width;
+  cost = rows;
+  prev_cost = rows + width;
   came[STAIRCASE_BAND] = BY_E1;    /* the start: any mark but UNREACHED */
   prev_cost[STAIRCASE_BAND] = 0;
   for (long k = 1; k <= steps; k++)
@@ -389,7 +390,7 @@ closest_staircase (const spr_ray_context *c, int32_t from, int32_t to, float v, 
   count = out[steps] == to ? (size_t) steps + 1 : 0;
 out:
   free (came);
-  free (prev_cost < cost ? prev_cost : cost);
+  free (rows);
   return count;
 }
 
@@ -410,32 +411,43 @@ chord_path (const spr_ray_context *c, int32_t from, int32_t to, float v, int32_t
  * each node it takes the chord path to the farthest node of the run that
  * one reaches (found by halving: the last node tried that works), then
  * goes on from there.  Where the run's nodes differ between back ends but
- * its corners do not, so do the chords.  out and scratch hold `room`
- * nodes, enough for any run's primitive steps. */
+ * its corners do not, so do the chords.  out holds `room` nodes, enough
+ * for any run's primitive steps, and scratch twice as many: the path of
+ * the farthest node found so far is kept while the next is tried. */
 static size_t
 straighten_run (const spr_ray_context *c, const int32_t *path, size_t lo, size_t hi, float v,
                 int32_t *out, size_t n, size_t room, int32_t *scratch)
 {
+  int32_t *kept = scratch, *trial = scratch + room;
+
   while (lo < hi)
     {
-      /* path[good] has a chord path from path[lo] (the next node needs
-       * none); path[bad] has none, or lies past the run. */
-      size_t good = lo + 1, bad = hi + 1, next = hi;
+      /* path[good] has a chord path from path[lo], kept_count nodes in
+       * kept (the next node needs none); path[bad] has none, or lies past
+       * the run. */
+      size_t good = lo + 1, bad = hi + 1, next = hi, kept_count = 0;
 
       while (next > good)
         {
-          if (chord_path (c, path[lo], path[next], v, scratch, room - n + 1) > 0)
-            good = next;
+          const size_t got = chord_path (c, path[lo], path[next], v, trial, room - n + 1);
+
+          if (got > 0)
+            {
+              int32_t *t = kept;
+
+              good = next;
+              kept_count = got;
+              kept = trial;
+              trial = t;
+            }
           else
             bad = next;
           next = good + (bad - good) / 2;
         }
-      if (good - lo >= 2)
+      if (kept_count > 0)
         {
-          const size_t got = chord_path (c, path[lo], path[good], v, scratch, room - n + 1);
-
-          memcpy (out + n, scratch + 1, (got - 1) * sizeof *out);
-          n += got - 1;
+          memcpy (out + n, kept + 1, (kept_count - 1) * sizeof *out);
+          n += kept_count - 1;
         }
       else
         out[n++] = path[lo + 1];
@@ -460,7 +472,7 @@ spr_ray_straighten (const spr_ray_context *c, const int32_t *path, size_t count,
     room += (size_t) (labs (path[k + 1] % nx - path[k] % nx)
                       + labs (path[k + 1] / nx - path[k] / nx));
   res = malloc (room * sizeof *res);
-  scratch = malloc (room * sizeof *scratch);
+  scratch = malloc (2 * room * sizeof *scratch);
   if (res == NULL || scratch == NULL)
     {
       free (res);
