@@ -107,6 +107,8 @@ static const GOptionEntry option_entries[] = {
     N_("Folds mode: read the starting horizon from FILE.csv (header x,z)"), N_("FILE") },
   { "bench-fold", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("With --bench-interaction: drag the ψa arrow’s tip in folds mode instead of a source"), NULL },
+  { "bench-edit", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("With --bench-interaction: drag a node of a drawn model and time each move’s rasterising"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -330,7 +332,7 @@ fr_application_command_line (GApplication            *app,
   const char *example = NULL, *geometry = NULL, *colormap_name = NULL;
   const char *export_dir = NULL, *bench_csv = NULL;
   const char *mode_name = NULL, *psi_text = NULL, *horizon_path = NULL;
-  gboolean bench_fold = FALSE;
+  gboolean bench_fold = FALSE, bench_edit = FALSE;
   double psi[2] = { 0.0, 0.0 };
   double spacing[2], origin[2], interval = 0.0, front = 0.0;
   gboolean clear = FALSE, bench = FALSE;
@@ -361,6 +363,7 @@ fr_application_command_line (GApplication            *app,
   g_variant_dict_lookup (options, "psi-a", "&s", &psi_text);
   g_variant_dict_lookup (options, "horizon", "^&ay", &horizon_path);
   g_variant_dict_lookup (options, "bench-fold", "b", &bench_fold);
+  g_variant_dict_lookup (options, "bench-edit", "b", &bench_edit);
 
   if (mode_name != NULL && !g_str_equal (mode_name, "rays") && !g_str_equal (mode_name, "folds"))
     return usage_error (cmdline, _("--mode: expected rays or folds, not “%s”"), mode_name);
@@ -432,11 +435,15 @@ fr_application_command_line (GApplication            *app,
         .backend = backend_name != NULL ? backend : FR_SPR_CPU,
         .csv_path = bench_csv,
         .fold = bench_fold,
+        .edit = bench_edit,
       };
 
       apply_panel_options (fr_window_get_side_panel (window), &panel_options);
       gtk_window_present (GTK_WINDOW (window));
-      fr_bench_start (window, &bo);
+      if (bo.edit)
+        fr_bench_edit_start (window, &bo);
+      else
+        fr_bench_start (window, &bo);
       return 0;
     }
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The interaction benchmark (`foldray --bench-interaction`): drags a
+/* The interaction benchmarks (`foldray --bench-interaction`): drags a
  * source along a scripted path through the same code the pointer uses,
  * and measures the latency from each input event to the first frame that
- * shows a result including it. */
+ * shows a result including it; with --bench-edit (fr-bench-edit.c), drags
+ * a node of a drawn model and measures what each move costs the main
+ * thread. */
 #pragma once
 
 #include "fr-window.h"
@@ -16,10 +18,13 @@ typedef struct
   int             moves;      /* pointer moves, one per timer tick */
   fr_spr_backend  backend;
   const char     *csv_path;   /* NULL: bench-interaction.csv */
-  gboolean        fold;       /* drag the ψa arrow's tip in folds mode (fr-bench-fold.c) */
+  gboolean        fold;       /* drag the ψa arrow's tip in folds mode */
+  gboolean        edit;       /* drag an interface node (fr_bench_edit_start) */
 } FrBenchOptions;
 
-void fr_bench_start (FrWindow             *window,
-                     const FrBenchOptions *options);
+void fr_bench_start      (FrWindow             *window,
+                          const FrBenchOptions *options);
+void fr_bench_edit_start (FrWindow             *window,
+                          const FrBenchOptions *options);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include "fr-csv.h"
 #include "fr-garray.h"
+#include "fr-raster-worker.h"
 #include "fr-scene.h"
 
 /* The sources and receivers at one moment, for undo. */
@@ -47,6 +48,7 @@ struct _FrScene
   guint         edit_depth;
 
   FrModel      *model;       /* what velocity is rasterised from */
+  FrRasterWorker *rasters;   /* the model rasterised off the main thread during an edit */
   char         *velocity_warning;  /* fr_model_rasterise's, or NULL */
   float         least_velocity;    /* the cells' least, walls left out */
   gboolean      uniform;           /* one velocity in every open cell */
@@ -109,6 +111,8 @@ emit_changed (FrScene       *self,
 }
 
 static gboolean rasterise (FrScene *self, GError **error);
+static void raster_landed_cb (GBytes *velocity, const char *warning, const GError *error,
+                              gpointer user_data);
 
 static void
 apply_geometry (FrScene  *self,
@@ -173,6 +177,7 @@ fr_scene_dispose (GObject *object)
 
   g_clear_object (&self->undo);
   g_clear_pointer (&self->edit_before, geometry_free);
+  g_clear_pointer (&self->rasters, fr_raster_worker_free);
 
   G_OBJECT_CLASS (fr_scene_parent_class)->dispose (object);
 }
@@ -218,6 +223,7 @@ fr_scene_init (FrScene *self)
   self->sources = g_array_new (FALSE, FALSE, sizeof (FrPoint));
   self->receivers = g_array_new (FALSE, FALSE, sizeof (FrPoint));
   self->undo = fr_undo_new (undo_geometry, redo_geometry, self);
+  self->rasters = fr_raster_worker_new (raster_landed_cb, self);
   self->grid = fr_grid_2d (1, 1, 1.0, 1.0, 0.0, 0.0);
 }
 
@@ -265,21 +271,73 @@ set_velocity (FrScene *self,
     }
 }
 
-/* Rasterises the model onto its grid. */
+/* Takes a rasterisation of the model (and its warning, taken). */
+static void
+apply_raster (FrScene *self,
+              GBytes  *velocity,
+              char    *warning)
+{
+  g_free (self->velocity_warning);
+  self->velocity_warning = warning;
+  self->grid = self->model->grid;
+  set_velocity (self, velocity);
+}
+
+/* Rasterises the model onto its grid, here and now; what the worker still
+ * had of an edit is older, and dropped. */
 static gboolean
 rasterise (FrScene  *self,
            GError  **error)
 {
   g_autofree char *warning = NULL;
-  g_autoptr(GBytes) v = fr_model_rasterise (self->model, &warning, error);
+  g_autoptr(GBytes) v = NULL;
 
-  if (v == NULL)
+  fr_raster_worker_drop (self->rasters);
+  if ((v = fr_model_rasterise (self->model, &warning, error)) == NULL)
     return FALSE;
-  g_free (self->velocity_warning);
-  self->velocity_warning = g_steal_pointer (&warning);
-  self->grid = self->model->grid;
-  set_velocity (self, v);
+  apply_raster (self, v, g_steal_pointer (&warning));
   return TRUE;
+}
+
+/* An edit's rasterisation landed from the worker thread: a drag shows
+ * each one as it comes. */
+static void
+raster_landed_cb (GBytes       *velocity,
+                  const char   *warning,
+                  const GError *error,
+                  gpointer      user_data)
+{
+  FrScene *self = user_data;
+
+  if (velocity == NULL)
+    {
+      /* fr_model_check passed, so only memory can run out here. */
+      g_warning ("%s", error->message);
+      return;
+    }
+  apply_raster (self, velocity, g_strdup (warning));
+  emit_changed (self, FR_SCENE_CHANGED_VELOCITY);
+}
+
+/* Brings the edit's last rasterisation in now, waiting for the worker if
+ * it is on it: once an edit ends, the velocity is its model's. */
+static void
+finish_rasters (FrScene *self)
+{
+  g_autoptr(GBytes) v = NULL;
+  g_autoptr(GError) error = NULL;
+  char *warning = NULL;
+
+  if (!fr_raster_worker_finish (self->rasters, &v, &warning, &error))
+    return;
+  if (v == NULL)
+    {
+      g_warning ("%s", error->message);
+      g_free (warning);
+      return;
+    }
+  apply_raster (self, v, warning);
+  emit_changed (self, FR_SCENE_CHANGED_VELOCITY);
 }
 
 static void
@@ -803,6 +861,8 @@ fr_scene_end_edit (FrScene    *self,
   g_return_if_fail (FR_IS_SCENE (self));
   g_return_if_fail (self->edit_depth > 0);
 
+  if (self->edit_depth == 1)
+    finish_rasters (self);
   if (--self->edit_depth > 0)
     return;
 
@@ -866,6 +926,9 @@ fr_scene_edit_model (FrScene *self)
 
 /* Re-rasterises after an edit of the model and emits "changed": VELOCITY
  * when the grid stayed, MODEL (and markers re-snapped) when it changed.
+ * Inside fr_scene_begin_edit/end_edit a change that keeps the grid is
+ * rasterised in a worker thread, so that a drag never waits for it:
+ * VELOCITY comes when it lands, and fr_scene_end_edit brings in the last.
  * FALSE when the model is not valid: the velocity and markers stay as
  * they were, and the caller must put the model back (it was edited in
  * place), or it stays invalid, unsolved and unsaveable. */
@@ -881,6 +944,11 @@ fr_scene_model_changed (FrScene  *self,
   if (!fr_model_check (self->model, error))
     return FALSE;
   same_grid = fr_model_grids_equal (&self->grid, &self->model->grid);
+  if (same_grid && self->edit_depth > 0)
+    {
+      fr_raster_worker_push (self->rasters, self->model);
+      return TRUE;
+    }
   if (!rasterise (self, error))
     return FALSE;
   if (!same_grid)
