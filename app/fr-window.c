@@ -1205,13 +1205,11 @@ open_example_action (GtkWidget  *widget,
                       g_strdup (g_variant_get_string (parameter, NULL)), g_free);
 }
 
+/* Asks for the file of the export named id (export_kinds) and writes it. */
 static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
+export_by_id (FrWindow   *self,
+              const char *id)
 {
-  FrWindow *self = FR_WINDOW (widget);
-  const char *id = g_variant_get_string (parameter, NULL);
   GtkFileChooserNative *chooser;
   FrExportKind kind = FR_EXPORT_PICTURE;
   const char *basename = "foldray";
@@ -1269,6 +1267,24 @@ export_action (GtkWidget  *widget,
   g_clear_object (&self->chooser);
   self->chooser = GTK_NATIVE_DIALOG (chooser);
   gtk_native_dialog_show (self->chooser);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  export_by_id (FR_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+/* Export → Receivers has an action of its own, not a target of win.export,
+ * so that Folds mode can turn it off as it does Import Receivers. */
+static void
+export_receivers_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  export_by_id (FR_WINDOW (widget), "receivers-csv");
 }
 
 /* After an undo or redo: the scene is unmodified again exactly when both
@@ -1531,6 +1547,7 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-example", "s", open_example_action);
   gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-receivers", NULL, export_receivers_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
   gtk_widget_class_install_action (widget_class, "win.delete-marker", NULL, delete_action);
@@ -2088,11 +2105,15 @@ fr_window_set_fold_mode (FrWindow *self,
   /* Its accelerator must not clear a hidden horizon in Rays mode; nor
    * may the model tools' (Ctrl+M, Ctrl+R, Ctrl+G) edit the model in Folds
    * mode, where the fold history is the one Undo takes back, nor an
-   * import or Clear Markers change markers that Folds mode does not show. */
+   * import or Clear Markers change markers that Folds mode does not show;
+   * nor is there an export of them there, whose "nothing to export"
+   * told the user to Shift+click the model, which in Folds mode adds a
+   * characteristic's point. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-model", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-receivers", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-markers", !fold_mode);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-receivers", !fold_mode);
   start_fold_horizon (self);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");
