@@ -9,7 +9,8 @@ top edge stays visible over the model's frame; a press in a gutter keeps
 the selection; a resize refits a fitted view and keeps a zoomed one; in
 model-edit mode the wheel over a layer scales its velocity (Ctrl+wheel
 zooms), the editor's handles stay out of the gutters and its tools ignore
-presses there.  Real input through xdotool, the screen read with
+presses there; the status bar keeps the cursor readout whole in a narrow
+window.  Real input through xdotool, the screen read with
 ImageMagick's `import`, checked by pixels.  Speaks TAP.
 
 Usage: gui-layout-test.py FOLDRAY_EXE OUT_DIR
@@ -410,8 +411,8 @@ check("no GTK warning or critical on stderr (zoom and clicks)", t_clean(app))
 def t_small_window():
     """A 640 × 480 window is 640 × 480: the status bar asks for its labels'
     width but does not hold the window to it (they added up to a minimum
-    of about 1000 px, past the edge of a small screen).  What is cut off is
-    the end of the back end, grid and solve labels; the cursor readout at
+    of about 1000 px, past the edge of a small screen).  What gives way is
+    the back end, grid and solve labels, ellipsized; the cursor readout at
     the right end stays on the screen, so moving the pointer over the
     canvas changes the status bar's right half (it was the readout that
     went)."""
@@ -599,6 +600,86 @@ check("a ray along the surface interface is drawn over it", t_surface_ray_over_i
 check("the interfaces are drawn on the field", t_interfaces_drawn)
 check("the exported PNG shows the interfaces", t_exported_png_interfaces)
 check("no GTK warning or critical on stderr (outlines)", t_clean(ol))
+
+
+# ------------------------------------------------------------------ status bar
+# The three-layer scene at 1200 px, 800 px and the smallest width: the
+# cursor readout keeps its whole text, the other labels are ellipsized.
+
+def window_size(a):
+    import subprocess
+    geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", a.win], capture_output=True,
+                         text=True).stdout
+    size = dict(l.split("=") for l in geo.split())
+    return int(size["WIDTH"]), int(size["HEIGHT"])
+
+
+def status_runs(a, img, w, h):
+    """The runs of text in the status bar along the window's bottom edge,
+    as (first, end) columns from the window's left edge: a gap of more
+    than 14 px (the labels are 18 px apart, the readout's widest gap is
+    two spaces) ends a run."""
+    strip = img[a.wy + h - 24:a.wy + h - 3, a.wx:a.wx + w].astype(int)
+    bg = np.median(strip.reshape(-1, 3), axis=0)
+    cols = np.nonzero((np.abs(strip - bg).max(axis=2) > 80).any(axis=0))[0]
+    runs = []
+    for c in cols:
+        if runs and c - runs[-1][1] <= 14:
+            runs[-1][1] = c + 1
+        else:
+            runs.append([int(c), int(c) + 1])
+    return [tuple(r) for r in runs]
+
+
+def readout_at(a, x, z, name):
+    """Moves the pointer to model point (x, z); the readout written and
+    a screenshot once it shows."""
+    n = len([l for l in a.lines() if " readout " in l])
+    xdo("mousemove", *a.to_screen(x, z))
+    wait_for(lambda: len([l for l in a.lines() if " readout " in l]) > n, 5.0)
+    time.sleep(0.6)                    # the X server shows the frame a little later
+    read = [l.split(" readout ", 1)[1] for l in a.lines() if " readout " in l]
+    return (read[-1] if len(read) > n else None), screenshot(name)
+
+
+def t_status_bar_narrow():
+    """At 800 px and at the window's smallest width (--geometry 200x150
+    opens it at that), the cursor readout shows whole at the right end of
+    the status bar, as wide per character as in a 1200 px window and its
+    margin clear, and the labels before it give way with an ellipsis: the
+    back end, the grid and the solve's line each keep a run of text (the
+    solve's line went whole behind the readout below 1000 px, the grid's
+    was cut through a glyph, and at the smallest width only the back end's
+    start was left)."""
+    notes, ok = [], True
+    ref = None
+    for geometry in ("1200x760", "800x600", "200x150"):
+        a = App("--geometry", geometry, os.path.join(ROOT, "data", "scenes", "three-layer.json"),
+                name="status-%s" % geometry)
+        try:
+            if not a.find_window(name="three-layer.json"):
+                return False, "no window at %s" % geometry
+            a.settle_all()
+            w, h = window_size(a)
+            read, img = readout_at(a, 2.2, 1.1, "45-status-bar-%d" % w)
+            runs = status_runs(a, img, w, h)
+            bad = a.bad_stderr()
+        finally:
+            a.quit()
+        last = runs[-1] if runs else (0, 0)
+        per_char = (last[1] - last[0]) / max(len(read or ""), 1)
+        notes.append("window %d × %d: readout %r, text runs %s" % (w, h, read, runs))
+        if ref is None:
+            ref = per_char
+        ok = (ok and read is not None and len(runs) >= 4 and last[1] <= w - 10
+              and abs(per_char - ref) <= 0.03 * ref and not bad)
+        if bad:
+            notes.append("bad stderr: %s" % bad[:2])
+    return ok, "\n".join(notes)
+
+
+check("the status bar at 1200, 800 px and the smallest width: the readout whole, the rest ellipsized",
+      t_status_bar_narrow)
 
 # ------------------------------------------------------------------ session 3
 # Resizes: a window opened small shows the model whole; made larger, the
