@@ -419,6 +419,40 @@ clear_box (PixelBox        box,
   glClear (GL_COLOR_BUFFER_BIT);
 }
 
+/* The part of a that lies in b (empty: x1 <= x0 or y1 <= y0). */
+static PixelBox
+intersect_box (PixelBox        a,
+               const PixelBox *b)
+{
+  a.x0 = MAX (a.x0, b->x0);
+  a.y0 = MAX (a.y0, b->y0);
+  a.x1 = MAX (a.x0, MIN (a.x1, b->x1));
+  a.y1 = MAX (a.y0, MIN (a.y1, b->y1));
+  return a;
+}
+
+/* The model's cells in framebuffer pixels, cut to the plot: the pixels
+ * the field covers, and the scissor of the model's own lines.  The
+ * model's rectangle is cut to a little beyond the plot first: a deep zoom
+ * puts its corners far outside the range of GLint. */
+static PixelBox
+model_box (FrCanvas       *self,
+           const FrView   *view,
+           double          s,
+           const PixelBox *plot)
+{
+  FrRect m;
+  double x0, y0, x1, y1;
+
+  fr_plot_layout_model_rect (view, self->scene, &m);
+  x0 = CLAMP (m.x, -1.0, view->width + 1.0);
+  y0 = CLAMP (m.y, -1.0, view->height + 1.0);
+  x1 = CLAMP (m.x + m.width, -1.0, view->width + 1.0);
+  y1 = CLAMP (m.y + m.height, -1.0, view->height + 1.0);
+  m = (FrRect) { x0, y0, x1 - x0, y1 - y0 };
+  return intersect_box (pixel_box (&m, s), plot);
+}
+
 /* The model's frame: a line of about k widget pixels just outside the
  * model's cells, drawn before the rays and markers so that those on the
  * model's edge (sources at z = 0) stay on top of it. */
@@ -469,6 +503,7 @@ draw_picture (FrCanvas     *self,
   PixelBox plot;
   double fb_height = round (view->height * fb_scale);
   gboolean has_time;
+  guint runs[3];   /* where each run of line_vertices ends */
 
   glDisable (GL_SCISSOR_TEST);
   glClearColor (0.17f, 0.17f, 0.19f, 1.0f);
@@ -547,12 +582,22 @@ draw_picture (FrCanvas     *self,
     glActiveTexture (GL_TEXTURE0);
   }
 
-  /* The model's outlines, then rays and markers. */
+  /* The lines, in three runs under their own scissors: the model's own
+   * lines (obstacle outlines, interfaces, the folded and starting
+   * horizons) cut at the model's edge, as the field is; Folds mode's
+   * handles, which on the screen stay in the plot, where a node off the
+   * model can still be grabbed, and in an export go with their line; the
+   * rays and markers in the plot, so that those on the model's edge show
+   * whole over its frame. */
   g_array_set_size (self->line_vertices, 0);
   push_model_outlines (self, view, k);
   if (self->fold_tool != NULL)
-    fr_fold_tool_push_geometry (self->fold_tool, view, k, has_time ? self->result : NULL,
-                                self->line_vertices);
+    fr_fold_tool_push_lines (self->fold_tool, view, k, has_time ? self->result : NULL,
+                             self->line_vertices);
+  runs[0] = self->line_vertices->len;
+  if (self->fold_tool != NULL)
+    fr_fold_tool_push_handles (self->fold_tool, view, k, self->line_vertices);
+  runs[1] = self->line_vertices->len;
   if (has_time)
     {
       push_rays (self, view, k, 5.5, ray_halo);
@@ -560,9 +605,13 @@ draw_picture (FrCanvas     *self,
     }
   if (self->fold_tool == NULL)
     push_markers (self, view, k);
+  runs[2] = self->line_vertices->len;
 
   if (self->line_vertices->len > 0)
     {
+      const PixelBox model = model_box (self, view, fb_scale, &plot);
+      const PixelBox *scissor[3] = { &model, view == &self->view ? &plot : &model, &plot };
+
       glEnable (GL_BLEND);
       glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
       glUseProgram (self->lines_program);
@@ -571,7 +620,16 @@ draw_picture (FrCanvas     *self,
       glBindBuffer (GL_ARRAY_BUFFER, self->lines_vbo);
       glBufferData (GL_ARRAY_BUFFER, sizeof (FrLineVertex) * self->line_vertices->len,
                     self->line_vertices->data, GL_STREAM_DRAW);
-      glDrawArrays (GL_TRIANGLES, 0, (GLsizei) self->line_vertices->len);
+      for (guint r = 0, first = 0; r < G_N_ELEMENTS (runs); first = runs[r++])
+        {
+          const PixelBox *b = scissor[r];
+
+          if (runs[r] == first || b->x1 <= b->x0 || b->y1 <= b->y0)
+            continue;
+          glScissor ((GLint) b->x0, (GLint) (fb_height - b->y1),
+                     (GLsizei) (b->x1 - b->x0), (GLsizei) (b->y1 - b->y0));
+          glDrawArrays (GL_TRIANGLES, (GLint) first, (GLsizei) (runs[r] - first));
+        }
       glDisable (GL_BLEND);
     }
 

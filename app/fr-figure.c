@@ -89,7 +89,7 @@ draw_field (cairo_t        *cr,
   int stride = cairo_image_surface_get_stride (img);
   guint8 *data = cairo_image_surface_get_data (img);
   cairo_pattern_t *pattern;
-  double x0, z0, x1, z1, px0, py0, px1, py1;
+  FrRect m;
   float vmin, vmax;
 
   fr_scene_get_velocity_range (fig->scene, &vmin, &vmax);
@@ -111,14 +111,12 @@ draw_field (cairo_t        *cr,
       }
   cairo_surface_mark_dirty (img);
 
-  fr_scene_get_bounds (fig->scene, &x0, &z0, &x1, &z1);
-  fr_view_model_to_widget (fig->view, x0, z0, &px0, &py0);
-  fr_view_model_to_widget (fig->view, x1, z1, &px1, &py1);
+  fr_plot_layout_model_rect (fig->view, fig->scene, &m);
   cairo_save (cr);
-  cairo_rectangle (cr, px0, py0, px1 - px0, py1 - py0);
+  cairo_rectangle (cr, m.x, m.y, m.width, m.height);
   cairo_clip (cr);
-  cairo_translate (cr, px0, py0);
-  cairo_scale (cr, (px1 - px0) / g->nx, (py1 - py0) / g->nz);
+  cairo_translate (cr, m.x, m.y);
+  cairo_scale (cr, m.width / g->nx, m.height / g->nz);
   cairo_set_source_surface (cr, img, 0, 0);
   pattern = cairo_get_source (cr);
   cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
@@ -463,24 +461,36 @@ draw_content (const FrFigure *fig,
                        ? r->time : NULL);
   draw_frame (cr, fig);
 
-  if (has_time && fig->fold == NULL)
-    draw_isochrons (cr, fig);
-  draw_model_outlines (cr, fig);
-  if (has_time && fig->fold != NULL && r->horizons != NULL)
-    for (guint i = 0; i < r->horizons->len; i++)
+  /* The model's own lines, cut at its edge as the field is and as the
+   * canvas cuts them (fr_plot_layout_model_rect): a starting horizon or
+   * an obstacle reaching past the model ran on into the margin. */
+  {
+    FrRect m;
+
+    fr_plot_layout_model_rect (fig->view, fig->scene, &m);
+    cairo_save (cr);
+    cairo_rectangle (cr, m.x, m.y, m.width, m.height);
+    cairo_clip (cr);
+    if (has_time && fig->fold == NULL)
+      draw_isochrons (cr, fig);
+    draw_model_outlines (cr, fig);
+    if (has_time && fig->fold != NULL && r->horizons != NULL)
+      for (guint i = 0; i < r->horizons->len; i++)
+        {
+          GArray *line = g_ptr_array_index (r->horizons, i);
+
+          stroke_polyline (cr, fig->view, (const double *) line->data, line->len / 2,
+                           fr_figure_folded_rgb, 1.0);
+        }
+    if (fig->fold != NULL)
       {
-        GArray *line = g_ptr_array_index (r->horizons, i);
+        guint n;
+        const FrPoint *h = fr_fold_state_get_horizon (fig->fold, &n);
 
-        stroke_polyline (cr, fig->view, (const double *) line->data, line->len / 2,
-                         fr_figure_folded_rgb, 1.0);
+        stroke_polyline (cr, fig->view, (const double *) h, n, fr_figure_horizon_rgb, 2.0);
       }
-  if (fig->fold != NULL)
-    {
-      guint n;
-      const FrPoint *h = fr_fold_state_get_horizon (fig->fold, &n);
-
-      stroke_polyline (cr, fig->view, (const double *) h, n, fr_figure_horizon_rgb, 2.0);
-    }
+    cairo_restore (cr);
+  }
   if (has_time)
     for (guint i = 0; i < r->rays->len; i++)
       {

@@ -300,19 +300,19 @@ push_arrow (GArray       *v,
     }
 }
 
-/* Appends what Folds mode draws over the field to vertices, for view at
- * size factor k: folded horizons of result (when it is a fold result), the
- * starting horizon and its nodes, the characteristic points, the arrow. */
+/* Appends the lines of Folds mode to vertices, for view at size factor
+ * k: the folded horizons of result (when it is a fold result), then the
+ * starting horizon.  They belong to the model: the canvas clips them to
+ * its rectangle (fr_plot_layout_model_rect), as it does the interfaces. */
 void
-fr_fold_tool_push_geometry (FrFoldTool   *self,
-                            const FrView *view,
-                            double        k,
-                            FrResult     *result,
-                            GArray       *v)
+fr_fold_tool_push_lines (FrFoldTool   *self,
+                         const FrView *view,
+                         double        k,
+                         FrResult     *result,
+                         GArray       *v)
 {
-  const FrPoint *h, *pts;
-  guint n, np;
-  double bx, bz, tx, tz, pbx, pby, ptx, pty;
+  const FrPoint *h;
+  guint n;
 
   g_return_if_fail (FR_IS_FOLD_TOOL (self));
   g_return_if_fail (v != NULL);
@@ -333,6 +333,26 @@ fr_fold_tool_push_geometry (FrFoldTool   *self,
   h = fr_fold_state_get_horizon (self->state, &n);
   fr_lines_push_polyline (v, view, (const double *) h, n, 6.0 * k, halo_color);
   fr_lines_push_polyline (v, view, (const double *) h, n, 3.5 * k, horizon_color);
+}
+
+/* Appends the handles of Folds mode to vertices: the starting horizon's
+ * nodes, the characteristics' points and the ψa arrow.  A node may lie
+ * off the model (a click in the margin adds one there), and the canvas
+ * keeps it drawn there so that it can be grabbed and brought back. */
+void
+fr_fold_tool_push_handles (FrFoldTool   *self,
+                           const FrView *view,
+                           double        k,
+                           GArray       *v)
+{
+  const FrPoint *h, *pts;
+  guint n, np;
+  double bx, bz, tx, tz, pbx, pby, ptx, pty;
+
+  g_return_if_fail (FR_IS_FOLD_TOOL (self));
+  g_return_if_fail (v != NULL);
+
+  h = fr_fold_state_get_horizon (self->state, &n);
   for (guint i = 0; i < n; i++)
     {
       double px, py;

@@ -41,10 +41,14 @@ double       fr_fold_tool_arrow_length   (FrFoldTool   *self);
 void         fr_fold_tool_arrow_tip      (FrFoldTool   *self,
                                           double       *x,
                                           double       *z);
-void         fr_fold_tool_push_geometry  (FrFoldTool   *self,
+void         fr_fold_tool_push_lines     (FrFoldTool   *self,
                                           const FrView *view,
                                           double        k,
                                           FrResult     *result,
+                                          GArray       *vertices);
+void         fr_fold_tool_push_handles   (FrFoldTool   *self,
+                                          const FrView *view,
+                                          double        k,
                                           GArray       *vertices);
 
 G_END_DECLS

@@ -162,6 +162,28 @@ fr_plot_layout_fit_box (const FrPlotLayout *layout,
                layout->plot.width - 2.0 * layout->pad, layout->plot.height - 2.0 * layout->pad);
 }
 
+/* The model's cells, from edge to edge, in view's widget pixels: what the
+ * field fills, and what the lines that belong to the model (its
+ * interfaces and obstacle outlines, the starting and folded horizons) are
+ * clipped to on the canvas, in its PNG export and in the figures, so that
+ * none runs on past the field into the plot's margin. */
+void
+fr_plot_layout_model_rect (const FrView *view,
+                           FrScene      *scene,
+                           FrRect       *model)
+{
+  double x0, z0, x1, z1, px1, py1;
+
+  g_return_if_fail (view != NULL && model != NULL);
+  g_return_if_fail (FR_IS_SCENE (scene));
+
+  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
+  fr_view_model_to_widget (view, x0, z0, &model->x, &model->y);
+  fr_view_model_to_widget (view, x1, z1, &px1, &py1);
+  model->width = px1 - model->x;
+  model->height = py1 - model->y;
+}
+
 /* Places the axes for a model drawn at model (widget pixels).  They run
  * along the part of the plot that the model and its padding cover: the
  * plot's edges when the model overflows it (zoomed in), the padded

@@ -16,7 +16,9 @@ G_BEGIN_DECLS
 
 typedef struct _FrPlotLayout
 {
-  FrRect plot;     /* the field: everything it draws is clipped to this */
+  FrRect plot;     /* the field: everything it draws is clipped to this; the
+                    * model's own lines further to the model's rectangle
+                    * (fr_plot_layout_model_rect) */
   FrRect left;     /* z ticks and their labels */
   FrRect top;      /* x ticks and their labels */
   FrRect right;    /* the colour bar, its labels and its title */
@@ -53,6 +55,9 @@ void     fr_plot_layout_fit_view           (FrView             *view,
                                             double              k);
 void     fr_plot_layout_fit_box            (const FrPlotLayout *layout,
                                             FrRect             *box);
+void     fr_plot_layout_model_rect         (const FrView       *view,
+                                            FrScene            *scene,
+                                            FrRect             *model);
 gboolean fr_plot_layout_axes               (const FrPlotLayout *layout,
                                             const FrRect       *model,
                                             FrPlotAxes         *axes);

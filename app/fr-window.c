@@ -49,7 +49,6 @@ struct _FrWindow
   GPtrArray            *pending_exports;  /* PendingExport: waiting for the solve */
   GtkLabel             *failure_label;
   GtkLabel             *cursor_label;
-  int                   cursor_chars;    /* its width without units, from the template */
   /* The pointer's last place, to write the readout again in a new unit. */
   double                cursor_x, cursor_z;
   gboolean              cursor_inside;
@@ -267,6 +266,76 @@ format_coordinate (double v,
   return g_strdup_printf ("%.*f", decimals, v);
 }
 
+/* The readout's text for x and z (already formatted), v and t (NAN: T
+ * not reached). */
+static char *
+format_readout (FrLengthUnit  unit,
+                const char   *xs,
+                const char   *zs,
+                double        v,
+                double        t)
+{
+  if (unit != FR_LENGTH_UNIT_NONE)
+    {
+      const char *l = fr_length_unit_get_id (unit);
+      g_autofree char *lt = g_strdup_printf ("%s/s", l);
+
+      /* The units close up the gaps: two spaces, not three. */
+      if (!isnan (t))
+        /* Translators: the cursor readout with units: x and z (already
+         * formatted) in a length unit, v in it per second, T in seconds
+         * ("x 1.200 km  z 0.350 km  v 2.5 km/s  T 0.43989 s"). */
+        return g_strdup_printf (_("x %s %s  z %s %s  v %.6g %s  T %.5g s"), xs, l, zs, l, v, lt, t);
+      return g_strdup_printf (_("x %s %s  z %s %s  v %.6g %s  T —"), xs, l, zs, l, v, lt);
+    }
+  if (!isnan (t))
+    return g_strdup_printf (_("x %s   z %s   v %.6g   T %.5g"), xs, zs, v, t);
+  return g_strdup_printf (_("x %s   z %s   v %.6g   T —"), xs, zs, v);
+}
+
+/* The longer of two formatted numbers, its digits made 8s. */
+static char *
+widest_of (char *a,
+           char *b)
+{
+  char *w = g_strdup (strlen (a) >= strlen (b) ? a : b);
+
+  for (char *c = w; *c != '\0'; c++)
+    if (g_ascii_isdigit (*c))
+      *c = '8';
+  g_free (a);
+  g_free (b);
+  return w;
+}
+
+/* The width in pixels the readout keeps while it shows: its text for the
+ * longest x and z of the model, a v of six digits below 1 and a T of five
+ * from 0.001 s.  Its digits are tabular, so a number's width follows its
+ * length, and the readout keeps its place as the pointer moves.  Measured,
+ * not counted in characters: 54 "average" characters came to 430 px where
+ * the text took 300, and held the status bar wider than a window at its
+ * smallest width (the readout's end went past the window's edge). */
+static int
+readout_width (FrWindow     *self,
+               FrLengthUnit  unit)
+{
+  const fr_grid *g = fr_scene_get_grid (self->scene);
+  const double spacing = MIN (g->dx, g->dz);
+  g_autofree char *xs = NULL, *zs = NULL, *text = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  double x0, z0, x1, z1;
+  int width = 0;
+
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  xs = widest_of (format_coordinate (x0, spacing), format_coordinate (x1, spacing));
+  zs = widest_of (format_coordinate (z0, spacing), format_coordinate (z1, spacing));
+  text = format_readout (unit, xs, zs, 0.888888, 0.0088888);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->cursor_label), text);
+  pango_layout_set_attributes (layout, gtk_label_get_attributes (self->cursor_label));
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
 static void
 update_cursor_label (FrWindow *self,
                      double    x,
@@ -286,15 +355,13 @@ update_cursor_label (FrWindow *self,
     {
       /* No room kept while it shows nothing: the solve's status before it
        * was cut short at the default width ("Folded in 23.9 ms (solas, …", as it read then). */
-      gtk_label_set_width_chars (self->cursor_label, 0);
+      gtk_widget_set_size_request (GTK_WIDGET (self->cursor_label), -1, -1);
       gtk_label_set_text (self->cursor_label, "");
       return;
     }
-  /* While it shows, room for its longest text, so that it keeps its width
-   * as the numbers change; the units add " km" twice, " km/s", " s", and
-   * one space less between fields. */
-  gtk_label_set_width_chars (self->cursor_label,
-                             self->cursor_chars + (unit != FR_LENGTH_UNIT_NONE ? 10 : 0));
+  /* While it shows, room for its widest text, so that it keeps its width
+   * as the numbers change. */
+  gtk_widget_set_size_request (GTK_WIDGET (self->cursor_label), readout_width (self, unit), -1);
   {
     const fr_grid *g = fr_scene_get_grid (self->scene);
     const double spacing = MIN (g->dx, g->dz);
@@ -302,24 +369,7 @@ update_cursor_label (FrWindow *self,
     xs = format_coordinate (x, spacing);
     zs = format_coordinate (z, spacing);
   }
-  if (unit != FR_LENGTH_UNIT_NONE)
-    {
-      const char *l = fr_length_unit_get_id (unit);
-      g_autofree char *lt = g_strdup_printf ("%s/s", l);
-
-      /* The units close up the gaps: two spaces, not three. */
-      if (fr_canvas_time_at (self->canvas, x, z, &t))
-        /* Translators: the cursor readout with units: x and z (already
-         * formatted) in a length unit, v in it per second, T in seconds
-         * ("x 1.200 km  z 0.350 km  v 2.5 km/s  T 0.43989 s"). */
-        text = g_strdup_printf (_("x %s %s  z %s %s  v %.6g %s  T %.5g s"), xs, l, zs, l, v, lt, t);
-      else
-        text = g_strdup_printf (_("x %s %s  z %s %s  v %.6g %s  T —"), xs, l, zs, l, v, lt);
-    }
-  else if (fr_canvas_time_at (self->canvas, x, z, &t))
-    text = g_strdup_printf (_("x %s   z %s   v %.6g   T %.5g"), xs, zs, v, t);
-  else
-    text = g_strdup_printf (_("x %s   z %s   v %.6g   T —"), xs, zs, v);
+  text = format_readout (unit, xs, zs, v, fr_canvas_time_at (self->canvas, x, z, &t) ? t : NAN);
   gtk_label_set_text (self->cursor_label, text);
   log_line (self, "readout %s", text);
 }
@@ -1205,13 +1255,11 @@ open_example_action (GtkWidget  *widget,
                       g_strdup (g_variant_get_string (parameter, NULL)), g_free);
 }
 
+/* Asks for the file of the export named id (export_kinds) and writes it. */
 static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
+export_by_id (FrWindow   *self,
+              const char *id)
 {
-  FrWindow *self = FR_WINDOW (widget);
-  const char *id = g_variant_get_string (parameter, NULL);
   GtkFileChooserNative *chooser;
   FrExportKind kind = FR_EXPORT_PICTURE;
   const char *basename = "foldray";
@@ -1269,6 +1317,24 @@ export_action (GtkWidget  *widget,
   g_clear_object (&self->chooser);
   self->chooser = GTK_NATIVE_DIALOG (chooser);
   gtk_native_dialog_show (self->chooser);
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  export_by_id (FR_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+/* Export → Receivers has an action of its own, not a target of win.export,
+ * so that Folds mode can turn it off as it does Import Receivers. */
+static void
+export_receivers_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  export_by_id (FR_WINDOW (widget), "receivers-csv");
 }
 
 /* After an undo or redo: the scene is unmodified again exactly when both
@@ -1531,6 +1597,7 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-example", "s", open_example_action);
   gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-receivers", NULL, export_receivers_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
   gtk_widget_class_install_action (widget_class, "win.delete-marker", NULL, delete_action);
@@ -1601,7 +1668,6 @@ fr_window_init (FrWindow *self)
   g_signal_connect_object (self->side_panel, "edited",
                            G_CALLBACK (settings_edited_cb), self, G_CONNECT_SWAPPED);
 
-  self->cursor_chars = gtk_label_get_width_chars (self->cursor_label);
   gtk_label_set_width_chars (self->cursor_label, 0);
   watch_fields (GTK_WIDGET (self->side_panel));
   watch_fields (GTK_WIDGET (self->fold_panel));
@@ -2088,11 +2154,15 @@ fr_window_set_fold_mode (FrWindow *self,
   /* Its accelerator must not clear a hidden horizon in Rays mode; nor
    * may the model tools' (Ctrl+M, Ctrl+R, Ctrl+G) edit the model in Folds
    * mode, where the fold history is the one Undo takes back, nor an
-   * import or Clear Markers change markers that Folds mode does not show. */
+   * import or Clear Markers change markers that Folds mode does not show;
+   * nor is there an export of them there, whose "nothing to export"
+   * told the user to Shift+click the model, which in Folds mode adds a
+   * characteristic's point. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-model", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-receivers", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-markers", !fold_mode);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-receivers", !fold_mode);
   start_fold_horizon (self);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");

@@ -922,6 +922,67 @@ test_fold_bands (void)
   cairo_surface_destroy (banded);
 }
 
+/* Whether pixel v (RGB24) is rgb, to within 2 of 255 in each channel. */
+static gboolean
+pixel_is (guint32       v,
+          const double  rgb[3])
+{
+  return abs ((int) ((v >> 16) & 0xff) - (int) round (255 * rgb[0])) <= 2 &&
+         abs ((int) ((v >> 8) & 0xff) - (int) round (255 * rgb[1])) <= 2 &&
+         abs ((int) (v & 0xff) - (int) round (255 * rgb[2])) <= 2;
+}
+
+/* The model's own lines stop at its edge, as the field does: a starting
+ * horizon from x = -0.5 to 3.5 and an obstacle reaching past x = 3 on a
+ * 3 × 1.5 model, zoomed out so that the plot shows room around it.  Its
+ * horizon's colour and the obstacle's are on the model and nowhere else
+ * (both ran on into the margin). */
+static void
+test_model_lines_clipped (void)
+{
+  fr_grid g = fr_grid_2d (61, 31, 0.05, 0.05, 0.0, 0.0);
+  FrModel *m = fr_model_new (&g, 2.0);
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+  FrPoint h[3] = { { -0.5, 0.5 }, { 1.5, 0.3 }, { 3.5, 0.5 } };
+  const double *colours[2] = { fr_figure_horizon_rgb, fr_figure_slow_obstacle_rgb };
+  guint inside[2] = { 0, 0 }, outside[2] = { 0, 0 };
+  cairo_surface_t *img;
+  FrRect r;
+  FrView view;
+
+  g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (2.4, 1.0, 3.5, 1.3, 0.5));
+  fr_scene_load_model (scene, "clipped", m);
+  fr_fold_state_set_horizon (fold, h, 3);
+  make_view (scene, &view);
+  fr_view_zoom_at (&view, 0.5 * view.width, 0.5 * view.height, 0.5);
+  fr_plot_layout_model_rect (&view, scene, &r);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, fold };
+
+    img = view_image (&fig);
+  }
+  for (int y = 0; y < cairo_image_surface_get_height (img); y++)
+    for (int x = 0; x < cairo_image_surface_get_width (img); x++)
+      {
+        guint32 v = *(guint32 *) (cairo_image_surface_get_data (img) +
+                                  y * cairo_image_surface_get_stride (img) + 4 * x);
+        gboolean in = x + 0.5 > r.x && x + 0.5 < r.x + r.width &&
+                      y + 0.5 > r.y && y + 0.5 < r.y + r.height;
+
+        for (int c = 0; c < 2; c++)
+          if (pixel_is (v, colours[c]))
+            (in ? inside : outside)[c]++;
+      }
+  cairo_surface_destroy (img);
+  g_test_message ("horizon: %u pixels on the model, %u off it; obstacle: %u on, %u off",
+                  inside[0], outside[0], inside[1], outside[1]);
+  g_assert_cmpuint (inside[0], >, 100);
+  g_assert_cmpuint (inside[1], >, 20);
+  g_assert_cmpuint (outside[0], ==, 0);
+  g_assert_cmpuint (outside[1], ==, 0);
+}
+
 /* A shot at a receiver's station shows in a figure: sources are drawn
  * over receivers, as on the canvas.  The receiver's diamond hid the
  * source's disc (helper-60). */
@@ -1525,6 +1586,7 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/rays", test_rays_figure);
   g_test_add_func ("/figure/isochron-ink", test_isochron_ink);
   g_test_add_func ("/figure/model-outlines", test_model_outlines);
+  g_test_add_func ("/figure/model-lines-clipped", test_model_lines_clipped);
   g_test_add_func ("/figure/colour-bar-metres", test_colour_bar_metres);
   g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
   g_test_add_func ("/figure/write-keeps-links-and-modes", test_write_keeps_links_and_modes);

@@ -9,7 +9,10 @@ top edge stays visible over the model's frame; a press in a gutter keeps
 the selection; a resize refits a fitted view and keeps a zoomed one; in
 model-edit mode the wheel over a layer scales its velocity (Ctrl+wheel
 zooms), the editor's handles stay out of the gutters and its tools ignore
-presses there.  Real input through xdotool, the screen read with
+presses there; the status bar keeps the cursor readout whole in a narrow
+window; in Folds mode the starting horizon and the obstacles' outlines stop
+at the model's edge on the canvas, in the exported PNG and in the PDF
+figure (rendered with pdftoppm).  Real input through xdotool, the screen read with
 ImageMagick's `import`, checked by pixels.  Speaks TAP.
 
 Usage: gui-layout-test.py FOLDRAY_EXE OUT_DIR
@@ -27,7 +30,8 @@ import time
 
 import numpy as np
 
-from guilib import App, check, configure, read_png, results, save_png, screenshot, wait_for, xdo
+from guilib import (App, check, configure, read_png, results, save_png, scene_variant, screenshot,
+                    wait_for, xdo)
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-layout-")
@@ -410,8 +414,8 @@ check("no GTK warning or critical on stderr (zoom and clicks)", t_clean(app))
 def t_small_window():
     """A 640 × 480 window is 640 × 480: the status bar asks for its labels'
     width but does not hold the window to it (they added up to a minimum
-    of about 1000 px, past the edge of a small screen).  What is cut off is
-    the end of the back end, grid and solve labels; the cursor readout at
+    of about 1000 px, past the edge of a small screen).  What gives way is
+    the back end, grid and solve labels, ellipsized; the cursor readout at
     the right end stays on the screen, so moving the pointer over the
     canvas changes the status bar's right half (it was the readout that
     went)."""
@@ -599,6 +603,86 @@ check("a ray along the surface interface is drawn over it", t_surface_ray_over_i
 check("the interfaces are drawn on the field", t_interfaces_drawn)
 check("the exported PNG shows the interfaces", t_exported_png_interfaces)
 check("no GTK warning or critical on stderr (outlines)", t_clean(ol))
+
+
+# ------------------------------------------------------------------ status bar
+# The three-layer scene at 1200 px, 800 px and the smallest width: the
+# cursor readout keeps its whole text, the other labels are ellipsized.
+
+def window_size(a):
+    import subprocess
+    geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", a.win], capture_output=True,
+                         text=True).stdout
+    size = dict(l.split("=") for l in geo.split())
+    return int(size["WIDTH"]), int(size["HEIGHT"])
+
+
+def status_runs(a, img, w, h):
+    """The runs of text in the status bar along the window's bottom edge,
+    as (first, end) columns from the window's left edge: a gap of more
+    than 14 px (the labels are 18 px apart, the readout's widest gap is
+    two spaces) ends a run."""
+    strip = img[a.wy + h - 24:a.wy + h - 3, a.wx:a.wx + w].astype(int)
+    bg = np.median(strip.reshape(-1, 3), axis=0)
+    cols = np.nonzero((np.abs(strip - bg).max(axis=2) > 80).any(axis=0))[0]
+    runs = []
+    for c in cols:
+        if runs and c - runs[-1][1] <= 14:
+            runs[-1][1] = c + 1
+        else:
+            runs.append([int(c), int(c) + 1])
+    return [tuple(r) for r in runs]
+
+
+def readout_at(a, x, z, name):
+    """Moves the pointer to model point (x, z); the readout written and
+    a screenshot once it shows."""
+    n = len([l for l in a.lines() if " readout " in l])
+    xdo("mousemove", *a.to_screen(x, z))
+    wait_for(lambda: len([l for l in a.lines() if " readout " in l]) > n, 5.0)
+    time.sleep(0.6)                    # the X server shows the frame a little later
+    read = [l.split(" readout ", 1)[1] for l in a.lines() if " readout " in l]
+    return (read[-1] if len(read) > n else None), screenshot(name)
+
+
+def t_status_bar_narrow():
+    """At 800 px and at the window's smallest width (--geometry 200x150
+    opens it at that), the cursor readout shows whole at the right end of
+    the status bar, as wide per character as in a 1200 px window and its
+    margin clear, and the labels before it give way with an ellipsis: the
+    back end, the grid and the solve's line each keep a run of text (the
+    solve's line went whole behind the readout below 1000 px, the grid's
+    was cut through a glyph, and at the smallest width only the back end's
+    start was left)."""
+    notes, ok = [], True
+    ref = None
+    for geometry in ("1200x760", "800x600", "200x150"):
+        a = App("--geometry", geometry, os.path.join(ROOT, "data", "scenes", "three-layer.json"),
+                name="status-%s" % geometry)
+        try:
+            if not a.find_window(name="three-layer.json"):
+                return False, "no window at %s" % geometry
+            a.settle_all()
+            w, h = window_size(a)
+            read, img = readout_at(a, 2.2, 1.1, "45-status-bar-%d" % w)
+            runs = status_runs(a, img, w, h)
+            bad = a.bad_stderr()
+        finally:
+            a.quit()
+        last = runs[-1] if runs else (0, 0)
+        per_char = (last[1] - last[0]) / max(len(read or ""), 1)
+        notes.append("window %d × %d: readout %r, text runs %s" % (w, h, read, runs))
+        if ref is None:
+            ref = per_char
+        ok = (ok and read is not None and len(runs) >= 4 and last[1] <= w - 10
+              and abs(per_char - ref) <= 0.03 * ref and not bad)
+        if bad:
+            notes.append("bad stderr: %s" % bad[:2])
+    return ok, "\n".join(notes)
+
+
+check("the status bar at 1200, 800 px and the smallest width: the readout whole, the rest ellipsized",
+      t_status_bar_narrow)
 
 # ------------------------------------------------------------------ session 3
 # Resizes: a window opened small shows the model whole; made larger, the
@@ -985,6 +1069,158 @@ for name, fn in [
     if not check(name, fn) and fn is t_edit_open:
         break
 check("no GTK warning or critical on stderr (model editing)", t_clean(ed))
+
+# ------------------------------------------------------------------ clip
+# Folds mode on a scene whose starting horizon runs from x = -0.5 to 3.5
+# and whose slow obstacle reaches from x = 2.4 to 3.5, past the model's
+# right edge (x from 0 to 3): zoomed out with the wheel, the plot shows
+# room around the model, and neither the horizon nor the obstacle's
+# outline is drawn there, on the canvas, in the exported PNG or in the
+# PDF figure, as the field, the interfaces and the folded horizons are
+# not.  The horizon's nodes off the model keep their handles on the
+# canvas, where they can be grabbed and brought back.
+CLIP_DIR = os.path.join(OUT, "clip")
+CLIP_H = [(-0.5, 0.8), (0.8, 0.55), (1.5, 0.7), (2.2, 0.55), (3.5, 0.8)]
+ORANGE = lambda img: ((img[..., 0] > 200) & (img[..., 1] > 100) & (img[..., 1] < 200)
+                      & (img[..., 2] < 90))   # the horizon and a slow obstacle's outline
+EXPORT_BUTTON = (978, 27)                     # window-relative, in the header bar
+
+
+def clip_scene(s):
+    s["mode"] = "folds"
+    s["fold"] = {"horizon": [list(p) for p in CLIP_H], "backend": "cpu"}
+    s["obstacles"] = [{"shape": "rectangle", "velocity": 0.8,
+                       "vertices": [[2.4, 1.1], [3.5, 1.1], [3.5, 1.35], [2.4, 1.35]]}]
+
+
+def orange_outside(img, box, keep=(), grow=2, radius=10):
+    """The horizon- or obstacle-coloured pixels of img outside box
+    (x0, y0, x1, y1), grown by grow px, less those within radius px of a
+    point of keep (the horizon's handles)."""
+    mask = ORANGE(img).copy()
+    x0, y0, x1, y1 = box
+    mask[max(0, int(y0) - grow):int(y1) + grow + 1, max(0, int(x0) - grow):int(x1) + grow + 1] = False
+    ys, xs = np.nonzero(mask)
+    for kx, ky in keep:
+        far = np.hypot(xs - kx, ys - ky) > radius
+        xs, ys = xs[far], ys[far]
+    return len(xs)
+
+
+def export_via_menu(a, keys, out, menu=True):
+    """Export → the item that keys reach (Picture and Figure (PDF) share
+    the mnemonic p: a press moves to the next, Return takes it), or keys
+    alone (an accelerator) without the menu; the path typed into the
+    chooser.  Whether the file was written."""
+    if menu:
+        xdo("mousemove", a.wx + EXPORT_BUTTON[0], a.wy + EXPORT_BUTTON[1])
+        xdo("click", 1)
+        time.sleep(0.6)
+    for k in keys:
+        xdo("key", k)
+        time.sleep(0.2)
+    shown = wait_for(lambda: run_ok("xdotool", "search", "--onlyvisible", "--name", "^Export$"), 5.0)
+    time.sleep(0.5)
+    xdo("key", "ctrl+a")
+    xdo("type", out)
+    xdo("key", "Return")
+    return shown and wait_for(lambda: os.path.exists(out), 20.0)
+
+
+def run_ok(*args):
+    import subprocess
+    return subprocess.run(list(args), capture_output=True, text=True).stdout.strip() != ""
+
+
+def picture_field_box(img):
+    """The model's rectangle in a picture, from its pixels: the widest run
+    of columns holding the field's colours (the colour bar is a narrow
+    one), and its rows; the horizon's and obstacle's colours left out."""
+    p = img.astype(int)
+    c = ((p.max(axis=-1) - p.min(axis=-1)) > 40) & ~ORANGE(img)
+    cols = c.sum(axis=0) > 20
+    runs, start = [], None
+    for i, v in enumerate(list(cols) + [False]):
+        if v and start is None:
+            start = i
+        elif not v and start is not None:
+            runs.append((start, i))
+            start = None
+    x0, x1 = max(runs, key=lambda r: r[1] - r[0])
+    rows = np.nonzero(c[:, x0:x1].sum(axis=1) > 20)[0]
+    return x0, int(rows[0]), x1 - 1, int(rows[-1])
+
+
+def t_clip_to_model():
+    os.makedirs(CLIP_DIR, exist_ok=True)
+    path = scene_variant(os.path.join(CLIP_DIR, "clip.json"), clip_scene)
+    png, pdf = os.path.join(CLIP_DIR, "clip.png"), os.path.join(CLIP_DIR, "clip.pdf")
+    for f in (png, pdf):
+        if os.path.exists(f):
+            os.remove(f)
+    a = App(path, name="clip")
+    notes = []
+    try:
+        if not a.find_window(name="clip.json"):
+            return False, "no window"
+        a.settle_all()
+        x0, y0, x1, y1 = a.canvas_box()
+        xdo("mousemove", (x0 + x1) // 2, (y0 + y1) // 2)
+        scale = a.view()["scale"]
+        for _ in range(3):                    # zoom out: room round the model
+            xdo("click", 5)
+            time.sleep(0.15)
+        wait_for(lambda: a.view()["scale"] < 0.7 * scale, 10.0)
+        a.settle_all()
+        xdo("mousemove", x1 - 5, y1 - 5)      # off the model: no readout over the picture
+        img = a.stable_shot("50-clip-canvas")
+        mx0, my0 = a.to_screen(-0.005, -0.005)
+        mx1, my1 = a.to_screen(3.005, 1.505)
+        nodes = [a.to_screen(*p) for p in CLIP_H]
+        outside = orange_outside(img, (mx0, my0, mx1, my1), keep=nodes)
+        inside = int(ORANGE(img[my0:my1, mx0:mx1]).sum())
+        handles = all(ORANGE(img[y - 3:y + 4, x - 3:x + 4]).any() for x, y in nodes)
+        notes.append("canvas (scale %.0f from %.0f): the model at (%d, %d)-(%d, %d); %d orange "
+                     "pixels inside it, %d outside away from the nodes; node handles drawn %s"
+                     % (a.view()["scale"], scale, mx0, my0, mx1, my1, inside, outside, handles))
+        ok = inside > 300 and outside == 0 and handles
+
+        wrote_png = export_via_menu(a, ["ctrl+e"], png, menu=False)   # Picture (PNG)…
+        wrote_pdf = export_via_menu(a, ["p", "Return"], pdf)           # Figure (PDF)…
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    notes.append("PNG written %s, PDF written %s" % (wrote_png, wrote_pdf))
+    ok = ok and wrote_png and wrote_pdf and not bad
+    if wrote_png:
+        pic = read_png(png)
+        save_png(pic, os.path.join(OUT, "51-clip-export.png"))
+        box = picture_field_box(pic)
+        out_png = orange_outside(pic, box)
+        notes.append("PNG %d × %d: field at %s, %d orange pixels inside, %d outside"
+                     % (pic.shape[1], pic.shape[0], box,
+                        int(ORANGE(pic[box[1]:box[3], box[0]:box[2]]).sum()), out_png))
+        ok = ok and out_png == 0
+    if wrote_pdf:
+        import subprocess
+        subprocess.run(["pdftoppm", "-r", "144", "-png", "-singlefile", pdf,
+                        os.path.join(CLIP_DIR, "clip-pdf")], check=True)
+        fig = read_png(os.path.join(CLIP_DIR, "clip-pdf.png"))
+        save_png(fig, os.path.join(OUT, "52-clip-figure-pdf.png"))
+        box = picture_field_box(fig)
+        out_pdf = orange_outside(fig, box, grow=3)
+        notes.append("PDF at 144 dpi %d × %d: field at %s, %d orange pixels inside, %d outside"
+                     % (fig.shape[1], fig.shape[0], box,
+                        int(ORANGE(fig[box[1]:box[3], box[0]:box[2]]).sum()), out_pdf))
+        ok = ok and out_pdf == 0
+    if bad:
+        notes.append("bad stderr: %s" % bad[:2])
+    return ok, "\n".join(notes)
+
+
+check("folds: the starting horizon and an obstacle's outline stop at the model's edge "
+      "(canvas, PNG, PDF figure)", t_clip_to_model)
+
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

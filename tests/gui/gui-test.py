@@ -2187,6 +2187,56 @@ def t_folds_keep_markers():
 
 check("folds: ☰ → Clear Markers and Import Receivers are off in Folds mode", t_folds_keep_markers)
 
+
+def t_folds_no_receivers_export():
+    """Export → Receivers (CSV)… is off in Folds mode, as Import Receivers
+    is: its mnemonic there opens no chooser and no "nothing to export"
+    dialog (which told the user to Shift+click the model, which in Folds
+    mode adds a characteristic's point); back in Rays mode it asks for a
+    file again."""
+    a = App("--clear", "--source", "1.5,0", "--receiver", "0.5,0", "--receiver", "2.5,0",
+            name="folds-no-receivers-export",
+            env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state-folds-export"),
+                 "FOLDRAY_RECOVER": "no"})
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+        click_at(a, MODE_BUTTON["folds"])
+        settle_all(a)
+        click_at(a, EXPORT_BUTTON)
+        time.sleep(0.6)
+        screenshot("72-folds-export-menu")
+        xdo("key", "c")                       # Re_ceivers (CSV)…
+        chooser = wait_for(lambda: window_shown("Export"), timeout=3.0)
+        screenshot("73-folds-export-receivers-pressed")
+        xdo("key", "Escape")                  # the menu, still open (or the chooser)
+        time.sleep(1.0)
+        dialogs = len(windows_of(a)) - 1      # a "nothing to export" dialog
+        for _ in range(5):
+            if len(windows_of(a)) <= 1:
+                break
+            xdo("key", "Escape")
+            time.sleep(0.3)
+        click_at(a, MODE_BUTTON["rays"])
+        settle_all(a)
+        click_at(a, EXPORT_BUTTON)
+        time.sleep(0.6)
+        xdo("key", "c")
+        rays_chooser = wait_for(lambda: window_shown("Export"), timeout=5.0)
+        if rays_chooser:
+            xdo("key", "Escape")
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    return (not chooser and dialogs == 0 and rays_chooser and not bad,
+            "Folds mode: chooser shown %s, other windows %d; Rays mode: chooser shown %s; "
+            "bad stderr %s" % (chooser, dialogs, rays_chooser, bad[:2]))
+
+
+check("folds: Export → Receivers (CSV)… is off in Folds mode, on again in Rays mode",
+      t_folds_no_receivers_export)
+
 # ------------------------------------------------------------------ SEG-Y
 # A SEG-Y model named on the command line opens as SEG-Y (it went to the
 # .npy reader, "bad magic"), with its geometry from the headers.
