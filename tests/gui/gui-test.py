@@ -2072,7 +2072,10 @@ def receivers_drawn(a, img):
 
 
 def t_import_receivers():
-    os.makedirs(IMPORTS, exist_ok=True)
+    # A file left by an earlier run would be there before the export wrote
+    # it (and its chooser would ask to replace it): start from nothing.
+    shutil.rmtree(IMPORTS, ignore_errors=True)
+    os.makedirs(IMPORTS)
     good = os.path.join(IMPORTS, "spread.csv")
     with open(good, "w") as f:
         f.write("x,z\n" + "".join("%g,%g\n" % p for p in IMPORTED))
