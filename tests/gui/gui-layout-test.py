@@ -1108,10 +1108,9 @@ def orange_outside(img, box, keep=(), grow=2, radius=10):
 
 
 def export_via_menu(a, keys, out, menu=True):
-    """Export → the item that keys reach (Picture and Figure (PDF) share
-    the mnemonic p: a press moves to the next, Return takes it), or keys
-    alone (an accelerator) without the menu; the path typed into the
-    chooser.  Whether the file was written."""
+    """Export → the item that keys reach (a mnemonic), or keys alone (an
+    accelerator) without the menu; the path typed into the chooser.
+    Whether the file was written."""
     if menu:
         xdo("mousemove", a.wx + EXPORT_BUTTON[0], a.wy + EXPORT_BUTTON[1])
         xdo("click", 1)
@@ -1186,7 +1185,7 @@ def t_clip_to_model():
         ok = inside > 300 and outside == 0 and handles
 
         wrote_png = export_via_menu(a, ["ctrl+e"], png, menu=False)   # Picture (PNG)…
-        wrote_pdf = export_via_menu(a, ["p", "Return"], pdf)           # Figure (PDF)…
+        wrote_pdf = export_via_menu(a, ["d"], pdf)                     # Figure (P_DF)…
         bad = a.bad_stderr()
     finally:
         a.quit()
