@@ -30,6 +30,7 @@ typedef struct
   guint   landed;          /* velocity changes during the phase */
   guint   frames;          /* frames the window painted */
   GArray *handler_ms;      /* double: main-thread time of each move */
+  GArray *stall_ms;        /* double: gaps between turns of the main loop */
 } PhaseStats;
 
 typedef struct
@@ -40,6 +41,8 @@ typedef struct
   Phase           phase;
   gboolean        started;
   guint           timer;
+  guint           tick;        /* the main loop's pulse, for its stalls */
+  gint64          last_tick;
   gulong          paint_id;
   PhaseStats      stats[N_PHASES];
 } Bench;
@@ -50,8 +53,12 @@ bench_free (gpointer data)
   Bench *b = data;
 
   g_clear_handle_id (&b->timer, g_source_remove);
+  g_clear_handle_id (&b->tick, g_source_remove);
   for (int p = 0; p < N_PHASES; p++)
-    g_clear_pointer (&b->stats[p].handler_ms, g_array_unref);
+    {
+      g_clear_pointer (&b->stats[p].handler_ms, g_array_unref);
+      g_clear_pointer (&b->stats[p].stall_ms, g_array_unref);
+    }
   g_free (b->csv_path);
   g_free (b);
 }
@@ -105,26 +112,28 @@ report (Bench *b)
            b->options.moves, MOVE_INTERVAL_MS);
   g_print ("  drawn model, %d x %d nodes, no sources (rasterising only)\n",
            b->options.size, b->options.size);
-  g_print ("| %-13s | %8s | %8s | %8s | %8s | %8s | %8s | %10s | %14s |\n",
-           "rasterised on", "wall s", "move p50", "move p95", "move max", "landed", "frames",
-           "frames/s", "last move → v");
-  g_print ("|---------------|----------|----------|----------|----------|----------|----------|"
-           "------------|----------------|\n");
+  g_print ("| %-13s | %8s | %8s | %8s | %8s | %9s | %9s | %8s | %8s | %10s | %14s |\n",
+           "rasterised on", "wall s", "move p50", "move p95", "move max", "stall p95", "stall max",
+           "landed", "frames", "frames/s", "last move → v");
+  g_print ("|---------------|----------|----------|----------|----------|-----------|-----------|"
+           "----------|----------|------------|----------------|\n");
   for (int p = 0; p < N_PHASES; p++)
     {
       PhaseStats *s = &b->stats[p];
       double wall = (s->last_landed - s->start) / 1e6;
 
-      g_print ("| %-13s | %8.2f | %8.1f | %8.1f | %8.1f | %8u | %8u | %10.1f | %11.1f ms |\n",
+      g_print ("| %-13s | %8.2f | %8.1f | %8.1f | %8.1f | %9.1f | %9.1f | %8u | %8u | %10.1f | %11.1f ms |\n",
                phase_names[p], wall, quantile (s->handler_ms, 0.5), quantile (s->handler_ms, 0.95),
-               quantile (s->handler_ms, 1.0), s->landed, s->frames,
+               quantile (s->handler_ms, 1.0), quantile (s->stall_ms, 0.95),
+               quantile (s->stall_ms, 1.0), s->landed, s->frames,
                wall > 0.0 ? s->frames / wall : NAN, (s->last_landed - s->last_move) / 1e3);
       for (guint i = 0; i < s->handler_ms->len; i++)
         g_string_append_printf (csv, "%s,%u,%.3f\n", p == PHASE_WORKER ? "worker" : "main", i,
                                 g_array_index (s->handler_ms, double, i));
     }
-  g_print ("(move: the main thread's time for one pointer move; landed: velocity fields shown;\n"
-           " last move → v: from the last move to its velocity on the scene)\n");
+  g_print ("(move: the main thread's time in one pointer move's handler; stall: the longest the\n"
+           " main loop went without a turn, landings and frames included; landed: velocity fields\n"
+           " shown; last move → v: from the last move to its velocity on the scene)\n");
   g_print ("csv: %s\n", b->csv_path);
   if (!fr_export_write_file (b->csv_path, csv->str, csv->len, &error))
     g_printerr ("foldray: %s\n", error->message);
@@ -142,6 +151,20 @@ finish (Bench *b)
 
 static gboolean move_cb (gpointer data);
 
+/* Every 5 ms at high priority: a longer gap is a stretch the main loop
+ * spent in one dispatch (a move, a landing, a frame). */
+static gboolean
+tick_cb (gpointer data)
+{
+  Bench *b = data;
+  gint64 now = g_get_monotonic_time ();
+  double gap = (now - b->last_tick) / 1e3;
+
+  g_array_append_val (b->stats[b->phase].stall_ms, gap);
+  b->last_tick = now;
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 start_phase (Bench *b,
              Phase  phase)
@@ -153,6 +176,9 @@ start_phase (Bench *b,
   if (phase == PHASE_WORKER)
     fr_scene_begin_edit (fr_window_get_scene (b->window));
   b->timer = g_timeout_add (MOVE_INTERVAL_MS, move_cb, b);
+  b->last_tick = s->start;
+  if (b->tick == 0)
+    b->tick = g_timeout_add_full (G_PRIORITY_HIGH, 5, tick_cb, b, NULL);
 }
 
 static void
@@ -167,7 +193,10 @@ end_phase (Bench *b)
   if (b->phase == PHASE_WORKER)
     start_phase (b, PHASE_MAIN);
   else
-    finish (b);
+    {
+      g_clear_handle_id (&b->tick, g_source_remove);
+      finish (b);
+    }
 }
 
 /* One pointer move: the node goes up and down through a third of the
@@ -257,7 +286,10 @@ fr_bench_edit_start (FrWindow             *window,
   b->options = *options;
   b->csv_path = g_strdup (options->csv_path != NULL ? options->csv_path : "bench-edit.csv");
   for (int p = 0; p < N_PHASES; p++)
-    b->stats[p].handler_ms = g_array_new (FALSE, FALSE, sizeof (double));
+    {
+      b->stats[p].handler_ms = g_array_new (FALSE, FALSE, sizeof (double));
+      b->stats[p].stall_ms = g_array_new (FALSE, FALSE, sizeof (double));
+    }
   g_object_set_data_full (G_OBJECT (window), "fr-bench", b, bench_free);
 
   grid = fr_grid_2d (options->size, options->size, 0.01, 0.01, 0.0, 0.0);

@@ -105,7 +105,8 @@ emit_changed (FrScene       *self,
               FrSceneChange  what)
 {
   if (self->edit_depth > 0 &&
-      (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY)))
+      (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY |
+               FR_SCENE_CHANGED_OUTLINES)))
     self->modified = TRUE;
   g_signal_emit (self, signals[CHANGED], 0, (guint) what);
 }
@@ -928,7 +929,9 @@ fr_scene_edit_model (FrScene *self)
  * when the grid stayed, MODEL (and markers re-snapped) when it changed.
  * Inside fr_scene_begin_edit/end_edit a change that keeps the grid is
  * rasterised in a worker thread, so that a drag never waits for it:
- * VELOCITY comes when it lands, and fr_scene_end_edit brings in the last.
+ * OUTLINES comes at once (the lines and the modified state follow the
+ * pointer), VELOCITY when it lands, and fr_scene_end_edit brings in the
+ * last.
  * FALSE when the model is not valid: the velocity and markers stay as
  * they were, and the caller must put the model back (it was edited in
  * place), or it stays invalid, unsolved and unsaveable. */
@@ -947,6 +950,7 @@ fr_scene_model_changed (FrScene  *self,
   if (same_grid && self->edit_depth > 0)
     {
       fr_raster_worker_push (self->rasters, self->model);
+      emit_changed (self, FR_SCENE_CHANGED_OUTLINES);
       return TRUE;
     }
   if (!rasterise (self, error))
@@ -996,8 +1000,8 @@ edit_model (FrScene        *self,
       fr_scene_end_edit (self, label);
       return TRUE;
     }
-  if (ok)
-    ok = fr_scene_model_changed (self, error);
+  if (ok && (ok = fr_scene_model_changed (self, error)))
+    finish_rasters (self);   /* a panel's value is solved as typed, even inside a drag's edit */
   if (!ok)
     {
       fr_model_free (self->model);

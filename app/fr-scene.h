@@ -32,6 +32,8 @@ typedef enum
   FR_SCENE_CHANGED_GEOMETRY  = 1 << 1,   /* sources or receivers */
   FR_SCENE_CHANGED_SELECTION = 1 << 2,
   FR_SCENE_CHANGED_VELOCITY  = 1 << 3,   /* drawn model edited: values only, same grid */
+  FR_SCENE_CHANGED_OUTLINES  = 1 << 4,   /* drawn model edited during an edit: its lines now,
+                                          * its values to follow (VELOCITY) */
 } FrSceneChange;
 
 #define FR_TYPE_SCENE (fr_scene_get_type ())

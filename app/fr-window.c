@@ -723,10 +723,11 @@ scene_changed_cb (FrWindow *self,
       if (warning != NULL)
         log_line (self, "model warning %s", warning);
     }
-  if (what & FR_SCENE_CHANGED_VELOCITY)
+  if (what & (FR_SCENE_CHANGED_VELOCITY | FR_SCENE_CHANGED_OUTLINES))
     undo_state_cb (self, NULL, NULL);
   if (self->session != NULL &&
-      (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY)))
+      (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY |
+               FR_SCENE_CHANGED_OUTLINES)))
     fr_session_scene_edited (self->session);
 }
 
@@ -1264,6 +1265,9 @@ export_by_id (FrWindow   *self,
   FrExportKind kind = FR_EXPORT_PICTURE;
   const char *basename = "foldray";
 
+  /* A wheel burst still gathering its steps ends here, so that its last
+   * velocity is what the export writes and draws. */
+  fr_editor_finish_edits (self->editor);
   for (guint i = 0; i < G_N_ELEMENTS (export_kinds); i++)
     if (g_strcmp0 (export_kinds[i].id, id) == 0)
       {

@@ -15,6 +15,7 @@
 typedef struct
 {
   guint   velocity_changes;
+  guint   outline_changes;
   GBytes *seen[8];          /* the velocity at each VELOCITY change */
 } Changes;
 
@@ -25,6 +26,8 @@ changed_cb (FrScene *scene,
 {
   Changes *c = data;
 
+  if (what & FR_SCENE_CHANGED_OUTLINES)
+    c->outline_changes++;
   if (!(what & FR_SCENE_CHANGED_VELOCITY))
     return;
   if (c->velocity_changes < G_N_ELEMENTS (c->seen))
@@ -119,8 +122,10 @@ run_for (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
-/* A move inside an edit returns before its velocity; the velocity that
- * lands is the plain rasteriser's, and the end of the edit adds nothing. */
+/* A move inside an edit returns before its velocity, having said at once
+ * that the model's lines moved (and made the scene modified); the velocity
+ * that lands is the plain rasteriser's, and the end of the edit adds
+ * nothing. */
 static void
 test_move_lands (void)
 {
@@ -134,6 +139,8 @@ test_move_lands (void)
   dragged_node (scene)->z = 1.4;
   g_assert_true (fr_scene_model_changed (scene, NULL));
   g_assert_cmpuint (c.velocity_changes, ==, 0);
+  g_assert_cmpuint (c.outline_changes, ==, 1);
+  g_assert_true (fr_scene_get_modified (scene));
   run_until (&c.velocity_changes, 1);
   after = reference_velocity (scene);
   g_assert_false (g_bytes_equal (before, after));
@@ -249,25 +256,83 @@ test_replaced_while_running (void)
   g_assert_finalize_object (scene);
 }
 
-/* A move the model refuses is not rasterised: the velocity stays. */
+/* A move the model refuses, after one it took: the refused one is never
+ * rasterised, and the edit ends on the velocity of the model put back. */
 static void
 test_refused_move (void)
 {
   FrScene *scene = layered_scene ();
-  g_autoptr(GBytes) before = g_bytes_ref (fr_scene_get_velocity (scene));
+  g_autoptr(GBytes) kept = NULL;
   Changes c = { 0 };
 
   g_signal_connect (scene, "changed", G_CALLBACK (changed_cb), &c);
   fr_scene_begin_edit (scene);
+  dragged_node (scene)->z = 1.25;
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  kept = reference_velocity (scene);
   dragged_node (scene)->x = 5.0;   /* past the next node: x must increase */
   g_assert_false (fr_scene_model_changed (scene, NULL));
-  dragged_node (scene)->x = 2.0;
+  dragged_node (scene)->x = 2.0;   /* the caller puts it back */
   fr_scene_end_edit (scene, "Move Node");
+  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), kept));
   run_for (300);
-  g_assert_cmpuint (c.velocity_changes, ==, 0);
-  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), before));
+  g_assert_cmpuint (c.velocity_changes, ==, 1);
+  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), kept));
 
   changes_clear (&c);
+  g_assert_finalize_object (scene);
+}
+
+/* The grid changed in the same edit after a move went to the worker: the
+ * new grid's velocity is made at once, and the move's never lands on it. */
+static void
+test_grid_change_after_move (void)
+{
+  FrScene *scene = layered_scene ();
+  g_autoptr(GBytes) regridded = NULL;
+  Changes c = { 0 };
+
+  g_signal_connect (scene, "changed", G_CALLBACK (changed_cb), &c);
+  fr_scene_begin_edit (scene);
+  dragged_node (scene)->z = 1.45;
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  fr_scene_edit_model (scene)->grid = fr_grid_2d (201, 101, 0.02, 0.02, 0.0, 0.0);
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  regridded = reference_velocity (scene);
+  g_assert_cmpuint (fr_grid_count (fr_scene_get_grid (scene)), ==, 201 * 101);
+  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), regridded));
+  run_for (500);
+  fr_scene_end_edit (scene, "Regrid");
+  g_assert_cmpuint (c.velocity_changes, ==, 0);
+  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), regridded));
+
+  changes_clear (&c);
+  g_assert_finalize_object (scene);
+}
+
+/* A panel's value typed while a drag's (or a wheel burst's) edit is open
+ * is solved as typed: its velocity is there when the call returns. */
+static void
+test_panel_edit_inside_edit (void)
+{
+  FrScene *scene = layered_scene ();
+
+  fr_scene_begin_edit (scene);
+  dragged_node (scene)->z = 1.1;
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  g_assert_true (fr_scene_set_layer_velocity (scene, 1, 3.3, 0.4, 0.0, NULL));
+  {
+    g_autoptr(GBytes) want = reference_velocity (scene);
+
+    g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), want));
+  }
+  fr_scene_end_edit (scene, "Move Node");
+  {
+    g_autoptr(GBytes) want = reference_velocity (scene);
+
+    g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), want));
+  }
+  run_for (300);
   g_assert_finalize_object (scene);
 }
 
@@ -298,6 +363,8 @@ main (int   argc,
   g_test_add_func ("/app/edit-raster/end-brings-last", test_end_brings_last);
   g_test_add_func ("/app/edit-raster/replaced-while-running", test_replaced_while_running);
   g_test_add_func ("/app/edit-raster/refused-move", test_refused_move);
+  g_test_add_func ("/app/edit-raster/grid-change-after-move", test_grid_change_after_move);
+  g_test_add_func ("/app/edit-raster/panel-edit-inside-edit", test_panel_edit_inside_edit);
   g_test_add_func ("/app/edit-raster/dispose-while-running", test_dispose_while_running);
   return g_test_run ();
 }
