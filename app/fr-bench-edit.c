@@ -9,6 +9,7 @@
 
 #include "fr-application.h"
 #include "fr-bench.h"
+#include "fr-bench-stats.h"
 #include "fr-export.h"
 
 /* Pointer moves come at 60 Hz, like a real drag. */
@@ -79,27 +80,15 @@ extent_of (Bench *b)
   return (b->options.size - 1) * 0.01;
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
+/* The q-th quantile (0 to 1) of values. */
 static double
 quantile (GArray *values,
           double  q)
 {
   g_autoptr(GArray) sorted = g_array_copy (values);
-  guint i;
 
-  if (sorted->len == 0)
-    return NAN;
-  g_array_sort (sorted, compare_double);
-  i = (guint) MIN (sorted->len - 1, floor (q * (sorted->len - 1) + 0.5));
-  return g_array_index (sorted, double, i);
+  fr_bench_sort ((double *) sorted->data, sorted->len);
+  return fr_bench_percentile ((const double *) sorted->data, sorted->len, q);
 }
 
 static void

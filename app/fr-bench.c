@@ -11,6 +11,7 @@
 
 #include "fr-application.h"
 #include "fr-bench.h"
+#include "fr-bench-stats.h"
 #include "fr-export.h"
 
 /* Pointer moves come at 60 Hz, like a real drag. */
@@ -80,32 +81,6 @@ path_point (Bench  *b,
   fr_view_model_to_widget (view, x, z, px, py);
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-percentile (const double *sorted,
-            guint         n,
-            double        p)
-{
-  double pos;
-  guint i;
-
-  if (n == 0)
-    return NAN;
-  pos = p * (n - 1);
-  i = (guint) floor (pos);
-  if (i + 1 >= n)
-    return sorted[n - 1];
-  return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
-}
-
 static void
 report (Bench *b)
 {
@@ -131,9 +106,9 @@ report (Bench *b)
       g_string_append (csv, line);
       n++;
     }
-  qsort (lat, n, sizeof (double), compare_double);
-  median = percentile (lat, n, 0.5);
-  p95 = percentile (lat, n, 0.95);
+  fr_bench_sort (lat, n);
+  median = fr_bench_percentile (lat, n, 0.5);
+  p95 = fr_bench_percentile (lat, n, 0.95);
   max = n > 0 ? lat[n - 1] : NAN;
   mean = n > 0 ? mean / n : NAN;
   pass = n == b->events->len && median <= 100.0;
