@@ -477,7 +477,6 @@ fr_axes_draw (cairo_t            *cr,
 {
   FrPlotAxes axes;
   FrRect model;
-  double x0, z0, x1, z1, px1, py1;
 
   g_return_if_fail (cr != NULL);
   g_return_if_fail (view != NULL && layout != NULL);
@@ -486,11 +485,7 @@ fr_axes_draw (cairo_t            *cr,
 
   if (!fr_scene_has_model (scene))
     return;
-  fr_scene_get_bounds (scene, &x0, &z0, &x1, &z1);
-  fr_view_model_to_widget (view, x0, z0, &model.x, &model.y);
-  fr_view_model_to_widget (view, x1, z1, &px1, &py1);
-  model.width = px1 - model.x;
-  model.height = py1 - model.y;
+  fr_plot_layout_model_rect (view, scene, &model);
 
   cairo_save (cr);
   /* Butt ends: a round cap would reach half a pixel into the plot. */

@@ -464,12 +464,12 @@ draw_frame (FrCanvas       *self,
             const PixelBox *plot,
             double          fb_height)
 {
-  double x0, z0, x1, z1, px0, py0, px1, py1, t;
+  double px0, py0, px1, py1, t;
+  FrRect r;
   PixelBox m;
 
-  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
-  fr_view_model_to_widget (view, x0, z0, &px0, &py0);
-  fr_view_model_to_widget (view, x1, z1, &px1, &py1);
+  fr_plot_layout_model_rect (view, self->scene, &r);
+  px0 = r.x, py0 = r.y, px1 = r.x + r.width, py1 = r.y + r.height;
   /* Cut to a little beyond the plot first: a deep zoom puts the model's
    * corners far outside the range of GLint. */
   px0 = CLAMP (px0, -2.0 * k - 1.0, view->width + 2.0 * k + 1.0);

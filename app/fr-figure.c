@@ -131,12 +131,10 @@ static void
 draw_frame (cairo_t        *cr,
             const FrFigure *fig)
 {
-  double x0, z0, x1, z1, px0, py0, px1, py1;
+  FrRect m;
 
-  fr_scene_get_bounds (fig->scene, &x0, &z0, &x1, &z1);
-  fr_view_model_to_widget (fig->view, x0, z0, &px0, &py0);
-  fr_view_model_to_widget (fig->view, x1, z1, &px1, &py1);
-  cairo_rectangle (cr, px0 - 0.5, py0 - 0.5, px1 - px0 + 1.0, py1 - py0 + 1.0);
+  fr_plot_layout_model_rect (fig->view, fig->scene, &m);
+  cairo_rectangle (cr, m.x - 0.5, m.y - 0.5, m.width + 1.0, m.height + 1.0);
   cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.6);
   cairo_set_line_width (cr, 1.0);
   cairo_stroke (cr);

@@ -240,11 +240,3 @@ fr_raster_worker_finish (FrRasterWorker  *worker,
   run_unref (run);
   return TRUE;
 }
-
-/* Whether a model pushed has not landed yet. */
-gboolean
-fr_raster_worker_busy (FrRasterWorker *worker)
-{
-  g_return_val_if_fail (worker != NULL, FALSE);
-  return worker->running != NULL;
-}

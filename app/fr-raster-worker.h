@@ -32,6 +32,5 @@ gboolean        fr_raster_worker_finish (FrRasterWorker  *worker,
                                          GBytes         **velocity,
                                          char           **warning,
                                          GError         **error);
-gboolean        fr_raster_worker_busy   (FrRasterWorker  *worker);
 
 G_END_DECLS

@@ -49,6 +49,10 @@ struct _FrWindow
   GPtrArray            *pending_exports;  /* PendingExport: waiting for the solve */
   GtkLabel             *failure_label;
   GtkLabel             *cursor_label;
+  /* The readout's width while it shows, measured for this grid and unit. */
+  int                   readout_px;
+  fr_grid               readout_grid;
+  FrLengthUnit          readout_unit;
   /* The pointer's last place, to write the readout again in a new unit. */
   double                cursor_x, cursor_z;
   gboolean              cursor_inside;
@@ -310,7 +314,7 @@ widest_of (char *a,
 
 /* The width in pixels the readout keeps while it shows: its text for the
  * longest x and z of the model, a v of six digits below 1 and a T of five
- * from 0.001 s.  Its digits are tabular, so a number's width follows its
+ * from 0.001 s; measured once a grid and unit, not at every pointer move.  Its digits are tabular, so a number's width follows its
  * length, and the readout keeps its place as the pointer moves.  Measured,
  * not counted in characters: 54 "average" characters came to 430 px where
  * the text took 300, and held the status bar wider than a window at its
@@ -324,16 +328,20 @@ readout_width (FrWindow     *self,
   g_autofree char *xs = NULL, *zs = NULL, *text = NULL;
   g_autoptr(PangoLayout) layout = NULL;
   double x0, z0, x1, z1;
-  int width = 0;
 
+  if (self->readout_px > 0 && unit == self->readout_unit &&
+      fr_model_grids_equal (g, &self->readout_grid))
+    return self->readout_px;
   fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
   xs = widest_of (format_coordinate (x0, spacing), format_coordinate (x1, spacing));
   zs = widest_of (format_coordinate (z0, spacing), format_coordinate (z1, spacing));
   text = format_readout (unit, xs, zs, 0.888888, 0.0088888);
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->cursor_label), text);
   pango_layout_set_attributes (layout, gtk_label_get_attributes (self->cursor_label));
-  pango_layout_get_pixel_size (layout, &width, NULL);
-  return width;
+  pango_layout_get_pixel_size (layout, &self->readout_px, NULL);
+  self->readout_grid = *g;
+  self->readout_unit = unit;
+  return self->readout_px;
 }
 
 static void
