@@ -43,7 +43,7 @@ static const struct {
   { FR_EXPORT_FIGURE_PDF,   "figure.pdf" },
   { FR_EXPORT_HORIZONS_CSV, "horizons.csv" },   /* folds mode only */
   { FR_EXPORT_HORIZONS_VTP, "horizons.vtp" },
-  { FR_EXPORT_RECEIVERS_CSV, "receivers.csv" }, /* where there are receivers */
+  { FR_EXPORT_RECEIVERS_CSV, "receivers.csv" }, /* rays mode, where there are receivers */
 };
 
 /* What --example opens (fr-scene-io.c has a built-in stand-in for each). */
@@ -280,7 +280,9 @@ settled_export_cb (FrWindow *window,
       if ((idle_exports[i].kind == FR_EXPORT_HORIZONS_CSV ||
            idle_exports[i].kind == FR_EXPORT_HORIZONS_VTP) && !fr_window_get_fold_mode (window))
         continue;
-      if (idle_exports[i].kind == FR_EXPORT_RECEIVERS_CSV && receivers == 0)
+      /* Receivers are Rays mode's, as the menu has it. */
+      if (idle_exports[i].kind == FR_EXPORT_RECEIVERS_CSV &&
+          (receivers == 0 || fr_window_get_fold_mode (window)))
         continue;
       self->pending_exports++;
       g_application_hold (G_APPLICATION (self));

@@ -559,7 +559,9 @@ fr_model_rasterise (const FrModel  *model,
   out = g_try_new (float, fr_grid_count (&model->grid));
   if (out == NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "out of memory");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   _("Not enough memory for the velocities of %zu × %zu nodes."),
+                   model->grid.nx, model->grid.nz);
       return NULL;
     }
   raster_view_init (&rv, model);

@@ -143,4 +143,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrModel, fr_model_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrLayer, fr_layer_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrObstacle, fr_obstacle_free)
 
+/* What rasterises a model: fr_model_rasterise, or a test's stand-in. */
+typedef GBytes *(*FrRasteriseFunc) (const FrModel  *model,
+                                    char          **warning,
+                                    GError        **error);
+
 G_END_DECLS

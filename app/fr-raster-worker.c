@@ -11,6 +11,7 @@ typedef struct
 {
   gatomicrefcount  ref;
   FrRasterWorker  *worker;     /* NULL once dropped or taken by finish */
+  FrRasteriseFunc  rasterise;
   FrModel         *model;      /* the snapshot it rasterises */
   GBytes          *velocity;
   char            *warning;
@@ -22,6 +23,7 @@ typedef struct
 
 struct _FrRasterWorker
 {
+  FrRasteriseFunc rasterise;
   FrRasterLanded  landed;
   gpointer        user_data;
   GThreadPool    *pool;        /* one thread, made at the first push */
@@ -37,6 +39,7 @@ run_new (FrRasterWorker *worker,
 
   g_atomic_ref_count_init (&run->ref);
   run->worker = worker;
+  run->rasterise = worker->rasterise;
   run->model = model;
   g_mutex_init (&run->lock);
   g_cond_init (&run->cond);
@@ -93,7 +96,7 @@ land_cb (gpointer data)
   /* The next one runs while the main thread shows this one. */
   if (worker->waiting != NULL)
     start (worker, g_steal_pointer (&worker->waiting));
-  worker->landed (run->velocity, run->warning, run->error, worker->user_data);
+  worker->landed (run->model, run->velocity, run->warning, run->error, worker->user_data);
   run_unref (run);   /* worker->running's reference */
   return G_SOURCE_REMOVE;
 }
@@ -106,7 +109,7 @@ rasterise_in_thread (gpointer data,
   Run *run = data;
   g_autofree char *warning = NULL;
   g_autoptr(GError) error = NULL;
-  GBytes *velocity = fr_model_rasterise (run->model, &warning, &error);
+  GBytes *velocity = run->rasterise (run->model, &warning, &error);
 
   g_mutex_lock (&run->lock);
   run->velocity = velocity;
@@ -132,9 +135,10 @@ start (FrRasterWorker *worker,
       if (worker->pool == NULL)
         {
           /* No thread to be had: rasterise here, as before. */
-          Run *run = run_new (NULL, model);
+          Run *run = run_new (worker, model);
 
           g_warning ("rasterising on the main thread: %s", error->message);
+          run->worker = NULL;   /* until it is worker->running */
           rasterise_in_thread (run_ref (run), NULL);
           run->worker = worker;
           worker->running = run;
@@ -145,16 +149,19 @@ start (FrRasterWorker *worker,
   g_thread_pool_push (worker->pool, run_ref (worker->running), NULL);
 }
 
-/* landed is called on the main thread for each result that lands. */
+/* rasterise runs in the worker thread (and in finish); landed is called
+ * on the main thread for each result that lands. */
 FrRasterWorker *
-fr_raster_worker_new (FrRasterLanded landed,
-                      gpointer       user_data)
+fr_raster_worker_new (FrRasteriseFunc rasterise,
+                      FrRasterLanded  landed,
+                      gpointer        user_data)
 {
   FrRasterWorker *worker;
 
-  g_return_val_if_fail (landed != NULL, NULL);
+  g_return_val_if_fail (rasterise != NULL && landed != NULL, NULL);
 
   worker = g_new0 (FrRasterWorker, 1);
+  worker->rasterise = rasterise;
   worker->landed = landed;
   worker->user_data = user_data;
   return worker;
@@ -225,7 +232,7 @@ fr_raster_worker_finish (FrRasterWorker  *worker,
       g_autoptr(FrModel) model = g_steal_pointer (&worker->waiting);
 
       fr_raster_worker_drop (worker);
-      *velocity = fr_model_rasterise (model, warning, error);
+      *velocity = worker->rasterise (model, warning, error);
       return TRUE;
     }
   if (worker->running == NULL)

@@ -15,14 +15,16 @@ G_BEGIN_DECLS
 
 typedef struct _FrRasterWorker FrRasterWorker;
 
-/* A rasterisation landed (main thread): fr_model_rasterise's velocity and
- * warning, or its error with velocity NULL.  All three are borrowed. */
-typedef void (*FrRasterLanded) (GBytes       *velocity,
-                                const char   *warning,
-                                const GError *error,
-                                gpointer      user_data);
+/* A rasterisation of model landed (main thread): its velocity and
+ * warning, or its error with velocity NULL.  All four are borrowed. */
+typedef void (*FrRasterLanded) (const FrModel *model,
+                                GBytes        *velocity,
+                                const char    *warning,
+                                const GError  *error,
+                                gpointer       user_data);
 
-FrRasterWorker *fr_raster_worker_new    (FrRasterLanded   landed,
+FrRasterWorker *fr_raster_worker_new    (FrRasteriseFunc  rasterise,
+                                         FrRasterLanded   landed,
                                          gpointer         user_data);
 void            fr_raster_worker_free   (FrRasterWorker  *worker);
 void            fr_raster_worker_push   (FrRasterWorker  *worker,

@@ -49,6 +49,9 @@ struct _FrScene
 
   FrModel      *model;       /* what velocity is rasterised from */
   FrRasterWorker *rasters;   /* the model rasterised off the main thread during an edit */
+  FrRasteriseFunc rasterise_fn;  /* fr_model_rasterise, or a test's */
+  FrModel      *shown_model;   /* during an edit: the model the velocity shown was rasterised from */
+  GError       *landed_error;  /* during an edit: why the last model to land has no velocity */
   char         *velocity_warning;  /* fr_model_rasterise's, or NULL */
   float         least_velocity;    /* the cells' least, walls left out */
   gboolean      uniform;           /* one velocity in every open cell */
@@ -59,6 +62,7 @@ G_DEFINE_FINAL_TYPE (FrScene, fr_scene, G_TYPE_OBJECT)
 
 enum {
   CHANGED,
+  RASTER_FAILED,
   N_SIGNALS
 };
 
@@ -112,8 +116,9 @@ emit_changed (FrScene       *self,
 }
 
 static gboolean rasterise (FrScene *self, GError **error);
-static void raster_landed_cb (GBytes *velocity, const char *warning, const GError *error,
-                              gpointer user_data);
+static void raster_landed_cb (const FrModel *model, GBytes *velocity, const char *warning,
+                              const GError *error, gpointer user_data);
+static void raster_failed (FrScene *self, const GError *error, const char *what);
 
 static void
 apply_geometry (FrScene  *self,
@@ -126,11 +131,21 @@ apply_geometry (FrScene  *self,
       g_autoptr(GError) error = NULL;
       gboolean same_grid = fr_model_grids_equal (&g->model->grid, &self->model->grid);
 
-      fr_model_free (self->model);
+      FrModel *kept = g_steal_pointer (&self->model);
+
       self->model = fr_model_copy (g->model);
-      if (!rasterise (self, &error))
-        g_warning ("undo: %s", error->message);
-      what |= same_grid ? FR_SCENE_CHANGED_VELOCITY : FR_SCENE_CHANGED_MODEL;
+      if (rasterise (self, &error))
+        {
+          fr_model_free (kept);
+          what |= same_grid ? FR_SCENE_CHANGED_VELOCITY : FR_SCENE_CHANGED_MODEL;
+        }
+      else
+        {
+          /* The model stays the velocity's; the markers are still undone. */
+          fr_model_free (self->model);
+          self->model = kept;
+          raster_failed (self, error, _("The model was kept as it was; only the markers changed."));
+        }
     }
   self->modified = TRUE;
   g_array_set_size (self->sources, 0);
@@ -179,6 +194,8 @@ fr_scene_dispose (GObject *object)
   g_clear_object (&self->undo);
   g_clear_pointer (&self->edit_before, geometry_free);
   g_clear_pointer (&self->rasters, fr_raster_worker_free);
+  g_clear_pointer (&self->shown_model, fr_model_free);
+  g_clear_error (&self->landed_error);
 
   G_OBJECT_CLASS (fr_scene_parent_class)->dispose (object);
 }
@@ -216,6 +233,22 @@ fr_scene_class_init (FrSceneClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  /**
+   * FrScene::raster-failed:
+   * @error: why
+   *
+   * A model could not be rasterised where no caller was there to be told:
+   * at an edit's end (the model went back to the last one rasterised,
+   * which the velocity shows) or in an undo or redo (the model stayed).
+   * Only memory can run out there, as fr_model_check passed.
+   */
+  signals[RASTER_FAILED] =
+    g_signal_new ("raster-failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR);
 }
 
 static void
@@ -224,7 +257,8 @@ fr_scene_init (FrScene *self)
   self->sources = g_array_new (FALSE, FALSE, sizeof (FrPoint));
   self->receivers = g_array_new (FALSE, FALSE, sizeof (FrPoint));
   self->undo = fr_undo_new (undo_geometry, redo_geometry, self);
-  self->rasters = fr_raster_worker_new (raster_landed_cb, self);
+  self->rasterise_fn = fr_model_rasterise;
+  self->rasters = fr_raster_worker_new (self->rasterise_fn, raster_landed_cb, self);
   self->grid = fr_grid_2d (1, 1, 1.0, 1.0, 0.0, 0.0);
 }
 
@@ -272,12 +306,19 @@ set_velocity (FrScene *self,
     }
 }
 
-/* Takes a rasterisation of the model (and its warning, taken). */
+/* Takes a rasterisation of the model of (and its warning, taken). */
 static void
-apply_raster (FrScene *self,
-              GBytes  *velocity,
-              char    *warning)
+apply_raster (FrScene       *self,
+              const FrModel *of,
+              GBytes        *velocity,
+              char          *warning)
 {
+  if (self->edit_depth > 0)
+    {
+      /* What the model goes back to should the edit's last fail. */
+      fr_model_free (self->shown_model);
+      self->shown_model = fr_model_copy (of);
+    }
   g_free (self->velocity_warning);
   self->velocity_warning = warning;
   self->grid = self->model->grid;
@@ -294,51 +335,92 @@ rasterise (FrScene  *self,
   g_autoptr(GBytes) v = NULL;
 
   fr_raster_worker_drop (self->rasters);
-  if ((v = fr_model_rasterise (self->model, &warning, error)) == NULL)
+  g_clear_error (&self->landed_error);
+  if ((v = self->rasterise_fn (self->model, &warning, error)) == NULL)
     return FALSE;
-  apply_raster (self, v, g_steal_pointer (&warning));
+  apply_raster (self, self->model, v, g_steal_pointer (&warning));
   return TRUE;
 }
 
 /* An edit's rasterisation landed from the worker thread: a drag shows
  * each one as it comes. */
 static void
-raster_landed_cb (GBytes       *velocity,
-                  const char   *warning,
-                  const GError *error,
-                  gpointer      user_data)
+raster_landed_cb (const FrModel *model,
+                  GBytes        *velocity,
+                  const char    *warning,
+                  const GError  *error,
+                  gpointer       user_data)
 {
   FrScene *self = user_data;
 
   if (velocity == NULL)
     {
-      /* fr_model_check passed, so only memory can run out here. */
-      g_warning ("%s", error->message);
+      /* The drag goes on showing the last velocity that landed; the
+       * edit's end tries its last model again, and says so if that fails. */
+      g_debug ("a drag's model not rasterised: %s", error->message);
+      g_clear_error (&self->landed_error);
+      self->landed_error = g_error_copy (error);
       return;
     }
-  apply_raster (self, velocity, g_strdup (warning));
+  g_clear_error (&self->landed_error);
+  apply_raster (self, model, velocity, g_strdup (warning));
   emit_changed (self, FR_SCENE_CHANGED_VELOCITY);
 }
 
-/* Brings the edit's last rasterisation in now, waiting for the worker if
- * it is on it: once an edit ends, the velocity is its model's. */
+/* Tells the window why a model was not rasterised, and what became of it
+ * (what). */
 static void
-finish_rasters (FrScene *self)
+raster_failed (FrScene      *self,
+               const GError *error,
+               const char   *what)
+{
+  g_autoptr(GError) told = g_error_new (error->domain, error->code, "%s %s", error->message, what);
+
+  g_signal_emit (self, signals[RASTER_FAILED], 0, told);
+}
+
+/* Brings the edit's last rasterisation in now, waiting for the worker if
+ * it is on it: once an edit ends, the velocity is its model's.  FALSE
+ * when that fails: error is set, or with error NULL "raster-failed" is
+ * emitted. */
+static gboolean
+finish_rasters (FrScene  *self,
+                GError  **error_out)
 {
   g_autoptr(GBytes) v = NULL;
   g_autoptr(GError) error = NULL;
   char *warning = NULL;
 
   if (!fr_raster_worker_finish (self->rasters, &v, &warning, &error))
-    return;
+    {
+      /* Nothing pending: the newest model landed, and may have failed. */
+      if (self->landed_error == NULL)
+        return TRUE;
+      error = g_steal_pointer (&self->landed_error);
+    }
   if (v == NULL)
     {
-      g_warning ("%s", error->message);
+      /* The model goes back to the velocity's: the last rasterised in the
+       * edit, or the edit's first, so that what is drawn is what is solved. */
+      const FrModel *shown = self->shown_model != NULL ? self->shown_model
+                             : self->edit_before != NULL ? self->edit_before->model : NULL;
+
       g_free (warning);
-      return;
+      if (shown != NULL)
+        {
+          fr_model_free (self->model);
+          self->model = fr_model_copy (shown);
+          emit_changed (self, FR_SCENE_CHANGED_OUTLINES);
+        }
+      if (error_out != NULL)
+        g_propagate_error (error_out, g_steal_pointer (&error));
+      else
+        raster_failed (self, error, _("The model is back at the last shape whose velocities were computed."));
+      return FALSE;
     }
-  apply_raster (self, v, warning);
+  apply_raster (self, self->model, v, warning);
   emit_changed (self, FR_SCENE_CHANGED_VELOCITY);
+  return TRUE;
 }
 
 static void
@@ -846,6 +928,8 @@ fr_scene_begin_edit (FrScene *self)
   if (self->edit_depth++ == 0)
     {
       g_clear_pointer (&self->edit_before, geometry_free);
+      g_clear_pointer (&self->shown_model, fr_model_free);
+      g_clear_error (&self->landed_error);
       self->edit_before = geometry_copy (self);
     }
 }
@@ -863,7 +947,11 @@ fr_scene_end_edit (FrScene    *self,
   g_return_if_fail (self->edit_depth > 0);
 
   if (self->edit_depth == 1)
-    finish_rasters (self);
+    {
+      finish_rasters (self, NULL);
+      g_clear_pointer (&self->shown_model, fr_model_free);
+      g_clear_error (&self->landed_error);
+    }
   if (--self->edit_depth > 0)
     return;
 
@@ -883,6 +971,21 @@ fr_scene_end_edit (FrScene    *self,
   edit->after = geometry_copy (self);
   self->modified = TRUE;
   fr_undo_push (self->undo, label, edit, geometry_edit_free);
+}
+
+/* For tests: what rasterises the model from now on (fr_model_rasterise
+ * until then).  Not inside an edit. */
+void
+fr_scene_set_rasteriser (FrScene         *self,
+                         FrRasteriseFunc  rasterise_fn)
+{
+  g_return_if_fail (FR_IS_SCENE (self));
+  g_return_if_fail (rasterise_fn != NULL);
+  g_return_if_fail (self->edit_depth == 0);
+
+  self->rasterise_fn = rasterise_fn;
+  fr_raster_worker_free (self->rasters);
+  self->rasters = fr_raster_worker_new (rasterise_fn, raster_landed_cb, self);
 }
 
 /* The scene's undo history (owned by the scene). */
@@ -1000,8 +1103,13 @@ edit_model (FrScene        *self,
       fr_scene_end_edit (self, label);
       return TRUE;
     }
-  if (ok && (ok = fr_scene_model_changed (self, error)))
-    finish_rasters (self);   /* a panel's value is solved as typed, even inside a drag's edit */
+  /* A panel's value is solved as typed, even inside a drag's edit; if
+   * its rasterisation fails, the model is already back at the velocity's. */
+  if (ok && (ok = fr_scene_model_changed (self, error)) && !finish_rasters (self, error))
+    {
+      fr_scene_end_edit (self, label);
+      return FALSE;
+    }
   if (!ok)
     {
       fr_model_free (self->model);

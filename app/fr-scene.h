@@ -105,6 +105,8 @@ void           fr_scene_begin_edit          (FrScene        *self);
 void           fr_scene_end_edit            (FrScene        *self,
                                              const char     *label);
 FrUndo        *fr_scene_get_undo            (FrScene        *self);
+void           fr_scene_set_rasteriser      (FrScene        *self,
+                                             FrRasteriseFunc rasterise_fn);
 FrJob         *fr_scene_make_job            (FrScene        *self,
                                              int             radius,
                                              fr_spr_backend  backend);

@@ -705,6 +705,15 @@ request_solve (FrWindow *self)
     self->solve_idle_id = g_idle_add_full (G_PRIORITY_DEFAULT, solve_idle_cb, self, NULL);
 }
 
+/* An edit's or an undo's model could not be rasterised (out of memory):
+ * the scene kept a model that its velocity shows, and says which. */
+static void
+raster_failed_cb (FrWindow     *self,
+                  const GError *error)
+{
+  fr_window_show_error (self, _("Could not compute the velocity grid"), error);
+}
+
 static void
 scene_changed_cb (FrWindow *self,
                   guint     what,
@@ -1311,6 +1320,15 @@ export_by_id (FrWindow   *self,
     {
       g_autoptr(GError) error = NULL;
 
+      /* The menu item is off in Folds mode; win.export's target is not,
+       * so it is refused here too. */
+      if (self->fold_mode)
+        {
+          error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                       _("Receivers belong to Rays mode: switch to Rays mode to export them"));
+          fr_window_show_error (self, _("Could not export"), error);
+          return;
+        }
       if (!fr_export_has_receivers (self->scene, &error))
         {
           fr_window_show_error (self, _("Could not export"), error);
@@ -1660,6 +1678,8 @@ fr_window_init (FrWindow *self)
   self->solver = fr_solver_thread_new ();
 
   g_signal_connect_object (self->scene, "changed", G_CALLBACK (scene_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->scene, "raster-failed", G_CALLBACK (raster_failed_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (fr_scene_get_undo (self->scene), "notify::can-undo",
                            G_CALLBACK (undo_state_cb), self, G_CONNECT_SWAPPED);

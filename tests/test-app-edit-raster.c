@@ -7,7 +7,7 @@
  * after it. */
 #include <string.h>
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "fr-model.h"
 #include "fr-scene.h"
@@ -353,6 +353,155 @@ test_dispose_while_running (void)
   run_for (300);
 }
 
+/* A stand-in for fr_model_rasterise that runs out of memory for a model
+ * whose dragged node lies at z >= 1.5, or whose second layer starts at 5
+ * or faster, as a big grid's would: the test picks which edits fail. */
+static GBytes *
+rasterise_failing_deep (const FrModel  *model,
+                        char          **warning,
+                        GError        **error)
+{
+  const FrLayer *l = g_ptr_array_index (model->layers, 1);
+
+  if (g_array_index (l->nodes, FrVertex, 1).z >= 1.5 || l->v_top >= 5.0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "no memory (test)");
+      return NULL;
+    }
+  return fr_model_rasterise (model, warning, error);
+}
+
+static void
+raster_failed_cb (FrScene      *scene,
+                  const GError *error,
+                  gpointer      data)
+{
+  guint *failures = data;
+
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  (*failures)++;
+}
+
+/* The drag's last model cannot be rasterised: at the edit's end the model
+ * goes back to the last one whose velocity landed, the window is told
+ * once, and what is drawn is what is solved. */
+static void
+test_end_fails_back_to_landed (gconstpointer data)
+{
+  gboolean last_lands_first = GPOINTER_TO_INT (data);
+  FrScene *scene = layered_scene ();
+  g_autoptr(GBytes) landed = NULL;
+  guint failures = 0;
+  Changes c = { 0 };
+
+  fr_scene_set_rasteriser (scene, rasterise_failing_deep);
+  g_signal_connect (scene, "changed", G_CALLBACK (changed_cb), &c);
+  g_signal_connect (scene, "raster-failed", G_CALLBACK (raster_failed_cb), &failures);
+  fr_scene_begin_edit (scene);
+  dragged_node (scene)->z = 1.2;
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  run_until (&c.velocity_changes, 1);
+  landed = reference_velocity (scene);
+  dragged_node (scene)->z = 1.6;
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  if (last_lands_first)
+    run_for (1500);   /* its failure lands before the edit ends */
+  g_assert_cmpuint (failures, ==, 0);
+  fr_scene_end_edit (scene, "Move Node");
+  g_assert_cmpuint (failures, ==, 1);
+  g_assert_cmpfloat (dragged_node (scene)->z, ==, 1.2);
+  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), landed));
+  {
+    g_autoptr(GBytes) want = reference_velocity (scene);
+
+    g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), want));
+  }
+  /* The step undone is the one to z = 1.2. */
+  g_assert_true (fr_undo_can_undo (fr_scene_get_undo (scene)));
+  run_for (200);
+  g_assert_cmpuint (failures, ==, 1);
+
+  changes_clear (&c);
+  g_assert_finalize_object (scene);
+}
+
+/* Nothing of the drag was rasterised: the model goes back to the edit's
+ * first, the velocity stays, and no undo step is left. */
+static void
+test_end_fails_back_to_first (void)
+{
+  FrScene *scene = layered_scene ();
+  g_autoptr(GBytes) before = g_bytes_ref (fr_scene_get_velocity (scene));
+  guint failures = 0;
+
+  fr_scene_set_rasteriser (scene, rasterise_failing_deep);
+  g_signal_connect (scene, "raster-failed", G_CALLBACK (raster_failed_cb), &failures);
+  fr_scene_begin_edit (scene);
+  dragged_node (scene)->z = 1.7;
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  fr_scene_end_edit (scene, "Move Node");
+  g_assert_cmpuint (failures, ==, 1);
+  g_assert_cmpfloat (dragged_node (scene)->z, ==, 1.0);
+  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), before));
+  g_assert_false (fr_undo_can_undo (fr_scene_get_undo (scene)));
+
+  g_assert_finalize_object (scene);
+}
+
+/* A panel's edit that cannot be rasterised is refused to its caller, who
+ * shows the error; no "raster-failed", and the model is as it was. */
+static void
+test_panel_edit_fails (void)
+{
+  FrScene *scene = layered_scene ();
+  g_autoptr(GBytes) before = g_bytes_ref (fr_scene_get_velocity (scene));
+  g_autoptr(GError) error = NULL;
+  guint failures = 0;
+
+  fr_scene_set_rasteriser (scene, rasterise_failing_deep);
+  g_signal_connect (scene, "raster-failed", G_CALLBACK (raster_failed_cb), &failures);
+  g_assert_false (fr_scene_set_layer_velocity (scene, 1, 5.5, 0.5, 0.1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_assert_cmpuint (failures, ==, 0);
+  g_assert_cmpfloat (((FrLayer *) g_ptr_array_index (fr_scene_get_model (scene)->layers, 1))->v_top,
+                     ==, 3.0);
+  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), before));
+  g_assert_false (fr_undo_can_undo (fr_scene_get_undo (scene)));
+
+  g_assert_finalize_object (scene);
+}
+
+/* An undo whose model cannot be rasterised keeps the model the velocity
+ * shows, and says so. */
+static void
+test_undo_fails (void)
+{
+  FrScene *scene = layered_scene ();
+  g_autoptr(GBytes) moved = NULL;
+  guint failures = 0;
+
+  /* The model starts deep (failing), is moved up (fine), then undone. */
+  fr_scene_begin_edit (scene);
+  dragged_node (scene)->z = 1.6;
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  fr_scene_end_edit (scene, "Move Node");
+  fr_undo_clear (fr_scene_get_undo (scene));
+  fr_scene_set_rasteriser (scene, rasterise_failing_deep);
+  g_signal_connect (scene, "raster-failed", G_CALLBACK (raster_failed_cb), &failures);
+  fr_scene_begin_edit (scene);
+  dragged_node (scene)->z = 1.1;
+  g_assert_true (fr_scene_model_changed (scene, NULL));
+  fr_scene_end_edit (scene, "Move Node");
+  g_assert_cmpuint (failures, ==, 0);
+  moved = reference_velocity (scene);
+  fr_undo_undo (fr_scene_get_undo (scene));
+  g_assert_cmpuint (failures, ==, 1);
+  g_assert_cmpfloat (dragged_node (scene)->z, ==, 1.1);
+  g_assert_true (g_bytes_equal (fr_scene_get_velocity (scene), moved));
+
+  g_assert_finalize_object (scene);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -366,5 +515,12 @@ main (int   argc,
   g_test_add_func ("/app/edit-raster/grid-change-after-move", test_grid_change_after_move);
   g_test_add_func ("/app/edit-raster/panel-edit-inside-edit", test_panel_edit_inside_edit);
   g_test_add_func ("/app/edit-raster/dispose-while-running", test_dispose_while_running);
+  g_test_add_data_func ("/app/edit-raster/end-fails/last-running", GINT_TO_POINTER (FALSE),
+                        test_end_fails_back_to_landed);
+  g_test_add_data_func ("/app/edit-raster/end-fails/last-landed", GINT_TO_POINTER (TRUE),
+                        test_end_fails_back_to_landed);
+  g_test_add_func ("/app/edit-raster/end-fails/nothing-landed", test_end_fails_back_to_first);
+  g_test_add_func ("/app/edit-raster/panel-edit-fails", test_panel_edit_fails);
+  g_test_add_func ("/app/edit-raster/undo-fails", test_undo_fails);
   return g_test_run ();
 }

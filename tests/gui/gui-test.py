@@ -532,12 +532,16 @@ shutil.rmtree(FOLD_EXPORT, ignore_errors=True)
 
 
 def t_fold_export():
-    a = App("--mode", "folds", "--psi-a", "0.3,-0.2", "--export-on-idle", FOLD_EXPORT, name="fold-export")
+    # A receiver too: receivers are Rays mode's, so Folds mode writes no
+    # receivers.csv, as its Export menu offers none.
+    a = App("--mode", "folds", "--psi-a", "0.3,-0.2", "--receiver", "0.5,0",
+            "--export-on-idle", FOLD_EXPORT, name="fold-export")
     rc = a.wait_exit()
     if rc is None:
         return False, "did not quit after exporting"
     names = sorted(os.listdir(FOLD_EXPORT)) if os.path.isdir(FOLD_EXPORT) else []
-    ok = rc == 0 and {"horizons.csv", "horizons.vtp", "figure.svg", "figure.pdf", "T.npy"} <= set(names)
+    ok = (rc == 0 and {"horizons.csv", "horizons.vtp", "figure.svg", "figure.pdf", "T.npy"} <= set(names)
+          and "receivers.csv" not in names)
     notes = ["exit %d, files %s" % (rc, names)]
     if ok:
         with open(os.path.join(FOLD_EXPORT, "horizons.csv")) as f:
