@@ -282,17 +282,8 @@ push_rays (FrCanvas     *self,
   for (guint r = 0; r < self->result->rays->len; r++)
     {
       GArray *ray = g_ptr_array_index (self->result->rays, r);
-      const double *xz = (const double *) ray->data;
-      guint n = ray->len / 2;
 
-      for (guint i = 0; i + 1 < n; i++)
-        {
-          double x0, y0, x1, y1;
-
-          fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &x0, &y0);
-          fr_view_model_to_widget (view, xz[2 * i + 2], xz[2 * i + 3], &x1, &y1);
-          fr_lines_push_capsule (a, x0, y0, x1, y1, width * k, color);
-        }
+      fr_lines_push_polyline (a, view, (const double *) ray->data, ray->len / 2, width * k, color);
     }
 }
 

@@ -14,7 +14,18 @@
 #include "fr-contour.h"
 #include "fr-export.h"
 #include "fr-figure.h"
+#include "fr-clip.h"
 #include "fr-plot-layout.h"
+
+/* How far the guard of every path (fr-clip.h) lies outside the
+ * plot, which clips what is drawn: more than half the widest line and a
+ * marker's reach, so that no cut at the guard shows. */
+#define GUARD_MARGIN 16.0
+
+/* Cells at least this wide on the page are drawn as rectangles, not as an
+ * image's pixels: an image placed within one cell of the guard then stays
+ * within cairo's reach. */
+#define BIG_CELL 48.0
 
 /* The canvas mixes 85 % black or white ink into the field under an
  * isochron; on paper, opaque greys close to what that gives. */
@@ -73,68 +84,146 @@ band_rgb (double t,
     rgb[c] = 0.2 * rgb[c] + 0.8 * fr_figure_band_rgb[parity][c];
 }
 
-/* The velocity field as an image under the vector layers: one pixel per
- * cell, scaled without smoothing so cells stay cells.  time: the fold's
- * times on the same grid when its bands are on, else NULL. */
+/* The colour of cell (ix, iz): the field's, banded where time is given. */
+static guint32
+cell_colour (const FrFigure *fig,
+             const float    *v,
+             const float    *time,
+             float           vmin,
+             float           vmax,
+             double          delta,
+             int             count,
+             size_t          ix,
+             size_t          iz)
+{
+  const fr_grid *g = fr_scene_get_grid (fig->scene);
+  double rgb[3];
+
+  field_rgb (fig, v[fr_grid_index (g, ix, 0, iz)], vmin, vmax, rgb);
+  if (time != NULL)
+    band_rgb (time[fr_grid_index (g, ix, 0, iz)], delta, count, rgb);
+  return ((guint32) (rgb[0] * 255 + 0.5) << 16) | ((guint32) (rgb[1] * 255 + 0.5) << 8) |
+         (guint32) (rgb[2] * 255 + 0.5);
+}
+
+static void
+set_source_colour (cairo_t *cr,
+                   guint32  px)
+{
+  cairo_set_source_rgb (cr, ((px >> 16) & 0xff) / 255.0, ((px >> 8) & 0xff) / 255.0,
+                        (px & 0xff) / 255.0);
+}
+
+/* The first and one past the last of n cells of size cell from origin that
+ * meet [lo, hi]. */
+static void
+cells_between (double  origin,
+               double  cell,
+               size_t  n,
+               double  lo,
+               double  hi,
+               size_t *first,
+               size_t *end)
+{
+  double a = floor ((lo - origin) / cell), b = ceil ((hi - origin) / cell);
+
+  *first = (size_t) CLAMP (a, 0.0, (double) (n - 1));
+  *end = (size_t) CLAMP (b, (double) *first + 1.0, (double) n);
+}
+
+/* The velocity field under the vector layers, the cells that meet the
+ * guard only: one pixel a cell of an image scaled without smoothing, so
+ * cells stay cells, or where cells are big on the page one rectangle a
+ * run of equal cells in a row.  time: the fold's times on the same grid
+ * when its bands are on, else NULL. */
 static void
 draw_field (cairo_t        *cr,
             const FrFigure *fig,
-            const float    *time)
+            const float    *time,
+            const FrRect   *guard)
 {
   const fr_grid *g = fr_scene_get_grid (fig->scene);
   const float *v = g_bytes_get_data (fr_scene_get_velocity (fig->scene), NULL);
-  double delta = 0.0;
+  double delta = 0.0, cw, ch;
   int count = 0;
-  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) g->nx, (int) g->nz);
-  int stride = cairo_image_surface_get_stride (img);
-  guint8 *data = cairo_image_surface_get_data (img);
-  cairo_pattern_t *pattern;
-  FrRect m;
+  size_t ix0, ix1, iz0, iz1;
+  FrRect m, shown;
   float vmin, vmax;
 
+  fr_plot_layout_model_rect (fig->view, fig->scene, &m);
+  if (!fr_clip_rect (&m, guard, &shown))
+    return;
   fr_scene_get_velocity_range (fig->scene, &vmin, &vmax);
   if (time != NULL)
     fr_fold_state_get_levels (fig->fold, &delta, &count);
-  cairo_surface_flush (img);
-  for (size_t iz = 0; iz < g->nz; iz++)
-    for (size_t ix = 0; ix < g->nx; ix++)
-      {
-        double rgb[3];
-        guint32 px;
+  cw = m.width / g->nx;
+  ch = m.height / g->nz;
+  cells_between (m.x, cw, g->nx, shown.x, shown.x + shown.width, &ix0, &ix1);
+  cells_between (m.y, ch, g->nz, shown.y, shown.y + shown.height, &iz0, &iz1);
 
-        field_rgb (fig, v[fr_grid_index (g, ix, 0, iz)], vmin, vmax, rgb);
-        if (time != NULL)
-          band_rgb (time[fr_grid_index (g, ix, 0, iz)], delta, count, rgb);
-        px = ((guint32) (rgb[0] * 255 + 0.5) << 16) | ((guint32) (rgb[1] * 255 + 0.5) << 8) |
-             (guint32) (rgb[2] * 255 + 0.5);
-        *(guint32 *) (data + iz * stride + 4 * ix) = px;
-      }
-  cairo_surface_mark_dirty (img);
-
-  fr_plot_layout_model_rect (fig->view, fig->scene, &m);
   cairo_save (cr);
-  cairo_rectangle (cr, m.x, m.y, m.width, m.height);
+  cairo_rectangle (cr, shown.x, shown.y, shown.width, shown.height);
   cairo_clip (cr);
-  cairo_translate (cr, m.x, m.y);
-  cairo_scale (cr, m.width / g->nx, m.height / g->nz);
-  cairo_set_source_surface (cr, img, 0, 0);
-  pattern = cairo_get_source (cr);
-  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
-  cairo_paint (cr);
+  if (cw >= BIG_CELL || ch >= BIG_CELL)
+    for (size_t iz = iz0; iz < iz1; iz++)
+      for (size_t ix = ix0; ix < ix1;)
+        {
+          guint32 px = cell_colour (fig, v, time, vmin, vmax, delta, count, ix, iz);
+          size_t run = ix + 1;
+          FrRect cell, part;
+
+          while (run < ix1 && cell_colour (fig, v, time, vmin, vmax, delta, count, run, iz) == px)
+            run++;
+          cell = (FrRect) { m.x + ix * cw, m.y + iz * ch, (run - ix) * cw, ch };
+          if (fr_clip_rect (&cell, guard, &part))
+            {
+              cairo_rectangle (cr, part.x, part.y, part.width, part.height);
+              set_source_colour (cr, px);
+              cairo_fill (cr);
+            }
+          ix = run;
+        }
+  else
+    {
+      int w = (int) (ix1 - ix0), h = (int) (iz1 - iz0);
+      cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+      int stride = cairo_image_surface_get_stride (img);
+      guint8 *data = cairo_image_surface_get_data (img);
+      cairo_pattern_t *pattern;
+
+      cairo_surface_flush (img);
+      for (size_t iz = iz0; iz < iz1; iz++)
+        for (size_t ix = ix0; ix < ix1; ix++)
+          *(guint32 *) (data + (iz - iz0) * stride + 4 * (ix - ix0)) =
+            cell_colour (fig, v, time, vmin, vmax, delta, count, ix, iz);
+      cairo_surface_mark_dirty (img);
+      /* Within a cell of the guard, as the cells were picked. */
+      cairo_translate (cr, m.x + ix0 * cw, m.y + iz0 * ch);
+      cairo_scale (cr, cw, ch);
+      cairo_set_source_surface (cr, img, 0, 0);
+      pattern = cairo_get_source (cr);
+      cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+      cairo_paint (cr);
+      cairo_surface_destroy (img);
+    }
   cairo_restore (cr);
-  cairo_surface_destroy (img);
 }
 
 /* The model's frame just outside its cells, drawn before the lines so
  * that rays and markers on the model's edge stay on top of it. */
 static void
 draw_frame (cairo_t        *cr,
-            const FrFigure *fig)
+            const FrFigure *fig,
+            const FrRect   *guard)
 {
-  FrRect m;
+  FrRect m, frame;
 
   fr_plot_layout_model_rect (fig->view, fig->scene, &m);
-  cairo_rectangle (cr, m.x - 0.5, m.y - 0.5, m.width + 1.0, m.height + 1.0);
+  m = (FrRect) { m.x - 0.5, m.y - 0.5, m.width + 1.0, m.height + 1.0 };
+  /* Sides beyond the guard move onto it, out of sight. */
+  if (!fr_clip_rect (&m, guard, &frame))
+    return;
+  cairo_rectangle (cr, frame.x, frame.y, frame.width, frame.height);
   cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.6);
   cairo_set_line_width (cr, 1.0);
   cairo_stroke (cr);
@@ -144,22 +233,23 @@ draw_frame (cairo_t        *cr,
 static void
 stroke_polyline (cairo_t      *cr,
                  const FrView *view,
+                 const FrRect *guard,
                  const double *xz,
                  gsize         n,
                  const double  rgb[3],
                  double        width)
 {
+  FrClipPath path;
+
   if (n < 2)
     return;
+  fr_clip_path_init (&path, cr, guard);
   for (gsize i = 0; i < n; i++)
     {
       double px, py;
 
       fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &px, &py);
-      if (i == 0)
-        cairo_move_to (cr, px, py);
-      else
-        cairo_line_to (cr, px, py);
+      fr_clip_path_line_to (&path, px, py);
     }
   cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
   cairo_set_line_width (cr, width);
@@ -171,7 +261,8 @@ stroke_polyline (cairo_t      *cr,
  * one in Folds mode). */
 static void
 draw_model_outlines (cairo_t        *cr,
-                     const FrFigure *fig)
+                     const FrFigure *fig,
+                     const FrRect   *guard)
 {
   const FrModel *m = fr_scene_get_model (fig->scene);
   g_autoptr(GArray) xz = NULL;
@@ -184,17 +275,21 @@ draw_model_outlines (cairo_t        *cr,
       const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
       const double *rgb = o->velocity > 0 ? fr_figure_slow_obstacle_rgb : fr_figure_wall_obstacle_rgb;
 
+      FrClipPath path;
+
       if (o->vertices->len < 2)
         continue;
-      for (guint k = 0; k < o->vertices->len; k++)
+      /* Closed by a last side back to the first vertex (round joins and
+       * caps: the same line as cairo_close_path's). */
+      fr_clip_path_init (&path, cr, guard);
+      for (guint k = 0; k <= o->vertices->len; k++)
         {
-          const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
+          const FrVertex *v = &g_array_index (o->vertices, FrVertex, k % o->vertices->len);
           double px, py;
 
           fr_view_model_to_widget (fig->view, v->x, v->z, &px, &py);
-          cairo_line_to (cr, px, py);
+          fr_clip_path_line_to (&path, px, py);
         }
-      cairo_close_path (cr);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       cairo_set_line_width (cr, 1.2);
       cairo_stroke (cr);
@@ -209,7 +304,7 @@ draw_model_outlines (cairo_t        *cr,
       {
         g_array_set_size (xz, 0);
         fr_layer_outline (g_ptr_array_index (m->layers, i), x0, x1, xz);
-        stroke_polyline (cr, fig->view, (const double *) xz->data, xz->len / 2,
+        stroke_polyline (cr, fig->view, guard, (const double *) xz->data, xz->len / 2,
                          pass == 0 ? fr_figure_interface_halo_rgb
                                    : fig->fold != NULL ? fr_figure_interface_muted_rgb
                                                        : fr_figure_interface_rgb,
@@ -303,7 +398,7 @@ append_segment (GArray         *pts,
 
 /* Moves or draws a line to p. */
 static void
-ink_point_to (cairo_t        *cr,
+ink_point_to (FrClipPath     *path,
               const FrView   *view,
               const InkPoint *p,
               gboolean        move)
@@ -312,9 +407,9 @@ ink_point_to (cairo_t        *cr,
 
   fr_view_model_to_widget (view, p->x, p->z, &px, &py);
   if (move)
-    cairo_move_to (cr, px, py);
+    fr_clip_path_move_to (path, px, py);
   else
-    cairo_line_to (cr, px, py);
+    fr_clip_path_line_to (path, px, py);
 }
 
 /* Strokes the path so far in one of the two isochron inks. */
@@ -335,12 +430,14 @@ stroke_ink (cairo_t  *cr,
 static void
 stroke_isochron (cairo_t        *cr,
                  const FrView   *view,
+                 const FrRect   *guard,
                  const InkPoint *p,
                  guint           n,
                  gboolean        closed)
 {
   guint first = 1;
   gboolean light;
+  FrClipPath path;
 
   if (n < 2)
     return;
@@ -352,7 +449,8 @@ stroke_isochron (cairo_t        *cr,
           break;
         }
   light = p[first].light;
-  ink_point_to (cr, view, &p[first - 1], TRUE);
+  fr_clip_path_init (&path, cr, guard);
+  ink_point_to (&path, view, &p[first - 1], TRUE);
   for (guint k = 0; k < n - 1; k++)
     {
       guint i = (first - 1 + k) % (n - 1) + 1;
@@ -360,10 +458,10 @@ stroke_isochron (cairo_t        *cr,
       if (p[i].light != light)
         {
           stroke_ink (cr, light);
-          ink_point_to (cr, view, &p[i - 1], TRUE);
+          ink_point_to (&path, view, &p[i - 1], TRUE);
           light = p[i].light;
         }
-      ink_point_to (cr, view, &p[i], FALSE);
+      ink_point_to (&path, view, &p[i], FALSE);
     }
   stroke_ink (cr, light);
 }
@@ -372,7 +470,8 @@ stroke_isochron (cairo_t        *cr,
  * the colour map, dark over the light end. */
 static void
 draw_isochrons (cairo_t        *cr,
-                const FrFigure *fig)
+                const FrFigure *fig,
+                const FrRect   *guard)
 {
   FrResult *r = fig->result;
   g_autofree double *levels = NULL;
@@ -401,7 +500,7 @@ draw_isochrons (cairo_t        *cr,
         g_array_append_val (pts, start);
         for (size_t j = 1; j < set.start[i + 1] - set.start[i]; j++)
           append_segment (pts, fig, vmin, vmax, &xz[2 * (j - 1)], &xz[2 * j]);
-        stroke_isochron (cr, fig->view, (const InkPoint *) pts->data, pts->len, set.closed[i]);
+        stroke_isochron (cr, fig->view, guard, (const InkPoint *) pts->data, pts->len, set.closed[i]);
       }
   fr_contour_set_clear (&set);
 }
@@ -440,6 +539,7 @@ draw_content (const FrFigure *fig,
   static const double receiver_rgb[3] = { 0.20, 0.85, 1.00 };
   FrResult *r = fig->result;
   FrPlotLayout layout;
+  FrRect guard;
   gboolean has_time;
 
   cairo_save (cr);
@@ -449,6 +549,8 @@ draw_content (const FrFigure *fig,
   /* The field stays in the plot rectangle, as on the canvas; the axes
    * and colour bar go in the gutters around it. */
   fr_plot_layout_for_view (&layout, fig->view, fig->scene, 1.0);
+  guard = (FrRect) { layout.plot.x - GUARD_MARGIN, layout.plot.y - GUARD_MARGIN,
+                     layout.plot.width + 2.0 * GUARD_MARGIN, layout.plot.height + 2.0 * GUARD_MARGIN };
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
   cairo_clip (cr);
@@ -456,8 +558,8 @@ draw_content (const FrFigure *fig,
              fr_scene_job_is_current (fig->scene, r->job);
   draw_field (cr, fig, has_time && fig->fold != NULL && fr_fold_state_get_bands (fig->fold)
                        && fr_grid_count (&r->job->grid) == fr_grid_count (fr_scene_get_grid (fig->scene))
-                       ? r->time : NULL);
-  draw_frame (cr, fig);
+                       ? r->time : NULL, &guard);
+  draw_frame (cr, fig, &guard);
 
   /* The model's own lines, cut at its edge as the field is and as the
    * canvas cuts them (fr_plot_layout_model_rect): a starting horizon or
@@ -467,17 +569,18 @@ draw_content (const FrFigure *fig,
 
     fr_plot_layout_model_rect (fig->view, fig->scene, &m);
     cairo_save (cr);
-    cairo_rectangle (cr, m.x, m.y, m.width, m.height);
+    if (fr_clip_rect (&m, &guard, &m))
+      cairo_rectangle (cr, m.x, m.y, m.width, m.height);
     cairo_clip (cr);
     if (has_time && fig->fold == NULL)
-      draw_isochrons (cr, fig);
-    draw_model_outlines (cr, fig);
+      draw_isochrons (cr, fig, &guard);
+    draw_model_outlines (cr, fig, &guard);
     if (has_time && fig->fold != NULL && r->horizons != NULL)
       for (guint i = 0; i < r->horizons->len; i++)
         {
           GArray *line = g_ptr_array_index (r->horizons, i);
 
-          stroke_polyline (cr, fig->view, (const double *) line->data, line->len / 2,
+          stroke_polyline (cr, fig->view, &guard, (const double *) line->data, line->len / 2,
                            fr_figure_folded_rgb, 1.0);
         }
     if (fig->fold != NULL)
@@ -485,7 +588,7 @@ draw_content (const FrFigure *fig,
         guint n;
         const FrPoint *h = fr_fold_state_get_horizon (fig->fold, &n);
 
-        stroke_polyline (cr, fig->view, (const double *) h, n, fr_figure_horizon_rgb, 2.0);
+        stroke_polyline (cr, fig->view, &guard, (const double *) h, n, fr_figure_horizon_rgb, 2.0);
       }
     cairo_restore (cr);
   }
@@ -494,7 +597,7 @@ draw_content (const FrFigure *fig,
       {
         GArray *ray = g_ptr_array_index (r->rays, i);
 
-        stroke_polyline (cr, fig->view, (const double *) ray->data, ray->len / 2,
+        stroke_polyline (cr, fig->view, &guard, (const double *) ray->data, ray->len / 2,
                          fr_figure_ray_rgb, 1.5);
       }
 
@@ -517,6 +620,8 @@ draw_content (const FrFigure *fig,
           double px, py;
 
           fr_view_model_to_widget (fig->view, pts[i].x, pts[i].z, &px, &py);
+          if (!fr_clip_holds (&guard, px, py))
+            continue;
           draw_marker (cr, px, py, !sources || fig->fold != NULL,
                        sources && fig->fold == NULL ? source_rgb : receiver_rgb);
         }

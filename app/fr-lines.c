@@ -5,6 +5,7 @@
 
 #include <math.h>
 
+#include "fr-clip.h"
 #include "fr-lines.h"
 
 /* Each quad reaches a pixel beyond its shape, so that the shader's
@@ -98,18 +99,26 @@ fr_lines_push_polyline (GArray       *a,
                         double        width,
                         const float   color[4])
 {
-  double px0 = 0, py0 = 0;
+  /* Cut to the view grown by more than the line's reach (fr-clip.h): a
+   * capsule with ends 1e8 pixels away lost its width to float rounding. */
+  const double margin = width + 2.0 * AA_PAD + 16.0;
+  const FrRect guard = { -margin, -margin, view->width + 2.0 * margin, view->height + 2.0 * margin };
+  double p0[2] = { 0.0, 0.0 };
 
   g_return_if_fail (a != NULL && view != NULL);
 
   for (guint i = 0; i < n; i++)
     {
-      double px, py;
+      double p1[2], a0[2], a1[2];
 
-      fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &px, &py);
-      if (i > 0)
-        fr_lines_push_capsule (a, px0, py0, px, py, width, color);
-      px0 = px;
-      py0 = py;
+      fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &p1[0], &p1[1]);
+      a0[0] = p0[0];
+      a0[1] = p0[1];
+      a1[0] = p1[0];
+      a1[1] = p1[1];
+      if (i > 0 && fr_clip_segment (&guard, a0, a1))
+        fr_lines_push_capsule (a, a0[0], a0[1], a1[0], a1[1], width, color);
+      p0[0] = p1[0];
+      p0[1] = p1[1];
     }
 }

@@ -643,7 +643,7 @@ test_model_outlines (void)
   g_autoptr(GError) error = NULL;
   /* Layer A's nodes lie inside the model: drawn from its left side to its
    * right (the cells' outer edges, x = -0.025 and 3.025) at their end
-   * depths.  Layer B's reach past both sides: drawn as given. */
+   * depths.  Layer B's reach past both sides: drawn along its line. */
   const double a_nodes[] = { 0.5, 0.6, 2.0, 0.9 };
   const double a_drawn[] = { -0.025, 0.6, 0.5, 0.6, 2.0, 0.9, 3.025, 0.9 };
   const double b_nodes[] = { -1.0, 1.4, 4.0, 1.2 };
@@ -702,6 +702,32 @@ test_model_outlines (void)
 
       /* cairo writes coordinates in 1/256ths of a point. */
       g_assert_cmpuint (pts->len, ==, 2 * n_drawn[k]);
+      if (k == 1)
+        {
+          /* Layer B, past both sides of the plot, is cut a little outside
+           * it (fr-clip.h): its two ends lie on its line, one on
+           * each side of the plot and near it. */
+          FrPlotLayout layout;
+          double a[2], b[2];
+
+          fr_plot_layout_for_view (&layout, &view, scene, 1.0);
+          fr_view_model_to_widget (&view, drawn[k][0], drawn[k][1], &a[0], &a[1]);
+          fr_view_model_to_widget (&view, drawn[k][2], drawn[k][3], &b[0], &b[1]);
+          for (guint i = 0; i < 2; i++)
+            {
+              double x = g_array_index (pts, double, 2 * i) + page.x;
+              double y = g_array_index (pts, double, 2 * i + 1) + page.y;
+              double cross = (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]);
+
+              g_assert_cmpfloat (fabs (cross) / hypot (b[0] - a[0], b[1] - a[1]), <, 0.01);
+              if (i == 0)
+                g_assert_true (x <= layout.plot.x && x > layout.plot.x - 64.0);
+              else
+                g_assert_true (x >= layout.plot.x + layout.plot.width &&
+                               x < layout.plot.x + layout.plot.width + 64.0);
+            }
+          continue;
+        }
       for (guint i = 0; i < n_drawn[k]; i++)
         {
           double px, py;
@@ -1575,6 +1601,164 @@ test_export_file_names (void)
   g_rmdir (dir);
 }
 
+
+/* Whether a pixel of colour rgb lies in column x within 2 rows of y. */
+static gboolean
+colour_near (cairo_surface_t *img,
+             int              x,
+             double           y,
+             const double     rgb[3])
+{
+  for (int r = (int) floor (y) - 2; r <= (int) ceil (y) + 2; r++)
+    if (r >= 0 && r < cairo_image_surface_get_height (img) &&
+        pixel_is (*(guint32 *) (cairo_image_surface_get_data (img) +
+                                r * cairo_image_surface_get_stride (img) + 4 * x), rgb))
+      return TRUE;
+  return FALSE;
+}
+
+/* Zoomed in far on a model, its sloping lines are drawn where they lie:
+ * a layer's interface, an obstacle's side and a starting horizon, each
+ * through the point zoomed at, at five columns of the figure, from 100×
+ * to 1 000 000× (a point 1e8 units off the page).  cairo holds a path's
+ * points in fixed point, and at 1000× every line was drawn flat at one
+ * depth.  The written SVG keeps a page of the view's size. */
+static void
+test_deep_zoom_lines (void)
+{
+  static const double factors[] = { 1e2, 1e3, 1e5, 1e6 };
+  /* Three lines through (1.5, 0.7), of slopes 0.25, -0.5 and 0.1. */
+  static const double slopes[3] = { 0.25, -0.5, 0.1 };
+  const double *colours[3] = { fr_figure_interface_rgb, fr_figure_wall_obstacle_rgb,
+                               fr_figure_horizon_rgb };
+  fr_grid g = fr_grid_2d (61, 31, 0.05, 0.05, 0.0, 0.0);
+
+  for (int line = 0; line < 3; line++)
+    for (guint f = 0; f < G_N_ELEMENTS (factors); f++)
+      {
+        FrModel *m = fr_model_new (&g, 2.0);
+        g_autoptr(FrScene) scene = fr_scene_new ();
+        g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+        const double k = slopes[line];
+        cairo_surface_t *img;
+        FrView view;
+        double px, py;
+        guint found = 0;
+
+        if (line == 0)
+          {
+            FrLayer *l = fr_layer_new (3.0, 0.0, 0.0);
+
+            fr_layer_add_node (l, 0.0, 0.7 - 1.5 * k);
+            fr_layer_add_node (l, 3.0, 0.7 + 1.5 * k);
+            g_ptr_array_add (m->layers, l);
+          }
+        else if (line == 1)
+          {
+            /* A wall whose side from (1.0, 0.95) to (2.0, 0.45) passes
+             * through the point, its other vertices well away. */
+            FrObstacle *o = fr_obstacle_new (FR_OBSTACLE_POLYGON, 0.0);
+
+            fr_obstacle_add_vertex (o, 1.5 - 0.5, 0.7 - 0.5 * k);
+            fr_obstacle_add_vertex (o, 1.5 + 0.5, 0.7 + 0.5 * k);
+            fr_obstacle_add_vertex (o, 2.4, 1.4);
+            g_ptr_array_add (m->obstacles, o);
+          }
+        else
+          {
+            FrPoint h[2] = { { -0.5, 0.7 - 2.0 * k }, { 3.5, 0.7 + 2.0 * k } };
+
+            fr_fold_state_set_horizon (fold, h, 2);
+          }
+        fr_scene_load_model (scene, "deep", m);
+        make_view (scene, &view);
+        fr_view_model_to_widget (&view, 1.5, 0.7, &px, &py);
+        fr_view_zoom_at (&view, px, py, factors[f]);
+        {
+          FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, line == 2 ? fold : NULL };
+          FrRect page;
+
+          cairo_t *cr;
+
+          /* Without antialiasing a thin line's pixels take its colour. */
+          img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) view.width, (int) view.height);
+          cr = cairo_create (img);
+          cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+          fr_figure_draw (&fig, cr);
+          cairo_destroy (cr);
+          cairo_surface_flush (img);
+          g_assert_true (fr_figure_get_page (&fig, &page));
+          g_assert_cmpfloat (page.width, <, 2.0 * view.width);
+          g_assert_cmpfloat (page.height, <, 2.0 * view.height);
+        }
+        for (int x = 100; x <= 500; x += 100)
+          {
+            /* z grows downwards with y, at the same scale as x. */
+            double y = py + k * (x - px);
+
+            if (colour_near (img, x, y, colours[line]))
+              found++;
+            else
+              g_test_message ("line %d at %gx: nothing at column %d near row %.1f", line,
+                              factors[f], x, y);
+          }
+        cairo_surface_destroy (img);
+        g_assert_cmpuint (found, ==, 5);
+      }
+}
+
+/* Zoomed in far at a corner where four cells of four velocities meet,
+ * each quadrant of the figure shows its cell's colour: at 4× (an image
+ * of the cells near the page) and at 100× and 100 000× (cells wider than
+ * the page, drawn as rectangles cut to it). */
+static void
+test_deep_zoom_field (void)
+{
+  static const double factors[] = { 4.0, 1e2, 1e5 };
+  fr_grid g = fr_grid_2d (61, 41, 0.05, 0.05, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  /* The corner between nodes (30, 20) and (31, 21). */
+  const double cx = 30.5 * 0.05, cz = 20.5 * 0.05;
+
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 0; ix < g.nx; ix++)
+      v[fr_grid_index (&g, ix, 0, iz)] = 1.0f + (float) (ix % 2) + 2.0f * (float) (iz % 2);
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  fr_scene_set_model (scene, "cells", &g, bytes);
+  for (guint f = 0; f < G_N_ELEMENTS (factors); f++)
+    {
+      FrFigure fig = { 0 };
+      cairo_surface_t *img;
+      FrView view;
+      double px, py, reach;
+
+      make_view (scene, &view);
+      fr_view_model_to_widget (&view, cx, cz, &px, &py);
+      fr_view_zoom_at (&view, px, py, factors[f]);
+      fig = (FrFigure) { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+      img = view_image (&fig);
+      /* A quarter cell from the corner, at most 60 units. */
+      reach = MIN (0.25 * 0.05 * view.scale, 60.0);
+      for (int qz = 0; qz < 2; qz++)
+        for (int qx = 0; qx < 2; qx++)
+          {
+            int x = (int) floor (px + (qx ? reach : -reach)), y = (int) floor (py + (qz ? reach : -reach));
+            guint32 got = *(guint32 *) (cairo_image_surface_get_data (img) +
+                                        y * cairo_image_surface_get_stride (img) + 4 * x);
+            /* Node 30 is even (v 1 or 3), node 31 odd (v 2 or 4). */
+            double want[3];
+
+            fr_colormap_sample (FR_COLORMAP_VIRIDIS, (qx + 2 * qz) / 3.0, want);
+            if (!pixel_is (got, want))
+              g_error ("at %gx, quadrant (%d, %d): pixel %06x, want the colour of v = %d",
+                       factors[f], qx, qz, got & 0xffffff, 1 + qx + 2 * qz);
+          }
+      cairo_surface_destroy (img);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1596,5 +1780,7 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/units", test_figure_units);
   g_test_add_func ("/figure/export-file-names", test_export_file_names);
   g_test_add_func ("/figure/two-ticks", test_figure_two_ticks);
+  g_test_add_func ("/figure/deep-zoom-lines", test_deep_zoom_lines);
+  g_test_add_func ("/figure/deep-zoom-field", test_deep_zoom_field);
   return g_test_run ();
 }

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The canvas's line geometry (app/fr-lines.c) and the guard it cuts lines
+ * to (app/fr-clip.c): zoomed in far, a sloping line is still drawn where
+ * it lies, its width intact, and nothing of it lies far off the view,
+ * where GL's floats lose pixels. */
+#include <math.h>
+
+#include <glib.h>
+
+#include "fr-clip.h"
+#include "fr-lines.h"
+#include "fr-view.h"
+
+/* The segment a–b cut to a box: the ends inside are kept exactly, the
+ * others moved onto the box along the segment; a segment that misses it,
+ * or that is not finite, gives nothing. */
+static void
+test_clip_segment (void)
+{
+  const FrRect box = { 0.0, 0.0, 100.0, 50.0 };
+  double a[2], b[2];
+
+  a[0] = 10.0; a[1] = 10.0; b[0] = 90.0; b[1] = 40.0;
+  g_assert_true (fr_clip_segment (&box, a, b));
+  g_assert_cmpfloat (a[0], ==, 10.0);
+  g_assert_cmpfloat (b[1], ==, 40.0);
+
+  /* From (-50, 0) to (150, 50), y = (x + 50) / 4: in from x = 0 to 100. */
+  a[0] = -50.0; a[1] = 0.0; b[0] = 150.0; b[1] = 50.0;
+  g_assert_true (fr_clip_segment (&box, a, b));
+  g_assert_cmpfloat_with_epsilon (a[0], 0.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (a[1], 12.5, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b[0], 100.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b[1], 37.5, 1e-12);
+
+  /* Across the box from 1e12 away: cut to its sides, on the line. */
+  {
+    /* y = 25 + 1e-10 (x - 50): nearly flat, through (50, 25). */
+    double k = 1e-10;
+
+    a[0] = -1e12; a[1] = 25.0 + k * (-1e12 - 50.0);
+    b[0] = 1e12; b[1] = 25.0 + k * (1e12 - 50.0);
+    g_assert_true (fr_clip_segment (&box, a, b));
+    g_assert_cmpfloat_with_epsilon (a[0], 0.0, 1e-3);
+    g_assert_cmpfloat_with_epsilon (b[0], 100.0, 1e-3);
+    g_assert_cmpfloat_with_epsilon (a[1], 25.0 - 50.0 * k, 1e-3);
+    g_assert_cmpfloat_with_epsilon (b[1], 25.0 + 50.0 * k, 1e-3);
+  }
+
+  a[0] = -10.0; a[1] = -10.0; b[0] = 200.0; b[1] = -1.0;
+  g_assert_false (fr_clip_segment (&box, a, b));
+  a[0] = 10.0; a[1] = 10.0; b[0] = INFINITY; b[1] = 10.0;
+  g_assert_false (fr_clip_segment (&box, a, b));
+  a[0] = 10.0; a[1] = 60.0; b[0] = 90.0; b[1] = 60.0;
+  g_assert_false (fr_clip_segment (&box, a, b));
+}
+
+/* A polyline through the view's centre at slope 0.3, zoomed in from 1×
+ * to 1e8×: every capsule vertex lies within a few hundred pixels of the
+ * view, and the capsules still cover the line's pixels at the view's
+ * centre and edges to within their half width. */
+static void
+test_deep_zoom_polyline (void)
+{
+  static const float colour[4] = { 1, 0, 1, 1 };
+  const double xz[6] = { -995.0, -295.0, 5.0, 5.0, 1005.0, 305.0 };
+  const double slope = (xz[3] - xz[1]) / (xz[2] - xz[0]);
+
+  for (double zoom = 1.0; zoom <= 1e8; zoom *= 100.0)
+    {
+      g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
+      FrView view;
+      double cx, cy;
+
+      fr_view_init (&view);
+      fr_view_set_size (&view, 800, 600);
+      view.scale = 0.3 * zoom;
+      view.cx = 5.0;
+      view.cz = 5.0;
+      fr_lines_push_polyline (v, &view, xz, 3, 2.0, colour);
+      g_assert_cmpuint (v->len, >, 0);
+      g_assert_cmpuint (v->len % 6, ==, 0);
+      for (guint i = 0; i < v->len; i++)
+        {
+          const FrLineVertex *p = &g_array_index (v, FrLineVertex, i);
+
+          g_assert_cmpfloat (p->pos[0], >, -100.0);
+          g_assert_cmpfloat (p->pos[0], <, 900.0);
+          g_assert_cmpfloat (p->pos[1], >, -100.0 - 0.3 * 1000.0);
+          g_assert_cmpfloat (p->pos[1], <, 700.0 + 0.3 * 1000.0);
+        }
+      /* Each capsule is a quad about its axis: the midpoint of its
+       * vertices lies on the line y - cy = slope (x - cx). */
+      fr_view_model_to_widget (&view, 5.0, 5.0, &cx, &cy);
+      for (guint q = 0; q < v->len / 6; q++)
+        {
+          double mx = 0.0, my = 0.0;
+
+          for (guint i = 0; i < 6; i++)
+            {
+              const FrLineVertex *p = &g_array_index (v, FrLineVertex, 6 * q + i);
+
+              mx += p->pos[0] / 6.0;
+              my += p->pos[1] / 6.0;
+            }
+          g_assert_cmpfloat (fabs ((my - cy) - slope * (mx - cx)), <, 0.05);
+        }
+    }
+}
+
+/* A polyline far off the view pushes nothing; one inside it pushes the
+ * same capsules as before the guard. */
+static void
+test_off_view_polyline (void)
+{
+  static const float colour[4] = { 1, 1, 1, 1 };
+  const double far[4] = { 1e6, 1e6, 2e6, 1e6 };
+  const double near[6] = { 1.0, 1.0, 3.0, 2.0, 5.0, 1.5 };
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
+  g_autoptr(GArray) w = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
+  FrView view;
+
+  fr_view_init (&view);
+  fr_view_set_size (&view, 640, 480);
+  view.scale = 100.0;
+  view.cx = 3.0;
+  view.cz = 1.5;
+  fr_lines_push_polyline (v, &view, far, 2, 3.0, colour);
+  g_assert_cmpuint (v->len, ==, 0);
+
+  fr_lines_push_polyline (v, &view, near, 3, 3.0, colour);
+  for (guint i = 0; i + 1 < 3; i++)
+    {
+      double x0, y0, x1, y1;
+
+      fr_view_model_to_widget (&view, near[2 * i], near[2 * i + 1], &x0, &y0);
+      fr_view_model_to_widget (&view, near[2 * i + 2], near[2 * i + 3], &x1, &y1);
+      fr_lines_push_capsule (w, x0, y0, x1, y1, 3.0, colour);
+    }
+  g_assert_cmpuint (v->len, ==, w->len);
+  g_assert_cmpmem (v->data, v->len * sizeof (FrLineVertex), w->data, w->len * sizeof (FrLineVertex));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/lines/clip-segment", test_clip_segment);
+  g_test_add_func ("/lines/deep-zoom-polyline", test_deep_zoom_polyline);
+  g_test_add_func ("/lines/off-view-polyline", test_off_view_polyline);
+  return g_test_run ();
+}
