@@ -10,10 +10,10 @@ the selection; a resize refits a fitted view and keeps a zoomed one; in
 model-edit mode the wheel over a layer scales its velocity (Ctrl+wheel
 zooms), the editor's handles stay out of the gutters and its tools ignore
 presses there; the status bar keeps the cursor readout whole in a narrow
-window; in Folds mode the starting horizon and the obstacles' outlines
-stop at the model's edge on the canvas, in the exported PNG and in the PDF
-figure (rendered with pdftoppm), and a horizon lying on the edge shows its
-whole width there.  Real input through xdotool, the screen read with
+window, and its width while v and T print in exponent form; in Folds mode
+the starting horizon and the obstacles' outlines stop at the model's edge
+on the canvas, in the exported PNG and in the PDF figure (rendered with
+pdftoppm), and a horizon lying on the edge shows its whole width there.  Real input through xdotool, the screen read with
 ImageMagick's `import`, checked by pixels.  Speaks TAP.
 
 Usage: gui-layout-test.py FOLDRAY_EXE OUT_DIR
@@ -684,6 +684,56 @@ def t_status_bar_narrow():
 
 check("the status bar at 1200, 800 px and the smallest width: the readout whole, the rest ellipsized",
       t_status_bar_narrow)
+
+
+# A laboratory-sized model in mm and mm/s (no unit named): v of 1.5e6 and
+# more, written in exponent form, and T of a few 1e-7 s near the source
+# (exponent form) to 1e-4 s across (fixed).  In an 800 px window, where the
+# labels before the readout are ellipsized, the readout's place is the
+# same wherever the pointer is: the labels before it keep their runs of
+# text.  The readout was measured for a v of six digits below 1 and a T
+# from 0.001 s, and widened (the labels before it shrank) as the pointer
+# crossed values printed longer.
+LAB_POINTS = [(150.4, 0.4), (150.0, 30.0), (12.0, 60.0), (100.0, 120.0), (290.0, 140.0),
+              (149.6, 1.2)]
+
+
+def t_readout_width_steady():
+    path = os.path.join(OUT, "lab.json")
+    doc = {"format": "foldray-scene", "version": 1, "title": "lab",
+           "grid": {"nx": 301, "nz": 151, "spacing": [1.0, 1.0], "origin": [0.0, 0.0]},
+           "default_velocity": 1.5e6,
+           "layers": [{"velocity": 1.5e6, "dvdz": 1234.5, "dvdx": 0.0, "interface": [[0, 0], [300, 0]]},
+                      {"velocity": 2.5e6, "dvdz": 0.0, "dvdx": 0.0, "interface": [[0, 75], [300, 75]]}],
+           "obstacles": [], "sources": [[150.0, 0.0]], "receivers": [],
+           "solver": {"radius": 5, "backend": "cpu"}}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    a = App("--geometry", "800x600", path, name="lab-readout")
+    notes, ends, reads = [], [], []
+    try:
+        if not a.find_window(name="lab.json"):
+            return False, "no window"
+        a.settle_all()
+        w, h = window_size(a)
+        for i, (x, z) in enumerate(LAB_POINTS):
+            read, img = readout_at(a, x, z, "46-lab-readout-%d" % i)
+            runs = status_runs(a, img, w, h)
+            reads.append(read)
+            ends.append(tuple(runs[:-1]) if len(runs) >= 2 else None)
+            notes.append("(%g, %g): readout %r; text runs %s" % (x, z, read, runs))
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    exponent = [r for r in reads if r and ("e+" in r.split(" v ")[1] or "e-" in r.split(" T ")[1])]
+    ok = (None not in reads and len(exponent) >= 3 and None not in ends and len(set(ends)) == 1
+          and not bad)
+    notes.append("the labels before the readout at %d place(s); %d readouts with a number in "
+                 "exponent form" % (len(set(ends)), len(exponent)))
+    return ok, "\n".join(notes)
+
+
+check("the cursor readout keeps its width while v and T print in exponent form", t_readout_width_steady)
 
 # ------------------------------------------------------------------ session 3
 # Resizes: a window opened small shows the model whole; made larger, the
