@@ -76,7 +76,8 @@ struct _FrCanvas
   GLuint        tex_velocity, tex_time, tex_lut;
   int           time_width, time_height;
   GLint         u_clip, u_cells, u_velocity, u_time, u_lut, u_vrange, u_size,
-                u_has_time, u_interval, u_front, u_viewport, u_bands, u_bands_end;
+                u_has_time, u_interval, u_front, u_viewport, u_bands, u_bands_end,
+                u_line_clip;
   gboolean      velocity_dirty;
   gboolean      time_dirty;
   gboolean      lut_dirty;
@@ -410,38 +411,23 @@ clear_box (PixelBox        box,
   glClear (GL_COLOR_BUFFER_BIT);
 }
 
-/* The part of a that lies in b (empty: x1 <= x0 or y1 <= y0). */
-static PixelBox
-intersect_box (PixelBox        a,
-               const PixelBox *b)
+/* The model's cells in widget pixels as x0, y0, x1, y1, for the lines
+ * shader's clip of the model's own lines.  Cut to a little beyond the
+ * view first: a deep zoom puts its corners where a float no longer
+ * holds a pixel. */
+static void
+model_clip (FrCanvas     *self,
+            const FrView *view,
+            float         clip[4])
 {
-  a.x0 = MAX (a.x0, b->x0);
-  a.y0 = MAX (a.y0, b->y0);
-  a.x1 = MAX (a.x0, MIN (a.x1, b->x1));
-  a.y1 = MAX (a.y0, MIN (a.y1, b->y1));
-  return a;
-}
-
-/* The model's cells in framebuffer pixels, cut to the plot: the pixels
- * the field covers, and the scissor of the model's own lines.  The
- * model's rectangle is cut to a little beyond the plot first: a deep zoom
- * puts its corners far outside the range of GLint. */
-static PixelBox
-model_box (FrCanvas       *self,
-           const FrView   *view,
-           double          s,
-           const PixelBox *plot)
-{
+  const double far = 1e4;
   FrRect m;
-  double x0, y0, x1, y1;
 
   fr_plot_layout_model_rect (view, self->scene, &m);
-  x0 = CLAMP (m.x, -1.0, view->width + 1.0);
-  y0 = CLAMP (m.y, -1.0, view->height + 1.0);
-  x1 = CLAMP (m.x + m.width, -1.0, view->width + 1.0);
-  y1 = CLAMP (m.y + m.height, -1.0, view->height + 1.0);
-  m = (FrRect) { x0, y0, x1 - x0, y1 - y0 };
-  return intersect_box (pixel_box (&m, s), plot);
+  clip[0] = (float) CLAMP (m.x, -far, view->width + far);
+  clip[1] = (float) CLAMP (m.y, -far, view->height + far);
+  clip[2] = (float) CLAMP (m.x + m.width, -far, view->width + far);
+  clip[3] = (float) CLAMP (m.y + m.height, -far, view->height + far);
 }
 
 /* The model's frame: a line of about k widget pixels just outside the
@@ -573,9 +559,10 @@ draw_picture (FrCanvas     *self,
     glActiveTexture (GL_TEXTURE0);
   }
 
-  /* The lines, in three runs under their own scissors: the model's own
-   * lines (obstacle outlines, interfaces, the folded and starting
-   * horizons) cut at the model's edge, as the field is; Folds mode's
+  /* The lines, in three runs under the plot's scissor, each with its own
+   * clip: the model's own lines (obstacle outlines, interfaces, the folded
+   * and starting horizons) cut at the model's edge grown by each line's
+   * half width, so that one lying on the edge shows whole; Folds mode's
    * handles, which on the screen stay in the plot, where a node off the
    * model can still be grabbed, and in an export go with their line; the
    * rays and markers in the plot, so that those on the model's edge show
@@ -600,9 +587,11 @@ draw_picture (FrCanvas     *self,
 
   if (self->line_vertices->len > 0)
     {
-      const PixelBox model = model_box (self, view, fb_scale, &plot);
-      const PixelBox *scissor[3] = { &model, view == &self->view ? &plot : &model, &plot };
+      static const float everywhere[4] = { -1e9f, -1e9f, 1e9f, 1e9f };
+      float model[4];
+      const float *clip[3] = { model, view == &self->view ? everywhere : model, everywhere };
 
+      model_clip (self, view, model);
       glEnable (GL_BLEND);
       glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
       glUseProgram (self->lines_program);
@@ -611,14 +600,13 @@ draw_picture (FrCanvas     *self,
       glBindBuffer (GL_ARRAY_BUFFER, self->lines_vbo);
       glBufferData (GL_ARRAY_BUFFER, sizeof (FrLineVertex) * self->line_vertices->len,
                     self->line_vertices->data, GL_STREAM_DRAW);
+      glScissor ((GLint) plot.x0, (GLint) (fb_height - plot.y1),
+                 (GLsizei) (plot.x1 - plot.x0), (GLsizei) (plot.y1 - plot.y0));
       for (guint r = 0, first = 0; r < G_N_ELEMENTS (runs); first = runs[r++])
         {
-          const PixelBox *b = scissor[r];
-
-          if (runs[r] == first || b->x1 <= b->x0 || b->y1 <= b->y0)
+          if (runs[r] == first)
             continue;
-          glScissor ((GLint) b->x0, (GLint) (fb_height - b->y1),
-                     (GLsizei) (b->x1 - b->x0), (GLsizei) (b->y1 - b->y0));
+          glUniform4fv (self->u_line_clip, 1, clip[r]);
           glDrawArrays (GL_TRIANGLES, (GLint) first, (GLsizei) (runs[r] - first));
         }
       glDisable (GL_BLEND);
@@ -883,7 +871,7 @@ fr_canvas_realize (GtkWidget *widget)
 {
   FrCanvas *self = FR_CANVAS (widget);
   static const char * const field_attrs[] = { "a_pos", NULL };
-  static const char * const lines_attrs[] = { "a_pos", "a_shape", "a_color", NULL };
+  static const char * const lines_attrs[] = { "a_pos", "a_shape", "a_color", "a_reach", NULL };
   GdkGLContext *context;
   g_autoptr(GError) error = NULL;
   const char *header;
@@ -921,6 +909,7 @@ fr_canvas_realize (GtkWidget *widget)
   self->u_interval = glGetUniformLocation (self->field_program, "u_interval");
   self->u_front = glGetUniformLocation (self->field_program, "u_front");
   self->u_viewport = glGetUniformLocation (self->lines_program, "u_viewport");
+  self->u_line_clip = glGetUniformLocation (self->lines_program, "u_clip");
   self->u_bands = glGetUniformLocation (self->field_program, "u_bands");
   self->u_bands_end = glGetUniformLocation (self->field_program, "u_bands_end");
 
@@ -944,6 +933,9 @@ fr_canvas_realize (GtkWidget *widget)
   glEnableVertexAttribArray (2);
   glVertexAttribPointer (2, 4, GL_FLOAT, GL_FALSE, sizeof (FrLineVertex),
                          (void *) G_STRUCT_OFFSET (FrLineVertex, color));
+  glEnableVertexAttribArray (3);
+  glVertexAttribPointer (3, 1, GL_FLOAT, GL_FALSE, sizeof (FrLineVertex),
+                         (void *) G_STRUCT_OFFSET (FrLineVertex, reach));
   glBindVertexArray (0);
 
   /* Velocity is one value per cell: nearest.  T is interpolated by hand in

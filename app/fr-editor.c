@@ -845,6 +845,19 @@ fr_editor_snapshot (GtkWidget   *widget,
 
       if (self->sel == SEL_OBSTACLE && self->sel_item == i)
         {
+          const double w = 2.5;
+          FrRect c;
+
+          /* Cut as the canvas cuts the outline it highlights: at the
+           * model's edge grown by half its width.  The vertices' handles
+           * below stay in the plot, where one off the model can still be
+           * grabbed. */
+          fr_plot_layout_model_line_clip (view_of (self), self->scene, w, &c);
+          /* Yellow before the save: its handles take it too. */
+          cairo_set_source_rgba (cr, 1.0, 0.92, 0.2, 1.0);
+          cairo_save (cr);
+          cairo_rectangle (cr, c.x, c.y, c.width, c.height);
+          cairo_clip (cr);
           for (guint k = 0; k < o->vertices->len; k++)
             {
               const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
@@ -854,9 +867,9 @@ fr_editor_snapshot (GtkWidget   *widget,
               cairo_line_to (cr, px, py);
             }
           cairo_close_path (cr);
-          cairo_set_source_rgba (cr, 1.0, 0.92, 0.2, 1.0);
-          cairo_set_line_width (cr, 2.5);
+          cairo_set_line_width (cr, w);
           cairo_stroke (cr);
+          cairo_restore (cr);
         }
       else if (o->velocity > 0)
         cairo_set_source_rgba (cr, 1.0, 0.65, 0.1, 1.0);

@@ -43,6 +43,8 @@ const double fr_figure_wall_obstacle_rgb[3] = { 0.85, 0.85, 0.85 };
  * (shaders/field.frag.glsl). */
 const double fr_figure_band_rgb[2][3] = { { 0.91, 0.78, 0.50 }, { 0.42, 0.47, 0.55 } };
 
+static const double isochron_width = 0.8;
+
 static cairo_status_t
 append_bytes (void                *closure,
               const unsigned char *data,
@@ -229,6 +231,26 @@ draw_frame (cairo_t        *cr,
   cairo_stroke (cr);
 }
 
+/* Clips cr, until the caller's cairo_restore, to where the model's own
+ * lines of width w reach (fr_plot_layout_model_line_clip): its edge,
+ * grown by half of w, so that one lying on the edge shows whole, as on
+ * the canvas. */
+static void
+clip_model_lines (cairo_t        *cr,
+                  const FrFigure *fig,
+                  const FrRect   *guard,
+                  double          w)
+{
+  FrRect c;
+
+  fr_plot_layout_model_line_clip (fig->view, fig->scene, w, &c);
+  cairo_save (cr);
+  /* Cut to the guard, for cairo's fixed point; none of it shows: none. */
+  if (fr_clip_rect (&c, guard, &c))
+    cairo_rectangle (cr, c.x, c.y, c.width, c.height);
+  cairo_clip (cr);
+}
+
 /* One stroked path per polyline, so each is one element in the file. */
 static void
 stroke_polyline (cairo_t      *cr,
@@ -264,12 +286,14 @@ draw_model_outlines (cairo_t        *cr,
                      const FrFigure *fig,
                      const FrRect   *guard)
 {
+  const double obstacle_width = 1.2;
   const FrModel *m = fr_scene_get_model (fig->scene);
   g_autoptr(GArray) xz = NULL;
   double x0, z0, x1, z1;
 
   if (m == NULL)
     return;
+  clip_model_lines (cr, fig, guard, obstacle_width);
   for (guint i = 0; i < m->obstacles->len; i++)
     {
       const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
@@ -291,25 +315,31 @@ draw_model_outlines (cairo_t        *cr,
           fr_clip_path_line_to (&path, px, py);
         }
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-      cairo_set_line_width (cr, 1.2);
+      cairo_set_line_width (cr, obstacle_width);
       cairo_stroke (cr);
     }
+  cairo_restore (cr);
 
   fr_scene_get_bounds (fig->scene, &x0, &z0, &x1, &z1);
   xz = g_array_new (FALSE, FALSE, sizeof (double));
   /* In Folds mode, one thin grey line: the folded horizons are the
    * result. */
   for (guint pass = fig->fold != NULL ? 1 : 0; pass < 2; pass++)
-    for (guint i = 0; i < m->layers->len; i++)
-      {
-        g_array_set_size (xz, 0);
-        fr_layer_outline (g_ptr_array_index (m->layers, i), x0, x1, xz);
-        stroke_polyline (cr, fig->view, guard, (const double *) xz->data, xz->len / 2,
-                         pass == 0 ? fr_figure_interface_halo_rgb
-                                   : fig->fold != NULL ? fr_figure_interface_muted_rgb
-                                                       : fr_figure_interface_rgb,
-                         pass == 0 ? 2.4 : fig->fold != NULL ? 0.7 : 1.0);
-      }
+    {
+      const double w = pass == 0 ? 2.4 : fig->fold != NULL ? 0.7 : 1.0;
+
+      clip_model_lines (cr, fig, guard, w);
+      for (guint i = 0; i < m->layers->len; i++)
+        {
+          g_array_set_size (xz, 0);
+          fr_layer_outline (g_ptr_array_index (m->layers, i), x0, x1, xz);
+          stroke_polyline (cr, fig->view, guard, (const double *) xz->data, xz->len / 2,
+                           pass == 0 ? fr_figure_interface_halo_rgb
+                                     : fig->fold != NULL ? fr_figure_interface_muted_rgb
+                                                         : fr_figure_interface_rgb, w);
+        }
+      cairo_restore (cr);
+    }
 }
 
 /* A point of an isochron, in model units. */
@@ -420,7 +450,7 @@ stroke_ink (cairo_t  *cr,
   const double *rgb = light ? fr_figure_isochron_light_rgb : fr_figure_isochron_dark_rgb;
 
   cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-  cairo_set_line_width (cr, 0.8);
+  cairo_set_line_width (cr, isochron_width);
   cairo_stroke (cr);
 }
 
@@ -561,37 +591,40 @@ draw_content (const FrFigure *fig,
                        ? r->time : NULL, &guard);
   draw_frame (cr, fig, &guard);
 
-  /* The model's own lines, cut at its edge as the field is and as the
-   * canvas cuts them (fr_plot_layout_model_rect): a starting horizon or
-   * an obstacle reaching past the model ran on into the margin. */
-  {
-    FrRect m;
-
-    fr_plot_layout_model_rect (fig->view, fig->scene, &m);
-    cairo_save (cr);
-    if (fr_clip_rect (&m, &guard, &m))
-      cairo_rectangle (cr, m.x, m.y, m.width, m.height);
-    cairo_clip (cr);
-    if (has_time && fig->fold == NULL)
+  /* The model's own lines, cut at its edge grown by half their width, as
+   * the canvas cuts them: a starting horizon or an obstacle reaching past
+   * the model ran on into the margin, and one on the edge showed half. */
+  if (has_time && fig->fold == NULL)
+    {
+      clip_model_lines (cr, fig, &guard, isochron_width);
       draw_isochrons (cr, fig, &guard);
-    draw_model_outlines (cr, fig, &guard);
-    if (has_time && fig->fold != NULL && r->horizons != NULL)
+      cairo_restore (cr);
+    }
+  draw_model_outlines (cr, fig, &guard);
+  if (has_time && fig->fold != NULL && r->horizons != NULL)
+    {
+      const double folded_width = 1.0;
+
+      clip_model_lines (cr, fig, &guard, folded_width);
       for (guint i = 0; i < r->horizons->len; i++)
         {
           GArray *line = g_ptr_array_index (r->horizons, i);
 
           stroke_polyline (cr, fig->view, &guard, (const double *) line->data, line->len / 2,
-                           fr_figure_folded_rgb, 1.0);
+                           fr_figure_folded_rgb, folded_width);
         }
-    if (fig->fold != NULL)
-      {
-        guint n;
-        const FrPoint *h = fr_fold_state_get_horizon (fig->fold, &n);
+      cairo_restore (cr);
+    }
+  if (fig->fold != NULL)
+    {
+      const double horizon_width = 2.0;
+      guint n;
+      const FrPoint *h = fr_fold_state_get_horizon (fig->fold, &n);
 
-        stroke_polyline (cr, fig->view, &guard, (const double *) h, n, fr_figure_horizon_rgb, 2.0);
-      }
-    cairo_restore (cr);
-  }
+      clip_model_lines (cr, fig, &guard, horizon_width);
+      stroke_polyline (cr, fig->view, &guard, (const double *) h, n, fr_figure_horizon_rgb, horizon_width);
+      cairo_restore (cr);
+    }
   if (has_time)
     for (guint i = 0; i < r->rays->len; i++)
       {

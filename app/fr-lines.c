@@ -24,12 +24,14 @@ push_vertex (GArray      *a,
              double       v,
              int          kind,
              double       half_len,
+             double       reach,
              const float  color[4])
 {
   FrLineVertex vert = {
     { (float) x, (float) y },
     { (float) u, (float) v, (float) kind, (float) half_len },
     { color[0], color[1], color[2], color[3] },
+    (float) reach,
   };
 
   g_array_append_val (a, vert);
@@ -51,7 +53,7 @@ fr_lines_push_shape (GArray      *a,
   for (guint i = 0; i < 6; i++)
     push_vertex (a, x + corners[i][0] * (r + AA_PAD), y + corners[i][1] * (r + AA_PAD),
                  corners[i][0] * (1.0 + AA_PAD / r), corners[i][1] * (1.0 + AA_PAD / r),
-                 shape, 0.0, color);
+                 shape, 0.0, r, color);
 }
 
 /* A segment of width w pixels with round caps. */
@@ -86,7 +88,7 @@ fr_lines_push_capsule (GArray      *a,
 
       push_vertex (a, mx + ux * s - uy * t, my + uy * s + ux * t,
                    corners[i][0] * (half + 1.0 + AA_PAD / hw), corners[i][1] * (1.0 + AA_PAD / hw),
-                   FR_LINE_CAPSULE, half, color);
+                   FR_LINE_CAPSULE, half, hw, color);
     }
 }
 

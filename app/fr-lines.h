@@ -22,6 +22,8 @@ typedef struct
   float pos[2];
   float shape[4];
   float color[4];
+  float reach;     /* a line's half width, a shape's radius: the canvas's
+                    * clip grows by it (shaders/lines.frag.glsl) */
 } FrLineVertex;
 
 void fr_lines_push_shape    (GArray       *vertices,

@@ -184,6 +184,29 @@ fr_plot_layout_model_rect (const FrView *view,
   model->height = py1 - model->y;
 }
 
+/* What a line of the model's own, width wide (view pixels or points), is
+ * clipped to: the model's rectangle grown by half of width on every side,
+ * so that a line lying on the model's edge (an interface at its top, an
+ * obstacle's side on it) shows whole, and one crossing the edge ends
+ * flush with the outside of a line along it.  The figures and the model
+ * editor's overlay clip to it; the canvas's lines shader grows the
+ * model's rectangle by each line's half width in the same way. */
+void
+fr_plot_layout_model_line_clip (const FrView *view,
+                                FrScene      *scene,
+                                double        width,
+                                FrRect       *clip)
+{
+  g_return_if_fail (view != NULL && clip != NULL);
+  g_return_if_fail (FR_IS_SCENE (scene));
+
+  fr_plot_layout_model_rect (view, scene, clip);
+  clip->x -= 0.5 * width;
+  clip->y -= 0.5 * width;
+  clip->width += width;
+  clip->height += width;
+}
+
 /* Places the axes for a model drawn at model (widget pixels).  They run
  * along the part of the plot that the model and its padding cover: the
  * plot's edges when the model overflows it (zoomed in), the padded

@@ -18,7 +18,8 @@ typedef struct _FrPlotLayout
 {
   FrRect plot;     /* the field: everything it draws is clipped to this; the
                     * model's own lines further to the model's rectangle
-                    * (fr_plot_layout_model_rect) */
+                    * grown by half their width
+                    * (fr_plot_layout_model_line_clip) */
   FrRect left;     /* z ticks and their labels */
   FrRect top;      /* x ticks and their labels */
   FrRect right;    /* the colour bar, its labels and its title */
@@ -58,6 +59,10 @@ void     fr_plot_layout_fit_box            (const FrPlotLayout *layout,
 void     fr_plot_layout_model_rect         (const FrView       *view,
                                             FrScene            *scene,
                                             FrRect             *model);
+void     fr_plot_layout_model_line_clip    (const FrView       *view,
+                                            FrScene            *scene,
+                                            double              width,
+                                            FrRect             *clip);
 gboolean fr_plot_layout_axes               (const FrPlotLayout *layout,
                                             const FrRect       *model,
                                             FrPlotAxes         *axes);

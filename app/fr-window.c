@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,10 +50,12 @@ struct _FrWindow
   GPtrArray            *pending_exports;  /* PendingExport: waiting for the solve */
   GtkLabel             *failure_label;
   GtkLabel             *cursor_label;
-  /* The readout's width while it shows, measured for this grid and unit. */
+  /* The readout's width while it shows, measured for this grid, unit and
+   * velocity range. */
   int                   readout_px;
   fr_grid               readout_grid;
   FrLengthUnit          readout_unit;
+  float                 readout_vrange[2];
   /* The pointer's last place, to write the readout again in a new unit. */
   double                cursor_x, cursor_z;
   gboolean              cursor_inside;
@@ -297,28 +300,79 @@ format_readout (FrLengthUnit  unit,
   return g_strdup_printf (_("x %s   z %s   v %.6g   T —"), xs, zs, v);
 }
 
-/* The longer of two formatted numbers, its digits made 8s. */
-static char *
-widest_of (char *a,
-           char *b)
+/* The width of text in layout's font, in pixels. */
+static int
+text_px (PangoLayout *layout,
+         const char  *text)
 {
-  char *w = g_strdup (strlen (a) >= strlen (b) ? a : b);
+  int w;
 
-  for (char *c = w; *c != '\0'; c++)
-    if (g_ascii_isdigit (*c))
-      *c = '8';
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  return w;
+}
+
+/* The wider of two formatted numbers, its digits made 8s. */
+static char *
+widest_of (PangoLayout *layout,
+           char        *a,
+           char        *b)
+{
+  char *w;
+
+  for (char *c = a; *c != '\0'; c++)
+    *c = g_ascii_isdigit (*c) ? '8' : *c;
+  for (char *c = b; *c != '\0'; c++)
+    *c = g_ascii_isdigit (*c) ? '8' : *c;
+  w = g_strdup (text_px (layout, a) >= text_px (layout, b) ? a : b);
   g_free (a);
   g_free (b);
   return w;
 }
 
-/* The width in pixels the readout keeps while it shows: its text for the
- * longest x and z of the model, a v of six digits below 1 and a T of five
- * from 0.001 s; measured once a grid and unit, not at every pointer move.  Its digits are tabular, so a number's width follows its
- * length, and the readout keeps its place as the pointer moves.  Measured,
- * not counted in characters: 54 "average" characters came to 430 px where
- * the text took 300, and held the status bar wider than a window at its
- * smallest width (the readout's end went past the window's edge). */
+/* The value in decades 10^e_lo .. 10^e_hi whose "%.*g" text, precision
+ * digits, is widest in layout's font.  The text's form (fixed or
+ * exponent, the zeros after the point, the exponent's sign) changes with
+ * the decade alone, and its digits are tabular: 8.888… of each decade
+ * stands for all of it. */
+static double
+widest_g (PangoLayout *layout,
+          int          precision,
+          int          e_lo,
+          int          e_hi)
+{
+  double widest = 0.0;
+  int widest_px = -1;
+
+  for (int e = e_lo; e <= e_hi; e++)
+    {
+      double v = 8.888888888 * pow (10.0, e);
+      g_autofree char *text = g_strdup_printf ("%.*g", precision, v);
+      int w = text_px (layout, text);
+
+      if (w > widest_px)
+        {
+          widest_px = w;
+          widest = v;
+        }
+    }
+  return widest;
+}
+
+/* The width in pixels the readout keeps while it shows: its widest text
+ * for the model, measured once a grid, unit and velocity range, not at
+ * every pointer move: the longest x and z of the model; the widest v of
+ * the model's velocities (format_readout's "%.6g", exponent form from
+ * 1e6 up and below 1e-4, a wall's 0 narrower); the widest T ("%.5g"):
+ * interpolated between nodes, a T near a source or a starting horizon
+ * can be as small as any, so every decade from 1e-99 to a float's 1e38.
+ * A v of six digits below 1 and a T from 0.001 s were assumed before, and
+ * the readout widened while the pointer crossed values in exponent form.
+ * Its digits are tabular, so a number's width follows its form.
+ * Measured, not counted in characters: 54 "average" characters came to
+ * 430 px where the text took 300, and held the status bar wider than a
+ * window at its smallest width (the readout's end went past the window's
+ * edge). */
 static int
 readout_width (FrWindow     *self,
                FrLengthUnit  unit)
@@ -327,20 +381,29 @@ readout_width (FrWindow     *self,
   const double spacing = MIN (g->dx, g->dz);
   g_autofree char *xs = NULL, *zs = NULL, *text = NULL;
   g_autoptr(PangoLayout) layout = NULL;
-  double x0, z0, x1, z1;
+  double x0, z0, x1, z1, v, t;
+  float vrange[2];
 
+  fr_scene_get_velocity_range (self->scene, NULL, &vrange[1]);
+  vrange[0] = fr_scene_get_least_velocity (self->scene);
   if (self->readout_px > 0 && unit == self->readout_unit &&
-      fr_model_grids_equal (g, &self->readout_grid))
+      fr_model_grids_equal (g, &self->readout_grid) &&
+      vrange[0] == self->readout_vrange[0] && vrange[1] == self->readout_vrange[1])
     return self->readout_px;
-  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
-  xs = widest_of (format_coordinate (x0, spacing), format_coordinate (x1, spacing));
-  zs = widest_of (format_coordinate (z0, spacing), format_coordinate (z1, spacing));
-  text = format_readout (unit, xs, zs, 0.888888, 0.0088888);
-  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->cursor_label), text);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->cursor_label), NULL);
   pango_layout_set_attributes (layout, gtk_label_get_attributes (self->cursor_label));
-  pango_layout_get_pixel_size (layout, &self->readout_px, NULL);
+  fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
+  xs = widest_of (layout, format_coordinate (x0, spacing), format_coordinate (x1, spacing));
+  zs = widest_of (layout, format_coordinate (z0, spacing), format_coordinate (z1, spacing));
+  v = widest_g (layout, 6, (int) floor (log10 (MAX (vrange[0], FLT_MIN))),
+                (int) floor (log10 (MAX (vrange[1], FLT_MIN))));
+  t = widest_g (layout, 5, -99, 38);
+  text = format_readout (unit, xs, zs, v, t);
+  self->readout_px = text_px (layout, text);
   self->readout_grid = *g;
   self->readout_unit = unit;
+  self->readout_vrange[0] = vrange[0];
+  self->readout_vrange[1] = vrange[1];
   return self->readout_px;
 }
 

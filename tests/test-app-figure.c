@@ -962,7 +962,8 @@ pixel_is (guint32       v,
  * horizon from x = -0.5 to 3.5 and an obstacle reaching past x = 3 on a
  * 3 × 1.5 model, zoomed out so that the plot shows room around it.  Its
  * horizon's colour and the obstacle's are on the model and nowhere else
- * (both ran on into the margin). */
+ * but within half a line's width of its edge (both ran on into the
+ * margin). */
 static void
 test_model_lines_clipped (void)
 {
@@ -982,7 +983,9 @@ test_model_lines_clipped (void)
   fr_fold_state_set_horizon (fold, h, 3);
   make_view (scene, &view);
   fr_view_zoom_at (&view, 0.5 * view.width, 0.5 * view.height, 0.5);
-  fr_plot_layout_model_rect (&view, scene, &r);
+  /* Off the model: past its edge by more than half the horizon's width
+   * (2 points), where a line lying on the edge would end. */
+  fr_plot_layout_model_line_clip (&view, scene, 2.0, &r);
   {
     FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, fold };
 
@@ -1007,6 +1010,81 @@ test_model_lines_clipped (void)
   g_assert_cmpuint (inside[1], >, 20);
   g_assert_cmpuint (outside[0], ==, 0);
   g_assert_cmpuint (outside[1], ==, 0);
+}
+
+/* Orange (a slow obstacle's outline) pixels of img whose centres lie in
+ * [x0, x1) × [y0, y1). */
+static guint
+count_orange (cairo_surface_t *img,
+              double           x0,
+              double           x1,
+              double           y0,
+              double           y1)
+{
+  guint n = 0;
+
+  for (int y = MAX (0, (int) ceil (y0 - 0.5)); y < MIN (cairo_image_surface_get_height (img), (int) ceil (y1 - 0.5)); y++)
+    for (int x = MAX (0, (int) ceil (x0 - 0.5)); x < MIN (cairo_image_surface_get_width (img), (int) ceil (x1 - 0.5)); x++)
+      n += pixel_is (*(guint32 *) (cairo_image_surface_get_data (img) +
+                                   y * cairo_image_surface_get_stride (img) + 4 * x),
+                     fr_figure_slow_obstacle_rgb);
+  return n;
+}
+
+/* A line lying on the model's edge shows whole: an obstacle whose left
+ * and top sides are the model's left and top edges has as much of its
+ * outline's width outside the model as inside, where the clip at the
+ * edge kept only the inner half; one reaching past the right edge still
+ * ends there, within half its width.  Drawn four times larger, so that
+ * half of the outline's 1.2 points is more than two pixels. */
+static void
+test_model_edge_lines_whole (void)
+{
+  const double k = 4.0;
+  fr_grid g = fr_grid_2d (61, 31, 0.05, 0.05, 0.0, 0.0);
+  FrModel *m = fr_model_new (&g, 2.0);
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  const double x0 = g.x0 - 0.5 * g.dx, z0 = g.z0 - 0.5 * g.dz;   /* the cells' outer edges */
+  double px, py, qx, qy;
+  guint out_left, out_top, in_left, past_right;
+  cairo_surface_t *img;
+  cairo_t *cr;
+  FrRect r;
+  FrView view;
+
+  g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (x0, z0, 1.0, 0.6, 0.5));
+  g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (2.4, 1.0, 3.5, 1.3, 0.5));
+  fr_scene_load_model (scene, "edge", m);
+  make_view (scene, &view);
+  fr_plot_layout_model_rect (&view, scene, &r);
+  img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) (k * view.width), (int) (k * view.height));
+  cr = cairo_create (img);
+  cairo_scale (cr, k, k);
+  {
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+
+    fr_figure_draw (&fig, cr);
+  }
+  cairo_destroy (cr);
+  cairo_surface_flush (img);
+
+  /* The first obstacle's left side, from its top corner to its bottom
+   * one, and its top side, in image pixels. */
+  fr_view_model_to_widget (&view, x0, z0, &px, &py);
+  fr_view_model_to_widget (&view, 1.0, 0.6, &qx, &qy);
+  px *= k, py *= k, qx *= k, qy *= k;
+  out_left = count_orange (img, px - 0.6 * k, px, py + 4, qy - 4);
+  in_left = count_orange (img, px, px + 0.6 * k, py + 4, qy - 4);
+  out_top = count_orange (img, px + 4, qx - 4, py - 0.6 * k, py);
+  /* Past the right edge by more than half the outline and a pixel. */
+  past_right = count_orange (img, k * (r.x + r.width + 0.6) + 1, k * view.width, 0, k * view.height);
+  cairo_surface_destroy (img);
+  g_test_message ("left side: %u orange pixels outside the edge, %u inside; top side: %u outside; "
+                  "%u past the right edge", out_left, in_left, out_top, past_right);
+  g_assert_cmpuint (in_left, >, 100);
+  g_assert_cmpuint (out_left, >=, in_left * 3 / 4);
+  g_assert_cmpuint (out_top, >, 100);
+  g_assert_cmpuint (past_right, ==, 0);
 }
 
 /* A shot at a receiver's station shows in a figure: sources are drawn
@@ -1771,6 +1849,7 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/isochron-ink", test_isochron_ink);
   g_test_add_func ("/figure/model-outlines", test_model_outlines);
   g_test_add_func ("/figure/model-lines-clipped", test_model_lines_clipped);
+  g_test_add_func ("/figure/model-edge-lines-whole", test_model_edge_lines_whole);
   g_test_add_func ("/figure/colour-bar-metres", test_colour_bar_metres);
   g_test_add_func ("/figure/write-error-names-file", test_write_error_names_file);
   g_test_add_func ("/figure/write-keeps-links-and-modes", test_write_keeps_links_and_modes);

@@ -32,12 +32,12 @@ check (int ok, const char *what, const char *api, const char *detail)
 
 /* What the canvas asks of each program: fr-canvas.c's realize. */
 static const char * const field_attributes[] = { "a_pos", NULL };
-static const char * const lines_attributes[] = { "a_pos", "a_shape", "a_color", NULL };
+static const char * const lines_attributes[] = { "a_pos", "a_shape", "a_color", "a_reach", NULL };
 static const char * const field_uniforms[] = {
   "u_clip", "u_cells", "u_velocity", "u_time", "u_lut", "u_vrange", "u_size", "u_has_time",
   "u_interval", "u_front", "u_bands", NULL,
 };
-static const char * const lines_uniforms[] = { "u_viewport", NULL };
+static const char * const lines_uniforms[] = { "u_viewport", "u_clip", NULL };
 
 static void
 check_program (const char *api, const char *header, const char *root, const char *name,

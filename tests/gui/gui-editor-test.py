@@ -7,7 +7,9 @@ buttons, Ctrl+M, Ctrl+R, Ctrl+G, Escape); one rectangle or polygon drawn,
 the tool is Select again, so the next drag on a handle moves the handle;
 and a message about a value typed into a layer field (red field, red
 text under the fields) goes once the panel shows other values (undo,
-another layer, a new layer, leaving edit mode).  Real input through
+another layer, a new layer, leaving edit mode); a selected obstacle's
+outline stops at the model's edge, its handles off the model still
+shown.  Real input through
 xdotool, the screen read with ImageMagick's `import`, checks by pixels
 and by the scene file saved.  Speaks TAP.
 
@@ -687,6 +689,73 @@ def t_fold_limit_follows_velocity_edit():
 
 check("editor: a lowered layer velocity shortens ψa when the fold's speed is the grid",
       t_fold_limit_follows_velocity_edit)
+
+
+# A selected obstacle's yellow outline stops at the model's edge, as the
+# canvas's outline it highlights does: a slow obstacle from x = -0.3 to
+# 0.4, selected in edit mode and zoomed out (Ctrl+wheel) so that the plot
+# shows room left of the model.  No yellow lies off the model farther than
+# half the outline's width, but for its handles at the two left vertices,
+# which stay drawn there to be grabbed (the outline ran on to them).
+SELECT_YELLOW = lambda img: (img[..., 0] > 200) & (img[..., 1] > 200) & (img[..., 2] < 120)
+EDGE_OBSTACLE = [(-0.3, 0.6), (0.4, 0.6), (0.4, 0.9), (-0.3, 0.9)]
+
+
+def t_selection_clipped():
+    def edit(s):
+        s["sources"], s["receivers"] = [], []
+        s["obstacles"] = [{"shape": "polygon", "velocity": 1.0,
+                           "vertices": [list(v) for v in EDGE_OBSTACLE]}]
+    path, _ = edited_scene("selection-edge.json", edit)
+    a = App(path, name="selection-edge")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("key", "ctrl+m")
+        time.sleep(0.4)
+        x0, y0, x1, y1 = a.canvas_box()
+        xdo("mousemove", (x0 + x1) // 2, (y0 + y1) // 2)
+        scale = a.view()["scale"]
+        xdo("keydown", "ctrl")
+        for _ in range(3):                    # zoom out: room round the model
+            xdo("click", 5)
+            time.sleep(0.15)
+        xdo("keyup", "ctrl")
+        end = time.time() + 10
+        while a.view()["scale"] > 0.7 * scale and time.time() < end:
+            time.sleep(0.05)
+        a.settle_all()
+        click(*a.to_screen(0.2, 0.75))        # selects the obstacle
+        xdo("mousemove", x1 - 5, y1 - 5)      # off the model: no readout over the picture
+        img = a.stable_shot("45-selection-at-edge")
+        edge = a.to_screen(-0.005, 0.0)[0]    # the model's left edge (the cells' outer edge)
+        yellow = SELECT_YELLOW(img)
+        ys, xs = np.nonzero(yellow[y0:y1, x0:x1])
+        xs, ys = xs + x0, ys + y0
+        handles = [a.to_screen(*v) for v in EDGE_OBSTACLE[::3]]
+        near = np.zeros(len(xs), bool)
+        for hx, hy in handles:
+            near |= np.hypot(xs - hx, ys - hy) <= 6
+        off = int(((xs < edge - 3) & ~near).sum())
+        # On the model, the outline over the second layer (the third's
+        # colour is yellow too).
+        (bx0, by0), (bx1, by1) = a.to_screen(*EDGE_OBSTACLE[0]), a.to_screen(*EDGE_OBSTACLE[2])
+        on = int(((xs >= edge) & (xs <= bx1 + 3) & (ys >= by0 - 3) & (ys <= by1 + 3)).sum())
+        shown = [int(yellow[hy - 3:hy + 4, hx - 3:hx + 4].sum()) for hx, hy in handles]
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    ok = off == 0 and on > 200 and all(n > 10 for n in shown) and not bad
+    return ok, ("zoomed out to scale %.0f from %.0f; the model's left edge at column %d; yellow "
+                "pixels: %d on the model, %d off it (past 3 px, away from the handles); the left "
+                "handles' yellow pixels %s; %d bad stderr lines"
+                % (a.view()["scale"], scale, edge, on, off, shown, len(bad)))
+
+
+check("editor: a selected obstacle's outline stops at the model's edge, its handles off it shown",
+      t_selection_clipped)
+
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

@@ -10,9 +10,10 @@ the selection; a resize refits a fitted view and keeps a zoomed one; in
 model-edit mode the wheel over a layer scales its velocity (Ctrl+wheel
 zooms), the editor's handles stay out of the gutters and its tools ignore
 presses there; the status bar keeps the cursor readout whole in a narrow
-window; in Folds mode the starting horizon and the obstacles' outlines stop
-at the model's edge on the canvas, in the exported PNG and in the PDF
-figure (rendered with pdftoppm).  Real input through xdotool, the screen read with
+window, and its width while v and T print in exponent form; in Folds mode
+the starting horizon and the obstacles' outlines stop at the model's edge
+on the canvas, in the exported PNG and in the PDF figure (rendered with
+pdftoppm), and a horizon lying on the edge shows its whole width there.  Real input through xdotool, the screen read with
 ImageMagick's `import`, checked by pixels.  Speaks TAP.
 
 Usage: gui-layout-test.py FOLDRAY_EXE OUT_DIR
@@ -684,6 +685,56 @@ def t_status_bar_narrow():
 check("the status bar at 1200, 800 px and the smallest width: the readout whole, the rest ellipsized",
       t_status_bar_narrow)
 
+
+# A laboratory-sized model in mm and mm/s (no unit named): v of 1.5e6 and
+# more, written in exponent form, and T of a few 1e-7 s near the source
+# (exponent form) to 1e-4 s across (fixed).  In an 800 px window, where the
+# labels before the readout are ellipsized, the readout's place is the
+# same wherever the pointer is: the labels before it keep their runs of
+# text.  The readout was measured for a v of six digits below 1 and a T
+# from 0.001 s, and widened (the labels before it shrank) as the pointer
+# crossed values printed longer.
+LAB_POINTS = [(150.4, 0.4), (150.0, 30.0), (12.0, 60.0), (100.0, 120.0), (290.0, 140.0),
+              (149.6, 1.2)]
+
+
+def t_readout_width_steady():
+    path = os.path.join(OUT, "lab.json")
+    doc = {"format": "foldray-scene", "version": 1, "title": "lab",
+           "grid": {"nx": 301, "nz": 151, "spacing": [1.0, 1.0], "origin": [0.0, 0.0]},
+           "default_velocity": 1.5e6,
+           "layers": [{"velocity": 1.5e6, "dvdz": 1234.5, "dvdx": 0.0, "interface": [[0, 0], [300, 0]]},
+                      {"velocity": 2.5e6, "dvdz": 0.0, "dvdx": 0.0, "interface": [[0, 75], [300, 75]]}],
+           "obstacles": [], "sources": [[150.0, 0.0]], "receivers": [],
+           "solver": {"radius": 5, "backend": "cpu"}}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    a = App("--geometry", "800x600", path, name="lab-readout")
+    notes, ends, reads = [], [], []
+    try:
+        if not a.find_window(name="lab.json"):
+            return False, "no window"
+        a.settle_all()
+        w, h = window_size(a)
+        for i, (x, z) in enumerate(LAB_POINTS):
+            read, img = readout_at(a, x, z, "46-lab-readout-%d" % i)
+            runs = status_runs(a, img, w, h)
+            reads.append(read)
+            ends.append(tuple(runs[:-1]) if len(runs) >= 2 else None)
+            notes.append("(%g, %g): readout %r; text runs %s" % (x, z, read, runs))
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    exponent = [r for r in reads if r and ("e+" in r.split(" v ")[1] or "e-" in r.split(" T ")[1])]
+    ok = (None not in reads and len(exponent) >= 3 and None not in ends and len(set(ends)) == 1
+          and not bad)
+    notes.append("the labels before the readout at %d place(s); %d readouts with a number in "
+                 "exponent form" % (len(set(ends)), len(exponent)))
+    return ok, "\n".join(notes)
+
+
+check("the cursor readout keeps its width while v and T print in exponent form", t_readout_width_steady)
+
 # ------------------------------------------------------------------ session 3
 # Resizes: a window opened small shows the model whole; made larger, the
 # model is fitted again to the new plot.  Once zoomed, a resize keeps the
@@ -1219,6 +1270,83 @@ def t_clip_to_model():
 
 check("folds: the starting horizon and an obstacle's outline stop at the model's edge "
       "(canvas, PNG, PDF figure)", t_clip_to_model)
+
+
+# ------------------------------------------------------------------ edge
+# Lines lying on the model's edge show their whole width: the clip at the
+# edge grows by half each line's width.  In Folds mode a starting horizon
+# along the model's top edge (z = -0.005, the cells' outer edge) is as
+# thick as it is drawn, 3.5 px on the canvas and in the exported PNG (3 or
+# 4 rows of orange, by where it falls on the pixels), 2 points in the PDF
+# figure (4 rows at 144 dpi); the clip at the edge cut it down the middle
+# (2 rows).
+EDGE_DIR = os.path.join(OUT, "edge-lines")
+EDGE_Z = -SPACING / 2                        # the model's top edge
+
+
+def edge_scene(s):
+    s["mode"] = "folds"
+    s["fold"] = {"horizon": [[0.2, EDGE_Z], [2.8, EDGE_Z]], "backend": "cpu"}
+    s["sources"], s["receivers"] = [], []
+
+
+def thickness(img, cols, row):
+    """The median count, over columns cols, of orange pixels within 8 rows
+    of row."""
+    mask = ORANGE(img)
+    return float(np.median([int(mask[max(0, row - 8):row + 8, c].sum()) for c in cols]))
+
+
+def t_edge_lines_whole():
+    os.makedirs(EDGE_DIR, exist_ok=True)
+    path = scene_variant(os.path.join(EDGE_DIR, "edge.json"), edge_scene)
+    png, pdf = os.path.join(EDGE_DIR, "edge.png"), os.path.join(EDGE_DIR, "edge.pdf")
+    for f in (png, pdf):
+        if os.path.exists(f):
+            os.remove(f)
+    a = App(path, name="edge-lines")
+    notes = []
+    try:
+        if not a.find_window(name="edge.json"):
+            return False, "no window"
+        a.settle_all()
+        x0, y0, x1, y1 = a.canvas_box()
+        xdo("mousemove", x1 - 5, y1 - 5)      # off the model: no readout over the picture
+        img = a.stable_shot("55-edge-horizon-canvas")
+        ey = a.to_screen(1.5, EDGE_Z)[1]
+        rows = thickness(img, range(a.to_screen(0.5, 0)[0], a.to_screen(2.5, 0)[0]), ey)
+        notes.append("canvas: the horizon along the top edge (row %d) %.0f rows thick" % (ey, rows))
+        ok = rows >= 3
+        wrote_png = export_via_menu(a, ["ctrl+e"], png, menu=False)   # Picture (PNG)…
+        wrote_pdf = export_via_menu(a, ["d"], pdf)                     # Figure (P_DF)…
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    notes.append("PNG written %s, PDF written %s" % (wrote_png, wrote_pdf))
+    ok = ok and wrote_png and wrote_pdf and not bad
+    for f, name, dpi in ((png, "57-edge-export", None), (pdf, "58-edge-figure-pdf", 144)):
+        if not os.path.exists(f):
+            continue
+        if dpi:
+            import subprocess
+            subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-singlefile", f,
+                            os.path.join(EDGE_DIR, "edge-pdf")], check=True)
+            f = os.path.join(EDGE_DIR, "edge-pdf.png")
+        pic = read_png(f)
+        save_png(pic, os.path.join(OUT, name + ".png"))
+        bx0, by0, bx1, by1 = picture_field_box(pic)
+        w = bx1 - bx0
+        rows = thickness(pic, range(bx0 + w // 5, bx1 - w // 5), by0)
+        notes.append("%s: field at %s, the horizon along its top %.0f rows thick"
+                     % (name, (bx0, by0, bx1, by1), rows))
+        ok = ok and rows >= (4 if dpi else 3)
+    if bad:
+        notes.append("bad stderr: %s" % bad[:2])
+    return ok, "\n".join(notes)
+
+
+check("a starting horizon lying on the model's top edge shows its whole width "
+      "(canvas, PNG, PDF figure)", t_edge_lines_whole)
 
 
 print("1..%d" % len(results), flush=True)
