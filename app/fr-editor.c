@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "fr-clip.h"
 #include "fr-editor.h"
 
 #define HIT_PX        8.0    /* how near a node or vertex must be to grab it */
@@ -821,6 +822,8 @@ fr_editor_snapshot (GtkWidget   *widget,
   FrEditor *self = FR_EDITOR (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   FrPlotLayout layout;
+  FrClipPath path;
+  FrRect guard;
   const FrModel *m;
   cairo_t *cr;
 
@@ -837,6 +840,11 @@ fr_editor_snapshot (GtkWidget   *widget,
   cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
   cairo_clip (cr);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  /* Paths reach cairo cut to a guard just outside the plot, and handles
+   * off it are left out: zoomed in far, cairo's fixed point drew a line
+   * from points 1e8 pixels away at the wrong slope (fr-clip.h). */
+  guard = (FrRect) { layout.plot.x - 16.0, layout.plot.y - 16.0,
+                     layout.plot.width + 32.0, layout.plot.height + 32.0 };
 
   /* Obstacles: the selected one's outline, every one's vertices. */
   for (guint i = 0; i < m->obstacles->len; i++)
@@ -856,17 +864,18 @@ fr_editor_snapshot (GtkWidget   *widget,
           /* Yellow before the save: its handles take it too. */
           cairo_set_source_rgba (cr, 1.0, 0.92, 0.2, 1.0);
           cairo_save (cr);
-          cairo_rectangle (cr, c.x, c.y, c.width, c.height);
+          if (fr_clip_rect (&c, &guard, &c))
+            cairo_rectangle (cr, c.x, c.y, c.width, c.height);
           cairo_clip (cr);
-          for (guint k = 0; k < o->vertices->len; k++)
+          fr_clip_path_init (&path, cr, &guard);
+          for (guint k = 0; k <= o->vertices->len; k++)
             {
-              const FrVertex *v = &g_array_index (o->vertices, FrVertex, k);
+              const FrVertex *v = &g_array_index (o->vertices, FrVertex, k % o->vertices->len);
               double px, py;
 
               fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
-              cairo_line_to (cr, px, py);
+              fr_clip_path_line_to (&path, px, py);
             }
-          cairo_close_path (cr);
           cairo_set_line_width (cr, w);
           cairo_stroke (cr);
           cairo_restore (cr);
@@ -881,6 +890,8 @@ fr_editor_snapshot (GtkWidget   *widget,
           double px, py;
 
           fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
+          if (!fr_clip_holds (&guard, px, py))
+            continue;
           cairo_rectangle (cr, px - 3, py - 3, 6, 6);
           cairo_fill (cr);
         }
@@ -898,6 +909,8 @@ fr_editor_snapshot (GtkWidget   *widget,
           double px, py;
 
           fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
+          if (!fr_clip_holds (&guard, px, py))
+            continue;
           cairo_rectangle (cr, px - 4.5, py - 4.5, 9, 9);
           cairo_set_source_rgba (cr, 0, 0, 0, 0.8);
           cairo_fill_preserve (cr);
@@ -914,15 +927,16 @@ fr_editor_snapshot (GtkWidget   *widget,
     {
       static const double dash[] = { 4.0, 3.0 };
 
+      fr_clip_path_init (&path, cr, &guard);
       for (guint k = 0; k < self->polygon->len; k++)
         {
           const FrVertex *v = &g_array_index (self->polygon, FrVertex, k);
           double px, py;
 
           fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
-          cairo_line_to (cr, px, py);
+          fr_clip_path_line_to (&path, px, py);
         }
-      cairo_line_to (cr, self->hover_px, self->hover_py);
+      fr_clip_path_line_to (&path, self->hover_px, self->hover_py);
       cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
       cairo_set_line_width (cr, 1.0);
       cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0.0);
@@ -934,7 +948,8 @@ fr_editor_snapshot (GtkWidget   *widget,
           double px, py;
 
           fr_view_model_to_widget (view_of (self), v->x, v->z, &px, &py);
-          cairo_rectangle (cr, px - 3, py - 3, 6, 6);
+          if (fr_clip_holds (&guard, px, py))
+            cairo_rectangle (cr, px - 3, py - 3, 6, 6);
         }
       cairo_fill (cr);
     }

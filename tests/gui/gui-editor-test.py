@@ -757,5 +757,57 @@ check("editor: a selected obstacle's outline stops at the model's edge, its hand
       t_selection_clipped)
 
 
+# Zoomed in 100 000 times on a slow obstacle's sloping side, its selected
+# outline is drawn along that side: cairo keeps a path's points in fixed
+# point, and the outline's far vertices, 1e7 pixels away, drew it at the
+# wrong slope and place (app/fr-clip.c cuts it to the plot first).  The
+# side runs from (1.2, 0.45) to (1.8, 0.75), slope 0.5, through (1.5, 0.6).
+DEEP_SIDE = [(1.2, 0.45), (1.8, 0.75), (1.2, 0.75)]
+
+
+def t_selection_deep_zoom():
+    def edit(s):
+        s["sources"], s["receivers"] = [], []
+        s["obstacles"] = [{"shape": "polygon", "velocity": 1.0,
+                           "vertices": [list(v) for v in DEEP_SIDE]}]
+        s["view"] = {"cx": 1.5, "cz": 0.6, "scale": 2.0e7}
+    path, _ = edited_scene("selection-deep.json", edit)
+    a = App(path, name="selection-deep")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("key", "ctrl+m")
+        time.sleep(0.4)
+        scale = a.view()["scale"]
+        # 20 pixels inside, below and left of the side.
+        click(*a.to_screen(1.5 - 20 / scale, 0.6 + 20 / scale))
+        x0, y0, x1, y1 = a.canvas_box()
+        xdo("mousemove", x1 - 5, y1 - 5)
+        img = a.stable_shot("46-selection-deep-zoom")
+        yellow = SELECT_YELLOW(img)
+        cx, cy = a.to_screen(1.5, 0.6)
+        hits, misses = 0, []
+        for dx in range(-200, 201, 50):
+            col, row = cx + dx, cy + 0.5 * dx
+            if not (x0 + 10 < col < x1 - 10 and y0 + 10 < row < y1 - 10):
+                continue
+            if yellow[int(row) - 3:int(row) + 4, col].any():
+                hits += 1
+            else:
+                misses.append((col, round(row)))
+        stray = int(yellow[y0:y1, x0:x1].sum())
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    ok = scale > 1e7 and hits >= 7 and not misses and not bad
+    return ok, ("scale %.3g; the side's yellow found at %d columns, missing at %s; %d yellow "
+                "pixels in all; %d bad stderr lines" % (scale, hits, misses, stray, len(bad)))
+
+
+check("editor: zoomed in 100 000 times, a selected obstacle's outline lies along its side",
+      t_selection_deep_zoom)
+
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
