@@ -213,6 +213,34 @@ show_row (FrMarkerPanel *self,
   fr_marker_item_set_texts (item, name, xs, zs, ts);
 }
 
+/* The wheel over the list scrolls the side panel once the list can go no
+ * further that way, instead of doing nothing: the list spans the panel's
+ * width, and a panel scrolled by wheel otherwise stuck wherever the list
+ * came under the pointer. */
+static gboolean
+list_scroll_cb (FrMarkerPanel            *self,
+                double                    dx,
+                double                    dy,
+                GtkEventControllerScroll *controller)
+{
+  GtkAdjustment *inner = gtk_scrolled_window_get_vadjustment (self->list_scroller);
+  GtkWidget *outer = gtk_widget_get_ancestor (gtk_widget_get_parent (GTK_WIDGET (self->list_scroller)),
+                                              GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj;
+  double value = gtk_adjustment_get_value (inner), step;
+
+  if (outer == NULL || dy == 0.0 ||
+      (dy < 0.0 && value > gtk_adjustment_get_lower (inner)) ||
+      (dy > 0.0 && value < gtk_adjustment_get_upper (inner) - gtk_adjustment_get_page_size (inner)))
+    return FALSE;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (outer));
+  /* A wheel's click moves as far as GtkScrolledWindow's own does. */
+  step = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL
+           ? pow (gtk_adjustment_get_page_size (adj), 2.0 / 3.0) : 1.0;
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * step);
+  return TRUE;
+}
+
 /* The list as tall as n rows, up to LIST_ROWS.  GtkListView's natural
  * height counts only the rows it has made, two before its first
  * allocation, so the height is set from a row's: a made row's, else the
@@ -283,7 +311,7 @@ sync_list (FrMarkerPanel *self)
 
 /* A row chosen in the list, by a click, the arrow keys or Space: its
  * marker becomes the scene's selection, so the fields and the canvas
- * follow.  Unselected (Ctrl+click), none is. */
+ * follow. */
 static void
 list_selection_cb (FrMarkerPanel *self)
 {
@@ -457,19 +485,24 @@ fr_marker_panel_class_init (FrMarkerPanelClass *klass)
 static void
 fr_marker_panel_init (FrMarkerPanel *self)
 {
-  GtkEventController *keys;
+  GtkEventController *keys, *scroll;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->store = g_list_store_new (FR_TYPE_MARKER_ITEM);
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->store)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  /* Space on the selected row keeps it: the list never unselects by itself. */
+  gtk_single_selection_set_can_unselect (self->selection, FALSE);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
   g_signal_connect_object (self->selection, "notify::selected", G_CALLBACK (list_selection_cb), self,
                            G_CONNECT_SWAPPED);
   keys = gtk_event_controller_key_new ();
   g_signal_connect_object (keys, "key-pressed", G_CALLBACK (list_key_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->list_view), keys);
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (scroll, "scroll", G_CALLBACK (list_scroll_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->list_scroller), scroll);
   fr_marker_panel_set_length_unit (self, FR_LENGTH_UNIT_NONE);
   sync_from_scene (self);
   sync_list (self);
@@ -493,35 +526,40 @@ fr_marker_panel_set_scene (FrMarkerPanel *self,
   sync_list (self);
 }
 
+/* A heading of the list: name, with unit where there is one. */
+static char *
+list_heading (const char *name,
+              const char *unit)
+{
+  if (unit == NULL)
+    return g_strdup (name);
+  /* Translators: a heading of the marker list: a coordinate or the
+   * traveltime T and its unit, "x (km)", "T (s)" */
+  return g_strdup_printf (C_("marker list heading", "%s (%s)"), name, unit);
+}
+
 /* Names the fields' unit, under their labels, where the scene has one. */
 void
 fr_marker_panel_set_length_unit (FrMarkerPanel *self,
                                  FrLengthUnit   unit)
 {
+  const char *id;
+  g_autofree char *x = NULL, *z = NULL, *t = NULL;
+
   g_return_if_fail (FR_IS_MARKER_PANEL (self));
   g_return_if_fail (unit < FR_N_LENGTH_UNITS);
 
+  id = unit != FR_LENGTH_UNIT_NONE ? fr_length_unit_get_id (unit) : NULL;
+  x = list_heading (C_("marker position", "x"), id);
+  z = list_heading (C_("marker position", "z"), id);
+  /* In seconds where lengths have a unit, as the cursor readout says.
+   * Translators: the traveltime's symbol, heading the list's T column */
+  t = list_heading (C_("traveltime", "T"), id != NULL ? "s" : NULL);
   fr_panel_show_unit (self->x_unit, unit, fr_length_unit_get_id (unit));
   fr_panel_show_unit (self->z_unit, unit, fr_length_unit_get_id (unit));
-  if (unit != FR_LENGTH_UNIT_NONE)
-    {
-      const char *id = fr_length_unit_get_id (unit);
-      /* Translators: a heading of the marker list: a coordinate or the
-       * traveltime T and its unit, "x (km)", "T (s)" */
-      g_autofree char *x = g_strdup_printf (_("%s (%s)"), C_("marker position", "x"), id);
-      g_autofree char *z = g_strdup_printf (_("%s (%s)"), C_("marker position", "z"), id);
-      g_autofree char *t = g_strdup_printf (_("%s (%s)"), C_("traveltime", "T"), "s");
-
-      gtk_label_set_text (self->x_heading, x);
-      gtk_label_set_text (self->z_heading, z);
-      gtk_label_set_text (self->time_heading, t);
-    }
-  else
-    {
-      gtk_label_set_text (self->x_heading, C_("marker position", "x"));
-      gtk_label_set_text (self->z_heading, C_("marker position", "z"));
-      gtk_label_set_text (self->time_heading, C_("traveltime", "T"));
-    }
+  gtk_label_set_text (self->x_heading, x);
+  gtk_label_set_text (self->z_heading, z);
+  gtk_label_set_text (self->time_heading, t);
 }
 
 /* The newest solve's result (or NULL): each receiver's row shows T from it

@@ -2107,6 +2107,37 @@ check("marker list: Delete on a row removes its marker, Ctrl+Z brings it back; S
       "the canvas adds a row, selected", t_list_delete_add)
 
 
+def t_list_keyboard():
+    """Tab reaches the list from the fields above it (x, z, Add Source, Add
+    Receiver, the list); the arrow keys then choose rows, Space keeps one."""
+    a = mlist["app"]
+    # The list has grown by a row since: where its rows are now.
+    img = a.stable_shot()
+    bands = list_bands(img, list_box(img))
+    click(1000, bands[1])             # R1, then Enter: the focus in x
+    xdo("key", "Return")
+    time.sleep(0.3)
+    for _ in range(4):
+        xdo("key", "Tab")
+        time.sleep(0.2)
+    xdo("key", "Down")
+    time.sleep(0.5)
+    img = a.stable_shot("94-marker-list-tab-down")
+    down = ([row_blue(img, y) for y in bands[:4]], ringed(a, img, 1.2, 0.3), ringed(a, img, 0.45, 0.0))
+    xdo("key", "Up")
+    xdo("key", "space")
+    time.sleep(0.5)
+    img = a.stable_shot("95-marker-list-up-space")
+    up = ([row_blue(img, y) for y in bands[:4]], ringed(a, img, 0.45, 0.0))
+    ok = (down == ([False, False, True, False], True, False) and up == ([False, True, False, False], True))
+    return ok, ("4 Tabs from x, then Down: blue rows %s, R2 ringed %s, R1 ringed %s; Up and "
+                "Space: blue rows %s, R1 ringed %s" % (down + up))
+
+
+check("marker list: Tab reaches the list, Down and Up choose rows (the canvas follows), Space "
+      "keeps the row chosen", t_list_keyboard)
+
+
 def t_list_time_stale():
     """A new source makes every T stale ("—") until its solve lands; the
     cursor readout over a receiver reads the T its row shows."""
