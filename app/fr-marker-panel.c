@@ -192,7 +192,8 @@ show_row (FrMarkerPanel *self,
   char name[32], xs[64], zs[64], ts[64] = "";
   double t = NAN;
 
-  if (kind == FR_MARKER_RECEIVER && has_time && !fr_result_time_at (self->result, at->x, at->z, &t))
+  /* NAN: no T to show, at a source or without a result of the scene's. */
+  if (kind != FR_MARKER_RECEIVER || !has_time || !fr_result_time_at (self->result, at->x, at->z, &t))
     t = NAN;
   if (!fr_marker_item_update (item, kind, index, at->x, at->z, t))
     return;
