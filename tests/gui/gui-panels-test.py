@@ -3,7 +3,7 @@
 """GUI tests of the side panels (the wheel over their fields, the layer and
 obstacle fields, the display and solver settings saved with the scene
 and saved back as the scene gave them, the linked Extent, Nodes and
-Spacing rows), the colour
+Spacing rows, the marker list), the colour
 bar, the cursor readout, the status bar and the application's stderr,
 under a real X server (run it inside xvfb-run).  Real input through
 xdotool, the screen read with ImageMagick's `import`, checks by pixels, by
