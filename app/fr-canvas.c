@@ -13,6 +13,7 @@
 #include "fr-fold-tool.h"
 #include "fr-lines.h"
 #include "fr-plot-layout.h"
+#include "fr-result-time.h"
 #include "fr-gl-program.h"
 #ifdef FR_HAVE_GL_INTEROP
 #include "fr-gl-interop.h"
@@ -1657,7 +1658,7 @@ fr_canvas_zoom_by (FrCanvas *self,
   view_moved (self);
 }
 
-/* The traveltime at (x, z), bilinear between nodes as the shader draws it.
+/* The traveltime at (x, z) of the result shown (fr_result_time_at).
  * FALSE outside the grid, where unreached, or without a result. */
 gboolean
 fr_canvas_time_at (FrCanvas *self,
@@ -1665,39 +1666,10 @@ fr_canvas_time_at (FrCanvas *self,
                    double    z,
                    double   *t)
 {
-  const fr_grid *g;
-  const float *time;
-  double fx, fz, wx, wz, v[4];
-  size_t ix, iz, ix1, iz1;
-
   g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
   g_return_val_if_fail (t != NULL, FALSE);
 
-  if (!result_matches_scene (self))
-    return FALSE;
-  g = &self->result->job->grid;
-  time = self->result->time;
-  fx = (x - g->x0) / g->dx;
-  fz = (z - g->z0) / g->dz;
-  if (!(fx >= -0.5 && fz >= -0.5 && fx <= g->nx - 0.5 && fz <= g->nz - 0.5))
-    return FALSE;
-  fx = CLAMP (fx, 0.0, (double) (g->nx - 1));
-  fz = CLAMP (fz, 0.0, (double) (g->nz - 1));
-  ix = (size_t) floor (fx);
-  iz = (size_t) floor (fz);
-  ix1 = MIN (ix + 1, g->nx - 1);
-  iz1 = MIN (iz + 1, g->nz - 1);
-  wx = fx - ix;
-  wz = fz - iz;
-  v[0] = time[fr_grid_index (g, ix, 0, iz)];
-  v[1] = time[fr_grid_index (g, ix1, 0, iz)];
-  v[2] = time[fr_grid_index (g, ix, 0, iz1)];
-  v[3] = time[fr_grid_index (g, ix1, 0, iz1)];
-  for (guint i = 0; i < 4; i++)
-    if (!isfinite (v[i]))
-      return FALSE;
-  *t = (1 - wz) * ((1 - wx) * v[0] + wx * v[1]) + wz * ((1 - wx) * v[2] + wx * v[3]);
-  return TRUE;
+  return result_matches_scene (self) && fr_result_time_at (self->result, x, z, t);
 }
 
 /* Starts dragging the marker under (px, py) widget pixels, selecting it.

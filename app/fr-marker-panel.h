@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The markers' part of the Rays-mode side panel: the selected source's or
- * receiver's position as two fields, and buttons that add a source or a
- * receiver.  Typing a position moves the marker to the nearest node, one
- * undo step; so a marker can be placed exactly, and without a mouse.  It
- * follows the scene's selection and edits only through the scene's API. */
+ * receiver's position as two fields, buttons that add a source or a
+ * receiver, and a list of every marker (sources, then receivers) with the
+ * traveltime T of the newest solve at each receiver.  Typing a position
+ * moves the marker to the nearest node, one undo step; so a marker can be
+ * placed exactly, and without a mouse.  A row chosen selects its marker,
+ * Delete on the list removes it.  It follows the scene's selection and
+ * edits only through the scene's API. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -20,5 +23,7 @@ void fr_marker_panel_set_scene       (FrMarkerPanel *self,
                                       FrScene       *scene);
 void fr_marker_panel_set_length_unit (FrMarkerPanel *self,
                                       FrLengthUnit   unit);
+void fr_marker_panel_set_result      (FrMarkerPanel *self,
+                                      FrResult      *result);
 
 G_END_DECLS

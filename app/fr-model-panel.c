@@ -169,6 +169,17 @@ format_grid_value (double  value,
     g_strlcpy (buf, sci, size);
 }
 
+/* value as a grid field shows it (format_grid_value), for what shows the
+ * same numbers outside a field: the marker list beside the marker's own. */
+void
+fr_panel_format_value (double  value,
+                       char   *buf,
+                       gsize   size)
+{
+  g_return_if_fail (buf != NULL && size > 0);
+  format_grid_value (value, buf, size);
+}
+
 /* GtkSpinButton::output of the Extent and Spacing fields and the fold's
  * Δ (see format_grid_value): GtkSpinButton's fixed decimals would show
  * 1e-5 as 0.0000 and cut a metre-scale 3000.000 off in a narrow field. */

@@ -41,6 +41,9 @@ void     fr_panel_show_unit      (GtkLabel       *label,
                                   FrLengthUnit    unit,
                                   const char     *text);
 double   fr_panel_decade_step    (double          d);
+void     fr_panel_format_value   (double          value,
+                                  char           *buf,
+                                  gsize           size);
 gboolean fr_panel_significant_output (GtkSpinButton *spin,
                                       gpointer       user_data);
 double   fr_panel_spin_value     (GtkSpinButton  *spin,

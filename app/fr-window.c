@@ -824,6 +824,7 @@ solver_result_cb (FrWindow       *self,
     return;
 
   fr_canvas_set_result (self->canvas, result);
+  fr_marker_panel_set_result (fr_side_panel_get_marker_panel (self->side_panel), result);
 
   gtk_widget_set_visible (self->failure_bar, !result->ok);
   if (!result->ok)

@@ -3,7 +3,7 @@
 """GUI tests of the side panels (the wheel over their fields, the layer and
 obstacle fields, the display and solver settings saved with the scene
 and saved back as the scene gave them, the linked Extent, Nodes and
-Spacing rows), the colour
+Spacing rows, the marker list), the colour
 bar, the cursor readout, the status bar and the application's stderr,
 under a real X server (run it inside xvfb-run).  Real input through
 xdotool, the screen read with ImageMagick's `import`, checks by pixels, by
@@ -26,7 +26,8 @@ import time
 
 import numpy as np
 
-from guilib import App, check, click, configure, results, run, scene_variant, screenshot, type_into, xdo
+from guilib import (App, check, click, configure, results, run, scene_variant, screenshot, type_into,
+                    wait_for, xdo)
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-panels-")
@@ -1906,6 +1907,302 @@ def t_markers_typed():
 
 check("markers: Alt+S adds a source whose x and z are typed under Markers; undo takes them back",
       t_markers_typed)
+
+# ------------------------------------------------------------------ marker list
+# Under Markers, below Add Source and Add Receiver: a row a marker, the
+# sources first, with x, z and, at each receiver, T of the newest solve
+# ("—" while none is the scene's).  The panel writes the rows it shows to
+# stderr under G_MESSAGES_DEBUG=fr-marker-panel; the screen is checked by
+# pixels: the rows' text, the selected row's blue, the canvas's yellow ring.
+
+LIST_RECEIVERS = [[0.45, 0.0], [1.05, 0.3], [2.25, 0.6]]
+HIGHLIGHT = (255, 235, 51)            # the selected marker's ring on the canvas
+LIST_DEBUG = {"G_MESSAGES_DEBUG": "fr-marker-panel"}
+
+
+def list_rows(a, history=None):
+    """The marker list's rows as the panel last wrote them: (name, x, z,
+    T) each, and the selected row's index (-1: none).  Every list written
+    before is appended to history, when given."""
+    with open(a.stderr_path) as f:
+        text = f.read()
+    rows, selected = None, -1
+    for line in text.splitlines():
+        m = re.search(r"fr-marker-panel-DEBUG: [\d:.]+: list (.*)", line)
+        if not m:
+            continue
+        body = m.group(1)
+        sel = re.match(r"(?:rows=\d+ )?selected=(-?\d+)", body)
+        if sel:
+            selected = int(sel.group(1))
+        if body.startswith("rows="):
+            rows = [tuple((cell.split(" ") + [""] * 4)[:4]) for cell in body.split(" | ")[1:]]
+            if history is not None:
+                history.append(rows)
+    return rows, selected
+
+
+def list_box(img):
+    """The marker list's inside, (x0, y0, x1, y1): the longest run of its
+    white (or the selected row's blue) down column 1040 of the side panel."""
+    col = img[55:730, 1040].astype(int)
+    inside = (col == 255).all(axis=-1) | ((col[:, 2] > 180) & (col[:, 0] < 100))
+    best, start = (0, 0), None
+    for i, v in enumerate(list(inside) + [False]):
+        if v and start is None:
+            start = i
+        elif not v and start is not None:
+            if i - start > best[1] - best[0]:
+                best = (start, i)
+            start = None
+    return 876, 55 + best[0], 1178, 55 + best[1]
+
+
+def list_bands(img, box):
+    """The lines of text in box: runs of pixel rows that are not one
+    colour (a row's padding is its background alone)."""
+    x0, y0, x1, y1 = box
+    crop = img[y0:y1, x0 + 4:x1 - 4].astype(int)
+    busy = [bool(np.any(np.abs(r - r[0]).max(axis=-1) > 60)) for r in crop]
+    bands, prev = [], False
+    for i, b in enumerate(busy):
+        if b and not prev:
+            bands.append([i, i])
+        if b:
+            bands[-1][1] = i
+        prev = b
+    return [(y0 + b0 + y0 + b1) // 2 for b0, b1 in bands]
+
+
+def row_blue(img, y):
+    p = img[y, 1040].astype(int)
+    return p[2] > 180 and p[0] < 100
+
+
+def ringed(a, img, x, z):
+    """Whether the selected marker's yellow ring shows around model (x, z)."""
+    sx, sy = a.to_screen(x, z)
+    patch = img[sy - 12: sy + 13, sx - 12: sx + 13].astype(int)
+    return int((np.abs(patch - HIGHLIGHT).max(axis=-1) < 30).sum()) > 20
+
+
+def list_scene(name):
+    return scene_variant(os.path.join(OUT, "marker-list", name + ".json"),
+                         lambda scene: scene.update(sources=[[1.0, 0.0]], receivers=LIST_RECEIVERS))
+
+
+mlist = {}
+
+
+def t_list_rows():
+    path = list_scene("list")
+    a = mlist["app"] = App(path, name="marker-list", env=LIST_DEBUG)
+    mlist["path"] = path
+    if not a.find_window():
+        return False, "no window"
+    a.settle_all()
+    scroll_panel_down()
+    img = a.stable_shot("90-marker-list")
+    rows, selected = list_rows(a)
+    box = list_box(img)
+    bands = list_bands(img, box)
+    mlist["box"], mlist["bands"] = box, bands
+    names = [r[0] for r in rows or []]
+    ok = (names == ["S1", "R1", "R2", "R3"] and len(bands) == 4 and selected == -1
+          and [r[1:3] for r in rows] == [("1", "0"), ("0.45", "0"), ("1.05", "0.3"), ("2.25", "0.6")]
+          and rows[0][3] == "" and all(r[3] not in ("", "—") for r in rows[1:]))
+    return ok, "rows %s; list box %s, text lines at %s; selected %d" % (rows, box, bands, selected)
+
+
+check("marker list: a row a marker, S1 then R1-R3, with x and z as the fields show them and T "
+      "at each receiver", t_list_rows)
+
+
+def t_list_row_selects():
+    a, bands = mlist["app"], mlist["bands"]
+    click(1000, bands[2])             # R2's row
+    time.sleep(0.5)
+    img = a.stable_shot("91-marker-list-row-clicked")
+    on_r2 = ringed(a, img, 1.05, 0.3)
+    on_others = ringed(a, img, 0.45, 0.0) or ringed(a, img, 2.25, 0.6) or ringed(a, img, 1.0, 0.0)
+    blue = [row_blue(img, y) for y in bands]
+    # The canvas: a click on R3 selects its row.
+    sx, sy = a.to_screen(2.25, 0.6)
+    click(sx, sy)
+    xdo("mousemove", *FRONT_QUIET)
+    time.sleep(0.5)
+    img = a.stable_shot("92-marker-list-canvas-click")
+    blue_after = [row_blue(img, y) for y in bands]
+    _, selected = list_rows(a)
+    ok = (on_r2 and not on_others and blue == [False, False, True, False]
+          and blue_after == [False, False, False, True] and selected == 3 and ringed(a, img, 2.25, 0.6))
+    return ok, ("row R2 clicked: ring on R2 %s, on another %s, blue rows %s; R3 clicked on the "
+                "canvas: blue rows %s, selected row %d" % (on_r2, on_others, blue, blue_after, selected))
+
+
+check("marker list: a row clicked selects its marker (the canvas rings it); a marker clicked on "
+      "the canvas selects its row", t_list_row_selects)
+
+
+def t_list_enter_types():
+    """Enter on a row gives its marker's x field the focus: the fields are
+    that marker's."""
+    a, bands, path = mlist["app"], mlist["bands"], mlist["path"]
+    click(1000, bands[2])             # R2 again
+    xdo("key", "Return")
+    time.sleep(0.3)
+    xdo("key", "ctrl+a")
+    xdo("type", "1.2")
+    xdo("key", "Return")
+    time.sleep(0.8)
+    a.settle_all()
+    rows, _ = list_rows(a)
+    wrote = save_now(a, path)
+    with open(path) as f:
+        receivers = json.load(f).get("receivers")
+    ok = wrote and receivers == [[0.45, 0.0], [1.2, 0.3], [2.25, 0.6]] and rows[2][:3] == ("R2", "1.2", "0.3")
+    return ok, "saved %s: receivers %s; rows %s" % (wrote, receivers, rows)
+
+
+check("marker list: Enter on R2's row, then 1.2 typed, moves R2 to x = 1.2", t_list_enter_types)
+
+
+def t_list_delete_add():
+    a, bands = mlist["app"], mlist["bands"]
+    notes = []
+    click(1000, bands[1])             # R1
+    xdo("key", "Delete")
+    time.sleep(0.6)
+    after_delete, _ = list_rows(a)
+    notes.append("Delete on R1's row: %s" % (after_delete,))
+    xdo("key", "ctrl+z")
+    time.sleep(0.6)
+    after_undo, _ = list_rows(a)
+    notes.append("Ctrl+Z: %s" % (after_undo,))
+    a.settle_all()
+    sx, sy = a.to_screen(2.0, 1.2)
+    xdo("mousemove", sx, sy)
+    xdo("keydown", "shift")
+    xdo("click", 1)
+    xdo("keyup", "shift")
+    xdo("mousemove", *FRONT_QUIET)
+    a.settle_all()
+    time.sleep(0.5)
+    img = a.stable_shot("93-marker-list-shift-click")
+    added, selected = list_rows(a)
+    bands_now = list_bands(img, list_box(img))
+    blue = [row_blue(img, y) for y in bands_now]
+    notes.append("Shift+click at (2, 1.2): %s, selected %d; text lines %s, blue %s"
+                 % (added, selected, bands_now, blue))
+    ok = (after_delete is not None and [r[:3] for r in after_delete] ==
+          [("S1", "1", "0"), ("R1", "1.2", "0.3"), ("R2", "2.25", "0.6")]
+          and after_undo is not None and len(after_undo) == 4 and after_undo[1][1] == "0.45"
+          and added is not None and len(added) == 5 and added[4][:3] == ("R4", "2", "1.2")
+          and added[4][3] not in ("", "—") and selected == 4
+          and len(bands_now) == 5 and blue == [False] * 4 + [True])
+    return ok, "\n".join(notes)
+
+
+check("marker list: Delete on a row removes its marker, Ctrl+Z brings it back; Shift+click on "
+      "the canvas adds a row, selected", t_list_delete_add)
+
+
+def t_list_keyboard():
+    """Tab reaches the list from the fields above it (x, z, Add Source, Add
+    Receiver, the list); the arrow keys then choose rows, Space keeps one."""
+    a = mlist["app"]
+    # The list has grown by a row since: where its rows are now.
+    img = a.stable_shot()
+    bands = list_bands(img, list_box(img))
+    click(1000, bands[1])             # R1, then Enter: the focus in x
+    xdo("key", "Return")
+    time.sleep(0.3)
+    for _ in range(4):
+        xdo("key", "Tab")
+        time.sleep(0.2)
+    xdo("key", "Down")
+    time.sleep(0.5)
+    img = a.stable_shot("94-marker-list-tab-down")
+    down = ([row_blue(img, y) for y in bands[:4]], ringed(a, img, 1.2, 0.3), ringed(a, img, 0.45, 0.0))
+    xdo("key", "Up")
+    xdo("key", "space")
+    time.sleep(0.5)
+    img = a.stable_shot("95-marker-list-up-space")
+    up = ([row_blue(img, y) for y in bands[:4]], ringed(a, img, 0.45, 0.0))
+    ok = (down == ([False, False, True, False], True, False) and up == ([False, True, False, False], True))
+    return ok, ("4 Tabs from x, then Down: blue rows %s, R2 ringed %s, R1 ringed %s; Up and "
+                "Space: blue rows %s, R1 ringed %s" % (down + up))
+
+
+check("marker list: Tab reaches the list, Down and Up choose rows (the canvas follows), Space "
+      "keeps the row chosen", t_list_keyboard)
+
+
+def t_list_time_stale():
+    """A new source makes every T stale ("—") until its solve lands; the
+    cursor readout over a receiver reads the T its row shows."""
+    a = mlist["app"]
+    notes = []
+    before = []
+    list_rows(a, before)
+    xdo("key", "alt+s")
+    a.settle_all()
+    time.sleep(0.5)
+    history = []
+    solved, _ = list_rows(a, history)
+    # The list written at once, before the solve of two sources landed.
+    pending = history[len(before)] if len(history) > len(before) else None
+    notes.append("Alt+S: %s\nsolved: %s" % (pending, solved))
+    n = len(readouts(a))
+    sx, sy = a.to_screen(2.25, 0.6)
+    xdo("mousemove", sx, sy)
+    wait_for(lambda: len(readouts(a)) > n, 5.0)
+    time.sleep(0.3)
+    read = (readouts(a) or [""])[-1]
+    m = re.search(r"T ([\d.e+-]+) s", read)
+    row = [r for r in solved or [] if r[1:3] == ("2.25", "0.6")]
+    # The pointer sits within half a pixel of the node, where T changes
+    # by at most half a pixel over the slowest velocity.
+    v = a.view()
+    slack = 0.5 / v["scale"] / 1.5 + 1e-4
+    agree = bool(m and row and abs(float(m.group(1)) - float(row[0][3])) <= slack)
+    notes.append("readout over R3 %r; its row %s; slack %.4f s" % (read, row, slack))
+    ok = (pending is not None and [r[0] for r in pending] == ["S1", "S2", "R1", "R2", "R3", "R4"]
+          and all(r[3] == "—" for r in pending if r[0].startswith("R"))
+          and solved is not None and all(r[3] not in ("", "—") for r in solved if not r[0].startswith("S"))
+          and agree)
+    bad = a.bad_stderr()
+    a.quit()
+    notes.append("bad stderr lines: %s" % bad[:4])
+    return ok and not bad, "\n".join(notes)
+
+
+check("marker list: T reads — at every receiver while a new source's solve is pending, then the "
+      "new T, which the cursor readout over a receiver agrees with", t_list_time_stale)
+
+
+def t_list_time_exported():
+    """The T a receiver's row shows is the exported T.npy at its node."""
+    path = list_scene("export")
+    d = os.path.join(OUT, "marker-list", "export")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    a = App(path, "--export-on-idle", d, name="marker-list-export", env=LIST_DEBUG)
+    rc = a.wait_exit()
+    rows, _ = list_rows(a)
+    T = np.load(os.path.join(d, "T.npy"))
+    pairs = []
+    for name, x, z, t in rows or []:
+        if name.startswith("R"):
+            ix, iz = int(round(float(x) / 0.01)), int(round(float(z) / 0.01))
+            pairs.append((name, t, float(T[iz, ix])))
+    agree = len(pairs) == 3 and all(t not in ("", "—") and abs(float(t) - npy) <= 5e-5 * max(npy, 1e-3)
+                                    for _, t, npy in pairs)
+    return rc == 0 and agree, "exit %s; row T against T.npy: %s" % (rc, pairs)
+
+
+check("marker list: the T each receiver's row shows is the exported T.npy at its node",
+      t_list_time_exported)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
