@@ -92,7 +92,33 @@ fr_lines_push_capsule (GArray      *a,
     }
 }
 
-/* A polyline of n model points (x, z pairs), width pixels wide. */
+/* How far a point of a polyline may lie off the capsule that replaces
+ * its run of segments, in pixels: far below what shows. */
+#define MERGE_TOLERANCE 0.05
+
+/* Pushes segment p0–p1 cut to guard (fr-clip.h): a capsule with ends 1e8
+ * pixels away lost its width to float rounding. */
+static void
+push_cut_capsule (GArray       *a,
+                  const FrRect *guard,
+                  const double  p0[2],
+                  const double  p1[2],
+                  double        width,
+                  const float   color[4])
+{
+  double c0[2] = { p0[0], p0[1] }, c1[2] = { p1[0], p1[1] };
+
+  if (fr_clip_segment (guard, c0, c1))
+    fr_lines_push_capsule (a, c0[0], c0[1], c1[0], c1[1], width, color);
+}
+
+/* A polyline of n model points (x, z pairs), width pixels wide.  A run of
+ * segments that one straight capsule covers to MERGE_TOLERANCE is drawn as
+ * that capsule: where two capsules meet, their round caps overlap, and the
+ * blended twice antialiased fringe showed as a dot at every joint, so that
+ * a level horizon, a node a cell, looked dotted.  The run grows while each
+ * new point's direction from the run's start stays within the cone that
+ * keeps every earlier point within the tolerance. */
 void
 fr_lines_push_polyline (GArray       *a,
                         const FrView *view,
@@ -101,26 +127,71 @@ fr_lines_push_polyline (GArray       *a,
                         double        width,
                         const float   color[4])
 {
-  /* Cut to the view grown by more than the line's reach (fr-clip.h): a
-   * capsule with ends 1e8 pixels away lost its width to float rounding. */
   const double margin = width + 2.0 * AA_PAD + 16.0;
   const FrRect guard = { -margin, -margin, view->width + 2.0 * margin, view->height + 2.0 * margin };
-  double p0[2] = { 0.0, 0.0 };
+  double start[2] = { 0.0, 0.0 }, last[2] = { 0.0, 0.0 }, dir[2] = { 0.0, 0.0 };
+  double lo = 0.0, hi = 0.0;   /* the cone, in radians from dir */
+  gboolean open = FALSE;       /* last lies beyond start, dir set */
 
   g_return_if_fail (a != NULL && view != NULL);
 
   for (guint i = 0; i < n; i++)
     {
-      double p1[2], a0[2], a1[2];
+      double p[2], d[2], len, angle, half;
 
-      fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &p1[0], &p1[1]);
-      a0[0] = p0[0];
-      a0[1] = p0[1];
-      a1[0] = p1[0];
-      a1[1] = p1[1];
-      if (i > 0 && fr_clip_segment (&guard, a0, a1))
-        fr_lines_push_capsule (a, a0[0], a0[1], a1[0], a1[1], width, color);
-      p0[0] = p1[0];
-      p0[1] = p1[1];
+      fr_view_model_to_widget (view, xz[2 * i], xz[2 * i + 1], &p[0], &p[1]);
+      if (i == 0)
+        {
+          start[0] = last[0] = p[0];
+          start[1] = last[1] = p[1];
+          continue;
+        }
+      d[0] = p[0] - start[0];
+      d[1] = p[1] - start[1];
+      len = hypot (d[0], d[1]);
+      if (!open)
+        {
+          if (len <= MERGE_TOLERANCE)
+            continue;   /* still at the start */
+          dir[0] = d[0] / len;
+          dir[1] = d[1] / len;
+          half = asin (MIN (1.0, MERGE_TOLERANCE / len));
+          lo = -half;
+          hi = half;
+          last[0] = p[0];
+          last[1] = p[1];
+          open = TRUE;
+          continue;
+        }
+      angle = atan2 (dir[0] * d[1] - dir[1] * d[0], dir[0] * d[0] + dir[1] * d[1]);
+      half = len > MERGE_TOLERANCE ? asin (MIN (1.0, MERGE_TOLERANCE / len)) : G_PI;
+      if (angle >= lo && angle <= hi && len >= hypot (last[0] - start[0], last[1] - start[1]))
+        {
+          lo = MAX (lo, angle - half);
+          hi = MIN (hi, angle + half);
+          last[0] = p[0];
+          last[1] = p[1];
+          continue;
+        }
+      /* p leaves the cone (or turns back): the run ends at the last point. */
+      push_cut_capsule (a, &guard, start, last, width, color);
+      start[0] = last[0];
+      start[1] = last[1];
+      d[0] = p[0] - start[0];
+      d[1] = p[1] - start[1];
+      len = hypot (d[0], d[1]);
+      open = FALSE;
+      if (len <= MERGE_TOLERANCE)
+        continue;
+      dir[0] = d[0] / len;
+      dir[1] = d[1] / len;
+      half = asin (MIN (1.0, MERGE_TOLERANCE / len));
+      lo = -half;
+      hi = half;
+      last[0] = p[0];
+      last[1] = p[1];
+      open = TRUE;
     }
+  if (open)
+    push_cut_capsule (a, &guard, start, last, width, color);
 }

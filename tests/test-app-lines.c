@@ -141,6 +141,101 @@ test_off_view_polyline (void)
   g_assert_cmpmem (v->data, v->len * sizeof (FrLineVertex), w->data, w->len * sizeof (FrLineVertex));
 }
 
+/* The midpoint of quad q's vertices: its capsule's centre. */
+static void
+capsule_centre (GArray *v,
+                guint   q,
+                double *x,
+                double *y)
+{
+  *x = *y = 0.0;
+  for (guint i = 0; i < 6; i++)
+    {
+      const FrLineVertex *p = &g_array_index (v, FrLineVertex, 6 * q + i);
+
+      *x += p->pos[0] / 6.0;
+      *y += p->pos[1] / 6.0;
+    }
+}
+
+/* A level horizon through 301 nodes, wobbling by 0.01 pixel, is one
+ * capsule from its first point to its last: capsules that meet blend their
+ * antialiased fringe twice at the joint, and such a line looked dotted.
+ * A line that turns back is two capsules. */
+static void
+test_straight_run_merged (void)
+{
+  static const float colour[4] = { 1, 1, 1, 1 };
+  double xz[2 * 301];
+  double back[6] = { 1.0, 1.0, 2.0, 1.0, 1.5, 1.0 };
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
+  g_autoptr(GArray) w = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
+  FrView view;
+  double x0, y0, x1, y1;
+
+  fr_view_init (&view);
+  fr_view_set_size (&view, 800, 600);
+  view.scale = 200.0;
+  view.cx = 1.5;
+  view.cz = 1.0;
+  for (int i = 0; i <= 300; i++)
+    {
+      xz[2 * i] = 0.01 * i;
+      xz[2 * i + 1] = 0.7 + (i % 2 ? 0.01 : -0.01) / view.scale;
+    }
+  fr_lines_push_polyline (v, &view, xz, 301, 2.0, colour);
+  fr_view_model_to_widget (&view, xz[0], xz[1], &x0, &y0);
+  fr_view_model_to_widget (&view, xz[600], xz[601], &x1, &y1);
+  fr_lines_push_capsule (w, x0, y0, x1, y1, 2.0, colour);
+  g_assert_cmpuint (v->len, ==, 6);
+  for (guint i = 0; i < 6; i++)
+    for (guint c = 0; c < 2; c++)
+      g_assert_cmpfloat (fabs (g_array_index (v, FrLineVertex, i).pos[c] -
+                               g_array_index (w, FrLineVertex, i).pos[c]), <, 0.02);
+
+  g_array_set_size (v, 0);
+  fr_lines_push_polyline (v, &view, back, 3, 2.0, colour);
+  g_assert_cmpuint (v->len, ==, 12);
+}
+
+/* A circle of 400 points, 100 pixels across: fewer capsules, each a chord
+ * whose middle lies within the tolerance (0.05 pixel) inside the circle. */
+static void
+test_curve_within_tolerance (void)
+{
+  static const float colour[4] = { 1, 1, 1, 1 };
+  const double r = 100.0;
+  double xz[2 * 401];
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
+  FrView view;
+  double cx, cy;
+
+  fr_view_init (&view);
+  fr_view_set_size (&view, 800, 600);
+  view.scale = 1.0;
+  view.cx = 0.0;
+  view.cz = 0.0;
+  for (int i = 0; i <= 400; i++)
+    {
+      xz[2 * i] = r * cos (2.0 * G_PI * i / 400.0);
+      xz[2 * i + 1] = r * sin (2.0 * G_PI * i / 400.0);
+    }
+  fr_lines_push_polyline (v, &view, xz, 401, 2.0, colour);
+  fr_view_model_to_widget (&view, 0.0, 0.0, &cx, &cy);
+  g_test_message ("%u capsules for 400 segments", v->len / 6);
+  g_assert_cmpuint (v->len / 6, >, 40);
+  g_assert_cmpuint (v->len / 6, <, 400);
+  for (guint q = 0; q < v->len / 6; q++)
+    {
+      double x, y, d;
+
+      capsule_centre (v, q, &x, &y);
+      d = hypot (x - cx, y - cy);
+      g_assert_cmpfloat (d, <=, r + 1e-6);
+      g_assert_cmpfloat (d, >=, r - 0.051);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -149,5 +244,7 @@ main (int   argc,
   g_test_add_func ("/lines/clip-segment", test_clip_segment);
   g_test_add_func ("/lines/deep-zoom-polyline", test_deep_zoom_polyline);
   g_test_add_func ("/lines/off-view-polyline", test_off_view_polyline);
+  g_test_add_func ("/lines/straight-run-merged", test_straight_run_merged);
+  g_test_add_func ("/lines/curve-within-tolerance", test_curve_within_tolerance);
   return g_test_run ();
 }

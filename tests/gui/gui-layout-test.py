@@ -1317,6 +1317,17 @@ def t_edge_lines_whole():
         rows = thickness(img, range(a.to_screen(0.5, 0)[0], a.to_screen(2.5, 0)[0]), ey)
         notes.append("canvas: the horizon along the top edge (row %d) %.0f rows thick" % (ey, rows))
         ok = rows >= 3
+        # The folded horizons below it are level (ψa = 0): along x = 0.5 .. 1
+        # (clear of their rounded ends and of the interface), every row of
+        # pixels from z = 0.3 to 0.75 is one colour.  Drawn as one capsule a
+        # cell, their antialiased fringes blended twice at each joint, and
+        # those rows were dotted, varying by up to 198 (of 765, R + G + B).
+        (lx0, ly0), (lx1, ly1) = a.to_screen(0.5, 0.3), a.to_screen(1.0, 0.75)
+        band = img[ly0:ly1, lx0:lx1].astype(int).sum(axis=2)
+        spread = int((band.max(axis=1) - band.min(axis=1)).max())
+        notes.append("canvas: level folded horizons, rows %d..%d over columns %d..%d: "
+                     "largest spread along a row %d" % (ly0, ly1, lx0, lx1, spread))
+        ok = ok and spread <= 12
         wrote_png = export_via_menu(a, ["ctrl+e"], png, menu=False)   # Picture (PNG)…
         wrote_pdf = export_via_menu(a, ["d"], pdf)                     # Figure (P_DF)…
         bad = a.bad_stderr()
@@ -1346,7 +1357,7 @@ def t_edge_lines_whole():
 
 
 check("a starting horizon lying on the model's top edge shows its whole width "
-      "(canvas, PNG, PDF figure)", t_edge_lines_whole)
+      "(canvas, PNG, PDF figure); the level folded horizons are not dotted", t_edge_lines_whole)
 
 
 print("1..%d" % len(results), flush=True)
