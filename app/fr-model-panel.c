@@ -191,6 +191,15 @@ fr_panel_significant_output (GtkSpinButton *spin,
 
   /* fr_panel_spin_value compares values as this shows them. */
   g_object_set_data (G_OBJECT (spin), "fr-panel-significant", GINT_TO_POINTER (1));
+  /* A blank field (fr_panel_spin_set_blank) shows its placeholder: this
+   * handler, the template's, runs before the blank one and wrote "0" in
+   * the marker fields until a selection was first cleared. */
+  if (g_object_get_data (G_OBJECT (spin), "fr-panel-blank") != NULL)
+    {
+      if (*gtk_editable_get_text (GTK_EDITABLE (spin)) != '\0')
+        gtk_editable_set_text (GTK_EDITABLE (spin), "");
+      return TRUE;
+    }
   format_grid_value (gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin)),
                      text, sizeof text);
   if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)

@@ -2008,10 +2008,19 @@ def t_list_rows():
     bands = list_bands(img, box)
     mlist["box"], mlist["bands"] = box, bands
     names = [r[0] for r in rows or []]
+    # With no marker selected, the x and z fields above the list show their
+    # placeholder "—" (a row or two of ink each), not a "0" (nine rows each),
+    # which they showed until a selection was first cleared.
+    # Ink: pixels much darker than their row's median (the fields' frames
+    # are level, so they are not).
+    zone = img[box[1] - 140:box[1] - 70, 906:928].astype(int).sum(axis=-1)
+    ink_rows = int((zone < np.median(zone, axis=1, keepdims=True) - 100).any(axis=1).sum())
     ok = (names == ["S1", "R1", "R2", "R3"] and len(bands) == 4 and selected == -1
           and [r[1:3] for r in rows] == [("1", "0"), ("0.45", "0"), ("1.05", "0.3"), ("2.25", "0.6")]
-          and rows[0][3] == "" and all(r[3] not in ("", "—") for r in rows[1:]))
-    return ok, "rows %s; list box %s, text lines at %s; selected %d" % (rows, box, bands, selected)
+          and rows[0][3] == "" and all(r[3] not in ("", "—") for r in rows[1:])
+          and ink_rows <= 6)
+    return ok, ("rows %s; list box %s, text lines at %s; selected %d; rows of ink in the blank "
+                "x and z fields %d" % (rows, box, bands, selected, ink_rows))
 
 
 check("marker list: a row a marker, S1 then R1-R3, with x and z as the fields show them and T "
