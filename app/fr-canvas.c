@@ -332,8 +332,9 @@ push_model_outlines (FrCanvas     *self,
       }
 }
 
-/* Each marker kind: its shape and the radii of its selection halo, dark
- * ring, light ring and fill (logical pixels), drawn in that order. */
+/* Each marker kind: its shape and the radii of its selection halo (in a
+ * dark rim 1.5 px wide), dark ring, light ring and fill (logical pixels),
+ * drawn in that order. */
 typedef struct {
   FrMarkerKind kind;
   FrLineShape shape;
@@ -367,7 +368,12 @@ push_markers (FrCanvas     *self,
 
           fr_view_model_to_widget (view, pts[i].x, pts[i].z, &x, &y);
           if (sel_kind == st->kind && sel_index == i)
-            fr_lines_push_shape (a, st->shape, x, y, st->radius[0] * k, select_color);
+            {
+              /* The yellow halo in a thin dark rim: over viridis's yellow
+               * (the fast end of the map) the halo alone did not show. */
+              fr_lines_push_shape (a, st->shape, x, y, (st->radius[0] + 1.5) * k, ring_dark);
+              fr_lines_push_shape (a, st->shape, x, y, st->radius[0] * k, select_color);
+            }
           fr_lines_push_shape (a, st->shape, x, y, st->radius[1] * k, ring_dark);
           fr_lines_push_shape (a, st->shape, x, y, st->radius[2] * k, ring_light);
           fr_lines_push_shape (a, st->shape, x, y, st->radius[3] * k, st->fill);

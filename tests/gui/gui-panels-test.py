@@ -2103,17 +2103,27 @@ def t_list_delete_add():
     blue = [row_blue(img, y) for y in bands_now]
     notes.append("Shift+click at (2, 1.2): %s, selected %d; text lines %s, blue %s"
                  % (added, selected, bands_now, blue))
+    # R4 lies in the 4 km/s layer, viridis's yellow, as yellow as the
+    # selection's halo: the halo's dark rim (1.5 px past its 15 px diamond)
+    # shows it.  Pixels between 15.4 and 16.3 px (|dx| + |dy|) from R4.
+    cx, cy = a.to_screen(2.0, 1.2)
+    yy, xx = np.mgrid[cy - 20:cy + 21, cx - 20:cx + 21]
+    l1 = np.abs(xx - cx) + np.abs(yy - cy)
+    rim = (l1 >= 15.4) & (l1 <= 16.3)
+    dark = int((img[cy - 20:cy + 21, cx - 20:cx + 21].astype(int).sum(axis=-1)[rim] < 250).sum())
+    notes.append("R4's halo over the yellow layer: %d of %d rim pixels dark" % (dark, int(rim.sum())))
     ok = (after_delete is not None and [r[:3] for r in after_delete] ==
           [("S1", "1", "0"), ("R1", "1.2", "0.3"), ("R2", "2.25", "0.6")]
           and after_undo is not None and len(after_undo) == 4 and after_undo[1][1] == "0.45"
           and added is not None and len(added) == 5 and added[4][:3] == ("R4", "2", "1.2")
           and added[4][3] not in ("", "—") and selected == 4
-          and len(bands_now) == 5 and blue == [False] * 4 + [True])
+          and len(bands_now) == 5 and blue == [False] * 4 + [True]
+          and dark >= rim.sum() // 4)
     return ok, "\n".join(notes)
 
 
 check("marker list: Delete on a row removes its marker, Ctrl+Z brings it back; Shift+click on "
-      "the canvas adds a row, selected", t_list_delete_add)
+      "the canvas adds a row, selected, its halo rimmed over the yellow layer", t_list_delete_add)
 
 
 def t_list_keyboard():
