@@ -277,6 +277,7 @@ fr_fold_tool_click (FrFoldTool   *self,
 
 static void
 push_arrow (GArray       *v,
+            const FrView *view,
             double        bx,
             double        by,
             double        tx,
@@ -287,16 +288,17 @@ push_arrow (GArray       *v,
 {
   double dx = tx - bx, dy = ty - by, len = hypot (dx, dy);
 
-  fr_lines_push_capsule (v, bx, by, tx, ty, width * k, color);
+  /* Cut to the view: zoomed in far, the shaft's ends lie 1e7 px apart. */
+  fr_lines_push_segment (v, view, bx, by, tx, ty, width * k, color);
   if (len > 1.0)
     {
       double ux = dx / len, uy = dy / len, head = MIN (14.0 * k, 0.6 * len);
       double c = cos (0.45), s = sin (0.45);
 
-      fr_lines_push_capsule (v, tx, ty, tx - head * (c * ux - s * uy), ty - head * (s * ux + c * uy),
-                             width * k, color);
-      fr_lines_push_capsule (v, tx, ty, tx - head * (c * ux + s * uy), ty - head * (-s * ux + c * uy),
-                             width * k, color);
+      fr_lines_push_segment (v, view, tx, ty, tx - head * (c * ux - s * uy),
+                             ty - head * (s * ux + c * uy), width * k, color);
+      fr_lines_push_segment (v, view, tx, ty, tx - head * (c * ux + s * uy),
+                             ty - head * (-s * ux + c * uy), width * k, color);
     }
 }
 
@@ -376,8 +378,8 @@ fr_fold_tool_push_handles (FrFoldTool   *self,
   fr_fold_tool_arrow_tip (self, &tx, &tz);
   fr_view_model_to_widget (view, bx, bz, &pbx, &pby);
   fr_view_model_to_widget (view, tx, tz, &ptx, &pty);
-  push_arrow (v, pbx, pby, ptx, pty, k, ring_color, 6.0);
-  push_arrow (v, pbx, pby, ptx, pty, k, arrow_color, 3.0);
+  push_arrow (v, view, pbx, pby, ptx, pty, k, ring_color, 6.0);
+  push_arrow (v, view, pbx, pby, ptx, pty, k, arrow_color, 3.0);
   fr_lines_push_shape (v, FR_LINE_DISC, pbx, pby, 6.5 * k, ring_color);
   fr_lines_push_shape (v, FR_LINE_DISC, pbx, pby, 4.5 * k, base_color);
   fr_lines_push_shape (v, FR_LINE_DISC, ptx, pty, 8.5 * k, ring_color);

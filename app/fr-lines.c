@@ -96,6 +96,17 @@ fr_lines_push_capsule (GArray      *a,
  * its run of segments, in pixels: far below what shows. */
 #define MERGE_TOLERANCE 0.05
 
+/* The view grown by more than a line of width's reach: what is cut at its
+ * edge never shows. */
+static FrRect
+view_guard (const FrView *view,
+            double        width)
+{
+  const double margin = width + 2.0 * AA_PAD + 16.0;
+
+  return (FrRect) { -margin, -margin, view->width + 2.0 * margin, view->height + 2.0 * margin };
+}
+
 /* Pushes segment p0–p1 cut to guard (fr-clip.h): a capsule with ends 1e8
  * pixels away lost its width to float rounding. */
 static void
@@ -127,8 +138,7 @@ fr_lines_push_polyline (GArray       *a,
                         double        width,
                         const float   color[4])
 {
-  const double margin = width + 2.0 * AA_PAD + 16.0;
-  const FrRect guard = { -margin, -margin, view->width + 2.0 * margin, view->height + 2.0 * margin };
+  const FrRect guard = view_guard (view, width);
   double start[2] = { 0.0, 0.0 }, last[2] = { 0.0, 0.0 }, dir[2] = { 0.0, 0.0 };
   double lo = 0.0, hi = 0.0;   /* the cone, in radians from dir */
   gboolean open = FALSE;       /* last lies beyond start, dir set */
@@ -194,4 +204,25 @@ fr_lines_push_polyline (GArray       *a,
     }
   if (open)
     push_cut_capsule (a, &guard, start, last, width, color);
+}
+
+/* Segment (x0, y0)–(x1, y1) in widget pixels, width wide, cut to the
+ * view: for a line whose ends may lie far off it (Folds mode's ψa arrow,
+ * a quarter of the model long, zoomed in far). */
+void
+fr_lines_push_segment (GArray       *a,
+                       const FrView *view,
+                       double        x0,
+                       double        y0,
+                       double        x1,
+                       double        y1,
+                       double        width,
+                       const float   color[4])
+{
+  const FrRect guard = view_guard (view, width);
+  const double p0[2] = { x0, y0 }, p1[2] = { x1, y1 };
+
+  g_return_if_fail (a != NULL && view != NULL);
+
+  push_cut_capsule (a, &guard, p0, p1, width, color);
 }

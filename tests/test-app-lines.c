@@ -236,6 +236,42 @@ test_curve_within_tolerance (void)
     }
 }
 
+/* A segment with its ends 1e8 pixels off the view (Folds mode's ψa arrow
+ * zoomed in far) is pushed cut near the view, on its line; one inside the
+ * view is the plain capsule; one far off it, nothing. */
+static void
+test_segment_cut (void)
+{
+  static const float colour[4] = { 1, 1, 0, 1 };
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
+  g_autoptr(GArray) w = g_array_new (FALSE, FALSE, sizeof (FrLineVertex));
+  FrView view;
+  double x, y;
+
+  fr_view_init (&view);
+  fr_view_set_size (&view, 640, 480);
+  /* Through (320, 240) at slope 0.5. */
+  fr_lines_push_segment (v, &view, 320 - 1e8, 240 - 0.5e8, 320 + 1e8, 240 + 0.5e8, 3.0, colour);
+  g_assert_cmpuint (v->len, ==, 6);
+  for (guint i = 0; i < 6; i++)
+    {
+      const FrLineVertex *p = &g_array_index (v, FrLineVertex, i);
+
+      g_assert_cmpfloat (fabs (p->pos[0] - 320.0), <, 400.0);
+    }
+  capsule_centre (v, 0, &x, &y);
+  g_assert_cmpfloat (fabs ((y - 240.0) - 0.5 * (x - 320.0)), <, 0.05);
+
+  g_array_set_size (v, 0);
+  fr_lines_push_segment (v, &view, 100, 100, 200, 150, 3.0, colour);
+  fr_lines_push_capsule (w, 100, 100, 200, 150, 3.0, colour);
+  g_assert_cmpmem (v->data, v->len * sizeof (FrLineVertex), w->data, w->len * sizeof (FrLineVertex));
+
+  g_array_set_size (v, 0);
+  fr_lines_push_segment (v, &view, 1e6, 1e6, 2e6, 1e6, 3.0, colour);
+  g_assert_cmpuint (v->len, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -246,5 +282,6 @@ main (int   argc,
   g_test_add_func ("/lines/off-view-polyline", test_off_view_polyline);
   g_test_add_func ("/lines/straight-run-merged", test_straight_run_merged);
   g_test_add_func ("/lines/curve-within-tolerance", test_curve_within_tolerance);
+  g_test_add_func ("/lines/segment-cut", test_segment_cut);
   return g_test_run ();
 }
