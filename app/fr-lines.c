@@ -139,9 +139,10 @@ fr_lines_push_polyline (GArray       *a,
                         const float   color[4])
 {
   const FrRect guard = view_guard (view, width);
-  double start[2] = { 0.0, 0.0 }, last[2] = { 0.0, 0.0 }, dir[2] = { 0.0, 0.0 };
+  double start[2] = { 0.0, 0.0 }, last[2] = { 0.0, 0.0 }, dir[2] = { 1.0, 0.0 };
   double lo = 0.0, hi = 0.0;   /* the cone, in radians from dir */
-  gboolean open = FALSE;       /* last lies beyond start, dir set */
+  gboolean open = FALSE;       /* last lies beyond start, the cone set */
+  gboolean pushed = FALSE;
 
   g_return_if_fail (a != NULL && view != NULL);
 
@@ -159,50 +160,44 @@ fr_lines_push_polyline (GArray       *a,
       d[0] = p[0] - start[0];
       d[1] = p[1] - start[1];
       len = hypot (d[0], d[1]);
-      if (!open)
+      if (open)
         {
-          if (len <= MERGE_TOLERANCE)
-            continue;   /* still at the start */
-          dir[0] = d[0] / len;
-          dir[1] = d[1] / len;
-          half = asin (MIN (1.0, MERGE_TOLERANCE / len));
-          lo = -half;
-          hi = half;
-          last[0] = p[0];
-          last[1] = p[1];
-          open = TRUE;
-          continue;
+          angle = atan2 (dir[0] * d[1] - dir[1] * d[0], dir[0] * d[0] + dir[1] * d[1]);
+          if (angle >= lo && angle <= hi && len >= hypot (last[0] - start[0], last[1] - start[1]))
+            {
+              half = asin (MIN (1.0, MERGE_TOLERANCE / len));
+              lo = MAX (lo, angle - half);
+              hi = MIN (hi, angle + half);
+              last[0] = p[0];
+              last[1] = p[1];
+              continue;
+            }
+          /* p leaves the cone (or turns back): the run ends at the last
+           * point, and the next starts there. */
+          push_cut_capsule (a, &guard, start, last, width, color);
+          pushed = TRUE;
+          start[0] = last[0];
+          start[1] = last[1];
+          d[0] = p[0] - start[0];
+          d[1] = p[1] - start[1];
+          len = hypot (d[0], d[1]);
+          open = FALSE;
         }
-      angle = atan2 (dir[0] * d[1] - dir[1] * d[0], dir[0] * d[0] + dir[1] * d[1]);
-      half = len > MERGE_TOLERANCE ? asin (MIN (1.0, MERGE_TOLERANCE / len)) : G_PI;
-      if (angle >= lo && angle <= hi && len >= hypot (last[0] - start[0], last[1] - start[1]))
-        {
-          lo = MAX (lo, angle - half);
-          hi = MIN (hi, angle + half);
-          last[0] = p[0];
-          last[1] = p[1];
-          continue;
-        }
-      /* p leaves the cone (or turns back): the run ends at the last point. */
-      push_cut_capsule (a, &guard, start, last, width, color);
-      start[0] = last[0];
-      start[1] = last[1];
-      d[0] = p[0] - start[0];
-      d[1] = p[1] - start[1];
-      len = hypot (d[0], d[1]);
-      open = FALSE;
+      last[0] = p[0];
+      last[1] = p[1];
       if (len <= MERGE_TOLERANCE)
-        continue;
+        continue;   /* still at the start */
+      /* The run's first point beyond the start: the cone about it. */
       dir[0] = d[0] / len;
       dir[1] = d[1] / len;
       half = asin (MIN (1.0, MERGE_TOLERANCE / len));
       lo = -half;
       hi = half;
-      last[0] = p[0];
-      last[1] = p[1];
       open = TRUE;
     }
-  if (open)
+  /* The last run; or a dot, where the whole line lies within the
+   * tolerance of its start (a tail that short after a run is left out). */
+  if (open || (n >= 2 && !pushed))
     push_cut_capsule (a, &guard, start, last, width, color);
 }
 

@@ -196,6 +196,18 @@ test_straight_run_merged (void)
   g_array_set_size (v, 0);
   fr_lines_push_polyline (v, &view, back, 3, 2.0, colour);
   g_assert_cmpuint (v->len, ==, 12);
+
+  /* A line of no length (a ray from a receiver on its source) is a dot,
+   * as its one capsule was. */
+  g_array_set_size (v, 0);
+  g_array_set_size (w, 0);
+  back[2] = back[4] = back[0];
+  back[3] = back[5] = back[1];
+  fr_lines_push_polyline (v, &view, back, 3, 2.0, colour);
+  fr_view_model_to_widget (&view, back[0], back[1], &x0, &y0);
+  fr_lines_push_capsule (w, x0, y0, x0, y0, 2.0, colour);
+  g_assert_cmpuint (v->len, ==, 6);
+  g_assert_cmpmem (v->data, v->len * sizeof (FrLineVertex), w->data, w->len * sizeof (FrLineVertex));
 }
 
 /* A circle of 400 points, 100 pixels across: fewer capsules, each a chord
