@@ -124,6 +124,14 @@ fr_clip_rect (const FrRect *r,
   return TRUE;
 }
 
+/* r grown by margin on every side: a guard about what r shows. */
+FrRect
+fr_clip_grown (const FrRect *r,
+               double        margin)
+{
+  return (FrRect) { r->x - margin, r->y - margin, r->width + 2.0 * margin, r->height + 2.0 * margin };
+}
+
 /* Whether (x, y) lies in guard. */
 gboolean
 fr_clip_holds (const FrRect *guard,

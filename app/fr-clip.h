@@ -16,6 +16,10 @@
 
 G_BEGIN_DECLS
 
+/* How far a guard lies outside what is shown: more than half the widest
+ * line and a marker's reach, so that no cut at it shows. */
+#define FR_CLIP_GUARD_MARGIN 16.0
+
 typedef struct
 {
   cairo_t *cr;
@@ -40,6 +44,8 @@ gboolean fr_clip_segment      (const FrRect *guard,
 gboolean fr_clip_rect         (const FrRect *r,
                                const FrRect *guard,
                                FrRect       *out);
+FrRect   fr_clip_grown        (const FrRect *r,
+                               double        margin);
 gboolean fr_clip_holds        (const FrRect *guard,
                                double        x,
                                double        y);

@@ -843,8 +843,7 @@ fr_editor_snapshot (GtkWidget   *widget,
   /* Paths reach cairo cut to a guard just outside the plot, and handles
    * off it are left out: zoomed in far, cairo's fixed point drew a line
    * from points 1e8 pixels away at the wrong slope (fr-clip.h). */
-  guard = (FrRect) { layout.plot.x - 16.0, layout.plot.y - 16.0,
-                     layout.plot.width + 32.0, layout.plot.height + 32.0 };
+  guard = fr_clip_grown (&layout.plot, FR_CLIP_GUARD_MARGIN);
 
   /* Obstacles: the selected one's outline, every one's vertices. */
   for (guint i = 0; i < m->obstacles->len; i++)

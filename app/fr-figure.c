@@ -17,11 +17,6 @@
 #include "fr-clip.h"
 #include "fr-plot-layout.h"
 
-/* How far the guard of every path (fr-clip.h) lies outside the
- * plot, which clips what is drawn: more than half the widest line and a
- * marker's reach, so that no cut at the guard shows. */
-#define GUARD_MARGIN 16.0
-
 /* Cells at least this wide on the page are drawn as rectangles, not as an
  * image's pixels: an image placed within one cell of the guard then stays
  * within cairo's reach. */
@@ -579,8 +574,9 @@ draw_content (const FrFigure *fig,
   /* The field stays in the plot rectangle, as on the canvas; the axes
    * and colour bar go in the gutters around it. */
   fr_plot_layout_for_view (&layout, fig->view, fig->scene, 1.0);
-  guard = (FrRect) { layout.plot.x - GUARD_MARGIN, layout.plot.y - GUARD_MARGIN,
-                     layout.plot.width + 2.0 * GUARD_MARGIN, layout.plot.height + 2.0 * GUARD_MARGIN };
+  /* Every path is cut to a guard about the plot, which clips what is
+   * drawn (fr-clip.h). */
+  guard = fr_clip_grown (&layout.plot, FR_CLIP_GUARD_MARGIN);
   cairo_save (cr);
   cairo_rectangle (cr, layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height);
   cairo_clip (cr);

@@ -102,9 +102,9 @@ static FrRect
 view_guard (const FrView *view,
             double        width)
 {
-  const double margin = width + 2.0 * AA_PAD + 16.0;
+  const FrRect shown = { 0.0, 0.0, view->width, view->height };
 
-  return (FrRect) { -margin, -margin, view->width + 2.0 * margin, view->height + 2.0 * margin };
+  return fr_clip_grown (&shown, width + 2.0 * AA_PAD + FR_CLIP_GUARD_MARGIN);
 }
 
 /* Pushes segment p0–p1 cut to guard (fr-clip.h): a capsule with ends 1e8

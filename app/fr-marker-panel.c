@@ -225,21 +225,15 @@ list_scroll_cb (FrMarkerPanel            *self,
                 GtkEventControllerScroll *controller)
 {
   GtkAdjustment *inner = gtk_scrolled_window_get_vadjustment (self->list_scroller);
-  GtkWidget *outer = gtk_widget_get_ancestor (gtk_widget_get_parent (GTK_WIDGET (self->list_scroller)),
-                                              GTK_TYPE_SCROLLED_WINDOW);
-  GtkAdjustment *adj;
-  double value = gtk_adjustment_get_value (inner), step;
+  double value = gtk_adjustment_get_value (inner);
 
-  if (outer == NULL || dy == 0.0 ||
+  if (dy == 0.0 ||
       (dy < 0.0 && value > gtk_adjustment_get_lower (inner)) ||
       (dy > 0.0 && value < gtk_adjustment_get_upper (inner) - gtk_adjustment_get_page_size (inner)))
     return FALSE;
-  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (outer));
-  /* A wheel's click moves as far as GtkScrolledWindow's own does. */
-  step = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL
-           ? pow (gtk_adjustment_get_page_size (adj), 2.0 / 3.0) : 1.0;
-  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * step);
-  return TRUE;
+  /* The panel's scrolled window, around the list's own. */
+  return fr_panel_scroll_ancestor (gtk_widget_get_parent (GTK_WIDGET (self->list_scroller)),
+                                   controller, dy);
 }
 
 /* The list as tall as n rows, up to LIST_ROWS.  GtkListView's natural

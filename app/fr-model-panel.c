@@ -936,9 +936,7 @@ scroll_guard_cb (GtkEventControllerScroll *controller,
                  double                   *pointer)
 {
   GtkWidget *panel = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
-  GtkWidget *picked, *target, *scrolled;
-  GtkAdjustment *adj;
-  double step;
+  GtkWidget *picked, *target;
 
   picked = gtk_widget_pick (panel, pointer[0], pointer[1], GTK_PICK_DEFAULT);
   if (picked == NULL)
@@ -949,15 +947,28 @@ scroll_guard_cb (GtkEventControllerScroll *controller,
   if (target == NULL)
     return FALSE;
 
-  scrolled = gtk_widget_get_ancestor (panel, GTK_TYPE_SCROLLED_WINDOW);
-  if (scrolled != NULL)
-    {
-      adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
-      /* GtkScrolledWindow's own step for a wheel click. */
-      step = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL
-             ? pow (gtk_adjustment_get_page_size (adj), 2.0 / 3.0) : 1.0;
-      gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * step);
-    }
+  fr_panel_scroll_ancestor (panel, controller, dy);
+  return TRUE;
+}
+
+/* Scrolls the scrolled window around widget by dy of controller's scroll
+ * (a wheel click moves as far as GtkScrolledWindow's own does); FALSE
+ * where there is none. */
+gboolean
+fr_panel_scroll_ancestor (GtkWidget                *widget,
+                          GtkEventControllerScroll *controller,
+                          double                    dy)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj;
+  double step;
+
+  if (scrolled == NULL)
+    return FALSE;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  step = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL
+           ? pow (gtk_adjustment_get_page_size (adj), 2.0 / 3.0) : 1.0;
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * step);
   return TRUE;
 }
 

@@ -37,6 +37,9 @@ void     fr_panel_guard_entries  (GtkWidget      *panel,
 void     fr_panel_clear_messages (GtkWidget      *panel,
                                   GtkLabel       *message);
 void     fr_panel_clear_children (GtkWidget      *panel);
+gboolean fr_panel_scroll_ancestor (GtkWidget               *widget,
+                                  GtkEventControllerScroll *controller,
+                                  double                    dy);
 void     fr_panel_show_unit      (GtkLabel       *label,
                                   FrLengthUnit    unit,
                                   const char     *text);

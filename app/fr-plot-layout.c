@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "fr-axes-draw.h"
+#include "fr-clip.h"
 #include "fr-plot-layout.h"
 
 /* Gutter sizes in logical pixels at k = 1, sized for 11 px labels
@@ -197,14 +198,13 @@ fr_plot_layout_model_line_clip (const FrView *view,
                                 double        width,
                                 FrRect       *clip)
 {
+  FrRect model;
+
   g_return_if_fail (view != NULL && clip != NULL);
   g_return_if_fail (FR_IS_SCENE (scene));
 
-  fr_plot_layout_model_rect (view, scene, clip);
-  clip->x -= 0.5 * width;
-  clip->y -= 0.5 * width;
-  clip->width += width;
-  clip->height += width;
+  fr_plot_layout_model_rect (view, scene, &model);
+  *clip = fr_clip_grown (&model, 0.5 * width);
 }
 
 /* Places the axes for a model drawn at model (widget pixels).  They run
