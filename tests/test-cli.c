@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fr-csv.h"
+#include "fr-spr.h"   /* fr_cuda_built */
 #include "test-tmpdir.h"
 
 /* Runs stay small: the suite also runs under ASan and UBSan. */
@@ -1098,6 +1099,27 @@ test_spr_cuda_request (void)
       g_assert_nonnull (strstr (r.out, "\"backend\": \"cpu\""));
       g_assert_true (g_str_has_prefix (r.err, "foldray-cli: "));
       g_assert_nonnull (strstr (r.err, "CPU"));
+    }
+  run_result_clear (&r);
+
+  /* In double precision, which CUDA's kernels do not compute in: a build
+   * with CUDA refuses the request, as bad usage (exit 2, not 1, the GPU's
+   * failure), naming --backend; one without solves it on the CPU. */
+  g_unlink (g_hash_table_lookup (ff.names, "@OUT"));
+  r = run_cli ("spr", "--velocity", g_hash_table_lookup (ff.names, "@V"), "--spacing", "0.5",
+               "--source", "10,5", "--radius", "3", "--backend", "cuda", "--precision", "double",
+               "--out", g_hash_table_lookup (ff.names, "@OUT"), NULL);
+  if (fr_cuda_built ())
+    {
+      assert_failure (&r, "foldray-cli", 2, "--backend");
+      g_assert_nonnull (strstr (r.err, "single precision"));
+      g_assert_cmpuint (count_entries (ff.outdir), ==, 0);
+    }
+  else
+    {
+      assert_success (&r);
+      g_assert_nonnull (strstr (r.err, "CPU"));
+      g_assert_cmpuint (count_entries (ff.outdir), ==, 1);
     }
   run_result_clear (&r);
   fail_files_clear (&ff);

@@ -65,7 +65,9 @@ cli_exit_code (fr_status status)
 {
   if (status == FR_OK)
     return CLI_EXIT_OK;
-  return status == FR_E_INPUT ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+  /* What a back end does not do (spr --backend cuda --precision double)
+   * is the request's fault, as a bad value is: the user changes it. */
+  return status == FR_E_INPUT || status == FR_E_UNSUPPORTED ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
 int

@@ -24,7 +24,8 @@ void cli_set_program (const char *name);
  * `return cli_fail (CLI_EXIT_USAGE, ...)` reads well. */
 int cli_fail (int status, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
 
-/* FR_E_INPUT is the user's input (2); everything else is a failure (1). */
+/* FR_E_INPUT is the user's input and FR_E_UNSUPPORTED a request that a
+ * back end does not do (2); everything else is a failure (1). */
 int cli_exit_code (fr_status status);
 
 /* Reports a library error: its message, prefixed with `context: ` unless
