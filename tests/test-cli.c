@@ -836,6 +836,10 @@ static const fail_case fail_cases[] = {
   { "zero spacing", 2, "--spacing",
     { "--velocity", "@V", "--spacing", "0", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "bad origin", 2, "--origin", { GOOD, "--origin", "1", "--out", "@OUT" } },
+  /* Only an origin far out makes the spacing too fine to tell the nodes
+   * apart: it was blamed on --spacing alone. */
+  { "origin far out", 2, "--spacing and --origin",
+    { GOOD, "--origin", "1e16,0", "--out", "@OUT" } },
   { "source outside", 2, "--source",
     { "--velocity", "@V", "--spacing", "0.5", "--source", "100,5", "--radius", "5", "--out", "@OUT" } },
   /* Just beyond the edge: named with its digits (%g said 20.0001). */

@@ -284,6 +284,8 @@ test_bad_input (void)
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--method", "fast", "--out", out }, "--method" },
     { { "--speed-const", "1", "--shape", "20,20,20", "--spacing", "0.1", "--source", "0.5,0.5,0.5", "--horizon", missing, "--out", out }, "--horizon" },
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--bogus", "--out", out }, "--bogus" },
+    /* Nodes 0.1 apart cannot be told apart at 1e16: the origin's doing. */
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--origin", "1e16,0", "--source", "1e16,0", "--out", out }, "--spacing and --origin" },
   };
 
   for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -87,6 +87,10 @@ cli_fail_error (const fr_error *err, const char *context)
 const char *
 cli_grid_context (const fr_error *err, const char *fallback)
 {
+  /* A spacing too fine for coordinates that large: an origin far out
+   * makes them so (from 0, no grid's own extent can). */
+  if (strstr (err->message, "too fine for coordinates") != NULL)
+    return "--spacing and --origin";
   if (strstr (err->message, "spacing") != NULL)
     return "--spacing";
   if (strstr (err->message, "origin") != NULL)

@@ -32,9 +32,9 @@ int cli_exit_code (fr_status status);
  * context is NULL or the message already names it.  Returns the exit code. */
 int cli_fail_error (const fr_error *err, const char *context);
 
-/* The flag a failed fr_grid_check blames: --spacing or --origin when its
- * message is about them, else fallback (the file the grid's shape came
- * from, or --shape). */
+/* The flag a failed fr_grid_check blames: --spacing or --origin (or both)
+ * when its message is about them, else fallback (the file the grid's
+ * shape came from, or --shape). */
 const char *cli_grid_context (const fr_error *err, const char *fallback);
 
 /* Reports times that left the output precision's range
