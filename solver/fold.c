@@ -99,9 +99,9 @@ check_psi (const fr_grid *g, const float *speed, const double psi[3], fr_error *
  * The frozen nodes' grid is made from the start values: calloc's pages are
  * touched only where a node is frozen. */
 static fr_status
-make_trace (const fr_grid *g, const float *speed, float **speed_owned, const double psi[3],
-            const fr_fold_start *start, double radius, const fold_starts *starts,
-            fr_fold_trace **out)
+make_trace (const fr_grid *g, const float *speed, float **speed_owned, float speed_max,
+            const double psi[3], const fr_fold_start *start, double radius,
+            const fold_starts *starts, fr_fold_trace **out)
 {
   const size_t n = fr_grid_count (g);
   fr_fold_trace *tr = calloc (1, sizeof *tr);
@@ -109,6 +109,7 @@ make_trace (const fr_grid *g, const float *speed, float **speed_owned, const dou
   if (tr == NULL)
     return FR_E_NOMEM;
   tr->grid = *g;
+  tr->speed_max = speed_max;
   memcpy (tr->psi, psi, sizeof tr->psi);
   tr->radius = radius;
   if (*speed_owned != NULL)
@@ -520,7 +521,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->setup_ms = stats.setup_ms;
   res->results_ms = stats.results_ms;
 
-  if (make_trace (g, speed, &speed_owned, psi, start, ldexp (radius, a), &starts, &res->trace)
+  if (make_trace (g, speed, &speed_owned, vmax, psi, start, ldexp (radius, a), &starts, &res->trace)
       != FR_OK)
     st = fr_error_set (err, FR_E_NOMEM, "out of memory for the ray tracer's copy of the model");
 
