@@ -1691,6 +1691,10 @@ test_csv_parse (void)
   g_assert_cmpuint (p.count, ==, 0);
   fr_points_clear (&p);
 
+  /* One field is one field ("found 1 fields" it said). */
+  g_assert_cmpint (fr_csv_parse_points ("R.csv", "x,z\n1,2\n3\n", 10, &p, &err), ==, FR_E_INPUT);
+  g_assert_cmpstr (err.message, ==, "R.csv: line 3: expected 2 numbers, found 1 field");
+
   for (size_t i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_assert_cmpint (fr_csv_parse_points ("R.csv", bad[i].text, strlen (bad[i].text), &p, &err),
