@@ -274,6 +274,9 @@ test_bad_input (void)
   g_autofree char *out = tmp_path (dir, "T.npy");
   g_autofree char *missing = tmp_path (dir, "nope.npy");
   g_autofree char *small = tmp_path (dir, "B19.npy");
+  g_autofree char *far = tmp_path (dir, "far.csv");
+  g_autofree char *rays = tmp_path (dir, "R.csv");
+  g_assert_true (g_file_set_contents (far, "x,z\n0.5,0.5\n0.25,7.5\n", -1, NULL));
   {
     /* A boundary a row short of the 20 x 20 grid. */
     double *b = g_new (double, 19 * 20);
@@ -296,6 +299,8 @@ test_bad_input (void)
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--bogus", "--out", out }, "--bogus" },
     /* Both shapes: the boundary's and the grid's (it named neither). */
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--boundary", small, "--out", out }, "shape (19, 20) differs from the grid's (20, 20)" },
+    /* Which receiver: its line and where it is (as spr says). */
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--receivers", far, "--rays-out", rays, "--out", out }, "line 3: receiver 0.25,7.5 lies outside" },
     /* Nodes 0.1 apart cannot be told apart at 1e16: the origin's doing. */
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--origin", "1e16,0", "--source", "1e16,0", "--out", out }, "--spacing and --origin" },
   };
@@ -330,6 +335,7 @@ test_bad_input (void)
   run_out_clear (&r);
   g_unlink (out);
   g_unlink (small);
+  g_unlink (far);
   g_rmdir (dir);
 }
 

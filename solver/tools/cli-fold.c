@@ -446,8 +446,14 @@ load_starts (fold_job *job)
     {
       const double *p = job->receivers.xyz + k * (size_t) nd;
       if (!fr_grid_contains (g, p[0], nd == 3 ? p[1] : 0.0, p[nd - 1]))
-        return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver lies outside the grid (%s)",
-                         job->receivers_path, k + 2, extent);
+        {
+          /* The receiver itself, as spr names it. */
+          if (nd == 3)
+            return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver %.15g,%.15g,%.15g lies outside "
+                             "the grid (%s)", job->receivers_path, k + 2, p[0], p[1], p[2], extent);
+          return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver %.15g,%.15g lies outside the grid "
+                           "(%s)", job->receivers_path, k + 2, p[0], p[1], extent);
+        }
     }
   return CLI_EXIT_OK;
 }
