@@ -30,6 +30,7 @@
 #include "fr-omp.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1190,17 +1191,21 @@ fold_init_start (const fr_grid *g, const float *speed, const double psi[3],
           if (isnan (v) || v == INFINITY)
             continue;
           size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
+          char node[96];
+          /* In the grid's own axes, as the speed checks name a node. */
+          if (g->ndim == 3)
+            snprintf (node, sizeof node, "(ix=%zu, iy=%zu, iz=%zu)", ix, iy, iz);
+          else
+            snprintf (node, sizeof node, "(ix=%zu, iz=%zu)", ix, iz);
           if (!isfinite (v))
             {
-              st = fr_error_set (err, FR_E_INPUT, "boundary holds -inf at node (ix=%zu, iy=%zu, iz=%zu)",
-                                 ix, iy, iz);
+              st = fr_error_set (err, FR_E_INPUT, "boundary holds -inf at node %s", node);
               goto out;
             }
           if (!(speed[i] > 0.0f))
             {
               st = fr_error_set (err, FR_E_INPUT,
-                                 "boundary gives a start value at an obstacle node (ix=%zu, iy=%zu, iz=%zu)",
-                                 ix, iy, iz);
+                                 "boundary gives a start value at an obstacle node %s", node);
               goto out;
             }
         }

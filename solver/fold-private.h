@@ -452,6 +452,7 @@ int fold_cuda_default_block (int ndim);
 struct fr_fold_trace {
   fr_grid grid;
   float *speed;               /* nx·ny·nz, owned: the solve's constant grid or a copy */
+  float speed_max;            /* its largest value: each ray's bound on its steps */
   double psi[3];
   double *sources;            /* nsrc·ndim */
   size_t nsrc;

@@ -99,9 +99,9 @@ check_psi (const fr_grid *g, const float *speed, const double psi[3], fr_error *
  * The frozen nodes' grid is made from the start values: calloc's pages are
  * touched only where a node is frozen. */
 static fr_status
-make_trace (const fr_grid *g, const float *speed, float **speed_owned, const double psi[3],
-            const fr_fold_start *start, double radius, const fold_starts *starts,
-            fr_fold_trace **out)
+make_trace (const fr_grid *g, const float *speed, float **speed_owned, float speed_max,
+            const double psi[3], const fr_fold_start *start, double radius,
+            const fold_starts *starts, fr_fold_trace **out)
 {
   const size_t n = fr_grid_count (g);
   fr_fold_trace *tr = calloc (1, sizeof *tr);
@@ -109,6 +109,7 @@ make_trace (const fr_grid *g, const float *speed, float **speed_owned, const dou
   if (tr == NULL)
     return FR_E_NOMEM;
   tr->grid = *g;
+  tr->speed_max = speed_max;
   memcpy (tr->psi, psi, sizeof tr->psi);
   tr->radius = radius;
   if (*speed_owned != NULL)
@@ -247,29 +248,68 @@ check_speed_max (const fr_grid *g, const float *speed, float *vmax, fr_error *er
   return bad ? fr_check_speed_f32 (g, speed, "speed", err) : FR_OK;
 }
 
+/* The largest |value| of the finite start values of a boundary grid. */
+static double
+boundary_max (const fr_grid *g, const double *boundary)
+{
+  const size_t n = fr_grid_count (g);
+  double m = 0.0;
+
+  if (boundary == NULL)
+    return 0.0;
+#pragma omp parallel for schedule(static) reduction(max:m)
+  for (size_t i = 0; i < n; i++)
+    if (isfinite (boundary[i]) && fabs (boundary[i]) > m)
+      m = fabs (boundary[i]);
+  return m;
+}
+
 /* The local solver's arithmetic holds products of up to about the sixth
  * power of h·F (spacing × speed): in float, a solve with h·F outside about
  * [1e-7, 3e6] loses its digits (10 % errors at h = 1000 m and F = 6000
- * m/s).  There the solve runs in units that bring the spacing and the
- * largest speed near 1: lengths scaled by 2^-a and speeds by 2^-b, so
- * times by 2^(b-a), which are scaled back after.  Powers of two change no
+ * m/s).  And its times, about h / F a node, must stay inside float's
+ * range: at h = 1e-25 and F = 1e25 they rounded to 0 inside the solve, so
+ * every node read as a source, and at h = 1e20, F = 1e-20 they became +inf.
+ * Outside either window the solve runs in units that bring the spacing and
+ * the largest speed near 1: lengths scaled by 2^-a and speeds by 2^-b, so
+ * times by 2^(b-a), which are scaled back after (in double, where the
+ * output's precision check then sees them).  Powers of two change no
  * rounding, so the times are those of the same model in better units;
- * where h·F is moderate, a = b = 0 and nothing changes. */
+ * where both are moderate, a = b = 0 and nothing changes.  A boundary
+ * grid's values, scaled by 2^(b-a) too, must stay far inside the solve's
+ * precision, or they would become +inf there (a start of 1e9 at h =
+ * 1e-30 gave +inf everywhere): where they would not, b - a is cut,
+ * keeping a + b (and so h·F).  A step that small beside such a start is
+ * below its rounding in any units. */
 static void
-unit_exponents (const fr_grid *g, float vmax, int *a, int *b)
+unit_exponents (const fr_grid *g, float vmax, const double *boundary, bool double_precision,
+                int *a, int *b)
 {
   double h = fmax (g->dx, g->dz);
 
   if (g->ndim == 3)
     h = fmax (h, g->dy);
-  const double hf = h * (double) vmax;
+  const double hf = h * (double) vmax, step = h / (double) vmax;
   *a = *b = 0;
   /* Measured: 2D and 3D lose digits from about 3e6 up and below about
-   * 1e-7 (fold-units); the window keeps a margin. */
-  if (!(hf > 0.0) || !isfinite (hf) || (hf >= 0x1p-20 && hf <= 0x1p19))
+   * 1e-7 (fold-units); the windows keep a margin. */
+  if (!(hf > 0.0) || !isfinite (hf) || !isfinite (step)
+      || (hf >= 0x1p-20 && hf <= 0x1p19 && step >= 0x1p-60 && step <= 0x1p60))
     return;
   *a = (int) lround (log2 (h));
   *b = (int) lround (log2 ((double) vmax));
+  const int start_exp_max = double_precision ? 512 : 64;
+  const double start_max = boundary_max (g, boundary);
+  if (start_max > 0.0)
+    {
+      const int over = ilogb (start_max) + (*b - *a) - start_exp_max;
+      if (over > 0)
+        {
+          const int k = (over + 1) / 2;
+          *a += k;
+          *b -= k;
+        }
+    }
 }
 
 /* The model in the solve's units (unit_exponents): the grid, the start
@@ -415,7 +455,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   if ((st = check_psi (g, speed, psi, err)) != FR_OK)
     goto out;
   int a, b;
-  unit_exponents (g, vmax, &a, &b);
+  unit_exponents (g, vmax, start->boundary, p->double_precision, &a, &b);
   if ((st = scale_units (g, start, speed, psi, a, b, &sc, err)) != FR_OK)
     goto out;
   const fr_grid *gs = &sc.grid;   /* the solve's units */
@@ -481,7 +521,7 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
   res->setup_ms = stats.setup_ms;
   res->results_ms = stats.results_ms;
 
-  if (make_trace (g, speed, &speed_owned, psi, start, ldexp (radius, a), &starts, &res->trace)
+  if (make_trace (g, speed, &speed_owned, vmax, psi, start, ldexp (radius, a), &starts, &res->trace)
       != FR_OK)
     st = fr_error_set (err, FR_E_NOMEM, "out of memory for the ray tracer's copy of the model");
 

@@ -217,9 +217,10 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
       size_t receiver = 0;
 
       if (n != want)
-        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: expected %d %s, found %s%d fields",
+        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: expected %d %s, found %s%d field%s",
                              name, lineno, want, rays ? "fields" : "numbers",
-                             n > want ? "more than " : "", n > want ? want : n);
+                             n > want ? "more than " : "", n > want ? want : n,
+                             n > want || n != 1 ? "s" : "");
       if (rays && !parse_index (f[0][0], f[0][1], &receiver))
         return fr_error_set (err, FR_E_INPUT, "%s: line %zu: '%.*s' is not a receiver number",
                              name, lineno, (int) (f[0][1] - f[0][0] > 40 ? 40 : f[0][1] - f[0][0]),

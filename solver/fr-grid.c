@@ -40,9 +40,15 @@ fr_grid_check (const fr_grid *g, fr_error *err)
 {
   if (g->ndim != 2 && g->ndim != 3)
     return fr_error_set (err, FR_E_INPUT, "a grid must have 2 or 3 dimensions, not %d", g->ndim);
-  if (g->nx < 1 || g->ny < 1 || g->nz < 1 || (g->ndim == 2 && g->ny != 1))
-    return fr_error_set (err, FR_E_INPUT, "grid size %zu x %zu x %zu is empty or malformed",
-                         g->nx, g->ny, g->nz);
+  if (g->ndim == 2 && g->ny != 1)
+    return fr_error_set (err, FR_E_INPUT, "a 2D grid has one node along y, not %zu", g->ny);
+  /* Said in the grid's own axes: a 2D grid's y of one node is no input's. */
+  if (g->nx < 1 || g->ny < 1 || g->nz < 1)
+    return g->ndim == 2
+      ? fr_error_set (err, FR_E_INPUT, "grid of %zu x %zu nodes (nx x nz) is empty: it needs a "
+                      "node along each axis", g->nx, g->nz)
+      : fr_error_set (err, FR_E_INPUT, "grid of %zu x %zu x %zu nodes (nx x ny x nz) is empty: it "
+                      "needs a node along each axis", g->nx, g->ny, g->nz);
   if (g->nx > FR_GRID_MAX_NODES / g->ny / g->nz)
     return g->ndim == 2
       ? fr_error_set (err, FR_E_INPUT, "grid of %zu x %zu nodes is too large (at most %zu)",

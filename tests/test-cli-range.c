@@ -465,6 +465,12 @@ test_times_underflow (void)
   const char *n_fold[] = { "--spacing 1e-50", "fall below single precision", "larger --spacing",
                            NULL };
   assert_refused (fold_s, n_fold, out);
+  /* So with spacing × speed at 1, where the solve did not change its
+   * units and its float times rounded to 0: written so, with exit 0. */
+  const char *fold_hf[] = { "fold", "--speed-const", "1e25", "--shape", "30,20", "--spacing",
+                            "1e-25", "--source", "0,0", "--out", out, NULL };
+  const char *n_hf[] = { "--spacing 1e-25", "fall below single precision", NULL };
+  assert_refused (fold_hf, n_hf, out);
   const char *spr_s[] = { "spr", "--velocity", v2, "--spacing", "1e-50", "--source", "0,0",
                           "--radius", "2", "--out", out, NULL };
   const char *n_spr[] = { "--spacing", "below float32's range", NULL };
@@ -475,6 +481,13 @@ test_times_underflow (void)
                            NULL };
   solve_ok (fold_d, out, &a);
   g_assert_cmpfloat (fabs (value_at (&a, 3, 0) - 1.5e-50), <=, 1e-15 * 1.5e-50);
+  fr_array_clear (&a);
+  const char *fold_hf_d[] = { "fold", "--speed-const", "1e25", "--shape", "30,20", "--spacing",
+                              "1e-25", "--source", "0,0", "--precision", "double", "--out", out,
+                              NULL };
+  solve_ok (fold_hf_d, out, &a);
+  /* 1e25 is a float32 speed: 3 spacings over (float) 1e25. */
+  g_assert_cmpfloat (fabs (value_at (&a, 3, 0) - 3e-25 / (double) 1e25f), <=, 1e-12 * 3e-50);
   fr_array_clear (&a);
   /* So are SPR's, whose weights are then computed in double too (it
    * refused them by float32's range). */

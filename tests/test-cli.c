@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fr-csv.h"
+#include "fr-spr.h"   /* fr_cuda_built */
 #include "test-tmpdir.h"
 
 /* Runs stay small: the suite also runs under ASan and UBSan. */
@@ -835,6 +836,10 @@ static const fail_case fail_cases[] = {
   { "zero spacing", 2, "--spacing",
     { "--velocity", "@V", "--spacing", "0", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "bad origin", 2, "--origin", { GOOD, "--origin", "1", "--out", "@OUT" } },
+  /* Only an origin far out makes the spacing too fine to tell the nodes
+   * apart: it was blamed on --spacing alone. */
+  { "origin far out", 2, "--spacing and --origin",
+    { GOOD, "--origin", "1e16,0", "--out", "@OUT" } },
   { "source outside", 2, "--source",
     { "--velocity", "@V", "--spacing", "0.5", "--source", "100,5", "--radius", "5", "--out", "@OUT" } },
   /* Just beyond the edge: named with its digits (%g said 20.0001). */
@@ -1098,6 +1103,27 @@ test_spr_cuda_request (void)
       g_assert_nonnull (strstr (r.out, "\"backend\": \"cpu\""));
       g_assert_true (g_str_has_prefix (r.err, "foldray-cli: "));
       g_assert_nonnull (strstr (r.err, "CPU"));
+    }
+  run_result_clear (&r);
+
+  /* In double precision, which CUDA's kernels do not compute in: a build
+   * with CUDA refuses the request, as bad usage (exit 2, not 1, the GPU's
+   * failure), naming --backend; one without solves it on the CPU. */
+  g_unlink (g_hash_table_lookup (ff.names, "@OUT"));
+  r = run_cli ("spr", "--velocity", g_hash_table_lookup (ff.names, "@V"), "--spacing", "0.5",
+               "--source", "10,5", "--radius", "3", "--backend", "cuda", "--precision", "double",
+               "--out", g_hash_table_lookup (ff.names, "@OUT"), NULL);
+  if (fr_cuda_built ())
+    {
+      assert_failure (&r, "foldray-cli", 2, "--backend");
+      g_assert_nonnull (strstr (r.err, "single precision"));
+      g_assert_cmpuint (count_entries (ff.outdir), ==, 0);
+    }
+  else
+    {
+      assert_success (&r);
+      g_assert_nonnull (strstr (r.err, "CPU"));
+      g_assert_cmpuint (count_entries (ff.outdir), ==, 1);
     }
   run_result_clear (&r);
   fail_files_clear (&ff);
@@ -1664,6 +1690,10 @@ test_csv_parse (void)
   g_assert_cmpint (fr_csv_parse_points ("R.csv", "x,z\n", 4, &p, &err), ==, FR_OK);
   g_assert_cmpuint (p.count, ==, 0);
   fr_points_clear (&p);
+
+  /* One field is one field ("found 1 fields" it said). */
+  g_assert_cmpint (fr_csv_parse_points ("R.csv", "x,z\n1,2\n3\n", 10, &p, &err), ==, FR_E_INPUT);
+  g_assert_cmpstr (err.message, ==, "R.csv: line 3: expected 2 numbers, found 1 field");
 
   for (size_t i = 0; i < G_N_ELEMENTS (bad); i++)
     {

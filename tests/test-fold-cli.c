@@ -273,6 +273,19 @@ test_bad_input (void)
   g_autofree char *dir = g_dir_make_tmp ("fold-cli-XXXXXX", NULL);
   g_autofree char *out = tmp_path (dir, "T.npy");
   g_autofree char *missing = tmp_path (dir, "nope.npy");
+  g_autofree char *small = tmp_path (dir, "B19.npy");
+  g_autofree char *far = tmp_path (dir, "far.csv");
+  g_autofree char *rays = tmp_path (dir, "R.csv");
+  g_assert_true (g_file_set_contents (far, "x,z\n0.5,0.5\n0.25,7.5\n", -1, NULL));
+  {
+    /* A boundary a row short of the 20 x 20 grid. */
+    double *b = g_new (double, 19 * 20);
+    fr_array a = { .ndim = 2, .shape = { 19, 20 }, .dtype = FR_F64, .data = b };
+    for (int i = 0; i < 19 * 20; i++)
+      b[i] = i < 20 ? 0.0 : NAN;
+    g_assert_cmpint (fr_npy_write (small, &a, NULL), ==, FR_OK);
+    g_free (b);
+  }
   const bad_case cases[] = {
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--psi-a", "1,0.5", "--out", out }, "--psi-a" },
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "5,0.5", "--out", out }, "--source" },
@@ -284,6 +297,12 @@ test_bad_input (void)
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--method", "fast", "--out", out }, "--method" },
     { { "--speed-const", "1", "--shape", "20,20,20", "--spacing", "0.1", "--source", "0.5,0.5,0.5", "--horizon", missing, "--out", out }, "--horizon" },
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--bogus", "--out", out }, "--bogus" },
+    /* Both shapes: the boundary's and the grid's (it named neither). */
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--boundary", small, "--out", out }, "shape (19, 20) differs from the grid's (20, 20)" },
+    /* Which receiver: its line and where it is (as spr says). */
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--receivers", far, "--rays-out", rays, "--out", out }, "line 3: receiver 0.25,7.5 lies outside" },
+    /* Nodes 0.1 apart cannot be told apart at 1e16: the origin's doing. */
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--origin", "1e16,0", "--source", "1e16,0", "--out", out }, "--spacing and --origin" },
   };
 
   for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -315,6 +334,8 @@ test_bad_input (void)
     }
   run_out_clear (&r);
   g_unlink (out);
+  g_unlink (small);
+  g_unlink (far);
   g_rmdir (dir);
 }
 

@@ -88,6 +88,22 @@ test_bad_input (void)
   double far[4] = { -1e308, 0.5, 1e308, 0.7 };
   fr_fold_start hf = { .horizon = far, .nhorizon = 2 };
   expect_error (&g, &hf, &p, FR_E_INPUT, "horizon point 0 lies too far out");
+  /* A boundary's bad start values, at a node named in the grid's own
+   * axes (2D ones had an iy=0 that no 2D input has). */
+  {
+    double bnd[200];
+    fr_fold_start bs = { .boundary = bnd };
+    for (int i = 0; i < 200; i++)
+      bnd[i] = NAN;
+    bnd[4 * 20 + 6] = -INFINITY;
+    expect_error (&g, &bs, &p, FR_E_INPUT, "-inf at node (ix=6, iz=4)");
+    bnd[4 * 20 + 6] = 0.0;
+    p.speed = F;
+    F[4 * 20 + 6] = 0.0f;
+    expect_error (&g, &bs, &p, FR_E_INPUT, "obstacle node (ix=6, iz=4)");
+    F[4 * 20 + 6] = 1.0f;
+    p.speed = NULL;
+  }
   /* Bad input is refused before any back end runs, the GPU's included. */
   p.backend = FR_FOLD_CUDA;
   expect_error (&g, &none, &p, FR_E_INPUT, "no start");

@@ -248,6 +248,55 @@ test_ray_errors (void)
   fr_fold_result_clear (&res);
 }
 
+/* Seconds for the best of 5 rounds of 200 rays from receivers 0.3 spacings
+ * from the source, on a constant-speed grid of n x n nodes. */
+static double
+short_rays_seconds (size_t n)
+{
+  fr_grid g = fr_grid_2d (n, n, 1.0, 1.0, 0, 0);
+  double src[2] = { (double) (n / 2), (double) (n / 2) };
+  fr_fold_start st = { .sources = src, .nsrc = 1 };
+  fr_fold_params p;
+  fr_fold_result res;
+  double best = INFINITY;
+
+  fr_fold_params_init (&p);
+  p.backend = FR_FOLD_CPU;
+  fold_solve_ok (&g, &st, &p, &res);
+  for (int round = 0; round < 5; round++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      for (int k = 0; k < 200; k++)
+        {
+          const double a = 2.0 * G_PI * k / 200.0;
+          double rcv[2] = { src[0] + 0.3 * cos (a), src[1] + 0.3 * sin (a) };
+          double *pts = NULL;
+          size_t npts = 0;
+          fr_error err = { 0 };
+          g_assert_cmpint (fr_fold_ray (&res, rcv, &pts, &npts, &err), ==, FR_OK);
+          g_assert_cmpuint (npts, >=, 2);
+          g_free (pts);
+        }
+      best = fmin (best, (double) (g_get_monotonic_time () - t0) * 1e-6);
+    }
+  fr_fold_result_clear (&res);
+  return best;
+}
+
+/* A ray's cost is its own, not the grid's: each one scanned every node for
+ * the largest speed (17 ms a ray at 201³, more than the ray; with
+ * thousands of receivers the rays took longer than the solve).  The same
+ * short rays on a grid of 1001² nodes and of 21²: the scan made the large
+ * grid's some hundred times slower. */
+static void
+test_ray_cost (void)
+{
+  const double small = short_rays_seconds (21), large = short_rays_seconds (1001);
+
+  g_test_message ("200 short rays: %.2f ms at 21², %.2f ms at 1001²", 1e3 * small, 1e3 * large);
+  g_assert_cmpfloat (large, <, 10.0 * small + 0.01);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -256,5 +305,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/rays/random-3d", test_rays_3d);
   g_test_add_func ("/fold/rays/boundary-const", test_ray_boundary_const);
   g_test_add_func ("/fold/rays/errors", test_ray_errors);
+  g_test_add_func ("/fold/rays/cost", test_ray_cost);
   return g_test_run ();
 }

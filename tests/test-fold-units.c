@@ -93,9 +93,12 @@ static void
 test_scale_invariance (void)
 {
   /* (L, V): SI units at a kilometre's spacing; far below and far above.
-   * Speeds are float: each V keeps 1 and 1.5 exact there. */
+   * Speeds are float: each V keeps 1 and 1.5 exact there.  The last two
+   * keep spacing × speed at 1 but put the times (L / V) beyond float's
+   * range: 2^-170 was solved as 0 (every node a source), 2^140 as +inf. */
   static const double scales[][2] = {
     { 1000.0, 6000.0 }, { 1.0e7, 1.0 }, { 1.0e-7, 1.0 }, { 1.0, 1.0e8 }, { 1.0e-3, 0x1p-17 },
+    { 0x1p-85, 0x1p85 }, { 0x1p70, 0x1p-70 },
   };
   static const struct { int ndim; start_kind kind; } models[] = {
     { 2, START_POINT }, { 2, START_HORIZON }, { 2, START_BOUNDARY }, { 3, START_POINT },
@@ -152,11 +155,50 @@ test_message_units (void)
   fr_fold_result_clear (&res);
 }
 
+/* A boundary start far larger than the steps of a model the solver
+ * scales (spacing 2^-100, speed 1: times of 2^-100 a node) was scaled
+ * with them, beyond float's range: every node came back +inf, "unreached",
+ * the boundary's own included.  The times are B + distance / F, which is
+ * B to within far less than its rounding. */
+static void
+test_large_start (void)
+{
+  enum { NX = 21, NZ = 13 };
+  const double h = 0x1p-100, B = 0x1p30;
+  fr_grid g = fr_grid_2d (NX, NZ, h, h, 0.0, 0.0);
+  double boundary[NX * NZ];
+  fr_fold_start st = { .boundary = boundary };
+
+  for (size_t i = 0; i < NX * NZ; i++)
+    boundary[i] = i < NX ? B : NAN;
+  for (int dbl = 0; dbl <= 1; dbl++)
+    {
+      fr_fold_params p;
+      fr_fold_result res;
+
+      fr_fold_params_init (&p);
+      p.speed_const = 1.0;
+      p.backend = FR_FOLD_CPU;
+      p.double_precision = dbl;
+      fold_solve_ok (&g, &st, &p, &res);
+      for (size_t i = 0; i < NX * NZ; i++)
+        {
+          g_assert_true (isfinite (res.time[i]));
+          if (i < NX)
+            g_assert_cmpfloat (res.time[i], ==, B);
+          else
+            g_assert_cmpfloat (fabs (res.time[i] - B), <=, 1e-6 * B);
+        }
+      fr_fold_result_clear (&res);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/fold/units/scale-invariance", test_scale_invariance);
   g_test_add_func ("/fold/units/message", test_message_units);
+  g_test_add_func ("/fold/units/large-start", test_large_start);
   return g_test_run ();
 }

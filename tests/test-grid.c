@@ -62,6 +62,14 @@ test_bad_geometry (void)
   g_assert_nonnull (strstr (err.message, "spacing"));
   g = fr_grid_2d (10, 10, 1.0, NAN, 0, 0);
   g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+  /* An empty axis, named in the grid's own axes: an array of shape
+   * (0, 41) was "grid size 41 x 1 x 0", a y the 2D input never had. */
+  g = fr_grid_2d (41, 0, 1.0, 1.0, 0, 0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "41 x 0 nodes (nx x nz)"));
+  g = fr_grid_3d (5, 0, 7, 1, 1, 1, 0, 0, 0);
+  g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
+  g_assert_nonnull (strstr (err.message, "5 x 0 x 7 nodes (nx x ny x nz)"));
   g = fr_grid_3d (1u << 12, 1u << 12, 1u << 12, 1, 1, 1, 0, 0, 0);
   g_assert_cmpint (fr_grid_check (&g, &err), ==, FR_E_INPUT);
   g_assert_nonnull (strstr (err.message, "too large"));

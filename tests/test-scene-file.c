@@ -1760,6 +1760,19 @@ test_cli (void)
                             "--source 1.5,0 --backend cpu --out %s", g->nx, g->nz, g->dx, g->dz,
                             g->x0, g->z0, t1);
     run_cli_ok (args);
+    assert_same_bytes (t1, t2);
+
+    /* A constant speed of the user's own is folded on the scene's grid,
+     * whose size comes with it, as its spacing and origin do (it asked
+     * for --shape). */
+    g_free (args);
+    args = g_strdup_printf ("fold --scene %s --speed-const 2 --backend cpu --out %s", scene, t2);
+    run_cli_ok (args);
+    g_free (args);
+    args = g_strdup_printf ("fold --speed-const 2 --shape %zu,%zu --spacing %g,%g --origin %g,%g "
+                            "--source 1.5,0 --backend cpu --out %s", g->nx, g->nz, g->dx, g->dz,
+                            g->x0, g->z0, t1);
+    run_cli_ok (args);
     restore_env ("OMP_NUM_THREADS", omp_threads);
     assert_same_bytes (t1, t2);
   }

@@ -65,7 +65,9 @@ cli_exit_code (fr_status status)
 {
   if (status == FR_OK)
     return CLI_EXIT_OK;
-  return status == FR_E_INPUT ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
+  /* What a back end does not do (spr --backend cuda --precision double)
+   * is the request's fault, as a bad value is: the user changes it. */
+  return status == FR_E_INPUT || status == FR_E_UNSUPPORTED ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
 }
 
 int
@@ -85,6 +87,10 @@ cli_fail_error (const fr_error *err, const char *context)
 const char *
 cli_grid_context (const fr_error *err, const char *fallback)
 {
+  /* A spacing too fine for coordinates that large: an origin far out
+   * makes them so (from 0, no grid's own extent can). */
+  if (strstr (err->message, "too fine for coordinates") != NULL)
+    return "--spacing and --origin";
   if (strstr (err->message, "spacing") != NULL)
     return "--spacing";
   if (strstr (err->message, "origin") != NULL)

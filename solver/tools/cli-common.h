@@ -24,16 +24,17 @@ void cli_set_program (const char *name);
  * `return cli_fail (CLI_EXIT_USAGE, ...)` reads well. */
 int cli_fail (int status, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
 
-/* FR_E_INPUT is the user's input (2); everything else is a failure (1). */
+/* FR_E_INPUT is the user's input and FR_E_UNSUPPORTED a request that a
+ * back end does not do (2); everything else is a failure (1). */
 int cli_exit_code (fr_status status);
 
 /* Reports a library error: its message, prefixed with `context: ` unless
  * context is NULL or the message already names it.  Returns the exit code. */
 int cli_fail_error (const fr_error *err, const char *context);
 
-/* The flag a failed fr_grid_check blames: --spacing or --origin when its
- * message is about them, else fallback (the file the grid's shape came
- * from, or --shape). */
+/* The flag a failed fr_grid_check blames: --spacing or --origin (or both)
+ * when its message is about them, else fallback (the file the grid's
+ * shape came from, or --shape). */
 const char *cli_grid_context (const fr_error *err, const char *fallback);
 
 /* Reports times that left the output precision's range

@@ -399,8 +399,22 @@ load_starts (fold_job *job)
       bool same = b->ndim == nd && b->shape[0] == g->nz
                   && (nd == 2 ? b->shape[1] == g->nx : b->shape[1] == g->ny && b->shape[2] == g->nx);
       if (!same)
-        return cli_fail (CLI_EXIT_USAGE, "%s: its shape differs from the grid's (%s)", job->boundary_path,
-                         nd == 3 ? "nz, ny, nx" : "nz, nx");
+        {
+          /* Both shapes, in numpy's order, so that the fix can be seen. */
+          char has[96], want[96];
+          if (b->ndim == 3)
+            snprintf (has, sizeof has, "(%zu, %zu, %zu)", b->shape[0], b->shape[1], b->shape[2]);
+          else if (b->ndim == 2)
+            snprintf (has, sizeof has, "(%zu, %zu)", b->shape[0], b->shape[1]);
+          else
+            snprintf (has, sizeof has, "(%zu,)", b->shape[0]);
+          if (nd == 3)
+            snprintf (want, sizeof want, "(%zu, %zu, %zu)", g->nz, g->ny, g->nx);
+          else
+            snprintf (want, sizeof want, "(%zu, %zu)", g->nz, g->nx);
+          return cli_fail (CLI_EXIT_USAGE, "%s: its shape %s differs from the grid's %s (%s)",
+                           job->boundary_path, has, want, nd == 3 ? "nz, ny, nx" : "nz, nx");
+        }
       if (fr_array_to_f64 (b, &job->boundary_f64, &err) != FR_OK)
         return cli_fail_error (&err, job->boundary_path);
       int status = check_boundary_range (job);
@@ -432,8 +446,14 @@ load_starts (fold_job *job)
     {
       const double *p = job->receivers.xyz + k * (size_t) nd;
       if (!fr_grid_contains (g, p[0], nd == 3 ? p[1] : 0.0, p[nd - 1]))
-        return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver lies outside the grid (%s)",
-                         job->receivers_path, k + 2, extent);
+        {
+          /* The receiver itself, as spr names it. */
+          if (nd == 3)
+            return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver %.15g,%.15g,%.15g lies outside "
+                             "the grid (%s)", job->receivers_path, k + 2, p[0], p[1], p[2], extent);
+          return cli_fail (CLI_EXIT_USAGE, "%s: line %zu: receiver %.15g,%.15g lies outside the grid "
+                           "(%s)", job->receivers_path, k + 2, p[0], p[1], extent);
+        }
     }
   return CLI_EXIT_OK;
 }

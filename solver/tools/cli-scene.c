@@ -477,6 +477,10 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
     }
   else if (velocity != NULL)
     push (&ex, vflag, g_strdup (cli_scratch_file (SCRATCH_VELOCITY)), "velocity grid");
+  /* The user's constant speed on the scene's grid, as their spacing or
+   * origin would be: its size is the scene's too. */
+  if (fold && given (argc, argv, "--speed-const") && !given (argc, argv, "--shape"))
+    push (&ex, "--shape", g_strdup_printf ("%zu,%zu", m->grid.nx, m->grid.nz), "grid size");
   if (!given (argc, argv, "--spacing"))
     push (&ex, "--spacing", pair (m->grid.dx, m->grid.dz), "grid spacing");
   if (!given (argc, argv, "--origin"))
