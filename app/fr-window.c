@@ -22,6 +22,7 @@
 #include "fr-fold-state.h"
 #include "fr-fold-tool.h"
 #include "fr-editor.h"
+#include "fr-file-filter.h"
 #include "fr-model-panel.h"
 #include "fr-scene-io.h"
 #include "fr-segy.h"
@@ -641,12 +642,10 @@ show_csv_open_chooser (FrWindow   *self,
                        GCallback   response_cb)
 {
   GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) filter = fr_file_filter_new (filter_name, "csv", NULL);
 
   chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
                                          accept, _("_Cancel"));
-  gtk_file_filter_set_name (filter, filter_name);
-  gtk_file_filter_add_pattern (filter, "*.csv");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_signal_connect_object (chooser, "response", response_cb, self, 0);
   g_clear_object (&self->chooser);
@@ -1300,15 +1299,10 @@ open_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
   GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) filter = fr_file_filter_new_open ();
 
   chooser = gtk_file_chooser_native_new (_("Open Scene or Velocity Grid"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Scenes and velocity grids (.json, .npy, .sgy)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_filter_add_pattern (filter, "*.npy");
-  gtk_file_filter_add_pattern (filter, "*.sgy");
-  gtk_file_filter_add_pattern (filter, "*.segy");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_signal_connect_object (chooser, "response", G_CALLBACK (open_response_cb), self, 0);
   g_clear_object (&self->chooser);
@@ -1998,7 +1992,7 @@ open_file_now (FrWindow *self,
   path = g_file_get_path (file);
   if (path == NULL)
     error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-  if (error == NULL && g_str_has_suffix (path, ".json"))
+  if (error == NULL && fr_scene_file_is_scene_name (path))
     {
       if (!fr_session_open (self->session, path, &error))
         fr_window_show_error (self, _("Could not open the scene"), error);
