@@ -1049,6 +1049,28 @@ typedef struct
   GtkSpinButton *spins[4];
 } SpacingDialog;
 
+/* Commits what is typed in the spacing dialog's field that has the focus
+ * (the others did when it left them, showing any message then); FALSE
+ * where it was refused (no number) or clamped: the dialog then stays, its
+ * message saying so, and the next Open takes the value the field shows. */
+static gboolean
+spacing_fields_valid (SpacingDialog *sd,
+                      GtkWidget     *dialog)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (dialog));
+
+  for (guint i = 0; i < 4; i++)
+    {
+      GtkWidget *spin = GTK_WIDGET (sd->spins[i]);
+
+      if (focus == NULL || (focus != spin && !gtk_widget_is_ancestor (focus, spin)))
+        continue;
+      gtk_spin_button_update (sd->spins[i]);
+      return !gtk_widget_has_css_class (spin, "error") && !gtk_widget_has_css_class (spin, "warning");
+    }
+  return TRUE;
+}
+
 static void
 spacing_dialog_free (gpointer data)
 {
@@ -1067,6 +1089,13 @@ spacing_response_cb (GtkDialog *dialog,
 {
   SpacingDialog *sd = data;
 
+  /* "2,5" was read as 2 and "0" as 1e-9 without a word, and the grid
+   * opened with that spacing. */
+  if (response == GTK_RESPONSE_OK && !spacing_fields_valid (sd, GTK_WIDGET (dialog)))
+    {
+      gtk_widget_error_bell (GTK_WIDGET (dialog));
+      return;
+    }
   if (response == GTK_RESPONSE_OK)
     {
       double v[4];
@@ -1103,7 +1132,7 @@ ask_spacing (FrWindow      *self,
    * else 1 and 0. */
   const double given[4] = { grid->dx, grid->dz, grid->x0, grid->z0 };
   SpacingDialog *sd;
-  GtkWidget *dialog, *content, *grid_widget, *intro;
+  GtkWidget *dialog, *content, *grid_widget, *intro, *message;
   g_autofree char *base = g_path_get_basename (path);
   g_autofree char *msg = NULL;
 
@@ -1166,6 +1195,16 @@ ask_spacing (FrWindow      *self,
       sd->spins[i] = GTK_SPIN_BUTTON (spin);
     }
   gtk_box_append (GTK_BOX (content), grid_widget);
+
+  /* What was typed and not taken, as in the side panel. */
+  message = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (message), 50);
+  gtk_label_set_xalign (GTK_LABEL (message), 0.0f);
+  gtk_widget_add_css_class (message, "caption");
+  gtk_widget_set_visible (message, FALSE);
+  gtk_box_append (GTK_BOX (content), message);
+  fr_panel_guard_entries (grid_widget, GTK_LABEL (message));
 
   g_signal_connect_data (dialog, "response", G_CALLBACK (spacing_response_cb), sd,
                          (GClosureNotify) (void (*) (void)) spacing_dialog_free, 0);
