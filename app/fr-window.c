@@ -1566,6 +1566,9 @@ edit_model_action (GtkWidget  *widget,
 
   if (g_str_equal (tool, "off"))
     {
+      /* Escape while a marker is dragged cancels the drag, and only that. */
+      if (fr_canvas_cancel_drag (self->canvas))
+        return;
       if (!fr_editor_cancel (self->editor))
         fr_editor_set_active (self->editor, FALSE);
       return;
