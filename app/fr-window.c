@@ -1566,8 +1566,9 @@ edit_model_action (GtkWidget  *widget,
 
   if (g_str_equal (tool, "off"))
     {
-      /* Escape while a marker is dragged cancels the drag, and only that. */
-      if (fr_canvas_cancel_drag (self->canvas))
+      /* Escape during a drag (a marker, or a node, an obstacle or a
+       * rectangle in the editor) cancels the drag, and only that. */
+      if (fr_canvas_cancel_drag (self->canvas) || fr_editor_cancel_drag (self->editor))
         return;
       if (!fr_editor_cancel (self->editor))
         fr_editor_set_active (self->editor, FALSE);

@@ -856,5 +856,52 @@ def t_escape_cancels_marker_drag():
 check("editor: Escape during a source's drag puts it back", t_escape_cancels_marker_drag)
 
 
+# The same in the model editor: Escape while a node of an interface is
+# dragged puts it back (fr_editor_cancel_drag, fr_scene_cancel_edit), and
+# the editor stays on.  It turned the editor off and the drag went on
+# moving the node; saved, the interface ended where the button was
+# released.  Layer 2's interface runs from (0, 0.12) to (3, 0.48).
+def t_escape_cancels_node_drag():
+    path, _ = edited_scene("escape-node.json", lambda s: None)
+    a = App(path, name="escape-node")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("key", "ctrl+m")
+        time.sleep(0.5)
+        nx, ny = a.to_screen(3.0, 0.48)
+        tx, ty = a.to_screen(3.0, 0.9)
+        xdo("mousemove", nx, ny)
+        xdo("mousedown", 1)
+        for i in range(1, 11):
+            xdo("mousemove", nx, int(ny + (ty - ny) * i / 10))
+            time.sleep(0.03)
+        time.sleep(0.3)
+        xdo("key", "Escape")
+        time.sleep(0.3)
+        xdo("mousemove", nx, ty + 30)
+        time.sleep(0.1)
+        xdo("mouseup", 1)
+        time.sleep(0.5)
+        a.settle_all()
+        shot = quiet_shot("48-escape-node")
+        # The editor's Select button still pressed: the editor is on.
+        tools, _ = pressed(shot)
+        # Ctrl+S writes it: the drag marked it modified, as one dragged
+        # back by hand does.
+        scene = saved_scene(a, path)
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    end = scene["layers"][1]["interface"][-1]
+    ok = abs(end[0] - 3.0) < 1e-9 and abs(end[1] - 0.48) < 1e-9 and tools == ["select"] and not bad
+    return ok, "layer 2's interface ends at %s; tools pressed %s; bad stderr %s" % (end, tools, bad)
+
+
+check("editor: Escape during a node's drag puts it back, the editor staying on",
+      t_escape_cancels_node_drag)
+
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
