@@ -226,7 +226,7 @@ open_file_argument (FrWindow      *window,
                     const char   **primary,
                     GError       **error)
 {
-  if (g_str_has_suffix (path, ".json"))
+  if (fr_scene_file_is_scene_name (path))
     {
       *primary = _("Could not open the scene");
       return fr_window_open_scene (window, path, error);

@@ -56,6 +56,7 @@ void             fr_canvas_drag_to           (FrCanvas             *self,
                                               double                px,
                                               double                py);
 void             fr_canvas_end_drag          (FrCanvas             *self);
+gboolean         fr_canvas_cancel_drag       (FrCanvas             *self);
 gboolean         fr_canvas_is_dragging       (FrCanvas             *self);
 void             fr_canvas_set_fold_tool     (FrCanvas             *self,
                                               FrFoldTool           *tool);

@@ -1244,6 +1244,26 @@ fr_editor_cancel (FrEditor *self)
   return TRUE;
 }
 
+/* Escape during a drag: a node, a vertex or an obstacle goes back to where
+ * the drag found it, a rectangle being drawn is dropped, and the rest of
+ * the drag changes nothing; no undo step.  FALSE when nothing was dragged. */
+gboolean
+fr_editor_cancel_drag (FrEditor *self)
+{
+  DragMode mode;
+
+  g_return_val_if_fail (FR_IS_EDITOR (self), FALSE);
+
+  mode = self->drag;
+  if (mode != DRAG_NODE && mode != DRAG_VERTEX && mode != DRAG_OBSTACLE && mode != DRAG_RECT)
+    return FALSE;
+  if (mode != DRAG_RECT && (self->scene == NULL || !fr_scene_cancel_edit (self->scene)))
+    return FALSE;
+  self->drag = DRAG_NONE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
 /* Closes the polygon being drawn into an obstacle, as one undo step; one
  * of fewer than three vertices is dropped.  FALSE when none was drawn. */
 gboolean

@@ -45,6 +45,7 @@ void         fr_editor_set_obstacle_velocity (FrEditor     *self,
 gboolean     fr_editor_is_dragging           (FrEditor     *self);
 gboolean     fr_editor_delete_selection      (FrEditor     *self);
 gboolean     fr_editor_cancel                (FrEditor     *self);
+gboolean     fr_editor_cancel_drag           (FrEditor     *self);
 gboolean     fr_editor_close_polygon         (FrEditor     *self);
 int          fr_editor_get_selected_layer    (FrEditor     *self);
 int          fr_editor_get_selected_obstacle (FrEditor     *self);

@@ -130,7 +130,7 @@ fr_export_chooser_setup (GtkFileChooser *chooser,
   /* Translators: a file type and its pattern, e.g. "CSV files (*.csv)". */
   label = g_strdup_printf (_("%s (%s)"), format_name (kind), pattern);
   gtk_file_filter_set_name (filter, label);
-  gtk_file_filter_add_pattern (filter, pattern);
+  gtk_file_filter_add_suffix (filter, fr_export_suffix (kind) + 1);   /* FIG.PNG too */
   gtk_file_chooser_add_filter (chooser, filter);
   gtk_file_chooser_set_filter (chooser, filter);
 

@@ -278,6 +278,18 @@ fr_scene_file_sidecar_path (const char *npy_path)
   return g_strconcat (stem, ".json", NULL);
 }
 
+/* Whether path names a scene file: it ends in .json, in any case (Save
+ * As takes SCENE.JSON as a scene's name, so Open must too). */
+gboolean
+fr_scene_file_is_scene_name (const char *path)
+{
+  size_t n;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  n = strlen (path);
+  return n >= 5 && g_ascii_strcasecmp (path + n - 5, ".json") == 0;
+}
+
 /* A sidecar's member: one number for both axes, or a list of one or two. */
 static gboolean
 sidecar_pair (JsonObject  *obj,

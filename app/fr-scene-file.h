@@ -136,6 +136,7 @@ gboolean    fr_scene_doc_save         (const FrSceneDoc  *doc,
                                        const char        *path,
                                        GError           **error);
 char       *fr_scene_file_sidecar_path (const char       *npy_path);
+gboolean    fr_scene_file_is_scene_name (const char      *path);
 gboolean    fr_scene_file_read_grid   (const char        *path,
                                        const char        *format,
                                        fr_grid           *grid,

@@ -973,6 +973,30 @@ fr_scene_end_edit (FrScene    *self,
   fr_undo_push (self->undo, label, edit, geometry_edit_free);
 }
 
+/* Ends the outermost edit putting the markers and the model back as
+ * fr_scene_begin_edit found them, with no undo step: Escape during a drag
+ * in the model editor.  FALSE, changing nothing, inside a nested edit. */
+gboolean
+fr_scene_cancel_edit (FrScene *self)
+{
+  Geometry *before;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+
+  if (self->edit_depth != 1)
+    return FALSE;
+
+  finish_rasters (self, NULL);
+  g_clear_pointer (&self->shown_model, fr_model_free);
+  g_clear_error (&self->landed_error);
+  self->edit_depth = 0;
+  before = g_steal_pointer (&self->edit_before);
+  if (before != NULL)
+    apply_geometry (self, before);
+  g_clear_pointer (&before, geometry_free);
+  return TRUE;
+}
+
 /* For tests: what rasterises the model from now on (fr_model_rasterise
  * until then).  Not inside an edit. */
 void

@@ -102,6 +102,7 @@ gboolean       fr_scene_import_receivers    (FrScene        *self,
                                              const char     *path,
                                              GError        **error);
 void           fr_scene_begin_edit          (FrScene        *self);
+gboolean       fr_scene_cancel_edit         (FrScene        *self);
 void           fr_scene_end_edit            (FrScene        *self,
                                              const char     *label);
 FrUndo        *fr_scene_get_undo            (FrScene        *self);

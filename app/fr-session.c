@@ -18,6 +18,7 @@
 # include <signal.h>
 #endif
 
+#include "fr-file-filter.h"
 #include "fr-session.h"
 
 /* Unsaved edits reach the autosave file within this many seconds, well
@@ -564,14 +565,6 @@ fr_session_save_to (FrSession   *self,
   return TRUE;
 }
 
-static gboolean
-has_json_suffix (const char *path)
-{
-  size_t n = strlen (path);
-
-  return n >= 5 && g_ascii_strcasecmp (path + n - 5, ".json") == 0;
-}
-
 static void
 save_as_response_cb (GtkNativeDialog *chooser,
                      int              response,
@@ -592,7 +585,7 @@ save_as_response_cb (GtkNativeDialog *chooser,
                                      _("Only local files can be written"));
       /* Scenes are opened by their .json ending: a name without it gets
        * it, unless that would replace a file the chooser did not ask about. */
-      else if (!has_json_suffix (path))
+      else if (!fr_scene_file_is_scene_name (path))
         {
           char *with = g_strconcat (path, ".json", NULL);
 
@@ -651,14 +644,12 @@ void
 fr_session_save_as (FrSession *self)
 {
   GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) filter = fr_file_filter_new (_("Foldray scenes (.json)"), "json", NULL);
 
   g_return_if_fail (FR_IS_SESSION (self));
 
   chooser = gtk_file_chooser_native_new (_("Save Scene"), GTK_WINDOW (self->window),
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Foldray scenes (.json)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   propose_file (self, GTK_FILE_CHOOSER (chooser));
   g_signal_connect_object (chooser, "response", G_CALLBACK (save_as_response_cb), self, 0);

@@ -22,6 +22,7 @@
 #include "fr-fold-state.h"
 #include "fr-fold-tool.h"
 #include "fr-editor.h"
+#include "fr-file-filter.h"
 #include "fr-model-panel.h"
 #include "fr-scene-io.h"
 #include "fr-segy.h"
@@ -641,12 +642,10 @@ show_csv_open_chooser (FrWindow   *self,
                        GCallback   response_cb)
 {
   GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) filter = fr_file_filter_new (filter_name, "csv", NULL);
 
   chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
                                          accept, _("_Cancel"));
-  gtk_file_filter_set_name (filter, filter_name);
-  gtk_file_filter_add_pattern (filter, "*.csv");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_signal_connect_object (chooser, "response", response_cb, self, 0);
   g_clear_object (&self->chooser);
@@ -1050,6 +1049,28 @@ typedef struct
   GtkSpinButton *spins[4];
 } SpacingDialog;
 
+/* Commits what is typed in the spacing dialog's field that has the focus
+ * (the others did when it left them, showing any message then); FALSE
+ * where it was refused (no number) or clamped: the dialog then stays, its
+ * message saying so, and the next Open takes the value the field shows. */
+static gboolean
+spacing_fields_valid (SpacingDialog *sd,
+                      GtkWidget     *dialog)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (dialog));
+
+  for (guint i = 0; i < 4; i++)
+    {
+      GtkWidget *spin = GTK_WIDGET (sd->spins[i]);
+
+      if (focus == NULL || (focus != spin && !gtk_widget_is_ancestor (focus, spin)))
+        continue;
+      gtk_spin_button_update (sd->spins[i]);
+      return !gtk_widget_has_css_class (spin, "error") && !gtk_widget_has_css_class (spin, "warning");
+    }
+  return TRUE;
+}
+
 static void
 spacing_dialog_free (gpointer data)
 {
@@ -1068,6 +1089,13 @@ spacing_response_cb (GtkDialog *dialog,
 {
   SpacingDialog *sd = data;
 
+  /* "2,5" was read as 2 and "0" as 1e-9 without a word, and the grid
+   * opened with that spacing. */
+  if (response == GTK_RESPONSE_OK && !spacing_fields_valid (sd, GTK_WIDGET (dialog)))
+    {
+      gtk_widget_error_bell (GTK_WIDGET (dialog));
+      return;
+    }
   if (response == GTK_RESPONSE_OK)
     {
       double v[4];
@@ -1104,7 +1132,7 @@ ask_spacing (FrWindow      *self,
    * else 1 and 0. */
   const double given[4] = { grid->dx, grid->dz, grid->x0, grid->z0 };
   SpacingDialog *sd;
-  GtkWidget *dialog, *content, *grid_widget, *intro;
+  GtkWidget *dialog, *content, *grid_widget, *intro, *message;
   g_autofree char *base = g_path_get_basename (path);
   g_autofree char *msg = NULL;
 
@@ -1167,6 +1195,16 @@ ask_spacing (FrWindow      *self,
       sd->spins[i] = GTK_SPIN_BUTTON (spin);
     }
   gtk_box_append (GTK_BOX (content), grid_widget);
+
+  /* What was typed and not taken, as in the side panel. */
+  message = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (message), 50);
+  gtk_label_set_xalign (GTK_LABEL (message), 0.0f);
+  gtk_widget_add_css_class (message, "caption");
+  gtk_widget_set_visible (message, FALSE);
+  gtk_box_append (GTK_BOX (content), message);
+  fr_panel_guard_entries (grid_widget, GTK_LABEL (message));
 
   g_signal_connect_data (dialog, "response", G_CALLBACK (spacing_response_cb), sd,
                          (GClosureNotify) (void (*) (void)) spacing_dialog_free, 0);
@@ -1300,15 +1338,10 @@ open_action (GtkWidget  *widget,
 {
   FrWindow *self = FR_WINDOW (widget);
   GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) filter = fr_file_filter_new_open ();
 
   chooser = gtk_file_chooser_native_new (_("Open Scene or Velocity Grid"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Scenes and velocity grids (.json, .npy, .sgy)"));
-  gtk_file_filter_add_pattern (filter, "*.json");
-  gtk_file_filter_add_pattern (filter, "*.npy");
-  gtk_file_filter_add_pattern (filter, "*.sgy");
-  gtk_file_filter_add_pattern (filter, "*.segy");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_signal_connect_object (chooser, "response", G_CALLBACK (open_response_cb), self, 0);
   g_clear_object (&self->chooser);
@@ -1533,6 +1566,10 @@ edit_model_action (GtkWidget  *widget,
 
   if (g_str_equal (tool, "off"))
     {
+      /* Escape during a drag (a marker, or a node, an obstacle or a
+       * rectangle in the editor) cancels the drag, and only that. */
+      if (fr_canvas_cancel_drag (self->canvas) || fr_editor_cancel_drag (self->editor))
+        return;
       if (!fr_editor_cancel (self->editor))
         fr_editor_set_active (self->editor, FALSE);
       return;
@@ -1998,7 +2035,7 @@ open_file_now (FrWindow *self,
   path = g_file_get_path (file);
   if (path == NULL)
     error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-  if (error == NULL && g_str_has_suffix (path, ".json"))
+  if (error == NULL && fr_scene_file_is_scene_name (path))
     {
       if (!fr_session_open (self->session, path, &error))
         fr_window_show_error (self, _("Could not open the scene"), error);

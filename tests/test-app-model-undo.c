@@ -416,6 +416,45 @@ test_modified_before_changed (void)
   g_assert_finalize_object (scene);
 }
 
+/* A drag cancelled (Escape): the model and its velocities are as before
+ * it, the velocity grid rasterised again from that model, and no undo step
+ * is left; inside a nested edit nothing is cancelled. */
+static void
+test_cancel_edit (void)
+{
+  FrScene *scene = layered_scene ();
+  FrUndo *undo = fr_scene_get_undo (scene);
+  FrModel *before = fr_model_copy (fr_scene_get_model (scene));
+  GBytes *v_before = velocity_of (scene);
+
+  fr_scene_begin_edit (scene);
+  for (int i = 1; i <= 4; i++)
+    {
+      FrModel *m = fr_scene_edit_model (scene);
+
+      g_array_index (((FrLayer *) m->layers->pdata[1])->nodes, FrVertex, 1).z = 0.6 + 0.05 * i;
+      g_assert_true (fr_scene_model_changed (scene, NULL));
+    }
+  g_assert_false (fr_model_equal (fr_scene_get_model (scene), before));
+  fr_scene_begin_edit (scene);
+  g_assert_false (fr_scene_cancel_edit (scene));   /* nested: refused */
+  fr_scene_end_edit (scene, "inner");
+  g_assert_true (fr_scene_cancel_edit (scene));
+  assert_state (scene, before, v_before);
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 0);
+  g_assert_false (fr_scene_cancel_edit (scene));   /* no edit open */
+
+  /* The scene edits normally after it: one step, undone to the start. */
+  EDIT (scene, "Move Node", g_array_index (((FrLayer *) m->layers->pdata[1])->nodes, FrVertex, 0).z = 0.45);
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 1);
+  fr_undo_undo (undo);
+  assert_state (scene, before, v_before);
+
+  fr_model_free (before);
+  g_bytes_unref (v_before);
+  g_assert_finalize_object (scene);
+}
+
 /* Grids are compared field by field: fr_grid has padding after ndim,
  * which memcmp reads, so two equal grids built apart could differ there. */
 static void
@@ -442,6 +481,7 @@ main (int   argc,
   g_test_add_func ("/app/model-undo/sequence", test_model_sequence);
   g_test_add_func ("/app/model-undo/panel-edits", test_panel_edits);
   g_test_add_func ("/app/model-undo/modified-before-changed", test_modified_before_changed);
+  g_test_add_func ("/app/model-undo/cancel-edit", test_cancel_edit);
   g_test_add_func ("/app/model-undo/grid-arithmetic", test_grid_arithmetic);
   g_test_add_func ("/app/model-undo/grid-rows", test_grid_rows);
   g_test_add_func ("/app/model-undo/grids-equal-padding", test_grids_equal_padding);

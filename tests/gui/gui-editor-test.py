@@ -809,5 +809,99 @@ check("editor: zoomed in 100 000 times, a selected obstacle's outline lies along
       t_selection_deep_zoom)
 
 
+# Escape while a source is dragged puts it back where the drag found it
+# (win.edit-model('off') asks the canvas first, fr_canvas_cancel_drag); the
+# rest of the drag moves nothing and no undo step is left.  It went on
+# moving the source to where the button was released.
+def source_red(img, box):
+    """The source marker's orange-red fill, (255, 76, 20) on screen."""
+    x0, y0, x1, y1 = box
+    p = img[y0:y1, x0:x1].astype(int)
+    return int(((p[..., 0] > 200) & (p[..., 1] < 110) & (p[..., 2] < 80)).sum())
+
+
+def t_escape_cancels_marker_drag():
+    a = App(SCENE, name="escape-drag")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        sx, sy = a.to_screen(1.5, 0.0)            # the scene's source
+        tx, ty = a.to_screen(2.0, 0.8)
+        xdo("mousemove", sx, sy)
+        xdo("mousedown", 1)
+        for i in range(1, 11):
+            xdo("mousemove", int(sx + (tx - sx) * i / 10), int(sy + (ty - sy) * i / 10))
+            time.sleep(0.03)
+        time.sleep(0.3)
+        xdo("key", "Escape")
+        time.sleep(0.3)
+        xdo("mousemove", tx + 20, ty + 20)
+        time.sleep(0.1)
+        xdo("mouseup", 1)
+        xdo("mousemove", *QUIET)
+        time.sleep(0.5)
+        a.settle_all()
+        img = a.stable_shot("47-escape-drag")
+        at_start = source_red(img, (sx - 12, sy - 12, sx + 13, sy + 13))
+        at_end = source_red(img, (tx - 30, ty - 30, tx + 51, ty + 51))
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    ok = at_start > 50 and at_end == 0 and not bad
+    return ok, ("source red pixels at its place %d, where the drag was released %d; bad stderr %s"
+                % (at_start, at_end, bad))
+
+
+check("editor: Escape during a source's drag puts it back", t_escape_cancels_marker_drag)
+
+
+# The same in the model editor: Escape while a node of an interface is
+# dragged puts it back (fr_editor_cancel_drag, fr_scene_cancel_edit), and
+# the editor stays on.  It turned the editor off and the drag went on
+# moving the node; saved, the interface ended where the button was
+# released.  Layer 2's interface runs from (0, 0.12) to (3, 0.48).
+def t_escape_cancels_node_drag():
+    path, _ = edited_scene("escape-node.json", lambda s: None)
+    a = App(path, name="escape-node")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("key", "ctrl+m")
+        time.sleep(0.5)
+        nx, ny = a.to_screen(3.0, 0.48)
+        tx, ty = a.to_screen(3.0, 0.9)
+        xdo("mousemove", nx, ny)
+        xdo("mousedown", 1)
+        for i in range(1, 11):
+            xdo("mousemove", nx, int(ny + (ty - ny) * i / 10))
+            time.sleep(0.03)
+        time.sleep(0.3)
+        xdo("key", "Escape")
+        time.sleep(0.3)
+        xdo("mousemove", nx, ty + 30)
+        time.sleep(0.1)
+        xdo("mouseup", 1)
+        time.sleep(0.5)
+        a.settle_all()
+        shot = quiet_shot("48-escape-node")
+        # The editor's Select button still pressed: the editor is on.
+        tools, _ = pressed(shot)
+        # Ctrl+S writes it: the drag marked it modified, as one dragged
+        # back by hand does.
+        scene = saved_scene(a, path)
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    end = scene["layers"][1]["interface"][-1]
+    ok = abs(end[0] - 3.0) < 1e-9 and abs(end[1] - 0.48) < 1e-9 and tools == ["select"] and not bad
+    return ok, "layer 2's interface ends at %s; tools pressed %s; bad stderr %s" % (end, tools, bad)
+
+
+check("editor: Escape during a node's drag puts it back, the editor staying on",
+      t_escape_cancels_node_drag)
+
+
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""GUI tests of opening files by name and by dialog: a scene named in
+capitals (LINE-7.JSON, as Save As accepts it) opens as a scene, and the
+Grid Spacing dialog of a .npy without a sidecar refuses what is no number
+("2,5") or out of range (0) instead of opening the grid at 2 × 1e-9,
+then opens it at the spacing typed.  Real input through xdotool, checks by
+the window title, the frame log's job line and the screen.  Speaks TAP.
+
+Usage: gui-files-test.py FOLDRAY_EXE OUT_DIR
+
+The harness is guilib.py; the window sits at the screen's top-left corner."""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from guilib import App, check, configure, results, run, screenshot, wait_for, xdo
+
+EXE = sys.argv[1]
+OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-files-")
+configure(EXE, OUT, "1200x760")
+ROOT = os.environ.get("FOLDRAY_SOURCE_ROOT",
+                      os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SCENE = os.path.join(ROOT, "data", "scenes", "three-layer.json")
+
+
+def window_ids(name):
+    return run("xdotool", "search", "--onlyvisible", "--name", name, check=False).stdout.split()
+
+
+def t_scene_in_capitals():
+    """The bundled scene copied as LINE-7.JSON opens as that scene: its name
+    in the title, no error.  It was read as a .npy grid ("not a .npy file
+    (bad magic)") and the window fell back to the example."""
+    path = os.path.join(OUT, "LINE-7.JSON")
+    shutil.copyfile(SCENE, path)
+    a = App(path, name="capitals")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        title = a.wait_title(lambda t: "LINE-7.JSON" in t, timeout=5)
+        errors = window_ids("Could not open")
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    ok = "LINE-7.JSON" in title and not errors and not bad
+    return ok, "title %r; error dialogs %s; bad stderr %s" % (title, errors, bad)
+
+
+
+def open_by_chooser(a, path):
+    """Ctrl+O, the file's path typed into the chooser's location."""
+    xdo("key", "ctrl+o")
+    if not wait_for(lambda: window_ids("Open Scene or Velocity Grid"), 10):
+        raise RuntimeError("no Open chooser")
+    time.sleep(0.5)
+    xdo("key", "ctrl+l")
+    time.sleep(0.3)
+    xdo("type", "--", path)
+    time.sleep(0.5)
+    # The first Enter may only take the location's completion.
+    for _ in range(3):
+        xdo("key", "Return")
+        if wait_for(lambda: window_ids("Grid Spacing"), 3):
+            return
+    raise RuntimeError("no Grid Spacing dialog")
+
+
+def red_pixels(img, box):
+    x0, y0, x1, y1 = box
+    p = img[y0:y1, x0:x1].astype(int)
+    return int(((p[..., 0] > 170) & (p[..., 1] < 90) & (p[..., 2] < 90)).sum())
+
+
+def t_spacing_dialog():
+    """80 × 50 nodes without a sidecar.  "2,5" in Spacing x and 0 in
+    Spacing z: Open keeps the dialog, which says so in red, and opens
+    nothing; 0.5 and 0.25 typed then open the grid at 0.5 × 0.25."""
+    npy = os.path.join(OUT, "nosidecar.npy")
+    np.save(npy, np.full((50, 80), 2.0, np.float32))
+    sidecar = os.path.join(OUT, "nosidecar.json")
+    if os.path.exists(sidecar):
+        os.remove(sidecar)
+    a = App(SCENE, name="spacing")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        open_by_chooser(a, npy)
+        time.sleep(0.5)
+        # The focus is in Spacing x, its text selected.
+        xdo("key", "ctrl+a")
+        xdo("type", "--", "2,5")
+        xdo("key", "Tab")
+        xdo("key", "ctrl+a")
+        xdo("type", "--", "0")
+        xdo("key", "alt+o")
+        time.sleep(1.5)
+        kept = bool(window_ids("Grid Spacing"))
+        opened_early = a.last("job").get("nx") == 80
+        red = 0
+        if kept:
+            did = window_ids("Grid Spacing")[-1]
+            geo = dict(l.split("=") for l in run("xdotool", "getwindowgeometry", "--shell", did).stdout.split())
+            x, y, w, h = (int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+            red = red_pixels(screenshot("01-spacing-refused"), (x, y, x + w, y + h))
+            xdo("key", "shift+Tab")
+            xdo("key", "ctrl+a")
+            xdo("type", "--", "0.5")
+            xdo("key", "Tab")
+            xdo("key", "ctrl+a")
+            xdo("type", "--", "0.25")
+            xdo("key", "alt+o")
+        wait_for(lambda: a.last("job").get("nx") == 80, 10)
+        a.settle_all()
+        job = a.last("job")
+        gone = not window_ids("Grid Spacing")
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    ok = (kept and not opened_early and red > 50 and gone and job.get("nx") == 80 and
+          job.get("nz") == 50 and job.get("dx") == 0.5 and job.get("dz") == 0.25 and not bad)
+    return ok, ("dialog kept after 2,5 and 0: %s (a grid opened then: %s; %d red pixels in it); "
+                "then job %s, dialog gone: %s; bad stderr %s" % (kept, opened_early, red, job, gone, bad))
+
+
+check("files: a scene named LINE-7.JSON opens as a scene", t_scene_in_capitals)
+check("files: the Grid Spacing dialog refuses 2,5 and 0, then opens at the spacing typed",
+      t_spacing_dialog)
+
+print("1..%d" % len(results), flush=True)
+sys.exit(0 if all(results) else 1)
