@@ -437,7 +437,9 @@ draw_colorbar (cairo_t            *cr,
       if (uniform)
         g_snprintf (buf, sizeof buf, "%.6g", fr_scene_get_least_velocity (scene));
       else
-        g_snprintf (buf, sizeof buf, "%.4g", vmax + f * (vmin - vmax));
+        /* Weighted, in double: the ends are vmax and vmin exactly (the
+         * range taken from vmax in float read 0.0009999 for 0.001). */
+        g_snprintf (buf, sizeof buf, "%.4g", (1.0 - f) * vmax + f * (double) vmin);
       label_init (&labels[i], cr, buf, k);
       label_place (&labels[i], x + w + 4.0 * k, y + f * h, 0.0, 0.5);
       label_keep_in (&labels[i], g);

@@ -832,6 +832,26 @@ test_colour_bar_metres (void)
   g_assert_null (strstr (text, "e+0"));
 }
 
+/* The bar's ends are the model's least and greatest velocities as they
+ * are: with 0.001 and 4 km/s the bottom read 0.0009999, the top plus the
+ * range taken away again in float (helper-6). */
+static void
+test_colour_bar_ends (void)
+{
+  fr_grid g = fr_grid_2d (61, 41, 0.05, 0.05, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(FrScene) scene = NULL;
+  g_autofree char *text = NULL;
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = i / g.nx < 20 ? 4.0f : 0.001f;
+  scene = scene_of (&g, v);
+  text = figure_pdf_text (scene);
+  g_assert_nonnull (strstr (text, "\n0.001\n"));
+  g_assert_nonnull (strstr (text, "\n4\n"));
+  g_assert_null (strstr (text, "0.0009999"));
+}
+
 /* One velocity everywhere: the colour bar says it once, in the one
  * colour the field has.  It was a full ramp labelled 3000, 3000, 3000
  * (helper-60). */
@@ -1843,6 +1863,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/figure/folds", test_fold_figure);
   g_test_add_func ("/figure/fold-bands", test_fold_bands);
+  g_test_add_func ("/figure/colour-bar-ends", test_colour_bar_ends);
   g_test_add_func ("/figure/colour-bar-uniform", test_colour_bar_uniform);
   g_test_add_func ("/figure/source-over-receiver", test_source_over_receiver);
   g_test_add_func ("/figure/rays", test_rays_figure);
