@@ -848,6 +848,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
       st = fr_error_set (err, FR_E_NOMEM, "out of memory for %zu sources", nsrc);
       goto out;
     }
+  /* Messages count sources from 1, as the app's S1, S2, ... do. */
   for (size_t k = 0; k < nsrc; k++)
     {
       const double *p = start->sources + k * (size_t) nd;
@@ -859,10 +860,10 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
         {
           if (nd == 3)
             st = fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g, %g) lies outside the grid",
-                               k, s[0], s[1], s[2]);
+                               k + 1, s[0], s[1], s[2]);
           else
             st = fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g) lies outside the grid",
-                               k, s[0], s[2]);
+                               k + 1, s[0], s[2]);
           goto out;
         }
       float fs = speed_at (g, speed, s[0], s[1], s[2]);
@@ -870,10 +871,10 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
         {
           if (nd == 3)
             st = fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g, %g) lies in an obstacle (speed 0)",
-                               k, s[0], s[1], s[2]);
+                               k + 1, s[0], s[1], s[2]);
           else
             st = fr_error_set (err, FR_E_INPUT, "source %zu at (%g, %g) lies in an obstacle (speed 0)",
-                               k, s[0], s[2]);
+                               k + 1, s[0], s[2]);
           goto out;
         }
       fsrc[k] = fs;
@@ -943,7 +944,7 @@ init_sources (const fr_grid *g, const float *speed, const double psi[3],
     if (!reached[k])
       {
         st = fr_error_set (err, FR_E_INPUT, "source %zu starts no node: none lies within the "
-                           "source radius %g of it in sight; give a larger radius", k, radius);
+                           "source radius %g of it in sight; give a larger radius", k + 1, radius);
         goto out;
       }
 out:
@@ -1054,12 +1055,12 @@ init_horizon (const fr_grid *g, const float *speed, const double psi[3],
     return fr_error_set (err, FR_E_INPUT, "a horizon needs at least 2 points, not %zu", n);
   for (size_t i = 0; i < 2 * n; i++)
     if (!isfinite (xz[i]))
-      return fr_error_set (err, FR_E_INPUT, "horizon point %zu is not finite", i / 2);
+      return fr_error_set (err, FR_E_INPUT, "horizon point %zu is not finite", i / 2 + 1);
     else if (!(fabs (xz[i]) <= FR_GRID_MAX_EXTENT))
       /* Differences of such coordinates overflow (its cell index asked
        * for more memory than there is). */
       return fr_error_set (err, FR_E_INPUT, "horizon point %zu lies too far out (coordinates "
-                           "at most %g)", i / 2, FR_GRID_MAX_EXTENT);
+                           "at most %g)", i / 2 + 1, FR_GRID_MAX_EXTENT);
 
   const size_t nseg = n - 1;
   seg_box *box = malloc (nseg * sizeof *box);

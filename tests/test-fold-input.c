@@ -60,6 +60,17 @@ test_bad_input (void)
   src[0] = 1.95;
   expect_error (&g, &st, &p, FR_E_INPUT, "outside the grid");
   src[0] = 0.5;
+  /* The second of two sources, counted from 1 as the app's S1, S2 and
+   * its scene messages count (it said "source 1"). */
+  {
+    double two[4] = { 0.5, 0.5, 1.2, 0.3 };
+    fr_fold_start st2 = { .sources = two, .nsrc = 2 };
+    F[3 * 20 + 12] = 0.0f;
+    expect_error (&g, &st2, &p, FR_E_INPUT, "source 2 at (1.2, 0.3) lies in an obstacle");
+    F[3 * 20 + 12] = 1.0f;
+    two[2] = 2.5;
+    expect_error (&g, &st2, &p, FR_E_INPUT, "source 2 at (2.5, 0.3) lies outside the grid");
+  }
   /* Bad speeds. */
   F[11] = -1.0f;
   expect_error (&g, &st, &p, FR_E_INPUT, "negative");
@@ -87,7 +98,7 @@ test_bad_input (void)
   /* Points whose differences overflow (it said "out of memory"). */
   double far[4] = { -1e308, 0.5, 1e308, 0.7 };
   fr_fold_start hf = { .horizon = far, .nhorizon = 2 };
-  expect_error (&g, &hf, &p, FR_E_INPUT, "horizon point 0 lies too far out");
+  expect_error (&g, &hf, &p, FR_E_INPUT, "horizon point 1 lies too far out");
   /* A boundary's bad start values, at a node named in the grid's own
    * axes (2D ones had an iy=0 that no 2D input has). */
   {
