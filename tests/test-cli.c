@@ -875,6 +875,10 @@ static const fail_case fail_cases[] = {
     { "--velocity", "@LIE", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "3D velocity", 2, "v3.npy",
     { "--velocity", "@V3", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
+  /* "-" is no file name the tools write to: it wrote a file named "-". */
+  { "--out to standard output", 2, "--out -: standard output", { GOOD, "--out", "-" } },
+  { "--rays-out to standard output", 2, "--rays-out -: standard output",
+    { GOOD, "--receivers", "@R", "--rays-out", "-", "--out", "@OUT" } },
   { "receivers without rays", 2, "--rays-out", { GOOD, "--receivers", "@R", "--out", "@OUT" } },
   { "rays without receivers", 2, "--receivers", { GOOD, "--rays-out", "@RAYS", "--out", "@OUT" } },
   { "receiver outside", 2, "r-far.csv",

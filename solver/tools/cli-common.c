@@ -298,6 +298,11 @@ cli_check_output (const char *flag, const char *path)
 
   if (path[0] == '\0')
     return cli_fail (CLI_EXIT_USAGE, "%s: empty file name", flag);
+  /* Unix tools read "-" as standard output; the outputs are files,
+   * committed whole or not at all, so say so rather than write "./-". */
+  if (strcmp (path, "-") == 0)
+    return cli_fail (CLI_EXIT_USAGE, "%s -: standard output is not supported; name a file "
+                     "(./- for one called -)", flag);
   if (slash != NULL && slash[1] == '\0')
     return cli_fail (CLI_EXIT_FAILURE, "%s %s: names a folder, not a file", flag, path);
   if (slash == NULL)
