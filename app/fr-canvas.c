@@ -95,7 +95,6 @@ struct _FrCanvas
   gboolean      drag_shift;
   FrMarkerKind  drag_kind;
   guint         drag_index;
-  double        drag_from_x, drag_from_z;  /* the dragged marker's place before */
   double        drag_x, drag_y;
   double        pan_cx, pan_cz;
   double        pinch_scale;
@@ -1714,14 +1713,6 @@ fr_canvas_begin_drag_at (FrCanvas *self,
       return FALSE;
     }
   fr_scene_select (self->scene, kind, index);
-  {
-    guint n;
-    const FrPoint *p = fr_scene_get_markers (self->scene, kind, &n);
-
-    g_assert (index < n);
-    self->drag_from_x = p[index].x;
-    self->drag_from_z = p[index].z;
-  }
   fr_scene_begin_edit (self->scene);
   self->drag_mode = DRAG_MARKER;
   self->drag_kind = kind;
@@ -1776,22 +1767,22 @@ fr_canvas_end_drag (FrCanvas *self)
                                     ? _("Move Source") : _("Move Receiver"));
 }
 
-/* Escape during a marker drag: the marker goes back to where the drag
- * found it, and the rest of the drag moves nothing; no undo step.  FALSE
- * when no marker was being dragged. */
+/* Escape during a marker drag: the drag's edit is cancelled
+ * (fr_scene_cancel_edit, as the model editor's drags are), so the marker
+ * goes back to where the drag found it, still selected, and the rest of
+ * the drag moves nothing; no undo step.  FALSE when no marker was being
+ * dragged. */
 gboolean
 fr_canvas_cancel_drag (FrCanvas *self)
 {
   g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
 
-  if (self->drag_mode != DRAG_MARKER || self->scene == NULL)
+  if (self->drag_mode != DRAG_MARKER || self->scene == NULL
+      || !fr_scene_cancel_edit (self->scene))
     return FALSE;
   self->drag_mode = DRAG_NONE;
   self->input_seq++;
-  fr_scene_move_marker (self->scene, self->drag_kind, self->drag_index,
-                        self->drag_from_x, self->drag_from_z);
-  fr_scene_end_edit (self->scene, self->drag_kind == FR_MARKER_SOURCE
-                                    ? _("Move Source") : _("Move Receiver"));
+  fr_scene_select (self->scene, self->drag_kind, self->drag_index);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
   return TRUE;
 }

@@ -975,7 +975,8 @@ fr_scene_end_edit (FrScene    *self,
 
 /* Ends the outermost edit putting the markers and the model back as
  * fr_scene_begin_edit found them, with no undo step: Escape during a drag
- * in the model editor.  FALSE, changing nothing, inside a nested edit. */
+ * (a marker, or the model editor's).  FALSE, changing nothing, inside a
+ * nested edit. */
 gboolean
 fr_scene_cancel_edit (FrScene *self)
 {
