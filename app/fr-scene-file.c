@@ -267,12 +267,15 @@ speeds_of (fr_array  *a,
   return TRUE;
 }
 
-/* FILE.json for FILE.npy: where a .npy grid's geometry is looked for. */
+/* FILE.json for FILE.npy: where a .npy grid's geometry is looked for.
+ * The suffix is taken off in any case, as Open's filter shows MODEL.NPY
+ * too; the sidecar's own suffix is always .json. */
 char *
 fr_scene_file_sidecar_path (const char *npy_path)
 {
-  g_autofree char *stem = g_str_has_suffix (npy_path, ".npy")
-                            ? g_strndup (npy_path, strlen (npy_path) - 4)
+  size_t n = strlen (npy_path);
+  g_autofree char *stem = n >= 4 && g_ascii_strcasecmp (npy_path + n - 4, ".npy") == 0
+                            ? g_strndup (npy_path, n - 4)
                             : g_strdup (npy_path);
 
   return g_strconcat (stem, ".json", NULL);

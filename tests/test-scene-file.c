@@ -1318,6 +1318,27 @@ test_grid_sidecar (void)
     g_assert_true (g.dx == 2.5 && g.dz == 2.5 && g.x0 == 0.0);
   }
 
+  /* A grid named in capitals, as Open's filter shows it: its sidecar is
+   * UPPER.json (the suffix taken off in any case), not UPPER.NPY.json,
+   * which had been looked for, so the grid opened asking for a spacing. */
+  {
+    g_autofree char *upper = g_build_filename (dir, "UPPER.NPY", NULL);
+    g_autofree char *upper_json = g_build_filename (dir, "UPPER.json", NULL);
+    g_autofree char *sidecar = fr_scene_file_sidecar_path (upper);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) values = NULL;
+    gboolean has_spacing = FALSE;
+    fr_grid g;
+
+    g_assert_cmpstr (sidecar, ==, upper_json);
+    write_npy (upper, &unit, v);
+    g_assert_true (g_file_set_contents (upper_json, "{\"spacing\": [3, 4], \"origin\": [1, 2]}", -1, NULL));
+    g_assert_true (fr_scene_file_read_grid (upper, "npy", &g, &has_spacing, &values, &error));
+    g_assert_no_error (error);
+    g_assert_true (has_spacing);
+    g_assert_true (g.dx == 3.0 && g.dz == 4.0 && g.x0 == 1.0 && g.z0 == 2.0);
+  }
+
   /* As a scene's background on a grid of the same geometry: the model's
    * velocities are the file's, node for node. */
   g_assert_true (g_file_set_contents (scene, HEAD "\"grid\": {\"nx\": 7, \"nz\": 4, \"spacing\": [10, 5], "
