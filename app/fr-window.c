@@ -1185,7 +1185,13 @@ ask_spacing (FrWindow      *self,
       GtkWidget *label = gtk_label_new_with_mnemonic (_(labels[i]));
       GtkWidget *spin = gtk_spin_button_new_with_range (i < 2 ? 1e-9 : -1e9, 1e9, 0.001);
 
+      /* Significant digits, as the side panel's Spacing fields: six fixed
+       * decimals showed 1.25e-5 as 0.000013, which leaving the field again
+       * read back as the spacing.  Not numeric (new_with_range's default):
+       * a numeric field refuses the text 1e-9 and is left blank. */
+      gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), FALSE);
       gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 6);
+      g_signal_connect (spin, "output", G_CALLBACK (fr_panel_significant_output), NULL);
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), given[i]);
       gtk_widget_set_hexpand (spin, TRUE);
       gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);

@@ -4,7 +4,7 @@
 capitals (LINE-7.JSON, as Save As accepts it) opens as a scene, and the
 Grid Spacing dialog of a .npy without a sidecar refuses what is no number
 ("2,5") or out of range (0) instead of opening the grid at 2 × 1e-9,
-then opens it at the spacing typed.  Real input through xdotool, checks by
+then opens it at the spacing typed, a spacing of 1.25e-5 too.  Real input through xdotool, checks by
 the window title, the frame log's job line and the screen.  Speaks TAP.
 
 Usage: gui-files-test.py FOLDRAY_EXE OUT_DIR
@@ -125,15 +125,61 @@ def t_spacing_dialog():
         bad = a.bad_stderr()
     finally:
         a.quit()
-    ok = (kept and not opened_early and red > 50 and gone and job.get("nx") == 80 and
+    # The refused field shows its value kept, "1", in red: about 15
+    # pixels (the dialog holds no other red).
+    ok = (kept and not opened_early and red > 8 and gone and job.get("nx") == 80 and
           job.get("nz") == 50 and job.get("dx") == 0.5 and job.get("dz") == 0.25 and not bad)
     return ok, ("dialog kept after 2,5 and 0: %s (a grid opened then: %s; %d red pixels in it); "
                 "then job %s, dialog gone: %s; bad stderr %s" % (kept, opened_early, red, job, gone, bad))
 
 
+def t_spacing_small():
+    """A spacing below a thousandth, as the side panel's Spacing fields
+    take it: 2e-5 and 0.0000125 typed, the focus moved through Spacing z
+    and on, open the grid at 2e-5 × 1.25e-5.  The dialog showed six fixed
+    decimals: Spacing z read 0.000013 once left, was read back as 1.3e-5
+    when left again, and the grid opened at that (a spacing clamped to
+    1e-9 read 0.000000)."""
+    npy = os.path.join(OUT, "small.npy")
+    np.save(npy, np.full((30, 40), 2.0, np.float32))
+    sidecar = os.path.join(OUT, "small.json")
+    if os.path.exists(sidecar):
+        os.remove(sidecar)
+    a = App(SCENE, name="spacing-small")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        open_by_chooser(a, npy)
+        time.sleep(0.5)
+        xdo("key", "ctrl+a")
+        xdo("type", "--", "2e-5")
+        xdo("key", "Tab")
+        xdo("key", "ctrl+a")
+        xdo("type", "--", "0.0000125")
+        xdo("key", "Tab")
+        # Back through Spacing z and on again, as one checks what was typed.
+        xdo("key", "shift+Tab")
+        xdo("key", "Tab")
+        time.sleep(0.5)
+        screenshot("02-spacing-small")
+        xdo("key", "alt+o")
+        wait_for(lambda: a.last("job").get("nx") == 40, 10)
+        a.settle_all()
+        job = a.last("job")
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    ok = (job.get("nx") == 40 and job.get("nz") == 30 and
+          abs(job.get("dx", 0) - 2e-5) < 1e-12 and abs(job.get("dz", 0) - 1.25e-5) < 1e-12 and not bad)
+    return ok, "job %s; bad stderr %s" % (job, bad)
+
+
 check("files: a scene named LINE-7.JSON opens as a scene", t_scene_in_capitals)
 check("files: the Grid Spacing dialog refuses 2,5 and 0, then opens at the spacing typed",
       t_spacing_dialog)
+check("files: the Grid Spacing dialog keeps a spacing below a thousandth as typed",
+      t_spacing_small)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
