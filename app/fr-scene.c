@@ -963,6 +963,7 @@ fr_scene_end_edit (FrScene    *self,
       (before->model == NULL || self->model == NULL || fr_model_equal (before->model, self->model)))
     {
       geometry_free (before);
+      emit_changed (self, FR_SCENE_CHANGED_NO_STEP);
       return;
     }
 
@@ -995,6 +996,7 @@ fr_scene_cancel_edit (FrScene *self)
   if (before != NULL)
     apply_geometry (self, before);
   g_clear_pointer (&before, geometry_free);
+  emit_changed (self, FR_SCENE_CHANGED_NO_STEP);
   return TRUE;
 }
 

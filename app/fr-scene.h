@@ -34,6 +34,9 @@ typedef enum
   FR_SCENE_CHANGED_VELOCITY  = 1 << 3,   /* drawn model edited: values only, same grid */
   FR_SCENE_CHANGED_OUTLINES  = 1 << 4,   /* drawn model edited during an edit: its lines now,
                                           * its values to follow (VELOCITY) */
+  FR_SCENE_CHANGED_NO_STEP   = 1 << 5,   /* an edit ended with no undo step, what it changed
+                                          * back as it was (Escape, or a marker dragged back
+                                          * by hand): the scene is modified only as before */
 } FrSceneChange;
 
 #define FR_TYPE_SCENE (fr_scene_get_type ())

@@ -776,6 +776,8 @@ raster_failed_cb (FrWindow     *self,
   fr_window_show_error (self, _("Could not compute the velocity grid"), error);
 }
 
+static void update_modified (FrWindow *self);
+
 static void
 scene_changed_cb (FrWindow *self,
                   guint     what,
@@ -808,6 +810,11 @@ scene_changed_cb (FrWindow *self,
       (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY |
                FR_SCENE_CHANGED_OUTLINES)))
     fr_session_scene_edited (self->session);
+  /* The edit's moves marked the scene modified; with no step left it is
+   * as modified as the histories say (a scene opened, a marker dragged
+   * and Escaped: no "•", no question on closing). */
+  if (what & FR_SCENE_CHANGED_NO_STEP)
+    update_modified (self);
 }
 
 static void
@@ -1470,9 +1477,10 @@ export_receivers_action (GtkWidget  *widget,
   export_by_id (FR_WINDOW (widget), "receivers-csv");
 }
 
-/* After an undo or redo: the scene is unmodified again exactly when both
- * histories stand where it was saved and nothing kept beside them (the
- * solver and display settings) changed since. */
+/* After an undo or redo, or an edit that left no step: the scene is
+ * unmodified again exactly when both histories stand where it was saved
+ * and nothing kept beside them (the solver and display settings) changed
+ * since. */
 static void
 update_modified (FrWindow *self)
 {

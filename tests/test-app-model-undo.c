@@ -420,12 +420,26 @@ test_modified_before_changed (void)
  * it, the velocity grid rasterised again from that model, and no undo step
  * is left; inside a nested edit nothing is cancelled. */
 static void
+or_changes (FrScene *scene,
+            guint    what,
+            guint   *seen)
+{
+  *seen |= what;
+}
+
+static void
 test_cancel_edit (void)
 {
   FrScene *scene = layered_scene ();
   FrUndo *undo = fr_scene_get_undo (scene);
   FrModel *before = fr_model_copy (fr_scene_get_model (scene));
   GBytes *v_before = velocity_of (scene);
+  guint seen = 0;
+
+  /* An edit that leaves no step says so (NO_STEP), so that the window
+   * takes back the modified mark its moves set; one that leaves a step
+   * does not. */
+  g_signal_connect (scene, "changed", G_CALLBACK (or_changes), &seen);
 
   fr_scene_begin_edit (scene);
   for (int i = 1; i <= 4; i++)
@@ -439,17 +453,37 @@ test_cancel_edit (void)
   fr_scene_begin_edit (scene);
   g_assert_false (fr_scene_cancel_edit (scene));   /* nested: refused */
   fr_scene_end_edit (scene, "inner");
+  g_assert_false (seen & FR_SCENE_CHANGED_NO_STEP);
   g_assert_true (fr_scene_cancel_edit (scene));
+  g_assert_true (seen & FR_SCENE_CHANGED_NO_STEP);
   assert_state (scene, before, v_before);
   g_assert_cmpuint (fr_undo_get_depth (undo), ==, 0);
   g_assert_false (fr_scene_cancel_edit (scene));   /* no edit open */
 
+  /* A node moved and moved back by hand: no step, and said so. */
+  seen = 0;
+  fr_scene_begin_edit (scene);
+  for (int i = 1; i >= 0; i--)
+    {
+      FrModel *m = fr_scene_edit_model (scene);
+      FrVertex *v = &g_array_index (((FrLayer *) m->layers->pdata[1])->nodes, FrVertex, 1);
+
+      v->z = ((FrVertex *) ((FrLayer *) before->layers->pdata[1])->nodes->data)[1].z + 0.1 * i;
+      g_assert_true (fr_scene_model_changed (scene, NULL));
+    }
+  fr_scene_end_edit (scene, "Move Node");
+  g_assert_true (seen & FR_SCENE_CHANGED_NO_STEP);
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 0);
+
   /* The scene edits normally after it: one step, undone to the start. */
+  seen = 0;
   EDIT (scene, "Move Node", g_array_index (((FrLayer *) m->layers->pdata[1])->nodes, FrVertex, 0).z = 0.45);
+  g_assert_false (seen & FR_SCENE_CHANGED_NO_STEP);
   g_assert_cmpuint (fr_undo_get_depth (undo), ==, 1);
   fr_undo_undo (undo);
   assert_state (scene, before, v_before);
 
+  g_signal_handlers_disconnect_by_func (scene, or_changes, &seen);
   fr_model_free (before);
   g_bytes_unref (v_before);
   g_assert_finalize_object (scene);

@@ -812,7 +812,8 @@ check("editor: zoomed in 100 000 times, a selected obstacle's outline lies along
 # Escape while a source is dragged puts it back where the drag found it
 # (win.edit-model('off') asks the canvas first, fr_canvas_cancel_drag); the
 # rest of the drag moves nothing and no undo step is left.  It went on
-# moving the source to where the button was released.
+# moving the source to where the button was released.  The title then has
+# no modified mark, nor after a drag back by hand (it kept the "•").
 def source_red(img, box):
     """The source marker's orange-red fill, (255, 76, 20) on screen."""
     x0, y0, x1, y1 = box
@@ -845,15 +846,31 @@ def t_escape_cancels_marker_drag():
         img = a.stable_shot("47-escape-drag")
         at_start = source_red(img, (sx - 12, sy - 12, sx + 13, sy + 13))
         at_end = source_red(img, (tx - 30, ty - 30, tx + 51, ty + 51))
+        # Nothing changed: no modified mark (the drag's moves had set it).
+        escaped_title = a.wait_title(lambda t: not t.startswith("•"), timeout=3)
+        # Dragged away and back by hand: no step, and no mark either.
+        xdo("mousemove", sx, sy)
+        xdo("mousedown", 1)
+        for i in list(range(1, 6)) + list(range(4, -1, -1)):
+            xdo("mousemove", int(sx + (tx - sx) * i / 10), int(sy + (ty - sy) * i / 10))
+            time.sleep(0.03)
+        time.sleep(0.3)
+        xdo("mouseup", 1)
+        xdo("mousemove", *QUIET)
+        a.settle_all()
+        back_title = a.wait_title(lambda t: not t.startswith("•"), timeout=3)
         bad = a.bad_stderr()
     finally:
         a.quit()
-    ok = at_start > 50 and at_end == 0 and not bad
-    return ok, ("source red pixels at its place %d, where the drag was released %d; bad stderr %s"
-                % (at_start, at_end, bad))
+    ok = (at_start > 50 and at_end == 0 and not escaped_title.startswith("•") and
+          not back_title.startswith("•") and not bad)
+    return ok, ("source red pixels at its place %d, where the drag was released %d; title after "
+                "Escape %r, after a drag back by hand %r; bad stderr %s"
+                % (at_start, at_end, escaped_title, back_title, bad))
 
 
-check("editor: Escape during a source's drag puts it back", t_escape_cancels_marker_drag)
+check("editor: Escape during a source's drag puts it back, the scene unmodified",
+      t_escape_cancels_marker_drag)
 
 
 # The same in the model editor: Escape while a node of an interface is
@@ -888,15 +905,19 @@ def t_escape_cancels_node_drag():
         shot = quiet_shot("48-escape-node")
         # The editor's Select button still pressed: the editor is on.
         tools, _ = pressed(shot)
-        # Ctrl+S writes it: the drag marked it modified, as one dragged
-        # back by hand does.
+        # Nothing changed: no modified mark.
+        title = a.wait_title(lambda t: not t.startswith("•"), timeout=3)
+        # Ctrl+S writes it all the same (Save does not ask whether it
+        # was modified).
         scene = saved_scene(a, path)
         bad = a.bad_stderr()
     finally:
         a.quit()
     end = scene["layers"][1]["interface"][-1]
-    ok = abs(end[0] - 3.0) < 1e-9 and abs(end[1] - 0.48) < 1e-9 and tools == ["select"] and not bad
-    return ok, "layer 2's interface ends at %s; tools pressed %s; bad stderr %s" % (end, tools, bad)
+    ok = (abs(end[0] - 3.0) < 1e-9 and abs(end[1] - 0.48) < 1e-9 and tools == ["select"] and
+          not title.startswith("•") and not bad)
+    return ok, ("layer 2's interface ends at %s; tools pressed %s; title %r; bad stderr %s"
+                % (end, tools, title, bad))
 
 
 check("editor: Escape during a node's drag puts it back, the editor staying on",
