@@ -130,13 +130,13 @@ snap_edit_free (gpointer data)
   g_free (edit);
 }
 
+/* Puts snap's values back; only ψa's setter signals (the callers say the rest). */
 static void
-snap_apply (FrFoldState *self,
-            const Snap  *snap)
+snap_restore (FrFoldState *self,
+              const Snap  *snap)
 {
   g_array_set_size (self->horizon, 0);
   g_array_append_vals (self->horizon, snap->horizon->data, snap->horizon->len);
-  self->horizon_given = TRUE;
   g_array_set_size (self->ray_points, 0);
   g_array_append_vals (self->ray_points, snap->ray_points->data, snap->ray_points->len);
   self->speed_from_grid = snap->speed_from_grid;
@@ -149,6 +149,14 @@ snap_apply (FrFoldState *self,
   /* The ψa asked for then, against today's limit (the grid's smallest
    * speed may have changed since). */
   fr_fold_state_set_psi_a_given (self, snap->psi_a[0], snap->psi_a[1]);
+}
+
+static void
+snap_apply (FrFoldState *self,
+            const Snap  *snap)
+{
+  self->horizon_given = TRUE;
+  snap_restore (self, snap);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS | FR_FOLD_CHANGED_EDITED);
 }
 
@@ -798,6 +806,28 @@ fr_fold_state_end_edit (FrFoldState *self,
   edit->after = after;
   fr_undo_push (self->undo, label, edit, snap_edit_free);
   emit_changed (self, FR_FOLD_CHANGED_EDITED);
+}
+
+/* Cancels the open edit (Escape during a drag): the state goes back to
+ * what the outermost begin_edit found, with no undo step, and is not
+ * modified.  FALSE when no edit was open. */
+gboolean
+fr_fold_state_cancel_edit (FrFoldState *self)
+{
+  Snap *before;
+
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+
+  if (self->edit_depth == 0 || self->edit_before == NULL)
+    return FALSE;
+  before = g_steal_pointer (&self->edit_before);
+  self->edit_depth = 0;
+  /* A drag changes neither whether the document has a horizon of its
+   * own nor anything outside the snapshot. */
+  snap_restore (self, before);
+  snap_free (before);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+  return TRUE;
 }
 
 /* Writes the fold settings and horizon into doc's "fold" members. */

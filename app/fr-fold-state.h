@@ -112,6 +112,7 @@ FrUndo        *fr_fold_state_get_undo         (FrFoldState    *self);
 void           fr_fold_state_begin_edit       (FrFoldState    *self);
 void           fr_fold_state_end_edit         (FrFoldState    *self,
                                                const char     *label);
+gboolean       fr_fold_state_cancel_edit      (FrFoldState    *self);
 void           fr_fold_state_reset            (FrFoldState    *self);
 void           fr_fold_state_to_doc           (FrFoldState    *self,
                                                FrSceneDoc     *doc);
