@@ -714,6 +714,17 @@ load_horizon (FrFoldState  *self,
           p.x = fit[0] + fit[2] * p.x;
           p.z = fit[1] + fit[3] * p.z;
         }
+      /* As far as a scene file may hold a point: one beyond was taken,
+       * failed every solve, and was saved in a scene that the app and
+       * foldray-cli then refused to open. */
+      if (!(fabs (p.x) <= FR_GRID_MAX_EXTENT && fabs (p.z) <= FR_GRID_MAX_EXTENT))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s: point %zu of the horizon lies too far out (coordinates at most %g)"),
+                       path, i + 1, FR_GRID_MAX_EXTENT);
+          fr_points_clear (&pts);
+          return FALSE;
+        }
       g_array_append_val (points, p);
     }
   fr_points_clear (&pts);
