@@ -28,6 +28,8 @@ struct _FrFoldState
   gboolean         speed_from_grid;
   double           speed_const;
   double           grid_min_speed;
+  double           span[4];      /* x0, z0, x1, z1: the grid's nodes, for the ray points */
+  gboolean         has_span;
   double           psi_a[2];     /* as solved: psi_asked, shortened to the limit */
   double           psi_asked[2]; /* as the user, a scene or an undo step gave it */
   fr_fold_method   method;
@@ -130,6 +132,29 @@ snap_edit_free (gpointer data)
   g_free (edit);
 }
 
+/* Moves the characteristics' points that lie off the grid's nodes onto
+ * its edge: a scene file with one outside is refused when it is opened,
+ * by the app and foldray-cli alike.  TRUE when one moved. */
+static gboolean
+clamp_ray_points (FrFoldState *self)
+{
+  gboolean moved = FALSE;
+
+  if (!self->has_span)
+    return FALSE;
+  for (guint i = 0; i < self->ray_points->len; i++)
+    {
+      FrPoint *p = &g_array_index (self->ray_points, FrPoint, i);
+      double x = CLAMP (p->x, self->span[0], self->span[2]);
+      double z = CLAMP (p->z, self->span[1], self->span[3]);
+
+      moved |= x != p->x || z != p->z;
+      p->x = x;
+      p->z = z;
+    }
+  return moved;
+}
+
 /* Puts snap's values back; only ψa's setter signals (the callers say the rest). */
 static void
 snap_restore (FrFoldState *self,
@@ -139,6 +164,8 @@ snap_restore (FrFoldState *self,
   g_array_append_vals (self->horizon, snap->horizon->data, snap->horizon->len);
   g_array_set_size (self->ray_points, 0);
   g_array_append_vals (self->ray_points, snap->ray_points->data, snap->ray_points->len);
+  /* A step from before the grid shrank. */
+  clamp_ray_points (self);
   self->speed_from_grid = snap->speed_from_grid;
   self->speed_const = snap->speed_const;
   self->method = snap->method;
@@ -339,6 +366,9 @@ fr_fold_state_add_ray_point (FrFoldState *self,
   g_return_if_fail (FR_IS_FOLD_STATE (self));
 
   g_array_append_val (self->ray_points, p);
+  /* A click in a cell's half beyond the last node (the drawn model
+   * reaches there) lands on the edge node's line. */
+  clamp_ray_points (self);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
@@ -351,6 +381,29 @@ fr_fold_state_clear_ray_points (FrFoldState *self)
     return;
   g_array_set_size (self->ray_points, 0);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
+}
+
+/* The box of the grid's nodes, which the characteristics' points must
+ * lie in (a scene file with one outside is not opened): points off it
+ * are moved onto its edge, now (the grid shrank) and whenever an undo
+ * step brings one back.  Not an edit: the grid's change is. */
+void
+fr_fold_state_set_grid_span (FrFoldState *self,
+                             double       x0,
+                             double       z0,
+                             double       x1,
+                             double       z1)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (x0 <= x1 && z0 <= z1);
+
+  self->span[0] = x0;
+  self->span[1] = z0;
+  self->span[2] = x1;
+  self->span[3] = z1;
+  self->has_span = TRUE;
+  if (clamp_ray_points (self))
+    emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
 /* The largest |ψa| allowed: a margin below the smallest speed. */
@@ -942,6 +995,7 @@ fr_fold_state_load_doc (FrFoldState      *self,
   if (doc->fold_characteristics != NULL)
     g_array_append_vals (self->ray_points, doc->fold_characteristics->data,
                          doc->fold_characteristics->len);
+  clamp_ray_points (self);
   fr_fold_state_set_psi_a_given (self, doc->psi_a[0], doc->psi_a[1]);
   fr_undo_clear (self->undo);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);

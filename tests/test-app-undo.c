@@ -610,6 +610,50 @@ test_fold_example_fitted (void)
   g_assert_finalize_object (fold);
 }
 
+/* The characteristics' points stay on the grid's nodes, which a scene
+ * file's must lie on: moved onto the edge when the grid shrinks, when a
+ * click in the last half cell adds one beyond the last node, and when
+ * an undo or redo step from before brings one back. */
+static void
+test_fold_points_on_grid (void)
+{
+  FrFoldState *fold = fr_fold_state_new ();
+  FrUndo *undo = fr_fold_state_get_undo (fold);
+  const FrPoint *p;
+  guint n;
+
+  fr_fold_state_set_grid_span (fold, 0.0, 0.0, 3.0, 1.5);
+  fr_fold_state_begin_edit (fold);
+  fr_fold_state_add_ray_point (fold, 2.9, 1.4);
+  fr_fold_state_end_edit (fold, "Trace Characteristic");
+  fr_fold_state_begin_edit (fold);
+  fr_fold_state_add_ray_point (fold, 3.004, -0.004);
+  fr_fold_state_end_edit (fold, "Trace Characteristic");
+  p = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpfloat (p[0].x, ==, 2.9);
+  g_assert_cmpfloat (p[1].x, ==, 3.0);
+  g_assert_cmpfloat (p[1].z, ==, 0.0);
+
+  /* The grid two wide: onto its edge. */
+  fr_fold_state_set_grid_span (fold, 0.0, 0.0, 2.0, 1.5);
+  p = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpfloat (p[0].x, ==, 2.0);
+  g_assert_cmpfloat (p[0].z, ==, 1.4);
+  g_assert_cmpfloat (p[1].x, ==, 2.0);
+
+  /* Back to one point, then forward: the step's (2.9, 1.4) stays off. */
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_true (fr_undo_redo (undo));
+  p = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (p[0].x, ==, 2.0);
+  g_assert_cmpfloat (p[0].z, ==, 1.4);
+
+  g_assert_finalize_object (fold);
+}
+
 /* Load CSV… takes a horizon only as far out as a scene file may hold a
  * point (FR_GRID_MAX_EXTENT): one at 1e200 was taken, failed every solve,
  * and was saved in a scene that the app and foldray-cli refused to open.
@@ -781,6 +825,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/fold-psi-follows-grid-speed", test_fold_psi_follows_grid_speed);
   g_test_add_func ("/app/undo/fold-example-fitted", test_fold_example_fitted);
   g_test_add_func ("/app/undo/fold-horizon-far", test_fold_horizon_far);
+  g_test_add_func ("/app/undo/fold-points-on-grid", test_fold_points_on_grid);
   g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   return g_test_run ();
 }

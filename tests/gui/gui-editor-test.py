@@ -973,6 +973,54 @@ def t_escape_cancels_fold_drag():
 check("folds: Escape during a drag of ψa's tip or a horizon node puts it back, no edit left",
       t_escape_cancels_fold_drag)
 
+EXTENT_X_ENTRY = (955, 300)                      # the model panel's Extent, x
+POINT_CYAN = (51, 217, 255)                      # a characteristic's point (fr-fold-tool.c)
+
+
+def t_characteristics_follow_smaller_grid():
+    """The fold's characteristics' points stay on the grid when it is made
+    smaller: with the three-layer model 2 wide instead of 3 (Extent, in
+    Rays mode), the point at (2.9, 1.4) was left beyond it, and the scene
+    saved then was refused when opened ("Characteristic point 1 at (2.9,
+    1.4) lies outside the grid"), by the app and `foldray-cli fold
+    --scene --rays-out`.  It moves onto the grid's edge, (2, 1.4): the
+    saved scene opens again, in Folds mode with the point drawn there."""
+    path, _ = edited_scene("smaller-grid.json", lambda s: s.update(
+        fold={"psi_a": [0.2, 0.0], "characteristics": [[2.9, 1.4], [1.0, 0.5]]}))
+    a = App(path, name="smaller-grid")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        job = a.settle_all()
+        type_into(*EXTENT_X_ENTRY, "2")
+        a.wait_job(job)
+        saved = saved_scene(a, path)
+    finally:
+        a.quit()
+    points = saved.get("fold", {}).get("characteristics")
+    b = App(path, "--mode", "folds", name="smaller-grid-reopened")
+    try:
+        if not b.find_window():
+            return False, "no window on reopening"
+        b.settle_all()
+        title = b.wait_title(lambda t: t.startswith("smaller-grid.json"), timeout=5.0)
+        xdo("mousemove", *QUIET)
+        time.sleep(0.6)
+        img = b.stable_shot("50-smaller-grid-reopened")
+        drawn = near(img, *b.to_screen(2.0, 1.4), POINT_CYAN, radius=3, tol=40)
+        bad = b.bad_stderr()
+    finally:
+        b.quit()
+    ok = (points == [[2.0, 1.4], [1.0, 0.5]] and title.startswith("smaller-grid.json") and drawn
+          and not bad)
+    return ok, ("saved grid nx %s, characteristics %s; reopened, title %r, the point drawn at "
+                "(2, 1.4) %s; bad stderr %s"
+                % (saved["grid"]["nx"], points, title, drawn, bad[:3]))
+
+
+check("folds: the characteristics' points move onto a smaller grid's edge; its scene opens again",
+      t_characteristics_follow_smaller_grid)
+
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
