@@ -64,8 +64,17 @@ sync_from_state (FrFoldPanel *self)
   self->syncing = TRUE;
   from_grid = fr_fold_state_get_speed (self->state, &speed);
   gtk_drop_down_set_selected (self->speed_dropdown, from_grid ? 1 : 0);
+  /* − and + by a tenth of F's decade, ψa's by a twentieth of the speed
+   * its arrow is measured against, whatever the scale: a fixed 0.1 took
+   * F 0.0005 to the field's least. */
+  gtk_spin_button_set_increments (self->speed_spin, fr_panel_decade_step (speed),
+                                  10.0 * fr_panel_decade_step (speed));
   gtk_spin_button_set_value (self->speed_spin, speed);
   gtk_widget_set_sensitive (GTK_WIDGET (self->speed_spin), !from_grid);
+  for (guint i = 0; i < 2; i++)
+    gtk_spin_button_set_increments (i == 0 ? self->psi_x_spin : self->psi_z_spin,
+                                    0.05 * fr_fold_state_get_arrow_scale_speed (self->state),
+                                    0.25 * fr_fold_state_get_arrow_scale_speed (self->state));
   fr_fold_state_get_psi_a (self->state, &ax, &az);
   gtk_spin_button_set_value (self->psi_x_spin, ax);
   gtk_spin_button_set_value (self->psi_z_spin, az);
