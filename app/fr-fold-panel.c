@@ -113,6 +113,22 @@ sync_from_state (FrFoldPanel *self)
       gtk_label_set_text (self->psi_hint, text);
       gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), TRUE);
     }
+  else if (hypot (ax, az) > FR_FOLD_PSI_MARGIN * fr_fold_state_get_arrow_scale_speed (self->state))
+    {
+      const double f = fr_fold_state_get_arrow_scale_speed (self->state);
+      const double psi = hypot (ax, az);
+      g_autofree char *text = NULL;
+
+      /* A scene's ψa is solved as given up to F, as foldray-cli solves
+       * it; which notes, as this says, what the first-order scheme's
+       * error, growing like F / (F − |ψa|), does to the times there. */
+      text = g_strdup_printf (_("|ψa| = %.6g is above 0.95 F (%.6g here): the times are about "
+                                "%.0f times less accurate than without anisotropy; a shorter ψa "
+                                "or a finer grid helps"),
+                              psi, FR_FOLD_PSI_MARGIN * f, f / (f - psi));
+      gtk_label_set_text (self->psi_hint, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), TRUE);
+    }
   else
     gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), FALSE);
   self->syncing = FALSE;
