@@ -1197,7 +1197,9 @@ pan_steps (FrCanvas *self,
 
 /* With the canvas focused (it is at start, and after a click on it), the
  * arrow keys pan it a step a press.  (Ctrl+arrows stay GtkWindow's: they
- * move the focus.) */
+ * move the focus.)  Escape during a drag puts back what is dragged: in
+ * Rays mode the window's Escape (win.edit-model('off')) does, first; in
+ * Folds mode, where that action is off, it comes here. */
 static gboolean
 key_pressed_cb (FrCanvas              *self,
                 guint                  keyval,
@@ -1225,6 +1227,8 @@ key_pressed_cb (FrCanvas              *self,
     case GDK_KEY_KP_Down:
       pan_steps (self, 0, 1);
       return TRUE;
+    case GDK_KEY_Escape:
+      return fr_canvas_cancel_drag (self);
     default:
       return FALSE;
     }
@@ -1770,13 +1774,23 @@ fr_canvas_end_drag (FrCanvas *self)
 /* Escape during a marker drag: the drag's edit is cancelled
  * (fr_scene_cancel_edit, as the model editor's drags are), so the marker
  * goes back to where the drag found it, still selected, and the rest of
- * the drag moves nothing; no undo step.  FALSE when no marker was being
+ * the drag moves nothing; no undo step.  In Folds mode the same for the
+ * fold tool's handle (fr_fold_tool_cancel).  FALSE when nothing was being
  * dragged. */
 gboolean
 fr_canvas_cancel_drag (FrCanvas *self)
 {
   g_return_val_if_fail (FR_IS_CANVAS (self), FALSE);
 
+  if (self->drag_mode == DRAG_TOOL)
+    {
+      if (!fr_fold_tool_cancel (self->fold_tool))
+        return FALSE;
+      self->drag_mode = DRAG_NONE;
+      self->input_seq++;
+      gtk_gl_area_queue_render (GTK_GL_AREA (self));
+      return TRUE;
+    }
   if (self->drag_mode != DRAG_MARKER || self->scene == NULL
       || !fr_scene_cancel_edit (self->scene))
     return FALSE;

@@ -64,8 +64,17 @@ sync_from_state (FrFoldPanel *self)
   self->syncing = TRUE;
   from_grid = fr_fold_state_get_speed (self->state, &speed);
   gtk_drop_down_set_selected (self->speed_dropdown, from_grid ? 1 : 0);
+  /* − and + by a tenth of F's decade, ψa's by a twentieth of the speed
+   * its arrow is measured against, whatever the scale: a fixed 0.1 took
+   * F 0.0005 to the field's least. */
+  gtk_spin_button_set_increments (self->speed_spin, fr_panel_decade_step (speed),
+                                  10.0 * fr_panel_decade_step (speed));
   gtk_spin_button_set_value (self->speed_spin, speed);
   gtk_widget_set_sensitive (GTK_WIDGET (self->speed_spin), !from_grid);
+  for (guint i = 0; i < 2; i++)
+    gtk_spin_button_set_increments (i == 0 ? self->psi_x_spin : self->psi_z_spin,
+                                    0.05 * fr_fold_state_get_arrow_scale_speed (self->state),
+                                    0.25 * fr_fold_state_get_arrow_scale_speed (self->state));
   fr_fold_state_get_psi_a (self->state, &ax, &az);
   gtk_spin_button_set_value (self->psi_x_spin, ax);
   gtk_spin_button_set_value (self->psi_z_spin, az);
@@ -101,6 +110,22 @@ sync_from_state (FrFoldPanel *self)
         text = g_strdup_printf (_("ψa was shortened: |ψa| must stay below F (at most %.6g here)"),
                                 fr_fold_state_get_psi_limit (self->state));
 
+      gtk_label_set_text (self->psi_hint, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), TRUE);
+    }
+  else if (hypot (ax, az) > FR_FOLD_PSI_MARGIN * fr_fold_state_get_arrow_scale_speed (self->state))
+    {
+      const double f = fr_fold_state_get_arrow_scale_speed (self->state);
+      const double psi = hypot (ax, az);
+      g_autofree char *text = NULL;
+
+      /* A scene's ψa is solved as given up to F, as foldray-cli solves
+       * it; which notes, as this says, what the first-order scheme's
+       * error, growing like F / (F − |ψa|), does to the times there. */
+      text = g_strdup_printf (_("|ψa| = %.6g is above 0.95 F (%.6g here): the times are about "
+                                "%.0f times less accurate than without anisotropy; a shorter ψa "
+                                "or a finer grid helps"),
+                              psi, FR_FOLD_PSI_MARGIN * f, f / (f - psi));
       gtk_label_set_text (self->psi_hint, text);
       gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), TRUE);
     }

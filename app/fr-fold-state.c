@@ -28,6 +28,8 @@ struct _FrFoldState
   gboolean         speed_from_grid;
   double           speed_const;
   double           grid_min_speed;
+  double           span[4];      /* x0, z0, x1, z1: the grid's nodes, for the ray points */
+  gboolean         has_span;
   double           psi_a[2];     /* as solved: psi_asked, shortened to the limit */
   double           psi_asked[2]; /* as the user, a scene or an undo step gave it */
   fr_fold_method   method;
@@ -130,15 +132,40 @@ snap_edit_free (gpointer data)
   g_free (edit);
 }
 
+/* Moves the characteristics' points that lie off the grid's nodes onto
+ * its edge: a scene file with one outside is refused when it is opened,
+ * by the app and foldray-cli alike.  TRUE when one moved. */
+static gboolean
+clamp_ray_points (FrFoldState *self)
+{
+  gboolean moved = FALSE;
+
+  if (!self->has_span)
+    return FALSE;
+  for (guint i = 0; i < self->ray_points->len; i++)
+    {
+      FrPoint *p = &g_array_index (self->ray_points, FrPoint, i);
+      double x = CLAMP (p->x, self->span[0], self->span[2]);
+      double z = CLAMP (p->z, self->span[1], self->span[3]);
+
+      moved |= x != p->x || z != p->z;
+      p->x = x;
+      p->z = z;
+    }
+  return moved;
+}
+
+/* Puts snap's values back; only ψa's setter signals (the callers say the rest). */
 static void
-snap_apply (FrFoldState *self,
-            const Snap  *snap)
+snap_restore (FrFoldState *self,
+              const Snap  *snap)
 {
   g_array_set_size (self->horizon, 0);
   g_array_append_vals (self->horizon, snap->horizon->data, snap->horizon->len);
-  self->horizon_given = TRUE;
   g_array_set_size (self->ray_points, 0);
   g_array_append_vals (self->ray_points, snap->ray_points->data, snap->ray_points->len);
+  /* A step from before the grid shrank. */
+  clamp_ray_points (self);
   self->speed_from_grid = snap->speed_from_grid;
   self->speed_const = snap->speed_const;
   self->method = snap->method;
@@ -149,6 +176,14 @@ snap_apply (FrFoldState *self,
   /* The ψa asked for then, against today's limit (the grid's smallest
    * speed may have changed since). */
   fr_fold_state_set_psi_a_given (self, snap->psi_a[0], snap->psi_a[1]);
+}
+
+static void
+snap_apply (FrFoldState *self,
+            const Snap  *snap)
+{
+  self->horizon_given = TRUE;
+  snap_restore (self, snap);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS | FR_FOLD_CHANGED_EDITED);
 }
 
@@ -331,6 +366,9 @@ fr_fold_state_add_ray_point (FrFoldState *self,
   g_return_if_fail (FR_IS_FOLD_STATE (self));
 
   g_array_append_val (self->ray_points, p);
+  /* A click in a cell's half beyond the last node (the drawn model
+   * reaches there) lands on the edge node's line. */
+  clamp_ray_points (self);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
@@ -343,6 +381,29 @@ fr_fold_state_clear_ray_points (FrFoldState *self)
     return;
   g_array_set_size (self->ray_points, 0);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
+}
+
+/* The box of the grid's nodes, which the characteristics' points must
+ * lie in (a scene file with one outside is not opened): points off it
+ * are moved onto its edge, now (the grid shrank) and whenever an undo
+ * step brings one back.  Not an edit: the grid's change is. */
+void
+fr_fold_state_set_grid_span (FrFoldState *self,
+                             double       x0,
+                             double       z0,
+                             double       x1,
+                             double       z1)
+{
+  g_return_if_fail (FR_IS_FOLD_STATE (self));
+  g_return_if_fail (x0 <= x1 && z0 <= z1);
+
+  self->span[0] = x0;
+  self->span[1] = z0;
+  self->span[2] = x1;
+  self->span[3] = z1;
+  self->has_span = TRUE;
+  if (clamp_ray_points (self))
+    emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
 /* The largest |ψa| allowed: a margin below the smallest speed. */
@@ -706,6 +767,17 @@ load_horizon (FrFoldState  *self,
           p.x = fit[0] + fit[2] * p.x;
           p.z = fit[1] + fit[3] * p.z;
         }
+      /* As far as a scene file may hold a point: one beyond was taken,
+       * failed every solve, and was saved in a scene that the app and
+       * foldray-cli then refused to open. */
+      if (!(fabs (p.x) <= FR_GRID_MAX_EXTENT && fabs (p.z) <= FR_GRID_MAX_EXTENT))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s: point %zu of the horizon lies too far out (coordinates at most %g)"),
+                       path, i + 1, FR_GRID_MAX_EXTENT);
+          fr_points_clear (&pts);
+          return FALSE;
+        }
       g_array_append_val (points, p);
     }
   fr_points_clear (&pts);
@@ -798,6 +870,28 @@ fr_fold_state_end_edit (FrFoldState *self,
   edit->after = after;
   fr_undo_push (self->undo, label, edit, snap_edit_free);
   emit_changed (self, FR_FOLD_CHANGED_EDITED);
+}
+
+/* Cancels the open edit (Escape during a drag): the state goes back to
+ * what the outermost begin_edit found, with no undo step, and is not
+ * modified.  FALSE when no edit was open. */
+gboolean
+fr_fold_state_cancel_edit (FrFoldState *self)
+{
+  Snap *before;
+
+  g_return_val_if_fail (FR_IS_FOLD_STATE (self), FALSE);
+
+  if (self->edit_depth == 0 || self->edit_before == NULL)
+    return FALSE;
+  before = g_steal_pointer (&self->edit_before);
+  self->edit_depth = 0;
+  /* A drag changes neither whether the document has a horizon of its
+   * own nor anything outside the snapshot. */
+  snap_restore (self, before);
+  snap_free (before);
+  emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);
+  return TRUE;
 }
 
 /* Writes the fold settings and horizon into doc's "fold" members. */
@@ -901,6 +995,7 @@ fr_fold_state_load_doc (FrFoldState      *self,
   if (doc->fold_characteristics != NULL)
     g_array_append_vals (self->ray_points, doc->fold_characteristics->data,
                          doc->fold_characteristics->len);
+  clamp_ray_points (self);
   fr_fold_state_set_psi_a_given (self, doc->psi_a[0], doc->psi_a[1]);
   fr_undo_clear (self->undo);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);

@@ -53,6 +53,11 @@ void           fr_fold_state_add_ray_point    (FrFoldState    *self,
                                                double          x,
                                                double          z);
 void           fr_fold_state_clear_ray_points (FrFoldState    *self);
+void           fr_fold_state_set_grid_span    (FrFoldState    *self,
+                                               double          x0,
+                                               double          z0,
+                                               double          x1,
+                                               double          z1);
 void           fr_fold_state_set_speed        (FrFoldState    *self,
                                                gboolean        from_grid,
                                                double          speed_const);
@@ -112,6 +117,7 @@ FrUndo        *fr_fold_state_get_undo         (FrFoldState    *self);
 void           fr_fold_state_begin_edit       (FrFoldState    *self);
 void           fr_fold_state_end_edit         (FrFoldState    *self,
                                                const char     *label);
+gboolean       fr_fold_state_cancel_edit      (FrFoldState    *self);
 void           fr_fold_state_reset            (FrFoldState    *self);
 void           fr_fold_state_to_doc           (FrFoldState    *self,
                                                FrSceneDoc     *doc);

@@ -30,6 +30,7 @@ struct _FrFoldTool
   Grab          grab;
   guint         node;
   double        off_x, off_z;   /* handle minus pointer, model units */
+  double        base_x, base_z; /* the arrow's base at the press (Escape puts it back) */
 };
 
 G_DEFINE_FINAL_TYPE (FrFoldTool, fr_fold_tool, G_TYPE_OBJECT)
@@ -180,7 +181,11 @@ fr_fold_tool_press (FrFoldTool   *self,
       }
   /* A drag of the tip or a node is one undo step (ended on release). */
   if (self->grab != GRAB_NONE)
-    fr_fold_state_begin_edit (self->state);
+    {
+      self->base_x = bx;
+      self->base_z = bz;
+      fr_fold_state_begin_edit (self->state);
+    }
   return self->grab != GRAB_NONE;
 }
 
@@ -234,6 +239,25 @@ fr_fold_tool_release (FrFoldTool *self)
                                          : self->grab == GRAB_NODE ? _("Move Horizon Node")
                                          : _("Move Arrow"));
   self->grab = GRAB_NONE;
+}
+
+/* Escape during a drag: the grabbed handle (ψa's tip, the arrow's base or
+ * a horizon node) goes back to where the press found it, with no undo
+ * step, and the rest of the drag moves nothing.  FALSE when nothing was
+ * grabbed. */
+gboolean
+fr_fold_tool_cancel (FrFoldTool *self)
+{
+  g_return_val_if_fail (FR_IS_FOLD_TOOL (self), FALSE);
+
+  if (self->grab == GRAB_NONE)
+    return FALSE;
+  /* The base is where the arrow is drawn, outside the state's edits. */
+  if (self->grab == GRAB_BASE)
+    fr_fold_state_set_arrow_base (self->state, self->base_x, self->base_z);
+  fr_fold_state_cancel_edit (self->state);
+  self->grab = GRAB_NONE;
+  return TRUE;
 }
 
 gboolean

@@ -31,6 +31,7 @@ void         fr_fold_tool_drag           (FrFoldTool   *self,
                                           double        px,
                                           double        py);
 void         fr_fold_tool_release        (FrFoldTool   *self);
+gboolean     fr_fold_tool_cancel         (FrFoldTool   *self);
 gboolean     fr_fold_tool_is_dragging    (FrFoldTool   *self);
 void         fr_fold_tool_click          (FrFoldTool   *self,
                                           const FrView *view,

@@ -477,12 +477,18 @@ fold_speeds_changed (FrWindow *self)
 static void
 fold_model_changed (FrWindow *self)
 {
+  const fr_grid *g;
   double x0, z0, x1, z1;
 
   if (self->fold == NULL || !fr_scene_has_model (self->scene))
     return;
   fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
   fr_fold_state_set_arrow_base (self->fold, x0 + 0.5 * (x1 - x0), z0 + 0.2 * (z1 - z0));
+  /* A grid made smaller in Rays mode left the characteristics' points
+   * beyond it, and the scene saved then was refused when opened. */
+  g = fr_scene_get_grid (self->scene);
+  fr_fold_state_set_grid_span (self->fold, g->x0, g->z0, g->x0 + (double) (g->nx - 1) * g->dx,
+                               g->z0 + (double) (g->nz - 1) * g->dz);
 }
 
 /* How many distinct levels k the folded horizons of result hold. */

@@ -610,6 +610,97 @@ test_fold_example_fitted (void)
   g_assert_finalize_object (fold);
 }
 
+/* The characteristics' points stay on the grid's nodes, which a scene
+ * file's must lie on: moved onto the edge when the grid shrinks, when a
+ * click in the last half cell adds one beyond the last node, and when
+ * an undo or redo step from before brings one back. */
+static void
+test_fold_points_on_grid (void)
+{
+  FrFoldState *fold = fr_fold_state_new ();
+  FrUndo *undo = fr_fold_state_get_undo (fold);
+  const FrPoint *p;
+  guint n;
+
+  fr_fold_state_set_grid_span (fold, 0.0, 0.0, 3.0, 1.5);
+  fr_fold_state_begin_edit (fold);
+  fr_fold_state_add_ray_point (fold, 2.9, 1.4);
+  fr_fold_state_end_edit (fold, "Trace Characteristic");
+  fr_fold_state_begin_edit (fold);
+  fr_fold_state_add_ray_point (fold, 3.004, -0.004);
+  fr_fold_state_end_edit (fold, "Trace Characteristic");
+  p = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpfloat (p[0].x, ==, 2.9);
+  g_assert_cmpfloat (p[1].x, ==, 3.0);
+  g_assert_cmpfloat (p[1].z, ==, 0.0);
+
+  /* The grid two wide: onto its edge. */
+  fr_fold_state_set_grid_span (fold, 0.0, 0.0, 2.0, 1.5);
+  p = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpfloat (p[0].x, ==, 2.0);
+  g_assert_cmpfloat (p[0].z, ==, 1.4);
+  g_assert_cmpfloat (p[1].x, ==, 2.0);
+
+  /* Back to one point, then forward: the step's (2.9, 1.4) stays off. */
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_true (fr_undo_undo (undo));
+  g_assert_true (fr_undo_redo (undo));
+  p = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (p[0].x, ==, 2.0);
+  g_assert_cmpfloat (p[0].z, ==, 1.4);
+
+  g_assert_finalize_object (fold);
+}
+
+/* Load CSV… takes a horizon only as far out as a scene file may hold a
+ * point (FR_GRID_MAX_EXTENT): one at 1e200 was taken, failed every solve,
+ * and was saved in a scene that the app and foldray-cli refused to open.
+ * The horizon drawn before stays; one at the limit is taken and its scene
+ * reads back. */
+static void
+test_fold_horizon_far (void)
+{
+  FrFoldState *fold = fr_fold_state_new ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-horizon-XXXXXX", NULL);
+  g_autofree char *far = g_build_filename (dir, "far.csv", NULL);
+  g_autofree char *edge = g_build_filename (dir, "edge.csv", NULL);
+  fr_grid g = fr_grid_2d (11, 6, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.0));
+  g_autoptr(FrSceneDoc) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  const FrPoint *p;
+  guint n;
+
+  g_assert_nonnull (dir);
+  g_assert_true (g_file_set_contents (far, "x,z\n0,0.5\n1e200,0.5\n", -1, NULL));
+  g_assert_true (g_file_set_contents (edge, "x,z\n-1e150,0.5\n0.5,1e150\n", -1, NULL));
+  fr_fold_state_add_node (fold, 0.1, 0.2);
+  fr_fold_state_add_node (fold, 0.9, 0.3);
+
+  g_assert_false (fr_fold_state_load_horizon_csv (fold, far, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "point 2"));
+  g_assert_nonnull (strstr (error->message, "too far out"));
+  g_clear_error (&error);
+  p = fr_fold_state_get_horizon (fold, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpfloat (p[1].x, ==, 0.9);
+
+  g_assert_true (fr_fold_state_load_horizon_csv (fold, edge, &error));
+  g_assert_no_error (error);
+  fr_fold_state_to_doc (fold, doc);
+  json = fr_scene_doc_to_json (doc, NULL);
+  back = fr_scene_doc_parse (json, -1, "edge.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->fold_horizon->len, ==, 2);
+
+  test_tmpdir_remove (dir);
+  g_assert_finalize_object (fold);
+}
+
 /* The display settings are no undo step (the window marks the scene
  * modified, nothing else), so only their file form is the app's to test
  * here: the colour maps a scene may name are exactly fr-colormap's.  The
@@ -733,6 +824,8 @@ main (int   argc,
   g_test_add_func ("/app/undo/fold-psi-given", test_fold_psi_given);
   g_test_add_func ("/app/undo/fold-psi-follows-grid-speed", test_fold_psi_follows_grid_speed);
   g_test_add_func ("/app/undo/fold-example-fitted", test_fold_example_fitted);
+  g_test_add_func ("/app/undo/fold-horizon-far", test_fold_horizon_far);
+  g_test_add_func ("/app/undo/fold-points-on-grid", test_fold_points_on_grid);
   g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   return g_test_run ();
 }

@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from guilib import App, check, click, configure, drag, results, save_png, screenshot, type_into, xdo
+from guilib import App, check, click, configure, drag, near, results, save_png, screenshot, type_into, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-editor-")
@@ -922,6 +922,125 @@ def t_escape_cancels_node_drag():
 
 check("editor: Escape during a node's drag puts it back, the editor staying on",
       t_escape_cancels_node_drag)
+
+
+FOLD_H = [[0.5 * i, 0.75] for i in range(7)]    # a flat horizon across the model
+ARROW_YELLOW = (255, 235, 51)                    # the ψa arrow's tip (fr-fold-tool.c)
+HORIZON_ORANGE = (255, 140, 0)                   # the starting horizon and its nodes
+
+
+def drag_escape(a, frm, to, steps=12):
+    """Presses at model point frm, drags towards to, presses Escape
+    halfway, goes on to to and lets go."""
+    fx, fy = a.to_screen(*frm)
+    tx, ty = a.to_screen(*to)
+    xdo("mousemove", fx, fy)
+    xdo("mousedown", 1)
+    for i in range(1, steps + 1):
+        xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
+        time.sleep(0.03)
+        if i == steps // 2:
+            time.sleep(0.3)
+            xdo("key", "Escape")
+            time.sleep(0.3)
+    xdo("mouseup", 1)
+    time.sleep(0.5)
+
+
+def t_escape_cancels_fold_drag():
+    """In Folds mode, Escape during a drag of the ψa arrow's tip, of its
+    base or of a horizon node puts it back, as it does a marker or a
+    model node (the Keyboard Shortcuts window says so): it did nothing
+    there, where win.edit-model is off, and each drag went on to its end,
+    changing ψa, the arrow's place and the horizon, with undo steps.
+    After the three, the tip and the node are where they were, the newest
+    fold job has ψa as opened, and the scene is not modified."""
+    def edit(s):
+        s["mode"] = "folds"
+        s["fold"] = {"psi_a": [0.4, 0.0], "horizon": FOLD_H}
+    path, _ = edited_scene("escape-fold.json", edit)
+    a = App(path, name="escape-fold")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        # The arrow's base is the model's top centre, 0.2 of its depth
+        # down; |ψa| = F spans a quarter of its smaller side (1.5 km).
+        base = (1.5, 0.3)
+        tip = (1.5 + 0.4 * 0.375, 0.3)
+        node = tuple(FOLD_H[3])
+        drag_escape(a, tip, (1.9, 0.05))
+        drag_escape(a, base, (2.2, 0.9))
+        drag_escape(a, node, (node[0], 1.25))
+        a.settle_all()
+        psi = a.last("fold")
+        xdo("mousemove", *QUIET)
+        time.sleep(0.6)
+        img = a.stable_shot("49-escape-fold")
+        title = a.title()
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    tip_home = near(img, *a.to_screen(*tip), ARROW_YELLOW, radius=3, tol=40)
+    node_home = near(img, *a.to_screen(*node), HORIZON_ORANGE, radius=3, tol=40)
+    node_away = near(img, *a.to_screen(node[0], 1.25), HORIZON_ORANGE, radius=4, tol=40)
+    ok = (psi.get("psi_x") == 0.4 and psi.get("psi_z") == 0.0 and tip_home
+          and node_home and not node_away and not title.startswith("•") and not bad)
+    return ok, ("newest fold job %s; tip where it was %s; node where it was %s, where the drag "
+                "ended %s; title %r; bad stderr %s"
+                % (psi, tip_home, node_home, node_away, title, bad[:3]))
+
+
+check("folds: Escape during a drag of ψa's tip or a horizon node puts it back, no edit left",
+      t_escape_cancels_fold_drag)
+
+EXTENT_X_ENTRY = (955, 300)                      # the model panel's Extent, x
+POINT_CYAN = (51, 217, 255)                      # a characteristic's point (fr-fold-tool.c)
+
+
+def t_characteristics_follow_smaller_grid():
+    """The fold's characteristics' points stay on the grid when it is made
+    smaller: with the three-layer model 2 wide instead of 3 (Extent, in
+    Rays mode), the point at (2.9, 1.4) was left beyond it, and the scene
+    saved then was refused when opened ("Characteristic point 1 at (2.9,
+    1.4) lies outside the grid"), by the app and `foldray-cli fold
+    --scene --rays-out`.  It moves onto the grid's edge, (2, 1.4): the
+    saved scene opens again, in Folds mode with the point drawn there."""
+    path, _ = edited_scene("smaller-grid.json", lambda s: s.update(
+        fold={"psi_a": [0.2, 0.0], "characteristics": [[2.9, 1.4], [1.0, 0.5]]}))
+    a = App(path, name="smaller-grid")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        job = a.settle_all()
+        type_into(*EXTENT_X_ENTRY, "2")
+        a.wait_job(job)
+        saved = saved_scene(a, path)
+    finally:
+        a.quit()
+    points = saved.get("fold", {}).get("characteristics")
+    b = App(path, "--mode", "folds", name="smaller-grid-reopened")
+    try:
+        if not b.find_window():
+            return False, "no window on reopening"
+        b.settle_all()
+        title = b.wait_title(lambda t: t.startswith("smaller-grid.json"), timeout=5.0)
+        xdo("mousemove", *QUIET)
+        time.sleep(0.6)
+        img = b.stable_shot("50-smaller-grid-reopened")
+        drawn = near(img, *b.to_screen(2.0, 1.4), POINT_CYAN, radius=3, tol=40)
+        bad = b.bad_stderr()
+    finally:
+        b.quit()
+    ok = (points == [[2.0, 1.4], [1.0, 0.5]] and title.startswith("smaller-grid.json") and drawn
+          and not bad)
+    return ok, ("saved grid nx %s, characteristics %s; reopened, title %r, the point drawn at "
+                "(2, 1.4) %s; bad stderr %s"
+                % (saved["grid"]["nx"], points, title, drawn, bad[:3]))
+
+
+check("folds: the characteristics' points move onto a smaller grid's edge; its scene opens again",
+      t_characteristics_follow_smaller_grid)
 
 
 print("1..%d" % len(results), flush=True)

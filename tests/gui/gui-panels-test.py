@@ -372,7 +372,7 @@ def t_fold_psi_kept():
 
 
 def t_fold_field_left_as_shown():
-    """ψa x 0.30449 shows as 0.304: clicking into the field and out again
+    """ψa x 0.30449 (once shown as 0.304): clicking into the field and out again
     (into F) leaves ψa as it is, with no solve and no undo step (the field
     wrote back its rounded text, 0.304, and solved again)."""
     type_into(*PSI_X_ENTRY, "0.30449")
@@ -1790,6 +1790,104 @@ def t_fold_values_kept():
 check("folds: Count 300, Δ 0.0005, F 1500 and ψa 1200 are kept; Δ 0.0004 can be typed, and + "
       "steps it to 0.00041",
       t_fold_values_kept)
+
+F_PLUS = (1165, 144)
+
+
+def t_fold_small_speed_shown():
+    """A scene's F 0.0005 and ψa 0.0002 show as they are: F showed as
+    0.001, the field's least, and ψa as 0.000, while the folds were
+    solved, and sheared, with both.  Each field's text changes when 0.001
+    and 0 are typed (it did not: it showed them already, and a 0 typed
+    into ψa x, the field "left as shown", kept 0.0002), and F's + steps by
+    a tenth of its decade, 0.001 to 0.0011 (a fixed 0.1 took it to
+    0.101)."""
+    path = os.path.join(OUT, "fold-small.json")
+    with open(SCENE) as f:
+        doc = json.load(f)
+    doc.pop("units", None)
+    doc["fold"] = {"speed": 0.0005, "psi_a": [0.0002, 0.0], "method": "las", "backend": "cpu"}
+    doc["mode"] = "folds"
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    fx, fy = F_ENTRY
+    px, py = PSI_X_ENTRY
+    f_box = (fx - 50, fy - 12, fx + 50, fy + 12)
+    psi_box = (px - 50, py - 12, px + 50, py + 12)
+    a = App(path, name="fold-small")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("mousemove", 400, 650)
+        time.sleep(0.8)
+        before = screenshot("51-fold-small")
+        job = a.last("fold")
+        type_into(*PSI_X_ENTRY, "0")
+        type_into(*F_ENTRY, "0.001")
+        a.settle_all()
+        xdo("mousemove", 400, 650)
+        time.sleep(0.8)
+        typed = screenshot("52-fold-small-typed")
+        click(*F_PLUS)
+        a.settle_all()
+        xdo("key", "ctrl+s")
+        a.wait_title(lambda t: not t.startswith("•"))
+        fold = saved(path, "fold") or {}
+    finally:
+        a.quit()
+    f_changed = differs(before, typed, f_box)
+    psi_changed = differs(before, typed, psi_box)
+    # The focused field's ring alone changes about 16 pixels.
+    ok = (job.get("psi_x") == 0.0002 and f_changed > 50 and psi_changed > 0
+          and abs(fold.get("speed", 0) - 0.0011) < 1e-12 and fold.get("psi_a") == [0.0, 0.0])
+    return ok, ("first fold job %s; pixels changed by typing F 0.001: %d, ψa x 0: %d; saved %s"
+                % (job, f_changed, psi_changed,
+                   {k: fold.get(k) for k in ("speed", "psi_a")}))
+
+
+check("folds: F 0.0005 and ψa 0.0002 show as they are, and F's + steps by a tenth of its decade",
+      t_fold_small_speed_shown)
+
+
+def t_fold_psi_near_f_noted():
+    """A scene's |ψa| above 0.95 F, which the app solves as given (as
+    foldray-cli does), is said under the ψa fields, as foldray-cli notes
+    it: 0.97 F makes the times about 33 times less accurate.  It was
+    silent.  Typed down to 0.9 F, the note goes, and the Method row below
+    it moves back up."""
+    path = os.path.join(OUT, "fold-near-f.json")
+    with open(SCENE) as f:
+        doc = json.load(f)
+    doc.pop("units", None)
+    doc["fold"] = {"speed": 1.0, "psi_a": [0.97, 0.0], "method": "las", "backend": "cpu"}
+    doc["mode"] = "folds"
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    note_box = (905, 242, 1185, 300)        # below ψa z: the note, else the Method row
+    a = App(path, name="fold-near-f")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        xdo("mousemove", 400, 650)
+        time.sleep(0.8)
+        noted = screenshot("53-fold-psi-near-f")
+        job = a.last("fold")
+        type_into(*PSI_X_ENTRY, "0.9")
+        a.settle_all()
+        xdo("mousemove", 400, 650)
+        time.sleep(0.8)
+        quiet = screenshot("54-fold-psi-below-margin")
+    finally:
+        a.quit()
+    changed = differs(noted, quiet, note_box)
+    ok = job.get("psi_x") == 0.97 and changed > 200
+    return ok, "first fold job %s; pixels under ψa z that changed at 0.9 F: %d" % (job, changed)
+
+
+check("folds: a scene's |ψa| above 0.95 F is said under the ψa fields, as foldray-cli notes it",
+      t_fold_psi_near_f_noted)
 
 # ------------------------------------------------------------------ session 10
 # A survey in UTM coordinates (helper-60): the cursor readout wrote x as
