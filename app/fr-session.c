@@ -936,8 +936,9 @@ fr_session_check_recovery (FrSession *self)
   base = scene_path != NULL ? g_path_get_basename (scene_path) : NULL;
   if (g_stat (orphan, &st) == 0 && (when = g_date_time_new_from_unix_local (st.st_mtime)) != NULL)
     /* Translators: the time of an autosave, as in “at 14:05 on 25 Nov”;
-     * see g_date_time_format for the codes. */
-    stamp = g_date_time_format (when, _("%H:%M on %e %b"));
+     * see g_date_time_format for the codes (%-e: the day unpadded; %e
+     * padded 7 Dec to two places, "on  7 Dec"). */
+    stamp = g_date_time_format (when, _("%H:%M on %-e %b"));
   dialog = gtk_message_dialog_new (GTK_WINDOW (self->window),
                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
