@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "fr-atomic-file.h"
+#include "fr-i18n.h"
 
 /* A receivers file larger than this is not a receivers file. */
 #define CSV_MAX_FILE ((size_t) 1 << 30)
@@ -24,7 +25,10 @@ fr_points_clear (fr_points *p)
 }
 
 /* strtod and printf follow LC_NUMERIC, which a GUI sets from the user's
- * locale (decimal comma): switch this thread to "C" while we convert. */
+ * locale (decimal comma): switch this thread's numbers to "C" while we
+ * convert.  Its other categories stay as they were: the messages made
+ * meanwhile are translated by LC_MESSAGES (a base of 0, the C locale in
+ * every category, made them English in the app). */
 typedef struct c_numeric {
   locale_t c, old;
 } c_numeric;
@@ -32,9 +36,16 @@ typedef struct c_numeric {
 static bool
 c_numeric_enter (c_numeric *s)
 {
-  s->c = newlocale (LC_NUMERIC_MASK, "C", (locale_t) 0);
-  if (s->c == (locale_t) 0)
+  locale_t base = duplocale (uselocale ((locale_t) 0));
+
+  if (base == (locale_t) 0)
     return false;
+  s->c = newlocale (LC_NUMERIC_MASK, "C", base);
+  if (s->c == (locale_t) 0)
+    {
+      freelocale (base);
+      return false;
+    }
   s->old = uselocale (s->c);
   return true;
 }
@@ -163,7 +174,7 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
               fr_points *out, size_t **receivers, fr_error *err)
 {
   const char *p = text, *end = text + len;
-  const char *expected_header = rays ? "receiver,x,z or receiver,x,y,z" : "x,z or x,y,z";
+  const char *expected_header = rays ? fr__ ("receiver,x,z or receiver,x,y,z") : fr__ ("x,z or x,y,z");
   size_t lineno = 0, cap = 0;
   size_t blank_since = 0;   /* first line of a run of blank lines, 0 when none */
   int ndim = 0, lead = rays ? 1 : 0;
@@ -182,17 +193,17 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
       if (e > b && e[-1] == '\r')
         e--;
       if ((size_t) (e - b) > FR_CSV_MAX_LINE)
-        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: longer than %d characters",
+        return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line %zu: longer than %d characters"),
                              name, lineno, FR_CSV_MAX_LINE);
       if (memchr (b, '\0', (size_t) (e - b)) != NULL || memchr (b, '\r', (size_t) (e - b)) != NULL)
-        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: holds a stray control character",
+        return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line %zu: holds a stray control character"),
                              name, lineno);
 
       if (lineno == 1)
         {
           ndim = parse_header (b, e, rays);
           if (ndim == 0)
-            return fr_error_set (err, FR_E_INPUT, "%s: line 1: expected the header %s",
+            return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line 1: expected the header %s"),
                                  name, expected_header);
           continue;
         }
@@ -204,10 +215,10 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
         }
       /* Receivers are numbered by their line, so a gap would shift them. */
       if (blank_since != 0)
-        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: blank line between points",
+        return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line %zu: blank line between points"),
                              name, blank_since);
       if (out->count == FR_CSV_MAX_POINTS)
-        return fr_error_set (err, FR_E_INPUT, "%s: more than %zu points", name,
+        return fr_error_set (err, FR_E_INPUT, fr__ ("%s: more than %zu points"), name,
                              (size_t) FR_CSV_MAX_POINTS);
 
       const char *f[4][2];
@@ -216,23 +227,32 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
       double v[3];
       size_t receiver = 0;
 
+      /* Whole sentences, for the app's translations (es and nb make
+       * their plurals as English does, at n != 1). */
+      if (n > want)
+        return fr_error_set (err, FR_E_INPUT,
+                             rays ? fr__ ("%s: line %zu: expected %d fields, found more than %d fields")
+                                  : fr__ ("%s: line %zu: expected %d numbers, found more than %d fields"),
+                             name, lineno, want, want);
       if (n != want)
-        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: expected %d %s, found %s%d field%s",
-                             name, lineno, want, rays ? "fields" : "numbers",
-                             n > want ? "more than " : "", n > want ? want : n,
-                             n > want || n != 1 ? "s" : "");
+        return fr_error_set (err, FR_E_INPUT,
+                             n == 1 ? (rays ? fr__ ("%s: line %zu: expected %d fields, found %d field")
+                                            : fr__ ("%s: line %zu: expected %d numbers, found %d field"))
+                                    : (rays ? fr__ ("%s: line %zu: expected %d fields, found %d fields")
+                                            : fr__ ("%s: line %zu: expected %d numbers, found %d fields")),
+                             name, lineno, want, n);
       if (rays && !parse_index (f[0][0], f[0][1], &receiver))
-        return fr_error_set (err, FR_E_INPUT, "%s: line %zu: '%.*s' is not a receiver number",
+        return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line %zu: '%.*s' is not a receiver number"),
                              name, lineno, (int) (f[0][1] - f[0][0] > 40 ? 40 : f[0][1] - f[0][0]),
                              f[0][0]);
       for (int k = 0; k < ndim; k++)
         {
           const char *fb = f[lead + k][0], *fe = f[lead + k][1];
           if (fb == fe)
-            return fr_error_set (err, FR_E_INPUT, "%s: line %zu: expected %d numbers, found an empty field",
+            return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line %zu: expected %d numbers, found an empty field"),
                                  name, lineno, ndim);
           if (!parse_number (fb, fe, &v[k]))
-            return fr_error_set (err, FR_E_INPUT, "%s: line %zu: expected %d numbers, '%.*s' is not a finite number",
+            return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line %zu: expected %d numbers, '%.*s' is not a finite number"),
                                  name, lineno, ndim, (int) (fe - fb > 40 ? 40 : fe - fb), fb);
         }
 
@@ -259,7 +279,7 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
     }
 
   if (ndim == 0)
-    return fr_error_set (err, FR_E_INPUT, "%s: line 1: expected the header %s", name,
+    return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line 1: expected the header %s"), name,
                          expected_header);
   out->ndim = ndim;
   return FR_OK;
@@ -315,7 +335,7 @@ slurp (const char *path, char **text, size_t *len, fr_error *err)
       int e = errno;
       /* A file that is not there is a bad argument, not a failing disk. */
       fr_status code = (e == ENOENT || e == ENOTDIR || e == EISDIR) ? FR_E_INPUT : FR_E_IO;
-      return fr_error_set (err, code, "%s: cannot open: %s", path, strerror (e));
+      return fr_error_set (err, code, fr__ ("%s: cannot open: %s"), path, strerror (e));
     }
   for (;;)
     {
@@ -325,7 +345,7 @@ slurp (const char *path, char **text, size_t *len, fr_error *err)
             {
               free (buf);
               fclose (fp);
-              return fr_error_set (err, FR_E_INPUT, "%s: larger than %zu MiB", path,
+              return fr_error_set (err, FR_E_INPUT, fr__ ("%s: larger than %zu MiB"), path,
                                    CSV_MAX_FILE >> 20);
             }
           size_t ncap = cap == 0 ? 65536 : cap * 2;
@@ -350,7 +370,7 @@ slurp (const char *path, char **text, size_t *len, fr_error *err)
       free (buf);
       fclose (fp);
       /* Reading a folder fails here with EISDIR on Linux. */
-      return fr_error_set (err, e == EISDIR ? FR_E_INPUT : FR_E_IO, "%s: cannot read: %s",
+      return fr_error_set (err, e == EISDIR ? FR_E_INPUT : FR_E_IO, fr__ ("%s: cannot read: %s"),
                            path, strerror (e));
     }
   fclose (fp);

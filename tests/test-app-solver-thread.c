@@ -3,10 +3,12 @@
  * are never emitted, results arrive in order, the main loop stays free. */
 #include <locale.h>
 #include <math.h>
+#include <string.h>
 
 #include <glib.h>
 #include <glib/gi18n.h>
 
+#include "fr-csv.h"
 #include "fr-i18n.h"
 #include "fr-solver-i18n.h"
 #include "fr-solver-thread.h"
@@ -298,6 +300,65 @@ test_messages_translated (void)
   setlocale (LC_ALL, saved_locale);
 }
 
+/* A horizon or receivers file the user loads in the app is refused in
+ * the app's language too (fr-csv.c's messages; they were English in the
+ * Spanish and Norwegian app), and, without a translator, in English as
+ * foldray-cli says it. */
+static void
+test_csv_messages_translated (void)
+{
+  static const char *texts[] = { "x,z\n1\n", "x,z\n1,2,3,4\n", "a,b\n1,2\n", "x,z\n1,abc\n" };
+  static const char *says[][G_N_ELEMENTS (texts)] = {
+    { "h.csv: línea 2: se esperaban 2 números, hay 1 campo",
+      "h.csv: línea 2: se esperaban 2 números, hay más de 2 campos",
+      "h.csv: línea 1: se esperaba la cabecera x,z o x,y,z",
+      "h.csv: línea 2: se esperaban 2 números, 'abc' no es un número finito" },
+    { "h.csv: linje 2: forventet 2 tall, fant 1 felt",
+      "h.csv: linje 2: forventet 2 tall, fant mer enn 2 felt",
+      "h.csv: linje 1: forventet overskriften x,z eller x,y,z",
+      "h.csv: linje 2: forventet 2 tall, «abc» er ikke et endelig tall" },
+    { "h.csv: line 2: expected 2 numbers, found 1 field",
+      "h.csv: line 2: expected 2 numbers, found more than 2 fields",
+      "h.csv: line 1: expected the header x,z or x,y,z",
+      "h.csv: line 2: expected 2 numbers, 'abc' is not a finite number" },
+  };
+  static const char *languages[] = { "es", "nb" };
+  const char *dir = g_getenv ("FOLDRAY_LOCALE_DIR");
+  g_autofree char *saved_locale = g_strdup (setlocale (LC_ALL, NULL));
+  g_autofree char *saved_language = g_strdup (g_getenv ("LANGUAGE"));
+
+  g_assert_nonnull (dir);
+  bindtextdomain ("foldray", dir);
+  bind_textdomain_codeset ("foldray", "UTF-8");
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+  fr_solver_i18n_install ();
+  for (guint l = 0; l <= G_N_ELEMENTS (languages); l++)
+    {
+      if (l < G_N_ELEMENTS (languages))
+        {
+          setlocale (LC_ALL, "C");
+          g_setenv ("LANGUAGE", languages[l], TRUE);
+          setlocale (LC_ALL, "C.UTF-8");
+        }
+      else
+        fr_set_translator (NULL);
+      for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
+        {
+          fr_points pts;
+          fr_error err = { 0 };
+
+          g_assert_cmpint (fr_csv_parse_points ("h.csv", texts[t], strlen (texts[t]), &pts, &err),
+                           ==, FR_E_INPUT);
+          g_assert_cmpstr (err.message, ==, says[l][t]);
+        }
+    }
+  if (saved_language != NULL)
+    g_setenv ("LANGUAGE", saved_language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  setlocale (LC_ALL, saved_locale);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -308,5 +369,6 @@ main (int   argc,
   g_test_add_func ("/app/solver-thread/dispose-while-running", test_dispose_while_running);
   g_test_add_func ("/app/solver-thread/real-solve", test_real_solve);
   g_test_add_func ("/app/solver-thread/messages-translated", test_messages_translated);
+  g_test_add_func ("/app/solver-thread/csv-messages-translated", test_csv_messages_translated);
   return g_test_run ();
 }
