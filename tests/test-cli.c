@@ -619,7 +619,28 @@ test_spr_sources_origin_spacing (void)
           /* Radius 5,3 reaches fewer directions than a square stencil. */
           g_assert_cmpfloat (got, <=, exact * 1.05 + 1e-6);
         }
+    g_clear_pointer (&descr, g_free);
   }
+
+  /* --radius R,RZ bounds the offsets along z by RZ, along x by R (the
+   * bounds above hold for any larger radius too).  Radius 5,1 at spacing
+   * 0.5: the node one right and two down of the source is two steps away,
+   * and its least path is (0, 1) then (1, 1), 0.5 (1 + √2) / V0, where
+   * a radius of 5 along z would reach it straight, 0.5 √5 / V0, 8%
+   * less.  Radius 1,5 mirrors it: two right and one down. */
+  for (int along_z = 0; along_z <= 1; along_z++)
+    {
+      const double want = 0.5 * (1.0 + G_SQRT2) / V0;
+      const size_t node = along_z ? 22 * NX + 21 : 21 * NX + 22;   /* source at node (20, 20) */
+
+      r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,10",
+                   "--radius", along_z ? "5,1" : "1,5", "--out", t, NULL);
+      assert_success (&r);
+      run_result_clear (&r);
+      g_autoptr (GArray) vals = read_npy_py (py, t, &descr, &n0, &n1);
+      g_assert_cmpfloat_with_epsilon (g_array_index (vals, double, node), want, 1e-6);
+      g_clear_pointer (&descr, g_free);
+    }
   test_tmpdir_remove (dir);
 }
 
