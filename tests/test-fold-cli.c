@@ -189,6 +189,40 @@ test_unreached_receiver (void)
   for (int i = 1; lines[i] && lines[i][0]; i++)
     g_assert_true (g_str_has_prefix (lines[i], "1,"));   /* no line of receiver 0 */
   run_out_clear (&r);
+
+  /* The same in 3D, the walled-in receiver's y and z apart (0.2, 0.5):
+   * its node is found from x, y and z, not from y twice. */
+  {
+    enum { N3X = 9, N3Y = 7, N3Z = 8 };
+    float *f3 = g_new (float, N3X * N3Y * N3Z);
+    fr_array a3 = { .ndim = 3, .shape = { N3Z, N3Y, N3X }, .dtype = FR_F32, .data = f3 };
+
+    /* Speed 1, with a shell of obstacles around node (6, 2, 5). */
+    for (int i = 0; i < N3X * N3Y * N3Z; i++)
+      f3[i] = 1.0f;
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+          if (dx || dy || dz)
+            f3[((5 + dz) * N3Y + 2 + dy) * N3X + 6 + dx] = 0.0f;
+    g_assert_cmpint (fr_npy_write (speed, &a3, NULL), ==, FR_OK);
+    fr_array_clear (&a3);
+    g_assert_true (g_file_set_contents (rcv, "x,y,z\n0.6,0.2,0.5\n0.3,0.4,0.2\n", -1, NULL));
+    const char *args3[] = { "--speed", speed, "--spacing", "0.1", "--source", "0.1,0.1,0.1",
+                            "--out", out, "--receivers", rcv, "--rays-out", rays, NULL };
+    r = cli_run ("fold", args3);
+    g_test_message ("3D: exit %d, stderr: %s", r.status, r.err);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.err, "foldray-cli: note: 1 receiver is not reached"));
+    g_autofree char *text3 = NULL;
+    g_assert_true (g_file_get_contents (rays, &text3, NULL, NULL));
+    g_auto (GStrv) lines3 = g_strsplit (text3, "\n", -1);
+    g_assert_cmpstr (lines3[0], ==, "receiver,x,y,z");
+    g_assert_nonnull (lines3[1]);
+    for (int i = 1; lines3[i] && lines3[i][0]; i++)
+      g_assert_true (g_str_has_prefix (lines3[i], "1,"));
+    run_out_clear (&r);
+  }
   g_unlink (speed), g_unlink (out), g_unlink (rcv), g_unlink (rays), g_rmdir (dir);
 }
 
