@@ -50,10 +50,19 @@ test_sampling (void)
   g_assert_cmpfloat_with_epsilon (t, 1.5 + 25.0, 1e-12);
   g_assert_true (fr_result_time_at (result, 1.0 + 0.25 * 0.5, 2.0 + 2.0 * 0.25, &t));
   g_assert_cmpfloat_with_epsilon (t, 0.25 + 20.0, 1e-12);
-  /* Up to half a cell beyond an edge: the edge's value; further, none. */
+  /* Up to half a cell beyond an edge: the edge's value; further, none.
+   * Each of the four edges: the last nodes are x = 3 and z = 2.75. */
   g_assert_true (fr_result_time_at (result, 1.0 - 0.2, 2.0, &t));
   g_assert_cmpfloat (t, ==, 0.0);
   g_assert_false (fr_result_time_at (result, 1.0 - 0.3, 2.0, &t));
+  g_assert_true (fr_result_time_at (result, 1.0, 2.0 - 0.1, &t));
+  g_assert_cmpfloat (t, ==, 0.0);
+  g_assert_false (fr_result_time_at (result, 1.0, 2.0 - 0.15, &t));
+  g_assert_true (fr_result_time_at (result, 3.0 + 0.2, 2.0, &t));
+  g_assert_cmpfloat (t, ==, 4.0);
+  g_assert_false (fr_result_time_at (result, 3.0 + 0.3, 2.0, &t));
+  g_assert_true (fr_result_time_at (result, 1.0, 2.75 + 0.1, &t));
+  g_assert_cmpfloat (t, ==, 30.0);
   g_assert_false (fr_result_time_at (result, 1.0, 2.0 + 3.6 * 0.25, &t));
 }
 
@@ -142,6 +151,11 @@ test_matches_scene (void)
   move (scene, FR_MARKER_RECEIVER, 0.8, 0.3);
   g_assert_true (fr_result_time_matches_scene (result, scene));
   move (scene, FR_MARKER_SOURCE, 0.6, 0.0);
+  g_assert_false (fr_result_time_matches_scene (result, scene));
+  move (scene, FR_MARKER_SOURCE, 0.5, 0.0);
+  g_assert_true (fr_result_time_matches_scene (result, scene));
+  /* Moved in depth alone, x unchanged: stale too. */
+  move (scene, FR_MARKER_SOURCE, 0.5, 0.3);
   g_assert_false (fr_result_time_matches_scene (result, scene));
   move (scene, FR_MARKER_SOURCE, 0.5, 0.0);
   g_assert_true (fr_result_time_matches_scene (result, scene));

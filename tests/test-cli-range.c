@@ -97,6 +97,48 @@ test_check_by_hand (void)
   g_assert_cmpint (fr_time_check_range (&g3, t3, v3, true, &err), ==, FR_OK);
 }
 
+/* Each of the six axis neighbours alone makes a free +inf an overflow: a
+ * line of three free nodes along x, y or z holding 0, 1, +inf, in either
+ * order, so that the +inf node's one finite neighbour lies on one side of
+ * one axis (a front that ran up a column one node wide, its times past
+ * float32's range).  In test_check_by_hand every other neighbour is
+ * finite too, so that the rule for one side could go and nothing saw it. */
+static void
+test_each_neighbour (void)
+{
+  for (int axis = 0; axis < 3; axis++)
+    for (int up = 0; up <= 1; up++)
+      {
+        const size_t nx = axis == 0 ? 3 : 1, ny = axis == 1 ? 3 : 1, nz = axis == 2 ? 3 : 1;
+        fr_grid g = axis == 1 ? fr_grid_3d (nx, ny, nz, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0)
+                              : fr_grid_2d (nx, nz, 1.0, 1.0, 0.0, 0.0);
+        const float v[3] = { 1.0f, 1.0f, 1.0f };
+        /* up: the +inf node is the first, its neighbour after it. */
+        double t[3] = { up ? INFINITY : 0.0, 1.0, up ? 0.0 : INFINITY };
+        const size_t at = up ? 0 : 2;
+        char want[64];
+        fr_error err = { 0 };
+
+        if (axis == 1)
+          g_snprintf (want, sizeof want, "(ix=0, iy=%zu, iz=0)", at);
+        else if (axis == 0)
+          g_snprintf (want, sizeof want, "(ix=%zu, iz=0)", at);
+        else
+          g_snprintf (want, sizeof want, "(ix=0, iz=%zu)", at);
+        g_test_message ("axis %c, +inf at node %zu", "xyz"[axis], at);
+        g_assert_cmpint (fr_time_check_range (&g, t, v, true, &err), ==, FR_E_INPUT);
+        g_assert_nonnull (strstr (err.message, want));
+        g_assert_cmpint (fr_time_check_range (&g, t, NULL, false, &err), ==, FR_E_INPUT);
+        /* The middle node an obstacle: the +inf node is walled off, not
+         * overflowed. */
+        {
+          float walled[3] = { 1.0f, 0.0f, 1.0f };
+          t[1] = INFINITY;
+          g_assert_cmpint (fr_time_check_range (&g, t, walled, true, &err), ==, FR_OK);
+        }
+      }
+}
+
 /* ---- no false alarm on real solves -------------------------------------- */
 
 /* Speeds 0.5 to 2 with scattered obstacles and a walled-in pocket (a ring
@@ -506,6 +548,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/time-range/check-by-hand", test_check_by_hand);
+  g_test_add_func ("/time-range/each-neighbour", test_each_neighbour);
   g_test_add_func ("/time-range/no-false-alarm", test_no_false_alarm);
   g_test_add_func ("/time-range/cli/overflow", test_cli_times_overflow);
   g_test_add_func ("/time-range/underflow", test_times_underflow);

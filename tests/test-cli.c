@@ -17,6 +17,7 @@
 
 #include "fr-csv.h"
 #include "fr-spr.h"   /* fr_cuda_built */
+#include "test-comma-locale.h"
 #include "test-tmpdir.h"
 
 /* Runs stay small: the suite also runs under ASan and UBSan. */
@@ -619,7 +620,28 @@ test_spr_sources_origin_spacing (void)
           /* Radius 5,3 reaches fewer directions than a square stencil. */
           g_assert_cmpfloat (got, <=, exact * 1.05 + 1e-6);
         }
+    g_clear_pointer (&descr, g_free);
   }
+
+  /* --radius R,RZ bounds the offsets along z by RZ, along x by R (the
+   * bounds above hold for any larger radius too).  Radius 5,1 at spacing
+   * 0.5: the node one right and two down of the source is two steps away,
+   * and its least path is (0, 1) then (1, 1), 0.5 (1 + √2) / V0, where
+   * a radius of 5 along z would reach it straight, 0.5 √5 / V0, 8%
+   * less.  Radius 1,5 mirrors it: two right and one down. */
+  for (int along_z = 0; along_z <= 1; along_z++)
+    {
+      const double want = 0.5 * (1.0 + G_SQRT2) / V0;
+      const size_t node = along_z ? 22 * NX + 21 : 21 * NX + 22;   /* source at node (20, 20) */
+
+      r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,10",
+                   "--radius", along_z ? "5,1" : "1,5", "--out", t, NULL);
+      assert_success (&r);
+      run_result_clear (&r);
+      g_autoptr (GArray) vals = read_npy_py (py, t, &descr, &n0, &n1);
+      g_assert_cmpfloat_with_epsilon (g_array_index (vals, double, node), want, 1e-6);
+      g_clear_pointer (&descr, g_free);
+    }
   test_tmpdir_remove (dir);
 }
 
@@ -1736,14 +1758,19 @@ test_csv_rays_roundtrip (void)
   fr_error err = { 0 };
   g_autofree char *text = NULL;
 
-  /* A decimal-comma locale, where the GUI may run us; skipped if absent. */
-  setlocale (LC_NUMERIC, "de_DE.UTF-8");
+  /* A decimal-comma locale, where the GUI may run us.  Without one the
+   * rest is still checked, but the test says it was skipped: setting
+   * de_DE.UTF-8 where it was not installed failed without a word, and the
+   * test passed in the C locale. */
+  const char *comma = test_comma_locale (dir);
   g_assert_cmpint (fr_csv_write_rays (path, 2, rays, 2, &err), ==, FR_OK);
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   g_assert_true (g_str_has_prefix (text, "receiver,x,z\n0,0.1,0.2\n"));
   g_assert_nonnull (strstr (text, ",1.4\n"));
   g_assert_cmpint (fr_csv_read_rays (path, &p, &rec, &err), ==, FR_OK);
   setlocale (LC_NUMERIC, "C");
+  if (comma == NULL)
+    g_test_skip ("no locale with a decimal comma (install Debian's \"locales\")");
   g_assert_cmpuint (p.count, ==, 4);
   for (int i = 0; i < 3; i++)
     {
@@ -1775,10 +1802,13 @@ test_csv_points_roundtrip (void)
   fr_error err = { 0 };
   g_autofree char *text = NULL;
 
-  setlocale (LC_NUMERIC, "de_DE.UTF-8");
+  /* Written in a decimal-comma locale, as in /csv/rays-roundtrip. */
+  const char *comma = test_comma_locale (dir);
   g_assert_cmpint (fr_csv_write_points (path2, &p2, &err), ==, FR_OK);
   g_assert_cmpint (fr_csv_write_points (path3, &p3, &err), ==, FR_OK);
   setlocale (LC_NUMERIC, "C");
+  if (comma == NULL)
+    g_test_skip ("no locale with a decimal comma (install Debian's \"locales\")");
   g_assert_true (g_file_get_contents (path2, &text, NULL, NULL));
   g_assert_cmpstr (text, ==, "x,z\n0.1,0.2\n0.333333333333333,-1e-17\n-123456.789,1.4\n");
 

@@ -233,6 +233,59 @@ test_saddle (void)
   fr_contour_set_clear (&set);
 }
 
+/* One cell whose corners alternate, high, low, high, low (both ways
+ * round): its bilinear interpolant is 1 − x − z + 2xz (or one minus it),
+ * whose level L is the hyperbola (2x − 1)(2z − 1) = ±(2L − 1), two
+ * branches each inside one quadrant about the saddle (0.5, 0.5).  Below
+ * the saddle's value 0.5 the high corners join and the low ones are cut
+ * off; above it the reverse.  So each line, both ends on the cell's
+ * edges, must keep to one quadrant: a line joined across the saddle is
+ * the wrong pairing of the four crossings.  test_saddle's levels never
+ * meet such a cell. */
+static void
+test_saddle_cell (void)
+{
+  fr_grid g = fr_grid_2d (2, 2, 1.0, 1.0, 0.0, 0.0);
+
+  for (int flip = 0; flip <= 1; flip++)
+    for (int k = 0; k < 2; k++)
+      {
+        /* Nodes (0,0), (1,0), (0,1), (1,1). */
+        const float v[4] = { flip ? 0.0f : 1.0f, flip ? 1.0f : 0.0f,
+                             flip ? 1.0f : 0.0f, flip ? 0.0f : 1.0f };
+        const double level = k == 0 ? 0.4 : 0.6;
+        /* The corner each line cuts off: the low ones below 0.5. */
+        const gboolean cuts_high = level > 0.5;
+        fr_contour_set set;
+
+        trace_ok (&g, v, &level, 1, &set);
+        g_assert_cmpuint (set.nlines, ==, 2);
+        for (size_t i = 0; i < set.nlines; i++)
+          {
+            const double *p = LINE_P (&set, i);
+            const double sx = p[0] - 0.5, sz = p[1] - 0.5;
+
+            g_assert_cmpuint (LINE_N (&set, i), ==, 2);
+            for (size_t q = 0; q < LINE_N (&set, i); q++)
+              {
+                const double x = p[2 * q], z = p[2 * q + 1];
+                const double f = flip ? x + z - 2 * x * z : 1 - x - z + 2 * x * z;
+                /* On the level, and in the first point's quadrant. */
+                g_assert_cmpfloat_with_epsilon (f, level, 1e-6);
+                g_assert_true ((x - 0.5) * sx > 0 && (z - 0.5) * sz > 0);
+              }
+            /* That quadrant's corner is a high one when the line cuts off
+             * the high corners. */
+            {
+              const size_t cx = sx > 0, cz = sz > 0;
+              const gboolean high = v[cz * 2 + cx] > level;
+              g_assert_true (high == cuts_high);
+            }
+          }
+        fr_contour_set_clear (&set);
+      }
+}
+
 static void
 test_bad_input (void)
 {
@@ -303,6 +356,7 @@ main (int argc, char **argv)
   g_test_add_func ("/contour/sheared-circle", test_sheared);
   g_test_add_func ("/contour/unreached", test_unreached);
   g_test_add_func ("/contour/saddle", test_saddle);
+  g_test_add_func ("/contour/saddle-cell", test_saddle_cell);
   g_test_add_func ("/contour/bad-input", test_bad_input);
   g_test_add_func ("/contour/fold-solve", test_fold_solve);
   return g_test_run ();

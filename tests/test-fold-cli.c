@@ -85,8 +85,11 @@ test_3d_and_horizon (void)
   g_autofree char *hz = tmp_path (dir, "H.csv");
 
   g_assert_true (g_file_set_contents (rcv, "x,y,z\n0.5,0.4,0.6\n", -1, NULL));
+  /* ψa's three components differ, and so do the spacings: each flag's
+   * x, y, z must reach the solve as such. */
   const char *a3[] = { "--speed-const", "1", "--shape", "13,11,12", "--spacing", "0.05,0.06,0.055",
-                       "--source", "0.2,0.3,0.25", "--precision", "double", "--out", out,
+                       "--source", "0.2,0.3,0.25", "--psi-a", "0.1,-0.3,0.2",
+                       "--precision", "double", "--out", out,
                        "--receivers", rcv, "--rays-out", rays, NULL };
   run_out r = cli_run ("fold", a3);
   g_assert_cmpint (r.status, ==, 0);
@@ -97,6 +100,39 @@ test_3d_and_horizon (void)
   g_assert_cmpuint (a.shape[0], ==, 12);
   g_assert_cmpuint (a.shape[1], ==, 11);
   g_assert_cmpuint (a.shape[2], ==, 13);
+  {
+    /* Near the source the solve starts from the exact time of a constant
+     * speed (the default source radius is 1.5 spacings, 0.09 here): the
+     * closed form, nodes within 0.08.  Everywhere, the library's solve of
+     * the job as CONTRACT.md reads the flags. */
+    const double s3[3] = { 0.2, 0.3, 0.25 }, psi[3] = { 0.1, -0.3, 0.2 };
+    fr_grid g = fr_grid_3d (13, 11, 12, 0.05, 0.06, 0.055, 0, 0, 0);
+    const double *t = a.data;
+    fr_fold_params p;
+    fr_fold_result res;
+    fr_fold_start st = { .sources = s3, .nsrc = 1 };
+    size_t near = 0;
+
+    for (size_t i = 0; i < fr_grid_count (&g); i++)
+      {
+        double x[3];
+        fold_node_xyz (&g, i, x);
+        if (hypot (hypot (x[0] - s3[0], x[1] - s3[1]), x[2] - s3[2]) > 0.08)
+          continue;
+        g_assert_cmpfloat_with_epsilon (t[i], fold_exact_point (x, s3, psi, 1.0), 1e-9);
+        near++;
+      }
+    g_assert_cmpuint (near, >=, 8);
+    fr_fold_params_init (&p);
+    p.speed_const = 1.0;
+    memcpy (p.psi_a, psi, sizeof psi);
+    p.double_precision = TRUE;
+    p.backend = FR_FOLD_CPU;
+    fold_solve_ok (&g, &st, &p, &res);
+    for (size_t i = 0; i < fr_grid_count (&g); i++)
+      g_assert_cmpfloat_with_epsilon (t[i], res.time[i], 1e-9 * res.time[i] + 1e-12);
+    fr_fold_result_clear (&res);
+  }
   fr_array_clear (&a);
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (rays, &text, NULL, NULL));
@@ -153,6 +189,40 @@ test_unreached_receiver (void)
   for (int i = 1; lines[i] && lines[i][0]; i++)
     g_assert_true (g_str_has_prefix (lines[i], "1,"));   /* no line of receiver 0 */
   run_out_clear (&r);
+
+  /* The same in 3D, the walled-in receiver's y and z apart (0.2, 0.5):
+   * its node is found from x, y and z, not from y twice. */
+  {
+    enum { N3X = 9, N3Y = 7, N3Z = 8 };
+    float *f3 = g_new (float, N3X * N3Y * N3Z);
+    fr_array a3 = { .ndim = 3, .shape = { N3Z, N3Y, N3X }, .dtype = FR_F32, .data = f3 };
+
+    /* Speed 1, with a shell of obstacles around node (6, 2, 5). */
+    for (int i = 0; i < N3X * N3Y * N3Z; i++)
+      f3[i] = 1.0f;
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+          if (dx || dy || dz)
+            f3[((5 + dz) * N3Y + 2 + dy) * N3X + 6 + dx] = 0.0f;
+    g_assert_cmpint (fr_npy_write (speed, &a3, NULL), ==, FR_OK);
+    fr_array_clear (&a3);
+    g_assert_true (g_file_set_contents (rcv, "x,y,z\n0.6,0.2,0.5\n0.3,0.4,0.2\n", -1, NULL));
+    const char *args3[] = { "--speed", speed, "--spacing", "0.1", "--source", "0.1,0.1,0.1",
+                            "--out", out, "--receivers", rcv, "--rays-out", rays, NULL };
+    r = cli_run ("fold", args3);
+    g_test_message ("3D: exit %d, stderr: %s", r.status, r.err);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.err, "foldray-cli: note: 1 receiver is not reached"));
+    g_autofree char *text3 = NULL;
+    g_assert_true (g_file_get_contents (rays, &text3, NULL, NULL));
+    g_auto (GStrv) lines3 = g_strsplit (text3, "\n", -1);
+    g_assert_cmpstr (lines3[0], ==, "receiver,x,y,z");
+    g_assert_nonnull (lines3[1]);
+    for (int i = 1; lines3[i] && lines3[i][0]; i++)
+      g_assert_true (g_str_has_prefix (lines3[i], "1,"));
+    run_out_clear (&r);
+  }
   g_unlink (speed), g_unlink (out), g_unlink (rcv), g_unlink (rays), g_rmdir (dir);
 }
 

@@ -169,19 +169,23 @@ test_rays_3d (void)
  * plane front, T = z / (F + ψz), whose rays are straight lines along the
  * group velocity (ψx, F + ψz), back to a held node.  The solve hands its
  * own speed grid and its held-node mask to the ray tracer (fold.c), so
- * this is where those are used after the solve. */
+ * this is where those are used after the solve.  Then the bottom ten rows
+ * held, at the same plane front's times: a ray ends on the first held
+ * node it meets, the top held row, not where T is least below it (with
+ * one row held the two are the same place). */
 static void
-test_ray_boundary_const (void)
+check_boundary_rays (size_t rows)
 {
   const double F = 1.5, psi[3] = { 0.3, 0.0, 0.2 };
   fr_grid g = fr_grid_2d (81, 61, 0.05, 0.05, 0, 0);
   const size_t n = fr_grid_count (&g);
+  const double z_held = (double) (rows - 1) * g.dz;   /* the top held row */
   double *held = g_new (double, n);
   fr_fold_params p;
   fr_fold_result res;
 
   for (size_t i = 0; i < n; i++)
-    held[i] = i < g.nx ? 0.0 : NAN;
+    held[i] = i < rows * g.nx ? (double) (i / g.nx) * g.dz / (F + psi[2]) : NAN;
   fr_fold_params_init (&p);
   p.speed_const = F;
   p.psi_a[0] = psi[0], p.psi_a[2] = psi[2];
@@ -206,16 +210,23 @@ test_ray_boundary_const (void)
         if (fr_fold_ray (&res, rcv, &pts, &np, &err) != FR_OK)
           g_error ("ray to (%zu, %zu): %s", ix, iz, err.message);
         g_assert_cmpuint (np, >=, 2);
-        /* It starts on the held row, where the straight line meets it
-         * (to a spacing: it ends at the nearest held node). */
-        g_assert_cmpfloat (fabs (pts[1]), <=, 1e-12);
-        g_assert_cmpfloat (fabs (pts[0] - (rcv[0] - slope * rcv[1])), <=, g.dx);
+        /* It starts on the top held row, where the straight line meets
+         * it (to a spacing: it ends at the nearest held node). */
+        g_assert_cmpfloat (fabs (pts[1] - z_held), <=, 1e-12);
+        g_assert_cmpfloat (fabs (pts[0] - (rcv[0] - slope * (rcv[1] - z_held))), <=, g.dx);
         g_assert_cmpfloat_with_epsilon (pts[2 * (np - 1)], rcv[0], 1e-12);
         g_assert_cmpfloat_with_epsilon (pts[2 * (np - 1) + 1], rcv[1], 1e-12);
         g_free (pts);
       }
   fr_fold_result_clear (&res);
   g_free (held);
+}
+
+static void
+test_ray_boundary_const (void)
+{
+  check_boundary_rays (1);
+  check_boundary_rays (10);
 }
 
 static void

@@ -46,6 +46,23 @@ test_contains_and_snap (void)
   g_assert_true (fr_grid_nearest_node (&g, 0.24, 0, 13.1, &ix, NULL, &iz));
   g_assert_cmpuint (ix, ==, 2);
   g_assert_cmpuint (iz, ==, 2);
+  /* Nearest, not the node below: 2.6 and 2.4 spacings from the origin
+   * snap to 3 and 2 along each axis (x, then y and z of a 3D grid). */
+  g_assert_true (fr_grid_nearest_node (&g, -1.0 + 2.6 * 0.5, 0, 10.0 + 2.4 * 2.0, &ix, NULL, &iz));
+  g_assert_cmpuint (ix, ==, 3);
+  g_assert_cmpuint (iz, ==, 2);
+  g_assert_true (fr_grid_nearest_node (&g, -1.0 + 2.4 * 0.5, 0, 10.0 + 2.6 * 2.0, &ix, NULL, &iz));
+  g_assert_cmpuint (ix, ==, 2);
+  g_assert_cmpuint (iz, ==, 3);
+  {
+    fr_grid g3 = fr_grid_3d (5, 6, 7, 1.0, 0.5, 2.0, 0.0, 1.0, 3.0);
+    size_t iy;
+
+    g_assert_true (fr_grid_nearest_node (&g3, 0.4, 1.0 + 3.7 * 0.5, 3.0 + 5.6 * 2.0, &ix, &iy, &iz));
+    g_assert_cmpuint (ix, ==, 0);
+    g_assert_cmpuint (iy, ==, 4);
+    g_assert_cmpuint (iz, ==, 6);
+  }
   g_assert_false (fr_grid_exact_node (&g, 0.24, 0, 14.0, &ix, NULL, &iz));
   g_assert_true (fr_grid_exact_node (&g, 0.5, 0, 14.0, &ix, NULL, &iz));
   g_assert_cmpuint (ix, ==, 3);

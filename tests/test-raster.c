@@ -911,6 +911,38 @@ test_layer_over_background (void)
   g_assert_cmpfloat (fr_raster_velocity_at (&m, 1.0, 3.0), ==, 5.0);
 }
 
+/* The point velocity (the app's cursor read-out) against fr-raster.h's
+ * model: inside layer k, v_top + dvdz·(z − h_k(x)) + dvdx·x, the
+ * interface extended flat beyond its ends; above every interface the
+ * first layer when there is no background; an obstacle on top.  The
+ * other tests of it had flat, uniform layers, where a read-out that
+ * dropped a gradient or the interface's slope read the same. */
+static void
+test_velocity_at_point (void)
+{
+  const double x0[2] = { 0.0, 4.0 }, z0[2] = { 1.0, 3.0 };
+  const double x1[2] = { 0.0, 4.0 }, z1[2] = { 4.0, 4.0 };
+  const double ox[4] = { 3.0, 3.5, 3.5, 3.0 }, oz[4] = { 0.2, 0.2, 0.6, 0.6 };
+  const fr_raster_layer l[2] = { { x0, z0, 2, 2.0, 0.5, 0.25 }, { x1, z1, 2, 6.0, 0.0, -0.5 } };
+  const fr_raster_obstacle o = { ox, oz, 4, 0.0 };
+  const fr_raster_model m = { .layers = l, .n_layers = 2, .obstacles = &o, .n_obstacles = 1,
+                              .default_velocity = 1.5 };
+
+  /* Layer 0 at x = 2, where its interface is at z = 2. */
+  g_assert_cmpfloat_with_epsilon (fr_raster_velocity_at (&m, 2.0, 3.0),
+                                  2.0 + 0.5 * (3.0 - 2.0) + 0.25 * 2.0, 1e-12);
+  /* Above it: still layer 0's law. */
+  g_assert_cmpfloat_with_epsilon (fr_raster_velocity_at (&m, 2.0, 1.0),
+                                  2.0 + 0.5 * (1.0 - 2.0) + 0.25 * 2.0, 1e-12);
+  /* Layer 1, below z = 4. */
+  g_assert_cmpfloat_with_epsilon (fr_raster_velocity_at (&m, 2.0, 5.0), 6.0 - 0.5 * 2.0, 1e-12);
+  /* Beyond the interfaces' end: layer 0's held at z = 3. */
+  g_assert_cmpfloat_with_epsilon (fr_raster_velocity_at (&m, 6.0, 3.5),
+                                  2.0 + 0.5 * (3.5 - 3.0) + 0.25 * 6.0, 1e-12);
+  /* Inside the impermeable obstacle. */
+  g_assert_cmpfloat (fr_raster_velocity_at (&m, 3.25, 0.4), ==, 0.0);
+}
+
 static void
 test_bad_models (void)
 {
@@ -961,6 +993,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/background", test_background);
   g_test_add_func ("/raster/layer-over-background", test_layer_over_background);
   g_test_add_func ("/raster/fine-background-under-wide-cell", test_fine_background_under_wide_cell);
+  g_test_add_func ("/raster/velocity-at-point", test_velocity_at_point);
   g_test_add_func ("/raster/bad-models", test_bad_models);
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fr-vtk.h"
+#include "test-comma-locale.h"
 #include "test-tmpdir.h"
 
 /* ---- helpers ---- */
@@ -510,9 +511,6 @@ test_atomic (void)
 static void
 test_locale (void)
 {
-  static const char *const candidates[] = {
-    "es_ES.UTF-8", "nb_NO.UTF-8", "de_DE.UTF-8", "fr_FR.UTF-8",
-  };
   g_autofree char *dir = g_dir_make_tmp ("foldray-vtk-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "grid.vti", NULL);
   g_autofree char *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
@@ -521,51 +519,14 @@ test_locale (void)
   double v[8] = { 0.5, 1, 2, 3, 4, 5, 6, INFINITY };
   fr_vtk_field f = { "T", FR_F64, v };
   fr_error err = { 0 };
-  const char *found = NULL;
-  char probe[16];
 
   g_assert_nonnull (dir);
-  for (size_t i = 0; i < G_N_ELEMENTS (candidates) && found == NULL; i++)
-    if (setlocale (LC_NUMERIC, candidates[i]) != NULL)
-      found = candidates[i];
-  if (found == NULL)
-    {
-      /* Build one when the system has none compiled: Spanish numbers,
-       * POSIX for the rest (which keeps localedef well under a second). */
-      static const char source[] =
-        "LC_CTYPE\ncopy \"POSIX\"\nEND LC_CTYPE\n"
-        "LC_COLLATE\ncopy \"POSIX\"\nEND LC_COLLATE\n"
-        "LC_NUMERIC\ncopy \"es_ES\"\nEND LC_NUMERIC\n"
-        "LC_MONETARY\ncopy \"POSIX\"\nEND LC_MONETARY\n"
-        "LC_TIME\ncopy \"POSIX\"\nEND LC_TIME\n"
-        "LC_MESSAGES\ncopy \"POSIX\"\nEND LC_MESSAGES\n";
-      g_autofree char *localedef = g_find_program_in_path ("localedef");
-      g_autofree char *src = g_build_filename (dir, "comma.src", NULL);
-      g_autofree char *target = g_build_filename (dir, "xx_XX.UTF-8", NULL);
-      /* -c: the missing optional categories only warn. */
-      const char *argv[] = { localedef, "-c", "-i", src, "-f", "UTF-8", target, NULL };
-
-      g_assert_true (g_file_set_contents (src, source, -1, NULL));
-      if (localedef != NULL
-          && g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                           | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL))
-        {
-          g_setenv ("LOCPATH", dir, TRUE);
-          if (setlocale (LC_NUMERIC, "xx_XX.UTF-8") != NULL)
-            found = "es_ES numbers (built)";
-          g_unsetenv ("LOCPATH");
-        }
-    }
-  if (found == NULL)
+  if (test_comma_locale (dir) == NULL)
     {
       g_test_skip ("no locale with a decimal comma (install Debian's \"locales\")");
       test_tmpdir_remove (dir);
       return;
     }
-  g_test_message ("numeric locale: %s", found);
-  g_snprintf (probe, sizeof probe, "%.1f", 0.5);
-  g_assert_cmpstr (probe, ==, "0,5");
-
   g_assert_cmpint (fr_vtk_write_image (path, &g, &f, 1, &err), ==, FR_OK);
   setlocale (LC_NUMERIC, saved);
   json = image_expectation (dir, &g, &f, 1);
