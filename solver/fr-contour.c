@@ -14,8 +14,11 @@
 
 /* Cell corners: a = (ix, iz), b = (ix+1, iz), c = (ix+1, iz+1),
  * d = (ix, iz+1); bit set when the corner is at or above the level.
- * Edges: 0 = a–b, 1 = b–c, 2 = d–c, 3 = a–d.  Saddles (5, 10) are split by
- * the cell's mean: rows 16/17 are cases 5/10 with the mean above. */
+ * Edges: 0 = a–b, 1 = b–c, 2 = d–c, 3 = a–d.  Saddles (5, 10) are split as
+ * the bilinear interpolant splits them, by its value at its saddle point,
+ * (ac − bd) / (a + c − b − d): rows 16/17 are cases 5/10 with that value
+ * at or above the level.  (The cell's mean, used before, joined the other
+ * pair of crossings for levels between the two.) */
 static const signed char seg_table[18][4] = {
   { -1, -1, -1, -1 }, { 3, 0, -1, -1 }, { 0, 1, -1, -1 }, { 3, 1, -1, -1 },
   { 1, 2, -1, -1 },   { 3, 0, 1, 2 },   { 0, 2, -1, -1 }, { 2, 3, -1, -1 },
@@ -267,7 +270,10 @@ fr_contour_trace (const fr_grid *g, const float *values, const double *levels,
             uint64_t edge_key[4], base = (uint64_t) sl[s].index * t.n_edges;
             const signed char *row;
 
-            if ((cs == 5 || cs == 10) && 0.25 * (c[0] + c[1] + c[2] + c[3]) >= L)
+            /* In a saddle one diagonal is at or above L and the other
+             * below, so a + c − b − d is not 0. */
+            if ((cs == 5 || cs == 10) &&
+                (c[0] * c[2] - c[1] * c[3]) / (c[0] + c[2] - c[1] - c[3]) >= L)
               cs = cs == 5 ? 16 : 17;
             row = seg_table[cs];
             edge_key[0] = base + 2 * (uint64_t) na;

@@ -286,6 +286,61 @@ test_saddle_cell (void)
       }
 }
 
+/* A saddle cell with uneven corners, a = 1 at (0,0), b = 0 at (1,0),
+ * c = 0.6 at (1,1), d = 0.5 at (0,1): its bilinear interpolant's saddle
+ * lies at ((a − d)/(a − d + c − b), (a − b)/(a − b + c − d)) = (5/11,
+ * 10/11), with the value (ac − bd)/(a + c − b − d) = 6/11 ≈ 0.5455, while
+ * the corners' mean is 0.525.  At a level between the two, 0.535, the
+ * interpolant still joins the high corners across the saddle and cuts off
+ * the low ones; the mean had said the reverse, and joined the crossings
+ * the level set does not join.  Levels below and above both agree. */
+static void
+test_saddle_cell_uneven (void)
+{
+  fr_grid g = fr_grid_2d (2, 2, 1.0, 1.0, 0.0, 0.0);
+  const double a = 1.0, b = 0.0, c = 0.6, d = 0.5;
+  /* Nodes (0,0), (1,0), (0,1), (1,1). */
+  const float v[4] = { (float) a, (float) b, (float) d, (float) c };
+  const double s0 = (a - d) / (a - d + c - b), t0 = (a - b) / (a - b + c - d);
+  const double saddle_value = (a * c - b * d) / (a + c - b - d);
+  const double levels[] = { 0.51, 0.535, 0.58 };
+
+  g_assert_cmpfloat (0.25 * (a + b + c + d), <, levels[1]);
+  g_assert_cmpfloat (levels[1], <, saddle_value);
+  for (guint k = 0; k < G_N_ELEMENTS (levels); k++)
+    {
+      const gboolean cuts_high = levels[k] > saddle_value;
+      fr_contour_set set;
+
+      trace_ok (&g, v, &levels[k], 1, &set);
+      g_assert_cmpuint (set.nlines, ==, 2);
+      for (size_t i = 0; i < set.nlines; i++)
+        {
+          const double *p = LINE_P (&set, i);
+          const double sx = p[0] - s0, sz = p[1] - t0;
+
+          g_assert_cmpuint (LINE_N (&set, i), ==, 2);
+          for (size_t q = 0; q < LINE_N (&set, i); q++)
+            {
+              const double x = p[2 * q], z = p[2 * q + 1];
+              const double f = a * (1 - x) * (1 - z) + b * x * (1 - z) + c * x * z + d * (1 - x) * z;
+
+              /* On the interpolant's level, and in the first point's
+               * quadrant about its saddle. */
+              g_assert_cmpfloat_with_epsilon (f, levels[k], 1e-6);
+              g_assert_true ((x - s0) * sx > 0 && (z - t0) * sz > 0);
+            }
+          {
+            const size_t cx = sx > 0, cz = sz > 0;
+            const gboolean high = v[cz * 2 + cx] > levels[k];
+
+            g_assert_true (high == cuts_high);
+          }
+        }
+      fr_contour_set_clear (&set);
+    }
+}
+
 static void
 test_bad_input (void)
 {
@@ -357,6 +412,7 @@ main (int argc, char **argv)
   g_test_add_func ("/contour/unreached", test_unreached);
   g_test_add_func ("/contour/saddle", test_saddle);
   g_test_add_func ("/contour/saddle-cell", test_saddle_cell);
+  g_test_add_func ("/contour/saddle-cell-uneven", test_saddle_cell_uneven);
   g_test_add_func ("/contour/bad-input", test_bad_input);
   g_test_add_func ("/contour/fold-solve", test_fold_solve);
   return g_test_run ();
