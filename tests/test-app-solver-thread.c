@@ -250,6 +250,56 @@ test_real_solve (void)
   g_assert_finalize_object (solver);
 }
 
+/* What catalogue_begin changed, for catalogue_end to put back. */
+typedef struct {
+  char *locale, *language;
+} SavedLanguage;
+
+/* Installs the app's catalogue (the build's .mo files) as the solver's
+ * translator, as the app does, in C.UTF-8: not "C", so gettext follows
+ * LANGUAGE there. */
+static void
+catalogue_begin (SavedLanguage *saved)
+{
+  const char *dir = g_getenv ("FOLDRAY_LOCALE_DIR");
+
+  g_assert_nonnull (dir);
+  saved->locale = g_strdup (setlocale (LC_ALL, NULL));
+  saved->language = g_strdup (g_getenv ("LANGUAGE"));
+  bindtextdomain ("foldray", dir);
+  bind_textdomain_codeset ("foldray", "UTF-8");
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+  fr_solver_i18n_install ();
+}
+
+/* The solver's messages in language from now on; NULL: no translator,
+ * as the command-line tools run. */
+static void
+catalogue_use (const char *language)
+{
+  if (language == NULL)
+    {
+      fr_set_translator (NULL);
+      return;
+    }
+  /* A change of locale makes gettext look again. */
+  setlocale (LC_ALL, "C");
+  g_setenv ("LANGUAGE", language, TRUE);
+  setlocale (LC_ALL, "C.UTF-8");
+}
+
+static void
+catalogue_end (SavedLanguage *saved)
+{
+  if (saved->language != NULL)
+    g_setenv ("LANGUAGE", saved->language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  setlocale (LC_ALL, saved->locale);
+  g_free (saved->locale);
+  g_free (saved->language);
+}
+
 /* A solve the user can make fail (a source placed inside a wall) says why
  * in the app's language, through the app's catalogue (the build's .mo
  * files); without a translator, as the command-line tools run, in
@@ -261,31 +311,16 @@ test_messages_translated (void)
     { "es", "la fuente en (1, 1) está dentro de un obstáculo (velocidad 0)" },
     { "nb", "kilden i (1, 1) ligger inne i en hindring (hastighet 0)" },
   };
-  const char *dir = g_getenv ("FOLDRAY_LOCALE_DIR");
-  g_autofree char *saved_locale = g_strdup (setlocale (LC_ALL, NULL));
-  g_autofree char *saved_language = g_strdup (g_getenv ("LANGUAGE"));
+  SavedLanguage saved;
 
-  g_assert_nonnull (dir);
-  bindtextdomain ("foldray", dir);
-  bind_textdomain_codeset ("foldray", "UTF-8");
-  /* C.UTF-8 is not "C", so gettext follows LANGUAGE there. */
-  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
-  fr_solver_i18n_install ();
+  catalogue_begin (&saved);
   for (guint i = 0; i <= G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(FrJob) job = make_job ();   /* every node a wall */
       FrResult *result;
       gboolean cancelled = FALSE;
 
-      if (i < G_N_ELEMENTS (cases))
-        {
-          /* A change of locale makes gettext look again. */
-          setlocale (LC_ALL, "C");
-          g_setenv ("LANGUAGE", cases[i].language, TRUE);
-          setlocale (LC_ALL, "C.UTF-8");
-        }
-      else
-        fr_set_translator (NULL);
+      catalogue_use (i < G_N_ELEMENTS (cases) ? cases[i].language : NULL);
       result = fr_job_run (job, NULL, &cancelled);
       g_assert_nonnull (result);
       g_assert_false (result->ok);
@@ -293,11 +328,7 @@ test_messages_translated (void)
                        : "source at (1, 1) lies inside an obstacle (velocity 0)");
       fr_result_unref (result);
     }
-  if (saved_language != NULL)
-    g_setenv ("LANGUAGE", saved_language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  setlocale (LC_ALL, saved_locale);
+  catalogue_end (&saved);
 }
 
 /* A horizon or receivers file the user loads in the app is refused in
@@ -323,25 +354,12 @@ test_csv_messages_translated (void)
       "h.csv: line 2: expected 2 numbers, 'abc' is not a finite number" },
   };
   static const char *languages[] = { "es", "nb" };
-  const char *dir = g_getenv ("FOLDRAY_LOCALE_DIR");
-  g_autofree char *saved_locale = g_strdup (setlocale (LC_ALL, NULL));
-  g_autofree char *saved_language = g_strdup (g_getenv ("LANGUAGE"));
+  SavedLanguage saved;
 
-  g_assert_nonnull (dir);
-  bindtextdomain ("foldray", dir);
-  bind_textdomain_codeset ("foldray", "UTF-8");
-  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
-  fr_solver_i18n_install ();
+  catalogue_begin (&saved);
   for (guint l = 0; l <= G_N_ELEMENTS (languages); l++)
     {
-      if (l < G_N_ELEMENTS (languages))
-        {
-          setlocale (LC_ALL, "C");
-          g_setenv ("LANGUAGE", languages[l], TRUE);
-          setlocale (LC_ALL, "C.UTF-8");
-        }
-      else
-        fr_set_translator (NULL);
+      catalogue_use (l < G_N_ELEMENTS (languages) ? languages[l] : NULL);
       for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
         {
           fr_points pts;
@@ -352,11 +370,7 @@ test_csv_messages_translated (void)
           g_assert_cmpstr (err.message, ==, says[l][t]);
         }
     }
-  if (saved_language != NULL)
-    g_setenv ("LANGUAGE", saved_language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  setlocale (LC_ALL, saved_locale);
+  catalogue_end (&saved);
 }
 
 int

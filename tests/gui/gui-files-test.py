@@ -73,6 +73,24 @@ def open_by_chooser(a, path):
     raise RuntimeError("no Grid Spacing dialog")
 
 
+def grid_without_sidecar(stem, nz, nx):
+    """OUT/stem.npy, nz × nx nodes of 2.0, with no stem.json beside it."""
+    npy = os.path.join(OUT, stem + ".npy")
+    np.save(npy, np.full((nz, nx), 2.0, np.float32))
+    sidecar = os.path.join(OUT, stem + ".json")
+    if os.path.exists(sidecar):
+        os.remove(sidecar)
+    return npy
+
+
+def open_spacing_dialog(a, npy):
+    """Opens npy in a, which asks for its spacing; the focus is then in
+    Spacing x, its text selected."""
+    a.settle_all()
+    open_by_chooser(a, npy)
+    time.sleep(0.5)
+
+
 def red_pixels(img, box):
     x0, y0, x1, y1 = box
     p = img[y0:y1, x0:x1].astype(int)
@@ -83,19 +101,12 @@ def t_spacing_dialog():
     """80 × 50 nodes without a sidecar.  "2,5" in Spacing x and 0 in
     Spacing z: Open keeps the dialog, which says so in red, and opens
     nothing; 0.5 and 0.25 typed then open the grid at 0.5 × 0.25."""
-    npy = os.path.join(OUT, "nosidecar.npy")
-    np.save(npy, np.full((50, 80), 2.0, np.float32))
-    sidecar = os.path.join(OUT, "nosidecar.json")
-    if os.path.exists(sidecar):
-        os.remove(sidecar)
+    npy = grid_without_sidecar("nosidecar", 50, 80)
     a = App(SCENE, name="spacing")
     try:
         if not a.find_window():
             return False, "no window"
-        a.settle_all()
-        open_by_chooser(a, npy)
-        time.sleep(0.5)
-        # The focus is in Spacing x, its text selected.
+        open_spacing_dialog(a, npy)
         xdo("key", "ctrl+a")
         xdo("type", "--", "2,5")
         xdo("key", "Tab")
@@ -140,18 +151,12 @@ def t_spacing_small():
     decimals: Spacing z read 0.000013 once left, was read back as 1.3e-5
     when left again, and the grid opened at that (a spacing clamped to
     1e-9 read 0.000000)."""
-    npy = os.path.join(OUT, "small.npy")
-    np.save(npy, np.full((30, 40), 2.0, np.float32))
-    sidecar = os.path.join(OUT, "small.json")
-    if os.path.exists(sidecar):
-        os.remove(sidecar)
+    npy = grid_without_sidecar("small", 30, 40)
     a = App(SCENE, name="spacing-small")
     try:
         if not a.find_window():
             return False, "no window"
-        a.settle_all()
-        open_by_chooser(a, npy)
-        time.sleep(0.5)
+        open_spacing_dialog(a, npy)
         xdo("key", "ctrl+a")
         xdo("type", "--", "2e-5")
         xdo("key", "Tab")
