@@ -881,9 +881,21 @@ fr_panel_clear_messages (GtkWidget *panel,
     }
 }
 
+/* Whether spin holds a count (nodes, the radius, the folded horizons):
+ * no decimals shown, and no significant-digits output, which the fields
+ * of lengths without a fixed number of decimals have. */
+static gboolean
+spin_is_whole (GtkSpinButton *spin)
+{
+  return gtk_spin_button_get_digits (spin) == 0 &&
+         g_signal_handler_find (spin, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                (gpointer) fr_panel_significant_output, NULL) == 0;
+}
+
 /* GtkSpinButton::input: its default parser turns "abc" into 0 and clamps
  * silently.  Refuse what is no number (the spin button keeps its value,
- * GTK_UPDATE_IF_VALID) and clamp visibly what is out of range. */
+ * GTK_UPDATE_IF_VALID), clamp visibly what is out of range, and round
+ * visibly a fraction typed into a count: it showed 2.5 as 2 and took 3. */
 static int
 spin_input_cb (GtkSpinButton *spin,
                double        *new_value,
@@ -906,6 +918,17 @@ spin_input_cb (GtkSpinButton *spin,
       show_entry_message (spin, why, TRUE);
       gtk_widget_error_bell (GTK_WIDGET (spin));
       return GTK_INPUT_ERROR;
+    }
+  if (why == NULL && v != floor (v) && spin_is_whole (spin))
+    {
+      char typed[64], set[64];
+
+      format_grid_value (v, typed, sizeof typed);
+      v = round (v);
+      format_grid_value (v, set, sizeof set);
+      /* Translators: a fraction typed into a count (nodes, the radius,
+       * the folded horizons); both are numbers. */
+      why = g_strdup_printf (_("%s is not a whole number; set to %s"), typed, set);
     }
   show_entry_message (spin, why, FALSE);
   *new_value = v;

@@ -226,6 +226,26 @@ def t_radius_clamped():
     return warn > 20, "%d orange pixels on the entry" % warn
 
 
+def t_radius_whole():
+    """Radius 2.5, a fraction in a count, is set to 3 visibly (the entry's
+    warning style and "2.5 is not a whole number; set to 3"), and the
+    solve takes 3.  The field showed 2 and the solve took 3, without a
+    word (06b-radius-2.5.png)."""
+    job = app.last_job()
+    type_into(*RADIUS_ENTRY, "2.5")
+    app.wait_job(job)
+    app.settle_all()
+    xdo("mousemove", RADIUS_ENTRY[0], RADIUS_ENTRY[1] + 2)
+    time.sleep(1.5)
+    img = screenshot("06b-radius-2.5")
+    x, y = RADIUS_ENTRY
+    warn = orangeish(img, (x - 90, y - 20, x + 160, y + 20))
+    radius = app.last("spr").get("radius")
+    type_into(*RADIUS_ENTRY, "5")
+    app.settle_all()
+    return warn > 20 and radius == 3, "%d orange pixels on the entry; solved with radius %s" % (warn, radius)
+
+
 def t_legend_follows():
     """A velocity edit re-labels the colour bar at once (no zoom needed)."""
     app.settle_all()
@@ -298,6 +318,7 @@ for name, fn in [
     ("the wheel over a focused spin button scrolls the panel, not the value", t_scroll_focused_spin),
     ("\"abc\" in Velocity is refused with a visible reason, and nothing is solved", t_invalid_velocity),
     ("Radius 0 is clamped to 1 visibly, with the allowed range in a tooltip", t_radius_clamped),
+    ("Radius 2.5 is set to 3 visibly, and the solve takes 3", t_radius_whole),
     ("a velocity edit re-labels the colour bar at once", t_legend_follows),
     ("the cursor readout follows a click without a pointer move", t_cursor_after_click),
     ("the status line has its full text as a tooltip", t_status_tooltip),
