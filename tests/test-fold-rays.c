@@ -88,6 +88,7 @@ check_rays (int ndim, double psi_scale, guint32 seed)
 
   size_t max_points = 8 * (g.nx + g.ny + g.nz) * 4;
   double worst = 0.0;
+  int checked = 0;
   for (int k = 0; k < 40; k++)
     {
       /* Receivers on nodes, so T there needs no interpolation. */
@@ -142,9 +143,13 @@ check_rays (int ndim, double psi_scale, guint32 seed)
         g_error ("ray %d to node (%zu, %zu, %zu): integrated %.5f vs T %.5f (%.2f%%), %zu points",
                  k, ix, iy, iz, t_int, t_rcv, 100 * rel, n);
       g_free (pts);
+      checked++;
     }
-  g_test_message ("%dD, psi scale %g: worst traveltime mismatch along a ray %.3f%%", ndim,
-                  psi_scale, 100 * worst);
+  g_test_message ("%dD, psi scale %g: worst traveltime mismatch along %d rays %.3f%%", ndim,
+                  psi_scale, checked, 100 * worst);
+  /* Receivers near the source are passed over: most of the 40 must be
+   * left, or the check proves little. */
+  g_assert_cmpint (checked, >=, 30);
   fr_fold_result_clear (&res);
   g_free (F);
   g_rand_free (r);
