@@ -55,13 +55,15 @@ n_backends (FrFoldPanel *self)
 static void
 sync_from_state (FrFoldPanel *self)
 {
-  double speed = 1.0, ax, az, delta;
+  double speed = 1.0, ax, az, delta, scale_speed;
   int count;
   gboolean from_grid;
 
   if (self->state == NULL)
     return;
   self->syncing = TRUE;
+  /* The F that ψa's arrow and its limits are measured against. */
+  scale_speed = fr_fold_state_get_arrow_scale_speed (self->state);
   from_grid = fr_fold_state_get_speed (self->state, &speed);
   gtk_drop_down_set_selected (self->speed_dropdown, from_grid ? 1 : 0);
   /* − and + by a tenth of F's decade, ψa's by a twentieth of the speed
@@ -73,8 +75,7 @@ sync_from_state (FrFoldPanel *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->speed_spin), !from_grid);
   for (guint i = 0; i < 2; i++)
     gtk_spin_button_set_increments (i == 0 ? self->psi_x_spin : self->psi_z_spin,
-                                    0.05 * fr_fold_state_get_arrow_scale_speed (self->state),
-                                    0.25 * fr_fold_state_get_arrow_scale_speed (self->state));
+                                    0.05 * scale_speed, 0.25 * scale_speed);
   fr_fold_state_get_psi_a (self->state, &ax, &az);
   gtk_spin_button_set_value (self->psi_x_spin, ax);
   gtk_spin_button_set_value (self->psi_z_spin, az);
@@ -113,9 +114,9 @@ sync_from_state (FrFoldPanel *self)
       gtk_label_set_text (self->psi_hint, text);
       gtk_widget_set_visible (GTK_WIDGET (self->psi_hint), TRUE);
     }
-  else if (hypot (ax, az) > FR_FOLD_PSI_MARGIN * fr_fold_state_get_arrow_scale_speed (self->state))
+  else if (hypot (ax, az) > FR_FOLD_PSI_MARGIN * scale_speed)
     {
-      const double f = fr_fold_state_get_arrow_scale_speed (self->state);
+      const double f = scale_speed;
       const double psi = hypot (ax, az);
       g_autofree char *text = NULL;
 

@@ -485,10 +485,11 @@ fold_model_changed (FrWindow *self)
   fr_scene_get_bounds (self->scene, &x0, &z0, &x1, &z1);
   fr_fold_state_set_arrow_base (self->fold, x0 + 0.5 * (x1 - x0), z0 + 0.2 * (z1 - z0));
   /* A grid made smaller in Rays mode left the characteristics' points
-   * beyond it, and the scene saved then was refused when opened. */
+   * beyond it, and the scene saved then was refused when opened: they
+   * keep to the span from the first node to the last. */
   g = fr_scene_get_grid (self->scene);
-  fr_fold_state_set_grid_span (self->fold, g->x0, g->z0, g->x0 + (double) (g->nx - 1) * g->dx,
-                               g->z0 + (double) (g->nz - 1) * g->dz);
+  fr_grid_node_position (g, g->nx - 1, 0, g->nz - 1, &x1, NULL, &z1);
+  fr_fold_state_set_grid_span (self->fold, g->x0, g->z0, x1, z1);
 }
 
 /* How many distinct levels k the folded horizons of result hold. */

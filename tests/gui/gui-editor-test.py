@@ -507,9 +507,10 @@ check("editor: Ctrl+Z in a field after Enter undoes the field's edit", t_ctrl_z_
 
 
 
-def drag_pressing(a, frm, to, keys, steps=16):
+def drag_pressing(a, frm, to, keys, steps=16, settle=0.0):
     """A drag from model point frm to to with keys pressed halfway, the
-    button still held; then the button let go."""
+    button still held (settle seconds after the drag's last move, and as
+    long, or 0.2 s, after the keys); then the button let go."""
     fx, fy = a.to_screen(*frm)
     tx, ty = a.to_screen(*to)
     xdo("mousemove", fx, fy)
@@ -518,9 +519,10 @@ def drag_pressing(a, frm, to, keys, steps=16):
         xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
         time.sleep(0.04)
         if i == steps // 2:
+            time.sleep(settle)
             for k in keys:
                 xdo("key", k)
-            time.sleep(0.2)
+            time.sleep(settle or 0.2)
     xdo("mouseup", 1)
     time.sleep(0.5)
 
@@ -929,22 +931,10 @@ ARROW_YELLOW = (255, 235, 51)                    # the ψa arrow's tip (fr-fold-
 HORIZON_ORANGE = (255, 140, 0)                   # the starting horizon and its nodes
 
 
-def drag_escape(a, frm, to, steps=12):
+def drag_escape(a, frm, to):
     """Presses at model point frm, drags towards to, presses Escape
     halfway, goes on to to and lets go."""
-    fx, fy = a.to_screen(*frm)
-    tx, ty = a.to_screen(*to)
-    xdo("mousemove", fx, fy)
-    xdo("mousedown", 1)
-    for i in range(1, steps + 1):
-        xdo("mousemove", int(round(fx + (tx - fx) * i / steps)), int(round(fy + (ty - fy) * i / steps)))
-        time.sleep(0.03)
-        if i == steps // 2:
-            time.sleep(0.3)
-            xdo("key", "Escape")
-            time.sleep(0.3)
-    xdo("mouseup", 1)
-    time.sleep(0.5)
+    drag_pressing(a, frm, to, ["Escape"], steps=12, settle=0.3)
 
 
 def t_escape_cancels_fold_drag():

@@ -1773,16 +1773,23 @@ DELTA_ENTRY = (1055, 344)
 DELTA_PLUS = (1165, 344)
 
 
-def t_fold_values_kept():
-    path = os.path.join(OUT, "fold-ranges.json")
+def folds_scene(name, fold):
+    """OUT/name: the bundled scene without units, opening in Folds mode
+    with the "fold" members given; returns its path."""
+    path = os.path.join(OUT, name)
     with open(SCENE) as f:
         doc = json.load(f)
     doc.pop("units", None)
-    doc["fold"] = {"speed": 1500.0, "psi_a": [1200.0, 0.0], "method": "las", "backend": "cpu",
-                   "delta": 0.0005, "count": 300}
+    doc["fold"] = fold
     doc["mode"] = "folds"
     with open(path, "w") as f:
         json.dump(doc, f)
+    return path
+
+
+def t_fold_values_kept():
+    path = folds_scene("fold-ranges.json", {"speed": 1500.0, "psi_a": [1200.0, 0.0], "method": "las",
+                                            "backend": "cpu", "delta": 0.0005, "count": 300})
     a = App(path, name="fold-ranges")
     try:
         if not a.find_window():
@@ -1823,14 +1830,8 @@ def t_fold_small_speed_shown():
     into ψa x, the field "left as shown", kept 0.0002), and F's + steps by
     a tenth of its decade, 0.001 to 0.0011 (a fixed 0.1 took it to
     0.101)."""
-    path = os.path.join(OUT, "fold-small.json")
-    with open(SCENE) as f:
-        doc = json.load(f)
-    doc.pop("units", None)
-    doc["fold"] = {"speed": 0.0005, "psi_a": [0.0002, 0.0], "method": "las", "backend": "cpu"}
-    doc["mode"] = "folds"
-    with open(path, "w") as f:
-        json.dump(doc, f)
+    path = folds_scene("fold-small.json", {"speed": 0.0005, "psi_a": [0.0002, 0.0], "method": "las",
+                                           "backend": "cpu"})
     fx, fy = F_ENTRY
     px, py = PSI_X_ENTRY
     f_box = (fx - 50, fy - 12, fx + 50, fy + 12)
@@ -1877,14 +1878,8 @@ def t_fold_psi_near_f_noted():
     it: 0.97 F makes the times about 33 times less accurate.  It was
     silent.  Typed down to 0.9 F, the note goes, and the Method row below
     it moves back up."""
-    path = os.path.join(OUT, "fold-near-f.json")
-    with open(SCENE) as f:
-        doc = json.load(f)
-    doc.pop("units", None)
-    doc["fold"] = {"speed": 1.0, "psi_a": [0.97, 0.0], "method": "las", "backend": "cpu"}
-    doc["mode"] = "folds"
-    with open(path, "w") as f:
-        json.dump(doc, f)
+    path = folds_scene("fold-near-f.json", {"speed": 1.0, "psi_a": [0.97, 0.0], "method": "las",
+                                            "backend": "cpu"})
     note_box = (905, 242, 1185, 300)        # below ψa z: the note, else the Method row
     a = App(path, name="fold-near-f")
     try:
