@@ -573,7 +573,8 @@ draw_picture (FrCanvas     *self,
    * handles, which on the screen stay in the plot, where a node off the
    * model can still be grabbed, and in an export go with their line; the
    * rays and markers in the plot, so that those on the model's edge show
-   * whole over its frame. */
+   * whole over its frame, but for Folds mode's characteristics, which may
+   * start on a horizon beyond the model and are cut as it is. */
   g_array_set_size (self->line_vertices, 0);
   push_model_outlines (self, view, k);
   if (self->fold_tool != NULL)
@@ -596,7 +597,8 @@ draw_picture (FrCanvas     *self,
     {
       static const float everywhere[4] = { -1e9f, -1e9f, 1e9f, 1e9f };
       float model[4];
-      const float *clip[3] = { model, view == &self->view ? everywhere : model, everywhere };
+      const float *clip[3] = { model, view == &self->view ? everywhere : model,
+                               self->fold_tool != NULL ? model : everywhere };
 
       model_clip (self, view, model);
       glEnable (GL_BLEND);

@@ -622,13 +622,24 @@ draw_content (const FrFigure *fig,
       cairo_restore (cr);
     }
   if (has_time)
-    for (guint i = 0; i < r->rays->len; i++)
-      {
-        GArray *ray = g_ptr_array_index (r->rays, i);
+    {
+      const double ray_width = 1.5;
 
-        stroke_polyline (cr, fig->view, &guard, (const double *) ray->data, ray->len / 2,
-                         fr_figure_ray_rgb, 1.5);
-      }
+      /* A characteristic from a horizon beyond the model starts there, out
+       * of sight as that horizon is: cut at the model's edge as it is.
+       * (The graph's rays keep to the model.) */
+      if (fig->fold != NULL)
+        clip_model_lines (cr, fig, &guard, ray_width);
+      for (guint i = 0; i < r->rays->len; i++)
+        {
+          GArray *ray = g_ptr_array_index (r->rays, i);
+
+          stroke_polyline (cr, fig->view, &guard, (const double *) ray->data, ray->len / 2,
+                           fr_figure_ray_rgb, ray_width);
+        }
+      if (fig->fold != NULL)
+        cairo_restore (cr);
+    }
 
   /* Markers: sources and receivers, or the characteristics' points. */
   /* Receivers first, then sources on top, as on the canvas: a shot at a

@@ -16,7 +16,12 @@
  *     the source, so the source itself is the last point;
  *   - within a spacing of the horizon: the last point is the horizon point
  *     the front reached it from (fold_polyline_time's minimiser);
- *   - on a node the boundary grid fixes. */
+ *   - on a node the boundary grid fixes;
+ *   - where it would leave the grid toward a horizon beyond that edge: the
+ *     edge's start values are that horizon's times along straight paths
+ *     outside the grid (the medium continued outward), so the last point is
+ *     the horizon point outside that the front came from, one straight leg
+ *     away (clamped, the ray would slide along the edge). */
 #include "fold-private.h"
 
 #include <stdlib.h>
@@ -216,6 +221,34 @@ at_start (const ray_ctx *c, const double x[3], double end[3])
   return false;
 }
 
+/* Whether a step from x to xm (not clamped) leaves the grid across an edge
+ * beyond which lies the horizon point that x's front came from; if so,
+ * fills end[] with that point. */
+static bool
+leaves_for_horizon (const ray_ctx *c, const double x[3], const double xm[3], double end[3])
+{
+  const fr_fold_trace *tr = c->tr;
+  double yx, yz;
+
+  if (tr->nhorizon < 2)
+    return false;
+  double t = fold_polyline_time (tr->horizon, tr->nhorizon, x[0], x[2], speed_near (c, x), tr->psi,
+                                 &yx, &yz);
+  if (!isfinite (t))
+    return false;
+  const double y[3] = { yx, 0.0, yz };
+  for (int a = 0; a < 3; a += 2)
+    {
+      const double lo = c->o[a], hi = c->o[a] + (double) (c->n[a] - 1) * c->h[a];
+      if ((xm[a] < lo && y[a] < lo) || (xm[a] > hi && y[a] > hi))
+        {
+          memcpy (end, y, sizeof y);
+          return true;
+        }
+    }
+  return false;
+}
+
 /* The neighbouring node of least T below t_here, as a position. */
 static bool
 discrete_step (const ray_ctx *c, const double x[3], double t_here, double next[3], double *t_next)
@@ -323,6 +356,13 @@ fr_fold_ray (const fr_fold_result *res, const double *rcv, double **pts, size_t 
         {
           for (int a = 0; a < 3; a++)
             xm[a] = x[a] + 0.5 * ds * d1[a];
+          if (leaves_for_horizon (&c, x, xm, end))
+            {
+              if (!ray_push (&buf, end))
+                goto nomem;
+              done = true;
+              break;
+            }
           clamp_to_grid (&c, xm);
           if (back_direction (&c, xm, d2, &sp2, &t2))
             {

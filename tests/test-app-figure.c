@@ -983,7 +983,9 @@ pixel_is (guint32       v,
  * 3 × 1.5 model, zoomed out so that the plot shows room around it.  Its
  * horizon's colour and the obstacle's are on the model and nowhere else
  * but within half a line's width of its edge (both ran on into the
- * margin). */
+ * margin).  So is a characteristic whose front came from the horizon's
+ * part beyond the left edge: it starts out there, and ran into the margin
+ * to it. */
 static void
 test_model_lines_clipped (void)
 {
@@ -992,8 +994,12 @@ test_model_lines_clipped (void)
   g_autoptr(FrScene) scene = fr_scene_new ();
   g_autoptr(FrFoldState) fold = fr_fold_state_new ();
   FrPoint h[3] = { { -0.5, 0.5 }, { 1.5, 0.3 }, { 3.5, 0.5 } };
-  const double *colours[2] = { fr_figure_horizon_rgb, fr_figure_slow_obstacle_rgb };
-  guint inside[2] = { 0, 0 }, outside[2] = { 0, 0 };
+  const double *colours[3] = { fr_figure_horizon_rgb, fr_figure_slow_obstacle_rgb,
+                               fr_figure_ray_rgb };
+  guint inside[3] = { 0, 0, 0 }, outside[3] = { 0, 0, 0 };
+  g_autoptr(FrJob) job = NULL;
+  g_autoptr(FrResult) result = NULL;
+  gboolean cancelled = TRUE;
   cairo_surface_t *img;
   FrRect r;
   FrView view;
@@ -1001,13 +1007,26 @@ test_model_lines_clipped (void)
   g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (2.4, 1.0, 3.5, 1.3, 0.5));
   fr_scene_load_model (scene, "clipped", m);
   fr_fold_state_set_horizon (fold, h, 3);
+  fr_fold_state_set_psi_a (fold, 0.5, 0.0);
+  fr_fold_state_add_ray_point (fold, 0.3, 1.4);
+  job = fr_fold_state_make_job (fold, scene);
+  result = fr_fold_job_run (job, NULL, &cancelled);
+  g_assert_true (result->ok);
+  g_assert_cmpuint (result->rays->len, ==, 1);
+  {
+    GArray *ray = g_ptr_array_index (result->rays, 0);
+
+    g_test_message ("the characteristic starts at (%g, %g)", g_array_index (ray, double, 0),
+                    g_array_index (ray, double, 1));
+    g_assert_cmpfloat (g_array_index (ray, double, 0), <, -0.05);
+  }
   make_view (scene, &view);
   fr_view_zoom_at (&view, 0.5 * view.width, 0.5 * view.height, 0.5);
   /* Off the model: past its edge by more than half the horizon's width
    * (2 points), where a line lying on the edge would end. */
   fr_plot_layout_model_line_clip (&view, scene, 2.0, &r);
   {
-    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, fold };
+    FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, result, 0.0, fold };
 
     img = view_image (&fig);
   }
@@ -1019,17 +1038,20 @@ test_model_lines_clipped (void)
         gboolean in = x + 0.5 > r.x && x + 0.5 < r.x + r.width &&
                       y + 0.5 > r.y && y + 0.5 < r.y + r.height;
 
-        for (int c = 0; c < 2; c++)
+        for (int c = 0; c < 3; c++)
           if (pixel_is (v, colours[c]))
             (in ? inside : outside)[c]++;
       }
   cairo_surface_destroy (img);
-  g_test_message ("horizon: %u pixels on the model, %u off it; obstacle: %u on, %u off",
-                  inside[0], outside[0], inside[1], outside[1]);
+  g_test_message ("horizon: %u pixels on the model, %u off it; obstacle: %u on, %u off; "
+                  "characteristic: %u on, %u off", inside[0], outside[0], inside[1], outside[1],
+                  inside[2], outside[2]);
   g_assert_cmpuint (inside[0], >, 100);
   g_assert_cmpuint (inside[1], >, 20);
+  g_assert_cmpuint (inside[2], >, 10);
   g_assert_cmpuint (outside[0], ==, 0);
   g_assert_cmpuint (outside[1], ==, 0);
+  g_assert_cmpuint (outside[2], ==, 0);
 }
 
 /* Orange (a slow obstacle's outline) pixels of img whose centres lie in

@@ -91,6 +91,76 @@ test_beyond_grid (void)
     }
 }
 
+/* Rays from the same line where the front enters through an edge: in a
+ * constant medium the characteristic is the straight line from the foot
+ * y = x − T·(F n + ψ) (n the unit normal towards x), which lies beyond the
+ * edge for these receivers.  The ray starts at y and keeps to that line;
+ * clamped to the grid it slid along the edge (up to 0.5 off the line). */
+static void
+test_beyond_grid_rays (void)
+{
+  static const double psis[2][2] = { { 0.0, 0.0 }, { 0.3, -0.2 } };
+  fr_grid g = fr_grid_2d (121, 61, 0.025, 0.025, 0, 0);
+  double line[4] = { -1.0, -1.0, 4.0, 2.5 };
+  fr_fold_start st = { .horizon = line, .nhorizon = 2 };
+  const double F = 1.3, len = hypot (5.0, 3.5);
+  const double xmax = (double) (g.nx - 1) * g.dx, zmax = (double) (g.nz - 1) * g.dz;
+
+  for (int k = 0; k < 2; k++)
+    {
+      fr_fold_params p;
+      fr_fold_result res;
+      int checked = 0;
+      double worst = 0.0;
+
+      fr_fold_params_init (&p);
+      p.speed_const = F;
+      p.psi_a[0] = psis[k][0], p.psi_a[2] = psis[k][1];
+      p.double_precision = true;
+      fold_solve_ok (&g, &st, &p, &res);
+      for (size_t iz = 1; iz < g.nz; iz += 3)
+        for (size_t ix = 1; ix < g.nx; ix += 3)
+          {
+            const double x[2] = { (double) ix * g.dx, (double) iz * g.dz };
+            double d = (x[0] - line[0]) * -3.5 / len + (x[1] - line[1]) * 5.0 / len;
+            const double n[2] = { (d >= 0 ? -3.5 : 3.5) / len, (d >= 0 ? 5.0 : -5.0) / len };
+            const double v[2] = { F * n[0] + psis[k][0], F * n[1] + psis[k][1] };
+            const double t = fabs (d) / (F + psis[k][0] * n[0] + psis[k][1] * n[1]);
+            const double y[2] = { x[0] - t * v[0], x[1] - t * v[1] };
+
+            /* Feet clearly beyond an edge, rays long enough inside. */
+            if (!(y[0] < -2 * g.dx || y[0] > xmax + 2 * g.dx || y[1] < -2 * g.dz
+                  || y[1] > zmax + 2 * g.dz) || fabs (d) < 0.1)
+              continue;
+            double *pts = NULL;
+            size_t np = 0;
+            fr_error err = { 0 };
+            if (fr_fold_ray (&res, x, &pts, &np, &err) != FR_OK)
+              g_error ("ray to (%g, %g): %s", x[0], x[1], err.message);
+            g_assert_cmpfloat (hypot (pts[0] - y[0], pts[1] - y[1]), <=, g.dx);
+            g_assert_cmpfloat_with_epsilon (pts[2 * np - 2], x[0], 1e-12);
+            g_assert_cmpfloat_with_epsilon (pts[2 * np - 1], x[1], 1e-12);
+            for (size_t q = 0; q < np; q++)
+              {
+                /* Distance from the segment y–x. */
+                const double e[2] = { x[0] - y[0], x[1] - y[1] };
+                double s = ((pts[2 * q] - y[0]) * e[0] + (pts[2 * q + 1] - y[1]) * e[1])
+                           / (e[0] * e[0] + e[1] * e[1]);
+                s = fmin (1.0, fmax (0.0, s));
+                worst = fmax (worst, hypot (pts[2 * q] - y[0] - s * e[0],
+                                            pts[2 * q + 1] - y[1] - s * e[1]));
+              }
+            g_free (pts);
+            checked++;
+          }
+      g_test_message ("rays from the line beyond the grid, psi (%g, %g): %d checked, farthest "
+                      "point %.2e off the characteristic", psis[k][0], psis[k][1], checked, worst);
+      g_assert_cmpint (checked, >=, 20);
+      g_assert_cmpfloat (worst, <=, 0.25 * g.dx);
+      fr_fold_result_clear (&res);
+    }
+}
+
 static double
 polygon_distance (const double *p, int n, double x, double z)
 {
@@ -538,6 +608,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/fold/horizon/flat-anisotropic", aniso, test_flat);
   g_test_add_func ("/fold/horizon/circle", test_circle);
   g_test_add_func ("/fold/horizon/beyond-grid", test_beyond_grid);
+  g_test_add_func ("/fold/horizon/beyond-grid-rays", test_beyond_grid_rays);
   g_test_add_func ("/fold/horizon/anisotropic-wave", test_anisotropic_wave);
   g_test_add_func ("/fold/horizon/polyline-time", test_polyline_time);
   g_test_add_func ("/fold/horizon/polyline-time-near", test_polyline_time_near);
