@@ -17,6 +17,9 @@
  *   - within a spacing of the horizon: the last point is the horizon point
  *     the front reached it from (fold_polyline_time's minimiser);
  *   - on a node the boundary grid fixes;
+ *   - at a local minimum of T, a start: where T there is its start value
+ *     from the horizon, at the horizon point it came from (through the
+ *     node), else at the minimum;
  *   - where it would leave the grid toward a horizon beyond that edge: the
  *     edge's start values are that horizon's times along straight paths
  *     outside the grid (the medium continued outward), so the last point is
@@ -249,6 +252,24 @@ leaves_for_horizon (const ray_ctx *c, const double x[3], const double xm[3], dou
   return false;
 }
 
+/* Whether T = t at x is x's start value from the horizon, to tol: if so,
+ * fills end[] with the horizon point the front came from. */
+static bool
+horizon_start_at (const ray_ctx *c, const double x[3], double t, double tol, double end[3])
+{
+  const fr_fold_trace *tr = c->tr;
+  double yx, yz;
+
+  if (tr->nhorizon < 2)
+    return false;
+  double ty = fold_polyline_time (tr->horizon, tr->nhorizon, x[0], x[2], speed_near (c, x), tr->psi,
+                                  &yx, &yz);
+  if (!(fabs (ty - t) <= tol))
+    return false;
+  end[0] = yx, end[1] = 0.0, end[2] = yz;
+  return true;
+}
+
 /* The neighbouring node of least T below t_here, as a position. */
 static bool
 discrete_step (const ray_ctx *c, const double x[3], double t_here, double next[3], double *t_next)
@@ -385,7 +406,20 @@ fr_fold_ray (const fr_fold_result *res, const double *rcv, double **pts, size_t 
           double tn;
           if (!discrete_step (&c, x, t_here, xn, &tn))
             {
-              /* A local minimum that is no start: end at the node. */
+              /* A local minimum: a start.  One the tests above do not
+               * take (a node near an anisotropic horizon whose front came
+               * from farther along it, an edge node started from a horizon
+               * beyond that edge, next to an obstacle) ends through its
+               * node at the horizon point it started from; else here. */
+              size_t k[3];
+              double node[3];
+              nearest (&c, x, k);
+              for (int a = 0; a < 3; a++)
+                node[a] = c.o[a] + (double) k[a] * c.h[a];
+              if (horizon_start_at (&c, node, c.T[node_index (&c, k)], 0.01 * hmin / vmax, end)
+                  && ((memcmp (node, x, sizeof node) != 0 && !ray_push (&buf, node))
+                      || !ray_push (&buf, end)))
+                goto nomem;
               done = true;
               break;
             }

@@ -175,6 +175,139 @@ polygon_distance (const double *p, int n, double x, double z)
   return best;
 }
 
+/* Every ray of a horizon start begins on the horizon and ends at its
+ * receiver.  Two cases end the descent at a local minimum of T that the
+ * ray's tests of a start did not take: a left-edge node started from a
+ * horizon beyond that edge, an obstacle below it (the receiver off the
+ * node); and a bottom-edge node next to an obstacle, the whole horizon
+ * below the grid.  Those rays began at the node or the receiver itself.
+ * Then seeded random models (speeds in blocks, obstacles, horizons inside,
+ * across or beyond the grid, ψ, single and double). */
+static void
+check_rays_start_on_horizon (const fr_grid *g, const float *F, const double *h, int nh,
+                             double psi_x, double psi_z, bool dbl, const double *rcv, int nr,
+                             int *traced)
+{
+  fr_fold_params p;
+  fr_fold_result res;
+  fr_fold_start st = { .horizon = h, .nhorizon = (size_t) nh };
+  fr_error err = { 0 };
+
+  fr_fold_params_init (&p);
+  p.speed = F;
+  p.psi_a[0] = psi_x, p.psi_a[2] = psi_z;
+  p.double_precision = dbl;
+  if (fr_fold_solve (g, &st, &p, &res, &err) != FR_OK)
+    {
+      /* Only a horizon that misses every node may be refused. */
+      g_assert_nonnull (strstr (err.message, "passes near no node"));
+      fr_fold_result_clear (&res);
+      return;
+    }
+  for (int r = 0; r < nr; r++)
+    {
+      double *pts = NULL;
+      size_t np = 0;
+      fr_status rs = fr_fold_ray (&res, rcv + 2 * r, &pts, &np, &err);
+
+      if (rs != FR_OK)
+        {
+          /* A receiver in an obstacle or walled off. */
+          g_assert_cmpint (rs, ==, FR_E_INPUT);
+          g_assert_nonnull (strstr (err.message, "unreached or in an obstacle"));
+          continue;
+        }
+      if (polygon_distance (h, nh, pts[0], pts[1]) > 1e-9)
+        g_error ("the ray to (%g, %g) begins at (%g, %g), %g off the horizon", rcv[2 * r],
+                 rcv[2 * r + 1], pts[0], pts[1], polygon_distance (h, nh, pts[0], pts[1]));
+      g_assert_cmpfloat (pts[2 * np - 2], ==, rcv[2 * r]);
+      g_assert_cmpfloat (pts[2 * np - 1], ==, rcv[2 * r + 1]);
+      g_free (pts);
+      (*traced)++;
+    }
+  fr_fold_result_clear (&res);
+}
+
+static void
+test_rays_start_on_horizon (void)
+{
+  int traced = 0;
+  {
+    fr_grid g = fr_grid_2d (34, 26, 0.1, 0.1, 0, 0);
+    float F[34 * 26];
+    double h[4] = { -0.4, 0.4, -0.1, 2.6 }, rcv[2] = { 0.026, 0.748 };
+
+    for (int i = 0; i < 34 * 26; i++)
+      F[i] = i / 34 >= 8 && i / 34 <= 9 && i % 34 <= 2 ? 0.0f : 1.0f;
+    check_rays_start_on_horizon (&g, F, h, 2, -0.06, 0.11, false, rcv, 1, &traced);
+  }
+  {
+    fr_grid g = fr_grid_2d (41, 26, 0.1, 0.1, 0, 0);
+    float F[41 * 26];
+    double h[4] = { 0.675, 3.0, 1.19, 3.5 }, rcv[4] = { 0.6, 2.05, 0.2, 1.7 };
+
+    for (int i = 0; i < 41 * 26; i++)
+      F[i] = i / 41 >= 21 && i % 41 >= 6 && i % 41 <= 9 ? 0.0f : 1.0f;
+    check_rays_start_on_horizon (&g, F, h, 2, -0.13, -0.10, false, rcv, 2, &traced);
+  }
+  g_assert_cmpint (traced, ==, 3);
+
+  GRand *rand = g_rand_new_with_seed (20261207);
+  traced = 0;
+  for (int model = 0; model < 60; model++)
+    {
+      const size_t nx = (size_t) g_rand_int_range (rand, 20, 60);
+      const size_t nz = (size_t) g_rand_int_range (rand, 20, 60);
+      const double dx = 0.1, xmax = (double) (nx - 1) * dx, zmax = (double) (nz - 1) * dx;
+      fr_grid g = fr_grid_2d (nx, nz, dx, dx, 0, 0);
+      float *F = g_new (float, nx * nz), fmin_pos = INFINITY;
+      double h[14], rcv[60], block[8][8];
+      const int nh = g_rand_int_range (rand, 2, 8);
+
+      for (int a = 0; a < 8; a++)
+        for (int b = 0; b < 8; b++)
+          block[a][b] = g_rand_double_range (rand, 0.5, 3.0);
+      for (size_t iz = 0; iz < nz; iz++)
+        for (size_t ix = 0; ix < nx; ix++)
+          {
+            F[iz * nx + ix] = (float) block[iz / 8][ix / 8];
+            fmin_pos = fminf (fmin_pos, F[iz * nx + ix]);
+          }
+      for (int k = g_rand_int_range (rand, 0, 7); k > 0; k--)
+        {
+          const size_t x0 = (size_t) g_rand_int_range (rand, 0, (gint32) nx);
+          const size_t z0 = (size_t) g_rand_int_range (rand, 0, (gint32) nz);
+          const size_t w = (size_t) g_rand_int_range (rand, 1, 8), d = (size_t) g_rand_int_range (rand, 1, 8);
+          for (size_t iz = z0; iz < MIN (nz, z0 + d); iz++)
+            for (size_t ix = x0; ix < MIN (nx, x0 + w); ix++)
+              F[iz * nx + ix] = 0.0f;
+        }
+      /* Points from a box one unit larger than the grid on each side, in
+       * x order: inside, across and beyond its edges. */
+      for (int k = 0; k < nh; k++)
+        h[2 * k] = g_rand_double_range (rand, -1.0, xmax + 1.0),
+        h[2 * k + 1] = g_rand_double_range (rand, -1.0, zmax + 1.0);
+      for (int k = 1; k < nh; k++)
+        for (int j = k; j > 0 && h[2 * j - 2] > h[2 * j]; j--)
+          {
+            double tx = h[2 * j], tz = h[2 * j + 1];
+            h[2 * j] = h[2 * j - 2], h[2 * j + 1] = h[2 * j - 1];
+            h[2 * j - 2] = tx, h[2 * j - 1] = tz;
+          }
+      for (int r = 0; r < 30; r++)
+        rcv[2 * r] = g_rand_double_range (rand, 0.0, xmax),
+        rcv[2 * r + 1] = g_rand_double_range (rand, 0.0, zmax);
+      const double pa = g_rand_double_range (rand, 0.0, 2.0 * G_PI);
+      const double pl = g_rand_double_range (rand, 0.0, 0.4) * fmin_pos;
+      check_rays_start_on_horizon (&g, F, h, nh, pl * cos (pa), pl * sin (pa), model % 2 == 1,
+                                   rcv, 30, &traced);
+      g_free (F);
+    }
+  g_rand_free (rand);
+  g_test_message ("random models: %d rays traced, each from the horizon", traced);
+  g_assert_cmpint (traced, >=, 1000);
+}
+
 /* A circle of radius R as a 64-gon, isotropic: T is the distance to the
  * polygon / F on both sides (the polygon is within R(1 − cos(π/64)) of the
  * circle). */
@@ -609,6 +742,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/horizon/circle", test_circle);
   g_test_add_func ("/fold/horizon/beyond-grid", test_beyond_grid);
   g_test_add_func ("/fold/horizon/beyond-grid-rays", test_beyond_grid_rays);
+  g_test_add_func ("/fold/horizon/rays-start-on-horizon", test_rays_start_on_horizon);
   g_test_add_func ("/fold/horizon/anisotropic-wave", test_anisotropic_wave);
   g_test_add_func ("/fold/horizon/polyline-time", test_polyline_time);
   g_test_add_func ("/fold/horizon/polyline-time-near", test_polyline_time_near);
