@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fr-npy.h"
@@ -139,11 +140,42 @@ test_3d_and_horizon (void)
   g_assert_true (g_str_has_prefix (text, "receiver,x,y,z\n0,0.2,0.3,0.25\n"));
   run_out_clear (&r);
 
+  /* A straight horizon across the grid, F = 1: T is the distance to the
+   * line (a plane front, which the scheme holds to rounding), and the ray
+   * begins at the receiver's foot on it. */
   g_assert_true (g_file_set_contents (hz, "x,z\n-0.1,0.3\n1.1,0.35\n", -1, NULL));
+  g_assert_true (g_file_set_contents (rcv, "x,z\n0.5,0.9\n", -1, NULL));
   const char *ah[] = { "--speed-const", "1", "--shape", "21,21", "--spacing", "0.05",
-                       "--horizon", hz, "--out", out, NULL };
+                       "--horizon", hz, "--out", out, "--receivers", rcv, "--rays-out", rays,
+                       NULL };
   r = cli_run ("fold", ah);
   g_assert_cmpint (r.status, ==, 0);
+  {
+    const double len = hypot (1.2, 0.05), n[2] = { -0.05 / len, 1.2 / len };
+    double worst = 0.0, foot[2], x0, z0;
+
+    g_assert_cmpint (fr_npy_read (out, &a, NULL), ==, FR_OK);
+    g_assert_cmpint (a.dtype, ==, FR_F32);
+    g_assert_cmpuint (a.shape[0], ==, 21);
+    g_assert_cmpuint (a.shape[1], ==, 21);
+    for (size_t iz = 0; iz < 21; iz++)
+      for (size_t ix = 0; ix < 21; ix++)
+        {
+          double d = fabs ((ix * 0.05 + 0.1) * n[0] + (iz * 0.05 - 0.3) * n[1]);
+          worst = fmax (worst, fabs (((float *) a.data)[iz * 21 + ix] - d));
+        }
+    g_test_message ("horizon: T off the distance to the line by at most %.2e", worst);
+    g_assert_cmpfloat (worst, <=, 1e-5);
+    fr_array_clear (&a);
+
+    const double d = (0.5 + 0.1) * n[0] + (0.9 - 0.3) * n[1];
+    foot[0] = 0.5 - d * n[0], foot[1] = 0.9 - d * n[1];
+    g_free (text);
+    g_assert_true (g_file_get_contents (rays, &text, NULL, NULL));
+    g_assert_true (g_str_has_prefix (text, "receiver,x,z\n0,"));
+    g_assert_cmpint (sscanf (text + strlen ("receiver,x,z\n0,"), "%lf,%lf", &x0, &z0), ==, 2);
+    g_assert_cmpfloat (hypot (x0 - foot[0], z0 - foot[1]), <=, 1e-5);
+  }
   run_out_clear (&r);
   g_unlink (out), g_unlink (rcv), g_unlink (rays), g_unlink (hz), g_rmdir (dir);
 }
