@@ -982,7 +982,10 @@ seen_before (const double *xz, const seg_index *ix, size_t seg, double x, double
  * horizon lies beyond that edge starts from its time, with the node's own
  * speed, as the band's nodes do (the medium continued outward); the path
  * then runs outside the grid only, so the sweeps never need to raise it.
- * Exact for constant parameters. */
+ * Continued outward, an obstacle on the edge is a wall across that path:
+ * a node whose path crosses one (an obstacle node on the edge between the
+ * node and the point's place along it) is left to the sweeps, which bring
+ * the front round the obstacle inside.  Exact for constant parameters. */
 static void
 seed_edges_beyond (const fr_grid *g, const float *speed, const double psi[3],
                    const double *xz, size_t n, start_vec *out)
@@ -1011,10 +1014,20 @@ seed_edges_beyond (const fr_grid *g, const float *speed, const double psi[3],
 
       if (!(upper ? pmax[axis] > hi[axis] : pmin[axis] < lo[axis]))
         continue;
-      if ((t = malloc (count * sizeof *t)) == NULL)
+      size_t *walls;   /* walls[k]: obstacle nodes among the edge's first k */
+      if ((t = malloc (count * sizeof *t)) == NULL
+          || (walls = malloc ((count + 1) * sizeof *walls)) == NULL)
         {
+          free (t);
           out->oom = true;
           return;
+        }
+      walls[0] = 0;
+      for (size_t j = 0; j < count; j++)
+        {
+          const size_t ix = axis == 0 ? (upper ? g->nx - 1 : 0) : j;
+          const size_t iz = axis == 1 ? (upper ? g->nz - 1 : 0) : j;
+          walls[j + 1] = walls[j] + !(speed[fr_grid_index (g, ix, 0, iz)] > 0.0f);
         }
 #pragma omp parallel for schedule(dynamic, 16)
       for (size_t j = 0; j < count; j++)
@@ -1022,6 +1035,8 @@ seed_edges_beyond (const fr_grid *g, const float *speed, const double psi[3],
           const size_t ix = axis == 0 ? (upper ? g->nx - 1 : 0) : j;
           const size_t iz = axis == 1 ? (upper ? g->nz - 1 : 0) : j;
           const size_t idx = fr_grid_index (g, ix, 0, iz);
+          const int along = 1 - axis;
+          const double h_along = along == 0 ? g->dx : g->dz;
           double y[2];
 
           t[j] = NAN;
@@ -1029,9 +1044,17 @@ seed_edges_beyond (const fr_grid *g, const float *speed, const double psi[3],
             continue;
           double tj = polyline_time (xz, n, g->x0 + (double) ix * g->dx,
                                      g->z0 + (double) iz * g->dz, speed[idx], psi, 0, &y[0], &y[1]);
-          if (upper ? y[axis] > hi[axis] : y[axis] < lo[axis])
+          if (!(upper ? y[axis] > hi[axis] : y[axis] < lo[axis]))
+            continue;
+          /* The edge nodes whose outward strips the path crosses: from
+           * the point's place along the edge to the node. */
+          double u = round ((y[along] - lo[along]) / h_along);
+          size_t k = u <= 0.0 ? 0 : u >= (double) (count - 1) ? count - 1 : (size_t) u;
+          size_t first = k < j ? k : j, last = k < j ? j : k;
+          if (walls[last + 1] == walls[first])
             t[j] = tj;
         }
+      free (walls);
       for (size_t j = 0; j < count; j++)
         if (!isnan (t[j]))
           vec_push (out, axis == 0 ? fr_grid_index (g, upper ? g->nx - 1 : 0, 0, j)

@@ -91,6 +91,75 @@ test_beyond_grid (void)
     }
 }
 
+static double
+polygon_distance (const double *p, int n, double x, double z)
+{
+  double best = INFINITY;
+  for (int k = 0; k + 1 < n; k++)
+    {
+      double ex = p[2 * k + 2] - p[2 * k], ez = p[2 * k + 3] - p[2 * k + 1];
+      double t = ((x - p[2 * k]) * ex + (z - p[2 * k + 1]) * ez) / (ex * ex + ez * ez);
+      t = fmin (1.0, fmax (0.0, t));
+      best = fmin (best, hypot (x - p[2 * k] - t * ex, z - p[2 * k + 1] - t * ez));
+    }
+  return best;
+}
+
+/* A horizon beyond the grid's top edge, to the left of a wall (speed 0)
+ * that stands on that edge and reaches 0.6 into the grid.  The start
+ * values continue the medium outward, wall included, so the front reaches
+ * the top edge right of the wall only round its foot, inside: T there lies
+ * between 0.9 + the distance from the wall's foot (the horizon is 0.3
+ * above the grid) and a path safely round it, where the edge nodes took
+ * the straight path over the wall (0.76 at x = 1 against 1.6).  The ray to
+ * such a node goes round the foot; left of the wall T is 0.3. */
+static void
+test_beyond_grid_wall (void)
+{
+  fr_grid g = fr_grid_2d (41, 21, 0.05, 0.05, 0, 0);
+  const size_t n = fr_grid_count (&g);
+  float *F = g_new (float, n);
+  double line[4] = { -1.0, -0.3, 0.3, -0.3 };
+  fr_fold_start st = { .horizon = line, .nhorizon = 2 };
+  fr_fold_params p;
+  fr_fold_result res;
+  int checked = 0;
+
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 0; ix < g.nx; ix++)
+      F[fr_grid_index (&g, ix, 0, iz)] = ix >= 10 && ix <= 12 && iz <= 12 ? 0.0f : 1.0f;
+  fr_fold_params_init (&p);
+  p.speed = F;
+  p.double_precision = true;
+  fold_solve_ok (&g, &st, &p, &res);
+  for (size_t ix = 0; ix <= 6; ix++)
+    g_assert_cmpfloat (fabs (res.time[fr_grid_index (&g, ix, 0, 0)] - 0.3), <=, 1e-9);
+  for (size_t ix = 14; ix < g.nx; ix++)
+    {
+      const double x = (double) ix * g.dx;
+      const double lower = 0.9 + hypot (x - 0.6, 0.6);
+      const double upper = hypot (0.15, 1.0) + 0.25 + hypot (x - 0.7, 0.7);
+      const double t = res.time[fr_grid_index (&g, ix, 0, 0)];
+
+      if (!(t >= lower - 2 * g.dx && t <= upper + 2 * g.dx))
+        g_error ("T at (%g, 0) is %g, not within [%g, %g] round the wall", x, t, lower, upper);
+      checked++;
+    }
+  g_assert_cmpint (checked, ==, 27);
+
+  double rcv[2] = { 1.0, 0.0 }, *pts = NULL, zmax = 0.0;
+  size_t np = 0;
+  fr_error err = { 0 };
+  g_assert_cmpint (fr_fold_ray (&res, rcv, &pts, &np, &err), ==, FR_OK);
+  g_assert_cmpfloat (polygon_distance (line, 2, pts[0], pts[1]), <=, 1e-9);
+  for (size_t q = 0; q < np; q++)
+    zmax = fmax (zmax, pts[2 * q + 1]);
+  g_assert_cmpfloat (zmax, >=, 0.6);
+  g_free (pts);
+  fr_fold_result_clear (&res);
+  g_free (F);
+}
+
 /* Rays from the same line where the front enters through an edge: in a
  * constant medium the characteristic is the straight line from the foot
  * y = x − T·(F n + ψ) (n the unit normal towards x), which lies beyond the
@@ -159,20 +228,6 @@ test_beyond_grid_rays (void)
       g_assert_cmpfloat (worst, <=, 0.25 * g.dx);
       fr_fold_result_clear (&res);
     }
-}
-
-static double
-polygon_distance (const double *p, int n, double x, double z)
-{
-  double best = INFINITY;
-  for (int k = 0; k + 1 < n; k++)
-    {
-      double ex = p[2 * k + 2] - p[2 * k], ez = p[2 * k + 3] - p[2 * k + 1];
-      double t = ((x - p[2 * k]) * ex + (z - p[2 * k + 1]) * ez) / (ex * ex + ez * ez);
-      t = fmin (1.0, fmax (0.0, t));
-      best = fmin (best, hypot (x - p[2 * k] - t * ex, z - p[2 * k + 1] - t * ez));
-    }
-  return best;
 }
 
 /* Every ray of a horizon start begins on the horizon and ends at its
@@ -742,6 +797,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/horizon/circle", test_circle);
   g_test_add_func ("/fold/horizon/beyond-grid", test_beyond_grid);
   g_test_add_func ("/fold/horizon/beyond-grid-rays", test_beyond_grid_rays);
+  g_test_add_func ("/fold/horizon/beyond-grid-wall", test_beyond_grid_wall);
   g_test_add_func ("/fold/horizon/rays-start-on-horizon", test_rays_start_on_horizon);
   g_test_add_func ("/fold/horizon/anisotropic-wave", test_anisotropic_wave);
   g_test_add_func ("/fold/horizon/polyline-time", test_polyline_time);
