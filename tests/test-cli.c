@@ -1677,6 +1677,69 @@ test_picture (void)
   test_tmpdir_remove (dir);
 }
 
+/* --out naming one of the picture's inputs (itself, through a symbolic
+ * link, or through "dir/..") is refused before anything is written: a
+ * slip of `--out T.npy` for `--out T.png` had replaced the traveltimes
+ * with a PNG and exited 0, where foldray-cli refuses the same slip. */
+static void
+test_picture_out_names_input (void)
+{
+  g_autofree char *pic = picture_path ();
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, 0);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rc = write_text (dir, "r.csv", "x,z\n18,5\n");
+  g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *link = g_build_filename (dir, "T-link.npy", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+  g_autofree char *dotdot = g_build_filename (dir, "sub", "..", "rays.csv", NULL);
+  run_result r;
+
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "3",
+               "--receivers", rc, "--rays-out", rays, "--out", t, NULL);
+  assert_success (&r);
+  run_result_clear (&r);
+  g_assert_cmpint (symlink (t, link), ==, 0);
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  {
+    const struct { const char *out, *names, *input; } cases[] = {
+      { t, "is the input given by --time", t },
+      { v, "is the input given by --velocity", v },
+      { link, "is the input given by --time", t },
+      { dotdot, "is the input given by --rays", rays },
+    };
+
+    for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        const char *argv[] = { pic, "--velocity", v, "--time", t, "--spacing", "0.5",
+                               "--rays", rays, "--out", cases[c].out, NULL };
+        g_autofree char *before = NULL, *after = NULL;
+        gsize before_len, after_len;
+
+        g_test_message ("--out %s", cases[c].out);
+        g_assert_true (g_file_get_contents (cases[c].input, &before, &before_len, NULL));
+        r = run_argv (argv);
+        assert_failure (&r, "foldray-picture", 2, cases[c].names);
+        g_assert_nonnull (strstr (r.err, "would destroy it"));
+        g_assert_true (g_file_get_contents (cases[c].input, &after, &after_len, NULL));
+        g_assert_true (after_len == before_len && memcmp (after, before, after_len) == 0);
+        g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+        run_result_clear (&r);
+      }
+  }
+  /* A picture beside its inputs is fine. */
+  {
+    g_autofree char *png = g_build_filename (dir, "T.png", NULL);
+    const char *argv[] = { pic, "--velocity", v, "--time", link, "--spacing", "0.5",
+                           "--rays", rays, "--out", png, NULL };
+
+    r = run_argv (argv);
+    assert_success (&r);
+    run_result_clear (&r);
+  }
+  test_tmpdir_remove (dir);
+}
+
 /* ---- the CSV formats (fr-csv) -------------------------------------------- */
 
 static void
@@ -1935,6 +1998,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/fold-help", test_fold_help);
   g_test_add_func ("/cli/picture", test_picture);
   g_test_add_func ("/cli/picture/interrupted", test_picture_interrupted);
+  g_test_add_func ("/cli/picture/out-names-input", test_picture_out_names_input);
   g_test_add_func ("/csv/parse", test_csv_parse);
   g_test_add_func ("/csv/rays-roundtrip", test_csv_rays_roundtrip);
   g_test_add_func ("/csv/points-roundtrip", test_csv_points_roundtrip);
