@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Every writer of the app (the scene, the bytes of a picture or figure,
+ * the T and velocity grids as .npy and .vti, rays as CSV and .vtp, the
+ * receivers file) over an old good file, on a disk that fails: full
+ * (ENOSPC), read-only (EROFS), over the file-size limit (EFBIG, which
+ * killed the app with SIGXFSZ before fr_process_guard_writes).  Each
+ * returns FALSE with one message that names the file once and says why;
+ * the old file keeps its bytes, and no temporary file is left.
+ *
+ * The disk is a small tmpfs mounted in a mount namespace of a test
+ * subprocess: it goes with the subprocess however that ends, and where no
+ * namespace or mount may be made (not root, no user namespaces) the test
+ * is skipped with the reason. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* unshare */
+#endif
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sched.h>
+#include <sys/mount.h>
+#endif
+
+#include "fr-export.h"
+#include "fr-job.h"
+#include "fr-process.h"
+#include "fr-scene-file.h"
+#include "fr-scene.h"
+#include "test-tmpdir.h"
+
+#define NX 60
+#define NZ 40
+
+typedef struct
+{
+  FrSceneDoc *doc;
+  FrScene    *scene;
+  fr_grid     grid;
+  float      *values;
+  FrResult    result;    /* only .rays */
+  GString    *bytes;     /* a picture's or figure's bytes */
+} Data;
+
+static void
+data_init (Data *d)
+{
+  g_autoptr(GBytes) vb = NULL;
+
+  d->grid = fr_grid_2d (NX, NZ, 0.1, 0.1, 0.0, 0.0);
+  d->values = g_new (float, NX * NZ);
+  for (guint i = 0; i < NX * NZ; i++)
+    d->values[i] = 1.0f + 0.001f * i;
+  d->doc = fr_scene_doc_new (fr_model_new (&d->grid, 1.5));
+  d->doc->title = g_strdup ("a scene long enough to need a page of its own");
+
+  d->scene = fr_scene_new ();
+  vb = g_bytes_new (d->values, NX * NZ * sizeof (float));
+  fr_scene_set_model (d->scene, "small", &d->grid, vb);
+  for (guint i = 0; i < 50; i++)
+    fr_scene_add_marker (d->scene, FR_MARKER_RECEIVER, 0.1 * i, 0.5 + 0.05 * (i % 10));
+
+  d->result.rays = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  for (guint r = 0; r < 10; r++)
+    {
+      GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
+
+      for (guint p = 0; p < 100; p++)
+        {
+          double xz[2] = { 0.05 * p, 0.01 * p * r };
+          g_array_append_vals (ray, xz, 2);
+        }
+      g_ptr_array_add (d->result.rays, ray);
+    }
+
+  d->bytes = g_string_new (NULL);
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_c (d->bytes, (char) ('a' + i % 26));
+}
+
+static void
+data_clear (Data *d)
+{
+  fr_scene_doc_free (d->doc);
+  g_object_unref (d->scene);
+  g_free (d->values);
+  g_ptr_array_unref (d->result.rays);
+  g_string_free (d->bytes, TRUE);
+}
+
+typedef struct
+{
+  const char *name;    /* also the file's name */
+  gboolean  (*write) (Data *d, const char *path, GError **error);
+} Writer;
+
+static gboolean
+write_scene (Data *d, const char *path, GError **error)
+{
+  return fr_scene_doc_save (d->doc, path, error);
+}
+
+static gboolean
+write_bytes (Data *d, const char *path, GError **error)
+{
+  return fr_export_write_file (path, d->bytes->str, d->bytes->len, error);
+}
+
+static gboolean
+write_npy (Data *d, const char *path, GError **error)
+{
+  return fr_export_grid (FR_EXPORT_TIME_NPY, &d->grid, d->values, "T", path, error);
+}
+
+static gboolean
+write_vti (Data *d, const char *path, GError **error)
+{
+  return fr_export_grid (FR_EXPORT_VELOCITY_VTI, &d->grid, d->values, "velocity", path, error);
+}
+
+static gboolean
+write_rays_csv (Data *d, const char *path, GError **error)
+{
+  return fr_export_rays (FR_EXPORT_RAYS_CSV, &d->result, path, error);
+}
+
+static gboolean
+write_rays_vtp (Data *d, const char *path, GError **error)
+{
+  return fr_export_rays (FR_EXPORT_RAYS_VTP, &d->result, path, error);
+}
+
+static gboolean
+write_receivers (Data *d, const char *path, GError **error)
+{
+  return fr_export_receivers (d->scene, path, error);
+}
+
+static const Writer writers[] = {
+  { "scene ñ.json", write_scene },
+  { "figure ñ.svg", write_bytes },
+  { "T ñ.npy", write_npy },
+  { "velocity ñ.vti", write_vti },
+  { "rays ñ.csv", write_rays_csv },
+  { "rays ñ.vtp", write_rays_vtp },
+  { "receivers ñ.csv", write_receivers },
+};
+
+static const char old_bytes[] = "an old good file\n";
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The folder's entries, sorted, in one string. */
+static char *
+listing (const char *dir)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (d);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("|", (char **) names->pdata);
+}
+
+static guint
+count_of (const char *haystack, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (haystack, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* Each writer over its old file in dir fails with errno e: one message
+ * naming the file once with e's reason; the old bytes and the folder's
+ * entries as they were. */
+static void
+assert_all_fail (Data *d, const char *dir, int e)
+{
+  g_autofree char *before = listing (dir);
+
+  for (guint w = 0; w < G_N_ELEMENTS (writers); w++)
+    {
+      g_autofree char *path = g_build_filename (dir, writers[w].name, NULL);
+      g_autofree char *after = NULL;
+      g_autofree char *now = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize len;
+
+      g_test_message ("%s: %s", writers[w].name, g_strerror (e));
+      g_assert_false (writers[w].write (d, path, &error));
+      g_assert_nonnull (error);
+      g_test_message ("  %s", error->message);
+      g_assert_cmpuint (count_of (error->message, writers[w].name), ==, 1);
+      g_assert_cmpuint (count_of (error->message, g_strerror (e)), ==, 1);
+      g_assert_null (strchr (error->message, '\n'));
+      g_assert_true (g_file_get_contents (path, &after, &len, NULL));
+      g_assert_cmpmem (after, len, old_bytes, sizeof old_bytes - 1);
+      now = listing (dir);
+      g_assert_cmpstr (now, ==, before);
+    }
+}
+
+static void
+write_old_files (const char *dir)
+{
+  for (guint w = 0; w < G_N_ELEMENTS (writers); w++)
+    {
+      g_autofree char *path = g_build_filename (dir, writers[w].name, NULL);
+
+      g_assert_true (g_file_set_contents (path, old_bytes, -1, NULL));
+    }
+}
+
+#ifdef __linux__
+static void
+skip_because (const char *dir, const char *why)
+{
+  g_autofree char *skip = g_build_filename (dir, "skip", NULL);
+  g_autofree char *text = g_strdup_printf ("%s: %s", why, g_strerror (errno));
+
+  g_assert_true (g_file_set_contents (skip, text, -1, NULL));
+}
+
+static gboolean
+write_proc (const char *file, const char *text)
+{
+  return g_file_set_contents_full (file, text, -1, G_FILE_SET_CONTENTS_NONE, 0644, NULL);
+}
+
+/* A 256 KiB tmpfs at mnt in a mount namespace of this process (and a
+ * user namespace when not root); FALSE, with the reason in dir/skip,
+ * where none may be made. */
+static gboolean
+mount_tmpfs (const char *dir, const char *mnt)
+{
+  uid_t uid = geteuid ();
+  gid_t gid = getegid ();
+
+  g_assert_cmpint (g_mkdir (mnt, 0755), ==, 0);
+  if (unshare (CLONE_NEWNS) != 0)
+    {
+      g_autofree char *uid_map = g_strdup_printf ("%u %u 1", (unsigned) uid, (unsigned) uid);
+      g_autofree char *gid_map = g_strdup_printf ("%u %u 1", (unsigned) gid, (unsigned) gid);
+
+      if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
+        {
+          skip_because (dir, "no mount namespace");
+          return FALSE;
+        }
+      if (!write_proc ("/proc/self/setgroups", "deny") ||
+          !write_proc ("/proc/self/uid_map", uid_map) || !write_proc ("/proc/self/gid_map", gid_map))
+        {
+          skip_because (dir, "no user namespace mapping");
+          return FALSE;
+        }
+    }
+  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+    {
+      skip_because (dir, "cannot make the mounts private");
+      return FALSE;
+    }
+  if (mount ("foldray-test", mnt, "tmpfs", 0, "size=256k,mode=0755") != 0)
+    {
+      skip_because (dir, "cannot mount a tmpfs");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Fills the file system of filler to its last page. */
+static void
+fill_file_system (const char *filler)
+{
+  char block[4096] = { 0 };
+  FILE *f = fopen (filler, "wb");
+
+  g_assert_nonnull (f);
+  setvbuf (f, NULL, _IONBF, 0);
+  while (fwrite (block, 1, sizeof block, f) == sizeof block)
+    ;
+  g_assert_cmpint (errno, ==, ENOSPC);
+  fclose (f);
+}
+
+static void
+disk_child (const char *dir)
+{
+  g_autofree char *mnt = g_build_filename (dir, "mnt", NULL);
+  g_autofree char *filler = g_build_filename (mnt, "filler", NULL);
+  Data d = { 0 };
+
+  if (!mount_tmpfs (dir, mnt))
+    return;
+  data_init (&d);
+  write_old_files (mnt);
+
+  /* Full. */
+  fill_file_system (filler);
+  assert_all_fail (&d, mnt, ENOSPC);
+  g_assert_cmpint (g_unlink (filler), ==, 0);
+
+  /* Read-only. */
+  g_assert_cmpint (mount (NULL, mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL), ==, 0);
+  assert_all_fail (&d, mnt, EROFS);
+  g_assert_cmpint (mount (NULL, mnt, NULL, MS_REMOUNT, NULL), ==, 0);
+
+  data_clear (&d);
+  g_assert_cmpint (umount (mnt), ==, 0);
+}
+
+/* Runs child (dir) in a subprocess of this test; skipped with the reason
+ * it left in dir/skip, where it could not set up. */
+static void
+in_subprocess (const char *var, void (*child) (const char *dir))
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *skip = NULL;
+  g_autofree char *why = NULL;
+
+  if (g_test_subprocess ())
+    {
+      child (g_getenv (var));
+      return;
+    }
+  dir = g_dir_make_tmp ("foldray-write-XXXXXX", &error);
+  g_assert_no_error (error);
+  skip = g_build_filename (dir, "skip", NULL);
+  g_setenv (var, dir, TRUE);
+  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv (var);
+  g_test_trap_assert_passed ();
+  if (g_file_get_contents (skip, &why, NULL, NULL))
+    g_test_skip (why);
+  test_tmpdir_remove (dir);
+}
+#endif
+
+/* A full disk, then a read-only one. */
+static void
+test_disk (void)
+{
+#ifdef __linux__
+  in_subprocess ("FOLDRAY_TEST_WRITE_DISK", disk_child);
+#else
+  g_test_skip ("a tmpfs in a mount namespace is Linux's");
+#endif
+}
+
+/* Over the file-size limit: EFBIG, once the app's main has done what
+ * fr_process_guard_writes does; without it SIGXFSZ killed the process. */
+static void
+file_size_child (const char *dir)
+{
+  struct rlimit small = { 0 };
+  Data d = { 0 };
+
+  fr_process_guard_writes ();
+  data_init (&d);
+  write_old_files (dir);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &small), ==, 0);
+  small.rlim_cur = sizeof old_bytes;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+  assert_all_fail (&d, dir, EFBIG);
+  data_clear (&d);
+}
+
+static void
+test_file_size_limit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+
+  if (g_test_subprocess ())
+    {
+      file_size_child (g_getenv ("FOLDRAY_TEST_WRITE_FSIZE"));
+      return;
+    }
+  dir = g_dir_make_tmp ("foldray-write-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("FOLDRAY_TEST_WRITE_FSIZE", dir, TRUE);
+  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv ("FOLDRAY_TEST_WRITE_FSIZE");
+  g_test_trap_assert_passed ();
+  test_tmpdir_remove (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/write/disk-full-read-only", test_disk);
+  g_test_add_func ("/app/write/file-size-limit", test_file_size_limit);
+  return g_test_run ();
+}
