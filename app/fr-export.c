@@ -190,7 +190,6 @@ fr_export_write_file (const char  *path,
 {
   fr_atomic_file af;
   fr_error err = { 0 };
-  g_autofree char *target = NULL;
   const char *reason;
   int e;
 
@@ -198,11 +197,7 @@ fr_export_write_file (const char  *path,
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
   if (fr_atomic_open (&af, path, &err) != FR_OK)
-    {
-      target = g_strdup (path);
-      goto failed;
-    }
-  target = g_strdup (af.path);
+    goto failed;
   errno = 0;
   if (fwrite (data, 1, length, af.fp) != length)
     {
@@ -217,10 +212,10 @@ fr_export_write_file (const char  *path,
     return TRUE;
 
 failed:
-  /* The library's messages are "TARGET: reason" or name no file. */
+  /* The library's messages are "PATH: reason" (path as given) or name no file. */
   reason = err.message;
-  if (g_str_has_prefix (reason, target) && strncmp (reason + strlen (target), ": ", 2) == 0)
-    reason += strlen (target) + 2;
+  if (g_str_has_prefix (reason, path) && strncmp (reason + strlen (path), ": ", 2) == 0)
+    reason += strlen (path) + 2;
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s"), path, reason);
   return FALSE;
 }

@@ -1494,7 +1494,6 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   g_autofree char *abs = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *target = NULL;
   size_t len;
 
   g_return_val_if_fail (doc != NULL && doc->model != NULL, FALSE);
@@ -1523,18 +1522,11 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
       return save_failed (error, path, e);
     }
 
-  /* Flush, fsync, close and rename: the commit's message names the
-   * target; a link's target is named as the link the user saves. */
-  target = g_strdup (af.path);
+  /* Flush, fsync, close and rename: the commit's message names path as
+   * given (a link the user saves, not its target). */
   if (fr_atomic_commit (&af, &err) != FR_OK)
     {
-      const char *m = err.message;
-
-      if (g_str_has_prefix (m, target) && m[strlen (target)] == ':')
-        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s%s", path,
-                     m + strlen (target));
-      else
-        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", m);
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", err.message);
       return FALSE;
     }
   return TRUE;

@@ -41,8 +41,10 @@ free_names (fr_atomic_file *af)
 {
   free (af->path);
   free (af->tmp_path);
+  free (af->name);
   af->path = NULL;
   af->tmp_path = NULL;
+  af->name = NULL;
 }
 
 /* The file that a write to `path` replaces: path itself, or, when path
@@ -128,6 +130,11 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
     return fr_error_set (err, FR_E_IO, "no output file name");
   if ((st = resolve_target (path, &af->path, err)) != FR_OK)
     return st;
+  if ((af->name = strdup (path)) == NULL)
+    {
+      free_names (af);
+      return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+    }
 
   slash = strrchr (af->path, '/');
   base = slash != NULL ? slash + 1 : af->path;
@@ -209,7 +216,8 @@ fr_atomic_commit (fr_atomic_file *af, fr_error *err)
   FILE *fp;
   int e = 0;
 
-  if (af == NULL || af->fp == NULL || af->tmp_path == NULL || af->path == NULL)
+  if (af == NULL || af->fp == NULL || af->tmp_path == NULL || af->path == NULL
+      || af->name == NULL)
     {
       fr_atomic_abort (af);
       return fr_error_set (err, FR_E_IO, "no open atomic file to commit");
@@ -231,7 +239,7 @@ fr_atomic_commit (fr_atomic_file *af, fr_error *err)
 
   if (step != NULL)
     {
-      fr_error_set (err, FR_E_IO, "%s: %s: %s", af->path, step, strerror (e));
+      fr_error_set (err, FR_E_IO, "%s: %s: %s", af->name, step, strerror (e));
       fr_atomic_abort (af);
       return FR_E_IO;
     }

@@ -15,8 +15,9 @@ extern "C" {
 
 typedef struct fr_atomic_file {
   FILE *fp;          /* write through this */
-  char *path;        /* final name */
+  char *path;        /* final name: a symbolic link's target */
   char *tmp_path;    /* temporary name beside it */
+  char *name;        /* the name the caller gave, which messages use */
 } fr_atomic_file;
 
 /* Opens a temporary file beside path's target.  The target is path, or
@@ -29,7 +30,9 @@ typedef struct fr_atomic_file {
 fr_status fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err);
 
 /* Flushes, fsyncs and renames; on any failure removes the temporary file.
- * Checks the stream's error flag, so earlier failed fwrite calls surface here. */
+ * Checks the stream's error flag, so earlier failed fwrite calls surface here.
+ * Its messages, as fr_atomic_open's, name the file as the caller gave it
+ * (a link, not its target: the one name the user knows, said once). */
 fr_status fr_atomic_commit (fr_atomic_file *af, fr_error *err);
 
 /* Discards everything written; safe to call after a failed commit or twice. */

@@ -167,7 +167,7 @@ finish (vtk_writer *w, fr_atomic_file *af, fr_error *err)
 {
   if (w->error != 0)
     {
-      fr_status st = fr_error_set (err, FR_E_IO, "%s: cannot write: %s", af->path,
+      fr_status st = fr_error_set (err, FR_E_IO, "%s: cannot write: %s", af->name,
                                    strerror (w->error));
       fr_atomic_abort (af);
       return st;

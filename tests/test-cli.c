@@ -1575,6 +1575,88 @@ test_output_rays_refused_keeps_old (void)
   test_tmpdir_remove (dir);
 }
 
+/* Outputs named through symbolic links, refused as they are committed
+ * (the file size limit that T fits under and the rays do not, and the
+ * picture does not): the one line names each file as the user gave it,
+ * once, and not the link's target, which had been named instead (by
+ * foldray-cli) or beside it ("pic-link.png: DIR/real/pic.png: cannot
+ * write", foldray-picture).  The targets keep their bytes, the links stay
+ * links, and no temporary file is left in either folder. */
+static void
+test_output_link_named (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *real = g_build_filename (dir, "real", NULL);
+  g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rays_link = g_build_filename (dir, "rays-link.csv", NULL);
+  g_autofree char *rays_real = g_build_filename (real, "rays.csv", NULL);
+  g_autofree char *pic_link = g_build_filename (dir, "pic-link.png", NULL);
+  g_autofree char *pic_real = g_build_filename (real, "pic.png", NULL);
+  g_autoptr (GString) receivers = g_string_new ("x,z\n");
+  g_autofree char *rc = NULL;
+  g_autofree char *pic = picture_path ();
+  size_t shape[2] = { 11, 11 };
+  double vel[121];
+
+  for (int i = 0; i < 121; i++)
+    vel[i] = V0;
+  write_npy (v, "<f4", 2, shape, vel);
+  for (int i = 0; i <= 10; i++)
+    g_string_append_printf (receivers, "5,%g\n%g,5\n", 0.5 * i, 0.5 * i);
+  rc = write_text (dir, "r.csv", receivers->str);
+  g_assert_cmpint (g_mkdir (real, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (rays_real, "old rays", -1, NULL));
+  g_assert_true (g_file_set_contents (pic_real, "old picture", -1, NULL));
+  g_assert_cmpint (symlink (rays_real, rays_link), ==, 0);
+  g_assert_cmpint (symlink (pic_real, pic_link), ==, 0);
+  {
+    run_result r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "0,0",
+                            "--radius", "3", "--backend", "cpu", "--out", t, NULL);
+    assert_success (&r);
+    run_result_clear (&r);
+  }
+  {
+    const char *spr[] = { cli_path (), "spr", "--velocity", v, "--spacing", "0.5", "--source",
+                          "0,0", "--radius", "3", "--backend", "cpu", "--out", t, "--receivers",
+                          rc, "--rays-out", rays_link, NULL };
+    const char *picture[] = { pic, "--velocity", v, "--time", t, "--spacing", "0.5", "--scale",
+                              "8", "--out", pic_link, NULL };
+    const struct { const char *const *argv; const char *program, *link, *real, *old; } cases[] = {
+      { spr, "foldray-cli", rays_link, rays_real, "old rays" },
+      { picture, "foldray-picture", pic_link, pic_real, "old picture" },
+    };
+
+    for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        run_result r = { 0 };
+        g_autoptr (GError) error = NULL;
+        g_autofree char *after = NULL;
+        const char *p;
+        int wait_status = 0, named = 0;
+
+        g_assert_true (g_spawn_sync (NULL, (char **) cases[c].argv, NULL, 0, limit_file_size_1k,
+                                     NULL, &r.out, &r.err, &wait_status, &error));
+        g_assert_no_error (error);
+        r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
+                                           : 128 + WTERMSIG (wait_status);
+        assert_failure (&r, cases[c].program, 1, cases[c].link);
+        for (p = strstr (r.err, cases[c].link); p != NULL; p = strstr (p + 1, cases[c].link))
+          named++;
+        g_assert_cmpint (named, ==, 1);
+        g_assert_null (strstr (r.err, cases[c].real));
+        g_assert_nonnull (strstr (r.err, g_strerror (EFBIG)));
+        g_assert_true (g_file_test (cases[c].link, G_FILE_TEST_IS_SYMLINK));
+        g_assert_true (g_file_get_contents (cases[c].real, &after, NULL, NULL));
+        g_assert_cmpstr (after, ==, cases[c].old);
+        g_assert_cmpuint (count_entries (real), ==, 2);
+        g_assert_cmpuint (count_entries (dir), ==, 6);   /* v, r, T, real, 2 links */
+        run_result_clear (&r);
+      }
+  }
+  test_tmpdir_remove (dir);
+}
+
 /* ---- foldray-picture ----------------------------------------------------- */
 
 static const guint8 *
@@ -1995,6 +2077,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/output/names-input", test_output_names_input);
   g_test_add_func ("/cli/output/rays-refused-keeps-old", test_output_rays_refused_keeps_old);
   g_test_add_func ("/cli/output/write-refused", test_output_write_refused);
+  g_test_add_func ("/cli/output/link-named", test_output_link_named);
   g_test_add_func ("/cli/fold-help", test_fold_help);
   g_test_add_func ("/cli/picture", test_picture);
   g_test_add_func ("/cli/picture/interrupted", test_picture_interrupted);
