@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "fr-atomic-file.h"
+#include "fr-i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,19 +65,19 @@ resolve_target (const char *path, char **target, fr_error *err)
       t = realpath (path, NULL);
       if (t == NULL)
         return fr_error_set (err, errno == ENOMEM ? FR_E_NOMEM : FR_E_IO,
-                             "%s: a symbolic link whose target cannot be reached: %s", path,
+                             fr__ ("%s: a symbolic link whose target cannot be reached: %s"), path,
                              strerror (errno));
     }
   else if ((t = strdup (path)) == NULL)
-    return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+    return fr_error_set (err, FR_E_NOMEM, fr__ ("%s: out of memory"), path);
   if (stat (t, &st) == 0 && !S_ISREG (st.st_mode))
     {
       free (t);
       if (S_ISDIR (st.st_mode))
         return fr_error_set (err, FR_E_IO, "%s: %s", path, strerror (EISDIR));
-      return fr_error_set (err, FR_E_INPUT, "%s: not a plain file (%s); only files are written",
-                           path, S_ISFIFO (st.st_mode) ? "a pipe"
-                           : S_ISSOCK (st.st_mode) ? "a socket" : "a device");
+      return fr_error_set (err, FR_E_INPUT, fr__ ("%s: not a plain file (%s); only files are written"),
+                           path, S_ISFIFO (st.st_mode) ? fr__ ("a pipe")
+                           : S_ISSOCK (st.st_mode) ? fr__ ("a socket") : fr__ ("a device"));
     }
   /* A file the user may not write is not replaced behind their back: the
    * folder's write permission would let the rename through (a scene
@@ -85,8 +86,8 @@ resolve_target (const char *path, char **target, fr_error *err)
   if (access (t, F_OK) == 0 && access (t, W_OK) != 0 && errno == EACCES)
     {
       free (t);
-      return fr_error_set (err, FR_E_IO, "%s: the file is read-only: write it under another name, "
-                           "or make it writable first", path);
+      return fr_error_set (err, FR_E_IO, fr__ ("%s: the file is read-only: write it under another "
+                                              "name, or make it writable first"), path);
     }
   *target = t;
   return FR_OK;
@@ -133,7 +134,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
   if ((af->name = strdup (path)) == NULL)
     {
       free_names (af);
-      return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+      return fr_error_set (err, FR_E_NOMEM, fr__ ("%s: out of memory"), path);
     }
 
   slash = strrchr (af->path, '/');
@@ -141,7 +142,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
   if (base[0] == '\0' || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
     {
       free_names (af);
-      return fr_error_set (err, FR_E_IO, "%s: not a file name", path);
+      return fr_error_set (err, FR_E_IO, fr__ ("%s: not a file name"), path);
     }
   dir_len = (size_t) (base - af->path);   /* includes the slash, 0 for "name" */
 
@@ -154,7 +155,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
   if (af->tmp_path == NULL)
     {
       free_names (af);
-      return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+      return fr_error_set (err, FR_E_NOMEM, fr__ ("%s: out of memory"), path);
     }
   memcpy (af->tmp_path, af->path, dir_len);
   af->tmp_path[dir_len] = '.';
@@ -166,7 +167,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
     {
       e = errno;
       free_names (af);
-      return fr_error_set (err, FR_E_IO, "%s: cannot create a temporary file beside it: %s",
+      return fr_error_set (err, FR_E_IO, fr__ ("%s: cannot create a temporary file beside it: %s"),
                            path, strerror (e));
     }
   (void) fcntl (fd, F_SETFD, FD_CLOEXEC);
@@ -177,7 +178,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
       close (fd);
       unlink (af->tmp_path);
       free_names (af);
-      return fr_error_set (err, FR_E_IO, "%s: cannot open a temporary file: %s",
+      return fr_error_set (err, FR_E_IO, fr__ ("%s: cannot open a temporary file: %s"),
                            path, strerror (e));
     }
   return FR_OK;
@@ -212,7 +213,7 @@ sync_parent_dir (const char *path)
 fr_status
 fr_atomic_commit (fr_atomic_file *af, fr_error *err)
 {
-  const char *step = NULL;
+  enum { DONE, WRITE, FLUSH, CLOSE, REPLACE } step = DONE;
   FILE *fp;
   int e = 0;
 
@@ -227,19 +228,27 @@ fr_atomic_commit (fr_atomic_file *af, fr_error *err)
 
   /* ferror catches an fwrite that failed earlier, whose errno is long gone. */
   if (fflush (fp) != 0)
-    e = errno, step = "cannot write";
+    e = errno, step = WRITE;
   else if (ferror (fp))
-    e = EIO, step = "cannot write";
+    e = EIO, step = WRITE;
   else if (fsync (fileno (fp)) != 0)
-    e = errno, step = "cannot flush to disk";
-  if (fclose (fp) != 0 && step == NULL)
-    e = errno, step = "cannot close";
-  if (step == NULL && rename (af->tmp_path, af->path) != 0)
-    e = errno, step = "cannot replace";
+    e = errno, step = FLUSH;
+  if (fclose (fp) != 0 && step == DONE)
+    e = errno, step = CLOSE;
+  if (step == DONE && rename (af->tmp_path, af->path) != 0)
+    e = errno, step = REPLACE;
 
-  if (step != NULL)
+  if (step != DONE)
     {
-      fr_error_set (err, FR_E_IO, "%s: %s: %s", af->name, step, strerror (e));
+      /* Whole messages, each one translatable (fr-i18n.h). */
+      if (step == WRITE)
+        fr_error_set (err, FR_E_IO, fr__ ("%s: cannot write: %s"), af->name, strerror (e));
+      else if (step == FLUSH)
+        fr_error_set (err, FR_E_IO, fr__ ("%s: cannot flush to disk: %s"), af->name, strerror (e));
+      else if (step == CLOSE)
+        fr_error_set (err, FR_E_IO, fr__ ("%s: cannot close: %s"), af->name, strerror (e));
+      else
+        fr_error_set (err, FR_E_IO, fr__ ("%s: cannot replace: %s"), af->name, strerror (e));
       fr_atomic_abort (af);
       return FR_E_IO;
     }

@@ -16,6 +16,8 @@
 #endif
 #include <errno.h>
 #include <glib.h>
+#include <locale.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -32,6 +34,8 @@
 #include "fr-process.h"
 #include "fr-scene-file.h"
 #include "fr-scene.h"
+#include "fr-solver-i18n.h"
+#include "fr-i18n.h"
 #include "test-tmpdir.h"
 
 #define NX 60
@@ -401,11 +405,94 @@ test_file_size_limit (void)
   test_tmpdir_remove (dir);
 }
 
+/* In the app's language, through its catalogue (the build's .mo files):
+ * the reason a write failed is the app's, not the English of the library
+ * ("cannot create a temporary file beside it", "cannot write") inside a
+ * Spanish or Norwegian dialog.  Run in a subprocess for the file-size
+ * limit and the locale. */
+static void
+translated_child (const char *dir)
+{
+  static const struct { const char *language, *no_folder, *too_large; } cases[] = {
+    { "es", "no se puede crear un archivo temporal a su lado", "no se puede escribir" },
+    { "nb", "kan ikke opprette en midlertidig fil ved siden av", "kan ikke skrive" },
+  };
+  struct rlimit small = { 0 };
+  Data d = { 0 };
+
+  bindtextdomain ("foldray", g_getenv ("FOLDRAY_LOCALE_DIR"));
+  bind_textdomain_codeset ("foldray", "UTF-8");
+  textdomain ("foldray");
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+  fr_solver_i18n_install ();
+  fr_process_guard_writes ();
+  data_init (&d);
+  write_old_files (dir);
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &small), ==, 0);
+  small.rlim_cur = sizeof old_bytes;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      /* A change of locale makes gettext look again. */
+      setlocale (LC_ALL, "C");
+      g_setenv ("LANGUAGE", cases[c].language, TRUE);
+      setlocale (LC_ALL, "C.UTF-8");
+      for (guint w = 0; w < G_N_ELEMENTS (writers); w++)
+        {
+          g_autofree char *missing = g_build_filename (dir, "missing", writers[w].name, NULL);
+          g_autofree char *path = g_build_filename (dir, writers[w].name, NULL);
+          g_autoptr(GError) no_folder = NULL;
+          g_autoptr(GError) too_large = NULL;
+
+          g_assert_false (writers[w].write (&d, missing, &no_folder));
+          g_assert_false (writers[w].write (&d, path, &too_large));
+          g_test_message ("%s | %s", no_folder->message, too_large->message);
+          g_assert_nonnull (strstr (no_folder->message, cases[c].no_folder));
+          g_assert_null (strstr (no_folder->message, "cannot"));
+          g_assert_null (strstr (no_folder->message, "Could not"));
+          g_assert_null (strstr (too_large->message, "cannot"));
+          g_assert_null (strstr (too_large->message, "Could not"));
+          /* The scene and the bytes are written in one piece and say
+           * why with the reason alone. */
+          if (w != 0 && w != 1)
+            g_assert_nonnull (strstr (too_large->message, cases[c].too_large));
+        }
+    }
+  fr_set_translator (NULL);
+  data_clear (&d);
+}
+
+static void
+test_translated (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+
+  if (g_test_subprocess ())
+    {
+      translated_child (g_getenv ("FOLDRAY_TEST_WRITE_I18N"));
+      return;
+    }
+  if (g_getenv ("FOLDRAY_LOCALE_DIR") == NULL)
+    {
+      g_test_skip ("FOLDRAY_LOCALE_DIR names no catalogue");
+      return;
+    }
+  dir = g_dir_make_tmp ("foldray-write-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("FOLDRAY_TEST_WRITE_I18N", dir, TRUE);
+  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv ("FOLDRAY_TEST_WRITE_I18N");
+  g_test_trap_assert_passed ();
+  test_tmpdir_remove (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/write/disk-full-read-only", test_disk);
   g_test_add_func ("/app/write/file-size-limit", test_file_size_limit);
+  g_test_add_func ("/app/write/translated", test_translated);
   return g_test_run ();
 }
