@@ -26,13 +26,17 @@ append_bytes (void                *closure,
   return CAIRO_STATUS_SUCCESS;
 }
 
+/* The library's message, which names a file in its own bytes, made UTF-8
+ * as a GError's message must be (a Latin-1 name would blank the dialog). */
 static gboolean
 fail_fr (GError        **error,
          const fr_error *err)
 {
+  g_autofree char *message = g_utf8_make_valid (err->message, -1);
+
   g_set_error_literal (error, G_IO_ERROR,
                        err->code == FR_E_IO ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_ARGUMENT,
-                       err->message);
+                       message);
   return FALSE;
 }
 
@@ -190,11 +194,15 @@ fr_export_write_file (const char  *path,
 {
   fr_atomic_file af;
   fr_error err = { 0 };
-  const char *reason;
+  g_autofree char *shown = NULL;
+  g_autofree char *reason = NULL;
+  const char *m;
   int e;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
+
+  shown = g_filename_display_name (path);
 
   if (fr_atomic_open (&af, path, &err) != FR_OK)
     goto failed;
@@ -205,7 +213,7 @@ fr_export_write_file (const char  *path,
       fr_atomic_abort (&af);
       /* Translators: the file the user chose, then why it could not be written. */
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), _("Could not write “%s”: %s"),
-                   path, g_strerror (e));
+                   shown, g_strerror (e));
       return FALSE;
     }
   if (fr_atomic_commit (&af, &err) == FR_OK)
@@ -213,10 +221,11 @@ fr_export_write_file (const char  *path,
 
 failed:
   /* The library's messages are "PATH: reason" (path as given) or name no file. */
-  reason = err.message;
-  if (g_str_has_prefix (reason, path) && strncmp (reason + strlen (path), ": ", 2) == 0)
-    reason += strlen (path) + 2;
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s"), path, reason);
+  m = err.message;
+  if (g_str_has_prefix (m, path) && strncmp (m + strlen (path), ": ", 2) == 0)
+    m += strlen (path) + 2;
+  reason = g_utf8_make_valid (m, -1);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s"), shown, reason);
   return FALSE;
 }
 

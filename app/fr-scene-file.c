@@ -1475,7 +1475,22 @@ save_failed (GError     **error,
              const char  *path,
              int          e)
 {
-  g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s: %s", path, g_strerror (e));
+  g_autofree char *shown = g_filename_display_name (path);
+
+  g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s: %s", shown, g_strerror (e));
+  return FALSE;
+}
+
+/* A save that the library refused: its message names path in the file
+ * system's bytes; a GError's message is UTF-8 (a Latin-1 name would
+ * blank the dialog). */
+static gboolean
+save_refused (GError         **error,
+              const fr_error  *err)
+{
+  g_autofree char *message = g_utf8_make_valid (err->message, -1);
+
+  g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, message);
   return FALSE;
 }
 
@@ -1501,10 +1516,7 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
 
   /* Its messages name path as given (no temporary file). */
   if (fr_atomic_open (&af, path, &err) != FR_OK)
-    {
-      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", err.message);
-      return FALSE;
-    }
+    return save_refused (error, &err);
   /* Relative paths start from the folder of the file written. */
   abs = g_canonicalize_filename (af.path, NULL);
   dir = g_path_get_dirname (abs);
@@ -1525,9 +1537,6 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   /* Flush, fsync, close and rename: the commit's message names path as
    * given (a link the user saves, not its target). */
   if (fr_atomic_commit (&af, &err) != FR_OK)
-    {
-      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", err.message);
-      return FALSE;
-    }
+    return save_refused (error, &err);
   return TRUE;
 }

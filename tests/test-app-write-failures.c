@@ -487,6 +487,36 @@ test_translated (void)
   test_tmpdir_remove (dir);
 }
 
+/* A file name that is not UTF-8 (Latin-1 bytes from an old archive):
+ * the message is still UTF-8, as GError's and GTK's labels need (the
+ * dialog had shown nothing past the bad byte, with a Pango warning), and
+ * names the file with the bad byte replaced, once. */
+static void
+test_non_utf8_name (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("foldray-write-XXXXXX", &error);
+  Data d = { 0 };
+
+  g_assert_no_error (error);
+  data_init (&d);
+  for (guint w = 0; w < G_N_ELEMENTS (writers); w++)
+    {
+      g_autofree char *name = g_strconcat ("caf\xe9 ", writers[w].name, NULL);
+      g_autofree char *shown = g_strconcat ("caf\xef\xbf\xbd ", writers[w].name, NULL);
+      g_autofree char *path = g_build_filename (dir, "missing", name, NULL);
+      g_autoptr(GError) failed = NULL;
+
+      g_assert_false (writers[w].write (&d, path, &failed));
+      g_assert_nonnull (failed);
+      g_assert_true (g_utf8_validate (failed->message, -1, NULL));
+      g_assert_cmpuint (count_of (failed->message, shown), ==, 1);
+      g_assert_cmpuint (count_of (failed->message, g_strerror (ENOENT)), ==, 1);
+    }
+  data_clear (&d);
+  test_tmpdir_remove (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -494,5 +524,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/write/disk-full-read-only", test_disk);
   g_test_add_func ("/app/write/file-size-limit", test_file_size_limit);
   g_test_add_func ("/app/write/translated", test_translated);
+  g_test_add_func ("/app/write/non-utf8-name", test_non_utf8_name);
   return g_test_run ();
 }
