@@ -46,6 +46,7 @@ free_names (fr_atomic_file *af)
   af->path = NULL;
   af->tmp_path = NULL;
   af->name = NULL;
+  af->prepared = 0;
 }
 
 /* The file that a write to `path` replaces: path itself, or, when path
@@ -211,9 +212,9 @@ sync_parent_dir (const char *path)
 }
 
 fr_status
-fr_atomic_commit (fr_atomic_file *af, fr_error *err)
+fr_atomic_prepare (fr_atomic_file *af, fr_error *err)
 {
-  enum { DONE, WRITE, FLUSH, CLOSE, REPLACE } step = DONE;
+  enum { DONE, WRITE, FLUSH, CLOSE } step = DONE;
   FILE *fp;
   int e = 0;
 
@@ -235,20 +236,40 @@ fr_atomic_commit (fr_atomic_file *af, fr_error *err)
     e = errno, step = FLUSH;
   if (fclose (fp) != 0 && step == DONE)
     e = errno, step = CLOSE;
-  if (step == DONE && rename (af->tmp_path, af->path) != 0)
-    e = errno, step = REPLACE;
-
-  if (step != DONE)
+  if (step == DONE)
     {
-      /* Whole messages, each one translatable (fr-i18n.h). */
-      if (step == WRITE)
-        fr_error_set (err, FR_E_IO, fr__ ("%s: cannot write: %s"), af->name, strerror (e));
-      else if (step == FLUSH)
-        fr_error_set (err, FR_E_IO, fr__ ("%s: cannot flush to disk: %s"), af->name, strerror (e));
-      else if (step == CLOSE)
-        fr_error_set (err, FR_E_IO, fr__ ("%s: cannot close: %s"), af->name, strerror (e));
-      else
-        fr_error_set (err, FR_E_IO, fr__ ("%s: cannot replace: %s"), af->name, strerror (e));
+      af->prepared = 1;
+      return FR_OK;
+    }
+  /* Whole messages, each one translatable (fr-i18n.h). */
+  if (step == WRITE)
+    fr_error_set (err, FR_E_IO, fr__ ("%s: cannot write: %s"), af->name, strerror (e));
+  else if (step == FLUSH)
+    fr_error_set (err, FR_E_IO, fr__ ("%s: cannot flush to disk: %s"), af->name, strerror (e));
+  else
+    fr_error_set (err, FR_E_IO, fr__ ("%s: cannot close: %s"), af->name, strerror (e));
+  fr_atomic_abort (af);
+  return FR_E_IO;
+}
+
+fr_status
+fr_atomic_commit (fr_atomic_file *af, fr_error *err)
+{
+  fr_status st;
+
+  if (af != NULL && !af->prepared && (st = fr_atomic_prepare (af, err)) != FR_OK)
+    return st;
+  if (af == NULL || !af->prepared || af->tmp_path == NULL || af->path == NULL
+      || af->name == NULL)
+    {
+      fr_atomic_abort (af);
+      return fr_error_set (err, FR_E_IO, "no open atomic file to commit");
+    }
+  if (rename (af->tmp_path, af->path) != 0)
+    {
+      int e = errno;
+
+      fr_error_set (err, FR_E_IO, fr__ ("%s: cannot replace: %s"), af->name, strerror (e));
       fr_atomic_abort (af);
       return FR_E_IO;
     }

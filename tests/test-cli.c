@@ -1544,22 +1544,34 @@ test_output_rays_refused_keeps_old (void)
       run_result r = { 0 };
       g_autoptr (GError) error = NULL;
       g_autofree char *t_after = NULL, *rays_after = NULL;
+      GStatBuf t_before = { 0 };
       int wait_status = 0;
 
       if (earlier)
         {
           g_assert_true (g_file_set_contents (t, "the T of an earlier run", -1, NULL));
           g_assert_true (g_file_set_contents (rays, "the rays of an earlier run", -1, NULL));
+          g_assert_cmpint (g_stat (t, &t_before), ==, 0);
         }
       g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, limit_file_size_1k, NULL,
                                    &r.out, &r.err, &wait_status, &error));
       g_assert_no_error (error);
       r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
                                          : 128 + WTERMSIG (wait_status);
-      /* Written in full only as it was committed: T had gone in by then. */
+      /* Written in full only as it was committed, which failed before T
+       * was put in place: T was never touched, so that no file system
+       * need give the old one a second name to bring it back (vfat has
+       * none: the old T was lost with the new). */
       assert_failure (&r, "foldray-cli", 1, "rays.csv: cannot write");
       if (earlier)
         {
+          GStatBuf after;
+
+          g_assert_cmpint (g_stat (t, &after), ==, 0);
+          g_assert_cmpuint (after.st_ino, ==, t_before.st_ino);
+          g_assert_cmpuint (after.st_nlink, ==, 1);
+          g_assert_cmpint (after.st_ctim.tv_sec, ==, t_before.st_ctim.tv_sec);
+          g_assert_cmpint (after.st_ctim.tv_nsec, ==, t_before.st_ctim.tv_nsec);
           g_assert_true (g_file_get_contents (t, &t_after, NULL, NULL));
           g_assert_cmpstr (t_after, ==, "the T of an earlier run");
           g_assert_true (g_file_get_contents (rays, &rays_after, NULL, NULL));
