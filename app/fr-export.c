@@ -449,18 +449,22 @@ fr_export_file_for (FrExportKind   kind,
   for (guint i = 0; dot != NULL && i < G_N_ELEMENTS (known); i++)
     if (g_ascii_strcasecmp (dot, known[i]) == 0)
       {
+        g_autofree char *shown = g_filename_display_name (base);
+
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
                      _("“%s” ends in %s, but this export writes a %s file: name it with %s, "
-                       "or choose the export that writes %s"), base, known[i], suffix, suffix,
+                       "or choose the export that writes %s"), shown, known[i], suffix, suffix,
                      known[i]);
         return NULL;
       }
   with = g_strconcat (path, suffix, NULL);
   if (g_file_test (with, G_FILE_TEST_EXISTS))
     {
+      g_autofree char *shown = g_filename_display_name (with);
+
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
                    _("Exports of this kind end in %s, and %s already exists; type its name with "
-                     "%s to replace it, or choose another"), suffix, with, suffix);
+                     "%s to replace it, or choose another"), suffix, shown, suffix);
       g_free (with);
       return NULL;
     }

@@ -513,6 +513,23 @@ test_non_utf8_name (void)
       g_assert_cmpuint (count_of (failed->message, shown), ==, 1);
       g_assert_cmpuint (count_of (failed->message, g_strerror (ENOENT)), ==, 1);
     }
+  /* The name checked before any export: a suffix of another format, and
+   * a suffix added onto a file that exists. */
+  {
+    g_autofree char *wrong = g_build_filename (dir, "caf\xe9.npy", NULL);
+    g_autofree char *stem = g_build_filename (dir, "caf\xe9", NULL);
+    g_autofree char *taken = g_build_filename (dir, "caf\xe9.vti", NULL);
+    g_autoptr(GError) refused = NULL;
+    g_autoptr(GError) exists = NULL;
+
+    g_assert_null (fr_export_file_for (FR_EXPORT_TIME_VTI, wrong, &refused));
+    g_assert_true (g_utf8_validate (refused->message, -1, NULL));
+    g_assert_cmpuint (count_of (refused->message, "caf\xef\xbf\xbd.npy"), ==, 1);
+    g_assert_true (g_file_set_contents (taken, "", -1, NULL));
+    g_assert_null (fr_export_file_for (FR_EXPORT_TIME_VTI, stem, &exists));
+    g_assert_true (g_utf8_validate (exists->message, -1, NULL));
+    g_assert_cmpuint (count_of (exists->message, "caf\xef\xbf\xbd.vti"), ==, 1);
+  }
   data_clear (&d);
   test_tmpdir_remove (dir);
 }
