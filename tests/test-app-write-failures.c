@@ -534,6 +534,53 @@ test_non_utf8_name (void)
   test_tmpdir_remove (dir);
 }
 
+/* Each writer, through a symbolic link to a private (0600) old file,
+ * succeeds: the link stays a link, its target gets the new bytes and keeps
+ * its mode, and no temporary file is left in either folder. */
+static void
+test_through_link (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("foldray-write-XXXXXX", &error);
+  g_autofree char *real = g_build_filename (dir, "real", NULL);
+  Data d = { 0 };
+
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir (real, 0755), ==, 0);
+  data_init (&d);
+  for (guint w = 0; w < G_N_ELEMENTS (writers); w++)
+    {
+      g_autofree char *target = g_build_filename (real, writers[w].name, NULL);
+      g_autofree char *link = g_build_filename (dir, writers[w].name, NULL);
+      g_autofree char *after = NULL;
+      g_autoptr(GError) failed = NULL;
+      GStatBuf st;
+
+      g_assert_true (g_file_set_contents (target, old_bytes, -1, NULL));
+      g_assert_cmpint (g_chmod (target, 0600), ==, 0);
+      g_assert_cmpint (symlink (target, link), ==, 0);
+      g_assert_true (writers[w].write (&d, link, &failed));
+      g_assert_no_error (failed);
+      g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+      g_assert_cmpint (g_stat (target, &st), ==, 0);
+      g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+      g_assert_true (g_file_get_contents (target, &after, NULL, NULL));
+      g_assert_cmpstr (after, !=, old_bytes);
+    }
+  /* The links, "real", and in it the targets: nothing else. */
+  {
+    g_autofree char *top = listing (dir);
+    g_autofree char *inside = listing (real);
+
+    g_assert_cmpuint (count_of (top, "|"), ==, G_N_ELEMENTS (writers));
+    g_assert_cmpuint (count_of (inside, "|"), ==, G_N_ELEMENTS (writers) - 1);
+    g_assert_null (strstr (inside, "|."));
+    g_assert_false (g_str_has_prefix (inside, "."));
+  }
+  data_clear (&d);
+  test_tmpdir_remove (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -542,5 +589,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/write/file-size-limit", test_file_size_limit);
   g_test_add_func ("/app/write/translated", test_translated);
   g_test_add_func ("/app/write/non-utf8-name", test_non_utf8_name);
+  g_test_add_func ("/app/write/through-link", test_through_link);
   return g_test_run ();
 }
