@@ -26,13 +26,17 @@ append_bytes (void                *closure,
   return CAIRO_STATUS_SUCCESS;
 }
 
+/* The library's message, which names a file in its own bytes, made UTF-8
+ * as a GError's message must be (a Latin-1 name would blank the dialog). */
 static gboolean
 fail_fr (GError        **error,
          const fr_error *err)
 {
+  g_autofree char *message = g_utf8_make_valid (err->message, -1);
+
   g_set_error_literal (error, G_IO_ERROR,
                        err->code == FR_E_IO ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_ARGUMENT,
-                       err->message);
+                       message);
   return FALSE;
 }
 
@@ -190,19 +194,18 @@ fr_export_write_file (const char  *path,
 {
   fr_atomic_file af;
   fr_error err = { 0 };
-  g_autofree char *target = NULL;
-  const char *reason;
+  g_autofree char *shown = NULL;
+  g_autofree char *reason = NULL;
+  const char *m;
   int e;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
 
+  shown = g_filename_display_name (path);
+
   if (fr_atomic_open (&af, path, &err) != FR_OK)
-    {
-      target = g_strdup (path);
-      goto failed;
-    }
-  target = g_strdup (af.path);
+    goto failed;
   errno = 0;
   if (fwrite (data, 1, length, af.fp) != length)
     {
@@ -210,18 +213,19 @@ fr_export_write_file (const char  *path,
       fr_atomic_abort (&af);
       /* Translators: the file the user chose, then why it could not be written. */
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), _("Could not write “%s”: %s"),
-                   path, g_strerror (e));
+                   shown, g_strerror (e));
       return FALSE;
     }
   if (fr_atomic_commit (&af, &err) == FR_OK)
     return TRUE;
 
 failed:
-  /* The library's messages are "TARGET: reason" or name no file. */
-  reason = err.message;
-  if (g_str_has_prefix (reason, target) && strncmp (reason + strlen (target), ": ", 2) == 0)
-    reason += strlen (target) + 2;
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s"), path, reason);
+  /* The library's messages are "PATH: reason" (path as given) or name no file. */
+  m = err.message;
+  if (g_str_has_prefix (m, path) && strncmp (m + strlen (path), ": ", 2) == 0)
+    m += strlen (path) + 2;
+  reason = g_utf8_make_valid (m, -1);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write “%s”: %s"), shown, reason);
   return FALSE;
 }
 
@@ -445,18 +449,22 @@ fr_export_file_for (FrExportKind   kind,
   for (guint i = 0; dot != NULL && i < G_N_ELEMENTS (known); i++)
     if (g_ascii_strcasecmp (dot, known[i]) == 0)
       {
+        g_autofree char *shown = g_filename_display_name (base);
+
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
                      _("“%s” ends in %s, but this export writes a %s file: name it with %s, "
-                       "or choose the export that writes %s"), base, known[i], suffix, suffix,
+                       "or choose the export that writes %s"), shown, known[i], suffix, suffix,
                      known[i]);
         return NULL;
       }
   with = g_strconcat (path, suffix, NULL);
   if (g_file_test (with, G_FILE_TEST_EXISTS))
     {
+      g_autofree char *shown = g_filename_display_name (with);
+
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
                    _("Exports of this kind end in %s, and %s already exists; type its name with "
-                     "%s to replace it, or choose another"), suffix, with, suffix);
+                     "%s to replace it, or choose another"), suffix, shown, suffix);
       g_free (with);
       return NULL;
     }

@@ -224,7 +224,10 @@ fr_fold_result_write_horizons (FrResult    *result,
       if (fr_vtk_write_polylines_data (path, 2, pts, npts, n, "horizon", fields,
                                        G_N_ELEMENTS (fields), &err) != FR_OK)
         {
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
+          /* UTF-8, as a GError's message must be, whatever the file's name. */
+          g_autofree char *message = g_utf8_make_valid (err.message, -1);
+
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, message);
           return FALSE;
         }
       return TRUE;

@@ -1475,7 +1475,22 @@ save_failed (GError     **error,
              const char  *path,
              int          e)
 {
-  g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s: %s", path, g_strerror (e));
+  g_autofree char *shown = g_filename_display_name (path);
+
+  g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s: %s", shown, g_strerror (e));
+  return FALSE;
+}
+
+/* A save that the library refused: its message names path in the file
+ * system's bytes; a GError's message is UTF-8 (a Latin-1 name would
+ * blank the dialog). */
+static gboolean
+save_refused (GError         **error,
+              const fr_error  *err)
+{
+  g_autofree char *message = g_utf8_make_valid (err->message, -1);
+
+  g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, message);
   return FALSE;
 }
 
@@ -1494,7 +1509,6 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   g_autofree char *abs = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *target = NULL;
   size_t len;
 
   g_return_val_if_fail (doc != NULL && doc->model != NULL, FALSE);
@@ -1502,10 +1516,7 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
 
   /* Its messages name path as given (no temporary file). */
   if (fr_atomic_open (&af, path, &err) != FR_OK)
-    {
-      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", err.message);
-      return FALSE;
-    }
+    return save_refused (error, &err);
   /* Relative paths start from the folder of the file written. */
   abs = g_canonicalize_filename (af.path, NULL);
   dir = g_path_get_dirname (abs);
@@ -1523,19 +1534,9 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
       return save_failed (error, path, e);
     }
 
-  /* Flush, fsync, close and rename: the commit's message names the
-   * target; a link's target is named as the link the user saves. */
-  target = g_strdup (af.path);
+  /* Flush, fsync, close and rename: the commit's message names path as
+   * given (a link the user saves, not its target). */
   if (fr_atomic_commit (&af, &err) != FR_OK)
-    {
-      const char *m = err.message;
-
-      if (g_str_has_prefix (m, target) && m[strlen (target)] == ':')
-        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s%s", path,
-                     m + strlen (target));
-      else
-        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, "%s", m);
-      return FALSE;
-    }
+    return save_refused (error, &err);
   return TRUE;
 }

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "fr-application.h"
+#include "fr-process.h"
 #include "fr-solver-i18n.h"
 
 int
@@ -16,6 +17,7 @@ main (int   argc,
   g_autoptr(FrApplication) app = NULL;
   int status;
 
+  fr_process_guard_writes ();
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

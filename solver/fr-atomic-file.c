@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "fr-atomic-file.h"
+#include "fr-i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,8 +42,11 @@ free_names (fr_atomic_file *af)
 {
   free (af->path);
   free (af->tmp_path);
+  free (af->name);
   af->path = NULL;
   af->tmp_path = NULL;
+  af->name = NULL;
+  af->prepared = 0;
 }
 
 /* The file that a write to `path` replaces: path itself, or, when path
@@ -62,19 +66,19 @@ resolve_target (const char *path, char **target, fr_error *err)
       t = realpath (path, NULL);
       if (t == NULL)
         return fr_error_set (err, errno == ENOMEM ? FR_E_NOMEM : FR_E_IO,
-                             "%s: a symbolic link whose target cannot be reached: %s", path,
+                             fr__ ("%s: a symbolic link whose target cannot be reached: %s"), path,
                              strerror (errno));
     }
   else if ((t = strdup (path)) == NULL)
-    return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+    return fr_error_set (err, FR_E_NOMEM, fr__ ("%s: out of memory"), path);
   if (stat (t, &st) == 0 && !S_ISREG (st.st_mode))
     {
       free (t);
       if (S_ISDIR (st.st_mode))
         return fr_error_set (err, FR_E_IO, "%s: %s", path, strerror (EISDIR));
-      return fr_error_set (err, FR_E_INPUT, "%s: not a plain file (%s); only files are written",
-                           path, S_ISFIFO (st.st_mode) ? "a pipe"
-                           : S_ISSOCK (st.st_mode) ? "a socket" : "a device");
+      return fr_error_set (err, FR_E_INPUT, fr__ ("%s: not a plain file (%s); only files are written"),
+                           path, S_ISFIFO (st.st_mode) ? fr__ ("a pipe")
+                           : S_ISSOCK (st.st_mode) ? fr__ ("a socket") : fr__ ("a device"));
     }
   /* A file the user may not write is not replaced behind their back: the
    * folder's write permission would let the rename through (a scene
@@ -83,8 +87,8 @@ resolve_target (const char *path, char **target, fr_error *err)
   if (access (t, F_OK) == 0 && access (t, W_OK) != 0 && errno == EACCES)
     {
       free (t);
-      return fr_error_set (err, FR_E_IO, "%s: the file is read-only: write it under another name, "
-                           "or make it writable first", path);
+      return fr_error_set (err, FR_E_IO, fr__ ("%s: the file is read-only: write it under another "
+                                              "name, or make it writable first"), path);
     }
   *target = t;
   return FR_OK;
@@ -128,13 +132,18 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
     return fr_error_set (err, FR_E_IO, "no output file name");
   if ((st = resolve_target (path, &af->path, err)) != FR_OK)
     return st;
+  if ((af->name = strdup (path)) == NULL)
+    {
+      free_names (af);
+      return fr_error_set (err, FR_E_NOMEM, fr__ ("%s: out of memory"), path);
+    }
 
   slash = strrchr (af->path, '/');
   base = slash != NULL ? slash + 1 : af->path;
   if (base[0] == '\0' || strcmp (base, ".") == 0 || strcmp (base, "..") == 0)
     {
       free_names (af);
-      return fr_error_set (err, FR_E_IO, "%s: not a file name", path);
+      return fr_error_set (err, FR_E_IO, fr__ ("%s: not a file name"), path);
     }
   dir_len = (size_t) (base - af->path);   /* includes the slash, 0 for "name" */
 
@@ -147,7 +156,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
   if (af->tmp_path == NULL)
     {
       free_names (af);
-      return fr_error_set (err, FR_E_NOMEM, "%s: out of memory", path);
+      return fr_error_set (err, FR_E_NOMEM, fr__ ("%s: out of memory"), path);
     }
   memcpy (af->tmp_path, af->path, dir_len);
   af->tmp_path[dir_len] = '.';
@@ -159,7 +168,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
     {
       e = errno;
       free_names (af);
-      return fr_error_set (err, FR_E_IO, "%s: cannot create a temporary file beside it: %s",
+      return fr_error_set (err, FR_E_IO, fr__ ("%s: cannot create a temporary file beside it: %s"),
                            path, strerror (e));
     }
   (void) fcntl (fd, F_SETFD, FD_CLOEXEC);
@@ -170,7 +179,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
       close (fd);
       unlink (af->tmp_path);
       free_names (af);
-      return fr_error_set (err, FR_E_IO, "%s: cannot open a temporary file: %s",
+      return fr_error_set (err, FR_E_IO, fr__ ("%s: cannot open a temporary file: %s"),
                            path, strerror (e));
     }
   return FR_OK;
@@ -203,13 +212,14 @@ sync_parent_dir (const char *path)
 }
 
 fr_status
-fr_atomic_commit (fr_atomic_file *af, fr_error *err)
+fr_atomic_prepare (fr_atomic_file *af, fr_error *err)
 {
-  const char *step = NULL;
+  enum { DONE, WRITE, FLUSH, CLOSE } step = DONE;
   FILE *fp;
   int e = 0;
 
-  if (af == NULL || af->fp == NULL || af->tmp_path == NULL || af->path == NULL)
+  if (af == NULL || af->fp == NULL || af->tmp_path == NULL || af->path == NULL
+      || af->name == NULL)
     {
       fr_atomic_abort (af);
       return fr_error_set (err, FR_E_IO, "no open atomic file to commit");
@@ -219,19 +229,47 @@ fr_atomic_commit (fr_atomic_file *af, fr_error *err)
 
   /* ferror catches an fwrite that failed earlier, whose errno is long gone. */
   if (fflush (fp) != 0)
-    e = errno, step = "cannot write";
+    e = errno, step = WRITE;
   else if (ferror (fp))
-    e = EIO, step = "cannot write";
+    e = EIO, step = WRITE;
   else if (fsync (fileno (fp)) != 0)
-    e = errno, step = "cannot flush to disk";
-  if (fclose (fp) != 0 && step == NULL)
-    e = errno, step = "cannot close";
-  if (step == NULL && rename (af->tmp_path, af->path) != 0)
-    e = errno, step = "cannot replace";
-
-  if (step != NULL)
+    e = errno, step = FLUSH;
+  if (fclose (fp) != 0 && step == DONE)
+    e = errno, step = CLOSE;
+  if (step == DONE)
     {
-      fr_error_set (err, FR_E_IO, "%s: %s: %s", af->path, step, strerror (e));
+      af->prepared = 1;
+      return FR_OK;
+    }
+  /* Whole messages, each one translatable (fr-i18n.h). */
+  if (step == WRITE)
+    fr_error_set (err, FR_E_IO, fr__ ("%s: cannot write: %s"), af->name, strerror (e));
+  else if (step == FLUSH)
+    fr_error_set (err, FR_E_IO, fr__ ("%s: cannot flush to disk: %s"), af->name, strerror (e));
+  else
+    fr_error_set (err, FR_E_IO, fr__ ("%s: cannot close: %s"), af->name, strerror (e));
+  fr_atomic_abort (af);
+  return FR_E_IO;
+}
+
+fr_status
+fr_atomic_commit (fr_atomic_file *af, fr_error *err)
+{
+  fr_status st;
+
+  if (af != NULL && !af->prepared && (st = fr_atomic_prepare (af, err)) != FR_OK)
+    return st;
+  if (af == NULL || !af->prepared || af->tmp_path == NULL || af->path == NULL
+      || af->name == NULL)
+    {
+      fr_atomic_abort (af);
+      return fr_error_set (err, FR_E_IO, "no open atomic file to commit");
+    }
+  if (rename (af->tmp_path, af->path) != 0)
+    {
+      int e = errno;
+
+      fr_error_set (err, FR_E_IO, fr__ ("%s: cannot replace: %s"), af->name, strerror (e));
       fr_atomic_abort (af);
       return FR_E_IO;
     }

@@ -15,8 +15,10 @@ extern "C" {
 
 typedef struct fr_atomic_file {
   FILE *fp;          /* write through this */
-  char *path;        /* final name */
+  char *path;        /* final name: a symbolic link's target */
   char *tmp_path;    /* temporary name beside it */
+  char *name;        /* the name the caller gave, which messages use */
+  int prepared;      /* fr_atomic_prepare succeeded: only the rename is left */
 } fr_atomic_file;
 
 /* Opens a temporary file beside path's target.  The target is path, or
@@ -28,8 +30,18 @@ typedef struct fr_atomic_file {
  * its owner and group; a new one gets 0666 less the umask. */
 fr_status fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err);
 
-/* Flushes, fsyncs and renames; on any failure removes the temporary file.
- * Checks the stream's error flag, so earlier failed fwrite calls surface here. */
+/* Flushes, fsyncs and closes the temporary file: every step that can fail
+ * for want of space or a bad disk, but not yet the rename.  A caller with
+ * several files prepares them all before it commits any, so that one that
+ * fails leaves the others' old files untouched.  On failure removes the
+ * temporary file (as commit does); af->fp is NULL afterwards. */
+fr_status fr_atomic_prepare (fr_atomic_file *af, fr_error *err);
+
+/* Prepares (when not done yet) and renames; on any failure removes the
+ * temporary file.
+ * Checks the stream's error flag, so earlier failed fwrite calls surface here.
+ * Its messages, as fr_atomic_open's, name the file as the caller gave it
+ * (a link, not its target: the one name the user knows, said once). */
 fr_status fr_atomic_commit (fr_atomic_file *af, fr_error *err);
 
 /* Discards everything written; safe to call after a failed commit or twice. */

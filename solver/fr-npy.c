@@ -7,6 +7,7 @@
  * only after it is checked against the bytes present and, for a file,
  * against the memory this process may use. */
 #include "fr-npy.h"
+#include "fr-i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -697,7 +698,7 @@ fr_npy_write_to (FILE *fp, const char *path, const fr_array *a, fr_error *err)
       || fwrite (dict, 1, (size_t) n, fp) != (size_t) n
       || fprintf (fp, "%*s\n", (int) pad, "") < 0
       || !write_data (fp, a, count))
-    return fr_error_set (err, FR_E_IO, "%s: cannot write: %s", path, strerror (errno));
+    return fr_error_set (err, FR_E_IO, fr__ ("%s: cannot write: %s"), path, strerror (errno));
   return FR_OK;
 }
 

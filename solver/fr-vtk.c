@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fr-atomic-file.h"
+#include "fr-i18n.h"
 
 /* Streams text and base64 into the atomic file.  The first failed write is
  * remembered and every later one skipped, so the callers stay linear and
@@ -167,7 +168,7 @@ finish (vtk_writer *w, fr_atomic_file *af, fr_error *err)
 {
   if (w->error != 0)
     {
-      fr_status st = fr_error_set (err, FR_E_IO, "%s: cannot write: %s", af->path,
+      fr_status st = fr_error_set (err, FR_E_IO, fr__ ("%s: cannot write: %s"), af->name,
                                    strerror (w->error));
       fr_atomic_abort (af);
       return st;

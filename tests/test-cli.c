@@ -1544,22 +1544,34 @@ test_output_rays_refused_keeps_old (void)
       run_result r = { 0 };
       g_autoptr (GError) error = NULL;
       g_autofree char *t_after = NULL, *rays_after = NULL;
+      GStatBuf t_before = { 0 };
       int wait_status = 0;
 
       if (earlier)
         {
           g_assert_true (g_file_set_contents (t, "the T of an earlier run", -1, NULL));
           g_assert_true (g_file_set_contents (rays, "the rays of an earlier run", -1, NULL));
+          g_assert_cmpint (g_stat (t, &t_before), ==, 0);
         }
       g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, limit_file_size_1k, NULL,
                                    &r.out, &r.err, &wait_status, &error));
       g_assert_no_error (error);
       r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
                                          : 128 + WTERMSIG (wait_status);
-      /* Written in full only as it was committed: T had gone in by then. */
+      /* Written in full only as it was committed, which failed before T
+       * was put in place: T was never touched, so that no file system
+       * need give the old one a second name to bring it back (vfat has
+       * none: the old T was lost with the new). */
       assert_failure (&r, "foldray-cli", 1, "rays.csv: cannot write");
       if (earlier)
         {
+          GStatBuf after;
+
+          g_assert_cmpint (g_stat (t, &after), ==, 0);
+          g_assert_cmpuint (after.st_ino, ==, t_before.st_ino);
+          g_assert_cmpuint (after.st_nlink, ==, 1);
+          g_assert_cmpint (after.st_ctim.tv_sec, ==, t_before.st_ctim.tv_sec);
+          g_assert_cmpint (after.st_ctim.tv_nsec, ==, t_before.st_ctim.tv_nsec);
           g_assert_true (g_file_get_contents (t, &t_after, NULL, NULL));
           g_assert_cmpstr (t_after, ==, "the T of an earlier run");
           g_assert_true (g_file_get_contents (rays, &rays_after, NULL, NULL));
@@ -1572,6 +1584,88 @@ test_output_rays_refused_keeps_old (void)
         g_assert_cmpuint (count_entries (dir), ==, 2);     /* v, r */
       run_result_clear (&r);
     }
+  test_tmpdir_remove (dir);
+}
+
+/* Outputs named through symbolic links, refused as they are committed
+ * (the file size limit that T fits under and the rays do not, and the
+ * picture does not): the one line names each file as the user gave it,
+ * once, and not the link's target, which had been named instead (by
+ * foldray-cli) or beside it ("pic-link.png: DIR/real/pic.png: cannot
+ * write", foldray-picture).  The targets keep their bytes, the links stay
+ * links, and no temporary file is left in either folder. */
+static void
+test_output_link_named (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *real = g_build_filename (dir, "real", NULL);
+  g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rays_link = g_build_filename (dir, "rays-link.csv", NULL);
+  g_autofree char *rays_real = g_build_filename (real, "rays.csv", NULL);
+  g_autofree char *pic_link = g_build_filename (dir, "pic-link.png", NULL);
+  g_autofree char *pic_real = g_build_filename (real, "pic.png", NULL);
+  g_autoptr (GString) receivers = g_string_new ("x,z\n");
+  g_autofree char *rc = NULL;
+  g_autofree char *pic = picture_path ();
+  size_t shape[2] = { 11, 11 };
+  double vel[121];
+
+  for (int i = 0; i < 121; i++)
+    vel[i] = V0;
+  write_npy (v, "<f4", 2, shape, vel);
+  for (int i = 0; i <= 10; i++)
+    g_string_append_printf (receivers, "5,%g\n%g,5\n", 0.5 * i, 0.5 * i);
+  rc = write_text (dir, "r.csv", receivers->str);
+  g_assert_cmpint (g_mkdir (real, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (rays_real, "old rays", -1, NULL));
+  g_assert_true (g_file_set_contents (pic_real, "old picture", -1, NULL));
+  g_assert_cmpint (symlink (rays_real, rays_link), ==, 0);
+  g_assert_cmpint (symlink (pic_real, pic_link), ==, 0);
+  {
+    run_result r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "0,0",
+                            "--radius", "3", "--backend", "cpu", "--out", t, NULL);
+    assert_success (&r);
+    run_result_clear (&r);
+  }
+  {
+    const char *spr[] = { cli_path (), "spr", "--velocity", v, "--spacing", "0.5", "--source",
+                          "0,0", "--radius", "3", "--backend", "cpu", "--out", t, "--receivers",
+                          rc, "--rays-out", rays_link, NULL };
+    const char *picture[] = { pic, "--velocity", v, "--time", t, "--spacing", "0.5", "--scale",
+                              "8", "--out", pic_link, NULL };
+    const struct { const char *const *argv; const char *program, *link, *real, *old; } cases[] = {
+      { spr, "foldray-cli", rays_link, rays_real, "old rays" },
+      { picture, "foldray-picture", pic_link, pic_real, "old picture" },
+    };
+
+    for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        run_result r = { 0 };
+        g_autoptr (GError) error = NULL;
+        g_autofree char *after = NULL;
+        const char *p;
+        int wait_status = 0, named = 0;
+
+        g_assert_true (g_spawn_sync (NULL, (char **) cases[c].argv, NULL, 0, limit_file_size_1k,
+                                     NULL, &r.out, &r.err, &wait_status, &error));
+        g_assert_no_error (error);
+        r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status)
+                                           : 128 + WTERMSIG (wait_status);
+        assert_failure (&r, cases[c].program, 1, cases[c].link);
+        for (p = strstr (r.err, cases[c].link); p != NULL; p = strstr (p + 1, cases[c].link))
+          named++;
+        g_assert_cmpint (named, ==, 1);
+        g_assert_null (strstr (r.err, cases[c].real));
+        g_assert_nonnull (strstr (r.err, g_strerror (EFBIG)));
+        g_assert_true (g_file_test (cases[c].link, G_FILE_TEST_IS_SYMLINK));
+        g_assert_true (g_file_get_contents (cases[c].real, &after, NULL, NULL));
+        g_assert_cmpstr (after, ==, cases[c].old);
+        g_assert_cmpuint (count_entries (real), ==, 2);
+        g_assert_cmpuint (count_entries (dir), ==, 6);   /* v, r, T, real, 2 links */
+        run_result_clear (&r);
+      }
+  }
   test_tmpdir_remove (dir);
 }
 
@@ -1672,6 +1766,69 @@ test_picture (void)
     r = run_argv (argv);
     assert_failure (&r, "foldray-picture", 2, "--spacing");
     g_assert_false (g_file_test (png2, G_FILE_TEST_EXISTS));
+    run_result_clear (&r);
+  }
+  test_tmpdir_remove (dir);
+}
+
+/* --out naming one of the picture's inputs (itself, through a symbolic
+ * link, or through "dir/..") is refused before anything is written: a
+ * slip of `--out T.npy` for `--out T.png` had replaced the traveltimes
+ * with a PNG and exited 0, where foldray-cli refuses the same slip. */
+static void
+test_picture_out_names_input (void)
+{
+  g_autofree char *pic = picture_path ();
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, 0);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *rc = write_text (dir, "r.csv", "x,z\n18,5\n");
+  g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *link = g_build_filename (dir, "T-link.npy", NULL);
+  g_autofree char *sub = g_build_filename (dir, "sub", NULL);
+  g_autofree char *dotdot = g_build_filename (dir, "sub", "..", "rays.csv", NULL);
+  run_result r;
+
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "3",
+               "--receivers", rc, "--rays-out", rays, "--out", t, NULL);
+  assert_success (&r);
+  run_result_clear (&r);
+  g_assert_cmpint (symlink (t, link), ==, 0);
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  {
+    const struct { const char *out, *names, *input; } cases[] = {
+      { t, "is the input given by --time", t },
+      { v, "is the input given by --velocity", v },
+      { link, "is the input given by --time", t },
+      { dotdot, "is the input given by --rays", rays },
+    };
+
+    for (size_t c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        const char *argv[] = { pic, "--velocity", v, "--time", t, "--spacing", "0.5",
+                               "--rays", rays, "--out", cases[c].out, NULL };
+        g_autofree char *before = NULL, *after = NULL;
+        gsize before_len, after_len;
+
+        g_test_message ("--out %s", cases[c].out);
+        g_assert_true (g_file_get_contents (cases[c].input, &before, &before_len, NULL));
+        r = run_argv (argv);
+        assert_failure (&r, "foldray-picture", 2, cases[c].names);
+        g_assert_nonnull (strstr (r.err, "would destroy it"));
+        g_assert_true (g_file_get_contents (cases[c].input, &after, &after_len, NULL));
+        g_assert_true (after_len == before_len && memcmp (after, before, after_len) == 0);
+        g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+        run_result_clear (&r);
+      }
+  }
+  /* A picture beside its inputs is fine. */
+  {
+    g_autofree char *png = g_build_filename (dir, "T.png", NULL);
+    const char *argv[] = { pic, "--velocity", v, "--time", link, "--spacing", "0.5",
+                           "--rays", rays, "--out", png, NULL };
+
+    r = run_argv (argv);
+    assert_success (&r);
     run_result_clear (&r);
   }
   test_tmpdir_remove (dir);
@@ -1932,9 +2089,11 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/output/names-input", test_output_names_input);
   g_test_add_func ("/cli/output/rays-refused-keeps-old", test_output_rays_refused_keeps_old);
   g_test_add_func ("/cli/output/write-refused", test_output_write_refused);
+  g_test_add_func ("/cli/output/link-named", test_output_link_named);
   g_test_add_func ("/cli/fold-help", test_fold_help);
   g_test_add_func ("/cli/picture", test_picture);
   g_test_add_func ("/cli/picture/interrupted", test_picture_interrupted);
+  g_test_add_func ("/cli/picture/out-names-input", test_picture_out_names_input);
   g_test_add_func ("/csv/parse", test_csv_parse);
   g_test_add_func ("/csv/rays-roundtrip", test_csv_rays_roundtrip);
   g_test_add_func ("/csv/points-roundtrip", test_csv_points_roundtrip);

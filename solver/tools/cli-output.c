@@ -157,15 +157,26 @@ int
 cli_outputs_commit (cli_outputs *out)
 {
   fr_error err = { 0 };
-  char *time_path = out->time.path != NULL ? strdup (out->time.path) : NULL;
-  /* Where both go, the T they replace is kept until the rays are in. */
-  char *old_time = out->time.fp != NULL && out->rays.fp != NULL && time_path != NULL
-                     ? keep_old (time_path) : NULL;
+  const bool time_staged = out->time.fp != NULL, rays_staged = out->rays.fp != NULL;
+  char *time_path = NULL;
+  char *old_time = NULL;
   int status = CLI_EXIT_OK;
 
-  if (out->time.fp != NULL && fr_atomic_commit (&out->time, &err) != FR_OK)
+  /* Every step that may fail for want of space (flush, fsync, close) is
+   * taken for both files before either replaces its old file: a failure
+   * there leaves both old files untouched. */
+  if ((time_staged && fr_atomic_prepare (&out->time, &err) != FR_OK)
+      || (rays_staged && fr_atomic_prepare (&out->rays, &err) != FR_OK))
+    {
+      cli_outputs_abort (out);
+      return cli_fail_error (&err, NULL);
+    }
+  time_path = time_staged ? strdup (out->time.path) : NULL;
+  /* Where both go, the T they replace is kept until the rays are in. */
+  old_time = time_staged && rays_staged && time_path != NULL ? keep_old (time_path) : NULL;
+  if (time_staged && fr_atomic_commit (&out->time, &err) != FR_OK)
     status = cli_fail_error (&err, NULL);
-  else if (out->rays.fp != NULL && fr_atomic_commit (&out->rays, &err) != FR_OK)
+  else if (rays_staged && fr_atomic_commit (&out->rays, &err) != FR_OK)
     {
       /* T alone would be half of the outputs: the old T comes back, or
        * where there was none (or no second name), the new one goes. */

@@ -48,9 +48,11 @@ int cli_stage_time_and_rays (const fr_grid *g, const double *time, bool double_p
                              const char *out_path, const char *rays_path, int ndim,
                              const fr_csv_ray *rays, size_t nrays, cli_outputs *out);
 
-/* Renames the staged files into place, T first; if the rays then fail,
- * the T that was there before comes back (or the new one is removed), so
- * that a failure leaves the files as they were.  Returns a CLI exit code. */
+/* Flushes both staged files to disk (fr_atomic_prepare), and only then
+ * renames them into place, T first: a disk that is full or fails leaves
+ * both old files untouched.  If the rays' rename then fails, the T that
+ * was there before comes back (or the new one is removed), so that a
+ * failure leaves the files as they were.  Returns a CLI exit code. */
 int cli_outputs_commit (cli_outputs *out);
 
 /* Removes the staged files; safe on a zeroed or committed cli_outputs. */

@@ -443,6 +443,15 @@ main (int argc, char **argv)
   out = cli_value (&opts[O_OUT]);
   if ((status = parse_geometry (opts, &pic)) != CLI_EXIT_OK
       || (status = cli_check_output ("--out", out)) != CLI_EXIT_OK
+      /* As foldray-cli: a slip of --out T.npy for T.png replaced the
+       * traveltimes with a picture. */
+      || (status = cli_check_not_input ("--out", out, "--time", cli_value (&opts[O_TIME])))
+           != CLI_EXIT_OK
+      || (status = cli_check_not_input ("--out", out, "--velocity",
+                                        cli_value (&opts[O_VELOCITY]))) != CLI_EXIT_OK
+      || (opts[O_RAYS].count > 0
+          && (status = cli_check_not_input ("--out", out, "--rays", cli_value (&opts[O_RAYS])))
+               != CLI_EXIT_OK)
       || (status = load_grid ("--velocity", cli_value (&opts[O_VELOCITY]), &pic.nx, &pic.nz,
                               &pic.v, NULL)) != CLI_EXIT_OK
       || (status = load_grid ("--time", cli_value (&opts[O_TIME]), &pic.nx, &pic.nz,
