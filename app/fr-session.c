@@ -36,6 +36,8 @@ struct _FrSession
    * out when another program wrote it meanwhile. */
   gboolean        has_stamp;
   GStatBuf        stamp;
+  /* A recovered autosave is loading: its own file is no edit to track. */
+  gboolean        recovering;
 
   /* What waits for the "Save changes?" question (close, open, quit). */
   FrSessionThen   then;
@@ -119,9 +121,11 @@ hold_autosave_lock (const char *scene_path)
         }
       autosave_lock_fd = fd;
     }
+  /* Written over, then cut to length: emptied first, a full disk could
+   * leave it empty, and the scene file it names unknown to a recovery. */
   if (autosave_lock_fd >= 0 &&
-      (ftruncate (autosave_lock_fd, 0) != 0 ||
-       pwrite (autosave_lock_fd, text, strlen (text), 0) != (ssize_t) strlen (text)))
+      (pwrite (autosave_lock_fd, text, strlen (text), 0) != (ssize_t) strlen (text) ||
+       ftruncate (autosave_lock_fd, (off_t) strlen (text)) != 0))
     g_debug ("autosave lock %s: %s", lock, g_strerror (errno));
 }
 
@@ -270,6 +274,26 @@ release_orphan (void)
   offered_lock_fd = -1;
 }
 
+/* The recovered orphan's lock, claimed and naming the scene file, becomes
+ * this instance's as it is (autosave is this instance's autosave file),
+ * rather than a new one written on a disk that may be full: emptied, the
+ * scene file would be unknown to a later recovery. */
+static void
+adopt_orphan_lock (const char *orphan_lock,
+                   const char *autosave)
+{
+  g_autofree char *own_lock = lock_path_of (autosave);
+
+  if (autosave_lock_fd >= 0 || g_rename (orphan_lock, own_lock) != 0)
+    {
+      g_unlink (orphan_lock);
+      return;
+    }
+  autosave_lock_fd = offered_lock_fd;   /* -1 without flock: taken at the autosave */
+  offered_lock_fd = -1;
+  g_clear_pointer (&offered_lock_made, g_free);
+}
+
 typedef struct {
   char   *path;
   gint64  mtime;
@@ -401,6 +425,8 @@ fr_session_scene_edited (FrSession *self)
 {
   g_return_if_fail (FR_IS_SESSION (self));
 
+  if (self->recovering)
+    return;
   update_title (self);
   if (!fr_scene_get_modified (fr_window_get_scene (self->window)))
     {
@@ -466,18 +492,17 @@ fr_session_reset (FrSession  *self,
   update_title (self);
 }
 
-/* Opens a scene file.  On any failure (malformed, newer version, missing
- * grid) the current scene stays as it was. */
-gboolean
-fr_session_open (FrSession   *self,
-                 const char  *path,
-                 GError     **error)
+/* Shows the scene file at path in the window: its model, settings, folds,
+ * mode and view.  On any failure (malformed, newer version, missing grid)
+ * the current scene stays as it was.  The session's own state (its file,
+ * the autosave) is the caller's. */
+static gboolean
+load_scene (FrSession   *self,
+            const char  *path,
+            GError     **error)
 {
   g_autoptr(FrSceneDoc) doc = NULL;
   FrCanvas *canvas;
-
-  g_return_val_if_fail (FR_IS_SESSION (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
 
   if ((doc = fr_scene_doc_load (path, error)) == NULL)
     return FALSE;
@@ -505,6 +530,21 @@ fr_session_open (FrSession   *self,
   /* The view the scene was saved with; without one it stays fitted. */
   if (doc->has_view)
     fr_canvas_set_view (canvas, doc->view_cx, doc->view_cz, doc->view_scale);
+  return TRUE;
+}
+
+/* Opens a scene file.  On any failure (malformed, newer version, missing
+ * grid) the current scene stays as it was. */
+gboolean
+fr_session_open (FrSession   *self,
+                 const char  *path,
+                 GError     **error)
+{
+  g_return_val_if_fail (FR_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!load_scene (self, path, error))
+    return FALSE;
   fr_session_reset (self, path);
   add_recent (self->path);
   return TRUE;
@@ -857,6 +897,7 @@ recover (FrSession  *self,
   g_autofree char *scene_path = orphan_scene_path (orphan);
   g_autofree char *orphan_lock = lock_path_of (orphan);
   g_autoptr(GError) error = NULL;
+  gboolean loaded;
 
   if (g_rename (orphan, path) != 0)
     {
@@ -868,22 +909,30 @@ recover (FrSession  *self,
       fr_window_show_error (self->window, _("Could not recover the unsaved scene"), error);
       return;
     }
-  if (!fr_session_open (self, path, &error))
+  self->recovering = TRUE;
+  loaded = load_scene (self, path, &error);
+  self->recovering = FALSE;
+  if (!loaded)
     {
       fr_window_show_error (self->window, _("Could not recover the unsaved scene"), error);
       /* Keep it for another try: back under a name no instance owns. */
       g_rename (path, orphan);
       return;
     }
-  g_unlink (orphan_lock);
+  adopt_orphan_lock (orphan_lock, path);
   /* Recovered edits are unsaved: the scene's own file (Save writes it),
-   * still modified, and back in our autosave file at once (opening
-   * removed it). */
+   * still modified.  The autosave file stays as it is until the next
+   * autosave replaces it, at once: opening it as a scene (and the load's
+   * own changes, unmodified) removed it first, and a disk that then
+   * refused the new one (still full) left the edits in memory alone.  Nor
+   * is it a recent file. */
   g_free (self->path);
   self->path = g_steal_pointer (&scene_path);
   /* What the file held when the edits began is unknown: Save writes it. */
   self->has_stamp = FALSE;
+  g_clear_handle_id (&self->autosave_id, g_source_remove);
   fr_window_set_clean (self->window, FALSE);
+  fr_window_set_autosave_failure (self->window, NULL);
   update_title (self);
   autosave_cb (self);
 }
