@@ -125,7 +125,11 @@ report (Bench *b)
            " shown; last move → v: from the last move to its velocity on the scene)\n");
   g_print ("csv: %s\n", b->csv_path);
   if (!fr_export_write_file (b->csv_path, csv->str, csv->len, &error))
-    g_printerr ("foldray: %s\n", error->message);
+    {
+      /* A benchmark whose figures were not written failed. */
+      g_printerr ("foldray: %s\n", error->message);
+      fr_application_set_exit_status (FR_APPLICATION (gtk_window_get_application (GTK_WINDOW (b->window))), 1);
+    }
 }
 
 static void
