@@ -59,6 +59,7 @@ typedef struct fr_spr_result {
   double *time;               /* nx·nz traveltimes, +inf where unreached */
   int32_t *pred;              /* predecessor node index, -1 at sources and unreached nodes */
   fr_spr_backend backend;     /* the back end that ran (never AUTO) */
+  int rx, rz;                 /* the radius it used: the one asked, cut to the grid */
   double solve_ms;            /* the solve alone, stencils and weights included */
   long iterations;            /* global passes (cpu, cuda) or nodes settled (dijkstra) */
   uint64_t edges_relaxed;     /* edge evaluations performed */

@@ -341,6 +341,7 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
   if (!ran)
     status = run_named (&pb, &backend, res, err);
   res->backend = backend;
+  res->rx = rx, res->rz = rz;
   res->solve_ms = fr_clock_ms () - t0;
   if (status != FR_OK)
     goto fail;

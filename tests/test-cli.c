@@ -316,6 +316,7 @@ static const char stats_reader_py[] =
   "assert isinstance(d['iterations'], int) and d['iterations'] > 0\n"
   "assert d['grid'] == [int(sys.argv[2]), int(sys.argv[3])], d['grid']\n"
   "assert d['precision'] in ('single', 'double')\n"
+  "assert len(sys.argv) < 5 or d['radius'] == [int(sys.argv[4]), int(sys.argv[5])], d['radius']\n"
   "print('ok')\n";
 
 /* python3, or NULL (the test is then skipped, with a message). */
@@ -657,26 +658,36 @@ test_spr_stats (void)
   g_autofree char *json = NULL;
   run_result r;
 
-  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "2",
-               "--backend", "cpu", "--stats", "--out", t, NULL);
-  assert_success (&r);
-  /* One line, one object. */
-  g_assert_true (g_str_has_suffix (r.out, "}\n"));
-  g_assert_true (strchr (r.out, '\n') == r.out + strlen (r.out) - 1);
-  g_assert_nonnull (strstr (r.out, "\"backend\": \"cpu\""));
-  json = g_strdup (r.out);
-  run_result_clear (&r);
-  {
-    g_autofree char *nx = g_strdup_printf ("%d", NX);
-    g_autofree char *nz = g_strdup_printf ("%d", NZ);
-    const char *argv[] = { py, "-c", stats_reader_py, json, nx, nz, NULL };
-    r = run_argv (argv);
-    if (r.status != 0)
-      g_test_message ("stats reader: %s", r.err);
-    g_assert_cmpint (r.status, ==, 0);
-    g_assert_cmpstr (r.out, ==, "ok\n");
-    run_result_clear (&r);
-  }
+  /* The radius as used: as asked, then cut to the grid's 41 × 31 nodes
+   * (the stats said 100 where the solve took 40). */
+  static const struct {
+    const char *asked, *rx, *rz;
+  } radii[] = { { "2", "2", "2" }, { "100,3", "40", "3" } };
+  for (guint k = 0; k < G_N_ELEMENTS (radii); k++)
+    {
+      r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius",
+                   radii[k].asked, "--backend", "cpu", "--stats", "--out", t, NULL);
+      assert_success (&r);
+      /* One line, one object. */
+      g_assert_true (g_str_has_suffix (r.out, "}\n"));
+      g_assert_true (strchr (r.out, '\n') == r.out + strlen (r.out) - 1);
+      g_assert_nonnull (strstr (r.out, "\"backend\": \"cpu\""));
+      g_free (json);
+      json = g_strdup (r.out);
+      run_result_clear (&r);
+      {
+        g_autofree char *nx = g_strdup_printf ("%d", NX);
+        g_autofree char *nz = g_strdup_printf ("%d", NZ);
+        const char *argv[] = { py, "-c", stats_reader_py, json, nx, nz, radii[k].rx, radii[k].rz,
+                               NULL };
+        r = run_argv (argv);
+        if (r.status != 0)
+          g_test_message ("stats reader: %s", r.err);
+        g_assert_cmpint (r.status, ==, 0);
+        g_assert_cmpstr (r.out, ==, "ok\n");
+        run_result_clear (&r);
+      }
+    }
   test_tmpdir_remove (dir);
 }
 

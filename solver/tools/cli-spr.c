@@ -337,7 +337,7 @@ print_stats (const spr_job *job)
           "\"precision\": \"%s\", \"sources\": %zu, \"receivers\": %zu, \"notice\": ",
           fr_spr_backend_name (r->backend), r->solve_ms, r->iterations,
           (unsigned long long) r->edges_relaxed, job->grid.nx, job->grid.nz,
-          job->params.rx, job->params.rz, job->params.double_precision ? "double" : "single",
+          r->rx, r->rz, job->params.double_precision ? "double" : "single",
           job->nsrc, job->receivers.count);
   cli_json_string (stdout, r->notice);
   fputs ("}\n", stdout);
