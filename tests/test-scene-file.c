@@ -2519,6 +2519,71 @@ test_grid_float64 (void)
   g_rmdir (dir);
 }
 
+/* Every seed of the scene fuzzer's corpus (tests/fuzz/corpus-scene), read
+ * from a folder holding the grid.npy and grid.sgy its backgrounds name, as
+ * fuzz-scene.c gives them: 'ok-' seeds are scenes, 'bad-' seeds are refused
+ * with a message, and a scene read writes back as text read again. */
+static void
+test_fuzz_corpus (void)
+{
+  g_autofree char *corpus = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus-scene", NULL);
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *npy = g_build_filename (dir, "grid.npy", NULL);
+  g_autofree char *sgy = g_build_filename (dir, "grid.sgy", NULL);
+  const float v[6] = { 1, 2, 3, 4, 5, 6 };
+  fr_grid g = fr_grid_2d (3, 2, 1.0, 1.0, 0.0, 0.0);
+  GDir *d = g_dir_open (corpus, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  write_npy (npy, &g, v);
+#ifdef FOLDRAY_HAVE_SEGYIO
+  {
+    const int x[3] = { 0, 10, 20 };
+
+    write_segy_at (sgy, 3, 2, 5, x, 0, v);
+  }
+#endif
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (corpus, name, NULL);
+      g_autofree char *text = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = NULL;
+      gsize len;
+
+#ifndef FOLDRAY_HAVE_SEGYIO
+      if (strstr (name, "segy") != NULL)
+        continue;
+#endif
+      g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+      doc = fr_scene_doc_parse (text, (gssize) len, name, dir, &error);
+      g_test_message ("%s: %s", name, doc != NULL ? "read" : error->message);
+      if (doc != NULL)
+        {
+          g_autofree char *json = fr_scene_doc_to_json (doc, dir);
+          g_autoptr(GError) again_error = NULL;
+          g_autoptr(FrSceneDoc) again = fr_scene_doc_parse (json, -1, name, dir, &again_error);
+
+          g_assert_no_error (again_error);
+          g_assert_nonnull (again);
+        }
+      else
+        g_assert_true (g_str_has_prefix (error->message, name));
+      if (g_str_has_prefix (name, "ok-"))
+        g_assert_nonnull (doc);
+      else if (g_str_has_prefix (name, "bad-"))
+        g_assert_null (doc);
+      n++;
+    }
+  g_dir_close (d);
+  g_assert_cmpuint (n, >=, 4);
+  g_unlink (npy);
+  g_unlink (sgy);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2550,5 +2615,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/cli-out-of-memory", test_cli_out_of_memory);
   g_test_add_func ("/scene-file/cli-tmpdir-full", test_cli_tmpdir_full);
   g_test_add_func ("/scene-file/cli-signal", test_cli_signal);
+  g_test_add_func ("/scene-file/fuzz/corpus", test_fuzz_corpus);
   return g_test_run ();
 }
