@@ -146,6 +146,14 @@ get_string (Reader      *r,
     return TRUE;
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be a string"), member, where);
+  /* json-glib 1.6 reads a backslash and octal digits as a byte ("\377"
+   * gives 0xff), which JSON has not: a title or path of such bytes went
+   * into the window and into the next save, which was then refused as
+   * not UTF-8. */
+  if (!g_utf8_validate (json_node_get_string (node), -1, NULL))
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED,
+                 _("“%s” in %s is not UTF-8 text (JSON has no octal escapes such as \\377)"),
+                 member, where);
   *out = json_node_get_string (node);
   return TRUE;
 }

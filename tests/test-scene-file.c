@@ -273,6 +273,11 @@ test_malformed (void)
     { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[-1e308, 1e308], [1e308, -1e308]]}]}", FR_SCENE_FILE_ERROR_INVALID, "point 1 of “interface” in layer 1 lies too far out" },
     { HEAD GRID ", \"sources\": [[0, 2e150]]}", FR_SCENE_FILE_ERROR_INVALID, "too far out" },
     { HEAD GRID ", \"background\": {\"path\": \"/\"}}", FR_SCENE_FILE_ERROR_INVALID, "is not a file" },
+    /* json-glib 1.6 reads "\377" as the byte 0xff: a title that is not
+     * UTF-8 reached the window and made a save that could not be opened. */
+    { HEAD GRID ", \"title\": \"a\\377b\"}", FR_SCENE_FILE_ERROR_MALFORMED, "“title” in scene is not UTF-8 text" },
+    { HEAD GRID ", \"background\": {\"path\": \"\\377.npy\", \"spacing\": [1, 1]}}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "“path” in background is not UTF-8 text" },
     { "", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "not a Foldray scene" },
     { "[1, 2]", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "expected a JSON object" },
     { "{\"version\": 1}", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "format" },
