@@ -3,17 +3,24 @@
  * fr_scene_doc_parse (what fr_scene_doc_load, the app's Open and
  * foldray-cli --scene read through) must give either a scene or a refusal
  * with a message, never a crash, a leak or a hang.  A scene it accepts must
- * write back (fr_scene_doc_to_json) as text that it accepts again.
+ * write back (fr_scene_doc_to_json) as text that it accepts again, and, on
+ * a grid of up to FUZZ_RASTER_NODES nodes, rasterise (what the app and the
+ * CLI do next) into finite velocities of 0 or more, or be refused with a
+ * message.
  * Relative background paths start from a scratch folder holding a small
  * valid grid.npy and grid.sgy, so that backgrounds are read too. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "fr-scene-file.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* Larger grids are not rasterised here: the time goes into the parser. */
+#define FUZZ_RASTER_NODES 4096
 
 static char *base_dir;
 
@@ -137,5 +144,29 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         __builtin_trap ();
       }
   }
+
+  if (fr_grid_count (&doc->model->grid) <= FUZZ_RASTER_NODES)
+    {
+      g_autoptr(GError) raster_error = NULL;
+      g_autofree char *warning = NULL;
+      g_autoptr(GBytes) v = fr_model_rasterise (doc->model, &warning, &raster_error);
+
+      if (v == NULL && (raster_error == NULL || raster_error->message[0] == '\0'))
+        __builtin_trap ();
+      if (v != NULL)
+        {
+          gsize n = 0;
+          const float *f = g_bytes_get_data (v, &n);
+
+          if (n != fr_grid_count (&doc->model->grid) * sizeof (float))
+            __builtin_trap ();
+          for (gsize i = 0; i < n / sizeof (float); i++)
+            if (!(f[i] >= 0.0f) || !isfinite (f[i]))
+              {
+                fprintf (stderr, "rasterised to %g at node %zu\n", (double) f[i], (size_t) i);
+                __builtin_trap ();
+              }
+        }
+    }
   return 0;
 }
