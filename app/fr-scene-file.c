@@ -395,9 +395,12 @@ read_sidecar (const char  *npy_path,
   for (GList *m = members; m != NULL; m = m->next)
     if (g_strcmp0 (m->data, "spacing") != 0 && g_strcmp0 (m->data, "origin") != 0)
       {
+        /* Shown as UTF-8: json-glib 1.6 makes a name of "\377" a 0xff byte. */
+        g_autofree char *shown = g_utf8_make_valid (m->data, -1);
+
         g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
                      _("%s: unknown member “%s” (a grid's sidecar holds “spacing” and “origin”)"),
-                     json_path, (const char *) m->data);
+                     json_path, shown);
         return FALSE;
       }
   if (!json_object_has_member (obj, "spacing"))

@@ -1246,6 +1246,8 @@ test_grid_sidecar (void)
   static const struct { const char *sidecar; const char *says; } bad[] = {
     { "{\"Spacing\": [10, 5], \"origin\": [100, 200]}", "unknown member “Spacing”" },
     { "{\"dx\": 10, \"dz\": 5}", "unknown member “dx”" },
+    /* A name that json-glib 1.6 reads as the byte 0xff: said as UTF-8. */
+    { "{\"d\\377x\": 10, \"spacing\": [10, 5]}", "unknown member “d\xef\xbf\xbdx”" },
     { "{\"origin\": [100, 200]}", "no “spacing”" },
     { "{}", "no “spacing”" },
     { "{\"spacing\": [10, 5], \"origin\": [\"100\", 200]}", "“origin” must be a number or a list of two numbers" },
@@ -1303,6 +1305,7 @@ test_grid_sidecar (void)
       }
       g_assert_nonnull (strstr (error->message, bad[k].says));
       g_assert_nonnull (strstr (error->message, "f4.json"));
+      g_assert_true (g_utf8_validate (error->message, -1, NULL));
     }
   g_assert_true (g_file_set_contents (json, "{\"spacing\": [10, 5], \"origin\": [100, 200]}", -1, NULL));
 
