@@ -4,8 +4,9 @@
  * foldray-cli --receivers/--horizon and the app's Load CSV… and Import
  * Receivers use) and rays files (fr_csv_read_rays, through a memfd).  The
  * first byte picks the reader; any bytes must give either points (finite,
- * whole, as many as the lines) or a refusal with a message, never a crash,
- * a leak or a hang. */
+ * whole, as many as the lines) or a refusal with a message in UTF-8 (the
+ * app shows it in a dialog), never a crash, a leak or a hang. */
+#include <glib.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,7 +35,8 @@ check (fr_status st, const fr_points *p, const size_t *receivers, const fr_error
           (void) *(volatile const size_t *) &receivers[i];
     }
   else if (p->xyz != NULL || p->count != 0 || receivers != NULL || err->code != st
-           || err->message[0] == '\0' || memchr (err->message, '\0', sizeof err->message) == NULL)
+           || err->message[0] == '\0' || memchr (err->message, '\0', sizeof err->message) == NULL
+           || !g_utf8_validate (err->message, -1, NULL))
     __builtin_trap ();
 }
 

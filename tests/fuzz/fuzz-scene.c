@@ -119,9 +119,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   doc = fr_scene_doc_parse ((const char *) data, (gssize) size, "fuzz.json", base_dir, &error);
   if (doc == NULL)
     {
-      /* A refusal names the scene and says why. */
+      /* A refusal names the scene and says why, in UTF-8 (a dialog shows it). */
       if (error == NULL || error->domain != FR_SCENE_FILE_ERROR || error->message == NULL ||
-          !g_str_has_prefix (error->message, "fuzz.json: "))
+          !g_str_has_prefix (error->message, "fuzz.json: ") ||
+          !g_utf8_validate (error->message, -1, NULL))
         __builtin_trap ();
       return 0;
     }
@@ -151,7 +152,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_autofree char *warning = NULL;
       g_autoptr(GBytes) v = fr_model_rasterise (doc->model, &warning, &raster_error);
 
-      if (v == NULL && (raster_error == NULL || raster_error->message[0] == '\0'))
+      if (v == NULL && (raster_error == NULL || raster_error->message[0] == '\0' ||
+                        !g_utf8_validate (raster_error->message, -1, NULL)))
         __builtin_trap ();
       if (v != NULL)
         {

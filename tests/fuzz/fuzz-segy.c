@@ -2,7 +2,7 @@
 /* libFuzzer target for the SEG-Y reader: any bytes, as a file (a memfd)
  * given to fr_segy_read (what the app's Open, Import and a scene's
  * background read), must give either a grid whose values fill it and pass
- * the velocity check, or a refusal with a message: never a crash, a leak,
+ * the velocity check, or a refusal with a message in UTF-8: never a crash, a leak,
  * a hang or undefined behaviour. */
 #include <glib.h>
 #include <math.h>
@@ -45,7 +45,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           __builtin_trap ();
       g_bytes_unref (values);
     }
-  else if (error == NULL || error->message == NULL || strstr (error->message, path) == NULL)
+  else if (error == NULL || error->message == NULL || strstr (error->message, path) == NULL
+           || !g_utf8_validate (error->message, -1, NULL))
     __builtin_trap ();
   g_clear_error (&error);
   return 0;
