@@ -381,6 +381,14 @@ read_sidecar (const char  *npy_path,
        * UTF-8): the user must know it is the sidecar, not the grid. */
       if (error != NULL && *error != NULL && strstr ((*error)->message, json_path) == NULL)
         g_prefix_error (error, "%s: ", json_path);
+      /* Its quote of the token at fault may be cut inside a character. */
+      if (error != NULL && *error != NULL && !g_utf8_validate ((*error)->message, -1, NULL))
+        {
+          char *valid = g_utf8_make_valid ((*error)->message, -1);
+
+          g_free ((*error)->message);
+          (*error)->message = valid;
+        }
       return FALSE;
     }
   root = json_parser_get_root (parser);
@@ -1042,20 +1050,24 @@ fr_scene_doc_parse (const char  *text,
   if (!json_parser_load_from_data (parser, text, length, &local))
     {
       int line, column, end = 0;
+      /* json-glib quotes the token at fault cut at a byte count, which
+       * may fall inside a character ("…ab\u00b7z "d" gave "…ab\xc2"):
+       * the message must be UTF-8 to be shown. */
+      g_autofree char *message = g_utf8_make_valid (local->message, -1);
 
       /* json-glib says "<data>:LINE:COLUMN: Parse error: WHAT", with
        * "Parse error" in the user's language: skip it by its colon, not
        * by its English words. */
-      if (sscanf (local->message, "<data>:%d:%d: %n", &line, &column, &end) == 2 && end > 0)
+      if (sscanf (message, "<data>:%d:%d: %n", &line, &column, &end) == 2 && end > 0)
         {
-          const char *what = local->message + end;
+          const char *what = message + end;
           const char *label_end = strstr (what, ": ");
 
           fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON at line %d, column %d (%s)"),
                 line, column, label_end != NULL ? label_end + 2 : what);
         }
       else
-        fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), local->message);
+        fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), message);
       return NULL;
     }
   root_node = json_parser_get_root (parser);

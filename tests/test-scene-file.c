@@ -268,6 +268,9 @@ test_malformed (void)
     { "{\"format\": \"foldray-scene\", \"version\": 1,", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON" },
     /* Where, in the user's terms (json-glib says "<data>:2:14: Parse error: "). */
     { "{\"format\": \"foldray-scene\",\n \"version\": 1 2}", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON at line 2, column" },
+    /* json-glib quotes the token cut inside "·" (c2 b7): shown as UTF-8. */
+    { "{\"t\": \"abcdefghijklmnopqrstuvwxyzab\\u00b7z \"d\"}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "not valid JSON at line 1, column 44 (invalid string constant \"abcdefghijklmnopqrstuvwxyzab\xef\xbf\xbd\"" },
     { HEAD "\"grid\": {\"nx\": 100000, \"nz\": 100000, \"spacing\": [1, 1]}}", FR_SCENE_FILE_ERROR_INVALID, "grid of 100000 x 100000 nodes is too large" },
     /* Coordinates whose differences overflow: the layer would be lost. */
     { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[-1e308, 1e308], [1e308, -1e308]]}]}", FR_SCENE_FILE_ERROR_INVALID, "point 1 of “interface” in layer 1 lies too far out" },
@@ -359,6 +362,7 @@ test_malformed (void)
 
       if (doc != NULL || error == NULL || error->code != cases[i].code ||
           strstr (error->message, cases[i].says) == NULL ||
+          !g_utf8_validate (error->message, -1, NULL) ||
           !g_str_has_prefix (error->message, "bad.json: "))
         g_error ("case %u (%s): got %s (code %d)", i, cases[i].text,
                  error != NULL ? error->message : "no error", error != NULL ? error->code : -1);
@@ -1258,6 +1262,8 @@ test_grid_sidecar (void)
      * (json-glib names the file only in its syntax errors; helper-57). */
     { "{\"spacing\": [10, 5]}\xff", "f4.json" },
     { "{\"spacing\": [10, 5]", "f4.json" },
+    /* A syntax error quoting a token cut inside "·": shown as UTF-8. */
+    { "{\"spacing\": [10, 5], \"x\": \"abcdefghijklmnopqrstuvwxyzab\\u00b7z \"d\"}", "f4.json" },
   };
 
   for (int i = 0; i < 28; i++)
