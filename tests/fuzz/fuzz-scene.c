@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fr-scene-file.h"
@@ -97,6 +98,21 @@ write_segy (const char *path)
   g_file_set_contents (path, (const char *) buf, sizeof buf, NULL);
 }
 
+/* The scratch folder goes when the fuzzer exits, not one left per run. */
+static void
+remove_base_dir (void)
+{
+  static const char *const names[] = { "grid.npy", "grid.sgy" };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (base_dir, names[i], NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (base_dir);
+}
+
 static void
 setup (void)
 {
@@ -108,6 +124,7 @@ setup (void)
   sgy = g_build_filename (base_dir, "grid.sgy", NULL);
   write_npy (npy);
   write_segy (sgy);
+  atexit (remove_base_dir);
 }
 
 int
