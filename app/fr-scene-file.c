@@ -146,6 +146,14 @@ get_string (Reader      *r,
     return TRUE;
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     return fail (r, FR_SCENE_FILE_ERROR_MALFORMED, _("“%s” in %s must be a string"), member, where);
+  /* json-glib 1.6 reads a backslash and octal digits as a byte ("\377"
+   * gives 0xff), which JSON has not: a title or path of such bytes went
+   * into the window and into the next save, which was then refused as
+   * not UTF-8. */
+  if (!g_utf8_validate (json_node_get_string (node), -1, NULL))
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED,
+                 _("“%s” in %s is not UTF-8 text (JSON has no octal escapes such as \\377)"),
+                 member, where);
   *out = json_node_get_string (node);
   return TRUE;
 }
@@ -373,6 +381,14 @@ read_sidecar (const char  *npy_path,
        * UTF-8): the user must know it is the sidecar, not the grid. */
       if (error != NULL && *error != NULL && strstr ((*error)->message, json_path) == NULL)
         g_prefix_error (error, "%s: ", json_path);
+      /* Its quote of the token at fault may be cut inside a character. */
+      if (error != NULL && *error != NULL && !g_utf8_validate ((*error)->message, -1, NULL))
+        {
+          char *valid = g_utf8_make_valid ((*error)->message, -1);
+
+          g_free ((*error)->message);
+          (*error)->message = valid;
+        }
       return FALSE;
     }
   root = json_parser_get_root (parser);
@@ -387,9 +403,12 @@ read_sidecar (const char  *npy_path,
   for (GList *m = members; m != NULL; m = m->next)
     if (g_strcmp0 (m->data, "spacing") != 0 && g_strcmp0 (m->data, "origin") != 0)
       {
+        /* Shown as UTF-8: json-glib 1.6 makes a name of "\377" a 0xff byte. */
+        g_autofree char *shown = g_utf8_make_valid (m->data, -1);
+
         g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
                      _("%s: unknown member “%s” (a grid's sidecar holds “spacing” and “origin”)"),
-                     json_path, (const char *) m->data);
+                     json_path, shown);
         return FALSE;
       }
   if (!json_object_has_member (obj, "spacing"))
@@ -1031,20 +1050,24 @@ fr_scene_doc_parse (const char  *text,
   if (!json_parser_load_from_data (parser, text, length, &local))
     {
       int line, column, end = 0;
+      /* json-glib quotes the token at fault cut at a byte count, which
+       * may fall inside a character ("…ab\u00b7z "d" gave "…ab\xc2"):
+       * the message must be UTF-8 to be shown. */
+      g_autofree char *message = g_utf8_make_valid (local->message, -1);
 
       /* json-glib says "<data>:LINE:COLUMN: Parse error: WHAT", with
        * "Parse error" in the user's language: skip it by its colon, not
        * by its English words. */
-      if (sscanf (local->message, "<data>:%d:%d: %n", &line, &column, &end) == 2 && end > 0)
+      if (sscanf (message, "<data>:%d:%d: %n", &line, &column, &end) == 2 && end > 0)
         {
-          const char *what = local->message + end;
+          const char *what = message + end;
           const char *label_end = strstr (what, ": ");
 
           fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON at line %d, column %d (%s)"),
                 line, column, label_end != NULL ? label_end + 2 : what);
         }
       else
-        fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), local->message);
+        fail (&r, FR_SCENE_FILE_ERROR_MALFORMED, _("not valid JSON (%s)"), message);
       return NULL;
     }
   root_node = json_parser_get_root (parser);

@@ -144,6 +144,73 @@ parse_header (const char *b, const char *e, bool rays)
   return 0;
 }
 
+/* Most bytes of a field quoted in a message. */
+#define QUOTE_MAX 40
+
+/* The length of the well-formed UTF-8 character at [p, e) (RFC 3629: no
+ * overlong forms, surrogates or values above U+10FFFF), 0 when none. */
+static size_t
+utf8_char (const unsigned char *p, const unsigned char *e)
+{
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;
+
+  if (p[0] < 0x80)
+    return 1;
+  if (p[0] >= 0xC2 && p[0] <= 0xDF)
+    n = 2;
+  else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+    {
+      n = 3;
+      lo = p[0] == 0xE0 ? 0xA0 : 0x80;
+      hi = p[0] == 0xED ? 0x9F : 0xBF;
+    }
+  else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+    {
+      n = 4;
+      lo = p[0] == 0xF0 ? 0x90 : 0x80;
+      hi = p[0] == 0xF4 ? 0x8F : 0xBF;
+    }
+  else
+    return 0;
+  if ((size_t) (e - p) < n || p[1] < lo || p[1] > hi)
+    return 0;
+  for (size_t i = 2; i < n; i++)
+    if (p[i] < 0x80 || p[i] > 0xBF)
+      return 0;
+  return n;
+}
+
+/* The field [b, e) as a message quotes it, in buf, and its length: at most
+ * QUOTE_MAX bytes cut at a character's end, and a byte that is not UTF-8
+ * (a Latin-1 file's) as '?'.  Cut at a byte, "…é" gave half a character,
+ * and the app's dialog could not show the message. */
+static int
+quote_len (char buf[QUOTE_MAX + 1], const char *b, const char *e)
+{
+  const unsigned char *p = (const unsigned char *) b, *end = (const unsigned char *) e;
+  size_t n = 0;
+
+  while (p < end)
+    {
+      size_t len = utf8_char (p, end);
+
+      if (n + (len == 0 ? 1 : len) > QUOTE_MAX)
+        break;
+      if (len == 0)
+        {
+          buf[n++] = '?';
+          p++;
+          continue;
+        }
+      memcpy (buf + n, p, len);
+      n += len;
+      p += len;
+    }
+  buf[n] = '\0';
+  return (int) n;
+}
+
 /* A receiver index: plain decimal digits. */
 static bool
 parse_index (const char *b, const char *e, size_t *out)
@@ -226,6 +293,7 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
       int n = split_fields (b, e, f, want);
       double v[3];
       size_t receiver = 0;
+      char quoted[QUOTE_MAX + 1];
 
       /* Whole sentences, for the app's translations (es and nb make
        * their plurals as English does, at n != 1). */
@@ -243,8 +311,7 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
                              name, lineno, want, n);
       if (rays && !parse_index (f[0][0], f[0][1], &receiver))
         return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line %zu: '%.*s' is not a receiver number"),
-                             name, lineno, (int) (f[0][1] - f[0][0] > 40 ? 40 : f[0][1] - f[0][0]),
-                             f[0][0]);
+                             name, lineno, quote_len (quoted, f[0][0], f[0][1]), quoted);
       for (int k = 0; k < ndim; k++)
         {
           const char *fb = f[lead + k][0], *fe = f[lead + k][1];
@@ -253,7 +320,7 @@ parse_points (const char *name, const char *text, size_t len, bool rays,
                                  name, lineno, ndim);
           if (!parse_number (fb, fe, &v[k]))
             return fr_error_set (err, FR_E_INPUT, fr__ ("%s: line %zu: expected %d numbers, '%.*s' is not a finite number"),
-                                 name, lineno, ndim, (int) (fe - fb > 40 ? 40 : fe - fb), fb);
+                                 name, lineno, ndim, quote_len (quoted, fb, fe), quoted);
         }
 
       if (out->count == cap)

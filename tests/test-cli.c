@@ -1900,6 +1900,26 @@ test_csv_parse (void)
       g_assert_null (p.xyz);
     }
 
+  /* A quoted field is UTF-8 whatever the file holds, for the app's dialog:
+   * cut at 40 bytes it was cut inside "é" (39 a's, then c3 a9), and a
+   * Latin-1 byte went through as it was. */
+  {
+    static const struct { const char *text; const char *msg; } quoted[] = {
+      { "x,z\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9,1\n",
+        "R.csv: line 2: expected 2 numbers, 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' is not a finite number" },
+      { "x,z\n1,2\xb5m\n", "R.csv: line 2: expected 2 numbers, '2?m' is not a finite number" },
+      { "x,z\n1,\xc3\xa9\n", "R.csv: line 2: expected 2 numbers, '\xc3\xa9' is not a finite number" },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS (quoted); i++)
+      {
+        g_assert_cmpint (fr_csv_parse_points ("R.csv", quoted[i].text, strlen (quoted[i].text), &p,
+                                              &err), ==, FR_E_INPUT);
+        g_assert_true (g_utf8_validate (err.message, -1, NULL));
+        g_assert_cmpstr (err.message, ==, quoted[i].msg);
+      }
+  }
+
   /* A line past the limit is refused, not truncated. */
   {
     GString *s = g_string_new ("x,z\n1,");

@@ -268,11 +268,19 @@ test_malformed (void)
     { "{\"format\": \"foldray-scene\", \"version\": 1,", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON" },
     /* Where, in the user's terms (json-glib says "<data>:2:14: Parse error: "). */
     { "{\"format\": \"foldray-scene\",\n \"version\": 1 2}", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON at line 2, column" },
+    /* json-glib quotes the token cut inside "·" (c2 b7): shown as UTF-8. */
+    { "{\"t\": \"abcdefghijklmnopqrstuvwxyzab\\u00b7z \"d\"}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "not valid JSON at line 1, column 44 (invalid string constant \"abcdefghijklmnopqrstuvwxyzab\xef\xbf\xbd\"" },
     { HEAD "\"grid\": {\"nx\": 100000, \"nz\": 100000, \"spacing\": [1, 1]}}", FR_SCENE_FILE_ERROR_INVALID, "grid of 100000 x 100000 nodes is too large" },
     /* Coordinates whose differences overflow: the layer would be lost. */
     { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[-1e308, 1e308], [1e308, -1e308]]}]}", FR_SCENE_FILE_ERROR_INVALID, "point 1 of “interface” in layer 1 lies too far out" },
     { HEAD GRID ", \"sources\": [[0, 2e150]]}", FR_SCENE_FILE_ERROR_INVALID, "too far out" },
     { HEAD GRID ", \"background\": {\"path\": \"/\"}}", FR_SCENE_FILE_ERROR_INVALID, "is not a file" },
+    /* json-glib 1.6 reads "\377" as the byte 0xff: a title that is not
+     * UTF-8 reached the window and made a save that could not be opened. */
+    { HEAD GRID ", \"title\": \"a\\377b\"}", FR_SCENE_FILE_ERROR_MALFORMED, "“title” in scene is not UTF-8 text" },
+    { HEAD GRID ", \"background\": {\"path\": \"\\377.npy\", \"spacing\": [1, 1]}}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "“path” in background is not UTF-8 text" },
     { "", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "not a Foldray scene" },
     { "[1, 2]", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "expected a JSON object" },
     { "{\"version\": 1}", FR_SCENE_FILE_ERROR_NOT_A_SCENE, "format" },
@@ -354,6 +362,7 @@ test_malformed (void)
 
       if (doc != NULL || error == NULL || error->code != cases[i].code ||
           strstr (error->message, cases[i].says) == NULL ||
+          !g_utf8_validate (error->message, -1, NULL) ||
           !g_str_has_prefix (error->message, "bad.json: "))
         g_error ("case %u (%s): got %s (code %d)", i, cases[i].text,
                  error != NULL ? error->message : "no error", error != NULL ? error->code : -1);
@@ -1241,6 +1250,8 @@ test_grid_sidecar (void)
   static const struct { const char *sidecar; const char *says; } bad[] = {
     { "{\"Spacing\": [10, 5], \"origin\": [100, 200]}", "unknown member “Spacing”" },
     { "{\"dx\": 10, \"dz\": 5}", "unknown member “dx”" },
+    /* A name that json-glib 1.6 reads as the byte 0xff: said as UTF-8. */
+    { "{\"d\\377x\": 10, \"spacing\": [10, 5]}", "unknown member “d\xef\xbf\xbdx”" },
     { "{\"origin\": [100, 200]}", "no “spacing”" },
     { "{}", "no “spacing”" },
     { "{\"spacing\": [10, 5], \"origin\": [\"100\", 200]}", "“origin” must be a number or a list of two numbers" },
@@ -1251,6 +1262,8 @@ test_grid_sidecar (void)
      * (json-glib names the file only in its syntax errors; helper-57). */
     { "{\"spacing\": [10, 5]}\xff", "f4.json" },
     { "{\"spacing\": [10, 5]", "f4.json" },
+    /* A syntax error quoting a token cut inside "·": shown as UTF-8. */
+    { "{\"spacing\": [10, 5], \"x\": \"abcdefghijklmnopqrstuvwxyzab\\u00b7z \"d\"}", "f4.json" },
   };
 
   for (int i = 0; i < 28; i++)
@@ -1298,6 +1311,7 @@ test_grid_sidecar (void)
       }
       g_assert_nonnull (strstr (error->message, bad[k].says));
       g_assert_nonnull (strstr (error->message, "f4.json"));
+      g_assert_true (g_utf8_validate (error->message, -1, NULL));
     }
   g_assert_true (g_file_set_contents (json, "{\"spacing\": [10, 5], \"origin\": [100, 200]}", -1, NULL));
 
@@ -2519,6 +2533,71 @@ test_grid_float64 (void)
   g_rmdir (dir);
 }
 
+/* Every seed of the scene fuzzer's corpus (tests/fuzz/corpus-scene), read
+ * from a folder holding the grid.npy and grid.sgy its backgrounds name, as
+ * fuzz-scene.c gives them: 'ok-' seeds are scenes, 'bad-' seeds are refused
+ * with a message, and a scene read writes back as text read again. */
+static void
+test_fuzz_corpus (void)
+{
+  g_autofree char *corpus = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus-scene", NULL);
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *npy = g_build_filename (dir, "grid.npy", NULL);
+  g_autofree char *sgy = g_build_filename (dir, "grid.sgy", NULL);
+  const float v[6] = { 1, 2, 3, 4, 5, 6 };
+  fr_grid g = fr_grid_2d (3, 2, 1.0, 1.0, 0.0, 0.0);
+  GDir *d = g_dir_open (corpus, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  write_npy (npy, &g, v);
+#ifdef FOLDRAY_HAVE_SEGYIO
+  {
+    const int x[3] = { 0, 10, 20 };
+
+    write_segy_at (sgy, 3, 2, 5, x, 0, v);
+  }
+#endif
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (corpus, name, NULL);
+      g_autofree char *text = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = NULL;
+      gsize len;
+
+#ifndef FOLDRAY_HAVE_SEGYIO
+      if (strstr (name, "segy") != NULL)
+        continue;
+#endif
+      g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+      doc = fr_scene_doc_parse (text, (gssize) len, name, dir, &error);
+      g_test_message ("%s: %s", name, doc != NULL ? "read" : error->message);
+      if (doc != NULL)
+        {
+          g_autofree char *json = fr_scene_doc_to_json (doc, dir);
+          g_autoptr(GError) again_error = NULL;
+          g_autoptr(FrSceneDoc) again = fr_scene_doc_parse (json, -1, name, dir, &again_error);
+
+          g_assert_no_error (again_error);
+          g_assert_nonnull (again);
+        }
+      else
+        g_assert_true (g_str_has_prefix (error->message, name));
+      if (g_str_has_prefix (name, "ok-"))
+        g_assert_nonnull (doc);
+      else if (g_str_has_prefix (name, "bad-"))
+        g_assert_null (doc);
+      n++;
+    }
+  g_dir_close (d);
+  g_assert_cmpuint (n, >=, 4);
+  g_unlink (npy);
+  g_unlink (sgy);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2550,5 +2629,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/cli-out-of-memory", test_cli_out_of_memory);
   g_test_add_func ("/scene-file/cli-tmpdir-full", test_cli_tmpdir_full);
   g_test_add_func ("/scene-file/cli-signal", test_cli_signal);
+  g_test_add_func ("/scene-file/fuzz/corpus", test_fuzz_corpus);
   return g_test_run ();
 }
