@@ -7,8 +7,10 @@ A test script calls configure() first."""
 import json
 import os
 import re
+import struct
 import subprocess
 import time
+import zlib
 
 import numpy as np
 
@@ -51,10 +53,24 @@ def screenshot(name=None):
     return img
 
 
+def _png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
 def save_png(img, path):
+    """Writes an RGB image (h x w x 3, uint8) as an 8-bit RGB PNG, here
+    rather than through ImageMagick's convert: the same pixels, without
+    starting a process (a third of a second, CPU mostly) per screenshot."""
+    img = np.ascontiguousarray(img, dtype=np.uint8)
     h, w, _ = img.shape
-    subprocess.run([CONVERT, "-size", "%dx%d" % (w, h), "-depth", "8", "rgb:-", path],
-                   input=img.tobytes(), check=True)
+    rows = np.zeros((h, w * 3 + 1), dtype=np.uint8)     # each row: filter 0, then its pixels
+    rows[:, 1:] = img.reshape(h, w * 3)
+    data = (b"\x89PNG\r\n\x1a\n"
+            + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + _png_chunk(b"IDAT", zlib.compress(rows.tobytes(), 6))
+            + _png_chunk(b"IEND", b""))
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 def read_png(path):
