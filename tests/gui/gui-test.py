@@ -781,11 +781,44 @@ def t_mode_keys():
         first, folds, rays)
 
 
+def t_fold_characteristic_cut():
+    """A characteristic whose front came from the horizon's part beyond
+    the model's left edge starts out there; zoomed out, the canvas cuts it
+    at the edge as it cuts the horizon (its last leg ran into the margin),
+    and draws it inside."""
+    path = scene_variant(os.path.join(FOLD_FILES, "edge-ray.json"), lambda s: s.update(
+        mode="folds", view={"cx": 1.5, "cz": 0.75, "scale": 120.0},
+        fold={"psi_a": [0.5, 0.0], "speed": 1.0, "horizon": [[-0.5, 0.5], [1.5, 0.3], [3.5, 0.5]],
+              "characteristics": [[0.3, 1.4]]}))
+    a = App(path, name="fold-characteristic-cut", env=FOLD_FILES_ENV)
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        img = a.stable_shot("25b-fold-characteristic-cut")
+        traced = a.last("fold")
+        edge, top = a.to_screen(0.0, 0.3)
+        _, bottom = a.to_screen(0.0, 1.0)
+        inside = a.to_screen(0.15, 1.15)
+    finally:
+        a.quit()
+    # Magenta left of the edge, beyond the line's half width, where the
+    # leg from (0, 0.9) to (-0.25, 0.48) would run.
+    margin = img[top:bottom, edge - 60:edge - 6].astype(int)
+    off = int((np.abs(margin - np.array((255, 0, 255))).max(axis=-1) <= 90).sum())
+    drawn = near(img, inside[0], inside[1], (255, 0, 255), radius=6, tol=90)
+    return (traced.get("rays") == 1 and off == 0 and drawn,
+            "job %s; magenta pixels in the margin left of the model %d; drawn inside %s"
+            % (traced, off, drawn))
+
+
 os.makedirs(FOLD_FILES, exist_ok=True)
 check("folds: Ctrl+2 and Ctrl+1 switch to Folds and back to Rays", t_mode_keys)
 if check("folds: a scene saved in Folds mode reopens in it, with its characteristic points", t_fold_file_mode):
     check("folds: a cleared horizon stays cleared through Rays and back, saving and reopening",
           t_fold_file_cleared)
+check("folds: a characteristic from a horizon beyond the model is cut at its edge",
+      t_fold_characteristic_cut)
 
 
 # ------------------------------------------------------------------ session 5
@@ -1447,6 +1480,58 @@ def t_files_recovery_by_lock():
             % (held_title, held_kept, free_title))
 
 
+def t_files_recovery_write_fails():
+    """Recovering while writes fail (a file size limit the autosave is over,
+    as on a full disk): the autosave keeps the recovered edits through the
+    recovery and the quit, its lock still names the scene file, and it is
+    no recent file.  Recovery opened it as a scene, which removed it before
+    writing it anew, so the edits were left in memory alone; and it went
+    into Recent Files."""
+    state = os.path.join(FILES, "state6")
+    s13 = files_scene("s13.json")
+    orphan = orphan_of(state, "autosave-1-0000f11e", s13, (2.0, 0.8))
+    with open(orphan) as f:
+        scene = json.load(f)
+    scene["title"] = "x" * 100000          # an autosave over the 64 KiB limit below
+    with open(orphan, "w") as f:
+        json.dump(scene, f)
+    with open(orphan, "rb") as f:
+        before = f.read()
+    data = os.path.join(FILES, "data6")      # Recent Files' folder
+    shutil.rmtree(data, ignore_errors=True)
+    os.makedirs(data)
+    limited = os.path.join(FILES, "foldray-fsize-64k")
+    with open(limited, "w") as f:
+        f.write("#!/bin/sh\nexec prlimit --fsize=65536 %s \"$@\"\n" % EXE)
+    os.chmod(limited, 0o755)
+    env = {"FOLDRAY_STATE_DIR": state, "FOLDRAY_RECOVER": "yes", "XDG_DATA_HOME": data}
+    a = App(name="files-recovery-write-fails", env=env, exe=limited)
+    try:
+        if not a.find_window():
+            return False, "no window"
+        title = a.wait_title(lambda t: t.startswith("• "))
+        refused = wait_for(lambda: any(" autosave bar shown" in l for l in a.lines()), timeout=15.0)
+        during = autosaves(state)
+    finally:
+        a.quit()
+    after = autosaves(state)
+    kept = len(after) == 1
+    if kept:
+        with open(os.path.join(state, after[0]), "rb") as f:
+            kept = f.read() == before
+        with open(os.path.join(state, after[0][:-5] + ".lock")) as f:
+            lock = f.read()
+    else:
+        lock = None
+    recent = os.path.join(data, "recently-used.xbel")
+    listed = os.path.exists(recent) and "autosave" in open(recent).read()
+    return (title == "• s13.json — Foldray" and refused and len(during) == 1 and kept
+            and lock == os.path.abspath(s13) and not listed,
+            "recovered as %r, its rewrite refused %s; autosaves during %s, after quitting %s, "
+            "bytes kept %s, lock %r; the autosave a recent file %s"
+            % (title, refused, during, after, kept, lock, listed))
+
+
 def t_files_sigterm_autosaves():
     """SIGTERM (a logout) right after an edit, before the 5 s autosave:
     the edit is written before the app quits (it was lost)."""
@@ -1656,6 +1741,8 @@ for name, fn in [
      t_files_recovery_escape_keeps),
     ("files: an autosave whose lock is held is not offered; once free it is, whatever its pid",
      t_files_recovery_by_lock),
+    ("files: recovered while its rewrite fails, an autosave keeps the edits and names its scene",
+     t_files_recovery_write_fails),
     ("files: SIGTERM right after an edit autosaves it before quitting", t_files_sigterm_autosaves),
     ("files: Ctrl+S asks before replacing a scene another program rewrote", t_files_changed_on_disk),
     ("files: traveltimes exported during a solve are the edited scene's", t_files_export_waits_for_solve),
