@@ -37,6 +37,7 @@
 #include "fr-solver-i18n.h"
 #include "fr-i18n.h"
 #include "test-tmpdir.h"
+#include "test-tmpfs.h"
 
 #define NX 60
 #define NZ 40
@@ -233,89 +234,19 @@ write_old_files (const char *dir)
 
 #ifdef __linux__
 static void
-skip_because (const char *dir, const char *why)
-{
-  g_autofree char *skip = g_build_filename (dir, "skip", NULL);
-  g_autofree char *text = g_strdup_printf ("%s: %s", why, g_strerror (errno));
-
-  g_assert_true (g_file_set_contents (skip, text, -1, NULL));
-}
-
-static gboolean
-write_proc (const char *file, const char *text)
-{
-  return g_file_set_contents_full (file, text, -1, G_FILE_SET_CONTENTS_NONE, 0644, NULL);
-}
-
-/* A 256 KiB tmpfs at mnt in a mount namespace of this process (and a
- * user namespace when not root); FALSE, with the reason in dir/skip,
- * where none may be made. */
-static gboolean
-mount_tmpfs (const char *dir, const char *mnt)
-{
-  uid_t uid = geteuid ();
-  gid_t gid = getegid ();
-
-  g_assert_cmpint (g_mkdir (mnt, 0755), ==, 0);
-  if (unshare (CLONE_NEWNS) != 0)
-    {
-      g_autofree char *uid_map = g_strdup_printf ("%u %u 1", (unsigned) uid, (unsigned) uid);
-      g_autofree char *gid_map = g_strdup_printf ("%u %u 1", (unsigned) gid, (unsigned) gid);
-
-      if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
-        {
-          skip_because (dir, "no mount namespace");
-          return FALSE;
-        }
-      if (!write_proc ("/proc/self/setgroups", "deny") ||
-          !write_proc ("/proc/self/uid_map", uid_map) || !write_proc ("/proc/self/gid_map", gid_map))
-        {
-          skip_because (dir, "no user namespace mapping");
-          return FALSE;
-        }
-    }
-  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-    {
-      skip_because (dir, "cannot make the mounts private");
-      return FALSE;
-    }
-  if (mount ("foldray-test", mnt, "tmpfs", 0, "size=256k,mode=0755") != 0)
-    {
-      skip_because (dir, "cannot mount a tmpfs");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Fills the file system of filler to its last page. */
-static void
-fill_file_system (const char *filler)
-{
-  char block[4096] = { 0 };
-  FILE *f = fopen (filler, "wb");
-
-  g_assert_nonnull (f);
-  setvbuf (f, NULL, _IONBF, 0);
-  while (fwrite (block, 1, sizeof block, f) == sizeof block)
-    ;
-  g_assert_cmpint (errno, ==, ENOSPC);
-  fclose (f);
-}
-
-static void
 disk_child (const char *dir)
 {
   g_autofree char *mnt = g_build_filename (dir, "mnt", NULL);
   g_autofree char *filler = g_build_filename (mnt, "filler", NULL);
   Data d = { 0 };
 
-  if (!mount_tmpfs (dir, mnt))
+  if (!test_tmpfs_mount (dir, mnt, 256))
     return;
   data_init (&d);
   write_old_files (mnt);
 
   /* Full. */
-  fill_file_system (filler);
+  test_tmpfs_fill (filler, 0);
   assert_all_fail (&d, mnt, ENOSPC);
   g_assert_cmpint (g_unlink (filler), ==, 0);
 

@@ -32,6 +32,7 @@
 #include "fr-spr.h"
 #include "test-sanitizer.h"
 #include "test-tmpdir.h"
+#include "test-tmpfs.h"
 
 #ifdef FOLDRAY_HAVE_SEGYIO
 #include <segyio/segy.h>
@@ -1081,80 +1082,6 @@ test_save_error_names_file (void)
 }
 
 #ifdef __linux__
-/* Where the child of test_save_disk_full says why it skipped. */
-static void
-disk_full_skip (const char *dir, const char *why)
-{
-  g_autofree char *skip = g_build_filename (dir, "skip", NULL);
-  g_autofree char *text = g_strdup_printf ("%s: %s", why, g_strerror (errno));
-
-  g_assert_true (g_file_set_contents (skip, text, -1, NULL));
-}
-
-static gboolean
-write_proc (const char *file, const char *text)
-{
-  return g_file_set_contents_full (file, text, -1, G_FILE_SET_CONTENTS_NONE, 0644, NULL);
-}
-
-/* In its own mount namespace (a user namespace too when not root), a
- * 64 KiB tmpfs at mnt, made; FALSE, with the reason in dir/skip, where
- * none may be mounted. */
-static gboolean
-mount_small_tmpfs (const char *dir, const char *mnt)
-{
-  uid_t uid = geteuid ();
-  gid_t gid = getegid ();
-
-  g_assert_cmpint (g_mkdir (mnt, 0755), ==, 0);
-  if (unshare (CLONE_NEWNS) != 0)
-    {
-      g_autofree char *uid_map = g_strdup_printf ("%u %u 1", (unsigned) uid, (unsigned) uid);
-      g_autofree char *gid_map = g_strdup_printf ("%u %u 1", (unsigned) gid, (unsigned) gid);
-
-      if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
-        {
-          disk_full_skip (dir, "no mount namespace");
-          return FALSE;
-        }
-      if (!write_proc ("/proc/self/setgroups", "deny") ||
-          !write_proc ("/proc/self/uid_map", uid_map) || !write_proc ("/proc/self/gid_map", gid_map))
-        {
-          disk_full_skip (dir, "no user namespace mapping");
-          return FALSE;
-        }
-    }
-  if (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-    {
-      disk_full_skip (dir, "cannot make the mounts private");
-      return FALSE;
-    }
-  if (mount ("foldray-test", mnt, "tmpfs", 0, "size=64k,mode=0755") != 0)
-    {
-      disk_full_skip (dir, "cannot mount a tmpfs");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Fills the file system of filler to its last page, then gives back
- * keep bytes of it. */
-static void
-fill_file_system (const char *filler, off_t keep)
-{
-  char block[4096] = { 0 };
-  FILE *f = fopen (filler, "wb");
-
-  g_assert_nonnull (f);
-  setvbuf (f, NULL, _IONBF, 0);
-  while (fwrite (block, 1, sizeof block, f) == sizeof block)
-    ;
-  g_assert_cmpint (errno, ==, ENOSPC);
-  if (keep > 0)
-    g_assert_cmpint (ftruncate (fileno (f), ftello (f) > keep ? ftello (f) - keep : 0), ==, 0);
-  fclose (f);
-}
-
 /* A small tmpfs filled to the last page: the save fails with ENOSPC. */
 static void
 disk_full_child (const char *dir)
@@ -1167,12 +1094,12 @@ disk_full_child (const char *dir)
   g_autoptr(GError) error = NULL;
   g_autofree char *before = NULL, *after = NULL;
 
-  if (!mount_small_tmpfs (dir, mnt))
+  if (!test_tmpfs_mount (dir, mnt, 64))
     return;
   g_assert_true (fr_scene_doc_save (doc, path, &error));
   g_assert_no_error (error);
   before = read_text (path);
-  fill_file_system (filler, 0);
+  test_tmpfs_fill (filler, 0);
 
   doc->title = g_strdup ("bigger");
   g_assert_false (fr_scene_doc_save (doc, path, &error));
@@ -1190,7 +1117,7 @@ disk_full_child (const char *dir)
 
 #ifdef __linux__
 /* Runs child (dir) in a subprocess of this test, which may then make its
- * own mount namespace and tmpfs (mount_small_tmpfs); where it could not,
+ * own mount namespace and tmpfs (test_tmpfs_mount); where it could not,
  * the test is skipped with the reason it left in dir/skip. */
 static void
 in_test_subprocess (const char *var, void (*child) (const char *dir))
@@ -2371,10 +2298,10 @@ cli_tmpdir_full_child (const char *dir)
   int status;
 
   g_assert_true (g_file_set_contents (scene, json, -1, NULL));
-  if (!mount_small_tmpfs (dir, mnt))
+  if (!test_tmpfs_mount (dir, mnt, 64))
     return;
   g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
-  fill_file_system (filler, 4096);   /* one page: the 21 × 11 grid's */
+  test_tmpfs_fill (filler, 4096);   /* one page: the 21 × 11 grid's */
   status = spawn_cli (tmp, NULL, &err, "spr", "--scene", scene, "--out", out, NULL);
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 1 || strstr (err, "no-such-folder") == NULL)
     g_printerr ("status %d, stderr [%s]; expected exit 1 and the missing folder\n", status, err);
