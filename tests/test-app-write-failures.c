@@ -258,33 +258,6 @@ disk_child (const char *dir)
   data_clear (&d);
   g_assert_cmpint (umount (mnt), ==, 0);
 }
-
-/* Runs child (dir) in a subprocess of this test; skipped with the reason
- * it left in dir/skip, where it could not set up. */
-static void
-in_subprocess (const char *var, void (*child) (const char *dir))
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *skip = NULL;
-  g_autofree char *why = NULL;
-
-  if (g_test_subprocess ())
-    {
-      child (g_getenv (var));
-      return;
-    }
-  dir = g_dir_make_tmp ("foldray-write-XXXXXX", &error);
-  g_assert_no_error (error);
-  skip = g_build_filename (dir, "skip", NULL);
-  g_setenv (var, dir, TRUE);
-  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_unsetenv (var);
-  g_test_trap_assert_passed ();
-  if (g_file_get_contents (skip, &why, NULL, NULL))
-    g_test_skip (why);
-  test_tmpdir_remove (dir);
-}
 #endif
 
 /* A full disk, then a read-only one. */
@@ -292,7 +265,7 @@ static void
 test_disk (void)
 {
 #ifdef __linux__
-  in_subprocess ("FOLDRAY_TEST_WRITE_DISK", disk_child);
+  test_tmpfs_in_subprocess ("FOLDRAY_TEST_WRITE_DISK", disk_child);
 #else
   g_test_skip ("a tmpfs in a mount namespace is Linux's");
 #endif

@@ -1115,34 +1115,6 @@ disk_full_child (const char *dir)
 }
 #endif
 
-#ifdef __linux__
-/* Runs child (dir) in a subprocess of this test, which may then make its
- * own mount namespace and tmpfs (test_tmpfs_mount); where it could not,
- * the test is skipped with the reason it left in dir/skip. */
-static void
-in_test_subprocess (const char *var, void (*child) (const char *dir))
-{
-  g_autofree char *dir = NULL;
-  g_autofree char *skip = NULL;
-  g_autofree char *why = NULL;
-
-  if (g_test_subprocess ())
-    {
-      child (g_getenv (var));
-      return;
-    }
-  dir = make_tmpdir ();
-  skip = g_build_filename (dir, "skip", NULL);
-  g_setenv (var, dir, TRUE);
-  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_unsetenv (var);
-  g_test_trap_assert_passed ();
-  if (g_file_get_contents (skip, &why, NULL, NULL))
-    g_test_skip (why);
-  test_tmpdir_remove (dir);
-}
-#endif
-
 /* A save to a full disk names the scene, not its temporary file.  A tmpfs
  * needs a mount namespace: where none may be made (a container without
  * the rights), skipped; RLIMIT_FSIZE above covers the same path. */
@@ -1150,7 +1122,7 @@ static void
 test_save_disk_full (void)
 {
 #ifdef __linux__
-  in_test_subprocess ("FOLDRAY_TEST_DISK_FULL", disk_full_child);
+  test_tmpfs_in_subprocess ("FOLDRAY_TEST_DISK_FULL", disk_full_child);
 #else
   g_test_skip ("a tmpfs in a mount namespace is Linux's");
 #endif
@@ -2324,7 +2296,7 @@ test_cli_tmpdir_full (void)
       g_test_skip ("FOLDRAY_CLI not set");
       return;
     }
-  in_test_subprocess ("FOLDRAY_TEST_TMPDIR_FULL", cli_tmpdir_full_child);
+  test_tmpfs_in_subprocess ("FOLDRAY_TEST_TMPDIR_FULL", cli_tmpdir_full_child);
 #else
   g_test_skip ("a tmpfs in a mount namespace is Linux's");
 #endif
