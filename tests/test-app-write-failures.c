@@ -265,7 +265,7 @@ static void
 test_disk (void)
 {
 #ifdef __linux__
-  test_tmpfs_in_subprocess ("FOLDRAY_TEST_WRITE_DISK", disk_child);
+  test_in_subprocess ("FOLDRAY_TEST_WRITE_DISK", disk_child);
 #else
   g_test_skip ("a tmpfs in a mount namespace is Linux's");
 #endif
@@ -292,21 +292,7 @@ file_size_child (const char *dir)
 static void
 test_file_size_limit (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-
-  if (g_test_subprocess ())
-    {
-      file_size_child (g_getenv ("FOLDRAY_TEST_WRITE_FSIZE"));
-      return;
-    }
-  dir = g_dir_make_tmp ("foldray-write-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("FOLDRAY_TEST_WRITE_FSIZE", dir, TRUE);
-  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_unsetenv ("FOLDRAY_TEST_WRITE_FSIZE");
-  g_test_trap_assert_passed ();
-  test_tmpdir_remove (dir);
+  test_in_subprocess ("FOLDRAY_TEST_WRITE_FSIZE", file_size_child);
 }
 
 /* In the app's language, through its catalogue (the build's .mo files):
@@ -369,26 +355,12 @@ translated_child (const char *dir)
 static void
 test_translated (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-
-  if (g_test_subprocess ())
-    {
-      translated_child (g_getenv ("FOLDRAY_TEST_WRITE_I18N"));
-      return;
-    }
-  if (g_getenv ("FOLDRAY_LOCALE_DIR") == NULL)
+  if (!g_test_subprocess () && g_getenv ("FOLDRAY_LOCALE_DIR") == NULL)
     {
       g_test_skip ("FOLDRAY_LOCALE_DIR names no catalogue");
       return;
     }
-  dir = g_dir_make_tmp ("foldray-write-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("FOLDRAY_TEST_WRITE_I18N", dir, TRUE);
-  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_unsetenv ("FOLDRAY_TEST_WRITE_I18N");
-  g_test_trap_assert_passed ();
-  test_tmpdir_remove (dir);
+  test_in_subprocess ("FOLDRAY_TEST_WRITE_I18N", translated_child);
 }
 
 /* A file name that is not UTF-8 (Latin-1 bytes from an old archive):

@@ -1122,7 +1122,7 @@ static void
 test_save_disk_full (void)
 {
 #ifdef __linux__
-  test_tmpfs_in_subprocess ("FOLDRAY_TEST_DISK_FULL", disk_full_child);
+  test_in_subprocess ("FOLDRAY_TEST_DISK_FULL", disk_full_child);
 #else
   g_test_skip ("a tmpfs in a mount namespace is Linux's");
 #endif
@@ -2296,7 +2296,7 @@ test_cli_tmpdir_full (void)
       g_test_skip ("FOLDRAY_CLI not set");
       return;
     }
-  test_tmpfs_in_subprocess ("FOLDRAY_TEST_TMPDIR_FULL", cli_tmpdir_full_child);
+  test_in_subprocess ("FOLDRAY_TEST_TMPDIR_FULL", cli_tmpdir_full_child);
 #else
   g_test_skip ("a tmpfs in a mount namespace is Linux's");
 #endif

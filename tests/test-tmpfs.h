@@ -2,7 +2,8 @@
 /* A small tmpfs for a test's child process to fill up or make read-only:
  * mounted in a mount namespace of its own (a user namespace too when not
  * root), so nothing outside the child sees it.  Where none may be made,
- * the reason goes to DIR/skip for the parent to skip with. */
+ * the reason goes to DIR/skip for the parent to skip with
+ * (test_in_subprocess). */
 #pragma once
 
 #ifdef __linux__
@@ -71,35 +72,6 @@ test_tmpfs_mount (const char *dir, const char *mnt, unsigned size_kib)
       return FALSE;
     }
   return TRUE;
-}
-
-/* Runs child (dir) in a subprocess of this test (dir a fresh folder
- * named in $var), which may then make its own mount namespace and tmpfs
- * (test_tmpfs_mount); where it could not, the test is skipped with the
- * reason it left in dir/skip. */
-static inline void
-test_tmpfs_in_subprocess (const char *var, void (*child) (const char *dir))
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *skip = NULL;
-  g_autofree char *why = NULL;
-
-  if (g_test_subprocess ())
-    {
-      child (g_getenv (var));
-      return;
-    }
-  dir = g_dir_make_tmp ("foldray-tmpfs-XXXXXX", &error);
-  g_assert_no_error (error);
-  skip = g_build_filename (dir, "skip", NULL);
-  g_setenv (var, dir, TRUE);
-  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_unsetenv (var);
-  g_test_trap_assert_passed ();
-  if (g_file_get_contents (skip, &why, NULL, NULL))
-    g_test_skip (why);
-  test_tmpdir_remove (dir);
 }
 
 /* Fills the file system of filler to its last page, then gives back keep
