@@ -179,6 +179,22 @@ ray_push (ray_buf *b, const double x[3])
   return true;
 }
 
+/* The horizon point x's front came from (fold_polyline_time's minimiser,
+ * with x's speed) in y[], and its time in *t; false without a horizon or
+ * where none reaches x. */
+static bool
+horizon_foot (const ray_ctx *c, const double x[3], double *t, double y[3])
+{
+  const fr_fold_trace *tr = c->tr;
+
+  if (tr->nhorizon < 2)
+    return false;
+  *t = fold_polyline_time (tr->horizon, tr->nhorizon, x[0], x[2], speed_near (c, x), tr->psi,
+                           &y[0], &y[2]);
+  y[1] = 0.0;
+  return isfinite (*t);
+}
+
 /* Where the ray ends, if x is there: fills end[] and returns true. */
 static bool
 at_start (const ray_ctx *c, const double x[3], double end[3])
@@ -200,15 +216,11 @@ at_start (const ray_ctx *c, const double x[3], double end[3])
     }
   if (best < INFINITY)
     return true;
-  if (tr->nhorizon >= 2)
+  double y[3], t;
+  if (horizon_foot (c, x, &t, y) && hypot (x[0] - y[0], x[2] - y[2]) <= hmax)
     {
-      double F = speed_near (c, x), yx, yz;
-      double t = fold_polyline_time (tr->horizon, tr->nhorizon, x[0], x[2], F, tr->psi, &yx, &yz);
-      if (isfinite (t) && hypot (x[0] - yx, x[2] - yz) <= hmax)
-        {
-          end[0] = yx, end[1] = 0.0, end[2] = yz;
-          return true;
-        }
+      memcpy (end, y, sizeof y);
+      return true;
     }
   if (tr->frozen != NULL)
     {
@@ -230,16 +242,10 @@ at_start (const ray_ctx *c, const double x[3], double end[3])
 static bool
 leaves_for_horizon (const ray_ctx *c, const double x[3], const double xm[3], double end[3])
 {
-  const fr_fold_trace *tr = c->tr;
-  double yx, yz;
+  double y[3], t;
 
-  if (tr->nhorizon < 2)
+  if (!horizon_foot (c, x, &t, y))
     return false;
-  double t = fold_polyline_time (tr->horizon, tr->nhorizon, x[0], x[2], speed_near (c, x), tr->psi,
-                                 &yx, &yz);
-  if (!isfinite (t))
-    return false;
-  const double y[3] = { yx, 0.0, yz };
   for (int a = 0; a < 3; a += 2)
     {
       const double lo = c->o[a], hi = c->o[a] + (double) (c->n[a] - 1) * c->h[a];
@@ -257,16 +263,11 @@ leaves_for_horizon (const ray_ctx *c, const double x[3], const double xm[3], dou
 static bool
 horizon_start_at (const ray_ctx *c, const double x[3], double t, double tol, double end[3])
 {
-  const fr_fold_trace *tr = c->tr;
-  double yx, yz;
+  double y[3], ty;
 
-  if (tr->nhorizon < 2)
+  if (!horizon_foot (c, x, &ty, y) || !(fabs (ty - t) <= tol))
     return false;
-  double ty = fold_polyline_time (tr->horizon, tr->nhorizon, x[0], x[2], speed_near (c, x), tr->psi,
-                                  &yx, &yz);
-  if (!(fabs (ty - t) <= tol))
-    return false;
-  end[0] = yx, end[1] = 0.0, end[2] = yz;
+  memcpy (end, y, sizeof y);
   return true;
 }
 
