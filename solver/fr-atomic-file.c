@@ -46,7 +46,6 @@ free_names (fr_atomic_file *af)
   af->path = NULL;
   af->tmp_path = NULL;
   af->name = NULL;
-  af->prepared = 0;
 }
 
 /* The file that a write to `path` replaces: path itself, or, when path
@@ -237,10 +236,7 @@ fr_atomic_prepare (fr_atomic_file *af, fr_error *err)
   if (fclose (fp) != 0 && step == DONE)
     e = errno, step = CLOSE;
   if (step == DONE)
-    {
-      af->prepared = 1;
-      return FR_OK;
-    }
+    return FR_OK;   /* prepared: fp closed, the temporary file kept */
   /* Whole messages, each one translatable (fr-i18n.h). */
   if (step == WRITE)
     fr_error_set (err, FR_E_IO, fr__ ("%s: cannot write: %s"), af->name, strerror (e));
@@ -257,9 +253,9 @@ fr_atomic_commit (fr_atomic_file *af, fr_error *err)
 {
   fr_status st;
 
-  if (af != NULL && !af->prepared && (st = fr_atomic_prepare (af, err)) != FR_OK)
+  if (af != NULL && af->fp != NULL && (st = fr_atomic_prepare (af, err)) != FR_OK)
     return st;
-  if (af == NULL || !af->prepared || af->tmp_path == NULL || af->path == NULL
+  if (af == NULL || af->fp != NULL || af->tmp_path == NULL || af->path == NULL
       || af->name == NULL)
     {
       fr_atomic_abort (af);

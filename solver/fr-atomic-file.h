@@ -14,11 +14,10 @@ extern "C" {
 #endif
 
 typedef struct fr_atomic_file {
-  FILE *fp;          /* write through this */
+  FILE *fp;          /* write through this; NULL once prepared */
   char *path;        /* final name: a symbolic link's target */
   char *tmp_path;    /* temporary name beside it */
   char *name;        /* the name the caller gave, which messages use */
-  int prepared;      /* fr_atomic_prepare succeeded: only the rename is left */
 } fr_atomic_file;
 
 /* Opens a temporary file beside path's target.  The target is path, or
