@@ -2151,6 +2151,14 @@ export_now (FrWindow     *self,
 {
   GError *error = NULL;
 
+  /* Checked as it is written: a waiting export may see another scene. */
+  if (!fr_export_check_target (self->scene,
+                               self->session != NULL ? fr_session_get_path (self->session) : NULL,
+                               path, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   if (kind == FR_EXPORT_PICTURE)
     {
       const FrView *view = fr_canvas_get_view (self->canvas);
