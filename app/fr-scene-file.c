@@ -1517,15 +1517,11 @@ save_refused (GError         **error,
   return FALSE;
 }
 
-/* Writes the scene atomically through fr_atomic_file (a temporary file
- * beside it, flushed, then renamed over it): a failure leaves the old file
- * whole.  Saved through a symbolic link, the link stays and its target is
- * replaced; a file replaced keeps its permissions (a private scene stays
- * private) and, where the system lets us, its owner and group. */
-gboolean
-fr_scene_doc_save (const FrSceneDoc  *doc,
-                   const char        *path,
-                   GError           **error)
+static gboolean
+save_doc (const FrSceneDoc  *doc,
+          const char        *path,
+          gboolean           private,
+          GError           **error)
 {
   fr_atomic_file af;
   fr_error err = { 0 };
@@ -1538,7 +1534,8 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   g_return_val_if_fail (path != NULL, FALSE);
 
   /* Its messages name path as given (no temporary file). */
-  if (fr_atomic_open (&af, path, &err) != FR_OK)
+  if ((private ? fr_atomic_open_private (&af, path, &err)
+               : fr_atomic_open (&af, path, &err)) != FR_OK)
     return save_refused (error, &err);
   /* Relative paths start from the folder of the file written. */
   abs = g_canonicalize_filename (af.path, NULL);
@@ -1562,4 +1559,27 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   if (fr_atomic_commit (&af, &err) != FR_OK)
     return save_refused (error, &err);
   return TRUE;
+}
+
+/* Writes the scene atomically through fr_atomic_file (a temporary file
+ * beside it, flushed, then renamed over it): a failure leaves the old file
+ * whole.  Saved through a symbolic link, the link stays and its target is
+ * replaced; a file replaced keeps its permissions (a private scene stays
+ * private) and, where the system lets us, its owner and group. */
+gboolean
+fr_scene_doc_save (const FrSceneDoc  *doc,
+                   const char        *path,
+                   GError           **error)
+{
+  return save_doc (doc, path, FALSE, error);
+}
+
+/* As fr_scene_doc_save, but a new file is made 0600: an autosave holds
+ * unsaved work, and its folder may be one that others can read. */
+gboolean
+fr_scene_doc_save_private (const FrSceneDoc  *doc,
+                           const char        *path,
+                           GError           **error)
+{
+  return save_doc (doc, path, TRUE, error);
 }

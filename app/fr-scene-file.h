@@ -135,6 +135,9 @@ char       *fr_scene_doc_to_json      (const FrSceneDoc  *doc,
 gboolean    fr_scene_doc_save         (const FrSceneDoc  *doc,
                                        const char        *path,
                                        GError           **error);
+gboolean    fr_scene_doc_save_private (const FrSceneDoc  *doc,
+                                       const char        *path,
+                                       GError           **error);
 char       *fr_scene_file_sidecar_path (const char       *npy_path);
 gboolean    fr_scene_file_is_scene_name (const char      *path);
 gboolean    fr_scene_file_read_grid   (const char        *path,

@@ -1027,6 +1027,30 @@ test_save_mode (void)
   test_tmpdir_remove (dir);
 }
 
+/* An autosave (fr_scene_doc_save_private) is made the owner's alone
+ * whatever the umask: it was 0644, readable by all in a state folder
+ * that others may read.  A file it replaces keeps its mode, as a save's. */
+static void
+test_save_private_mode (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "autosave.json", NULL);
+  fr_grid g = fr_grid_2d (10, 10, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.5));
+  g_autoptr(GError) error = NULL;
+  mode_t mask = umask (002);
+
+  g_assert_true (fr_scene_doc_save_private (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mode_of (path), ==, 0600);
+  g_assert_cmpint (g_chmod (path, 0640), ==, 0);
+  g_assert_true (fr_scene_doc_save_private (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mode_of (path), ==, 0640);
+  umask (mask);
+  test_tmpdir_remove (dir);
+}
+
 /* A save that fails names the file the user saves (the link, if through
  * one), never the temporary file beside it, and says why. */
 static void
@@ -2516,6 +2540,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/format-shortest", test_format_shortest);
   g_test_add_func ("/scene-file/save-symlink", test_save_symlink);
   g_test_add_func ("/scene-file/save-mode", test_save_mode);
+  g_test_add_func ("/scene-file/save-private-mode", test_save_private_mode);
   g_test_add_func ("/scene-file/save-error-names-file", test_save_error_names_file);
   g_test_add_func ("/scene-file/save-disk-full", test_save_disk_full);
   g_test_add_func ("/scene-file/segy", test_segy);

@@ -1094,8 +1094,13 @@ def t_files_click_modifies():
     after = place_source(fapp, 1.0, 1.2)
     saved = wait_for(lambda: autosave_of(fapp.proc.pid) is not None, timeout=10.0)
     fapp.stable_shot("40-files-placed")
-    return (before == "s1.json — Foldray" and after == "• s1.json — Foldray" and saved,
-            "title before %r, after the click %r; autosave files %s" % (before, after, autosaves()))
+    # The owner's alone, whatever the umask (it was 0644).
+    mode = os.stat(os.path.join(FILES_ENV["FOLDRAY_STATE_DIR"], autosave_of(fapp.proc.pid))).st_mode \
+        if saved else 0
+    return (before == "s1.json — Foldray" and after == "• s1.json — Foldray" and saved
+            and mode & 0o777 == 0o600,
+            "title before %r, after the click %r; autosave files %s, mode %o"
+            % (before, after, autosaves(), mode & 0o777))
 
 
 def t_files_save_twice():
