@@ -613,7 +613,8 @@ test_fold_example_fitted (void)
 /* The characteristics' points stay on the grid's nodes, which a scene
  * file's must lie on: moved onto the edge when the grid shrinks, when a
  * click in the last half cell adds one beyond the last node, and when
- * an undo or redo step from before brings one back. */
+ * an undo or redo step from before brings one back; and back where they
+ * were placed when the grid grows again. */
 static void
 test_fold_points_on_grid (void)
 {
@@ -649,6 +650,14 @@ test_fold_points_on_grid (void)
   p = fr_fold_state_get_ray_points (fold, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpfloat (p[0].x, ==, 2.0);
+  g_assert_cmpfloat (p[0].z, ==, 1.4);
+
+  /* The grid three wide again (the Extent change undone): the point is
+   * back where it was placed.  It stayed on the edge at x = 2. */
+  fr_fold_state_set_grid_span (fold, 0.0, 0.0, 3.0, 1.5);
+  p = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (p[0].x, ==, 2.9);
   g_assert_cmpfloat (p[0].z, ==, 1.4);
 
   g_assert_finalize_object (fold);
