@@ -84,7 +84,8 @@ typedef struct
   char     *fold_backend;   /* "auto", "cpu", "cuda"; NULL: not given */
   gboolean  has_fold_speed;
   gboolean  fold_speed_from_grid;   /* "speed": "grid" */
-  double    fold_speed;             /* "speed": a number, F constant */
+  double    fold_speed;             /* "speed": a number, F constant; with "grid",
+                                     * "speed_constant" (0 when left out) */
   gboolean  has_fold_levels;
   double    fold_delta;             /* "delta": folded horizons every Δ of T */
   int       fold_count;             /* "count": how many */
