@@ -106,7 +106,7 @@ small_scene (void)
   for (guint i = 0; i < G_N_ELEMENTS (v); i++)
     v[i] = 2.0f;
   bytes = g_bytes_new (v, sizeof v);
-  fr_scene_set_model (scene, "small", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "small", &g, bytes, NULL));
   return scene;
 }
 
@@ -179,7 +179,7 @@ test_matches_scene (void)
     for (guint i = 0; i < G_N_ELEMENTS (v); i++)
       v[i] = 3.0f;
     bytes = g_bytes_new (v, sizeof v);
-    fr_scene_set_model (scene, "other", &g, bytes);
+    g_assert_true (fr_scene_set_model (scene, "other", &g, bytes, NULL));
   }
   g_assert_false (fr_result_time_matches_scene (result, scene));
 
