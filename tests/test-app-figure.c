@@ -1879,6 +1879,39 @@ test_deep_zoom_field (void)
     }
 }
 
+/* A grid wider than cairo's 32767 pixels a side, small enough to hold:
+ * its field, one pixel a cell, cannot be an image, and is drawn as runs
+ * of cells instead (cairo's error surface has no data, and filling it
+ * crashed the export). */
+static void
+test_figure_wider_than_cairo (void)
+{
+  fr_grid g = fr_grid_2d (40000, 3, 0.001, 0.001, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "wide.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "wide.pdf", NULL);
+  g_autoptr(GError) error = NULL;
+  FrFigure fig = { NULL, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+  FrView view;
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = (i % g.nx) < g.nx / 2 ? 1.0f : 2.0f;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  g_assert_true (fr_scene_set_model (scene, "wider than cairo", &g, bytes, NULL));
+  make_view (scene, &view);
+  fig.view = &view;
+  g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+  g_assert_no_error (error);
+  g_remove (svg);
+  g_remove (pdf);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1904,5 +1937,6 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/two-ticks", test_figure_two_ticks);
   g_test_add_func ("/figure/deep-zoom-lines", test_deep_zoom_lines);
   g_test_add_func ("/figure/deep-zoom-field", test_deep_zoom_field);
+  g_test_add_func ("/figure/wider-than-cairo", test_figure_wider_than_cairo);
   return g_test_run ();
 }
