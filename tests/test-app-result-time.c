@@ -6,11 +6,11 @@
  * that cannot be allocated: a result that says so, not an abort. */
 #include <math.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include <glib.h>
 
 #include "fr-result-time.h"
+#include "test-rlimit.h"
 
 /* A 5 × 4 grid, spacing 0.5 × 0.25 from (1, 2), T = ix + 10·iz, with
  * node (3, 1) unreached. */
@@ -203,16 +203,13 @@ no_memory_child (void)
                                               nx * nz * sizeof (float));
   g_autoptr(FrJob) job = fr_job_new (&g, bytes, NULL, 0, NULL, 0, 2, FR_SPR_CPU);
   g_autoptr(FrResult) result = NULL;
-  g_autofree char *status = NULL;
-  const char *vm;
-  struct rlimit rl;
   gboolean cancelled = TRUE;
 
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  g_assert_nonnull ((vm = strstr (status, "VmSize:")));
-  g_assert_cmpint (getrlimit (RLIMIT_AS, &rl), ==, 0);
-  rl.rlim_cur = (rlim_t) (g_ascii_strtod (vm + 7, NULL) * 1024.0 + 512.0 * 1048576.0);
-  g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
+  if (!test_limit_memory (RLIMIT_AS, "VmSize:", 512.0 * 1048576.0))
+    {
+      g_test_skip ("a hard address-space limit below what the test sets");
+      return;
+    }
 
   result = fr_job_run (job, NULL, &cancelled);
   g_assert_nonnull (result);

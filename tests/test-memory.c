@@ -6,9 +6,9 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "fr-memory-private.h"
+#include "test-rlimit.h"
 #include "test-tmpdir.h"
 
 #define MiB 1048576.0
@@ -199,19 +199,6 @@ test_check_limit_above_physical (void)
   test_tmpdir_remove (root);
 }
 
-/* /proc/self/status's field in bytes, as the kernel counts it now. */
-static double
-status_bytes (const char *field)
-{
-  g_autofree char *text = NULL;
-  const char *at;
-
-  g_assert_true (g_file_get_contents ("/proc/self/status", &text, NULL, NULL));
-  at = strstr (text, field);
-  g_assert_nonnull (at);
-  return g_ascii_strtod (at + strlen (field), NULL) * 1024.0;
-}
-
 /* In a child: the soft limit `resource` set 512 MiB above what the process
  * maps against it (field) is what the check holds a solve to, and the
  * message names it.  malloc past it returns NULL, the reason to ask. */
@@ -219,14 +206,15 @@ static void
 rlimit_child (int resource, const char *field, const char *why)
 {
   const double phys = fr_memory_physical ();
-  struct rlimit rl;
   fr_error err = { 0 };
   g_autofree char *want = NULL;
   double have;
 
-  g_assert_cmpint (getrlimit (resource, &rl), ==, 0);
-  rl.rlim_cur = (rlim_t) (status_bytes (field) + 512 * MiB);
-  g_assert_cmpint (setrlimit (resource, &rl), ==, 0);
+  if (!test_limit_memory (resource, field, 512 * MiB))
+    {
+      g_test_skip ("a hard limit below what the test sets");
+      return;
+    }
 
   have = fr_memory_available ();
   g_test_message ("%s: %.0f MiB left of the limit", field, have / MiB);

@@ -31,6 +31,7 @@
 #include "fr-scene-file.h"
 #include "fr-segy.h"
 #include "fr-spr.h"
+#include "test-rlimit.h"
 #include "test-sanitizer.h"
 #include "test-tmpdir.h"
 #include "test-tmpfs.h"
@@ -1359,10 +1360,7 @@ segy_too_large_child (const char *dir)
   g_autofree char *path = g_build_filename (dir, "survey.sgy", NULL);
   g_autoptr(GBytes) values = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *status = NULL;
   float v[1000] = { 0 };
-  const char *vm;
-  struct rlimit rl;
   gboolean has_spacing;
   fr_grid g;
   int fd;
@@ -1373,11 +1371,14 @@ segy_too_large_child (const char *dir)
   g_assert_cmpint (ftruncate (fd, 3600 + 100000L * (240 + 4 * 1000)), ==, 0);
   close (fd);
 
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  g_assert_nonnull ((vm = strstr (status, "VmSize:")));
-  g_assert_cmpint (getrlimit (RLIMIT_AS, &rl), ==, 0);
-  rl.rlim_cur = (rlim_t) (g_ascii_strtod (vm + 7, NULL) * 1024.0 + 256.0 * 1048576.0);
-  g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
+  if (!test_limit_memory (RLIMIT_AS, "VmSize:", 256.0 * 1048576.0))
+    {
+      g_autofree char *skip = g_build_filename (dir, "skip", NULL);
+
+      g_assert_true (g_file_set_contents (skip, "a hard address-space limit below what the test sets",
+                                          -1, NULL));
+      return;
+    }
 
   g_assert_false (fr_segy_read (path, &g, &has_spacing, &values, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
