@@ -256,13 +256,15 @@ static double
 available (const char *sysroot, bound *by)
 {
   const double limits[] = {
-    fr_memory_physical (), fr_memory_cgroup_limit_at (sysroot),
-    rlimit_left (RLIMIT_AS, "VmSize:"), rlimit_left (RLIMIT_DATA, "VmData:"),
+    [BOUND_MACHINE] = fr_memory_physical (),
+    [BOUND_CGROUP] = fr_memory_cgroup_limit_at (sysroot),
+    [BOUND_ADDRESS_SPACE] = rlimit_left (RLIMIT_AS, "VmSize:"),
+    [BOUND_DATA] = rlimit_left (RLIMIT_DATA, "VmData:"),
   };
   double have = 0.0;
 
   *by = BOUND_MACHINE;
-  for (int k = 0; k < 4; k++)
+  for (int k = 0; k < (int) (sizeof limits / sizeof limits[0]); k++)
     if (limits[k] > 0.0 && (have <= 0.0 || limits[k] < have))
       {
         have = limits[k];
