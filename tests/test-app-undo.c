@@ -119,7 +119,7 @@ small_scene (void)
   for (guint i = 0; i < G_N_ELEMENTS (v); i++)
     v[i] = 2.0f;
   bytes = g_bytes_new (v, sizeof v);
-  fr_scene_set_model (scene, "small", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "small", &g, bytes, NULL));
   return scene;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/mount.h>
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <locale.h>
@@ -30,6 +31,7 @@
 #include "fr-scene-file.h"
 #include "fr-segy.h"
 #include "fr-spr.h"
+#include "test-rlimit.h"
 #include "test-sanitizer.h"
 #include "test-tmpdir.h"
 #include "test-tmpfs.h"
@@ -1377,6 +1379,59 @@ write_segy (const char *path, int nx, int nz, int format, gboolean with_coords, 
 }
 #endif
 
+#ifdef FOLDRAY_HAVE_SEGYIO
+/* In a child held by ulimit -v to 256 MiB more than it maps: a SEG-Y file
+ * of 100000 traces of 1000 samples (sparse: one trace written, the rest
+ * holes, 424 MB long) is refused before its 400 MB of samples are
+ * allocated, with the memory check's message; without an rlimit such a
+ * survey was read until the OOM killer ended the app. */
+static void
+segy_too_large_child (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "survey.sgy", NULL);
+  g_autoptr(GBytes) values = NULL;
+  g_autoptr(GError) error = NULL;
+  float v[1000] = { 0 };
+  gboolean has_spacing;
+  fr_grid g;
+  int fd;
+
+  write_segy (path, 1, 1000, 5, FALSE, v);
+  fd = g_open (path, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 3600 + 100000L * (240 + 4 * 1000)), ==, 0);
+  close (fd);
+
+  if (!test_limit_memory (RLIMIT_AS, "VmSize:", 256.0 * 1048576.0))
+    {
+      g_autofree char *skip = g_build_filename (dir, "skip", NULL);
+
+      g_assert_true (g_file_set_contents (skip, "no memory limit here: a sanitizer runs, or a lower hard limit",
+                                          -1, NULL));
+      return;
+    }
+
+  g_assert_false (fr_segy_read (path, &g, &has_spacing, &values, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "survey.sgy: reading 100000 traces of 1000 samples "
+                                            "needs about 0.4 GB of memory, this machine has "));
+  g_assert_true (g_str_has_suffix (error->message, " GB (the rest of its address-space limit, "
+                                                   "ulimit -v)"));
+  g_assert_null (values);
+}
+#endif
+
+static void
+test_segy_too_large (void)
+{
+#ifdef FOLDRAY_HAVE_SEGYIO
+  test_in_subprocess ("FOLDRAY_TEST_SEGY_DIR", segy_too_large_child);
+#else
+  g_test_skip ("built without segyio");
+#endif
+}
+
 static void
 test_segy (void)
 {
@@ -2551,6 +2606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/save-error-names-file", test_save_error_names_file);
   g_test_add_func ("/scene-file/save-disk-full", test_save_disk_full);
   g_test_add_func ("/scene-file/segy", test_segy);
+  g_test_add_func ("/scene-file/segy-too-large", test_segy_too_large);
   g_test_add_func ("/scene-file/grid-sidecar", test_grid_sidecar);
   g_test_add_func ("/scene-file/cli", test_cli);
   g_test_add_func ("/scene-file/deep-nesting", test_deep_nesting);
