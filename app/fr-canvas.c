@@ -76,7 +76,8 @@ struct _FrCanvas
   GLuint        lines_vao, lines_vbo;
   GLuint        tex_velocity, tex_time, tex_lut;
   int           time_width, time_height;
-  GLint         u_clip, u_cells, u_velocity, u_time, u_lut, u_vrange, u_size,
+  GLint         max_texture;    /* GL_MAX_TEXTURE_SIZE: wider grids go in strided */
+  GLint         u_clip, u_cells, u_velocity, u_time, u_lut, u_vrange, u_size, u_stride,
                 u_has_time, u_interval, u_front, u_viewport, u_bands, u_bands_end,
                 u_line_clip;
   gboolean      velocity_dirty;
@@ -181,16 +182,62 @@ new_texture (GLint filter)
   return tex;
 }
 
+/* A grid's nodes go into a texture one a texel up to the GL's largest
+ * texture; beyond, along that axis, every stride-th node (a seismic line of
+ * 20 000 traces was not drawn at all: GL refused its texture).  The
+ * shader finds a node's texel by the same stride. */
+static void
+texture_layout (const FrCanvas *self,
+                const fr_grid  *g,
+                int             stride[2],
+                int             size[2])
+{
+  const size_t n[2] = { g->nx, g->nz };
+  const size_t most = self->max_texture > 0 ? (size_t) self->max_texture : 16384;
+
+  for (int a = 0; a < 2; a++)
+    {
+      stride[a] = (int) ((n[a] + most - 1) / most);
+      size[a] = (int) ((n[a] + (size_t) stride[a] - 1) / (size_t) stride[a]);
+    }
+}
+
+/* values (g's nodes) as the texture takes them: values itself, or every
+ * stride-th node copied into *copy. */
+static const float *
+texture_values (const fr_grid *g,
+                const float   *values,
+                const int      stride[2],
+                const int      size[2],
+                float        **copy)
+{
+  float *c;
+
+  *copy = NULL;
+  if (stride[0] == 1 && stride[1] == 1)
+    return values;
+  c = g_new (float, (size_t) size[0] * (size_t) size[1]);
+  for (size_t j = 0; j < (size_t) size[1]; j++)
+    for (size_t i = 0; i < (size_t) size[0]; i++)
+      c[j * (size_t) size[0] + i] = values[j * (size_t) stride[1] * g->nx + i * (size_t) stride[0]];
+  *copy = c;
+  return c;
+}
+
 static void
 upload_velocity_texture (FrCanvas *self)
 {
   const fr_grid *g = fr_scene_get_grid (self->scene);
   GBytes *v = fr_scene_get_velocity (self->scene);
+  g_autofree float *copy = NULL;
+  int stride[2], size[2];
+  const float *values;
 
+  texture_layout (self, g, stride, size);
+  values = texture_values (g, g_bytes_get_data (v, NULL), stride, size, &copy);
   glBindTexture (GL_TEXTURE_2D, self->tex_velocity);
   glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
-  glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, (GLsizei) g->nx, (GLsizei) g->nz, 0,
-                GL_RED, GL_FLOAT, g_bytes_get_data (v, NULL));
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, size[0], size[1], 0, GL_RED, GL_FLOAT, values);
 }
 
 /* With CUDA, T on the device goes through a registered GL buffer into the
@@ -234,19 +281,23 @@ upload_time_texture (FrCanvas       *self,
                      const float    *time,
                      gconstpointer   device_time)
 {
+  g_autofree float *copy = NULL;
+  int stride[2], size[2];
+
+  texture_layout (self, g, stride, size);
   glBindTexture (GL_TEXTURE_2D, self->tex_time);
   glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
-  if (self->time_width != (int) g->nx || self->time_height != (int) g->nz)
+  if (self->time_width != size[0] || self->time_height != size[1])
     {
-      glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, (GLsizei) g->nx, (GLsizei) g->nz, 0,
-                    GL_RED, GL_FLOAT, NULL);
-      self->time_width = (int) g->nx;
-      self->time_height = (int) g->nz;
+      glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, size[0], size[1], 0, GL_RED, GL_FLOAT, NULL);
+      self->time_width = size[0];
+      self->time_height = size[1];
     }
-  if (upload_time_interop (self, g, device_time))
+  /* The interop path copies whole rows; a strided grid takes the host's. */
+  if (stride[0] == 1 && stride[1] == 1 && upload_time_interop (self, g, device_time))
     return;
-  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) g->nx, (GLsizei) g->nz,
-                   GL_RED, GL_FLOAT, time);
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, size[0], size[1], GL_RED, GL_FLOAT,
+                   texture_values (g, time, stride, size, &copy));
 }
 
 static void
@@ -529,7 +580,13 @@ draw_picture (FrCanvas     *self,
     glUniformMatrix3fv (self->u_clip, 1, GL_FALSE, clip);
     glUniform4f (self->u_cells, 0.0f, 0.0f, (float) (x1 - x0), (float) (z1 - z0));
     glUniform2f (self->u_vrange, vmin, vmax);
-    glUniform2i (self->u_size, (GLint) g->nx, (GLint) g->nz);
+    {
+      int stride[2], size[2];
+
+      texture_layout (self, g, stride, size);
+      glUniform2i (self->u_size, (GLint) g->nx, (GLint) g->nz);
+      glUniform2i (self->u_stride, stride[0], stride[1]);
+    }
     glUniform1i (self->u_has_time, has_time);
     glUniform1f (self->u_interval, (float) self->interval);
     glUniform1f (self->u_front, self->front_enabled ? (float) self->front_time : -1.0f);
@@ -914,6 +971,7 @@ fr_canvas_realize (GtkWidget *widget)
   self->u_lut = glGetUniformLocation (self->field_program, "u_lut");
   self->u_vrange = glGetUniformLocation (self->field_program, "u_vrange");
   self->u_size = glGetUniformLocation (self->field_program, "u_size");
+  self->u_stride = glGetUniformLocation (self->field_program, "u_stride");
   self->u_has_time = glGetUniformLocation (self->field_program, "u_has_time");
   self->u_interval = glGetUniformLocation (self->field_program, "u_interval");
   self->u_front = glGetUniformLocation (self->field_program, "u_front");
@@ -953,6 +1011,7 @@ fr_canvas_realize (GtkWidget *widget)
   self->tex_time = new_texture (GL_NEAREST);
   self->tex_lut = new_texture (GL_LINEAR);
   self->time_width = self->time_height = 0;
+  glGetIntegerv (GL_MAX_TEXTURE_SIZE, &self->max_texture);
 
   self->velocity_dirty = TRUE;
   self->time_dirty = TRUE;

@@ -3,11 +3,13 @@
 // T texture, and the wavefront at time u_front.
 in vec2 v_uv;
 
-uniform sampler2D u_velocity;   // R32F, one texel per cell, nearest
-uniform sampler2D u_time;       // R32F, one texel per node, +inf unreached
+uniform sampler2D u_velocity;   // R32F, one texel per cell (per stride cells), nearest
+uniform sampler2D u_time;       // R32F, one texel per node (per stride), +inf unreached
 uniform sampler2D u_lut;        // RGBA8 256 x 1 colour map
 uniform vec2 u_vrange;          // velocity at the two ends of the map
 uniform ivec2 u_size;           // nx, nz
+uniform ivec2 u_stride;         // nodes per texel: 1, more along an axis beyond the
+                                // GL's largest texture
 uniform int u_has_time;
 uniform float u_interval;       // isochron spacing in time units, <= 0: none
 uniform float u_front;          // wavefront time, < 0: off
@@ -24,10 +26,11 @@ const float UNREACHED = 1e30;
 float
 sample_time (vec2 uv)
 {
-  vec2 p = uv * vec2 (u_size) - 0.5;
+  // In texels: node i is texel i / stride.
+  vec2 p = (uv * vec2 (u_size) - 0.5) / vec2 (u_stride);
   vec2 f = floor (p);
   vec2 w = p - f;
-  ivec2 hi = u_size - ivec2 (1);
+  ivec2 hi = textureSize (u_time, 0) - ivec2 (1);
   ivec2 i0 = clamp (ivec2 (f), ivec2 (0), hi);
   ivec2 i1 = clamp (ivec2 (f) + ivec2 (1), ivec2 (0), hi);
   float t00 = texelFetch (u_time, ivec2 (i0.x, i0.y), 0).r;
@@ -58,7 +61,8 @@ line_coverage (float q,
 void
 main (void)
 {
-  float v = texture (u_velocity, v_uv).r;
+  ivec2 cell = clamp (ivec2 (floor (v_uv * vec2 (u_size))), ivec2 (0), u_size - ivec2 (1));
+  float v = texelFetch (u_velocity, min (cell / u_stride, textureSize (u_velocity, 0) - ivec2 (1)), 0).r;
   vec3 col;
 
   if (v <= 0.0)

@@ -68,7 +68,7 @@ typedef struct {
 typedef struct {
   GLuint program, vao, vbo, fbo, color;
   GLuint tex_velocity, tex_time, tex_lut;
-  GLint u_clip, u_cells, u_velocity, u_time, u_lut, u_vrange, u_size, u_has_time,
+  GLint u_clip, u_cells, u_velocity, u_time, u_lut, u_vrange, u_size, u_stride, u_has_time,
         u_interval, u_front, u_bands;
   int width, height;
 } Scene;
@@ -182,7 +182,7 @@ scene_init (Scene *s, const char *root, int n, const float *velocity)
   if (s->program == 0)
     return 0;
 #define U(name) s->name = glGetUniformLocation (s->program, #name)
-  U (u_clip); U (u_cells); U (u_velocity); U (u_time); U (u_lut); U (u_vrange); U (u_size);
+  U (u_clip); U (u_cells); U (u_velocity); U (u_time); U (u_lut); U (u_vrange); U (u_size); U (u_stride);
   U (u_has_time); U (u_interval); U (u_front); U (u_bands);
 #undef U
 
@@ -246,6 +246,7 @@ scene_draw (const Scene *s, const fr_grid *g, const Look *look)
   glUniform4f (s->u_cells, x0, z0, w, h);
   glUniform2f (s->u_vrange, look->vmin, look->vmax);
   glUniform2i (s->u_size, (GLint) g->nx, (GLint) g->nz);
+  glUniform2i (s->u_stride, 1, 1);   /* its grids fit a texture whole */
   glUniform1i (s->u_has_time, 1);
   glUniform1f (s->u_interval, look->interval);
   glUniform1f (s->u_front, look->front);
