@@ -945,7 +945,7 @@ check("no GTK warning or critical on stderr during the display checks", t_displa
 BACKEND_ROWS = {"auto": (1020, 232), "dijkstra": (1020, 264), "cpu": (1020, 296)}
 FOLDS_BUTTON = (183, 27)
 RAYS_BUTTON = (117, 27)
-BANDS_SWITCH = (1068, 420)
+BANDS_SWITCH = (1044, 420)         # the switch's middle: it spans x 1019..1068
 NOTICE_BOX = (866, 200, 1190, 260)      # between Back end and the Model heading
 
 
