@@ -34,7 +34,7 @@ check (int ok, const char *what, const char *api, const char *detail)
 static const char * const field_attributes[] = { "a_pos", NULL };
 static const char * const lines_attributes[] = { "a_pos", "a_shape", "a_color", "a_reach", NULL };
 static const char * const field_uniforms[] = {
-  "u_clip", "u_cells", "u_velocity", "u_time", "u_lut", "u_vrange", "u_size", "u_has_time",
+  "u_clip", "u_cells", "u_velocity", "u_time", "u_lut", "u_vrange", "u_size", "u_stride", "u_has_time",
   "u_interval", "u_front", "u_bands", NULL,
 };
 static const char * const lines_uniforms[] = { "u_viewport", "u_clip", NULL };
