@@ -219,11 +219,7 @@ big_grid_child (void)
   g_assert_true (fr_scene_load_doc (scene, good, NULL));
   velocity = fr_scene_get_velocity (scene);
 
-  if (!test_limit_memory (RLIMIT_AS, "VmSize:", GiB))
-    {
-      g_test_skip ("no memory limit here: a sanitizer runs, or a lower hard limit");
-      return;
-    }
+  g_assert_true (test_limit_memory (RLIMIT_AS, "VmSize:", GiB));
 
   big = parse_scene (46000, 46000, 0.01, 0.0, 0.0, "[[1, 1]]", "[]");
   g_assert_false (fr_scene_load_doc (scene, big, &error));
@@ -253,18 +249,7 @@ big_grid_child (void)
 static void
 test_big_grid_refused (void)
 {
-  if (g_test_subprocess ())
-    {
-      big_grid_child ();
-      return;
-    }
-  if (TEST_UNDER_SANITIZER)
-    {
-      g_test_skip ("an address space limit and a sanitizer do not mix");
-      return;
-    }
-  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  test_in_limited_child (RLIMIT_AS, big_grid_child, 60 * G_USEC_PER_SEC);
 }
 
 /* What the app holds per node, and a background on a grid of its own on

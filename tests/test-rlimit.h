@@ -47,3 +47,35 @@ test_limit_memory (int resource, const char *field, double headroom)
   g_assert_cmpint (setrlimit (resource, &rl), ==, 0);
   return TRUE;
 }
+
+/* Runs child in a subprocess of the running case, which it passes or
+ * fails; child sets its limit of resource with test_limit_memory, which
+ * then cannot fail.  The case is skipped here, in the parent, under a
+ * sanitizer or where resource has a hard limit: a skip inside the child
+ * would read as a pass. */
+static inline void
+test_in_limited_child (int       resource,
+                       void    (*child) (void),
+                       guint64   usec_timeout)
+{
+  struct rlimit rl;
+
+  if (g_test_subprocess ())
+    {
+      child ();
+      return;
+    }
+  if (TEST_UNDER_SANITIZER)
+    {
+      g_test_skip ("a memory limit and a sanitizer's allocator do not mix");
+      return;
+    }
+  g_assert_cmpint (getrlimit (resource, &rl), ==, 0);
+  if (rl.rlim_max != RLIM_INFINITY)
+    {
+      g_test_skip ("a hard memory limit is set: the child may not set its own");
+      return;
+    }
+  g_test_trap_subprocess (NULL, usec_timeout, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
