@@ -1762,8 +1762,10 @@ def t_files_export_over_background():
         settle_all(a)
         windows = len(windows_of(a))
         shown = export_to(a, "v", npy)         # _Velocity (.npy)…
-        # The chooser asks before replacing a file; its Replace.
-        time.sleep(1.0)
+        # The chooser asks before replacing a file, in a window of its
+        # own beside the chooser's; its Replace once it shows.
+        asked = wait_for(lambda: len(windows_of(a)) >= windows + 2, timeout=10.0)
+        time.sleep(0.5)
         xdo("key", "alt+r")
         dialog = wait_for(lambda: not window_shown("Export") and len(windows_of(a)) > windows,
                           timeout=10.0)
@@ -1796,11 +1798,11 @@ def t_files_export_over_background():
     link_kept = os.path.islink(os.path.join(out, "T.npy")) and open(bg, "rb").read() == bg_before
     names = sorted(os.listdir(out))
     others = [n for n in ("T.vti", "velocity.npy", "rays.csv") if n in names]
-    return (shown and dialog and kept and not bad and rc == 1 and said and link_kept
+    return (shown and asked and dialog and kept and not bad and rc == 1 and said and link_kept
             and len(others) == 3,
-            "chooser shown %s; refused in a dialog %s; grid kept %s; bad stderr %s; "
-            "--export-on-idle exit %s, said %s, link and background kept %s, files %s"
-            % (shown, dialog, kept, bad[:2], rc, said, link_kept, names))
+            "chooser shown %s, asked to replace %s; refused in a dialog %s; grid kept %s; bad "
+            "stderr %s; --export-on-idle exit %s, said %s, link and background kept %s, files %s"
+            % (shown, asked, dialog, kept, bad[:2], rc, said, link_kept, names))
 
 
 for name, fn in [
