@@ -32,6 +32,8 @@ typedef struct
   guint           n_horizon;
   double          delta;           /* T between folded horizons */
   int             count;           /* folded horizons on each side */
+  struct _FrResult *solved;        /* a result of the same solve inputs (fr_fold_job_reuse):
+                                    * its T is contoured again, not solved; or NULL */
 } FrFoldJob;
 
 typedef struct _FrJob
