@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""GUI tests of Folds mode's fold panel and arrow, under a real X server
+(run it inside xvfb-run): a new spacing Δ or Count of the folded horizons,
+typed into the panel, contours the last solve's T again without solving
+(every solve made slow with FOLDRAY_DEBUG_SOLVE_DELAY_MS, the new horizons
+come without that wait) and draws what a fresh solve at that Δ and Count
+draws.  Real input through xdotool, the screen read with ImageMagick's
+`import`.  Speaks TAP.
+
+Usage: gui-fold-test.py FOLDRAY_EXE OUT_DIR
+
+The harness is guilib.py.  The panel positions are those of the window at
+GEOMETRY (see 01-fold-panel.png); the window sits at the screen's top-left
+corner."""
+
+import os
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from guilib import App, check, configure, results, scene_variant, type_into, xdo
+
+EXE = sys.argv[1]
+OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-fold-")
+GEOMETRY = "1200x760"
+configure(EXE, OUT, GEOMETRY)
+
+DELTA_ENTRY = (1065, 344)
+COUNT_ENTRY = (1065, 384)
+QUIET = (700, 700)                 # the pointer out of the way, below the model
+SOLVE_DELAY_MS = 4000
+
+
+def fold_scene(name, delta, count):
+    """The three-layer model in Folds mode on the bundled anticline (no
+    horizon in the scene), F = 1, ψa (0.3, -0.1) on the CPU."""
+    def edit(s):
+        s["sources"], s["receivers"] = [], []
+        s["mode"] = "folds"
+        s["fold"] = {"speed": 1.0, "psi_a": [0.3, -0.1], "method": "las", "backend": "cpu",
+                     "delta": delta, "count": count}
+    return scene_variant(os.path.join(OUT, name), edit)
+
+
+def settled_canvas(app, name):
+    xdo("mousemove", *QUIET)
+    time.sleep(0.5)
+    return app.canvas(app.stable_shot(name)).astype(int)
+
+
+def t_levels_recontour():
+    """Δ 0.1 → 0.07, then Count 6 → 9: each new job reuses the first
+    solve's T (reuse= its serial in the frame log) and settles well inside
+    the solve delay; the canvas is then that of a fresh solve at Δ 0.07,
+    Count 9."""
+    notes, ok = [], True
+    a = App(fold_scene("levels.json", 0.1, 6), name="levels",
+            env={"FOLDRAY_DEBUG_SOLVE_DELAY_MS": str(SOLVE_DELAY_MS)})
+    try:
+        if not a.find_window():
+            return False, "no window"
+        first = a.settle_all()
+        settled_canvas(a, "01-fold-panel")
+        solved = a.last("fold")
+        for entry, text in ((DELTA_ENTRY, "0.07"), (COUNT_ENTRY, "9")):
+            before = a.last_job()
+            t0 = time.time()
+            type_into(*entry, text)      # waits 0.8 s after Enter
+            settled = a.wait_job(before)
+            took = time.time() - t0
+            fold = a.last("fold")
+            good = fold.get("reuse") == solved.get("serial") and took < SOLVE_DELAY_MS / 2000.0
+            ok &= good
+            notes.append("%s %s: job %s reuse=%s (solve %s), settled %d after %.1f s (solve delay %.1f s)"
+                         % ("Δ" if entry == DELTA_ENTRY else "Count", text, fold.get("serial"), fold.get("reuse"),
+                            solved.get("serial"), settled, took, SOLVE_DELAY_MS / 1000.0))
+        status = a.last("status")
+        notes.append("status: %s" % status)
+        got = settled_canvas(a, "02-fold-delta-count-recontoured")
+    finally:
+        a.quit()
+    bad = a.bad_stderr()
+    ok &= not bad
+    b = App(fold_scene("levels-fresh.json", 0.07, 9), name="levels-fresh")
+    try:
+        if not b.find_window():
+            return False, "no window for the fresh solve"
+        b.settle_all()
+        fresh = settled_canvas(b, "03-fold-fresh-solve")
+        fresh_fold = b.last("fold")
+    finally:
+        b.quit()
+    white = lambda img: (img > 235).all(axis=-1)
+    same = got.shape == fresh.shape
+    differ = int((np.abs(got - fresh).max(axis=-1) > 8).sum()) if same else -1
+    lines = int(white(fresh).sum()) if same else 0
+    good = same and differ == 0 and lines > 1000 and fresh_fold.get("reuse") == 0
+    ok &= good
+    notes.append("canvas against a fresh solve at Δ 0.07, Count 9: %d pixels differ "
+                 "(%d white pixels of folded horizons); first solve serial %d; bad stderr %s"
+                 % (differ, lines, first, bad[:2]))
+    return ok, "\n".join(notes)
+
+
+check("folds: a new Δ or Count contours the last solve again, as a fresh solve draws it",
+      t_levels_recontour)
+
+print("1..%d" % len(results))
+sys.exit(0 if all(results) else 1)
