@@ -725,8 +725,13 @@ submit_job (FrWindow *self)
   if (self->fold_mode)
     job = fr_fold_state_make_job (self->fold, self->scene);
   else
-    job = fr_scene_make_job (self->scene, fr_side_panel_get_radius (self->side_panel),
-                             fr_side_panel_get_backend (self->side_panel));
+    {
+      job = fr_scene_make_job (self->scene, fr_side_panel_get_radius (self->side_panel),
+                               fr_side_panel_get_backend (self->side_panel));
+      /* T of another radius or back end is stale until this one lands. */
+      fr_marker_panel_set_solver (fr_side_panel_get_marker_panel (self->side_panel),
+                                  job->radius, job->backend);
+    }
   /* Leave one core to the main thread and the GL rasteriser: OpenMP
    * threads that spin at barriers while GTK draws on the same cores slow a
    * solve tenfold (measured on 2 cores with llvmpipe). */
