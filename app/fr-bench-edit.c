@@ -269,6 +269,7 @@ fr_bench_edit_start (FrWindow             *window,
   Bench *b = g_new0 (Bench, 1);
   fr_grid grid;
   FrModel *m;
+  g_autoptr(GError) error = NULL;
   FrLayer *l;
   double extent;
 
@@ -303,7 +304,14 @@ fr_bench_edit_start (FrWindow             *window,
 
   fr_side_panel_set_radius (fr_window_get_side_panel (window), options->radius);
   fr_side_panel_set_backend (fr_window_get_side_panel (window), options->backend);
-  fr_scene_load_model (scene, "bench-edit", m);
+  if (!fr_scene_load_model (scene, "bench-edit", m, &error))
+    {
+      /* A grid too large for this process's memory: said, not a crash. */
+      g_printerr ("foldray: benchmark: %s\n", error->message);
+      fr_application_set_exit_status (FR_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))), 1);
+      g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))));
+      return;
+    }
 
   g_signal_connect (scene, "changed", G_CALLBACK (scene_changed_cb), b);
   g_signal_connect (window, "settled", G_CALLBACK (settled_cb), b);

@@ -241,6 +241,7 @@ fr_bench_start (FrWindow             *window,
   FrScene *scene = fr_window_get_scene (window);
   Bench *b = g_new0 (Bench, 1);
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
   fr_grid grid;
   float *v;
   double extent;
@@ -273,7 +274,14 @@ fr_bench_start (FrWindow             *window,
 
   fr_side_panel_set_radius (fr_window_get_side_panel (window), options->radius);
   fr_side_panel_set_backend (fr_window_get_side_panel (window), options->backend);
-  fr_window_load_model (window, "bench", &grid, bytes);
+  if (!fr_window_load_model (window, "bench", &grid, bytes, &error))
+    {
+      /* A grid too large for this process's memory: said, not a crash. */
+      g_printerr ("foldray: benchmark: %s\n", error->message);
+      fr_application_set_exit_status (FR_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))), 1);
+      g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))));
+      return;
+    }
 
   if (options->fold)
     {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "fr-array.h"
 #include "fr-atomic-file.h"
@@ -469,6 +470,54 @@ fr_export_file_for (FrExportKind   kind,
       return NULL;
     }
   return with;
+}
+
+/* Whether a and b name one file (through links, and hard links too). */
+static gboolean
+same_file (const char *a,
+           const char *b)
+{
+  GStatBuf sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+/* FALSE, with a message naming it, when an export to path would replace
+ * a file the scene reads: its background grid, or the scene file itself
+ * (scene_path, NULL when unsaved).  The scene keeps the background's
+ * values in memory, so nothing would show the loss until the scene is
+ * opened again, over a grid that has become the export (layers painted
+ * into it twice, or T read as velocities).  foldray-picture refuses an
+ * --out that names an input in the same way. */
+gboolean
+fr_export_check_target (FrScene     *scene,
+                        const char  *scene_path,
+                        const char  *path,
+                        GError     **error)
+{
+  const FrModel *model;
+  g_autofree char *shown = NULL;
+
+  g_return_val_if_fail (FR_IS_SCENE (scene), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  model = fr_scene_get_model (scene);
+  shown = g_filename_display_name (path);
+  if (model != NULL && model->background != NULL && same_file (path, model->background->path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   _("“%s” is this model’s background grid, which the scene reads when it is opened: "
+                     "writing over it would change the model. Choose another name."), shown);
+      return FALSE;
+    }
+  if (scene_path != NULL && same_file (path, scene_path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   _("“%s” is this scene’s own file. Choose another name."), shown);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* The file name suffix of an export, with its dot. */

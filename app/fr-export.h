@@ -56,6 +56,10 @@ gboolean  fr_export_result       (FrExportKind      kind,
                                   FrResult         *result,
                                   const char       *path,
                                   GError          **error);
+gboolean  fr_export_check_target (FrScene          *scene,
+                                  const char       *scene_path,
+                                  const char       *path,
+                                  GError          **error);
 const char *fr_export_suffix     (FrExportKind      kind);
 char     *fr_export_file_for     (FrExportKind      kind,
                                   const char       *path,

@@ -146,6 +146,7 @@ draw_field (cairo_t        *cr,
   size_t ix0, ix1, iz0, iz1;
   FrRect m, shown;
   float vmin, vmax;
+  cairo_surface_t *img = NULL;
 
   fr_plot_layout_model_rect (fig->view, fig->scene, &m);
   if (!fr_clip_rect (&m, guard, &shown))
@@ -158,10 +159,21 @@ draw_field (cairo_t        *cr,
   cells_between (m.x, cw, g->nx, shown.x, shown.x + shown.width, &ix0, &ix1);
   cells_between (m.y, ch, g->nz, shown.y, shown.y + shown.height, &iz0, &iz1);
 
+  /* One pixel a cell, unless cells are big on the page; or where the image
+   * cannot be made (cairo's limit of 32767 pixels a side, a grid that
+   * wide, or no memory left), as runs too: its error surface has no data
+   * to fill. */
+  if (cw < BIG_CELL && ch < BIG_CELL && ix1 - ix0 <= G_MAXINT && iz1 - iz0 <= G_MAXINT)
+    {
+      img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) (ix1 - ix0), (int) (iz1 - iz0));
+      if (cairo_surface_status (img) != CAIRO_STATUS_SUCCESS)
+        g_clear_pointer (&img, cairo_surface_destroy);
+    }
+
   cairo_save (cr);
   cairo_rectangle (cr, shown.x, shown.y, shown.width, shown.height);
   cairo_clip (cr);
-  if (cw >= BIG_CELL || ch >= BIG_CELL)
+  if (img == NULL)
     for (size_t iz = iz0; iz < iz1; iz++)
       for (size_t ix = ix0; ix < ix1;)
         {
@@ -182,8 +194,6 @@ draw_field (cairo_t        *cr,
         }
   else
     {
-      int w = (int) (ix1 - ix0), h = (int) (iz1 - iz0);
-      cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
       int stride = cairo_image_surface_get_stride (img);
       guint8 *data = cairo_image_surface_get_data (img);
       cairo_pattern_t *pattern;

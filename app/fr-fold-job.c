@@ -197,9 +197,8 @@ fr_fold_job_run (FrJob           *job,
   if (job->fold.n_horizon < 2)
     {
       /* No horizon yet: nothing folds; drawn as an empty field. */
-      result->time = g_new (float, count);
-      for (size_t i = 0; i < count; i++)
-        result->time[i] = INFINITY;
+      if (!fr_result_set_unreached (result, count))
+        return g_steal_pointer (&result);
       result->ok = TRUE;
       result->backend = g_strdup (fr_fold_backend_name (job->fold.backend));
       for (guint r = 0; r < job->n_receivers; r++)
@@ -238,7 +237,11 @@ fr_fold_job_run (FrJob           *job,
       return g_steal_pointer (&result);
     }
 
-  fr_result_set_time (result, res.time, count);
+  if (!fr_result_set_time (result, res.time, count))
+    {
+      fr_fold_result_clear (&res);
+      return g_steal_pointer (&result);
+    }
   result->device_time = fr_fold_result_take_device_time (&res);
   result->backend = g_strdup (fr_fold_backend_name (res.backend));
   result->method = g_strdup (fr_fold_method_name (res.method));

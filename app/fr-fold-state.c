@@ -24,7 +24,8 @@ struct _FrFoldState
    * cleared by the user.  Until then Folds mode starts on the bundled one;
    * after a Clear it shows none. */
   gboolean         horizon_given;
-  GArray          *ray_points;   /* FrPoint */
+  GArray          *ray_points;   /* FrPoint: ray_points_given, moved onto the grid */
+  GArray          *ray_points_given;  /* as the user, a scene or an undo step gave them */
   gboolean         speed_from_grid;
   double           speed_const;
   double           grid_min_speed;
@@ -88,7 +89,7 @@ snap_take (FrFoldState *self)
   Snap *snap = g_new0 (Snap, 1);
 
   snap->horizon = g_array_copy (self->horizon);
-  snap->ray_points = g_array_copy (self->ray_points);
+  snap->ray_points = g_array_copy (self->ray_points_given);
   snap->speed_from_grid = self->speed_from_grid;
   snap->speed_const = self->speed_const;
   snap->psi_a[0] = self->psi_asked[0];
@@ -132,27 +133,49 @@ snap_edit_free (gpointer data)
   g_free (edit);
 }
 
-/* Moves the characteristics' points that lie off the grid's nodes onto
- * its edge: a scene file with one outside is refused when it is opened,
- * by the app and foldray-cli alike.  TRUE when one moved. */
-static gboolean
-clamp_ray_points (FrFoldState *self)
+/* A point moved onto the box of the grid's nodes (as it is, before the
+ * grid is known). */
+static FrPoint
+onto_grid (const FrFoldState *self,
+           FrPoint            p)
 {
-  gboolean moved = FALSE;
-
-  if (!self->has_span)
-    return FALSE;
-  for (guint i = 0; i < self->ray_points->len; i++)
+  if (self->has_span)
     {
-      FrPoint *p = &g_array_index (self->ray_points, FrPoint, i);
-      double x = CLAMP (p->x, self->span[0], self->span[2]);
-      double z = CLAMP (p->z, self->span[1], self->span[3]);
-
-      moved |= x != p->x || z != p->z;
-      p->x = x;
-      p->z = z;
+      p.x = CLAMP (p.x, self->span[0], self->span[2]);
+      p.z = CLAMP (p.z, self->span[1], self->span[3]);
     }
-  return moved;
+  return p;
+}
+
+/* The characteristics' points traced and saved: those given, each off the
+ * grid's nodes moved onto its edge (a scene file with one outside is
+ * refused when it is opened, by the app and foldray-cli alike).  Those
+ * given stay, so that a grid grown back (the Extent change undone) finds
+ * its points where they were.  TRUE when the points traced changed. */
+static gboolean
+place_ray_points (FrFoldState *self)
+{
+  g_autoptr(GArray) before = g_array_copy (self->ray_points);
+
+  g_array_set_size (self->ray_points, 0);
+  for (guint i = 0; i < self->ray_points_given->len; i++)
+    {
+      FrPoint p = onto_grid (self, g_array_index (self->ray_points_given, FrPoint, i));
+
+      g_array_append_val (self->ray_points, p);
+    }
+  return !fr_garray_equal (before, self->ray_points);
+}
+
+/* The points given become points; those traced follow. */
+static void
+set_ray_points (FrFoldState   *self,
+                const FrPoint *points,
+                guint          n)
+{
+  g_array_set_size (self->ray_points_given, 0);
+  g_array_append_vals (self->ray_points_given, points, n);
+  place_ray_points (self);
 }
 
 /* Puts snap's values back; only ψa's setter signals (the callers say the rest). */
@@ -162,10 +185,8 @@ snap_restore (FrFoldState *self,
 {
   g_array_set_size (self->horizon, 0);
   g_array_append_vals (self->horizon, snap->horizon->data, snap->horizon->len);
-  g_array_set_size (self->ray_points, 0);
-  g_array_append_vals (self->ray_points, snap->ray_points->data, snap->ray_points->len);
-  /* A step from before the grid shrank. */
-  clamp_ray_points (self);
+  /* A step from before the grid shrank keeps its points as given. */
+  set_ray_points (self, (const FrPoint *) snap->ray_points->data, snap->ray_points->len);
   self->speed_from_grid = snap->speed_from_grid;
   self->speed_const = snap->speed_const;
   self->method = snap->method;
@@ -219,6 +240,7 @@ fr_fold_state_finalize (GObject *object)
 
   g_clear_pointer (&self->horizon, g_array_unref);
   g_clear_pointer (&self->ray_points, g_array_unref);
+  g_clear_pointer (&self->ray_points_given, g_array_unref);
 
   G_OBJECT_CLASS (fr_fold_state_parent_class)->finalize (object);
 }
@@ -245,6 +267,7 @@ fr_fold_state_init (FrFoldState *self)
 {
   self->horizon = g_array_new (FALSE, FALSE, sizeof (FrPoint));
   self->ray_points = g_array_new (FALSE, FALSE, sizeof (FrPoint));
+  self->ray_points_given = g_array_new (FALSE, FALSE, sizeof (FrPoint));
   self->speed_const = 1.0;
   self->grid_min_speed = 1.0;
   self->method = FR_FOLD_LAS;
@@ -365,10 +388,11 @@ fr_fold_state_add_ray_point (FrFoldState *self,
 
   g_return_if_fail (FR_IS_FOLD_STATE (self));
 
-  g_array_append_val (self->ray_points, p);
   /* A click in a cell's half beyond the last node (the drawn model
-   * reaches there) lands on the edge node's line. */
-  clamp_ray_points (self);
+   * reaches there) lands on the edge node's line, as given. */
+  p = onto_grid (self, p);
+  g_array_append_val (self->ray_points_given, p);
+  place_ray_points (self);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
@@ -377,16 +401,16 @@ fr_fold_state_clear_ray_points (FrFoldState *self)
 {
   g_return_if_fail (FR_IS_FOLD_STATE (self));
 
-  if (self->ray_points->len == 0)
+  if (self->ray_points_given->len == 0)
     return;
-  g_array_set_size (self->ray_points, 0);
+  set_ray_points (self, NULL, 0);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
 /* The box of the grid's nodes, which the characteristics' points must
  * lie in (a scene file with one outside is not opened): points off it
- * are moved onto its edge, now (the grid shrank) and whenever an undo
- * step brings one back.  Not an edit: the grid's change is. */
+ * are traced from its edge while it is smaller, and from where they were
+ * given once it grows back.  Not an edit: the grid's change is. */
 void
 fr_fold_state_set_grid_span (FrFoldState *self,
                              double       x0,
@@ -402,7 +426,7 @@ fr_fold_state_set_grid_span (FrFoldState *self,
   self->span[2] = x1;
   self->span[3] = z1;
   self->has_span = TRUE;
-  if (clamp_ray_points (self))
+  if (place_ray_points (self))
     emit_changed (self, FR_FOLD_CHANGED_SOLVE);
 }
 
@@ -938,7 +962,7 @@ fr_fold_state_reset (FrFoldState *self)
 
   g_array_set_size (self->horizon, 0);
   self->horizon_given = FALSE;
-  g_array_set_size (self->ray_points, 0);
+  set_ray_points (self, NULL, 0);
   self->speed_from_grid = FALSE;
   self->speed_const = 1.0;
   self->psi_a[0] = self->psi_a[1] = 0.0;
@@ -991,11 +1015,9 @@ fr_fold_state_load_doc (FrFoldState      *self,
       self->horizon_given = TRUE;
     }
   /* In the grid: fr_scene_load_doc refuses a scene with one outside it. */
-  g_array_set_size (self->ray_points, 0);
   if (doc->fold_characteristics != NULL)
-    g_array_append_vals (self->ray_points, doc->fold_characteristics->data,
-                         doc->fold_characteristics->len);
-  clamp_ray_points (self);
+    set_ray_points (self, (const FrPoint *) doc->fold_characteristics->data,
+                    doc->fold_characteristics->len);
   fr_fold_state_set_psi_a_given (self, doc->psi_a[0], doc->psi_a[1]);
   fr_undo_clear (self->undo);
   emit_changed (self, FR_FOLD_CHANGED_SOLVE | FR_FOLD_CHANGED_PARAMS);

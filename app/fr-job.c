@@ -105,16 +105,32 @@ fr_result_new (FrJob *job)
   return result;
 }
 
+/* The result's float T of count nodes, not yet filled; FALSE, with the
+ * result not ok and its error set, when it cannot be allocated.  The
+ * scene's load check (fr_model_memory_check) counted it, but memory can
+ * have gone since, to this process or another. */
+static gboolean
+alloc_time (FrResult *result,
+            size_t    count)
+{
+  g_return_val_if_fail (result != NULL && result->time == NULL, FALSE);
+
+  if ((result->time = g_try_new (float, count)) != NULL)
+    return TRUE;
+  result->ok = FALSE;
+  result->error = g_strdup_printf (_("Not enough memory for the traveltimes of %zu nodes"), count);
+  return FALSE;
+}
+
 /* The solver's T (doubles) as the result's floats, and its largest finite
- * value (the colour scale). */
-void
+ * value (the colour scale).  FALSE as alloc_time. */
+gboolean
 fr_result_set_time (FrResult     *result,
                     const double *time,
                     size_t        count)
 {
-  g_return_if_fail (result != NULL && result->time == NULL);
-
-  result->time = g_new (float, count);
+  if (!alloc_time (result, count))
+    return FALSE;
   result->time_max = 0.0f;
   for (size_t i = 0; i < count; i++)
     {
@@ -124,6 +140,20 @@ fr_result_set_time (FrResult     *result,
       if (isfinite (t) && t > result->time_max)
         result->time_max = t;
     }
+  return TRUE;
+}
+
+/* A T of count nodes all unreached (+inf): a job with nothing to solve.
+ * FALSE as alloc_time. */
+gboolean
+fr_result_set_unreached (FrResult *result,
+                         size_t    count)
+{
+  if (!alloc_time (result, count))
+    return FALSE;
+  for (size_t i = 0; i < count; i++)
+    result->time[i] = INFINITY;
+  return TRUE;
 }
 
 FrResult *
@@ -169,10 +199,8 @@ fr_job_run (FrJob           *job,
   if (job->n_sources == 0)
     {
       /* Nothing to trace: an all-unreached field, drawn as "no source". */
-      count = fr_grid_count (&job->grid);
-      result->time = g_new (float, count);
-      for (size_t i = 0; i < count; i++)
-        result->time[i] = INFINITY;
+      if (!fr_result_set_unreached (result, fr_grid_count (&job->grid)))
+        return g_steal_pointer (&result);
       result->ok = TRUE;
       result->backend = g_strdup (fr_spr_backend_name (job->backend));
       for (guint r = 0; r < job->n_receivers; r++)
@@ -207,7 +235,11 @@ fr_job_run (FrJob           *job,
     }
 
   count = fr_grid_count (&job->grid);
-  fr_result_set_time (result, res.time, count);
+  if (!fr_result_set_time (result, res.time, count))
+    {
+      fr_spr_result_clear (&res);
+      return g_steal_pointer (&result);
+    }
   result->device_time = fr_spr_result_take_device_time (&res);
   result->backend = g_strdup (fr_spr_backend_name (res.backend));
   result->solve_ms = res.solve_ms;

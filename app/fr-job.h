@@ -96,9 +96,11 @@ FrResult *fr_job_run         (FrJob          *job,
                               gboolean       *cancelled);
 
 FrResult *fr_result_new      (FrJob          *job);
-void      fr_result_set_time (FrResult       *result,
+gboolean  fr_result_set_time (FrResult       *result,
                               const double   *time,
                               size_t          count);
+gboolean  fr_result_set_unreached (FrResult  *result,
+                                   size_t     count);
 FrResult *fr_result_ref      (FrResult       *result);
 void      fr_result_unref    (FrResult       *result);
 

@@ -38,6 +38,8 @@ struct _FrModelPanel
   GtkLabel        *dvdx_unit;
   GtkWidget       *obstacle_grid;
   GtkDropDown     *obstacle_kind_dropdown;
+  GListModel      *obstacle_kinds;   /* the drop-down's own: Impermeable, Slow */
+  GListModel      *obstacle_blank;   /* "—" alone, while no obstacle is selected */
   GtkSpinButton   *obstacle_velocity_spin;
   GtkLabel        *obstacle_velocity_unit;
   GtkLabel        *entry_message;
@@ -335,6 +337,8 @@ sync_from_model (FrModelPanel *self)
     {
       const FrObstacle *o = g_ptr_array_index (m->obstacles, self->obstacle);
 
+      if (gtk_drop_down_get_model (self->obstacle_kind_dropdown) != self->obstacle_kinds)
+        gtk_drop_down_set_model (self->obstacle_kind_dropdown, self->obstacle_kinds);
       gtk_drop_down_set_selected (self->obstacle_kind_dropdown, o->velocity > 0.0 ? 1 : 0);
       /* An impermeable obstacle has no velocity to show. */
       if (o->velocity > 0.0)
@@ -344,7 +348,10 @@ sync_from_model (FrModelPanel *self)
     }
   else
     {
-      gtk_drop_down_set_selected (self->obstacle_kind_dropdown, GTK_INVALID_LIST_POSITION);
+      /* Blank as the fields beside it are: with no item selected the
+       * drop-down showed GTK's own "(None)", untranslated in some locales. */
+      gtk_drop_down_set_model (self->obstacle_kind_dropdown, self->obstacle_blank);
+      gtk_drop_down_set_selected (self->obstacle_kind_dropdown, 0);
       fr_panel_spin_set_blank (self->obstacle_velocity_spin, TRUE);
     }
   gtk_widget_set_sensitive (self->obstacle_grid, self->obstacle >= 0);
@@ -618,6 +625,8 @@ fr_model_panel_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->editor, self);
   g_clear_object (&self->scene);
   g_clear_object (&self->editor);
+  g_clear_object (&self->obstacle_kinds);
+  g_clear_object (&self->obstacle_blank);
   gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_MODEL_PANEL);
   fr_panel_clear_children (GTK_WIDGET (object));
 
@@ -678,6 +687,8 @@ fr_model_panel_init (FrModelPanel *self)
   self->layer = -1;
   self->obstacle = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->obstacle_kinds = g_object_ref (gtk_drop_down_get_model (self->obstacle_kind_dropdown));
+  self->obstacle_blank = G_LIST_MODEL (gtk_string_list_new ((const char *[]) { "—", NULL }));
   fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
   sync_from_model (self);
 }

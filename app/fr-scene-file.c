@@ -690,7 +690,7 @@ read_obstacles (Reader     *r,
 }
 
 /* The optional members of "fold": back end, speed F (a number or
- * "grid"), levels, bands, the starting horizon and the points
+ * "grid", then with the constant kept beside it), levels, bands, the starting horizon and the points
  * characteristics are traced from. */
 static gboolean
 read_fold_extra (Reader     *r,
@@ -724,6 +724,22 @@ read_fold_extra (Reader     *r,
                      _("“speed” in fold must be a number or “grid”"));
       else if (!((doc->fold_speed = json_node_get_double (node)) > 0.0))
         return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the fold speed must be positive"));
+    }
+  /* With "speed": "grid", the constant F the user set last, kept for
+   * when they go back to it. */
+  if (json_object_has_member (fold, "speed_constant"))
+    {
+      double c = 0.0;
+
+      if (!get_number (r, fold, "fold", "speed_constant", TRUE, &c))
+        return FALSE;
+      if (!doc->fold_speed_from_grid)
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                     _("“speed_constant” in fold goes with “speed”: “grid” only (a number "
+                       "“speed” is the constant itself)"));
+      if (!(c > 0.0))
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the fold speed must be positive"));
+      doc->fold_speed = c;
     }
 
   if (json_object_has_member (fold, "delta") || json_object_has_member (fold, "count"))
@@ -1431,7 +1447,14 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
           put_string (s, doc->fold_backend);
         }
       if (doc->has_fold_speed && doc->fold_speed_from_grid)
-        g_string_append (s, ", \"speed\": \"grid\"");
+        {
+          g_string_append (s, ", \"speed\": \"grid\"");
+          if (doc->fold_speed > 0.0)
+            {
+              g_string_append (s, ", \"speed_constant\": ");
+              put_number (s, doc->fold_speed);
+            }
+        }
       else if (doc->has_fold_speed)
         {
           g_string_append (s, ", \"speed\": ");
@@ -1517,15 +1540,11 @@ save_refused (GError         **error,
   return FALSE;
 }
 
-/* Writes the scene atomically through fr_atomic_file (a temporary file
- * beside it, flushed, then renamed over it): a failure leaves the old file
- * whole.  Saved through a symbolic link, the link stays and its target is
- * replaced; a file replaced keeps its permissions (a private scene stays
- * private) and, where the system lets us, its owner and group. */
-gboolean
-fr_scene_doc_save (const FrSceneDoc  *doc,
-                   const char        *path,
-                   GError           **error)
+static gboolean
+save_doc (const FrSceneDoc  *doc,
+          const char        *path,
+          gboolean           private,
+          GError           **error)
 {
   fr_atomic_file af;
   fr_error err = { 0 };
@@ -1538,7 +1557,8 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   g_return_val_if_fail (path != NULL, FALSE);
 
   /* Its messages name path as given (no temporary file). */
-  if (fr_atomic_open (&af, path, &err) != FR_OK)
+  if ((private ? fr_atomic_open_private (&af, path, &err)
+               : fr_atomic_open (&af, path, &err)) != FR_OK)
     return save_refused (error, &err);
   /* Relative paths start from the folder of the file written. */
   abs = g_canonicalize_filename (af.path, NULL);
@@ -1562,4 +1582,27 @@ fr_scene_doc_save (const FrSceneDoc  *doc,
   if (fr_atomic_commit (&af, &err) != FR_OK)
     return save_refused (error, &err);
   return TRUE;
+}
+
+/* Writes the scene atomically through fr_atomic_file (a temporary file
+ * beside it, flushed, then renamed over it): a failure leaves the old file
+ * whole.  Saved through a symbolic link, the link stays and its target is
+ * replaced; a file replaced keeps its permissions (a private scene stays
+ * private) and, where the system lets us, its owner and group. */
+gboolean
+fr_scene_doc_save (const FrSceneDoc  *doc,
+                   const char        *path,
+                   GError           **error)
+{
+  return save_doc (doc, path, FALSE, error);
+}
+
+/* As fr_scene_doc_save, but a new file is made 0600: an autosave holds
+ * unsaved work, and its folder may be one that others can read. */
+gboolean
+fr_scene_doc_save_private (const FrSceneDoc  *doc,
+                           const char        *path,
+                           GError           **error)
+{
+  return save_doc (doc, path, TRUE, error);
 }

@@ -84,7 +84,8 @@ typedef struct
   char     *fold_backend;   /* "auto", "cpu", "cuda"; NULL: not given */
   gboolean  has_fold_speed;
   gboolean  fold_speed_from_grid;   /* "speed": "grid" */
-  double    fold_speed;             /* "speed": a number, F constant */
+  double    fold_speed;             /* "speed": a number, F constant; with "grid",
+                                     * "speed_constant" (0 when left out) */
   gboolean  has_fold_levels;
   double    fold_delta;             /* "delta": folded horizons every Δ of T */
   int       fold_count;             /* "count": how many */
@@ -133,6 +134,9 @@ FrSceneDoc *fr_scene_doc_load         (const char        *path,
 char       *fr_scene_doc_to_json      (const FrSceneDoc  *doc,
                                        const char        *base_dir);
 gboolean    fr_scene_doc_save         (const FrSceneDoc  *doc,
+                                       const char        *path,
+                                       GError           **error);
+gboolean    fr_scene_doc_save_private (const FrSceneDoc  *doc,
                                        const char        *path,
                                        GError           **error);
 char       *fr_scene_file_sidecar_path (const char       *npy_path);

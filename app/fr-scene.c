@@ -11,6 +11,7 @@
 
 #include "fr-csv.h"
 #include "fr-garray.h"
+#include "fr-model-memory.h"
 #include "fr-raster-worker.h"
 #include "fr-scene.h"
 
@@ -437,58 +438,61 @@ reset_edits (FrScene *self)
 
 /* Replaces the velocity model (nx·nz float32 in velocity), as a plain
  * model whose background is that grid; clears the markers, the selection
- * and the undo history. */
-void
+ * and the undo history.  FALSE, with the scene as it was, as
+ * fr_scene_load_model. */
+gboolean
 fr_scene_set_model (FrScene       *self,
                     const char    *title,
                     const fr_grid *grid,
-                    GBytes        *velocity)
+                    GBytes        *velocity,
+                    GError       **error)
 {
   FrModel *model;
 
-  g_return_if_fail (FR_IS_SCENE (self));
-  g_return_if_fail (grid != NULL && grid->ndim == 2);
-  g_return_if_fail (velocity != NULL);
-  g_return_if_fail (g_bytes_get_size (velocity) == fr_grid_count (grid) * sizeof (float));
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  g_return_val_if_fail (grid != NULL && grid->ndim == 2, FALSE);
+  g_return_val_if_fail (velocity != NULL, FALSE);
+  g_return_val_if_fail (g_bytes_get_size (velocity) == fr_grid_count (grid) * sizeof (float), FALSE);
 
   model = fr_model_new (grid, 1.0);
   model->background = fr_background_new (NULL, "npy", grid, velocity);
-  fr_scene_load_model (self, title, model);
+  return fr_scene_load_model (self, title, model, error);
 }
 
-/* Replaces the whole model (taken); clears markers, selection and undo. */
-void
-fr_scene_load_model (FrScene    *self,
-                     const char *title,
-                     FrModel    *model)
+/* Replaces the whole model (taken, also when refused); clears markers,
+ * selection and undo.  FALSE, with the scene as it was, when the app could
+ * not hold the model's grid (fr_model_memory_check, asked before anything
+ * of its size is allocated) or rasterising it fails all the same. */
+gboolean
+fr_scene_load_model (FrScene     *self,
+                     const char  *title,
+                     FrModel     *model,
+                     GError     **error)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr(FrModel) owned = model;
+  g_autoptr(GBytes) v = NULL;
+  g_autofree char *warning = NULL;
 
-  g_return_if_fail (FR_IS_SCENE (self));
-  g_return_if_fail (model != NULL);
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  g_return_val_if_fail (model != NULL, FALSE);
 
+  if (!fr_model_memory_check (model, error) ||
+      (v = self->rasterise_fn (model, &warning, error)) == NULL)
+    return FALSE;
+
+  /* What the worker still had of an edit of the old model is dropped. */
+  fr_raster_worker_drop (self->rasters);
+  g_clear_error (&self->landed_error);
   g_free (self->title);
   self->title = g_strdup (title);
   g_clear_pointer (&self->model, fr_model_free);
-  self->model = model;
-  if (!rasterise (self, &error))
-    {
-      /* Callers check models first (fr_model_check); keep something drawable. */
-      g_autofree float *v = g_new0 (float, fr_grid_count (&model->grid));
-      g_autoptr(GBytes) b = NULL;
-
-      g_warning ("%s", error->message);
-      g_clear_pointer (&self->velocity_warning, g_free);
-      for (size_t i = 0; i < fr_grid_count (&model->grid); i++)
-        v[i] = 1.0f;
-      b = g_bytes_new_take (g_steal_pointer (&v), fr_grid_count (&model->grid) * sizeof (float));
-      self->grid = model->grid;
-      set_velocity (self, b);
-    }
+  self->model = g_steal_pointer (&owned);
+  apply_raster (self, self->model, v, g_steal_pointer (&warning));
   reset_edits (self);
 
   emit_changed (self, FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY |
                       FR_SCENE_CHANGED_SELECTION);
+  return TRUE;
 }
 
 const char *
@@ -1077,6 +1081,10 @@ fr_scene_model_changed (FrScene  *self,
   if (!fr_model_check (self->model, error))
     return FALSE;
   same_grid = fr_model_grids_equal (&self->grid, &self->model->grid);
+  /* A new grid (the model panel's up to FR_MODEL_MAX_NODES a side) is
+   * held to the memory as a loaded one is. */
+  if (!same_grid && !fr_model_memory_check (self->model, error))
+    return FALSE;
   if (same_grid && self->edit_depth > 0)
     {
       fr_raster_worker_push (self->rasters, self->model);
@@ -1536,7 +1544,8 @@ check_points (const FrSceneDoc  *doc,
 
 /* Replaces the scene with a document's model and markers (snapped to
  * nodes); the undo history starts afresh.  FALSE, with the scene as it
- * was, when the model is not valid or a marker lies outside the grid. */
+ * was, when the model is not valid, a marker lies outside the grid or the
+ * app could not hold the grid (fr_scene_load_model). */
 gboolean
 fr_scene_load_doc (FrScene           *self,
                    const FrSceneDoc  *doc,
@@ -1547,10 +1556,10 @@ fr_scene_load_doc (FrScene           *self,
   g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
   g_return_val_if_fail (doc != NULL, FALSE);
 
-  if (!fr_model_check (doc->model, error) || !check_points (doc, error))
+  if (!fr_model_check (doc->model, error) || !check_points (doc, error) ||
+      !fr_scene_load_model (self, doc->title != NULL ? doc->title : _("Untitled"),
+                            fr_model_copy (doc->model), error))
     return FALSE;
-  fr_scene_load_model (self, doc->title != NULL ? doc->title : _("Untitled"),
-                       fr_model_copy (doc->model));
   lists[0] = doc->sources;
   lists[1] = doc->receivers;
   for (guint k = 0; k < 2; k++)

@@ -44,10 +44,11 @@ typedef enum
 G_DECLARE_FINAL_TYPE (FrScene, fr_scene, FR, SCENE, GObject)
 
 FrScene       *fr_scene_new                 (void);
-void           fr_scene_set_model           (FrScene        *self,
+gboolean       fr_scene_set_model           (FrScene        *self,
                                              const char     *title,
                                              const fr_grid  *grid,
-                                             GBytes         *velocity);
+                                             GBytes         *velocity,
+                                             GError        **error);
 const char    *fr_scene_get_title           (FrScene        *self);
 const fr_grid *fr_scene_get_grid            (FrScene        *self);
 GBytes        *fr_scene_get_velocity        (FrScene        *self);
@@ -116,9 +117,10 @@ FrJob         *fr_scene_make_job            (FrScene        *self,
                                              fr_spr_backend  backend);
 
 /* The drawn model (fr-model.h): layers, obstacles, background, grid. */
-void           fr_scene_load_model          (FrScene        *self,
+gboolean       fr_scene_load_model          (FrScene        *self,
                                              const char     *title,
-                                             FrModel        *model);
+                                             FrModel        *model,
+                                             GError        **error);
 const FrModel *fr_scene_get_model           (FrScene        *self);
 void           fr_scene_set_background_source (FrScene      *self,
                                              const char     *path,

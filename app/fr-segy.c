@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fr-memory.h"
 #include "fr-segy.h"
 
 /* Whether path names a SEG-Y file (.sgy or .segy, in any case). */
@@ -175,6 +176,19 @@ fr_segy_read (const char  *path,
     }
 
   g = fr_grid_2d ((size_t) traces, (size_t) samples, 1.0, 1.0, 0.0, 0.0);
+  /* As the .npy reader asks: Linux overcommits, and a survey larger than
+   * the memory this process may use would be read until the OOM killer
+   * ended it (or, under ulimit -v, fail half-way). */
+  {
+    g_autofree char *what = g_strdup_printf (_("%s: reading %d traces of %d samples"), path,
+                                             traces, samples);
+
+    if (fr_memory_check ((double) fr_grid_count (&g) * sizeof (float), what, &err) != FR_OK)
+      {
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, err.message);
+        goto out;
+      }
+  }
   v = g_try_new (float, fr_grid_count (&g));
   trace = g_new (float, samples);
   x = g_new (double, traces);

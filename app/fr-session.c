@@ -411,7 +411,7 @@ autosave_cb (gpointer data)
     return G_SOURCE_REMOVE;
   g_mkdir_with_parents (dir, 0700);
   hold_autosave_lock (self->path);
-  if (!fr_scene_doc_save (doc, path, &error))
+  if (!fr_scene_doc_save_private (doc, path, &error))
     g_warning ("autosave: %s", error->message);
   else
     g_debug ("autosaved to %s", path);

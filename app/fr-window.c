@@ -23,6 +23,7 @@
 #include "fr-fold-tool.h"
 #include "fr-editor.h"
 #include "fr-file-filter.h"
+#include "fr-model-memory.h"
 #include "fr-model-panel.h"
 #include "fr-scene-io.h"
 #include "fr-segy.h"
@@ -1135,8 +1136,14 @@ spacing_response_cb (GtkDialog *dialog,
       g = fr_grid_2d (sd->grid.nx, sd->grid.nz, v[0], v[1], v[2], v[3]);
       if (fr_grid_check (&g, &err) == FR_OK)
         {
-          fr_window_load_model (sd->self, sd->title, &g, sd->velocity);
-          fr_scene_set_background_source (sd->self->scene, sd->path, fr_segy_is_segy_name (sd->path) ? "segy" : "npy");
+          g_autoptr(GError) error = NULL;
+
+          if (fr_window_load_model (sd->self, sd->title, &g, sd->velocity, &error))
+            fr_scene_set_background_source (sd->self->scene, sd->path, fr_segy_is_segy_name (sd->path) ? "segy" : "npy");
+          else
+            fr_window_show_error (sd->self, fr_segy_is_segy_name (sd->path)
+                                              ? _("Could not open the SEG-Y model")
+                                              : _("Could not open the velocity grid"), error);
         }
       else
         {
@@ -1905,17 +1912,20 @@ fr_window_get_solver (FrWindow *self)
 /* Replaces the model with a new document that has no scene file yet, so
  * Save asks for a name instead of overwriting the previous document's
  * file; its folds and undo histories start afresh.  The scene's "changed"
- * starts a solve. */
-void
-fr_window_load_model (FrWindow      *self,
-                      const char    *title,
-                      const fr_grid *grid,
-                      GBytes        *velocity)
+ * starts a solve.  FALSE, with the window's document as it was, when the
+ * scene refuses the grid (fr_scene_load_model: too large to hold). */
+gboolean
+fr_window_load_model (FrWindow       *self,
+                      const char     *title,
+                      const fr_grid  *grid,
+                      GBytes         *velocity,
+                      GError        **error)
 {
-  g_return_if_fail (FR_IS_WINDOW (self));
+  g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
 
+  if (!fr_scene_set_model (self->scene, title, grid, velocity, error))
+    return FALSE;
   fr_canvas_set_result (self->canvas, NULL);
-  fr_scene_set_model (self->scene, title, grid, velocity);
   fr_fold_state_reset (self->fold);
   /* A back end the previous scene's file asked for (and this build
    * lacks) is not this document's: the one shown is. */
@@ -1924,6 +1934,7 @@ fr_window_load_model (FrWindow      *self,
   fr_side_panel_set_length_unit (self->side_panel, FR_LENGTH_UNIT_NONE);
   start_fold_horizon (self);
   fr_session_reset (self->session, NULL);
+  return TRUE;
 }
 
 /* What the window shows now is where its document starts (an example's
@@ -1955,9 +1966,9 @@ fr_window_load_example (FrWindow    *self,
   g_return_val_if_fail (FR_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  if (!fr_scene_io_load_example (name, &grid, &velocity, &title, error))
+  if (!fr_scene_io_load_example (name, &grid, &velocity, &title, error) ||
+      !fr_window_load_model (self, title, &grid, velocity, error))
     return FALSE;
-  fr_window_load_model (self, title, &grid, velocity);
   {
     g_autofree char *example = fr_scene_io_find_example (name);
 
@@ -2039,10 +2050,17 @@ fr_window_load_grid (FrWindow      *self,
   title = g_path_get_basename (path);
   if (!found)
     {
+      g_autoptr(FrModel) plain = fr_model_new (&grid, 1.0);
+
+      /* Not a spacing asked for a grid that could not be shown. */
+      plain->background = fr_background_new (NULL, "npy", &grid, velocity);
+      if (!fr_model_memory_check (plain, error))
+        return FALSE;
       ask_spacing (self, path, &grid, velocity);
       return TRUE;
     }
-  fr_window_load_model (self, title, &grid, velocity);
+  if (!fr_window_load_model (self, title, &grid, velocity, error))
+    return FALSE;
   fr_scene_set_background_source (self->scene, path, segy ? "segy" : "npy");
   return TRUE;
 }
@@ -2166,6 +2184,14 @@ export_now (FrWindow     *self,
 {
   GError *error = NULL;
 
+  /* Checked as it is written: a waiting export may see another scene. */
+  if (!fr_export_check_target (self->scene,
+                               self->session != NULL ? fr_session_get_path (self->session) : NULL,
+                               path, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   if (kind == FR_EXPORT_PICTURE)
     {
       const FrView *view = fr_canvas_get_view (self->canvas);

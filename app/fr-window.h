@@ -38,10 +38,11 @@ gboolean        fr_window_open_scene        (FrWindow             *self,
                                              GError              **error);
 void            fr_window_open_file         (FrWindow             *self,
                                              GFile                *file);
-void            fr_window_load_model        (FrWindow             *self,
+gboolean        fr_window_load_model        (FrWindow             *self,
                                              const char           *title,
                                              const fr_grid        *grid,
-                                             GBytes               *velocity);
+                                             GBytes               *velocity,
+                                             GError              **error);
 void            fr_window_forget_edits      (FrWindow             *self);
 void            fr_window_set_clean         (FrWindow             *self,
                                              gboolean              clean);

@@ -429,9 +429,9 @@ fr_fold_solve (const fr_grid *g, const fr_fold_start *start, const fr_fold_param
    * for the machine would start, then be killed without a word. */
   char what[96];
   if (g->ndim == 3)
-    snprintf (what, sizeof what, "a %zu x %zu x %zu fold solve", g->nx, g->ny, g->nz);
+    snprintf (what, sizeof what, fr__ ("a %zu x %zu x %zu fold solve"), g->nx, g->ny, g->nz);
   else
-    snprintf (what, sizeof what, "a %zu x %zu fold solve", g->nx, g->nz);
+    snprintf (what, sizeof what, fr__ ("a %zu x %zu fold solve"), g->nx, g->nz);
   if ((st = fr_memory_check (solve_bytes (g, p, start), what, err)) != FR_OK)
     return st;
 

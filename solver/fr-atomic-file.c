@@ -97,16 +97,15 @@ resolve_target (const char *path, char **target, fr_error *err)
  * (a private 0600 file stays private) and, where this process may, its
  * owner and group (root saving a user's file leaves it theirs); where the
  * group cannot be kept, the group the file gets has none of the old
- * group's rights.  A new file looks like any other: 0666 less the umask
- * (mkstemp makes 0600).  Returns fchmod's result. */
+ * group's rights.  A new file gets new_mode.  Returns fchmod's result. */
 static int
-keep_owner_and_mode (int fd, const char *target)
+keep_owner_and_mode (int fd, const char *target, mode_t new_mode)
 {
   struct stat old, now;
   mode_t mode;
 
   if (stat (target, &old) != 0)
-    return fchmod (fd, 0666 & ~current_umask ());
+    return fchmod (fd, new_mode);
   mode = old.st_mode & 0777;
   /* Owner first: a change of owner may clear mode bits. */
   if (fstat (fd, &now) == 0 && (now.st_uid != old.st_uid || now.st_gid != old.st_gid)
@@ -116,8 +115,8 @@ keep_owner_and_mode (int fd, const char *target)
   return fchmod (fd, mode);
 }
 
-fr_status
-fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
+static fr_status
+open_with_mode (fr_atomic_file *af, const char *path, mode_t new_mode, fr_error *err)
 {
   const char *slash, *base;
   size_t dir_len, base_len;
@@ -171,7 +170,7 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
                            path, strerror (e));
     }
   (void) fcntl (fd, F_SETFD, FD_CLOEXEC);
-  if (keep_owner_and_mode (fd, af->path) != 0
+  if (keep_owner_and_mode (fd, af->path, new_mode) != 0
       || (af->fp = fdopen (fd, "wb")) == NULL)
     {
       e = errno;
@@ -182,6 +181,20 @@ fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
                            path, strerror (e));
     }
   return FR_OK;
+}
+
+/* A new file looks like any other: 0666 less the umask. */
+fr_status
+fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err)
+{
+  return open_with_mode (af, path, 0666 & ~current_umask (), err);
+}
+
+/* A new file is the owner's alone, 0600 (the mode mkstemp gives it). */
+fr_status
+fr_atomic_open_private (fr_atomic_file *af, const char *path, fr_error *err)
+{
+  return open_with_mode (af, path, 0600, err);
 }
 
 /* Makes the rename itself durable; a failure here loses nothing that the

@@ -29,6 +29,11 @@ typedef struct fr_atomic_file {
  * its owner and group; a new one gets 0666 less the umask. */
 fr_status fr_atomic_open (fr_atomic_file *af, const char *path, fr_error *err);
 
+/* As fr_atomic_open, but a new file is made 0600, whatever the umask: for
+ * files that hold the user's work where others may look (the app's
+ * autosaves).  A file replaced still keeps its mode. */
+fr_status fr_atomic_open_private (fr_atomic_file *af, const char *path, fr_error *err);
+
 /* Flushes, fsyncs and closes the temporary file: every step that can fail
  * for want of space or a bad disk, but not yet the rename.  A caller with
  * several files prepares them all before it commits any, so that one that

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The cgroup limit is read afresh at each check: a few small files, cheap
  * next to the solve or the file read that the check guards, and a limit
- * can change while the process runs (systemctl set-property). */
+ * can change while the process runs (systemctl set-property).  So are the
+ * process's own limits and what it already maps against them. */
 #include "fr-memory-private.h"
 
 #include <errno.h>
@@ -11,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include "fr-i18n.h"
 
 #define GB 1073741824.0   /* 2^30: the unit free(1) and the system monitors show */
 
@@ -190,14 +194,91 @@ fr_memory_cgroup_limit_at (const char *sysroot)
   return (double) best;
 }
 
+/* ---- the process's own limits ---------------------------------------- */
+
+/* /proc/self/status's field (e.g. "VmSize:") in bytes; -1 when unknown. */
+static double
+status_bytes (const char *field)
+{
+  char text[4096];
+  const char *line;
+  unsigned long long kb;
+  size_t len = strlen (field);
+
+  if (read_small_file ("/proc/self/status", text, sizeof text) <= 0)
+    return -1.0;
+  for (line = text; line != NULL; line = strchr (line, '\n'))
+    {
+      if (*line == '\n')
+        line++;
+      if (strncmp (line, field, len) == 0 && sscanf (line + len, " %llu kB", &kb) == 1)
+        return (double) kb * 1024.0;
+    }
+  return -1.0;
+}
+
+/* What the soft limit `resource` leaves this process: the limit less what
+ * the process already maps against it (field of /proc/self/status), or the
+ * whole limit when that is unknown; at least 1 byte, so that a limit
+ * already reached still reads as one.  0 when there is no limit. */
+static double
+rlimit_left (int resource, const char *field)
+{
+  struct rlimit rl;
+  double limit, used;
+
+  if (getrlimit (resource, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return 0.0;
+  limit = (double) rl.rlim_cur;
+  used = status_bytes (field);
+  if (used > 0.0)
+    limit -= used;
+  return limit >= 1.0 ? limit : 1.0;
+}
+
 /* ---- the check --------------------------------------------------------- */
+
+/* What bounds the memory this process may use. */
+typedef enum
+{
+  BOUND_MACHINE,
+  BOUND_CGROUP,
+  BOUND_ADDRESS_SPACE,
+  BOUND_DATA,
+} bound;
+
+/* The bytes this process may use (0: unknown) and what sets that: the
+ * smallest of the physical memory, the cgroup limit and what RLIMIT_AS
+ * (ulimit -v) and RLIMIT_DATA (ulimit -d) leave.  Past an rlimit malloc
+ * returns NULL rather than the OOM killer ending the process, but a solve
+ * that meets it fails all the same, only later. */
+static double
+available (const char *sysroot, bound *by)
+{
+  const double limits[] = {
+    [BOUND_MACHINE] = fr_memory_physical (),
+    [BOUND_CGROUP] = fr_memory_cgroup_limit_at (sysroot),
+    [BOUND_ADDRESS_SPACE] = rlimit_left (RLIMIT_AS, "VmSize:"),
+    [BOUND_DATA] = rlimit_left (RLIMIT_DATA, "VmData:"),
+  };
+  double have = 0.0;
+
+  *by = BOUND_MACHINE;
+  for (int k = 0; k < (int) (sizeof limits / sizeof limits[0]); k++)
+    if (limits[k] > 0.0 && (have <= 0.0 || limits[k] < have))
+      {
+        have = limits[k];
+        *by = (bound) k;
+      }
+  return have;
+}
 
 double
 fr_memory_available_at (const char *sysroot)
 {
-  double have = fr_memory_physical (), limit = fr_memory_cgroup_limit_at (sysroot);
+  bound by;
 
-  return limit > 0.0 && (have <= 0.0 || limit < have) ? limit : have;
+  return available (sysroot, &by);
 }
 
 double
@@ -209,21 +290,27 @@ fr_memory_available (void)
 fr_status
 fr_memory_check_at (double bytes, const char *sysroot, const char *what, fr_error *err)
 {
-  const double phys = fr_memory_physical (), limit = fr_memory_cgroup_limit_at (sysroot);
-  const bool by_cgroup = limit > 0.0 && (phys <= 0.0 || limit < phys);
-  const double have = by_cgroup ? limit : phys;
+  const double phys = fr_memory_physical ();
+  const char *why;
+  bound by;
+  const double have = available (sysroot, &by);
 
   if (have <= 0.0 || !(bytes > have))
     return FR_OK;
-  if (!by_cgroup)
-    return fr_error_set (err, FR_E_NOMEM, "%s needs about %.1f GB of memory, this machine has %.1f GB",
+  if (by == BOUND_MACHINE)
+    return fr_error_set (err, FR_E_NOMEM, fr__ ("%s needs about %.1f GB of memory, this machine has %.1f GB"),
                          what, bytes / GB, have / GB);
+  /* Translators: what limits the memory a process may use, shown in
+   * brackets after "this process may use N GB". */
+  why = by == BOUND_CGROUP ? fr__ ("its cgroup's memory limit")
+        : by == BOUND_ADDRESS_SPACE ? fr__ ("the rest of its address-space limit, ulimit -v")
+        : fr__ ("the rest of its data-size limit, ulimit -d");
   if (phys <= 0.0)
-    return fr_error_set (err, FR_E_NOMEM, "%s needs about %.1f GB of memory, this process may use "
-                         "%.1f GB (its cgroup's memory limit)", what, bytes / GB, limit / GB);
-  return fr_error_set (err, FR_E_NOMEM, "%s needs about %.1f GB of memory, this machine has %.1f GB, "
-                       "of which this process may use %.1f GB (its cgroup's memory limit)",
-                       what, bytes / GB, phys / GB, limit / GB);
+    return fr_error_set (err, FR_E_NOMEM, fr__ ("%s needs about %.1f GB of memory, this process may use "
+                         "%.1f GB (%s)"), what, bytes / GB, have / GB, why);
+  return fr_error_set (err, FR_E_NOMEM, fr__ ("%s needs about %.1f GB of memory, this machine has %.1f GB, "
+                       "of which this process may use %.1f GB (%s)"),
+                       what, bytes / GB, phys / GB, have / GB, why);
 }
 
 fr_status

@@ -425,7 +425,9 @@ check_memory (const npy_header *h, const char *sysroot, fr_error *err)
   char shown[96], what[128];
 
   format_shape (shown, sizeof shown, h->ndim, h->shape);
-  snprintf (what, sizeof what, "reading shape %s of %s", shown,
+  /* Translators: the subject of "… needs about N GB of memory"; shape, then
+   * float32 or float64. */
+  snprintf (what, sizeof what, fr__ ("reading shape %s of %s"), shown,
             h->dtype == FR_F32 ? "float32" : "float64");
   return fr_memory_check_at ((double) h->data_bytes, sysroot, what, err);
 }

@@ -288,7 +288,8 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
     .grid = g, .velocity = velocity, .sources = NULL, .nsrc = nsrc,
     .params = params, .stencils = &st,
   };
-  snprintf (what, sizeof what, "a %zu x %zu SPR solve", g->nx, g->nz);
+  /* Translators: the subject of "… needs about N GB of memory". */
+  snprintf (what, sizeof what, fr__ ("a %zu x %zu SPR solve"), g->nx, g->nz);
   if ((status = fr_memory_check (solve_bytes (&pb), what, err)) != FR_OK)
     goto fail;
   if ((status = fr_check_speed_f32 (g, velocity, "velocity", err)) != FR_OK)

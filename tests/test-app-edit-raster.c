@@ -64,7 +64,7 @@ layered_scene (void)
   g_ptr_array_add (m->layers, l);
   o = fr_obstacle_new_rectangle (2.5, 0.3, 3.0, 0.6, 0.0);
   g_ptr_array_add (m->obstacles, o);
-  fr_scene_load_model (scene, "layers", m);
+  g_assert_true (fr_scene_load_model (scene, "layers", m, NULL));
   return scene;
 }
 
@@ -245,7 +245,8 @@ test_replaced_while_running (void)
   fr_scene_begin_edit (scene);
   dragged_node (scene)->z = 1.5;
   g_assert_true (fr_scene_model_changed (scene, NULL));
-  fr_scene_load_model (scene, "again", fr_model_copy (fr_scene_get_model (other)));
+  g_assert_true (fr_scene_load_model (scene, "again", fr_model_copy (fr_scene_get_model (other)),
+                                      NULL));
   fresh = reference_velocity (scene);
   g_signal_connect (scene, "changed", G_CALLBACK (changed_cb), &c);
   run_for (500);

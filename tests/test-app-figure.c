@@ -303,7 +303,7 @@ make_scene_at (double z0)
   for (size_t i = 0; i < fr_grid_count (&g); i++)
     v[i] = i / g.nx < 20 ? 1.0f : 1.5f;
   bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "figure", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "figure", &g, bytes, NULL));
   return scene;
 }
 
@@ -668,7 +668,7 @@ test_model_outlines (void)
   fr_obstacle_add_vertex (o, 2.6, 1.5);
   fr_obstacle_add_vertex (o, 2.3, 1.9);
   g_ptr_array_add (m->obstacles, o);
-  fr_scene_load_model (scene, "outlines", m);
+  g_assert_true (fr_scene_load_model (scene, "outlines", m, NULL));
 
   /* A result with one ray, so the draw order can be checked. */
   job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1, 4, FR_SPR_CPU);
@@ -784,7 +784,7 @@ scene_of (const fr_grid *g,
   g_autoptr(GBytes) bytes = g_bytes_new_take (v, fr_grid_count (g) * sizeof (float));
   FrScene *scene = fr_scene_new ();
 
-  fr_scene_set_model (scene, "figure", g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "figure", g, bytes, NULL));
   return scene;
 }
 
@@ -1005,7 +1005,7 @@ test_model_lines_clipped (void)
   FrView view;
 
   g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (2.4, 1.0, 3.5, 1.3, 0.5));
-  fr_scene_load_model (scene, "clipped", m);
+  g_assert_true (fr_scene_load_model (scene, "clipped", m, NULL));
   fr_fold_state_set_horizon (fold, h, 3);
   fr_fold_state_set_psi_a (fold, 0.5, 0.0);
   fr_fold_state_add_ray_point (fold, 0.3, 1.4);
@@ -1096,7 +1096,7 @@ test_model_edge_lines_whole (void)
 
   g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (x0, z0, 1.0, 0.6, 0.5));
   g_ptr_array_add (m->obstacles, fr_obstacle_new_rectangle (2.4, 1.0, 3.5, 1.3, 0.5));
-  fr_scene_load_model (scene, "edge", m);
+  g_assert_true (fr_scene_load_model (scene, "edge", m, NULL));
   make_view (scene, &view);
   fr_plot_layout_model_rect (&view, scene, &r);
   img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) (k * view.width), (int) (k * view.height));
@@ -1421,7 +1421,7 @@ test_figure_cropped (void)
   for (size_t i = 0; i < fr_grid_count (&g); i++)
     v[i] = i / g.nx < 12 ? 1.0f : 2.0f;
   bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "wide", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "wide", &g, bytes, NULL));
   fr_scene_add_marker (scene, FR_MARKER_SOURCE, src[0], src[1]);
   result = distance_result (scene, src, rcv);
   {
@@ -1664,7 +1664,7 @@ test_figure_two_ticks (void)
   for (size_t i = 0; i < fr_grid_count (&g); i++)
     v[i] = 1500.0f + (float) (i / g.nx);
   bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "ticks", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "ticks", &g, bytes, NULL));
   make_view (scene, &view);
   {
     FrFigure fig = { .view = &view, .scene = scene, .colormap = FR_COLORMAP_VIRIDIS };
@@ -1790,7 +1790,7 @@ test_deep_zoom_lines (void)
 
             fr_fold_state_set_horizon (fold, h, 2);
           }
-        fr_scene_load_model (scene, "deep", m);
+        g_assert_true (fr_scene_load_model (scene, "deep", m, NULL));
         make_view (scene, &view);
         fr_view_model_to_widget (&view, 1.5, 0.7, &px, &py);
         fr_view_zoom_at (&view, px, py, factors[f]);
@@ -1846,7 +1846,7 @@ test_deep_zoom_field (void)
     for (size_t ix = 0; ix < g.nx; ix++)
       v[fr_grid_index (&g, ix, 0, iz)] = 1.0f + (float) (ix % 2) + 2.0f * (float) (iz % 2);
   bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "cells", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "cells", &g, bytes, NULL));
   for (guint f = 0; f < G_N_ELEMENTS (factors); f++)
     {
       FrFigure fig = { 0 };
@@ -1879,6 +1879,39 @@ test_deep_zoom_field (void)
     }
 }
 
+/* A grid wider than cairo's 32767 pixels a side, small enough to hold:
+ * its field, one pixel a cell, cannot be an image, and is drawn as runs
+ * of cells instead (cairo's error surface has no data, and filling it
+ * crashed the export). */
+static void
+test_figure_wider_than_cairo (void)
+{
+  fr_grid g = fr_grid_2d (40000, 3, 0.001, 0.001, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-figure-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "wide.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "wide.pdf", NULL);
+  g_autoptr(GError) error = NULL;
+  FrFigure fig = { NULL, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+  FrView view;
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = (i % g.nx) < g.nx / 2 ? 1.0f : 2.0f;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  g_assert_true (fr_scene_set_model (scene, "wider than cairo", &g, bytes, NULL));
+  make_view (scene, &view);
+  fig.view = &view;
+  g_assert_true (fr_figure_write (&fig, FR_FIGURE_SVG, svg, &error));
+  g_assert_no_error (error);
+  g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
+  g_assert_no_error (error);
+  g_remove (svg);
+  g_remove (pdf);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1904,5 +1937,6 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/two-ticks", test_figure_two_ticks);
   g_test_add_func ("/figure/deep-zoom-lines", test_deep_zoom_lines);
   g_test_add_func ("/figure/deep-zoom-field", test_deep_zoom_field);
+  g_test_add_func ("/figure/wider-than-cairo", test_figure_wider_than_cairo);
   return g_test_run ();
 }

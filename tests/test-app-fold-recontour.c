@@ -27,7 +27,7 @@ set_model (FrScene *scene)
   for (size_t i = 0; i < fr_grid_count (&g); i++)
     v[i] = i / g.nx < 20 ? 1.0f : 1.5f;
   bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "recontour", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "recontour", &g, bytes, NULL));
 }
 
 static FrFoldState *

@@ -74,7 +74,7 @@ test_current (void)
   for (size_t i = 0; i < fr_grid_count (&g); i++)
     v[i] = 2.0f;
   bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "current", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "current", &g, bytes, NULL));
   fr_scene_add_marker (scene, FR_MARKER_SOURCE, 1.0, 0.0);
   fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 2.0, 1.0);
   result = solved (scene, 3, FR_SPR_CPU);

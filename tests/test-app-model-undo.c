@@ -30,7 +30,7 @@ layered_scene (void)
   fr_layer_add_node (l, 0.0, 0.4);
   fr_layer_add_node (l, 2.0, 0.6);
   g_ptr_array_add (m->layers, l);
-  fr_scene_load_model (scene, "layers", m);
+  g_assert_true (fr_scene_load_model (scene, "layers", m, NULL));
   return scene;
 }
 

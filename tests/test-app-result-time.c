@@ -2,12 +2,15 @@
 /* T at a point of a result (app/fr-result-time.c), the one rule of the
  * cursor readout and the marker list: bilinear between nodes, a node's own
  * value at the node, nothing outside the grid or where a node that counts
- * is unreached; and when a result's T is still the scene's. */
+ * is unreached; and when a result's T is still the scene's.  And a T
+ * that cannot be allocated: a result that says so, not an abort. */
 #include <math.h>
+#include <string.h>
 
 #include <glib.h>
 
 #include "fr-result-time.h"
+#include "test-rlimit.h"
 
 /* A 5 × 4 grid, spacing 0.5 × 0.25 from (1, 2), T = ix + 10·iz, with
  * node (3, 1) unreached. */
@@ -32,7 +35,7 @@ grid_result (void)
   job = fr_job_new (&g, bytes, src, 1, NULL, 0, 1, FR_SPR_CPU);
   result = fr_result_new (job);
   result->ok = TRUE;
-  fr_result_set_time (result, t, 20);
+  g_assert_true (fr_result_set_time (result, t, 20));
   return result;
 }
 
@@ -106,7 +109,7 @@ small_scene (void)
   for (guint i = 0; i < G_N_ELEMENTS (v); i++)
     v[i] = 2.0f;
   bytes = g_bytes_new (v, sizeof v);
-  fr_scene_set_model (scene, "small", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "small", &g, bytes, NULL));
   return scene;
 }
 
@@ -118,7 +121,7 @@ solved (FrScene *scene)
   double t[66] = { 0 };
 
   result->ok = TRUE;
-  fr_result_set_time (result, t, 66);
+  g_assert_true (fr_result_set_time (result, t, 66));
   return result;
 }
 
@@ -179,12 +182,58 @@ test_matches_scene (void)
     for (guint i = 0; i < G_N_ELEMENTS (v); i++)
       v[i] = 3.0f;
     bytes = g_bytes_new (v, sizeof v);
-    fr_scene_set_model (scene, "other", &g, bytes);
+    g_assert_true (fr_scene_set_model (scene, "other", &g, bytes, NULL));
   }
   g_assert_false (fr_result_time_matches_scene (result, scene));
 
   fr_result_unref (result);
   g_assert_finalize_object (scene);
+}
+
+/* In a child held by ulimit -v to 512 MiB more than it maps: a job on a
+ * grid of 200 million nodes (its velocity's 800 MB allocated but never
+ * touched, so it costs nothing before the limit is set) cannot have its
+ * T, and its result says so.  Before, g_new aborted the solver thread. */
+static void
+no_memory_child (void)
+{
+  const size_t nx = 20000, nz = 10000;
+  fr_grid g = fr_grid_2d (nx, nz, 1.0, 1.0, 0.0, 0.0);
+  g_autoptr(GBytes) bytes = g_bytes_new_take (g_malloc0 (nx * nz * sizeof (float)),
+                                              nx * nz * sizeof (float));
+  g_autoptr(FrJob) job = fr_job_new (&g, bytes, NULL, 0, NULL, 0, 2, FR_SPR_CPU);
+  g_autoptr(FrResult) result = NULL;
+  gboolean cancelled = TRUE;
+
+  if (!test_limit_memory (RLIMIT_AS, "VmSize:", 512.0 * 1048576.0))
+    {
+      g_test_skip ("no memory limit here: a sanitizer runs, or a lower hard limit");
+      return;
+    }
+
+  result = fr_job_run (job, NULL, &cancelled);
+  g_assert_nonnull (result);
+  g_assert_false (cancelled);
+  g_assert_false (result->ok);
+  g_assert_null (result->time);
+  g_assert_cmpstr (result->error, ==, "Not enough memory for the traveltimes of 200000000 nodes");
+}
+
+static void
+test_no_memory (void)
+{
+  if (g_test_subprocess ())
+    {
+      no_memory_child ();
+      return;
+    }
+  if (TEST_UNDER_SANITIZER)
+    {
+      g_test_skip ("an address space limit and a sanitizer do not mix");
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
 }
 
 int
@@ -196,5 +245,6 @@ main (int   argc,
   g_test_add_func ("/app/result-time/unreached", test_unreached);
   g_test_add_func ("/app/result-time/no-time", test_no_time);
   g_test_add_func ("/app/result-time/matches-scene", test_matches_scene);
+  g_test_add_func ("/app/result-time/no-memory", test_no_memory);
   return g_test_run ();
 }

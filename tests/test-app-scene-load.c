@@ -4,7 +4,10 @@
  * the grid snap to its nodes, those on its edge up to rounding stay there,
  * and one outside it (or a fold's characteristic point outside it) refuses
  * the whole document with a message naming it,
- * like foldray-cli's, leaving the scene as it was (app/fr-scene.c). */
+ * like foldray-cli's, leaving the scene as it was (app/fr-scene.c).  So
+ * does a grid too large for the memory the process may use, before
+ * anything of its size is allocated, and a model whose rasterisation
+ * fails all the same. */
 #include <string.h>
 
 #include <gio/gio.h>
@@ -12,7 +15,9 @@
 
 #include "config.h"
 #include "fr-data-dir.h"
+#include "fr-model-memory.h"
 #include "fr-scene.h"
+#include "test-rlimit.h"
 
 /* A scene of nx × nz nodes at spacing d from (x0, z0), with the sources
  * and receivers given as JSON arrays of [x, z]. */
@@ -179,6 +184,138 @@ test_edge_accepted (void)
   g_assert_finalize_object (scene);
 }
 
+#define GiB 1073741824.0
+
+/* The scene as a good document of three_layer_grid left it. */
+static void
+assert_scene_kept (FrScene    *scene,
+                   GBytes     *velocity)
+{
+  g_assert_cmpstr (fr_scene_get_title (scene), ==, "points");
+  g_assert_cmpuint (fr_scene_get_grid (scene)->nx, ==, 301);
+  g_assert_cmpuint (fr_scene_get_grid (scene)->nz, ==, 151);
+  g_assert_cmpuint (fr_scene_get_model (scene)->grid.nx, ==, 301);
+  g_assert_true (fr_scene_get_velocity (scene) == velocity);
+  g_assert_cmpuint (n_markers (scene, FR_MARKER_SOURCE), ==, 1);
+  g_assert_cmpuint (n_markers (scene, FR_MARKER_RECEIVER), ==, 1);
+  assert_marker (scene, FR_MARKER_RECEIVER, 0, 0.15, 0.0);
+}
+
+/* In a child held by ulimit -v to 1 GiB more than it maps: the lead's
+ * 100-byte scene of 46000 × 46000 nodes (7.9 GB of velocities alone) is
+ * refused before it is rasterised, with the memory check's message, and
+ * the scene stays as it was.  Before, the rasteriser's refusal fell back
+ * to allocating the same size with g_new0, and the app aborted. */
+static void
+big_grid_child (void)
+{
+  FrScene *scene = fr_scene_new ();
+  g_autoptr(FrSceneDoc) good = three_layer_grid ("[[1.5, 0]]", "[[0.15, 0]]");
+  g_autoptr(FrSceneDoc) big = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *want = NULL;
+  GBytes *velocity;
+
+  g_assert_true (fr_scene_load_doc (scene, good, NULL));
+  velocity = fr_scene_get_velocity (scene);
+
+  if (!test_limit_memory (RLIMIT_AS, "VmSize:", GiB))
+    {
+      g_test_skip ("no memory limit here: a sanitizer runs, or a lower hard limit");
+      return;
+    }
+
+  big = parse_scene (46000, 46000, 0.01, 0.0, 0.0, "[[1, 1]]", "[]");
+  g_assert_false (fr_scene_load_doc (scene, big, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_test_message ("%s", error->message);
+  want = g_strdup_printf ("A 46000 × 46000 grid needs about %.1f GB of memory, this machine has ",
+                          46000.0 * 46000.0 * FR_MODEL_MEMORY_BYTES_PER_NODE / GiB);
+  g_assert_true (g_str_has_prefix (error->message, want));
+  g_assert_true (g_str_has_suffix (error->message, " GB (the rest of its address-space limit, "
+                                                   "ulimit -v)"));
+  assert_scene_kept (scene, velocity);
+  g_clear_error (&error);
+
+  /* The model panel's largest grid, 8192 × 8192 (2.2 GB to hold), is
+   * refused the same way, and the grid stays. */
+  g_assert_false (fr_scene_set_nodes (scene, FR_MODEL_MAX_NODES, FR_MODEL_MAX_NODES, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_test_message ("%s", error->message);
+  g_free (want);
+  want = g_strdup_printf ("A 8192 × 8192 grid needs about %.1f GB of memory",
+                          8192.0 * 8192.0 * FR_MODEL_MEMORY_BYTES_PER_NODE / GiB);
+  g_assert_true (g_str_has_prefix (error->message, want));
+  assert_scene_kept (scene, velocity);
+  g_assert_finalize_object (scene);
+}
+
+static void
+test_big_grid_refused (void)
+{
+  if (g_test_subprocess ())
+    {
+      big_grid_child ();
+      return;
+    }
+  if (TEST_UNDER_SANITIZER)
+    {
+      g_test_skip ("an address space limit and a sanitizer do not mix");
+      return;
+    }
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+/* What the app holds per node, and a background on a grid of its own on
+ * top of that. */
+static void
+test_memory_need (void)
+{
+  g_autoptr(FrSceneDoc) doc = three_layer_grid ("[]", "[]");
+  fr_grid bg = fr_grid_2d (10, 20, 1.0, 1.0, 0.0, 0.0);
+  g_autoptr(GBytes) values = g_bytes_new_take (g_new0 (float, 200), 200 * sizeof (float));
+
+  g_assert_cmpfloat (fr_model_memory_need (doc->model), ==, 301.0 * 151.0 * 36.0);
+  doc->model->background = fr_background_new (NULL, "npy", &bg, values);
+  g_assert_cmpfloat (fr_model_memory_need (doc->model), ==, 301.0 * 151.0 * 36.0 + 800.0);
+  g_assert_true (fr_model_memory_check (doc->model, NULL));
+}
+
+/* A rasteriser that runs out of memory even though the check passed. */
+static GBytes *
+rasterise_no_memory (const FrModel  *model,
+                     char          **warning,
+                     GError        **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+               "Not enough memory for the velocities of %zu × %zu nodes.",
+               model->grid.nx, model->grid.nz);
+  return NULL;
+}
+
+/* Should rasterising fail anyway, the document is refused with its error
+ * and the scene stays: nothing of the grid's size is allocated again
+ * (before, a velocity of 1 everywhere was, with g_new0, and a warning). */
+static void
+test_raster_failure_refused (void)
+{
+  FrScene *scene = fr_scene_new ();
+  g_autoptr(FrSceneDoc) good = three_layer_grid ("[[1.5, 0]]", "[[0.15, 0]]");
+  g_autoptr(FrSceneDoc) other = parse_scene (101, 51, 0.01, 0.0, 0.0, "[[0.5, 0]]", "[]");
+  g_autoptr(GError) error = NULL;
+  GBytes *velocity;
+
+  g_assert_true (fr_scene_load_doc (scene, good, NULL));
+  velocity = fr_scene_get_velocity (scene);
+  fr_scene_set_rasteriser (scene, rasterise_no_memory);
+  g_assert_false (fr_scene_load_doc (scene, other, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_assert_cmpstr (error->message, ==, "Not enough memory for the velocities of 101 × 51 nodes.");
+  assert_scene_kept (scene, velocity);
+  g_assert_finalize_object (scene);
+}
+
 /* The bundled data comes from $FOLDRAY_DATA_DIR, else, for the app run
  * from its build folder alone, the source tree, else the install: this test
  * program is not that app, so without the variable the source tree is not
@@ -214,5 +351,8 @@ main (int   argc,
   g_test_add_func ("/app/scene-load/outside-refused", test_outside_refused);
   g_test_add_func ("/app/scene-load/edge-accepted", test_edge_accepted);
   g_test_add_func ("/app/scene-load/data-dir", test_data_dir);
+  g_test_add_func ("/app/scene-load/memory-need", test_memory_need);
+  g_test_add_func ("/app/scene-load/big-grid-refused", test_big_grid_refused);
+  g_test_add_func ("/app/scene-load/raster-failure-refused", test_raster_failure_refused);
   return g_test_run ();
 }

@@ -9,9 +9,11 @@
 #include <glib/gi18n.h>
 
 #include "fr-csv.h"
+#include "fr-fold.h"
 #include "fr-i18n.h"
 #include "fr-solver-i18n.h"
 #include "fr-solver-thread.h"
+#include "test-rlimit.h"
 
 typedef struct
 {
@@ -373,6 +375,66 @@ test_csv_messages_translated (void)
   catalogue_end (&saved);
 }
 
+/* A solve too large for the memory left says so in the app's language
+ * whole: its subject ("a 8000 x 8000 fold solve") was English inside the
+ * Spanish and Norwegian sentence.  In a child held to 256 MB more than it
+ * maps (ulimit -d), so that the 1.5 GB solve is refused on any machine. */
+static void
+test_memory_messages_translated (void)
+{
+  static const struct { const char *language, *says; } cases[] = {
+    { "es", "un cálculo de pliegue de 8000 x 8000 necesita unos " },
+    { "nb", "en foldeberegning på 8000 x 8000 trenger omtrent " },
+  };
+
+  if (g_test_subprocess ())
+    {
+      double src[3] = { 10.0, 0.0, 10.0 };
+      fr_fold_start st = { .sources = src, .nsrc = 1 };
+      fr_grid g = fr_grid_2d (8000, 8000, 1.0, 1.0, 0.0, 0.0);
+      SavedLanguage saved;
+
+      g_assert_true (test_limit_memory (RLIMIT_DATA, "VmData:", 256.0 * 1048576.0));
+      catalogue_begin (&saved);
+      for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+        {
+          fr_fold_params p;
+          fr_fold_result res;
+          fr_error err = { 0 };
+
+          catalogue_use (cases[i].language);
+          fr_fold_params_init (&p);
+          p.backend = FR_FOLD_CPU;
+          g_assert_cmpint (fr_fold_solve (&g, &st, &p, &res, &err), ==, FR_E_NOMEM);
+          g_test_message ("%s", err.message);
+          g_assert_true (g_str_has_prefix (err.message, cases[i].says));
+          fr_fold_result_clear (&res);
+        }
+      catalogue_end (&saved);
+      return;
+    }
+  if (TEST_UNDER_SANITIZER)
+    {
+      g_test_skip ("a sanitizer's allocator does not mix with a data-size limit");
+      return;
+    }
+  {
+    struct rlimit rl;
+
+    /* The child inherits the hard limit: where one is set, it might not
+     * raise its soft limit to the headroom, and its skip would read here
+     * as a pass. */
+    g_assert_cmpint (getrlimit (RLIMIT_DATA, &rl), ==, 0);
+    if (rl.rlim_max != RLIM_INFINITY)
+      {
+        g_test_skip ("a hard data-size limit is set");
+        return;
+      }
+  }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -384,5 +446,6 @@ main (int   argc,
   g_test_add_func ("/app/solver-thread/real-solve", test_real_solve);
   g_test_add_func ("/app/solver-thread/messages-translated", test_messages_translated);
   g_test_add_func ("/app/solver-thread/csv-messages-translated", test_csv_messages_translated);
+  g_test_add_func ("/app/solver-thread/memory-messages-translated", test_memory_messages_translated);
   return g_test_run ();
 }

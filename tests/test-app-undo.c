@@ -119,7 +119,7 @@ small_scene (void)
   for (guint i = 0; i < G_N_ELEMENTS (v); i++)
     v[i] = 2.0f;
   bytes = g_bytes_new (v, sizeof v);
-  fr_scene_set_model (scene, "small", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "small", &g, bytes, NULL));
   return scene;
 }
 
@@ -613,7 +613,8 @@ test_fold_example_fitted (void)
 /* The characteristics' points stay on the grid's nodes, which a scene
  * file's must lie on: moved onto the edge when the grid shrinks, when a
  * click in the last half cell adds one beyond the last node, and when
- * an undo or redo step from before brings one back. */
+ * an undo or redo step from before brings one back; and back where they
+ * were placed when the grid grows again. */
 static void
 test_fold_points_on_grid (void)
 {
@@ -651,7 +652,47 @@ test_fold_points_on_grid (void)
   g_assert_cmpfloat (p[0].x, ==, 2.0);
   g_assert_cmpfloat (p[0].z, ==, 1.4);
 
+  /* The grid three wide again (the Extent change undone): the point is
+   * back where it was placed.  It stayed on the edge at x = 2. */
+  fr_fold_state_set_grid_span (fold, 0.0, 0.0, 3.0, 1.5);
+  p = fr_fold_state_get_ray_points (fold, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (p[0].x, ==, 2.9);
+  g_assert_cmpfloat (p[0].z, ==, 1.4);
+
   g_assert_finalize_object (fold);
+}
+
+/* Speed F set to the model's grid keeps the constant F set before in the
+ * scene file ("speed_constant"), so that going back to a constant after
+ * reopening finds it: it came back as 1. */
+static void
+test_fold_speed_constant_kept (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("foldray-speed-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "s.json", NULL);
+  fr_grid g = fr_grid_2d (11, 11, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 2.0));
+  g_autoptr(FrSceneDoc) back = NULL;
+  g_autoptr(GError) error = NULL;
+  FrFoldState *fold = fr_fold_state_new ();
+  FrFoldState *again = fr_fold_state_new ();
+  double c = 0.0;
+
+  fr_fold_state_set_speed (fold, FALSE, 1.7);
+  fr_fold_state_set_speed (fold, TRUE, 1.7);
+  fr_fold_state_to_doc (fold, doc);
+  g_assert_true (fr_scene_doc_save (doc, path, &error));
+  g_assert_no_error (error);
+  back = fr_scene_doc_load (path, &error);
+  g_assert_no_error (error);
+  fr_fold_state_load_doc (again, back);
+  g_assert_true (fr_fold_state_get_speed (again, &c));
+  g_assert_cmpfloat (c, ==, 1.7);
+
+  g_assert_finalize_object (fold);
+  g_assert_finalize_object (again);
+  test_tmpdir_remove (dir);
 }
 
 /* Load CSV… takes a horizon only as far out as a scene file may hold a
@@ -826,6 +867,7 @@ main (int   argc,
   g_test_add_func ("/app/undo/fold-example-fitted", test_fold_example_fitted);
   g_test_add_func ("/app/undo/fold-horizon-far", test_fold_horizon_far);
   g_test_add_func ("/app/undo/fold-points-on-grid", test_fold_points_on_grid);
+  g_test_add_func ("/app/undo/fold-speed-constant-kept", test_fold_speed_constant_kept);
   g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   return g_test_run ();
 }

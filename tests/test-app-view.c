@@ -351,7 +351,7 @@ make_scene (guint  nx,
   for (size_t i = 0; i < fr_grid_count (&g); i++)
     v[i] = 1.0f + (float) (i / g.nx) / g.nz;
   bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
-  fr_scene_set_model (scene, "view", &g, bytes);
+  g_assert_true (fr_scene_set_model (scene, "view", &g, bytes, NULL));
   return scene;
 }
 

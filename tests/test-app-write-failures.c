@@ -66,7 +66,7 @@ data_init (Data *d)
 
   d->scene = fr_scene_new ();
   vb = g_bytes_new (d->values, NX * NZ * sizeof (float));
-  fr_scene_set_model (d->scene, "small", &d->grid, vb);
+  g_assert_true (fr_scene_set_model (d->scene, "small", &d->grid, vb, NULL));
   for (guint i = 0; i < 50; i++)
     fr_scene_add_marker (d->scene, FR_MARKER_RECEIVER, 0.1 * i, 0.5 + 0.05 * (i % 10));
 

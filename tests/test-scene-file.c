@@ -13,6 +13,7 @@
 #include <sys/mount.h>
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <locale.h>
@@ -30,6 +31,7 @@
 #include "fr-scene-file.h"
 #include "fr-segy.h"
 #include "fr-spr.h"
+#include "test-rlimit.h"
 #include "test-sanitizer.h"
 #include "test-tmpdir.h"
 #include "test-tmpfs.h"
@@ -322,6 +324,13 @@ test_malformed (void)
     { HEAD GRID ", \"fold\": {\"backend\": \"dijkstra\"}}", FR_SCENE_FILE_ERROR_INVALID, "dijkstra" },
     { HEAD GRID ", \"fold\": {\"speed\": \"fast\"}}", FR_SCENE_FILE_ERROR_MALFORMED, "speed" },
     { HEAD GRID ", \"fold\": {\"speed\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "speed" },
+    { HEAD GRID ", \"fold\": {\"speed\": 2, \"speed_constant\": 1}}", FR_SCENE_FILE_ERROR_INVALID,
+      "“speed_constant” in fold goes with “speed”: “grid” only" },
+    { HEAD GRID ", \"fold\": {\"speed_constant\": 1}}", FR_SCENE_FILE_ERROR_INVALID, "speed_constant" },
+    { HEAD GRID ", \"fold\": {\"speed\": \"grid\", \"speed_constant\": 0}}", FR_SCENE_FILE_ERROR_INVALID,
+      "speed must be positive" },
+    { HEAD GRID ", \"fold\": {\"speed\": \"grid\", \"speed_constant\": \"x\"}}",
+      FR_SCENE_FILE_ERROR_MALFORMED, "“speed_constant” in fold must be a number" },
     { HEAD GRID ", \"fold\": {\"delta\": 0.1}}", FR_SCENE_FILE_ERROR_MALFORMED, "count" },
     { HEAD GRID ", \"fold\": {\"delta\": -1, \"count\": 3}}", FR_SCENE_FILE_ERROR_INVALID, "delta" },
     { HEAD GRID ", \"fold\": {\"delta\": 0.1, \"count\": -3}}", FR_SCENE_FILE_ERROR_INVALID, "count" },
@@ -1027,6 +1036,30 @@ test_save_mode (void)
   test_tmpdir_remove (dir);
 }
 
+/* An autosave (fr_scene_doc_save_private) is made the owner's alone
+ * whatever the umask: it was 0644, readable by all in a state folder
+ * that others may read.  A file it replaces keeps its mode, as a save's. */
+static void
+test_save_private_mode (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "autosave.json", NULL);
+  fr_grid g = fr_grid_2d (10, 10, 0.1, 0.1, 0.0, 0.0);
+  g_autoptr(FrSceneDoc) doc = fr_scene_doc_new (fr_model_new (&g, 1.5));
+  g_autoptr(GError) error = NULL;
+  mode_t mask = umask (002);
+
+  g_assert_true (fr_scene_doc_save_private (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mode_of (path), ==, 0600);
+  g_assert_cmpint (g_chmod (path, 0640), ==, 0);
+  g_assert_true (fr_scene_doc_save_private (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mode_of (path), ==, 0640);
+  umask (mask);
+  test_tmpdir_remove (dir);
+}
+
 /* A save that fails names the file the user saves (the link, if through
  * one), never the temporary file beside it, and says why. */
 static void
@@ -1345,6 +1378,59 @@ write_segy (const char *path, int nx, int nz, int format, gboolean with_coords, 
   write_segy_at (path, nx, nz, format, with_coords ? x : NULL, -100, v);
 }
 #endif
+
+#ifdef FOLDRAY_HAVE_SEGYIO
+/* In a child held by ulimit -v to 256 MiB more than it maps: a SEG-Y file
+ * of 100000 traces of 1000 samples (sparse: one trace written, the rest
+ * holes, 424 MB long) is refused before its 400 MB of samples are
+ * allocated, with the memory check's message; without an rlimit such a
+ * survey was read until the OOM killer ended the app. */
+static void
+segy_too_large_child (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "survey.sgy", NULL);
+  g_autoptr(GBytes) values = NULL;
+  g_autoptr(GError) error = NULL;
+  float v[1000] = { 0 };
+  gboolean has_spacing;
+  fr_grid g;
+  int fd;
+
+  write_segy (path, 1, 1000, 5, FALSE, v);
+  fd = g_open (path, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 3600 + 100000L * (240 + 4 * 1000)), ==, 0);
+  close (fd);
+
+  if (!test_limit_memory (RLIMIT_AS, "VmSize:", 256.0 * 1048576.0))
+    {
+      g_autofree char *skip = g_build_filename (dir, "skip", NULL);
+
+      g_assert_true (g_file_set_contents (skip, "no memory limit here: a sanitizer runs, or a lower hard limit",
+                                          -1, NULL));
+      return;
+    }
+
+  g_assert_false (fr_segy_read (path, &g, &has_spacing, &values, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "survey.sgy: reading 100000 traces of 1000 samples "
+                                            "needs about 0.4 GB of memory, this machine has "));
+  g_assert_true (g_str_has_suffix (error->message, " GB (the rest of its address-space limit, "
+                                                   "ulimit -v)"));
+  g_assert_null (values);
+}
+#endif
+
+static void
+test_segy_too_large (void)
+{
+#ifdef FOLDRAY_HAVE_SEGYIO
+  test_in_subprocess ("FOLDRAY_TEST_SEGY_DIR", segy_too_large_child);
+#else
+  g_test_skip ("built without segyio");
+#endif
+}
 
 static void
 test_segy (void)
@@ -2516,9 +2602,11 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/format-shortest", test_format_shortest);
   g_test_add_func ("/scene-file/save-symlink", test_save_symlink);
   g_test_add_func ("/scene-file/save-mode", test_save_mode);
+  g_test_add_func ("/scene-file/save-private-mode", test_save_private_mode);
   g_test_add_func ("/scene-file/save-error-names-file", test_save_error_names_file);
   g_test_add_func ("/scene-file/save-disk-full", test_save_disk_full);
   g_test_add_func ("/scene-file/segy", test_segy);
+  g_test_add_func ("/scene-file/segy-too-large", test_segy_too_large);
   g_test_add_func ("/scene-file/grid-sidecar", test_grid_sidecar);
   g_test_add_func ("/scene-file/cli", test_cli);
   g_test_add_func ("/scene-file/deep-nesting", test_deep_nesting);

@@ -4,7 +4,9 @@
 capitals (LINE-7.JSON, as Save As accepts it) opens as a scene, and the
 Grid Spacing dialog of a .npy without a sidecar refuses what is no number
 ("2,5") or out of range (0) instead of opening the grid at 2 × 1e-9,
-then opens it at the spacing typed, a spacing of 1.25e-5 too.  Real input through xdotool, checks by
+then opens it at the spacing typed, a spacing of 1.25e-5 too.  A 100-byte
+scene naming 46000 × 46000 nodes, opened under ulimit -v, is refused with a
+dialog and the scene kept.  Real input through xdotool, checks by
 the window title, the frame log's job line and the screen.  Speaks TAP.
 
 Usage: gui-files-test.py FOLDRAY_EXE OUT_DIR
@@ -180,11 +182,76 @@ def t_spacing_small():
     return ok, "job %s; bad stderr %s" % (job, bad)
 
 
+def dialogs_of(a):
+    """a's visible windows other than its main one, as tall as a dialog
+    (not a tooltip)."""
+    out = []
+    for w in run("xdotool", "search", "--onlyvisible", "--pid", str(a.proc.pid), check=False).stdout.split():
+        geo = dict(l.split("=") for l in run("xdotool", "getwindowgeometry", "--shell", w).stdout.split())
+        if w != a.win and int(geo["HEIGHT"]) >= 80:
+            out.append(w)
+    return out
+
+
+def t_big_scene_refused():
+    """The bundled scene open in an app held by ulimit -v to 6 GB (prlimit
+    --as), then a 100-byte scene of 46000 × 46000 nodes opened by Ctrl+O: a
+    dialog says what it needs and what the limit leaves, the app runs on,
+    and the bundled scene stays, its title and its solve.  The app aborted
+    (GLib-ERROR: failed to allocate 8464000000 bytes, SIGTRAP)."""
+    big = os.path.join(OUT, "big.json")
+    with open(big, "w") as f:
+        f.write('{"format":"foldray-scene","version":1,"title":"big","grid":{"nx":46000,"nz":46000,'
+                '"spacing":[0.01,0.01],"origin":[0,0]},"default_velocity":1.0,"layers":[]}\n')
+    limited = os.path.join(OUT, "foldray-as-6g")
+    with open(limited, "w") as f:
+        f.write("#!/bin/sh\nexec prlimit --as=6000000000 %s \"$@\"\n" % EXE)
+    os.chmod(limited, 0o755)
+    a = App(SCENE, name="big-scene", exe=limited, env={"G_MESSAGES_DEBUG": "fr-window"})
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        title0, job0 = a.title(), a.last("job")
+        xdo("key", "ctrl+o")
+        if not wait_for(lambda: window_ids("Open Scene or Velocity Grid"), 10):
+            return False, "no Open chooser"
+        time.sleep(0.5)
+        xdo("key", "ctrl+l")
+        time.sleep(0.3)
+        xdo("type", "--", big)
+        time.sleep(0.5)
+        for _ in range(3):
+            xdo("key", "Return")
+            if wait_for(lambda: dialogs_of(a) and not window_ids("Open Scene or Velocity Grid"), 3):
+                break
+        time.sleep(1.0)
+        screenshot("03-big-scene-refused")
+        dialogs = dialogs_of(a)
+        alive = a.proc.poll() is None
+        title, job = a.title() if alive else "", a.last("job")
+        if dialogs:
+            xdo("key", "Escape")
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    with open(a.stderr_path) as f:
+        said = [l for l in f.read().splitlines() if "grid needs about" in l]
+    named = any("Could not open the scene" in l and "A 46000 × 46000 grid needs about" in l and
+                "(the rest of its address-space limit, ulimit -v)" in l for l in said)
+    ok = (dialogs and alive and named and title == title0 and "three-layer" in title
+          and job == job0 and not bad)
+    return ok, ("dialogs %s; running %s; said %s; title %r (was %r); job %s (was %s); bad stderr %s"
+                % (dialogs, alive, said, title, title0, job, job0, bad))
+
+
 check("files: a scene named LINE-7.JSON opens as a scene", t_scene_in_capitals)
 check("files: the Grid Spacing dialog refuses 2,5 and 0, then opens at the spacing typed",
       t_spacing_dialog)
 check("files: the Grid Spacing dialog keeps a spacing below a thousandth as typed",
       t_spacing_small)
+check("files: a scene too large for ulimit -v is refused with a dialog, the scene kept",
+      t_big_scene_refused)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

@@ -598,8 +598,11 @@ UNDO_BUTTON = (241, 27)
 REDO_BUTTON = (275, 27)
 # The text of each field (inside its frame, left of its − + buttons).
 # The obstacle's field is cut by the window's fold: its upper part.
+# The obstacle's kind: the drop-down's text, left of its arrow ("(None)",
+# GTK's own, untranslated in nb, had about 150 ink pixels).
 FIELDS = {"velocity": (982, 562, 1110, 587), "dv/dz": (982, 602, 1110, 627),
-          "dv/dx": (982, 642, 1110, 667), "obstacle velocity": (1054, 712, 1110, 729)}
+          "dv/dx": (982, 642, 1110, 667), "obstacle velocity": (1054, 712, 1110, 729),
+          "obstacle kind": (876, 712, 1008, 729)}
 QUIET = (700, 700)                  # the pointer out of the way, over the canvas
 
 

@@ -1094,8 +1094,13 @@ def t_files_click_modifies():
     after = place_source(fapp, 1.0, 1.2)
     saved = wait_for(lambda: autosave_of(fapp.proc.pid) is not None, timeout=10.0)
     fapp.stable_shot("40-files-placed")
-    return (before == "s1.json — Foldray" and after == "• s1.json — Foldray" and saved,
-            "title before %r, after the click %r; autosave files %s" % (before, after, autosaves()))
+    # The owner's alone, whatever the umask (it was 0644).
+    mode = os.stat(os.path.join(FILES_ENV["FOLDRAY_STATE_DIR"], autosave_of(fapp.proc.pid))).st_mode \
+        if saved else 0
+    return (before == "s1.json — Foldray" and after == "• s1.json — Foldray" and saved
+            and mode & 0o777 == 0o600,
+            "title before %r, after the click %r; autosave files %s, mode %o"
+            % (before, after, autosaves(), mode & 0o777))
 
 
 def t_files_save_twice():
@@ -1728,6 +1733,76 @@ def t_files_quit_while_export_waits():
             % (waits, asked, not_yet, written, alive, saving, gone, bad[:2]))
 
 
+def background_grid(d, stem="bg"):
+    """d/stem.npy, 30 × 40 nodes of 2.0 with a sidecar (spacing 0.05);
+    its bytes."""
+    os.makedirs(d, exist_ok=True)
+    npy = os.path.join(d, stem + ".npy")
+    np.save(npy, np.full((30, 40), 2.0, np.float32))
+    with open(os.path.join(d, stem + ".json"), "w") as f:
+        json.dump({"spacing": [0.05, 0.05]}, f)
+    with open(npy, "rb") as f:
+        return npy, f.read()
+
+
+def t_files_export_over_background():
+    """Export → Velocity (.npy) onto the grid the model was opened from is
+    refused in a dialog, after the chooser's own Replace, and the grid is
+    kept: it was replaced by the export, so the scene would reopen over
+    another model.  And --export-on-idle into a folder where T.npy is a
+    symbolic link to a scene's background writes everything but T.npy,
+    says why, and exits 1."""
+    d = os.path.join(FILES, "export-over-background")
+    shutil.rmtree(d, ignore_errors=True)
+    npy, before = background_grid(d)
+    a = App(npy, name="files-export-over-bg", env=FILES_ENV)
+    try:
+        if not a.find_window(name="bg.npy"):
+            return False, "no window"
+        settle_all(a)
+        windows = len(windows_of(a))
+        shown = export_to(a, "v", npy)         # _Velocity (.npy)…
+        # The chooser asks before replacing a file; its Replace.
+        time.sleep(1.0)
+        xdo("key", "alt+r")
+        dialog = wait_for(lambda: not window_shown("Export") and len(windows_of(a)) > windows,
+                          timeout=10.0)
+        time.sleep(0.5)
+        screenshot("47e-files-export-over-background")
+        kept = open(npy, "rb").read() == before
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+
+    # A scene elsewhere, its background named by a link in the export folder.
+    src = os.path.join(d, "scene")
+    out = os.path.join(d, "out")
+    bg, bg_before = background_grid(src, "model")
+    with open(files_scene("s-export-bg.json")) as f:
+        scene = json.load(f)
+    scene.update({"grid": {"nx": 40, "nz": 30, "spacing": [0.05, 0.05], "origin": [0, 0]},
+                  "background": {"path": "model.npy", "format": "npy"}, "layers": [],
+                  "obstacles": [], "sources": [[1.0, 0.0]], "receivers": [[0.5, 0.0]]})
+    scene_path = os.path.join(src, "s.json")
+    with open(scene_path, "w") as f:
+        json.dump(scene, f)
+    os.makedirs(out)
+    os.symlink(bg, os.path.join(out, "T.npy"))
+    b = App(scene_path, "--export-on-idle", out, name="files-export-over-bg-idle", env=FILES_ENV)
+    rc = b.wait_exit()
+    with open(b.stderr_path) as f:
+        err = f.read()
+    said = "is this model\u2019s background grid" in err and "T.npy" in err
+    link_kept = os.path.islink(os.path.join(out, "T.npy")) and open(bg, "rb").read() == bg_before
+    names = sorted(os.listdir(out))
+    others = [n for n in ("T.vti", "velocity.npy", "rays.csv") if n in names]
+    return (shown and dialog and kept and not bad and rc == 1 and said and link_kept
+            and len(others) == 3,
+            "chooser shown %s; refused in a dialog %s; grid kept %s; bad stderr %s; "
+            "--export-on-idle exit %s, said %s, link and background kept %s, files %s"
+            % (shown, dialog, kept, bad[:2], rc, said, link_kept, names))
+
+
 for name, fn in [
     ("files: a click places a source, the title shows • and an autosave follows", t_files_click_modifies),
     ("files: Ctrl+S twice writes the scene's file both times and keeps its name", t_files_save_twice),
@@ -1748,6 +1823,8 @@ for name, fn in [
     ("files: traveltimes exported during a solve are the edited scene's", t_files_export_waits_for_solve),
     ("files: Ctrl+Q while an export waits for the solve asks first; Cancel lets it be written",
      t_files_quit_while_export_waits),
+    ("files: an export onto the scene's background grid is refused, the grid kept",
+     t_files_export_over_background),
     ("files: an autosave that cannot be written is said over the picture until a save",
      t_files_autosave_fails_said),
     ("files: Save As adds .json to a name without it, and replaces nothing unasked", t_files_save_as_adds_json),
