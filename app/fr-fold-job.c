@@ -148,8 +148,16 @@ fold_job_recontour (FrJob           *job,
 {
   g_autoptr(FrResult) result = fr_result_new (job);
   const FrResult *solved = job->fold.solved;
+  size_t count = fr_grid_count (&job->grid);
 
-  result->time = g_memdup2 (solved->time, sizeof (float) * fr_grid_count (&job->grid));
+  /* As fr_result_set_time: a T that cannot be allocated is a result not
+   * ok, which says so, never an abort in the solver thread. */
+  if ((result->time = g_try_new (float, count)) == NULL)
+    {
+      result->error = g_strdup_printf (_("Not enough memory for the traveltimes of %zu nodes"), count);
+      return g_steal_pointer (&result);
+    }
+  memcpy (result->time, solved->time, sizeof (float) * count);
   result->time_max = solved->time_max;
   result->backend = g_strdup (solved->backend);
   result->method = g_strdup (solved->method);
