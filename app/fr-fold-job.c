@@ -138,26 +138,20 @@ fr_fold_trace_horizons (FrResult *result,
   return TRUE;
 }
 
-/* A reusing job's run: the solve's T, rays and figures, its own
- * folded horizons.  The device copy of T is not shared (the result that
- * owns it may go first): the canvas uploads the host copy. */
+/* A reusing job's run: the solve's T (shared, not copied: a result
+ * holds no more memory than its horizons), rays and figures, and its own
+ * folded horizons.  The device copy of T stays the solve's, so the
+ * canvas uploads the host one. */
 static FrResult *
 fold_job_recontour (FrJob           *job,
                     const fr_cancel *cancel,
                     gboolean        *cancelled)
 {
   g_autoptr(FrResult) result = fr_result_new (job);
-  const FrResult *solved = job->fold.solved;
-  size_t count = fr_grid_count (&job->grid);
+  FrResult *solved = job->fold.solved;
 
-  /* As fr_result_set_time: a T that cannot be allocated is a result not
-   * ok, which says so, never an abort in the solver thread. */
-  if ((result->time = g_try_new (float, count)) == NULL)
-    {
-      result->error = g_strdup_printf (_("Not enough memory for the traveltimes of %zu nodes"), count);
-      return g_steal_pointer (&result);
-    }
-  memcpy (result->time, solved->time, sizeof (float) * count);
+  result->time_owner = fr_result_ref (solved);
+  result->time = solved->time;
   result->time_max = solved->time_max;
   result->backend = g_strdup (solved->backend);
   result->method = g_strdup (solved->method);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A fold job that differs from the last one only in the folded horizons'
  * spacing Δ or their Count contours that one's T again instead of
- * solving (fr_fold_job_reuse, as the window does); anything the solve
- * reads solves again.  The horizons, rays and exports it gives are those
+ * solving (fr_fold_job_reuse, as the window does), sharing that T;
+ * anything the solve reads solves again.  The horizons, rays and exports it gives are those
  * of a fresh solve with that Δ and Count. */
 #include <math.h>
 #include <string.h>
@@ -123,6 +123,7 @@ test_levels_recontour (void)
   again = run_fold (fold, scene, solved, &reused);
   g_assert_true (reused);
   g_assert_true (again->job->fold.solved == solved);
+  g_assert_true (again->time == solved->time);   /* shared, not copied */
   fresh = run_fold (fold, scene, NULL, NULL);
   g_assert_cmpmem (again->time, count * sizeof (float), fresh->time, count * sizeof (float));
   g_assert_cmpfloat (again->time_max, ==, fresh->time_max);
