@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gio/gio.h>
 #include <glib/gi18n.h>
@@ -37,6 +38,61 @@ fr_fold_job_new (const fr_grid   *grid,
   job->fold = *fold;
   job->fold.horizon = g_memdup2 (fold->horizon, sizeof (double) * 2 * fold->n_horizon);
   return job;
+}
+
+/* Whether jobs a and b solve for the same T and rays: the same grid,
+ * velocity bytes (shared, so a model edit makes new ones), speed, ψa,
+ * method, back end, horizon and ray start points.  Δ, Count and the
+ * threads may differ: the folded horizons are only T's contours. */
+static gboolean
+same_solve (const FrJob *a,
+            const FrJob *b)
+{
+  const FrFoldJob *fa = &a->fold, *fb = &b->fold;
+
+  return a->grid.ndim == b->grid.ndim && a->grid.nx == b->grid.nx && a->grid.ny == b->grid.ny &&
+         a->grid.nz == b->grid.nz && a->grid.dx == b->grid.dx && a->grid.dy == b->grid.dy &&
+         a->grid.dz == b->grid.dz && a->grid.x0 == b->grid.x0 && a->grid.y0 == b->grid.y0 &&
+         a->grid.z0 == b->grid.z0 && a->velocity == b->velocity &&
+         fa->speed_from_grid == fb->speed_from_grid && fa->speed_const == fb->speed_const &&
+         fa->psi_a[0] == fb->psi_a[0] && fa->psi_a[1] == fb->psi_a[1] &&
+         fa->method == fb->method && fa->backend == fb->backend &&
+         fa->n_horizon == fb->n_horizon &&
+         memcmp (fa->horizon, fb->horizon, sizeof (double) * 2 * fa->n_horizon) == 0 &&
+         a->n_receivers == b->n_receivers &&
+         memcmp (a->receivers, b->receivers, sizeof (double) * 2 * a->n_receivers) == 0;
+}
+
+/* Lets job (not yet submitted) take its T and rays from solved, a fold
+ * result, when only Δ or Count tell them apart: it then contours that T
+ * again instead of solving, which on a large grid is most of the time.
+ * TRUE when it will. */
+gboolean
+fr_fold_job_reuse (FrJob    *job,
+                   FrResult *solved)
+{
+  g_return_val_if_fail (job != NULL && job->kind == FR_JOB_FOLD, FALSE);
+
+  if (solved == NULL || solved->job->kind != FR_JOB_FOLD)
+    return FALSE;
+  /* The solve itself, so that reused results never chain. */
+  if (solved->job->fold.solved != NULL)
+    solved = solved->job->fold.solved;
+  if (!solved->ok || solved->time == NULL || job->fold.n_horizon < 2 ||
+      !same_solve (job, solved->job))
+    return FALSE;
+  g_clear_pointer (&job->fold.solved, fr_result_unref);
+  job->fold.solved = fr_result_ref (solved);
+  return TRUE;
+}
+
+/* Whether job contours a solved T again rather than solving: a solver
+ * thread's debugging delay, meant for solves, skips it. */
+gboolean
+fr_fold_job_reuses_solve (const FrJob *job)
+{
+  g_return_val_if_fail (job != NULL, FALSE);
+  return job->kind == FR_JOB_FOLD && job->fold.solved != NULL;
 }
 
 /* Traces the folded horizons T = k·delta, k = 1..count, of result's T
@@ -82,8 +138,42 @@ fr_fold_trace_horizons (FrResult *result,
   return TRUE;
 }
 
+/* A reusing job's run: the solve's T (shared, not copied: a result
+ * holds no more memory than its horizons), rays and figures, and its own
+ * folded horizons.  The device copy of T stays the solve's, so the
+ * canvas uploads the host one. */
+static FrResult *
+fold_job_recontour (FrJob           *job,
+                    const fr_cancel *cancel,
+                    gboolean        *cancelled)
+{
+  g_autoptr(FrResult) result = fr_result_new (job);
+  FrResult *solved = job->fold.solved;
+
+  result->time_owner = fr_result_ref (solved);
+  result->time = solved->time;
+  result->time_max = solved->time_max;
+  result->backend = g_strdup (solved->backend);
+  result->method = g_strdup (solved->method);
+  result->solve_ms = solved->solve_ms;
+  result->iterations = solved->iterations;
+  result->notice = g_strdup (solved->notice);
+  for (guint r = 0; r < solved->rays->len; r++)
+    g_ptr_array_add (result->rays, g_array_ref (g_ptr_array_index (solved->rays, r)));
+  if (fr_cancel_raised (cancel))
+    {
+      if (cancelled != NULL)
+        *cancelled = TRUE;
+      return NULL;
+    }
+  fr_fold_trace_horizons (result, job->fold.delta, job->fold.count);
+  result->ok = TRUE;
+  return g_steal_pointer (&result);
+}
+
 /* Runs a fold job in the solver thread: NULL with *cancelled set when
- * cancel was raised, else a result (!ok with a message on bad input). */
+ * cancel was raised, else a result (!ok with a message on bad input).
+ * A job given a solved result by fr_fold_job_reuse only contours its T. */
 FrResult *
 fr_fold_job_run (FrJob           *job,
                  const fr_cancel *cancel,
@@ -101,6 +191,8 @@ fr_fold_job_run (FrJob           *job,
 
   if (cancelled != NULL)
     *cancelled = FALSE;
+  if (job->fold.solved != NULL)
+    return fold_job_recontour (job, cancel, cancelled);
   result = fr_result_new (job);
   count = fr_grid_count (&job->grid);
 

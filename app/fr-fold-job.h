@@ -3,7 +3,9 @@
  * constant or the scene's velocity grid), ψa, the starting horizon and the
  * ray start points; run in the solver thread, it solves
  * F|∇T| + ψa·∇T = 1 from the horizon, traces the characteristics and the
- * folded horizons T = k·Δ (solver/fr-contour.h). */
+ * folded horizons T = k·Δ (solver/fr-contour.h).  A job that differs from
+ * an earlier one only in Δ or Count contours that one's T again instead
+ * (fr_fold_job_reuse). */
 #pragma once
 
 #include "fr-job.h"
@@ -15,6 +17,9 @@ FrJob    *fr_fold_job_new (const fr_grid    *grid,
                            const FrFoldJob  *fold,
                            const double     *ray_points,
                            guint             n_ray_points);
+gboolean  fr_fold_job_reuse (FrJob          *job,
+                             FrResult       *solved);
+gboolean  fr_fold_job_reuses_solve (const FrJob *job);
 FrResult *fr_fold_job_run (FrJob            *job,
                            const fr_cancel  *cancel,
                            gboolean         *cancelled);

@@ -18,7 +18,8 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  FR_FOLD_CHANGED_SOLVE   = 1 << 0,   /* a new solve is needed */
+  FR_FOLD_CHANGED_SOLVE   = 1 << 0,   /* a new job is needed (one for Δ or Count only
+                                       * contours the last T again: fr_fold_job_reuse) */
   FR_FOLD_CHANGED_DISPLAY = 1 << 1,   /* only a redraw (bands, arrow base) */
   FR_FOLD_CHANGED_PARAMS  = 1 << 2,   /* a panel value changed (sync the panel) */
   FR_FOLD_CHANGED_EDITED  = 1 << 3,   /* a user edit (an undo step): the scene is modified */

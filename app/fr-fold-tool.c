@@ -13,6 +13,16 @@
 /* Pixels within which a press grabs a handle. */
 #define PICK_RADIUS_PX 12.0
 
+/* An arrow shorter than this (ψa = 0, or nearly) has its tip on its base:
+ * the base is then drawn as a ring this far out around the tip, a press
+ * within TIP_PX of the middle grabs the tip (a drag out gives ψa its
+ * direction) and one on the ring, out to RING_PX + RING_SLACK_PX, the
+ * base.  Pixels. */
+#define SHORT_ARROW_PX 10.0
+#define TIP_PX         8.0
+#define RING_PX        13.0
+#define RING_SLACK_PX  4.0
+
 typedef enum
 {
   GRAB_NONE,
@@ -140,8 +150,24 @@ near_point (const FrView *view,
   return FALSE;
 }
 
+/* Whether the arrow's tip lies on its base in view (ψa = 0 or nearly). */
+static gboolean
+arrow_is_short (const FrView *view,
+                double        tx,
+                double        tz,
+                double        bx,
+                double        bz)
+{
+  double ptx, pty, pbx, pby;
+
+  fr_view_model_to_widget (view, tx, tz, &ptx, &pty);
+  fr_view_model_to_widget (view, bx, bz, &pbx, &pby);
+  return hypot (ptx - pbx, pty - pby) < SHORT_ARROW_PX;
+}
+
 /* Grabs the handle under (px, py) widget pixels: the arrow's tip first,
- * then its base, then a horizon node.  FALSE when there is none. */
+ * then its base (around the tip, a ring, when the arrow is too short to
+ * hold both apart), then a horizon node.  FALSE when there is none. */
 gboolean
 fr_fold_tool_press (FrFoldTool   *self,
                     const FrView *view,
@@ -158,7 +184,22 @@ fr_fold_tool_press (FrFoldTool   *self,
   fr_view_widget_to_model (view, px, py, &mx, &mz);
   fr_fold_tool_arrow_tip (self, &tx, &tz);
   fr_fold_state_get_arrow_base (self->state, &bx, &bz);
-  if (near_point (view, px, py, tx, tz, &best))
+  if (arrow_is_short (view, tx, tz, bx, bz))
+    {
+      double ring = RING_PX + RING_SLACK_PX;
+
+      if (near_point (view, px, py, bx, bz, &ring))
+        {
+          double pbx, pby;
+
+          fr_view_model_to_widget (view, bx, bz, &pbx, &pby);
+          self->grab = hypot (px - pbx, py - pby) <= TIP_PX ? GRAB_TIP : GRAB_BASE;
+          self->off_x = (self->grab == GRAB_TIP ? tx : bx) - mx;
+          self->off_z = (self->grab == GRAB_TIP ? tz : bz) - mz;
+          best = ring;   /* a node nearer than the ring takes the press from the base */
+        }
+    }
+  else if (near_point (view, px, py, tx, tz, &best))
     {
       self->grab = GRAB_TIP;
       self->off_x = tx - mx;
@@ -326,6 +367,27 @@ push_arrow (GArray       *v,
     }
 }
 
+/* A circle of radius r around (x, y), widget pixels, as segments. */
+static void
+push_ring (GArray       *v,
+           const FrView *view,
+           double        x,
+           double        y,
+           double        r,
+           double        width,
+           const float   color[4])
+{
+  const int n = 32;
+
+  for (int i = 0; i < n; i++)
+    {
+      double a0 = 2.0 * G_PI * i / n, a1 = 2.0 * G_PI * (i + 1) / n;
+
+      fr_lines_push_segment (v, view, x + r * cos (a0), y + r * sin (a0),
+                             x + r * cos (a1), y + r * sin (a1), width, color);
+    }
+}
+
 /* Appends the lines of Folds mode to vertices, for view at size factor
  * k: the folded horizons of result (when it is a fold result), then the
  * starting horizon.  They belong to the model: the canvas clips them to
@@ -404,8 +466,18 @@ fr_fold_tool_push_handles (FrFoldTool   *self,
   fr_view_model_to_widget (view, tx, tz, &ptx, &pty);
   push_arrow (v, view, pbx, pby, ptx, pty, k, ring_color, 6.0);
   push_arrow (v, view, pbx, pby, ptx, pty, k, arrow_color, 3.0);
-  fr_lines_push_shape (v, FR_LINE_DISC, pbx, pby, 6.5 * k, ring_color);
-  fr_lines_push_shape (v, FR_LINE_DISC, pbx, pby, 4.5 * k, base_color);
+  if (arrow_is_short (view, tx, tz, bx, bz))
+    {
+      /* ψa = 0: the base as a white ring around the tip, both in sight
+       * and each to be grabbed (fr_fold_tool_press). */
+      push_ring (v, view, pbx, pby, RING_PX * k, 5.0 * k, ring_color);
+      push_ring (v, view, pbx, pby, RING_PX * k, 2.5 * k, base_color);
+    }
+  else
+    {
+      fr_lines_push_shape (v, FR_LINE_DISC, pbx, pby, 6.5 * k, ring_color);
+      fr_lines_push_shape (v, FR_LINE_DISC, pbx, pby, 4.5 * k, base_color);
+    }
   fr_lines_push_shape (v, FR_LINE_DISC, ptx, pty, 8.5 * k, ring_color);
   fr_lines_push_shape (v, FR_LINE_DISC, ptx, pty, 6.5 * k, arrow_color);
 }

@@ -24,6 +24,7 @@ job_clear (gpointer data)
   g_clear_pointer (&job->sources, g_free);
   g_clear_pointer (&job->receivers, g_free);
   g_clear_pointer (&job->fold.horizon, g_free);
+  g_clear_pointer (&job->fold.solved, fr_result_unref);
 }
 
 static void
@@ -33,6 +34,9 @@ result_clear (gpointer data)
 
   g_clear_pointer (&result->job, fr_job_unref);
   g_clear_pointer (&result->error, g_free);
+  if (result->time_owner != NULL)
+    result->time = NULL;   /* the owner's, freed with it */
+  g_clear_pointer (&result->time_owner, fr_result_unref);
   g_clear_pointer (&result->time, g_free);
   g_clear_pointer (&result->device_time, fr_spr_device_free);
   g_clear_pointer (&result->rays, g_ptr_array_unref);

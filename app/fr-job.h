@@ -32,6 +32,8 @@ typedef struct
   guint           n_horizon;
   double          delta;           /* T between folded horizons */
   int             count;           /* folded horizons on each side */
+  struct _FrResult *solved;        /* a result of the same solve inputs (fr_fold_job_reuse):
+                                    * its T is contoured again, not solved; or NULL */
 } FrFoldJob;
 
 typedef struct _FrJob
@@ -71,6 +73,8 @@ typedef struct _FrResult
   GPtrArray      *horizons;      /* fold: GArray of double x, z per folded horizon, or NULL */
   GArray         *horizon_levels;/* fold: int k per horizon (T = k·delta) */
   char           *method;        /* fold: the method that ran */
+  struct _FrResult *time_owner;  /* the result whose time this one shares (a fold contoured
+                                  * again, fr-fold-job.c), held; NULL: time is its own */
 } FrResult;
 
 #define FR_TYPE_JOB    (fr_job_get_type ())

@@ -22,6 +22,7 @@ struct _FrMarkerItem
   FrMarkerKind  kind;
   guint         index;
   double        x, z, time;      /* what the texts show; time NAN: none */
+  int           decimals;        /* time's */
   char         *text[N_PROPS];   /* by property id */
 };
 
@@ -103,7 +104,7 @@ same (double a,
 }
 
 /* Makes self the row of marker index of kind, at (x, z), with traveltime
- * time (NAN: none).  TRUE when any of them changed, and its texts must be
+ * time (NAN: none) shown to decimals.  TRUE when any of them changed, and its texts must be
  * set again; FALSE when they still show it (a drag of another marker
  * among a thousand formats one row, not all). */
 gboolean
@@ -112,18 +113,20 @@ fr_marker_item_update (FrMarkerItem *self,
                        guint         index,
                        double        x,
                        double        z,
-                       double        time)
+                       double        time,
+                       int           decimals)
 {
   g_return_val_if_fail (FR_IS_MARKER_ITEM (self), FALSE);
 
   if (self->kind == kind && self->index == index && same (self->x, x) && same (self->z, z) &&
-      same (self->time, time))
+      same (self->time, time) && self->decimals == decimals)
     return FALSE;
   self->kind = kind;
   self->index = index;
   self->x = x;
   self->z = z;
   self->time = time;
+  self->decimals = decimals;
   return TRUE;
 }
 

@@ -20,7 +20,8 @@ gboolean      fr_marker_item_update   (FrMarkerItem *self,
                                        guint         index,
                                        double        x,
                                        double        z,
-                                       double        time);
+                                       double        time,
+                                       int           decimals);
 void          fr_marker_item_set_texts (FrMarkerItem *self,
                                        const char   *name,
                                        const char   *x,

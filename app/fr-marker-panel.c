@@ -9,6 +9,7 @@
 
 #include "fr-marker-item.h"
 #include "fr-marker-panel.h"
+#include "fr-marker-time.h"
 #include "fr-model-panel.h"
 #include "fr-result-time.h"
 
@@ -36,6 +37,9 @@ struct _FrMarkerPanel
 
   FrScene       *scene;
   FrResult      *result;    /* the newest solve's, or NULL */
+  gboolean       has_solver;
+  int            radius;    /* the solver settings asked for now (set_solver) */
+  fr_spr_backend backend;
   gboolean       syncing;   /* fields or list being set from the scene */
 };
 
@@ -180,14 +184,16 @@ log_list (FrMarkerPanel *self)
 }
 
 /* Sets item to show marker index of kind at at, with T where the result
- * is the scene's (see fr_result_time_matches_scene). */
+ * is the scene's and the solver settings' (fr_marker_time_is_current), to
+ * decimals decimals. */
 static void
 show_row (FrMarkerPanel *self,
           FrMarkerItem  *item,
           FrMarkerKind   kind,
           guint          index,
           const FrPoint *at,
-          gboolean       has_time)
+          gboolean       has_time,
+          int            decimals)
 {
   char name[32], xs[64], zs[64], ts[64] = "";
   double t = NAN;
@@ -195,7 +201,7 @@ show_row (FrMarkerPanel *self,
   /* NAN: no T to show, at a source or without a result of the scene's. */
   if (kind != FR_MARKER_RECEIVER || !has_time || !fr_result_time_at (self->result, at->x, at->z, &t))
     t = NAN;
-  if (!fr_marker_item_update (item, kind, index, at->x, at->z, t))
+  if (!fr_marker_item_update (item, kind, index, at->x, at->z, t, decimals))
     return;
   /* Translators: a source's name in the marker list, "S1"; as short as can be */
   g_snprintf (name, sizeof name, kind == FR_MARKER_SOURCE ? _("S%u")
@@ -203,14 +209,9 @@ show_row (FrMarkerPanel *self,
                                                           : _("R%u"), index + 1);
   fr_panel_format_value (at->x, xs, sizeof xs);
   fr_panel_format_value (at->z, zs, sizeof zs);
-  /* As the cursor readout writes T; a dash while there is none. */
+  /* The same decimals in every row; a dash while there is no T. */
   if (kind == FR_MARKER_RECEIVER)
-    {
-      if (!isnan (t))
-        g_snprintf (ts, sizeof ts, "%.5g", t);
-      else
-        g_strlcpy (ts, "—", sizeof ts);
-    }
+    fr_marker_time_format (t, decimals, ts, sizeof ts);
   fr_marker_item_set_texts (item, name, xs, zs, ts);
 }
 
@@ -272,15 +273,19 @@ sync_list (FrMarkerPanel *self)
   const FrPoint *sources = NULL, *receivers = NULL;
   guint n_sources = 0, n_receivers = 0, n, old = g_list_model_get_n_items (model);
   gboolean has_time = FALSE;
+  int decimals;
   g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
 
   if (self->scene != NULL && fr_scene_has_model (self->scene))
     {
       sources = fr_scene_get_markers (self->scene, FR_MARKER_SOURCE, &n_sources);
       receivers = fr_scene_get_markers (self->scene, FR_MARKER_RECEIVER, &n_receivers);
-      has_time = fr_result_time_matches_scene (self->result, self->scene);
+      has_time = self->has_solver
+                 ? fr_marker_time_is_current (self->result, self->scene, self->radius, self->backend)
+                 : fr_result_time_matches_scene (self->result, self->scene);
     }
   n = n_sources + n_receivers;
+  decimals = fr_marker_time_decimals (has_time ? self->result->time_max : 0.0);
 
   self->syncing = TRUE;
   for (guint row = 0; row < n; row++)
@@ -291,7 +296,7 @@ sync_list (FrMarkerPanel *self)
       guint index = source ? row : row - n_sources;
 
       show_row (self, item, source ? FR_MARKER_SOURCE : FR_MARKER_RECEIVER, index,
-                source ? &sources[index] : &receivers[index], has_time);
+                source ? &sources[index] : &receivers[index], has_time, decimals);
       if (row >= old)
         g_ptr_array_add (added, g_steal_pointer (&item));
     }
@@ -571,5 +576,22 @@ fr_marker_panel_set_result (FrMarkerPanel *self,
     fr_result_ref (result);
   g_clear_pointer (&self->result, fr_result_unref);
   self->result = result;
+  sync_list (self);
+}
+
+/* The radius and back end that the scene's next solve runs with: until a
+ * result of those lands, T reads "—" (a new radius gives another T). */
+void
+fr_marker_panel_set_solver (FrMarkerPanel  *self,
+                            int             radius,
+                            fr_spr_backend  backend)
+{
+  g_return_if_fail (FR_IS_MARKER_PANEL (self));
+
+  if (self->has_solver && self->radius == radius && self->backend == backend)
+    return;
+  self->has_solver = TRUE;
+  self->radius = radius;
+  self->backend = backend;
   sync_list (self);
 }

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include "fr-fold-job.h"
 #include "fr-solver-thread.h"
 
 struct _FrSolverThread
@@ -71,7 +72,9 @@ default_solve (FrJob           *job,
                gboolean        *cancelled,
                gpointer         user_data)
 {
-  for (guint t = 0; t < debug_delay_ms () && !fr_cancel_raised (cancel); t += 10)
+  /* A fold job that only contours a solved T again solves nothing. */
+  for (guint t = 0; !fr_fold_job_reuses_solve (job) && t < debug_delay_ms () &&
+                    !fr_cancel_raised (cancel); t += 10)
     g_usleep (10 * 1000);
   return fr_job_run (job, cancel, cancelled);
 }

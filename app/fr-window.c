@@ -74,6 +74,7 @@ struct _FrWindow
   FrFoldState          *fold;
   FrFoldTool           *fold_tool;
   gboolean              fold_mode;
+  FrResult             *fold_result;     /* the last fold result: a Δ or Count change reuses its T */
   gboolean              edited_beside_undo; /* saved settings changed since the save */
 };
 
@@ -725,21 +726,29 @@ submit_job (FrWindow *self)
   if (self->fold_mode)
     job = fr_fold_state_make_job (self->fold, self->scene);
   else
-    job = fr_scene_make_job (self->scene, fr_side_panel_get_radius (self->side_panel),
-                             fr_side_panel_get_backend (self->side_panel));
+    {
+      job = fr_scene_make_job (self->scene, fr_side_panel_get_radius (self->side_panel),
+                               fr_side_panel_get_backend (self->side_panel));
+      /* T of another radius or back end is stale until this one lands. */
+      fr_marker_panel_set_solver (fr_side_panel_get_marker_panel (self->side_panel),
+                                  job->radius, job->backend);
+    }
   /* Leave one core to the main thread and the GL rasteriser: OpenMP
    * threads that spin at barriers while GTK draws on the same cores slow a
    * solve tenfold (measured on 2 cores with llvmpipe). */
   job->threads = MAX (1, fr_cpu_threads () - 1);
   job->input_seq = fr_canvas_get_input_seq (self->canvas);
   job->input_time = g_get_monotonic_time ();
+  if (job->kind == FR_JOB_FOLD)
+    fr_fold_job_reuse (job, self->fold_result);
   serial = fr_solver_thread_submit (self->solver, job);
   log_line (self, "job serial=%u input=%" G_GUINT64_FORMAT " sources=%u nx=%zu nz=%zu "
             "dx=%.9g dz=%.9g", serial, job->input_seq, job->n_sources, job->grid.nx,
             job->grid.nz, job->grid.dx, job->grid.dz);
   if (job->kind == FR_JOB_FOLD)
-    log_line (self, "fold serial=%u psi_x=%.9g psi_z=%.9g nodes=%u rays=%u", serial,
-              job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon, job->n_receivers);
+    log_line (self, "fold serial=%u psi_x=%.9g psi_z=%.9g nodes=%u rays=%u reuse=%u", serial,
+              job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon, job->n_receivers,
+              job->fold.solved != NULL ? job->fold.solved->serial : 0);
   else
     log_line (self, "spr serial=%u radius=%d backend=%s receivers=%u", serial, job->radius,
               fr_spr_backend_name (job->backend), job->n_receivers);
@@ -837,6 +846,11 @@ solver_result_cb (FrWindow       *self,
   if (!fr_scene_job_is_current (self->scene, result->job))
     return;
 
+  if (result->job->kind == FR_JOB_FOLD)
+    {
+      g_clear_pointer (&self->fold_result, fr_result_unref);
+      self->fold_result = fr_result_ref (result);
+    }
   fr_canvas_set_result (self->canvas, result);
   fr_marker_panel_set_result (fr_side_panel_get_marker_panel (self->side_panel), result);
 
@@ -1699,6 +1713,7 @@ fr_window_dispose (GObject *object)
   if (self->solver != NULL)
     g_signal_handlers_disconnect_by_data (self->solver, self);
   g_clear_object (&self->solver);
+  g_clear_pointer (&self->fold_result, fr_result_unref);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), FR_TYPE_WINDOW);
   g_clear_object (&self->scene);

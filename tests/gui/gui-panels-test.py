@@ -2317,6 +2317,10 @@ check("marker list: T reads — at every receiver while a new source's solve is 
       "new T, which the cursor readout over a receiver agrees with", t_list_time_stale)
 
 
+def decimals(t):
+    return len(t.split(".")[1]) if "." in t else 0
+
+
 def t_list_time_exported():
     """The T a receiver's row shows is the exported T.npy at its node."""
     path = list_scene("export")
@@ -2332,13 +2336,69 @@ def t_list_time_exported():
         if name.startswith("R"):
             ix, iz = int(round(float(x) / 0.01)), int(round(float(z) / 0.01))
             pairs.append((name, t, float(T[iz, ix])))
-    agree = len(pairs) == 3 and all(t not in ("", "—") and abs(float(t) - npy) <= 5e-5 * max(npy, 1e-3)
+    # Within half a unit of the last decimal shown (every row has the
+    # decimals of five significant digits of the field's largest T).
+    agree = len(pairs) == 3 and all(t not in ("", "—") and abs(float(t) - npy) <= 0.5 * 10 ** -decimals(t) + 1e-7
                                     for _, t, npy in pairs)
     return rc == 0 and agree, "exit %s; row T against T.npy: %s" % (rc, pairs)
 
 
 check("marker list: the T each receiver's row shows is the exported T.npy at its node",
       t_list_time_exported)
+
+
+
+
+def t_list_time_aligned_and_pending():
+    """Every receiver's T has the same decimals (R1 by the source, 0.03 s,
+    and R3, 0.8 s, were 0.033333 and 0.82917 with %.5g), five significant
+    digits of the field's largest T; and a new radius or back end makes
+    every T "—" until its solve lands (each solve held back 3 s), as a
+    moved source does."""
+    path = scene_variant(os.path.join(OUT, "marker-list", "aligned.json"),
+                         lambda scene: scene.update(sources=[[1.0, 0.0]],
+                                                    receivers=[[1.0, 0.05], [0.45, 0.0], [2.25, 0.6]]))
+    a = App(path, name="marker-list-aligned",
+            env=dict(LIST_DEBUG, FOLDRAY_DEBUG_SOLVE_DELAY_MS="3000"))
+    notes, ok = [], True
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        rows, _ = list_rows(a)
+        ts = [r[3] for r in rows or [] if r[0].startswith("R")]
+        good = len(ts) == 3 and len({decimals(t) for t in ts}) == 1 and decimals(ts[0]) >= 4
+        ok &= good
+        notes.append("solved: T %s" % ts)
+        for what, act in (("radius 4", lambda: type_into(*RADIUS_ENTRY, "4")),
+                          ("back end Dijkstra", lambda: (click(*BACKEND_DROPDOWN),
+                                                         click(*BACKEND_ROWS["dijkstra"])))):
+            job = a.last_job()
+            history = []
+            list_rows(a, history)
+            t0 = time.time()
+            act()
+            wait_for(lambda: a.last_job() > job, 2.0)
+            pending, _ = list_rows(a)
+            early = time.time() - t0 < 2.5
+            a.wait_job(job)
+            solved, _ = list_rows(a)
+            p = [r[3] for r in pending or [] if r[0].startswith("R")]
+            d = [r[3] for r in solved or [] if r[0].startswith("R")]
+            good = (early and p == ["—"] * 3 and len(d) == 3 and "—" not in d
+                    and len({decimals(t) for t in d}) == 1)
+            ok &= good
+            notes.append("%s: T while its solve is pending %s (read %s), then %s; spr %s"
+                         % (what, p, "in time" if early else "too late", d, a.last("spr")))
+    finally:
+        a.quit()
+    bad = a.bad_stderr()
+    notes.append("bad stderr lines: %s" % bad[:4])
+    return ok and not bad, "\n".join(notes)
+
+
+check("marker list: T in one number of decimals at every receiver, and — while a new radius's "
+      "or back end's solve is pending", t_list_time_aligned_and_pending)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
