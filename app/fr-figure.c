@@ -28,6 +28,9 @@ const double fr_figure_isochron_dark_rgb[3]  = { 0.10, 0.10, 0.10 };
 const double fr_figure_isochron_light_rgb[3] = { 0.90, 0.90, 0.90 };
 const double fr_figure_horizon_rgb[3]  = { 1.00, 0.55, 0.00 };
 const double fr_figure_folded_rgb[3]   = { 0.98, 0.98, 0.98 };
+/* Under each folded horizon, as the canvas's 55 % black halo: without it a
+ * white line vanished over the colour map's light end (viridis' yellow). */
+const double fr_figure_folded_halo_rgb[3] = { 0.15, 0.15, 0.15 };
 const double fr_figure_ray_rgb[3]      = { 1.00, 0.00, 1.00 };
 const double fr_figure_interface_rgb[3] = { 0.93, 0.93, 0.93 };
 const double fr_figure_interface_halo_rgb[3] = { 0.18, 0.18, 0.20 };
@@ -609,16 +612,19 @@ draw_content (const FrFigure *fig,
   draw_model_outlines (cr, fig, &guard);
   if (has_time && fig->fold != NULL && r->horizons != NULL)
     {
-      const double folded_width = 1.0;
+      /* The canvas's 4.5 and 2 pixels, at its half a point a pixel. */
+      const double folded_width = 1.0, halo_width = 2.25;
 
-      clip_model_lines (cr, fig, &guard, folded_width);
-      for (guint i = 0; i < r->horizons->len; i++)
-        {
-          GArray *line = g_ptr_array_index (r->horizons, i);
+      clip_model_lines (cr, fig, &guard, halo_width);
+      for (guint pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < r->horizons->len; i++)
+          {
+            GArray *line = g_ptr_array_index (r->horizons, i);
 
-          stroke_polyline (cr, fig->view, &guard, (const double *) line->data, line->len / 2,
-                           fr_figure_folded_rgb, folded_width);
-        }
+            stroke_polyline (cr, fig->view, &guard, (const double *) line->data, line->len / 2,
+                             pass == 0 ? fr_figure_folded_halo_rgb : fr_figure_folded_rgb,
+                             pass == 0 ? halo_width : folded_width);
+          }
       cairo_restore (cr);
     }
   if (fig->fold != NULL)

@@ -46,6 +46,7 @@ extern const double fr_figure_isochron_dark_rgb[3];  /* over a light colour, */
 extern const double fr_figure_isochron_light_rgb[3]; /* over a dark one */
 extern const double fr_figure_horizon_rgb[3];
 extern const double fr_figure_folded_rgb[3];
+extern const double fr_figure_folded_halo_rgb[3];
 extern const double fr_figure_ray_rgb[3];
 extern const double fr_figure_interface_rgb[3];       /* a layer's interface, */
 extern const double fr_figure_interface_halo_rgb[3];  /* over its halo */
