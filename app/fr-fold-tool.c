@@ -248,9 +248,17 @@ fr_fold_tool_drag (FrFoldTool   *self,
   switch (self->grab)
     {
     case GRAB_TIP:
-      fr_fold_state_get_arrow_base (self->state, &bx, &bz);
-      len = fr_fold_tool_arrow_length (self);
-      fr_fold_state_set_psi_a (self->state, (x - bx) / len, (z - bz) / len);
+      {
+        double step;
+
+        fr_fold_state_get_arrow_base (self->state, &bx, &bz);
+        len = fr_fold_tool_arrow_length (self);
+        /* To the decade below what a pixel moves ψa: the fields showed
+         * 0.6766769392 after a drag, digits no hand can place. */
+        step = pow (10.0, floor (log10 (1.0 / (view->scale * len))));
+        fr_fold_state_set_psi_a (self->state, round ((x - bx) / len / step) * step,
+                                 round ((z - bz) / len / step) * step);
+      }
       break;
     case GRAB_BASE:
       fr_fold_state_set_arrow_base (self->state, x, z);

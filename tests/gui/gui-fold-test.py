@@ -178,10 +178,13 @@ def t_psi_zero_handles():
         fold = a.last("fold")
         shaft = near(img, nx + 30, ny, ARROW_YELLOW, radius=2, tol=30)
         head = near(img, nx + 60, ny, ARROW_YELLOW, radius=3, tol=30)
-        good = (fold.get("psi_x", 0) > 0.1 and abs(fold.get("psi_z", 1)) < 0.02 and shaft and head)
+        # Rounded to the decade below a pixel's worth of ψa (0.6766769392 was set).
+        px = fold.get("psi_x", 0)
+        rounded = abs(px * 1e4 - round(px * 1e4)) < 1e-6
+        good = (px > 0.1 and abs(fold.get("psi_z", 1)) < 0.02 and shaft and head and rounded)
         ok &= good
-        notes.append("drag from the tip: ψa (%s, %s), shaft %s, tip %s"
-                     % (fold.get("psi_x"), fold.get("psi_z"), shaft, head))
+        notes.append("drag from the tip: ψa (%s, %s), to at most 4 decimals %s, shaft %s, tip %s"
+                     % (px, fold.get("psi_z"), rounded, shaft, head))
     finally:
         a.quit()
     bad = a.bad_stderr()
