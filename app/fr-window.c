@@ -530,10 +530,19 @@ fold_result_status (FrWindow *self,
    * takes room, and a level short is what the user must see (helper-61). */
   /* Translators: e.g. "8 of 8 levels folded in 84.2 ms (las)": the levels
    * the front reached of the Count asked for, the time, the method. */
-  text = g_strdup_printf (ngettext ("%u of %d level folded in %.1f ms (%s)",
-                                    "%u of %d levels folded in %.1f ms (%s)",
-                                    (gulong) result->job->fold.count),
-                          n_levels, result->job->fold.count, result->solve_ms, method);
+  if (fr_fold_job_reuses_solve (result->job))
+    /* Translators: a new Δ or Count, contoured from the last solve's T
+     * without solving: e.g. "9 of 9 levels contoured again from the last
+     * solve (84.2 ms, las)", that solve's time and method. */
+    text = g_strdup_printf (ngettext ("%u of %d level contoured again from the last solve (%.1f ms, %s)",
+                                      "%u of %d levels contoured again from the last solve (%.1f ms, %s)",
+                                      (gulong) result->job->fold.count),
+                            n_levels, result->job->fold.count, result->solve_ms, method);
+  else
+    text = g_strdup_printf (ngettext ("%u of %d level folded in %.1f ms (%s)",
+                                      "%u of %d levels folded in %.1f ms (%s)",
+                                      (gulong) result->job->fold.count),
+                            n_levels, result->job->fold.count, result->solve_ms, method);
   log_line (self, "status serial=%u pieces=%u %s", result->serial,
             result->horizons != NULL ? result->horizons->len : 0, text);
   if (result->notice != NULL)

@@ -79,7 +79,10 @@ def t_levels_recontour():
             notes.append("%s %s: job %s reuse=%s (solve %s), settled %d after %.1f s (solve delay %.1f s)"
                          % ("Δ" if entry == DELTA_ENTRY else "Count", text, fold.get("serial"), fold.get("reuse"),
                             solved.get("serial"), settled, took, SOLVE_DELAY_MS / 1000.0))
-        status = a.last("status")
+        # The status bar says the levels came from the last solve, with its time.
+        status = [l for l in a.lines() if " status serial=" in l][-1:]
+        said = bool(status) and "levels contoured again from the last solve" in status[0]
+        ok &= said
         notes.append("status: %s" % status)
         got = settled_canvas(a, "02-fold-delta-count-recontoured")
     finally:
