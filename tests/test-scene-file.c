@@ -1245,6 +1245,31 @@ test_grid_sidecar (void)
       g_assert_nonnull (strstr (error->message, "f4.json"));
       g_assert_true (g_utf8_validate (error->message, -1, NULL));
     }
+  /* A grid whose name is Latin-1 ("é" as the byte e9), as a file system
+   * may hold: a faulty sidecar is still named in UTF-8 (the dialog shows
+   * the message, and text that is not UTF-8 blanks it).  The name went
+   * into the message as its bytes (fuzz-sidecar). */
+  {
+    g_autofree char *latin1 = g_build_filename (dir, "mod\xe9le.npy", NULL);
+    g_autofree char *latin1_json = g_build_filename (dir, "mod\xe9le.json", NULL);
+    g_autofree char *shown = g_filename_display_basename (latin1_json);
+
+    write_npy (latin1, &unit, v);
+    for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        gboolean has_spacing;
+        fr_grid g;
+
+        g_assert_true (g_file_set_contents (latin1_json, bad[k].sidecar, -1, NULL));
+        g_assert_false (fr_scene_file_read_grid (latin1, "npy", &g, &has_spacing, &values, &error));
+        g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        g_assert_nonnull (strstr (error->message, shown));
+      }
+    g_assert_cmpint (g_unlink (latin1_json), ==, 0);
+    g_assert_cmpint (g_unlink (latin1), ==, 0);
+  }
   g_assert_true (g_file_set_contents (json, "{\"spacing\": [10, 5], \"origin\": [100, 200]}", -1, NULL));
 
   /* Through a symbolic link, the sidecar beside its target. */
