@@ -453,14 +453,18 @@ fr_scene_file_read_grid (const char  *path,
   fr_error err = { 0 };
   float *v = NULL;
   fr_grid g = fr_grid_2d (1, 1, 1.0, 1.0, 0.0, 0.0);
+  g_autofree char *shown = NULL;
 
   g_return_val_if_fail (path != NULL && grid != NULL && values != NULL, FALSE);
 
+  /* Messages name the grid in UTF-8, as a dialog shows them: a Latin-1
+   * name went in as its bytes. */
+  shown = g_filename_display_name (path);
   *has_spacing = FALSE;
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_MISSING_GRID,
-                   _("the velocity grid “%s” does not exist"), path);
+                   _("the velocity grid “%s” does not exist"), shown);
       return FALSE;
     }
   if (g_strcmp0 (format, "segy") == 0)
@@ -468,7 +472,10 @@ fr_scene_file_read_grid (const char  *path,
 
   if (fr_npy_read (path, &a, &err) != FR_OK)
     {
-      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s", err.message);
+      /* The library names the file in its bytes. */
+      g_autofree char *message = g_utf8_make_valid (err.message, -1);
+
+      g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, message);
       return FALSE;
     }
   if (a.ndim != 2 || fr_array_grid_shape (&a, &g, &err) != FR_OK ||
@@ -476,9 +483,9 @@ fr_scene_file_read_grid (const char  *path,
     {
       if (a.ndim != 2)
         g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
-                     _("%s: a velocity grid must be 2D (nz, nx), not %dD"), path, a.ndim);
+                     _("%s: a velocity grid must be 2D (nz, nx), not %dD"), shown, a.ndim);
       else
-        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", path, err.message);
+        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", shown, err.message);
       free (v);
       fr_array_clear (&a);
       return FALSE;

@@ -1268,7 +1268,31 @@ test_grid_sidecar (void)
         g_assert_nonnull (strstr (error->message, shown));
       }
     g_assert_cmpint (g_unlink (latin1_json), ==, 0);
-    g_assert_cmpint (g_unlink (latin1), ==, 0);
+
+    /* So is the grid itself, refused (3D; not a .npy; gone). */
+    for (int c = 0; c < 3; c++)
+      {
+        g_autofree char *shown_npy = g_filename_display_basename (latin1);
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        gboolean has_spacing;
+        fr_grid g;
+
+        if (c == 0)
+          {
+            fr_grid cube = fr_grid_3d (2, 2, 7, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0);
+
+            write_npy (latin1, &cube, v);
+          }
+        else if (c == 1)
+          g_assert_true (g_file_set_contents (latin1, "not a grid", -1, NULL));
+        else
+          g_assert_cmpint (g_unlink (latin1), ==, 0);
+        g_assert_false (fr_scene_file_read_grid (latin1, "npy", &g, &has_spacing, &values, &error));
+        g_test_message ("%d: %s", c, g_utf8_validate (error->message, -1, NULL) ? error->message : "(not UTF-8)");
+        g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        g_assert_nonnull (strstr (error->message, shown_npy));
+      }
   }
   g_assert_true (g_file_set_contents (json, "{\"spacing\": [10, 5], \"origin\": [100, 200]}", -1, NULL));
 
