@@ -301,10 +301,11 @@ fr_scene_file_is_scene_name (const char *path)
   return n >= 5 && g_ascii_strcasecmp (path + n - 5, ".json") == 0;
 }
 
-/* A sidecar's member: one number for both axes, or a list of one or two. */
+/* A sidecar's member: one number for both axes, or a list of one or two.
+ * shown_path is the sidecar's name in UTF-8, for the message. */
 static gboolean
 sidecar_pair (JsonObject  *obj,
-              const char  *json_path,
+              const char  *shown_path,
               const char  *member,
               double       out[2],
               GError     **error)
@@ -332,7 +333,7 @@ sidecar_pair (JsonObject  *obj,
         }
     }
   g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
-               _("%s: “%s” must be a number or a list of two numbers"), json_path, member);
+               _("%s: “%s” must be a number or a list of two numbers"), shown_path, member);
   return FALSE;
 }
 
@@ -350,6 +351,7 @@ read_sidecar (const char  *npy_path,
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autofree char *json_path = fr_scene_file_sidecar_path (npy_path);
+  g_autofree char *shown_path = NULL;
   g_autoptr(GList) members = NULL;
   double spacing[2] = { NAN, NAN };
   double origin[2] = { grid->x0, grid->z0 };
@@ -373,6 +375,9 @@ read_sidecar (const char  *npy_path,
   if (!g_file_test (json_path, G_FILE_TEST_IS_REGULAR))
     return TRUE;
   *found = TRUE;
+  /* Messages name it in UTF-8: a Latin-1 name went in as its bytes, and
+   * a dialog shows no text that is not UTF-8. */
+  shown_path = g_filename_display_name (json_path);
 
   parser = json_parser_new ();
   if (!json_parser_load_from_file (parser, json_path, error))
@@ -380,7 +385,7 @@ read_sidecar (const char  *npy_path,
       /* json-glib names the file in its syntax errors, not in all (bad
        * UTF-8): the user must know it is the sidecar, not the grid. */
       if (error != NULL && *error != NULL && strstr ((*error)->message, json_path) == NULL)
-        g_prefix_error (error, "%s: ", json_path);
+        g_prefix_error (error, "%s: ", shown_path);
       /* Its quote of the token at fault may be cut inside a character. */
       if (error != NULL && *error != NULL && !g_utf8_validate ((*error)->message, -1, NULL))
         {
@@ -395,7 +400,7 @@ read_sidecar (const char  *npy_path,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
-                   _("%s: expected a JSON object"), json_path);
+                   _("%s: expected a JSON object"), shown_path);
       return FALSE;
     }
   obj = json_node_get_object (root);
@@ -408,23 +413,23 @@ read_sidecar (const char  *npy_path,
 
         g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
                      _("%s: unknown member “%s” (a grid's sidecar holds “spacing” and “origin”)"),
-                     json_path, shown);
+                     shown_path, shown);
         return FALSE;
       }
   if (!json_object_has_member (obj, "spacing"))
     {
       g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
                    _("%s: no “spacing” (a grid's sidecar gives its spacing, and its origin if "
-                     "not 0, 0)"), json_path);
+                     "not 0, 0)"), shown_path);
       return FALSE;
     }
-  if (!sidecar_pair (obj, json_path, "spacing", spacing, error) ||
-      !sidecar_pair (obj, json_path, "origin", origin, error))
+  if (!sidecar_pair (obj, shown_path, "spacing", spacing, error) ||
+      !sidecar_pair (obj, shown_path, "origin", origin, error))
     return FALSE;
   g = fr_grid_2d (grid->nx, grid->nz, spacing[0], spacing[1], origin[0], origin[1]);
   if (fr_grid_check (&g, &err) != FR_OK)
     {
-      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", json_path,
+      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", shown_path,
                    err.message);
       return FALSE;
     }
@@ -448,14 +453,18 @@ fr_scene_file_read_grid (const char  *path,
   fr_error err = { 0 };
   float *v = NULL;
   fr_grid g = fr_grid_2d (1, 1, 1.0, 1.0, 0.0, 0.0);
+  g_autofree char *shown = NULL;
 
   g_return_val_if_fail (path != NULL && grid != NULL && values != NULL, FALSE);
 
+  /* Messages name the grid in UTF-8, as a dialog shows them: a Latin-1
+   * name went in as its bytes. */
+  shown = g_filename_display_name (path);
   *has_spacing = FALSE;
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_MISSING_GRID,
-                   _("the velocity grid “%s” does not exist"), path);
+                   _("the velocity grid “%s” does not exist"), shown);
       return FALSE;
     }
   if (g_strcmp0 (format, "segy") == 0)
@@ -463,7 +472,10 @@ fr_scene_file_read_grid (const char  *path,
 
   if (fr_npy_read (path, &a, &err) != FR_OK)
     {
-      g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s", err.message);
+      /* The library names the file in its bytes. */
+      g_autofree char *message = g_utf8_make_valid (err.message, -1);
+
+      g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, message);
       return FALSE;
     }
   if (a.ndim != 2 || fr_array_grid_shape (&a, &g, &err) != FR_OK ||
@@ -471,9 +483,9 @@ fr_scene_file_read_grid (const char  *path,
     {
       if (a.ndim != 2)
         g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID,
-                     _("%s: a velocity grid must be 2D (nz, nx), not %dD"), path, a.ndim);
+                     _("%s: a velocity grid must be 2D (nz, nx), not %dD"), shown, a.ndim);
       else
-        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", path, err.message);
+        g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", shown, err.message);
       free (v);
       fr_array_clear (&a);
       return FALSE;

@@ -1245,6 +1245,55 @@ test_grid_sidecar (void)
       g_assert_nonnull (strstr (error->message, "f4.json"));
       g_assert_true (g_utf8_validate (error->message, -1, NULL));
     }
+  /* A grid whose name is Latin-1 ("é" as the byte e9), as a file system
+   * may hold: a faulty sidecar is still named in UTF-8 (the dialog shows
+   * the message, and text that is not UTF-8 blanks it).  The name went
+   * into the message as its bytes (fuzz-sidecar). */
+  {
+    g_autofree char *latin1 = g_build_filename (dir, "mod\xe9le.npy", NULL);
+    g_autofree char *latin1_json = g_build_filename (dir, "mod\xe9le.json", NULL);
+    g_autofree char *shown = g_filename_display_basename (latin1_json);
+
+    write_npy (latin1, &unit, v);
+    for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        gboolean has_spacing;
+        fr_grid g;
+
+        g_assert_true (g_file_set_contents (latin1_json, bad[k].sidecar, -1, NULL));
+        g_assert_false (fr_scene_file_read_grid (latin1, "npy", &g, &has_spacing, &values, &error));
+        g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        g_assert_nonnull (strstr (error->message, shown));
+      }
+    g_assert_cmpint (g_unlink (latin1_json), ==, 0);
+
+    /* So is the grid itself, refused (3D; not a .npy; gone). */
+    for (int c = 0; c < 3; c++)
+      {
+        g_autofree char *shown_npy = g_filename_display_basename (latin1);
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        gboolean has_spacing;
+        fr_grid g;
+
+        if (c == 0)
+          {
+            fr_grid cube = fr_grid_3d (2, 2, 7, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0);
+
+            write_npy (latin1, &cube, v);
+          }
+        else if (c == 1)
+          g_assert_true (g_file_set_contents (latin1, "not a grid", -1, NULL));
+        else
+          g_assert_cmpint (g_unlink (latin1), ==, 0);
+        g_assert_false (fr_scene_file_read_grid (latin1, "npy", &g, &has_spacing, &values, &error));
+        g_test_message ("%d: %s", c, g_utf8_validate (error->message, -1, NULL) ? error->message : "(not UTF-8)");
+        g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        g_assert_nonnull (strstr (error->message, shown_npy));
+      }
+  }
   g_assert_true (g_file_set_contents (json, "{\"spacing\": [10, 5], \"origin\": [100, 200]}", -1, NULL));
 
   /* Through a symbolic link, the sidecar beside its target. */
@@ -2583,6 +2632,65 @@ test_fuzz_corpus (void)
   g_rmdir (dir);
 }
 
+/* Every seed of the sidecar fuzzer's corpus (tests/fuzz/corpus-sidecar),
+ * read as fuzz-sidecar.c reads it: as grid.json beside a 3 x 2 grid.npy.
+ * 'ok-' seeds place the grid, 'bad-' seeds are refused naming the sidecar,
+ * in UTF-8. */
+static void
+test_fuzz_sidecar_corpus (void)
+{
+  g_autofree char *corpus = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus-sidecar", NULL);
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *npy = g_build_filename (dir, "grid.npy", NULL);
+  g_autofree char *json = g_build_filename (dir, "grid.json", NULL);
+  const float v[6] = { 1, 2, 3, 4, 5, 6 };
+  fr_grid unit = fr_grid_2d (3, 2, 1.0, 1.0, 0.0, 0.0);
+  GDir *d = g_dir_open (corpus, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  write_npy (npy, &unit, v);
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (corpus, name, NULL);
+      g_autofree char *text = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) values = NULL;
+      gboolean has_spacing = FALSE;
+      gboolean ok;
+      gsize len;
+      fr_grid g;
+
+      g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+      g_assert_true (g_file_set_contents (json, text, (gssize) len, NULL));
+      ok = fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error);
+      g_test_message ("%s: %s", name, ok ? "read" : error->message);
+      if (ok)
+        {
+          g_assert_no_error (error);
+          g_assert_true (has_spacing);
+          g_assert_cmpint (fr_grid_check (&g, NULL), ==, FR_OK);
+          g_assert_true (g.nx == 3 && g.nz == 2);
+        }
+      else
+        {
+          g_assert_nonnull (strstr (error->message, json));
+          g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        }
+      if (g_str_has_prefix (name, "ok-"))
+        g_assert_true (ok);
+      else if (g_str_has_prefix (name, "bad-"))
+        g_assert_false (ok);
+      n++;
+    }
+  g_dir_close (d);
+  g_assert_cmpuint (n, >=, 4);
+  g_unlink (json);
+  g_unlink (npy);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2617,5 +2725,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/cli-tmpdir-full", test_cli_tmpdir_full);
   g_test_add_func ("/scene-file/cli-signal", test_cli_signal);
   g_test_add_func ("/scene-file/fuzz/corpus", test_fuzz_corpus);
+  g_test_add_func ("/scene-file/fuzz/sidecar-corpus", test_fuzz_sidecar_corpus);
   return g_test_run ();
 }
