@@ -110,18 +110,22 @@ fr_segy_read (const char  *path,
   fr_grid g;
   fr_error err = { 0 };
   gboolean ok = FALSE;
+  g_autofree char *shown = NULL;
 
   g_return_val_if_fail (path != NULL, FALSE);
+  /* Messages name the file as a dialog can show it (a Latin-1 name
+   * went in as its bytes). */
+  shown = g_filename_display_name (path);
 
   *has_spacing = FALSE;
   if ((fp = segy_open (path, "rb")) == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot be opened"), path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot be opened"), shown);
       return FALSE;
     }
   if ((rc = segy_binheader (fp, bin)) != SEGY_OK)
     {
-      segy_failed (error, path, "binary header", rc);
+      segy_failed (error, shown, "binary header", rc);
       goto out;
     }
   /* Counts and intervals are unsigned 16-bit fields, read signed. */
@@ -136,21 +140,21 @@ fr_segy_read (const char  *path,
       (format & 0xff) == 0 && (format >> 8) >= 1 && (format >> 8) <= 16)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("%s: little-endian SEG-Y is not supported (only big-endian files)"), path);
+                   _("%s: little-endian SEG-Y is not supported (only big-endian files)"), shown);
       goto out;
     }
   if (format != SEGY_IBM_FLOAT_4_BYTE && format != SEGY_IEEE_FLOAT_4_BYTE)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                    _("%s: sample format %d is not supported (only 4-byte IBM or IEEE floats)"),
-                   path, format);
+                   shown, format);
       goto out;
     }
   if (samples < 1 || trace0 < 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("%s: not a readable SEG-Y file (the binary header gives %d samples per trace)"),
-                   path, samples);
+                   shown, samples);
       goto out;
     }
   segy_set_format (fp, format);
@@ -160,18 +164,18 @@ fr_segy_read (const char  *path,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("%s: the traces after the headers are not a whole number of traces of %d "
                      "samples (the last one is cut short, or the traces differ in length)"),
-                   path, samples);
+                   shown, samples);
       goto out;
     }
   if (rc != SEGY_OK)
     {
-      segy_failed (error, path, "trace count", rc);
+      segy_failed (error, shown, "trace count", rc);
       goto out;
     }
   if (traces < 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: the SEG-Y file has no traces"),
-                   path);
+                   shown);
       goto out;
     }
 
@@ -180,7 +184,7 @@ fr_segy_read (const char  *path,
    * the memory this process may use would be read until the OOM killer
    * ended it (or, under ulimit -v, fail half-way). */
   {
-    g_autofree char *what = g_strdup_printf (_("%s: reading %d traces of %d samples"), path,
+    g_autofree char *what = g_strdup_printf (_("%s: reading %d traces of %d samples"), shown,
                                              traces, samples);
 
     if (fr_memory_check ((double) fr_grid_count (&g) * sizeof (float), what, &err) != FR_OK)
@@ -194,7 +198,7 @@ fr_segy_read (const char  *path,
   x = g_new (double, traces);
   if (v == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, _("%s: too large"), path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, _("%s: too large"), shown);
       goto out;
     }
   for (int t = 0; t < traces; t++)
@@ -206,7 +210,7 @@ fr_segy_read (const char  *path,
           (rc = segy_readtrace (fp, t, trace, trace0, trsize)) != SEGY_OK ||
           (rc = segy_to_native (format, samples, trace)) != SEGY_OK)
         {
-          segy_failed (error, path, "trace", rc);
+          segy_failed (error, shown, "trace", rc);
           goto out;
         }
       /* A grid needs traces of one length that start at one depth: read
@@ -225,7 +229,7 @@ fr_segy_read (const char  *path,
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                        _("%s: trace %d has %d samples where the binary header gives %d: traces "
-                         "of different lengths are not supported"), path, t + 1, (int) count,
+                         "of different lengths are not supported"), shown, t + 1, (int) count,
                        samples);
           goto out;
         }
@@ -237,7 +241,7 @@ fr_segy_read (const char  *path,
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                        _("%s: trace %d has a sample interval of %d where trace %d has %d: traces "
                          "sampled at different intervals are not supported"),
-                       path, t + 1, (int) dt, interval_trace + 1, (int) trace_interval);
+                       shown, t + 1, (int) dt, interval_trace + 1, (int) trace_interval);
           goto out;
         }
       if (t == 0)
@@ -247,7 +251,7 @@ fr_segy_read (const char  *path,
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                        _("%s: trace %d starts at %d where the first starts at %d (delay recording "
                          "time): traces that start at different depths are not supported"),
-                       path, t + 1, (int) delay, (int) delay0);
+                       shown, t + 1, (int) delay, (int) delay0);
           goto out;
         }
       for (int s = 0; s < samples; s++)
@@ -255,7 +259,7 @@ fr_segy_read (const char  *path,
     }
   if (fr_check_speed_f32 (&g, v, "velocity", &err) != FR_OK)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, err.message);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", shown, err.message);
       goto out;
     }
 
@@ -271,7 +275,7 @@ fr_segy_read (const char  *path,
     interval += 65536;
   intervals_disagree = trace_interval > 0 && interval > 0 && interval != trace_interval;
   if (intervals_disagree)
-    g_debug ("%s: sample interval %d in the binary header, %d in the trace headers", path,
+    g_debug ("%s: sample interval %d in the binary header, %d in the trace headers", shown,
              interval, (int) trace_interval);
   if (trace_interval > 0)
     interval = trace_interval;

@@ -1587,6 +1587,35 @@ test_segy (void)
       }
   }
 
+  /* A file named in Latin-1 is named in UTF-8, as a dialog must show it
+   * (the messages quoted the name's bytes): refused as little-endian, and
+   * missing. */
+  {
+    g_autofree char *folder = g_path_get_dirname (path);
+    g_autofree char *latin1 = g_build_filename (folder, "mod\xe9le.sgy", NULL);
+    g_autofree char *bytes = NULL;
+    gsize len;
+
+    write_segy (latin1, nx, nz, 5, TRUE, v);
+    g_assert_true (g_file_get_contents (latin1, &bytes, &len, NULL));
+    bytes[3224] = 0x05;
+    bytes[3225] = 0x00;
+    g_assert_true (g_file_set_contents (latin1, bytes, (gssize) len, NULL));
+    for (guint k = 0; k < 2; k++)
+      {
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) values = NULL;
+        gboolean has_spacing;
+        fr_grid g;
+
+        g_assert_false (fr_segy_read (latin1, &g, &has_spacing, &values, &error));
+        g_test_message ("%s", error->message);
+        g_assert_true (g_utf8_validate (error->message, -1, NULL));
+        g_assert_nonnull (strstr (error->message, k == 0 ? "little-endian" : "cannot be opened"));
+        g_unlink (latin1);
+      }
+  }
+
   /* The trace headers count: a depth of the first sample (delay, bytes
    * 109-110) is z0; a trace of another length (bytes 115-116) is refused,
    * since read at the binary header's length it shifted every later one;
