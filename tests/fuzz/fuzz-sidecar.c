@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fr-array.h"
 #include "fr-grid.h"
+#include "fr-npy.h"
 #include "fr-scene-file.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -31,30 +33,17 @@ typedef struct
 static char *base_dir;
 static Place places[2];
 
-/* A 3 x 2 float32 .npy (shape (nz, nx) = (2, 3)), velocities 1 to 6. */
+/* A 3 x 2 float32 .npy (shape (nz, nx) = (2, 3)), velocities 1 to 6,
+ * written as the app writes grids. */
 static void
 write_npy (const char *path)
 {
-  static const char header[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
-  GString *s = g_string_new (NULL);
-  size_t hlen = sizeof header - 1, total = 10 + hlen + 1;
-  size_t pad = (64 - total % 64) % 64;
-  guint16 len16 = GUINT16_TO_LE ((guint16) (hlen + pad + 1));
+  static const float v[NX * NZ] = { 1, 2, 3, 4, 5, 6 };
+  fr_grid g = fr_grid_2d (NX, NZ, 1.0, 1.0, 0.0, 0.0);
+  fr_array a = fr_array_wrap_grid (&g, FR_F32, v);
 
-  g_string_append_len (s, "\x93NUMPY\x01\x00", 8);
-  g_string_append_len (s, (const char *) &len16, 2);
-  g_string_append (s, header);
-  for (size_t i = 0; i < pad; i++)
-    g_string_append_c (s, ' ');
-  g_string_append_c (s, '\n');
-  for (int i = 0; i < NX * NZ; i++)
-    {
-      float f = 1.0f + (float) i;
-      g_string_append_len (s, (const char *) &f, 4);
-    }
-  if (!g_file_set_contents (path, s->str, (gssize) s->len, NULL))
+  if (fr_npy_write (path, &a, NULL) != FR_OK)
     __builtin_trap ();
-  g_string_free (s, TRUE);
 }
 
 /* The scratch folder goes when the fuzzer exits, not one left per run. */
