@@ -138,6 +138,26 @@ fr_fold_trace_horizons (FrResult *result,
   return TRUE;
 }
 
+/* The end of a fold job's run, solved or contoured again: NULL with
+ * *cancelled set when cancel was raised, else result (taken) with the
+ * folded horizons of the job's Δ and Count traced. */
+static FrResult *
+finish_result (FrResult        *result,
+               const fr_cancel *cancel,
+               gboolean        *cancelled)
+{
+  if (fr_cancel_raised (cancel))
+    {
+      if (cancelled != NULL)
+        *cancelled = TRUE;
+      fr_result_unref (result);
+      return NULL;
+    }
+  fr_fold_trace_horizons (result, result->job->fold.delta, result->job->fold.count);
+  result->ok = TRUE;
+  return result;
+}
+
 /* A reusing job's run: the solve's T (shared, not copied: a result
  * holds no more memory than its horizons), rays and figures, and its own
  * folded horizons.  The device copy of T stays the solve's, so the
@@ -160,15 +180,7 @@ fold_job_recontour (FrJob           *job,
   result->notice = g_strdup (solved->notice);
   for (guint r = 0; r < solved->rays->len; r++)
     g_ptr_array_add (result->rays, g_array_ref (g_ptr_array_index (solved->rays, r)));
-  if (fr_cancel_raised (cancel))
-    {
-      if (cancelled != NULL)
-        *cancelled = TRUE;
-      return NULL;
-    }
-  fr_fold_trace_horizons (result, job->fold.delta, job->fold.count);
-  result->ok = TRUE;
-  return g_steal_pointer (&result);
+  return finish_result (g_steal_pointer (&result), cancel, cancelled);
 }
 
 /* Runs a fold job in the solver thread: NULL with *cancelled set when
@@ -266,15 +278,7 @@ fr_fold_job_run (FrJob           *job,
     }
   fr_fold_result_clear (&res);
 
-  if (fr_cancel_raised (cancel))
-    {
-      if (cancelled != NULL)
-        *cancelled = TRUE;
-      return NULL;
-    }
-  fr_fold_trace_horizons (result, job->fold.delta, job->fold.count);
-  result->ok = TRUE;
-  return g_steal_pointer (&result);
+  return finish_result (g_steal_pointer (&result), cancel, cancelled);
 }
 
 /* Writes result's folded horizons as CSV (a header `horizon,k,T,x,z`,
