@@ -57,8 +57,9 @@ def t_scene_in_capitals():
 
 
 
-def open_by_chooser(a, path):
-    """Ctrl+O, the file's path typed into the chooser's location."""
+def open_by_chooser(a, path, until):
+    """Ctrl+O, the file's path typed into the chooser's location, and
+    Enter until until() holds; whether it did."""
     xdo("key", "ctrl+o")
     if not wait_for(lambda: window_ids("Open Scene or Velocity Grid"), 10):
         raise RuntimeError("no Open chooser")
@@ -70,9 +71,9 @@ def open_by_chooser(a, path):
     # The first Enter may only take the location's completion.
     for _ in range(3):
         xdo("key", "Return")
-        if wait_for(lambda: window_ids("Grid Spacing"), 3):
-            return
-    raise RuntimeError("no Grid Spacing dialog")
+        if wait_for(until, 3):
+            return True
+    return False
 
 
 def grid_without_sidecar(stem, nz, nx):
@@ -89,7 +90,8 @@ def open_spacing_dialog(a, npy):
     """Opens npy in a, which asks for its spacing; the focus is then in
     Spacing x, its text selected."""
     a.settle_all()
-    open_by_chooser(a, npy)
+    if not open_by_chooser(a, npy, lambda: window_ids("Grid Spacing")):
+        raise RuntimeError("no Grid Spacing dialog")
     time.sleep(0.5)
 
 
@@ -213,18 +215,7 @@ def t_big_scene_refused():
             return False, "no window"
         a.settle_all()
         title0, job0 = a.title(), a.last("job")
-        xdo("key", "ctrl+o")
-        if not wait_for(lambda: window_ids("Open Scene or Velocity Grid"), 10):
-            return False, "no Open chooser"
-        time.sleep(0.5)
-        xdo("key", "ctrl+l")
-        time.sleep(0.3)
-        xdo("type", "--", big)
-        time.sleep(0.5)
-        for _ in range(3):
-            xdo("key", "Return")
-            if wait_for(lambda: dialogs_of(a) and not window_ids("Open Scene or Velocity Grid"), 3):
-                break
+        open_by_chooser(a, big, lambda: dialogs_of(a) and not window_ids("Open Scene or Velocity Grid"))
         time.sleep(1.0)
         screenshot("03-big-scene-refused")
         dialogs = dialogs_of(a)
