@@ -248,12 +248,12 @@ typedef enum
 } bound;
 
 /* The bytes this process may use (0: unknown) and what sets that: the
- * smallest of the physical memory, the cgroup limit and what RLIMIT_AS
- * (ulimit -v) and RLIMIT_DATA (ulimit -d) leave.  Past an rlimit malloc
- * returns NULL rather than the OOM killer ending the process, but a solve
- * that meets it fails all the same, only later. */
+ * smallest of the physical memory (*phys, for the message), the cgroup
+ * limit and what RLIMIT_AS (ulimit -v) and RLIMIT_DATA (ulimit -d) leave.
+ * Past an rlimit malloc returns NULL rather than the OOM killer ending the
+ * process, but a solve that meets it fails all the same, only later. */
 static double
-available (const char *sysroot, bound *by)
+available (const char *sysroot, bound *by, double *phys)
 {
   const double limits[] = {
     [BOUND_MACHINE] = fr_memory_physical (),
@@ -264,6 +264,7 @@ available (const char *sysroot, bound *by)
   double have = 0.0;
 
   *by = BOUND_MACHINE;
+  *phys = limits[BOUND_MACHINE];
   for (int k = 0; k < (int) (sizeof limits / sizeof limits[0]); k++)
     if (limits[k] > 0.0 && (have <= 0.0 || limits[k] < have))
       {
@@ -277,8 +278,9 @@ double
 fr_memory_available_at (const char *sysroot)
 {
   bound by;
+  double phys;
 
-  return available (sysroot, &by);
+  return available (sysroot, &by, &phys);
 }
 
 double
@@ -290,10 +292,10 @@ fr_memory_available (void)
 fr_status
 fr_memory_check_at (double bytes, const char *sysroot, const char *what, fr_error *err)
 {
-  const double phys = fr_memory_physical ();
   const char *why;
   bound by;
-  const double have = available (sysroot, &by);
+  double phys;
+  const double have = available (sysroot, &by, &phys);
 
   if (have <= 0.0 || !(bytes > have))
     return FR_OK;
