@@ -76,7 +76,7 @@ static const GOptionEntry option_entries[] = {
   /* Numbers are read as text: GApplication leaves a 0 out of the options
    * dictionary, and a value out of range needs its own message. */
   { "radius", 'R', 0, G_OPTION_ARG_STRING, NULL,
-    N_("Neighbourhood radius in nodes (default 4)"), "N" },
+    N_("Neighbourhood radius in nodes, along x and z or each (default 4)"), "R[,RZ]" },
   { "spacing", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Node spacing of FILE.npy when it has no sidecar FILE.json"), "D[,DZ]" },
   { "origin", 0, 0, G_OPTION_ARG_STRING, NULL,
@@ -183,6 +183,36 @@ int_option (GVariantDict  *options,
   if (!g_ascii_string_to_signed (*text, 10, min, max, &v, NULL))
     return FALSE;
   *value = (int) v;
+  return TRUE;
+}
+
+/* --radius R or R,RZ: whole numbers of nodes in [min, max], along x and
+ * along z (one for both), as foldray-cli spr takes it.  TRUE when absent. */
+static gboolean
+radius_option (GVariantDict  *options,
+               int            min,
+               int            max,
+               FrRadius      *value,
+               const char   **text)
+{
+  g_auto(GStrv) parts = NULL;
+  gint64 v[2];
+  guint n;
+
+  if (!g_variant_dict_lookup (options, "radius", "&s", text))
+    {
+      *text = NULL;
+      return TRUE;
+    }
+  parts = g_strsplit (*text, ",", -1);
+  n = g_strv_length (parts);
+  if (n < 1 || n > 2)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    if (!g_ascii_string_to_signed (parts[i], 10, min, max, &v[i], NULL))
+      return FALSE;
+  value->x = (int) v[0];
+  value->z = (int) v[n - 1];
   return TRUE;
 }
 
@@ -296,7 +326,7 @@ settled_export_cb (FrWindow *window,
  * opened scene. */
 typedef struct
 {
-  int    radius;
+  FrRadius radius;    /* x 0: left out */
   int    backend;     /* fr_spr_backend */
   int    colormap;    /* FrColormap */
   double interval;
@@ -307,7 +337,7 @@ static void
 apply_panel_options (FrSidePanel        *panel,
                      const PanelOptions *o)
 {
-  if (o->radius > 0)
+  if (o->radius.x > 0)
     fr_side_panel_set_radius (panel, o->radius);
   if (o->backend >= 0)
     fr_side_panel_set_backend (panel, (fr_spr_backend) o->backend);
@@ -339,7 +369,8 @@ fr_application_command_line (GApplication            *app,
   double spacing[2], origin[2], interval = 0.0, front = 0.0;
   gboolean clear = FALSE, bench = FALSE;
   const char *radius_text, *interval_text, *front_text, *bench_size_text, *bench_moves_text;
-  int radius = 4, bench_size = 512, bench_moves = 240;
+  FrRadius radius = fr_radius_square (4);
+  int bench_size = 512, bench_moves = 240;
   fr_spr_backend backend = FR_SPR_AUTO;
   FrColormap colormap = FR_COLORMAP_VIRIDIS;
   PanelOptions panel_options;
@@ -383,8 +414,9 @@ fr_application_command_line (GApplication            *app,
       return usage_error (cmdline, _("--example: no example named “%s”; the examples are %s"),
                           example, known);
     }
-  if (!int_option (options, "radius", RADIUS_MIN, RADIUS_MAX, &radius, &radius_text))
-    return usage_error (cmdline, _("%s: expected a whole number from %d to %d, not “%s”"),
+  if (!radius_option (options, RADIUS_MIN, RADIUS_MAX, &radius, &radius_text))
+    return usage_error (cmdline, _("%s: expected a whole number from %d to %d, or two as R,RZ "
+                                   "(along x, along z), not “%s”"),
                         "--radius", RADIUS_MIN, RADIUS_MAX, radius_text);
   if (!double_option (options, "interval", 0.0, INTERVAL_MAX, &interval, &interval_text))
     return usage_error (cmdline, _("%s: expected a number from %g to %g, not “%s”"),
@@ -422,7 +454,7 @@ fr_application_command_line (GApplication            *app,
 
   window = fr_window_new (GTK_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  panel_options.radius = radius_text != NULL ? radius : 0;
+  panel_options.radius = radius_text != NULL ? radius : (FrRadius) { 0, 0 };
   panel_options.backend = backend_name != NULL ? (int) backend : -1;
   panel_options.colormap = colormap_name != NULL ? (int) colormap : -1;
   panel_options.interval = interval_text != NULL ? interval : -1.0;

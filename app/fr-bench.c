@@ -87,6 +87,7 @@ report (Bench *b)
   g_autoptr(GString) csv = g_string_new ("event,t_ms,latency_ms,frame_serial\n");
   g_autofree double *lat = g_new0 (double, b->events->len);
   g_autoptr(GError) error = NULL;
+  g_autofree char *radius_text = fr_radius_to_string (b->options.radius);
   FrSolverThread *solver = fr_window_get_solver (b->window);
   gint64 t0 = b->events->len > 0 ? g_array_index (b->events, Event, 0).time : 0;
   double median, p95, max, mean = 0.0;
@@ -114,8 +115,8 @@ report (Bench *b)
   pass = n == b->events->len && median <= 100.0;
 
   g_print ("Interaction latency, input event to first frame showing it\n");
-  g_print ("  grid %d x %d, radius %d, back end %s, %d moves at %d ms\n",
-           b->options.size, b->options.size, b->options.radius,
+  g_print ("  grid %d x %d, radius %s, back end %s, %d moves at %d ms\n",
+           b->options.size, b->options.size, radius_text,
            fr_spr_backend_name (b->options.backend), b->options.moves, MOVE_INTERVAL_MS);
   g_print ("| %-22s | %12s |\n", "metric", "value");
   g_print ("|------------------------|--------------|\n");

@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   int             size;       /* grid nodes per side */
-  int             radius;
+  FrRadius        radius;
   int             moves;      /* pointer moves, one per timer tick */
   fr_spr_backend  backend;
   const char     *csv_path;   /* NULL: bench-interaction.csv */

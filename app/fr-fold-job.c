@@ -31,7 +31,8 @@ fr_fold_job_new (const fr_grid   *grid,
   g_return_val_if_fail (fold != NULL, NULL);
   g_return_val_if_fail (fold->n_horizon == 0 || fold->horizon != NULL, NULL);
 
-  job = fr_job_new (grid, velocity, NULL, 0, ray_points, n_ray_points, 1, FR_SPR_AUTO);
+  job = fr_job_new (grid, velocity, NULL, 0, ray_points, n_ray_points, fr_radius_square (1),
+                    FR_SPR_AUTO);
   if (job == NULL)
     return NULL;
   job->kind = FR_JOB_FOLD;

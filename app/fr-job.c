@@ -56,7 +56,7 @@ fr_job_new (const fr_grid  *grid,
             guint           n_sources,
             const double   *receivers,
             guint           n_receivers,
-            int             radius,
+            FrRadius        radius,
             fr_spr_backend  backend)
 {
   FrJob *job;
@@ -212,7 +212,8 @@ fr_job_run (FrJob           *job,
     }
 
   fr_spr_params_init (&params);
-  params.rx = params.rz = job->radius;
+  params.rx = job->radius.x;
+  params.rz = job->radius.z;
   params.backend = job->backend;
   params.threads = job->threads;
   params.cancel = cancel;

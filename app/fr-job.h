@@ -11,6 +11,7 @@
 #include "fr-grid.h"
 #include "fr-fold.h"
 #include "fr-spr.h"
+#include "fr-radius.h"
 
 G_BEGIN_DECLS
 
@@ -45,7 +46,7 @@ typedef struct _FrJob
   guint           n_sources;
   double         *receivers;     /* 2·n_receivers */
   guint           n_receivers;
-  int             radius;
+  FrRadius        radius;        /* SPR neighbourhood, nodes along x and z */
   fr_spr_backend  backend;
   int             threads;       /* CPU threads for the solve, 0: OpenMP's default */
   gint64          input_time;    /* g_get_monotonic_time of the input that made it, or 0 */
@@ -89,7 +90,7 @@ FrJob    *fr_job_new         (const fr_grid  *grid,
                               guint           n_sources,
                               const double   *receivers,
                               guint           n_receivers,
-                              int             radius,
+                              FrRadius        radius,
                               fr_spr_backend  backend);
 FrJob    *fr_job_ref         (FrJob          *job);
 void      fr_job_unref       (FrJob          *job);

@@ -38,7 +38,7 @@ struct _FrMarkerPanel
   FrScene       *scene;
   FrResult      *result;    /* the newest solve's, or NULL */
   gboolean       has_solver;
-  int            radius;    /* the solver settings asked for now (set_solver) */
+  FrRadius       radius;    /* the solver settings asked for now (set_solver) */
   fr_spr_backend backend;
   gboolean       syncing;   /* fields or list being set from the scene */
 };
@@ -583,12 +583,12 @@ fr_marker_panel_set_result (FrMarkerPanel *self,
  * result of those lands, T reads "—" (a new radius gives another T). */
 void
 fr_marker_panel_set_solver (FrMarkerPanel  *self,
-                            int             radius,
+                            FrRadius        radius,
                             fr_spr_backend  backend)
 {
   g_return_if_fail (FR_IS_MARKER_PANEL (self));
 
-  if (self->has_solver && self->radius == radius && self->backend == backend)
+  if (self->has_solver && fr_radius_equal (self->radius, radius) && self->backend == backend)
     return;
   self->has_solver = TRUE;
   self->radius = radius;

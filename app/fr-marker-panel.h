@@ -27,7 +27,7 @@ void fr_marker_panel_set_length_unit (FrMarkerPanel *self,
 void fr_marker_panel_set_result      (FrMarkerPanel *self,
                                       FrResult      *result);
 void fr_marker_panel_set_solver      (FrMarkerPanel  *self,
-                                      int             radius,
+                                      FrRadius        radius,
                                       fr_spr_backend  backend);
 
 G_END_DECLS

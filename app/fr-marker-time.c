@@ -15,12 +15,12 @@
 gboolean
 fr_marker_time_is_current (const FrResult *result,
                            FrScene        *scene,
-                           int             radius,
+                           FrRadius        radius,
                            fr_spr_backend  backend)
 {
   g_return_val_if_fail (FR_IS_SCENE (scene), FALSE);
 
-  return fr_result_time_matches_scene (result, scene) && result->job->radius == radius &&
+  return fr_result_time_matches_scene (result, scene) && fr_radius_equal (result->job->radius, radius) &&
          result->job->backend == backend;
 }
 

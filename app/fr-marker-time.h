@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 gboolean  fr_marker_time_is_current (const FrResult *result,
                                      FrScene        *scene,
-                                     int             radius,
+                                     FrRadius        radius,
                                      fr_spr_backend  backend);
 int       fr_marker_time_decimals   (double          time_max);
 char     *fr_marker_time_format     (double          t,

@@ -29,7 +29,7 @@ fr_scene_doc_new (FrModel *model)
   doc->model = model;
   doc->sources = g_array_new (FALSE, FALSE, sizeof (FrVertex));
   doc->receivers = g_array_new (FALSE, FALSE, sizeof (FrVertex));
-  doc->radius = 5;
+  doc->radius = fr_radius_square (5);
   doc->backend = g_strdup ("auto");
   doc->fold_method = g_strdup ("las");
   doc->display_interval = FR_SCENE_DISPLAY_INTERVAL;
@@ -914,6 +914,41 @@ read_units (Reader     *r,
   return TRUE;
 }
 
+/* The solver's "radius": one count of nodes for both axes, or [x, z]
+ * where they differ (as foldray-cli's --radius R,RZ).  Up to 1000 as
+ * earlier versions saved; above FR_SPR_RADIUS_MAX it is cut to that, which
+ * on a grid of up to 101 nodes a side is the same graph and on a larger one
+ * is what the solver can take (it refused the larger radius). */
+static gboolean
+read_radius (Reader     *r,
+             JsonObject *solver,
+             FrRadius   *out)
+{
+  JsonNode *node = json_object_get_member (solver, "radius");
+  double v[2];
+
+  if (node == NULL)
+    return TRUE;
+  if (is_number (node))
+    v[0] = v[1] = json_node_get_double (node);
+  else if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) != 2 ||
+           !is_number (json_array_get_element (json_node_get_array (node), 0)) ||
+           !is_number (json_array_get_element (json_node_get_array (node), 1)))
+    return fail (r, FR_SCENE_FILE_ERROR_MALFORMED,
+                 _("the solver radius must be a number of nodes, or two [along x, along z]"));
+  else
+    {
+      v[0] = json_array_get_double_element (json_node_get_array (node), 0);
+      v[1] = json_array_get_double_element (json_node_get_array (node), 1);
+    }
+  for (int i = 0; i < 2; i++)
+    if (v[i] != floor (v[i]) || v[i] < 1 || v[i] > 1000)
+      return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the solver radius must be a whole number from 1 to 1000"));
+  out->x = (int) MIN (v[0], FR_SPR_RADIUS_MAX);
+  out->z = (int) MIN (v[1], FR_SPR_RADIUS_MAX);
+  return TRUE;
+}
+
 static gboolean
 read_settings (Reader     *r,
                JsonObject *root,
@@ -932,18 +967,9 @@ read_settings (Reader     *r,
     return FALSE;
   if (solver != NULL)
     {
-      double radius = doc->radius;
-
-      if (!get_number (r, solver, "solver", "radius", FALSE, &radius) ||
+      if (!read_radius (r, solver, &doc->radius) ||
           !get_string (r, solver, "solver", "backend", &backend))
         return FALSE;
-      /* Up to 1000 as earlier versions saved; above FR_SPR_RADIUS_MAX it
-       * is cut to that, which on a grid of up to 101 nodes a side is the
-       * same graph and on a larger one is what the solver can take (it
-       * refused the larger radius). */
-      if (radius != floor (radius) || radius < 1 || radius > 1000)
-        return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the solver radius must be a whole number from 1 to 1000"));
-      doc->radius = (int) MIN (radius, FR_SPR_RADIUS_MAX);
       if (backend != NULL)
         {
           for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
@@ -1443,7 +1469,12 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
   put_points (s, doc->sources);
   g_string_append (s, ",\n  \"receivers\": ");
   put_points (s, doc->receivers);
-  g_string_append_printf (s, ",\n  \"solver\": {\"radius\": %d, \"backend\": ", doc->radius);
+  /* One number where the radii agree, as every earlier version wrote. */
+  if (doc->radius.x == doc->radius.z)
+    g_string_append_printf (s, ",\n  \"solver\": {\"radius\": %d, \"backend\": ", doc->radius.x);
+  else
+    g_string_append_printf (s, ",\n  \"solver\": {\"radius\": [%d, %d], \"backend\": ",
+                            doc->radius.x, doc->radius.z);
   put_string (s, doc->backend != NULL ? doc->backend : "auto");
   g_string_append_c (s, '}');
 

@@ -27,12 +27,18 @@
  * "units" is optional too: {"length": "km"}, the unit of x and z ("m",
  * "km", "ft", or "" for none, as without it).  With a length unit,
  * velocities are in that unit per second and times in seconds.  Only the
- * app shows it; the numbers mean the same whatever it says. */
+ * app shows it; the numbers mean the same whatever it says.
+ *
+ * "solver": {"radius": 5, "backend": "auto"}: the shortest-path solver's
+ * neighbourhood in nodes, one count for x and z or [x, z] where they differ
+ * (written as one number where they agree, as earlier versions read it),
+ * and its back end ("auto", "dijkstra", "cpu" or "cuda"). */
 #pragma once
 
 #include <glib.h>
 
 #include "fr-model.h"
+#include "fr-radius.h"
 
 G_BEGIN_DECLS
 
@@ -74,7 +80,7 @@ typedef struct
   FrModel  *model;
   GArray   *sources;        /* FrVertex */
   GArray   *receivers;      /* FrVertex */
-  int       radius;
+  FrRadius  radius;         /* "radius": R, or [RX, RZ] where they differ */
   char     *backend;        /* "auto", "dijkstra", "cpu", "cuda" */
   gboolean  has_fold;
   double    psi_a[2];

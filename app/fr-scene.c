@@ -1030,7 +1030,7 @@ fr_scene_get_undo (FrScene *self)
 /* A snapshot of the scene for the solver thread. */
 FrJob *
 fr_scene_make_job (FrScene        *self,
-                   int             radius,
+                   FrRadius        radius,
                    fr_spr_backend  backend)
 {
   g_return_val_if_fail (FR_IS_SCENE (self), NULL);

@@ -113,7 +113,7 @@ FrUndo        *fr_scene_get_undo            (FrScene        *self);
 void           fr_scene_set_rasteriser      (FrScene        *self,
                                              FrRasteriseFunc rasterise_fn);
 FrJob         *fr_scene_make_job            (FrScene        *self,
-                                             int             radius,
+                                             FrRadius        radius,
                                              fr_spr_backend  backend);
 
 /* The drawn model (fr-model.h): layers, obstacles, background, grid. */

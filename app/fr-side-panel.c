@@ -13,7 +13,8 @@ struct _FrSidePanel
 {
   GtkWidget      parent_instance;
 
-  GtkSpinButton *radius_spin;
+  GtkSpinButton *radius_spin;     /* along x */
+  GtkSpinButton *radius_z_spin;
   GtkDropDown   *backend_dropdown;
   GtkLabel      *backend_notice;
   GtkDropDown   *unit_dropdown;
@@ -217,6 +218,7 @@ fr_side_panel_class_init (FrSidePanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, model_panel);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, marker_panel);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, radius_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrSidePanel, radius_z_spin);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_dropdown);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, backend_notice);
   gtk_widget_class_bind_template_child (widget_class, FrSidePanel, unit_dropdown);
@@ -247,6 +249,7 @@ fr_side_panel_init (FrSidePanel *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   /* The scene file's range, wider than the template's start-up one. */
   gtk_spin_button_set_range (self->radius_spin, FR_SIDE_PANEL_RADIUS_MIN, FR_SIDE_PANEL_RADIUS_MAX);
+  gtk_spin_button_set_range (self->radius_z_spin, FR_SIDE_PANEL_RADIUS_MIN, FR_SIDE_PANEL_RADIUS_MAX);
   fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
   gtk_scale_set_format_value_func (self->front_scale, format_front_time, self, NULL);
   /* The panel starts as a scene without display settings opens. */
@@ -270,21 +273,23 @@ fr_side_panel_new (void)
   return g_object_new (FR_TYPE_SIDE_PANEL, NULL);
 }
 
-int
+FrRadius
 fr_side_panel_get_radius (FrSidePanel *self)
 {
-  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), 4);
-  return gtk_spin_button_get_value_as_int (self->radius_spin);
+  g_return_val_if_fail (FR_IS_SIDE_PANEL (self), fr_radius_square (4));
+  return (FrRadius) { gtk_spin_button_get_value_as_int (self->radius_spin),
+                      gtk_spin_button_get_value_as_int (self->radius_z_spin) };
 }
 
 void
 fr_side_panel_set_radius (FrSidePanel *self,
-                          int          radius)
+                          FrRadius     radius)
 {
   g_return_if_fail (FR_IS_SIDE_PANEL (self));
 
   self->applying = TRUE;
-  gtk_spin_button_set_value (self->radius_spin, radius);
+  gtk_spin_button_set_value (self->radius_spin, radius.x);
+  gtk_spin_button_set_value (self->radius_z_spin, radius.z);
   self->applying = FALSE;
 }
 

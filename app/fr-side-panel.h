@@ -19,7 +19,7 @@ G_BEGIN_DECLS
 
 #define FR_TYPE_SIDE_PANEL (fr_side_panel_get_type ())
 
-/* The radius spin button's range: what the solver takes on any grid.  A
+/* The radius spin buttons' range: what the solver takes on any grid.  A
  * larger radius is either the same graph (the solver cuts it to the grid's
  * extent) or refused, so the field offers none; the scene loader cuts an
  * older file's larger radius to this (fr-scene-file.c). */
@@ -29,9 +29,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (FrSidePanel, fr_side_panel, FR, SIDE_PANEL, GtkWidget)
 
 GtkWidget      *fr_side_panel_new           (void);
-int             fr_side_panel_get_radius    (FrSidePanel    *self);
+FrRadius        fr_side_panel_get_radius    (FrSidePanel    *self);
 void            fr_side_panel_set_radius    (FrSidePanel    *self,
-                                             int             radius);
+                                             FrRadius        radius);
 fr_spr_backend  fr_side_panel_get_backend   (FrSidePanel    *self);
 void            fr_side_panel_set_backend   (FrSidePanel    *self,
                                              fr_spr_backend  backend);

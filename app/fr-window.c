@@ -759,8 +759,8 @@ submit_job (FrWindow *self)
               job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon, job->n_receivers,
               job->fold.solved != NULL ? job->fold.solved->serial : 0);
   else
-    log_line (self, "spr serial=%u radius=%d backend=%s receivers=%u", serial, job->radius,
-              fr_spr_backend_name (job->backend), job->n_receivers);
+    log_line (self, "spr serial=%u radius=%d radius_z=%d backend=%s receivers=%u", serial,
+              job->radius.x, job->radius.z, fr_spr_backend_name (job->backend), job->n_receivers);
   if (job->n_sources > 0 || (job->kind == FR_JOB_FOLD && job->fold.n_horizon >= 2))
     gtk_label_set_text (self->solve_label, _("Solving…"));
 }

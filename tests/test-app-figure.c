@@ -432,7 +432,8 @@ static FrResult *
 distance_result (FrScene *scene, const double src[2], const double rcv[2])
 {
   fr_grid g = *fr_scene_get_grid (scene);
-  g_autoptr(FrJob) job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1, 4, FR_SPR_CPU);
+  g_autoptr(FrJob) job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1,
+                                     fr_radius_square (4), FR_SPR_CPU);
   FrResult *result = fr_result_new (job);
 
   result->ok = TRUE;
@@ -673,7 +674,8 @@ test_model_outlines (void)
   g_assert_true (fr_scene_load_model (scene, "outlines", m, NULL));
 
   /* A result with one ray, so the draw order can be checked. */
-  job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1, 4, FR_SPR_CPU);
+  job = fr_job_new (&g, fr_scene_get_velocity (scene), src, 1, rcv, 1, fr_radius_square (4),
+                    FR_SPR_CPU);
   result = fr_result_new (job);
   result->ok = TRUE;
   result->time = g_new0 (float, fr_grid_count (&g));

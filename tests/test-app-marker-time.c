@@ -50,7 +50,7 @@ test_format_aligned (void)
 
 static FrResult *
 solved (FrScene        *scene,
-        int             radius,
+        FrRadius        radius,
         fr_spr_backend  backend)
 {
   g_autoptr(FrJob) job = fr_scene_make_job (scene, radius, backend);
@@ -77,14 +77,16 @@ test_current (void)
   g_assert_true (fr_scene_set_model (scene, "current", &g, bytes, NULL));
   fr_scene_add_marker (scene, FR_MARKER_SOURCE, 1.0, 0.0);
   fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 2.0, 1.0);
-  result = solved (scene, 3, FR_SPR_CPU);
+  result = solved (scene, (FrRadius) { 3, 5 }, FR_SPR_CPU);
 
-  g_assert_true (fr_marker_time_is_current (result, scene, 3, FR_SPR_CPU));
-  g_assert_false (fr_marker_time_is_current (result, scene, 4, FR_SPR_CPU));
-  g_assert_false (fr_marker_time_is_current (result, scene, 3, FR_SPR_DIJKSTRA));
-  g_assert_false (fr_marker_time_is_current (NULL, scene, 3, FR_SPR_CPU));
+  g_assert_true (fr_marker_time_is_current (result, scene, (FrRadius) { 3, 5 }, FR_SPR_CPU));
+  /* Either axis's radius gives another T. */
+  g_assert_false (fr_marker_time_is_current (result, scene, (FrRadius) { 4, 5 }, FR_SPR_CPU));
+  g_assert_false (fr_marker_time_is_current (result, scene, fr_radius_square (3), FR_SPR_CPU));
+  g_assert_false (fr_marker_time_is_current (result, scene, (FrRadius) { 3, 5 }, FR_SPR_DIJKSTRA));
+  g_assert_false (fr_marker_time_is_current (NULL, scene, (FrRadius) { 3, 5 }, FR_SPR_CPU));
   fr_scene_move_marker (scene, FR_MARKER_SOURCE, 0, 1.5, 0.0);
-  g_assert_false (fr_marker_time_is_current (result, scene, 3, FR_SPR_CPU));
+  g_assert_false (fr_marker_time_is_current (result, scene, (FrRadius) { 3, 5 }, FR_SPR_CPU));
 }
 
 int

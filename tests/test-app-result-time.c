@@ -32,7 +32,7 @@ grid_result (void)
     }
   t[1 * 5 + 3] = INFINITY;
   bytes = g_bytes_new (v, sizeof v);
-  job = fr_job_new (&g, bytes, src, 1, NULL, 0, 1, FR_SPR_CPU);
+  job = fr_job_new (&g, bytes, src, 1, NULL, 0, fr_radius_square (1), FR_SPR_CPU);
   result = fr_result_new (job);
   result->ok = TRUE;
   g_assert_true (fr_result_set_time (result, t, 20));
@@ -116,7 +116,7 @@ small_scene (void)
 static FrResult *
 solved (FrScene *scene)
 {
-  g_autoptr(FrJob) job = fr_scene_make_job (scene, 1, FR_SPR_CPU);
+  g_autoptr(FrJob) job = fr_scene_make_job (scene, fr_radius_square (1), FR_SPR_CPU);
   FrResult *result = fr_result_new (job);
   double t[66] = { 0 };
 
@@ -201,7 +201,7 @@ no_memory_child (void)
   fr_grid g = fr_grid_2d (nx, nz, 1.0, 1.0, 0.0, 0.0);
   g_autoptr(GBytes) bytes = g_bytes_new_take (g_malloc0 (nx * nz * sizeof (float)),
                                               nx * nz * sizeof (float));
-  g_autoptr(FrJob) job = fr_job_new (&g, bytes, NULL, 0, NULL, 0, 2, FR_SPR_CPU);
+  g_autoptr(FrJob) job = fr_job_new (&g, bytes, NULL, 0, NULL, 0, fr_radius_square (2), FR_SPR_CPU);
   g_autoptr(FrResult) result = NULL;
   gboolean cancelled = TRUE;
 

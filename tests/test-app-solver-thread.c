@@ -67,7 +67,7 @@ make_job (void)
   g_autoptr(GBytes) bytes = g_bytes_new (v, sizeof v);
   double src[2] = { 1.0, 1.0 };
 
-  return fr_job_new (&g, bytes, src, 1, NULL, 0, 1, FR_SPR_CPU);
+  return fr_job_new (&g, bytes, src, 1, NULL, 0, fr_radius_square (1), FR_SPR_CPU);
 }
 
 static FrSolverThread *
@@ -234,7 +234,8 @@ test_real_solve (void)
   for (guint k = 0; k < 5; k++)
     {
       double src[2] = { 0.5 + 0.5 * k, 1.0 };
-      g_autoptr(FrJob) job = fr_job_new (&g, bytes, src, 1, rcv, 1, 4, FR_SPR_AUTO);
+      g_autoptr(FrJob) job = fr_job_new (&g, bytes, src, 1, rcv, 1, fr_radius_square (4),
+                                         FR_SPR_AUTO);
 
       fr_solver_thread_submit (solver, job);
     }

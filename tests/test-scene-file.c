@@ -103,7 +103,7 @@ full_doc (const char *dir)
   g_array_append_val (doc->sources, p);
   p = (FrVertex) { 0.3, 0.7 };
   g_array_append_val (doc->receivers, p);
-  doc->radius = 4;
+  doc->radius = (FrRadius) { 4, 9 };
   g_free (doc->backend);
   doc->backend = g_strdup ("cpu");
   doc->has_fold = TRUE;
@@ -185,7 +185,8 @@ test_round_trip (void)
   g_assert_no_error (error);
   g_assert_true (fr_model_equal (doc->model, back->model));
   g_assert_cmpstr (back->title, ==, doc->title);
-  g_assert_cmpint (back->radius, ==, 4);
+  g_assert_cmpint (back->radius.x, ==, 4);
+  g_assert_cmpint (back->radius.z, ==, 9);
   g_assert_true (back->has_view && back->view_scale == doc->view_scale);
   /* The fold members come back as they went. */
   g_assert_true (back->has_fold && back->psi_a[0] == 0.25 && back->psi_a[1] == -0.1);
@@ -319,6 +320,15 @@ test_malformed (void)
     { HEAD GRID ", \"background\": {\"path\": \"x\", \"format\": \"tiff\"}}", FR_SCENE_FILE_ERROR_INVALID, "tiff" },
     { HEAD GRID ", \"sources\": [[0, \"a\"]]}", FR_SCENE_FILE_ERROR_MALFORMED, "sources" },
     { HEAD GRID ", \"solver\": {\"radius\": 0}}", FR_SCENE_FILE_ERROR_INVALID, "radius" },
+    { HEAD GRID ", \"solver\": {\"radius\": [3, 0]}}", FR_SCENE_FILE_ERROR_INVALID,
+      "the solver radius must be a whole number from 1 to 1000" },
+    { HEAD GRID ", \"solver\": {\"radius\": [2.5, 3]}}", FR_SCENE_FILE_ERROR_INVALID, "whole number" },
+    { HEAD GRID ", \"solver\": {\"radius\": [3, 1001]}}", FR_SCENE_FILE_ERROR_INVALID, "1000" },
+    { HEAD GRID ", \"solver\": {\"radius\": [3]}}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "the solver radius must be a number of nodes, or two [along x, along z]" },
+    { HEAD GRID ", \"solver\": {\"radius\": [3, 4, 5]}}", FR_SCENE_FILE_ERROR_MALFORMED, "[along x, along z]" },
+    { HEAD GRID ", \"solver\": {\"radius\": [3, \"4\"]}}", FR_SCENE_FILE_ERROR_MALFORMED, "[along x, along z]" },
+    { HEAD GRID ", \"solver\": {\"radius\": \"5\"}}", FR_SCENE_FILE_ERROR_MALFORMED, "[along x, along z]" },
     { HEAD GRID ", \"solver\": {\"backend\": \"gpu\"}}", FR_SCENE_FILE_ERROR_INVALID, "gpu" },
     { HEAD GRID ", \"fold\": {\"method\": \"fmm\"}}", FR_SCENE_FILE_ERROR_INVALID, "fmm" },
     { HEAD GRID ", \"fold\": {\"backend\": \"dijkstra\"}}", FR_SCENE_FILE_ERROR_INVALID, "dijkstra" },
@@ -520,9 +530,11 @@ test_radius_cut (void)
       fr_error err = { 0 };
 
       g_assert_no_error (error);
-      g_assert_cmpint (doc->radius, ==, cases[i].expect);
+      g_assert_cmpint (doc->radius.x, ==, cases[i].expect);
+      g_assert_cmpint (doc->radius.z, ==, cases[i].expect);
       fr_spr_params_init (&p);
-      p.rx = p.rz = doc->radius;
+      p.rx = doc->radius.x;
+      p.rz = doc->radius.z;
       p.backend = FR_SPR_DIJKSTRA;
       g_assert_cmpint (fr_spr_solve (&g, v, src, 1, &p, &res, &err), ==, FR_OK);
       fr_spr_result_clear (&res);
@@ -535,6 +547,36 @@ test_radius_cut (void)
     g_assert_null (doc);
     g_assert_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID);
   }
+}
+
+/* A radius of two counts, [x, z], is read and written as such; one that
+ * is the same along both axes is written as one number, which every earlier
+ * version reads.  A count above the solver's bound is cut along its axis
+ * only. */
+static void
+test_radius_per_axis (void)
+{
+  static const struct { const char *radius; int x, z; const char *written; } cases[] = {
+    { "[3, 7]", 3, 7, "\"radius\": [3, 7]," },
+    { "[7, 3]", 7, 3, "\"radius\": [7, 3]," },
+    { "[6, 6]", 6, 6, "\"radius\": 6," },
+    { "6", 6, 6, "\"radius\": 6," },
+    { "[2, 1000]", 2, 100, "\"radius\": [2, 100]," },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (HEAD GRID ", \"solver\": {\"radius\": %s}}", cases[i].radius);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (text, -1, "axes.json", NULL, &error);
+      g_autofree char *written = NULL;
+
+      g_assert_no_error (error);
+      g_assert_cmpint (doc->radius.x, ==, cases[i].x);
+      g_assert_cmpint (doc->radius.z, ==, cases[i].z);
+      written = fr_scene_doc_to_json (doc, NULL);
+      g_assert_nonnull (strstr (written, cases[i].written));
+    }
 }
 
 static guint
@@ -1828,6 +1870,23 @@ test_cli (void)
     g_clear_pointer (&err, g_free);
     doc->has_display = FALSE;
   }
+
+  /* A scene's radius of two counts is solved with them, x then z. */
+  {
+    g_autofree char *ascene = g_build_filename (dir, "axes.json", NULL);
+    g_autofree char *t4 = g_build_filename (dir, "t4.npy", NULL);
+
+    doc->radius = (FrRadius) { 2, 6 };
+    g_assert_true (fr_scene_doc_save (doc, ascene, &error));
+    g_assert_no_error (error);
+    g_free (args);
+    args = g_strdup_printf ("spr --scene %s --backend cpu --out %s --stats", ascene, t4);
+    run_cli (args, &out, &err, &status);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_nonnull (strstr (out, "\"radius\": [2, 6]"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
   v = fr_model_rasterise (doc->model, NULL, &error);
   g_assert_no_error (error);
   write_npy (vel, &doc->model->grid, g_bytes_get_data (v, NULL));
@@ -2730,6 +2789,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/malformed-translated", test_malformed_translated);
   g_test_add_func ("/scene-file/display-defaults", test_display_defaults);
   g_test_add_func ("/scene-file/radius-cut", test_radius_cut);
+  g_test_add_func ("/scene-file/radius-per-axis", test_radius_per_axis);
   g_test_add_func ("/scene-file/bundled-display", test_bundled_display);
   g_test_add_func ("/scene-file/units", test_units);
   g_test_add_func ("/scene-file/atomic-save", test_atomic_save);

@@ -495,7 +495,7 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
         push (&ex, "--source", pair (v->x, v->z), "source");
       }
   if (!fold && !given (argc, argv, "--radius"))
-    push (&ex, "--radius", g_strdup_printf ("%d", doc->radius), "solver radius");
+    push (&ex, "--radius", fr_radius_to_string (doc->radius), "solver radius");
   if (fold && doc->has_fold && doc->fold_backend != NULL && !given (argc, argv, "--backend"))
     push (&ex, "--backend", g_strdup (doc->fold_backend), "fold back end");
   else if (!given (argc, argv, "--backend") && doc->backend != NULL &&

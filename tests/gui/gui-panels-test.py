@@ -62,7 +62,8 @@ def differs(a, b, box):
 
 
 # Where things are in the window (see 01-start.png).
-RADIUS_ENTRY = (1028, 144)
+RADIUS_ENTRY = (962, 144)          # along x; its - and + at 1008 and 1042
+RADIUS_Z_ENTRY = (1085, 144)       # along z
 BACKEND_DROPDOWN = (1060, 184)
 EXTENT_X_ENTRY = (955, 300)
 NODES_ENTRY = (955, 340)
@@ -502,7 +503,9 @@ def t_numbers_out_of_range():
     """Each numeric option out of range (or not a number) is refused, and
     the line names the option and its range."""
     cases = [(("--radius", "0"), ("1", "100")), (("--radius", "101"), ("1", "100")),
-             (("--radius", "abc"), ("1", "100")), (("--interval", "-1"), ("0", "100")),
+             (("--radius", "abc"), ("1", "100")), (("--radius", "3,0"), ("1", "100", "R,RZ")),
+             (("--radius", "3,7,9"), ("1", "100")), (("--radius", "3,"), ("1", "100")),
+             (("--interval", "-1"), ("0", "100")),
              (("--wavefront", "-0.5"), ("0",)), (("--bench-size", "8"), ("16", "8192")),
              (("--bench-moves", "1"), ("2",))]
     bad = []
@@ -963,7 +966,7 @@ def saved(path, key):
 
 
 solver_scene = os.path.join(OUT, "solver.json")
-scene_with(solver_scene, radius=3, backend="dijkstra")
+scene_with(solver_scene, radius=[3, 6], backend="dijkstra")
 sapp = App(solver_scene, name="solver")
 
 
@@ -975,30 +978,38 @@ def t_solver_window():
 
 
 def t_solver_restored():
-    """Opened, the scene solves with its saved radius and back end (the
-    panel's drop-down shows Dijkstra, see 40-solver-opened.png), and it is
-    not modified."""
+    """Opened, the scene solves with its saved radius, 3 along x and 6
+    along z, and back end (the panel's drop-down shows Dijkstra, see
+    40-solver-opened.png), and it is not modified."""
     xdo("mousemove", *QUIET)
     time.sleep(0.5)
     screenshot("40-solver-opened")
     spr, title = sapp.last("spr"), sapp.title()
-    ok = spr.get("radius") == 3 and spr.get("backend") == "dijkstra" and not title.startswith("•")
+    ok = (spr.get("radius") == 3 and spr.get("radius_z") == 6 and spr.get("backend") == "dijkstra"
+          and not title.startswith("•"))
     return ok, "job %s; title %r" % (spr, title)
 
 
 def t_radius_modifies():
-    """A new radius modifies the scene, and Ctrl+S saves it."""
-    job = sapp.last_job()
-    type_into(*RADIUS_ENTRY, "4")
-    sapp.wait_job(job)
-    title = sapp.wait_title(lambda t: t.startswith("•"))
-    spr = sapp.last("spr")
-    xdo("key", "ctrl+s")
-    clean = sapp.wait_title(lambda t: not t.startswith("•"))
-    solver = saved(solver_scene, "solver")
-    ok = (title.startswith("•") and spr.get("radius") == 4 and not clean.startswith("•") and
-          solver == {"radius": 4, "backend": "dijkstra"})
-    return ok, "title %r, job %s; after Ctrl+S title %r, saved %s" % (title, spr, clean, solver)
+    """A new radius along x modifies the scene, is solved with z's kept,
+    and Ctrl+S saves both; then z's made the same is saved as one number,
+    as earlier versions read it."""
+    notes, ok = [], True
+    for entry, text, want_x, want_z, want_saved in ((RADIUS_ENTRY, "4", 4, 6, [4, 6]),
+                                                     (RADIUS_Z_ENTRY, "4", 4, 4, 4)):
+        job = sapp.last_job()
+        type_into(*entry, text)
+        sapp.wait_job(job)
+        title = sapp.wait_title(lambda t: t.startswith("•"))
+        spr = sapp.last("spr")
+        xdo("key", "ctrl+s")
+        clean = sapp.wait_title(lambda t: not t.startswith("•"))
+        solver = saved(solver_scene, "solver")
+        ok = ok and (title.startswith("•") and spr.get("radius") == want_x and
+                     spr.get("radius_z") == want_z and not clean.startswith("•") and
+                     solver == {"radius": want_saved, "backend": "dijkstra"})
+        notes.append("title %r, job %s; after Ctrl+S title %r, saved %s" % (title, spr, clean, solver))
+    return ok, "\n".join(notes)
 
 
 def t_backend_modifies():
@@ -1040,9 +1051,9 @@ def t_fold_setting_modifies():
 
 
 for name, fn in [
-    ("solver: the window opens on a scene saved with radius 3 and Dijkstra", t_solver_window),
-    ("solver: the saved radius and back end come back, the scene unmodified", t_solver_restored),
-    ("solver: a new radius marks the scene modified and is saved", t_radius_modifies),
+    ("solver: the window opens on a scene saved with radius 3,6 and Dijkstra", t_solver_window),
+    ("solver: the saved radii and back end come back, the scene unmodified", t_solver_restored),
+    ("solver: a new radius along x, then z, marks the scene modified and is saved", t_radius_modifies),
     ("solver: a new back end marks the scene modified and is saved", t_backend_modifies),
     ("solver: a fold setting marks the scene modified and is saved", t_fold_setting_modifies),
 ]:
@@ -1096,7 +1107,7 @@ def t_cuda_scene():
     spr, title = shots["cuda"][1], shots["cuda"][2]
     want = "cuda" if CUDA_BUILT else "auto"
     ok = (spr.get("backend") == want and not title.startswith("•") and
-          (notice > 300) != CUDA_BUILT and kept == {"radius": 4, "backend": "cuda"})
+          (notice > 300) != CUDA_BUILT and kept == {"radius": [4, 5], "backend": "cuda"})
     return ok, ("job %s (want %s); title %r; %d pixels differ under Back end from a scene "
                 "with Automatic; saved after a radius edit: %s" % (spr, want, title, notice, kept))
 
@@ -1124,7 +1135,9 @@ def t_view_saved_and_restored():
         time.sleep(0.6)
         zoomed = a.view()
         job = a.last_job()
-        type_into(*RADIUS_ENTRY, "5")
+        # The scene was last saved in Folds mode (Bands, above), and opens
+        # in it: the edit is the fold panel's F.
+        type_into(*F_ENTRY, "5")
         a.wait_job(job)
         a.wait_title(lambda t: t.startswith("•"))
         xdo("key", "ctrl+s")

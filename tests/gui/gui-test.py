@@ -229,7 +229,7 @@ exp = {}
 
 
 def t_export_runs():
-    a = App("--source", "1.5,0", "--receiver", "0.3,0", "--receiver", "2.7,0", "--radius", "4",
+    a = App("--source", "1.5,0", "--receiver", "0.3,0", "--receiver", "2.7,0", "--radius", "4,6",
             "--export-on-idle", EXPORT_DIR, name="export")
     rc = a.wait_exit()
     if rc is None:
@@ -308,18 +308,26 @@ def t_export_vti():
 def t_export_receivers_cli():
     """receivers.csv holds the receivers given on the command line, and
     foldray-cli takes it with the exported velocities: its rays (Dijkstra,
-    the reference) end at them, with the app's traveltimes there."""
+    the reference) end at them, with the app's traveltimes there.  The app
+    was given --radius 4,6: its T is foldray-cli's of that radius at every
+    node, and not that of 4 along both axes."""
     with open(os.path.join(EXPORT_DIR, "receivers.csv")) as f:
         rows = f.read().splitlines()
     if rows != ["x,z", "0.3,0", "2.7,0"]:
         return False, "receivers.csv: %s" % rows
     t_cli, rays_cli = os.path.join(EXPORT_DIR, "cli-T.npy"), os.path.join(EXPORT_DIR, "cli-rays.csv")
     r = run(CLI, "spr", "--velocity", os.path.join(EXPORT_DIR, "velocity.npy"), "--spacing", "0.01",
-            "--source", "1.5,0", "--radius", "4", "--backend", "dijkstra",
+            "--source", "1.5,0", "--radius", "4,6", "--backend", "dijkstra",
             "--receivers", os.path.join(EXPORT_DIR, "receivers.csv"), "--rays-out", rays_cli,
             "--out", t_cli, check=False)
     if r.returncode != 0:
         return False, "foldray-cli exit %d: %s" % (r.returncode, r.stderr.strip())
+    t_square = os.path.join(EXPORT_DIR, "cli-T-square.npy")
+    r = run(CLI, "spr", "--velocity", os.path.join(EXPORT_DIR, "velocity.npy"), "--spacing", "0.01",
+            "--source", "1.5,0", "--radius", "4", "--backend", "dijkstra", "--out", t_square,
+            check=False)
+    if r.returncode != 0:
+        return False, "foldray-cli --radius 4 exit %d: %s" % (r.returncode, r.stderr.strip())
     ends = {}
     with open(rays_cli) as f:
         for row in f.read().splitlines()[1:]:
@@ -328,9 +336,14 @@ def t_export_receivers_cli():
     T_app, T_cli = np.load(os.path.join(EXPORT_DIR, "T.npy")), np.load(t_cli)
     at = [(0, 30), (0, 270)]                  # (0.3, 0) and (2.7, 0) at 0.01
     same_t = all(abs(T_app[i] - T_cli[i]) <= 1e-5 * T_cli[i] for i in at)
-    ok = (ends.get(0) == (0.3, 0.0) and ends.get(1) == (2.7, 0.0) and same_t)
-    return ok, "rays end at %s; T at the receivers, app %s, foldray-cli %s" % (
-        ends, [float(T_app[i]) for i in at], [float(T_cli[i]) for i in at])
+    both = np.isfinite(T_cli) & (T_cli > 0)
+    off = float(np.max(np.abs(T_app[both] - T_cli[both]) / T_cli[both]))
+    off_square = float(np.max(np.abs(T_app[both] - np.load(t_square)[both]) / T_cli[both]))
+    ok = (ends.get(0) == (0.3, 0.0) and ends.get(1) == (2.7, 0.0) and same_t and off <= 1e-5
+          and off_square > 1e-4)
+    return ok, ("rays end at %s; T at the receivers, app %s, foldray-cli %s; largest relative "
+                "difference from foldray-cli's T at radius 4,6 %.2g, at radius 4 %.2g") % (
+        ends, [float(T_app[i]) for i in at], [float(T_cli[i]) for i in at], off, off_square)
 
 
 for name, fn in [
@@ -1152,7 +1165,7 @@ def t_files_delete_in_entry():
     # The source placed last is selected; Delete and Ctrl+Z in the Radius
     # field must edit the text, not delete the source or undo its placing.
     sx, sy = fapp.to_screen(2.0, 1.2)
-    xdo("mousemove", fapp.wx + 1000, fapp.wy + 144)    # the side panel's Radius field
+    xdo("mousemove", fapp.wx + 962, fapp.wy + 144)     # the side panel's Radius field (x)
     xdo("click", 1)
     xdo("key", "Home")
     xdo("key", "Delete")
