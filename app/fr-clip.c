@@ -124,6 +124,63 @@ fr_clip_rect (const FrRect *r,
   return TRUE;
 }
 
+/* The part of one side's half plane, axis 0 (x) or 1 (y), keeping the
+ * points whose coordinate is above bound (or below), of the convex polygon
+ * in (n points, x y pairs) into out; returns its points (at most n + 1). */
+static guint
+clip_polygon_side (const double *in,
+                   guint         n,
+                   int           axis,
+                   double        bound,
+                   gboolean      above,
+                   double       *out)
+{
+  guint m = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const double *a = &in[2 * i], *b = &in[2 * ((i + 1) % n)];
+      gboolean a_in = above ? a[axis] >= bound : a[axis] <= bound;
+      gboolean b_in = above ? b[axis] >= bound : b[axis] <= bound;
+
+      if (a_in)
+        {
+          out[2 * m] = a[0];
+          out[2 * m + 1] = a[1];
+          m++;
+        }
+      if (a_in != b_in)
+        {
+          double s = (bound - a[axis]) / (b[axis] - a[axis]);
+
+          out[2 * m] = a[0] + s * (b[0] - a[0]);
+          out[2 * m + 1] = a[1] + s * (b[1] - a[1]);
+          out[2 * m + axis] = bound;
+          m++;
+        }
+    }
+  return m;
+}
+
+/* The convex polygon xy (n points, x y pairs) cut to guard, in place;
+ * xy has room for n + 4 points.  Returns the points left (0 when it lies
+ * outside). */
+guint
+fr_clip_polygon (const FrRect *guard,
+                 double       *xy,
+                 guint         n)
+{
+  double tmp[2 * (FR_CLIP_POLYGON_MAX + 4)];
+
+  g_return_val_if_fail (n <= FR_CLIP_POLYGON_MAX, 0);
+
+  n = clip_polygon_side (xy, n, 0, guard->x, TRUE, tmp);
+  n = clip_polygon_side (tmp, n, 0, guard->x + guard->width, FALSE, xy);
+  n = clip_polygon_side (xy, n, 1, guard->y, TRUE, tmp);
+  n = clip_polygon_side (tmp, n, 1, guard->y + guard->height, FALSE, xy);
+  return n;
+}
+
 /* r grown by margin on every side: a guard about what r shows. */
 FrRect
 fr_clip_grown (const FrRect *r,

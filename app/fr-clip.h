@@ -41,6 +41,12 @@ void     fr_clip_path_line_to (FrClipPath   *path,
 gboolean fr_clip_segment      (const FrRect *guard,
                                double        a[2],
                                double        b[2]);
+/* The most points fr_clip_polygon takes. */
+#define FR_CLIP_POLYGON_MAX 8
+
+guint    fr_clip_polygon      (const FrRect *guard,
+                               double       *xy,
+                               guint         n);
 gboolean fr_clip_rect         (const FrRect *r,
                                const FrRect *guard,
                                FrRect       *out);

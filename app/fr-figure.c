@@ -14,6 +14,7 @@
 #include "fr-contour.h"
 #include "fr-export.h"
 #include "fr-figure.h"
+#include "fr-fold-bands.h"
 #include "fr-clip.h"
 #include "fr-plot-layout.h"
 
@@ -67,32 +68,12 @@ field_rgb (const FrFigure *fig,
     rgb[0] = rgb[1] = rgb[2] = 0.55;
 }
 
-/* Mixes the fold band of time t into rgb, as the canvas does: strata
- * alternate every delta up to the last folded horizon, count·delta. */
-static void
-band_rgb (double t,
-          double delta,
-          int    count,
-          double rgb[3])
-{
-  int parity;
-
-  if (!(t >= 0.0) || !(t < count * delta))
-    return;
-  parity = (int) fmod (floor (t / delta), 2.0);
-  for (int c = 0; c < 3; c++)
-    rgb[c] = 0.2 * rgb[c] + 0.8 * fr_figure_band_rgb[parity][c];
-}
-
-/* The colour of cell (ix, iz): the field's, banded where time is given. */
+/* The colour of cell (ix, iz). */
 static guint32
 cell_colour (const FrFigure *fig,
              const float    *v,
-             const float    *time,
              float           vmin,
              float           vmax,
-             double          delta,
-             int             count,
              size_t          ix,
              size_t          iz)
 {
@@ -100,8 +81,6 @@ cell_colour (const FrFigure *fig,
   double rgb[3];
 
   field_rgb (fig, v[fr_grid_index (g, ix, 0, iz)], vmin, vmax, rgb);
-  if (time != NULL)
-    band_rgb (time[fr_grid_index (g, ix, 0, iz)], delta, count, rgb);
   return ((guint32) (rgb[0] * 255 + 0.5) << 16) | ((guint32) (rgb[1] * 255 + 0.5) << 8) |
          (guint32) (rgb[2] * 255 + 0.5);
 }
@@ -131,6 +110,59 @@ cells_between (double  origin,
   *end = (size_t) CLAMP (b, (double) *first + 1.0, (double) n);
 }
 
+/* The fold's bands over the cells ix0..ix1, iz0..iz1 of the field: each
+ * parity's polygons filled as one path, its strata 80 % over the field as
+ * on the canvas, so that their edges follow the folded horizons. */
+static void
+draw_bands (cairo_t        *cr,
+            const FrFigure *fig,
+            const float    *time,
+            const FrRect   *guard,
+            size_t          ix0,
+            size_t          ix1,
+            size_t          iz0,
+            size_t          iz1)
+{
+  FrBandShapes parity[2];
+  double delta;
+  int count;
+
+  fr_fold_state_get_levels (fig->fold, &delta, &count);
+  fr_band_shapes_init (&parity[0]);
+  fr_band_shapes_init (&parity[1]);
+  fr_fold_bands_trace (fr_scene_get_grid (fig->scene), time, delta, count, ix0, ix1, iz0, iz1, parity);
+  for (int p = 0; p < 2; p++)
+    {
+      const double *xz = (const double *) parity[p].xz->data;
+      const guint *start = (const guint *) parity[p].start->data;
+
+      cairo_new_path (cr);
+      for (guint i = 0; i < fr_band_shapes_count (&parity[p]); i++)
+        {
+          double xy[2 * (FR_CLIP_POLYGON_MAX + 4)];
+          guint n = start[i + 1] - start[i];
+
+          /* Cut to the guard: a cell zoomed far in reaches beyond cairo's
+           * fixed point. */
+          for (guint j = 0; j < n; j++)
+            fr_view_model_to_widget (fig->view, xz[2 * (start[i] + j)], xz[2 * (start[i] + j) + 1],
+                                     &xy[2 * j], &xy[2 * j + 1]);
+          n = fr_clip_polygon (guard, xy, n);
+          for (guint j = 0; j < n; j++)
+            if (j == 0)
+              cairo_move_to (cr, xy[0], xy[1]);
+            else
+              cairo_line_to (cr, xy[2 * j], xy[2 * j + 1]);
+          if (n > 0)
+            cairo_close_path (cr);
+        }
+      cairo_set_source_rgba (cr, fr_figure_band_rgb[p][0], fr_figure_band_rgb[p][1],
+                             fr_figure_band_rgb[p][2], 0.8);
+      cairo_fill (cr);
+      fr_band_shapes_clear (&parity[p]);
+    }
+}
+
 /* The velocity field under the vector layers, the cells that meet the
  * guard only: one pixel a cell of an image scaled without smoothing, so
  * cells stay cells, or where cells are big on the page one rectangle a
@@ -144,8 +176,7 @@ draw_field (cairo_t        *cr,
 {
   const fr_grid *g = fr_scene_get_grid (fig->scene);
   const float *v = g_bytes_get_data (fr_scene_get_velocity (fig->scene), NULL);
-  double delta = 0.0, cw, ch;
-  int count = 0;
+  double cw, ch;
   size_t ix0, ix1, iz0, iz1;
   FrRect m, shown;
   float vmin, vmax;
@@ -155,8 +186,6 @@ draw_field (cairo_t        *cr,
   if (!fr_clip_rect (&m, guard, &shown))
     return;
   fr_scene_get_velocity_range (fig->scene, &vmin, &vmax);
-  if (time != NULL)
-    fr_fold_state_get_levels (fig->fold, &delta, &count);
   cw = m.width / g->nx;
   ch = m.height / g->nz;
   cells_between (m.x, cw, g->nx, shown.x, shown.x + shown.width, &ix0, &ix1);
@@ -180,11 +209,11 @@ draw_field (cairo_t        *cr,
     for (size_t iz = iz0; iz < iz1; iz++)
       for (size_t ix = ix0; ix < ix1;)
         {
-          guint32 px = cell_colour (fig, v, time, vmin, vmax, delta, count, ix, iz);
+          guint32 px = cell_colour (fig, v, vmin, vmax, ix, iz);
           size_t run = ix + 1;
           FrRect cell, part;
 
-          while (run < ix1 && cell_colour (fig, v, time, vmin, vmax, delta, count, run, iz) == px)
+          while (run < ix1 && cell_colour (fig, v, vmin, vmax, run, iz) == px)
             run++;
           cell = (FrRect) { m.x + ix * cw, m.y + iz * ch, (run - ix) * cw, ch };
           if (fr_clip_rect (&cell, guard, &part))
@@ -205,8 +234,9 @@ draw_field (cairo_t        *cr,
       for (size_t iz = iz0; iz < iz1; iz++)
         for (size_t ix = ix0; ix < ix1; ix++)
           *(guint32 *) (data + (iz - iz0) * stride + 4 * (ix - ix0)) =
-            cell_colour (fig, v, time, vmin, vmax, delta, count, ix, iz);
+            cell_colour (fig, v, vmin, vmax, ix, iz);
       cairo_surface_mark_dirty (img);
+      cairo_save (cr);
       /* Within a cell of the guard, as the cells were picked. */
       cairo_translate (cr, m.x + ix0 * cw, m.y + iz0 * ch);
       cairo_scale (cr, cw, ch);
@@ -214,8 +244,11 @@ draw_field (cairo_t        *cr,
       pattern = cairo_get_source (cr);
       cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
       cairo_paint (cr);
+      cairo_restore (cr);
       cairo_surface_destroy (img);
     }
+  if (time != NULL)
+    draw_bands (cr, fig, time, guard, ix0, ix1, iz0, iz1);
   cairo_restore (cr);
 }
 

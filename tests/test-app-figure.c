@@ -912,11 +912,29 @@ view_image (const FrFigure *fig)
   return img;
 }
 
-/* Folds mode with Bands on: between the starting horizon (T = 0) and the
- * last folded one (T = count·Δ) the field is 80 % the strata's colour,
- * alternating every Δ; past the last horizon it is the plain field, as
- * on the canvas (helper-58: the canvas banded the whole model and the
- * figure had no bands).  T here is the distance from a point. */
+/* T at model (x, z) as the canvas shades it: bilinear between the four
+ * nearest nodes, clamped at the edges (shaders/field.frag.glsl). */
+static double
+canvas_time (const fr_grid *g,
+             const float   *time,
+             double         x,
+             double         z)
+{
+  double fx = CLAMP ((x - g->x0) / g->dx, 0.0, g->nx - 1.0);
+  double fz = CLAMP ((z - g->z0) / g->dz, 0.0, g->nz - 1.0);
+  size_t i = MIN ((size_t) fx, g->nx - 2), j = MIN ((size_t) fz, g->nz - 2);
+  double u = fx - i, w = fz - j;
+
+  return (1 - w) * ((1 - u) * time[fr_grid_index (g, i, 0, j)] + u * time[fr_grid_index (g, i + 1, 0, j)]) +
+         w * ((1 - u) * time[fr_grid_index (g, i, 0, j + 1)] + u * time[fr_grid_index (g, i + 1, 0, j + 1)]);
+}
+
+/* With bands on, the field is shaded by strata, as on the canvas: 80 %
+ * of the sandstone or shale colour of floor (T / Δ) where 0 <= T < count·Δ,
+ * the bare field beyond.  Their edges are where the canvas has them, at
+ * T's levels between the nodes: every pixel a quarter of a cell or more
+ * from a level has its band's colour.  Drawn per cell, the bands were
+ * staircases, wrong up to half a cell from each folded horizon. */
 static void
 test_fold_bands (void)
 {
@@ -927,8 +945,10 @@ test_fold_bands (void)
   const int count = 3;
   g_autoptr(FrResult) result = distance_result (scene, src, rcv);
   const fr_grid *g = fr_scene_get_grid (scene);
+  const double margin = 0.25 * g->dx;      /* |grad T| = 1 */
   cairo_surface_t *plain, *banded;
-  guint in_bands = 0, beyond = 0;
+  guint in_bands = 0, beyond = 0, near = 0;
+  FrRect m;
   FrView view;
 
   make_view (scene, &view);
@@ -940,34 +960,40 @@ test_fold_bands (void)
     fr_fold_state_set_bands (fold, TRUE);
     banded = view_image (&fig);
   }
-  for (size_t iz = 4; iz < g->nz; iz += 6)
-    for (size_t ix = 0; ix < g->nx; ix++)
+  fr_plot_layout_model_rect (&view, scene, &m);
+  for (int py = (int) ceil (m.y) + 1; py < m.y + m.height - 1; py += 2)
+    for (int px = (int) ceil (m.x) + 1; px < m.x + m.width - 1; px += 2)
       {
-        double x = g->x0 + ix * g->dx, z = g->z0 + iz * g->dz, px, py;
-        double t = result->time[fr_grid_index (g, ix, 0, iz)];
+        double x, z, t, k, off;
         guint32 a, b;
 
-        fr_view_model_to_widget (&view, x, z, &px, &py);
-        a = *(guint32 *) (cairo_image_surface_get_data (plain) + (int) py * cairo_image_surface_get_stride (plain) + 4 * (int) px);
-        b = *(guint32 *) (cairo_image_surface_get_data (banded) + (int) py * cairo_image_surface_get_stride (banded) + 4 * (int) px);
+        fr_view_widget_to_model (&view, px + 0.5, py + 0.5, &x, &z);
+        t = canvas_time (g, result->time, x, z);
+        k = floor (t / delta);
+        off = k < count ? MIN (t - k * delta, (k + 1) * delta - t) : t - count * delta;
+        if (off < margin)
+          continue;
+        a = *(guint32 *) (cairo_image_surface_get_data (plain) + py * cairo_image_surface_get_stride (plain) + 4 * px);
+        b = *(guint32 *) (cairo_image_surface_get_data (banded) + py * cairo_image_surface_get_stride (banded) + 4 * px);
         for (int c = 0; c < 3; c++)
           {
             double field = (a >> (16 - 8 * c)) & 0xff, got = (b >> (16 - 8 * c)) & 0xff;
-            double want = t < count * delta
-                          ? 0.2 * field + 0.8 * 255.0 * fr_figure_band_rgb[(int) floor (t / delta) % 2][c]
-                          : field;
+            double want = k < count ? 0.2 * field + 0.8 * 255.0 * fr_figure_band_rgb[(int) k % 2][c] : field;
 
-            if (fabs (got - want) > 1.5)
-              g_error ("node (%zu, %zu), T %.3f, channel %d: %g, want %g", ix, iz, t, c, got, want);
+            if (fabs (got - want) > 2.0)
+              g_error ("pixel (%d, %d), T %.4f, channel %d: %g, want %g", px, py, t, c, got, want);
           }
-        if (t < count * delta)
+        if (k < count)
           in_bands++;
         else
           beyond++;
+        near += off < 0.5 * g->dx;
       }
-  /* Both kinds of node were looked at. */
-  g_assert_cmpuint (in_bands, >, 20);
-  g_assert_cmpuint (beyond, >, 100);
+  /* Every kind of pixel was looked at, many within half a cell of a level. */
+  g_test_message ("%u pixels in bands, %u beyond, %u near a level", in_bands, beyond, near);
+  g_assert_cmpuint (in_bands, >, 1000);
+  g_assert_cmpuint (beyond, >, 1000);
+  g_assert_cmpuint (near, >, 200);
   cairo_surface_destroy (plain);
   cairo_surface_destroy (banded);
 }
