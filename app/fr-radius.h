@@ -37,4 +37,11 @@ fr_radius_to_string (FrRadius r)
   return r.x == r.z ? g_strdup_printf ("%d", r.x) : g_strdup_printf ("%d,%d", r.x, r.z);
 }
 
+double   fr_radius_stencil_error (FrRadius r,
+                                  double   dx,
+                                  double   dz);
+FrRadius fr_radius_even_reach    (FrRadius r,
+                                  double   dx,
+                                  double   dz);
+
 G_END_DECLS

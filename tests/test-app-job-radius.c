@@ -3,7 +3,9 @@
  * each to its own axis.  On cells five times taller than wide, a constant
  * speed's T is the straight distance over the speed; the stencil covers
  * directions evenly only with five times the nodes along x, so that
- * radius is within a percent of it everywhere and the others are not. */
+ * radius is within a percent of it everywhere and the others are not.
+ * The excess is what the stencil's widest gap between directions predicts
+ * (fr_radius_stencil_error), which the app's status bar quotes. */
 #include <math.h>
 
 #include <glib.h>
@@ -71,6 +73,20 @@ test_per_axis (void)
   g_assert_cmpfloat (worst_error (even), <, 0.01);
   g_assert_cmpfloat (worst_error (square), >, 0.03);
   g_assert_cmpfloat (worst_error (swapped), >, 0.03);
+  /* The solves' worst, far from the source, is the stencil's to within a
+   * few per cent of it (the nodes need not lie at the worst direction). */
+  {
+    const FrRadius radii[] = { { 25, 5 }, { 5, 5 }, { 5, 25 }, { 25, 25 } };
+    FrResult *results[] = { even, square, swapped, wide };
+
+    for (guint i = 0; i < G_N_ELEMENTS (radii); i++)
+      {
+        double predicted = fr_radius_stencil_error (radii[i], DX, DZ);
+
+        g_assert_cmpfloat (worst_error (results[i]), <=, predicted * 1.001);
+        g_assert_cmpfloat (worst_error (results[i]), >=, predicted * 0.95);
+      }
+  }
   /* The z radius is no copy of x's: 25 along z as well reaches other
    * nodes and gives another T. */
   for (size_t i = 0; i < (size_t) NX * NZ; i++)
@@ -78,10 +94,39 @@ test_per_axis (void)
   g_assert_false (same);
 }
 
+/* The stencil's error from its widest gap: on square cells radius 1 has
+ * 45 degrees between directions, radius 5 the 11.3 between (1, 0) and
+ * (5, 1); cells five times taller need five times the nodes across for
+ * the same.  The radius of even reach keeps the coarser axis's count. */
+static void
+test_stencil_error (void)
+{
+  const double sec = 1.0 / cos (0.5 * atan (1.0 / 5.0)) - 1.0;
+
+  g_assert_cmpfloat_with_epsilon (fr_radius_stencil_error (fr_radius_square (1), 1.0, 1.0),
+                                  1.0 / cos (G_PI / 8.0) - 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (fr_radius_stencil_error (fr_radius_square (5), 1.0, 1.0), sec, 1e-12);
+  g_assert_cmpfloat_with_epsilon (fr_radius_stencil_error ((FrRadius) { 25, 5 }, 0.01, 0.05), sec, 1e-12);
+  g_assert_cmpfloat_with_epsilon (fr_radius_stencil_error ((FrRadius) { 5, 25 }, 0.05, 0.01), sec, 1e-12);
+
+  g_assert_true (fr_radius_equal (fr_radius_even_reach (fr_radius_square (5), 0.01, 0.05),
+                                  (FrRadius) { 25, 5 }));
+  g_assert_true (fr_radius_equal (fr_radius_even_reach (fr_radius_square (5), 0.05, 0.01),
+                                  (FrRadius) { 5, 25 }));
+  g_assert_true (fr_radius_equal (fr_radius_even_reach (fr_radius_square (4), 0.1, 0.1),
+                                  fr_radius_square (4)));
+  g_assert_true (fr_radius_equal (fr_radius_even_reach ((FrRadius) { 30, 5 }, 0.01, 0.05),
+                                  (FrRadius) { 30, 6 }));
+  /* Up to the solver's largest. */
+  g_assert_true (fr_radius_equal (fr_radius_even_reach (fr_radius_square (5), 0.001, 0.5),
+                                  (FrRadius) { 100, 5 }));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/job/radius-per-axis", test_per_axis);
+  g_test_add_func ("/app/job/stencil-error", test_stencil_error);
   return g_test_run ();
 }
