@@ -530,7 +530,9 @@ fold_result_status (FrWindow *self,
    * takes room, and a level short is what the user must see (helper-61). */
   /* Translators: e.g. "8 of 8 levels folded in 84.2 ms (las)": the levels
    * the front reached of the Count asked for, the time, the method. */
-  if (fr_fold_job_reuses_solve (result->job))
+  if (result->horizons_error != NULL)
+    text = fr_fold_result_horizons_failure (result);
+  else if (fr_fold_job_reuses_solve (result->job))
     /* Translators: a new Δ or Count, contoured from the last solve's T
      * without solving: e.g. "9 of 9 levels contoured again from the last
      * solve (84.2 ms, las)", that solve's time and method. */
@@ -1443,7 +1445,7 @@ export_by_id (FrWindow   *self,
   if (kind == FR_EXPORT_HORIZONS_CSV || kind == FR_EXPORT_HORIZONS_VTP)
     {
       FrResult *result = fr_canvas_get_result (self->canvas);
-
+      g_autofree char *failure = result != NULL ? fr_fold_result_horizons_failure (result) : NULL;
       guint n = 0;
 
       fr_fold_state_get_horizon (self->fold, &n);
@@ -1457,6 +1459,7 @@ export_by_id (FrWindow   *self,
                                  ? _("There are no folded horizons to export: switch to Folds mode and draw a horizon")
                                  : result != NULL && !result->ok
                                  ? _("There are no folded horizons to export: the fold solve failed")
+                                 : failure != NULL ? failure
                                  : _("There are no folded horizons to export: no level of Horizons every and Count falls in the model"));
 
           fr_window_show_error (self, _("Could not export"), error);
