@@ -342,9 +342,12 @@ sidecar_pair (JsonObject  *obj,
  * name given, else, for a symbolic link, the one beside the file it
  * names.  *found says whether there is one; a sidecar that exists but
  * is wrong (another member, no spacing, not numbers) is an error: read
- * as "keep", it placed the grid at spacing 1 without a word. */
+ * as "keep", it placed the grid at spacing 1 without a word.  So is a
+ * spacing too fine for the velocities v to give times any solve could
+ * hold (1e-320), which the solve refused later in the sidecar's stead. */
 static gboolean
 read_sidecar (const char  *npy_path,
+              const float *v,
               fr_grid     *grid,
               gboolean    *found,
               GError     **error)
@@ -427,7 +430,7 @@ read_sidecar (const char  *npy_path,
       !sidecar_pair (obj, shown_path, "origin", origin, error))
     return FALSE;
   g = fr_grid_2d (grid->nx, grid->nz, spacing[0], spacing[1], origin[0], origin[1]);
-  if (fr_grid_check (&g, &err) != FR_OK)
+  if (fr_grid_check (&g, &err) != FR_OK || fr_check_time_scale (&g, v, TRUE, &err) != FR_OK)
     {
       g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", shown_path,
                    err.message);
@@ -491,7 +494,7 @@ fr_scene_file_read_grid (const char  *path,
       return FALSE;
     }
   fr_array_clear (&a);
-  if (!read_sidecar (path, &g, has_spacing, error))
+  if (!read_sidecar (path, v, &g, has_spacing, error))
     {
       free (v);
       return FALSE;
