@@ -12,6 +12,7 @@
 
 #include "fr-contour.h"
 #include "fr-export.h"
+#include "fr-message.h"
 #include "fr-scene-file.h"
 #include "fr-vtk.h"
 #include "fr-fold-job.h"
@@ -344,9 +345,7 @@ fr_fold_result_write_horizons (FrResult    *result,
                                        G_N_ELEMENTS (fields), &err) != FR_OK)
         {
           /* UTF-8, as a GError's message must be, whatever the file's name. */
-          g_autofree char *message = g_utf8_make_valid (err.message, -1);
-
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, message);
+          fr_message_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
           return FALSE;
         }
       return TRUE;

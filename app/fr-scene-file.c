@@ -11,6 +11,7 @@
 
 #include "fr-array.h"
 #include "fr-atomic-file.h"
+#include "fr-message.h"
 #include "fr-npy.h"
 #include "fr-spr.h"
 #include "fr-scene-file.h"
@@ -476,9 +477,7 @@ fr_scene_file_read_grid (const char  *path,
   if (fr_npy_read (path, &a, &err) != FR_OK)
     {
       /* The library names the file in its bytes. */
-      g_autofree char *message = g_utf8_make_valid (err.message, -1);
-
-      g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, message);
+      fr_message_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, err.message);
       return FALSE;
     }
   if (a.ndim != 2 || fr_array_grid_shape (&a, &g, &err) != FR_OK ||
@@ -1549,9 +1548,7 @@ static gboolean
 save_refused (GError         **error,
               const fr_error  *err)
 {
-  g_autofree char *message = g_utf8_make_valid (err->message, -1);
-
-  g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, message);
+  fr_message_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, err->message);
   return FALSE;
 }
 
