@@ -2051,7 +2051,9 @@ fr_window_load_grid (FrWindow      *self,
                          spacing != NULL ? spacing[1] : grid.dz,
                          origin != NULL ? origin[0] : grid.x0,
                          origin != NULL ? origin[1] : grid.z0);
-      if (fr_grid_check (&grid, &err) != FR_OK)
+      /* As a sidecar's: refused here, not by the first solve. */
+      if (fr_grid_check (&grid, &err) != FR_OK ||
+          fr_check_time_scale (&grid, g_bytes_get_data (velocity, NULL), TRUE, &err) != FR_OK)
         {
           g_set_error_literal (error, FR_SCENE_IO_ERROR, FR_SCENE_IO_ERROR_INVALID, err.message);
           return FALSE;
