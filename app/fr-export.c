@@ -15,6 +15,7 @@
 #include "fr-axes-draw.h"
 #include "fr-csv.h"
 #include "fr-export.h"
+#include "fr-message.h"
 #include "fr-npy.h"
 #include "fr-vtk.h"
 
@@ -33,11 +34,9 @@ static gboolean
 fail_fr (GError        **error,
          const fr_error *err)
 {
-  g_autofree char *message = g_utf8_make_valid (err->message, -1);
-
-  g_set_error_literal (error, G_IO_ERROR,
-                       err->code == FR_E_IO ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_ARGUMENT,
-                       message);
+  fr_message_set_error (error, G_IO_ERROR,
+                        err->code == FR_E_IO ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_ARGUMENT,
+                        err->message);
   return FALSE;
 }
 

@@ -12,6 +12,7 @@
 
 #include "fr-contour.h"
 #include "fr-export.h"
+#include "fr-message.h"
 #include "fr-scene-file.h"
 #include "fr-vtk.h"
 #include "fr-fold-job.h"
@@ -97,7 +98,9 @@ fr_fold_job_reuses_solve (const FrJob *job)
 }
 
 /* Traces the folded horizons T = k·delta, k = 1..count, of result's T
- * into result->horizons (replacing any).  FALSE when tracing failed. */
+ * into result->horizons (replacing any).  FALSE when tracing failed:
+ * result->horizons_error then says why (the tracer's message, in the
+ * app's language where it has one), and T stays for the isochrons. */
 gboolean
 fr_fold_trace_horizons (FrResult *result,
                         double    delta,
@@ -106,11 +109,13 @@ fr_fold_trace_horizons (FrResult *result,
   g_autofree double *levels = NULL;
   fr_contour_set set = { 0 };
   fr_error err = { 0 };
+  fr_status status;
 
   g_return_val_if_fail (result != NULL, FALSE);
 
   g_clear_pointer (&result->horizons, g_ptr_array_unref);
   g_clear_pointer (&result->horizon_levels, g_array_unref);
+  g_clear_pointer (&result->horizons_error, g_free);
   result->horizons = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   result->horizon_levels = g_array_new (FALSE, FALSE, sizeof (int));
   if (result->time == NULL || !(delta > 0.0) || count <= 0)
@@ -119,9 +124,10 @@ fr_fold_trace_horizons (FrResult *result,
   levels = g_new (double, count);
   for (int k = 0; k < count; k++)
     levels[k] = (k + 1) * delta;
-  if (fr_contour_trace (&result->job->grid, result->time, levels, count, &set, &err) != FR_OK)
+  status = fr_contour_trace (&result->job->grid, result->time, levels, count, &set, &err);
+  if (status != FR_OK)
     {
-      g_warning ("folded horizons: %s", err.message);
+      result->horizons_error = g_strdup (err.message[0] ? err.message : fr_status_name (status));
       fr_contour_set_clear (&set);
       return FALSE;
     }
@@ -137,6 +143,21 @@ fr_fold_trace_horizons (FrResult *result,
     }
   fr_contour_set_clear (&set);
   return TRUE;
+}
+
+/* The status line of a fold result whose folded horizons could not be
+ * traced, saying why; NULL when they were (or none were asked for). */
+char *
+fr_fold_result_horizons_failure (const FrResult *result)
+{
+  g_return_val_if_fail (result != NULL, NULL);
+
+  if (result->horizons_error == NULL)
+    return NULL;
+  /* Translators: the status bar in Folds mode when T was solved (the
+   * isochrons show) but its level sets could not be traced; %s says why,
+   * e.g. "out of memory tracing contours". */
+  return g_strdup_printf (_("The folded horizons could not be drawn: %s"), result->horizons_error);
 }
 
 /* The end of a fold job's run, solved or contoured again: NULL with
@@ -325,9 +346,7 @@ fr_fold_result_write_horizons (FrResult    *result,
                                        G_N_ELEMENTS (fields), &err) != FR_OK)
         {
           /* UTF-8, as a GError's message must be, whatever the file's name. */
-          g_autofree char *message = g_utf8_make_valid (err.message, -1);
-
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, message);
+          fr_message_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, err.message);
           return FALSE;
         }
       return TRUE;

@@ -26,6 +26,7 @@ FrResult *fr_fold_job_run (FrJob            *job,
 gboolean  fr_fold_trace_horizons (FrResult  *result,
                                   double     delta,
                                   int        count);
+char     *fr_fold_result_horizons_failure (const FrResult *result);
 gboolean  fr_fold_result_write_horizons (FrResult    *result,
                                          gboolean     vtp,
                                          const char  *path,

@@ -44,6 +44,7 @@ result_clear (gpointer data)
   g_clear_pointer (&result->notice, g_free);
   g_clear_pointer (&result->horizons, g_ptr_array_unref);
   g_clear_pointer (&result->horizon_levels, g_array_unref);
+  g_clear_pointer (&result->horizons_error, g_free);
   g_clear_pointer (&result->method, g_free);
 }
 

@@ -73,6 +73,7 @@ typedef struct _FrResult
   char           *notice;        /* e.g. a CUDA fallback; NULL when none */
   GPtrArray      *horizons;      /* fold: GArray of double x, z per folded horizon, or NULL */
   GArray         *horizon_levels;/* fold: int k per horizon (T = k·delta) */
+  char           *horizons_error;/* fold: why the horizons could not be traced (T kept), or NULL */
   char           *method;        /* fold: the method that ran */
   struct _FrResult *time_owner;  /* the result whose time this one shares (a fold contoured
                                   * again, fr-fold-job.c), held; NULL: time is its own */

@@ -590,6 +590,34 @@ fr_model_rasterise (const FrModel  *model,
   return g_bytes_new_take (out, fr_grid_count (&model->grid) * sizeof (float));
 }
 
+/* Whether velocity, nx·nz float32 rasterised from a model on grid, is
+ * what the solvers take (finite, 0 or more: fr_check_speed_f32).  Else
+ * error gives the solver's words for the first bad node, what naming the
+ * velocity, and the settings to check: a layer's gradient of 1e38
+ * overflows a float, a spacing of 1e308 the grid's extent.  foldray-cli
+ * --scene refuses a scene with it, and the app says it of a refused solve. */
+gboolean
+fr_model_check_velocity (const fr_grid  *grid,
+                         GBytes         *velocity,
+                         const char     *what,
+                         GError        **error)
+{
+  fr_error err = { 0 };
+
+  g_return_val_if_fail (grid != NULL && velocity != NULL && what != NULL, FALSE);
+  g_return_val_if_fail (g_bytes_get_size (velocity) == fr_grid_count (grid) * sizeof (float), FALSE);
+
+  if (fr_check_speed_f32 (grid, g_bytes_get_data (velocity, NULL), what, &err) == FR_OK)
+    return TRUE;
+  /* Translators: %s is the solver's own words, e.g. "velocity holds an
+   * infinite value at node (ix=0, iz=6)"; “spacing”, “velocity”, “dvdz”
+   * and “dvdx” are the names of a scene file's members, as written. */
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               _("%s once rasterised; check the grid's “spacing” and the layers' “velocity”, "
+                 "“dvdz” and “dvdx”"), err.message);
+  return FALSE;
+}
+
 /* The point velocity (no averaging), for the cursor read-out. */
 double
 fr_model_velocity_at (const FrModel *model,

@@ -135,6 +135,10 @@ gboolean      fr_model_check            (const FrModel *model,
 GBytes       *fr_model_rasterise        (const FrModel *model,
                                          char         **warning,
                                          GError       **error);
+gboolean      fr_model_check_velocity   (const fr_grid *grid,
+                                         GBytes        *velocity,
+                                         const char    *what,
+                                         GError       **error);
 double        fr_model_velocity_at      (const FrModel *model,
                                          double         x,
                                          double         z);

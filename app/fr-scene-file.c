@@ -11,6 +11,7 @@
 
 #include "fr-array.h"
 #include "fr-atomic-file.h"
+#include "fr-message.h"
 #include "fr-npy.h"
 #include "fr-spr.h"
 #include "fr-scene-file.h"
@@ -342,9 +343,12 @@ sidecar_pair (JsonObject  *obj,
  * name given, else, for a symbolic link, the one beside the file it
  * names.  *found says whether there is one; a sidecar that exists but
  * is wrong (another member, no spacing, not numbers) is an error: read
- * as "keep", it placed the grid at spacing 1 without a word. */
+ * as "keep", it placed the grid at spacing 1 without a word.  So is a
+ * spacing too fine for the velocities v to give times any solve could
+ * hold (1e-320), which the solve refused later in the sidecar's stead. */
 static gboolean
 read_sidecar (const char  *npy_path,
+              const float *v,
               fr_grid     *grid,
               gboolean    *found,
               GError     **error)
@@ -427,7 +431,7 @@ read_sidecar (const char  *npy_path,
       !sidecar_pair (obj, shown_path, "origin", origin, error))
     return FALSE;
   g = fr_grid_2d (grid->nx, grid->nz, spacing[0], spacing[1], origin[0], origin[1]);
-  if (fr_grid_check (&g, &err) != FR_OK)
+  if (fr_grid_check (&g, &err) != FR_OK || fr_check_time_scale (&g, v, TRUE, &err) != FR_OK)
     {
       g_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, "%s: %s", shown_path,
                    err.message);
@@ -473,9 +477,7 @@ fr_scene_file_read_grid (const char  *path,
   if (fr_npy_read (path, &a, &err) != FR_OK)
     {
       /* The library names the file in its bytes. */
-      g_autofree char *message = g_utf8_make_valid (err.message, -1);
-
-      g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, message);
+      fr_message_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_INVALID, err.message);
       return FALSE;
     }
   if (a.ndim != 2 || fr_array_grid_shape (&a, &g, &err) != FR_OK ||
@@ -491,7 +493,7 @@ fr_scene_file_read_grid (const char  *path,
       return FALSE;
     }
   fr_array_clear (&a);
-  if (!read_sidecar (path, &g, has_spacing, error))
+  if (!read_sidecar (path, v, &g, has_spacing, error))
     {
       free (v);
       return FALSE;
@@ -1577,9 +1579,7 @@ static gboolean
 save_refused (GError         **error,
               const fr_error  *err)
 {
-  g_autofree char *message = g_utf8_make_valid (err->message, -1);
-
-  g_set_error_literal (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, message);
+  fr_message_set_error (error, FR_SCENE_FILE_ERROR, FR_SCENE_FILE_ERROR_IO, err->message);
   return FALSE;
 }
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "fr-fold-job.h"
+#include "fr-model.h"
 #include "fr-solver-thread.h"
 
 struct _FrSolverThread
@@ -66,17 +67,42 @@ debug_delay_ms (void)
   return ms;
 }
 
+/* A solve refused for its velocity, which in the app is always a drawn
+ * model's rasterisation, says which of the model's settings made it (a
+ * layer's gradient of 1e38 overflows a float), as foldray-cli --scene
+ * does, where the solver's words named only the node. */
+static void
+explain_velocity (FrResult *result)
+{
+  FrJob *job = result->job;
+  g_autoptr(GError) error = NULL;
+
+  if (result->ok || job->velocity == NULL ||
+      (job->kind == FR_JOB_FOLD && !job->fold.speed_from_grid))
+    return;
+  if (!fr_model_check_velocity (&job->grid, job->velocity, "velocity", &error))
+    {
+      g_free (result->error);
+      result->error = g_strdup (error->message);
+    }
+}
+
 static FrResult *
 default_solve (FrJob           *job,
                const fr_cancel *cancel,
                gboolean        *cancelled,
                gpointer         user_data)
 {
+  FrResult *result;
+
   /* A fold job that only contours a solved T again solves nothing. */
   for (guint t = 0; !fr_fold_job_reuses_solve (job) && t < debug_delay_ms () &&
                     !fr_cancel_raised (cancel); t += 10)
     g_usleep (10 * 1000);
-  return fr_job_run (job, cancel, cancelled);
+  result = fr_job_run (job, cancel, cancelled);
+  if (result != NULL)
+    explain_velocity (result);
+  return result;
 }
 
 static void

@@ -530,7 +530,9 @@ fold_result_status (FrWindow *self,
    * takes room, and a level short is what the user must see (helper-61). */
   /* Translators: e.g. "8 of 8 levels folded in 84.2 ms (las)": the levels
    * the front reached of the Count asked for, the time, the method. */
-  if (fr_fold_job_reuses_solve (result->job))
+  if (result->horizons_error != NULL)
+    text = fr_fold_result_horizons_failure (result);
+  else if (fr_fold_job_reuses_solve (result->job))
     /* Translators: a new Δ or Count, contoured from the last solve's T
      * without solving: e.g. "9 of 9 levels contoured again from the last
      * solve (84.2 ms, las)", that solve's time and method. */
@@ -1474,7 +1476,7 @@ export_by_id (FrWindow   *self,
   if (kind == FR_EXPORT_HORIZONS_CSV || kind == FR_EXPORT_HORIZONS_VTP)
     {
       FrResult *result = fr_canvas_get_result (self->canvas);
-
+      g_autofree char *failure = result != NULL ? fr_fold_result_horizons_failure (result) : NULL;
       guint n = 0;
 
       fr_fold_state_get_horizon (self->fold, &n);
@@ -1488,6 +1490,7 @@ export_by_id (FrWindow   *self,
                                  ? _("There are no folded horizons to export: switch to Folds mode and draw a horizon")
                                  : result != NULL && !result->ok
                                  ? _("There are no folded horizons to export: the fold solve failed")
+                                 : failure != NULL ? failure
                                  : _("There are no folded horizons to export: no level of Horizons every and Count falls in the model"));
 
           fr_window_show_error (self, _("Could not export"), error);
@@ -2079,7 +2082,9 @@ fr_window_load_grid (FrWindow      *self,
                          spacing != NULL ? spacing[1] : grid.dz,
                          origin != NULL ? origin[0] : grid.x0,
                          origin != NULL ? origin[1] : grid.z0);
-      if (fr_grid_check (&grid, &err) != FR_OK)
+      /* As a sidecar's: refused here, not by the first solve. */
+      if (fr_grid_check (&grid, &err) != FR_OK ||
+          fr_check_time_scale (&grid, g_bytes_get_data (velocity, NULL), TRUE, &err) != FR_OK)
         {
           g_set_error_literal (error, FR_SCENE_IO_ERROR, FR_SCENE_IO_ERROR_INVALID, err.message);
           return FALSE;

@@ -6,6 +6,7 @@
  * (level, edge): an edge touches at most two cells and each cell at most
  * one segment per edge, so every key occurs once or twice. */
 #include "fr-contour.h"
+#include "fr-i18n.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -223,16 +224,17 @@ fr_contour_trace (const fr_grid *g, const float *values, const double *levels,
     return fr_error_set (err, FR_E_INPUT, "contours need a 2D grid");
   for (size_t k = 0; k < nlevels; k++)
     if (!isfinite (levels[k]))
-      return fr_error_set (err, FR_E_INPUT, "contour level %zu is not finite", k);
+      return fr_error_set (err, FR_E_INPUT, fr__ ("contour level %zu of %zu is not finite"),
+                           k + 1, nlevels);
   if (g->nx > SIZE_MAX / 2 / g->nz)
-    return fr_error_set (err, FR_E_INPUT, "grid too large for contours");
+    return fr_error_set (err, FR_E_INPUT, fr__ ("grid too large for contours"));
 
   t.g = g;
   t.v = values;
   t.levels = levels;
   t.n_edges = 2 * (uint64_t) g->nx * g->nz;
   if (nlevels > 0 && t.n_edges > UINT64_MAX / nlevels)
-    return fr_error_set (err, FR_E_INPUT, "too many contour levels");
+    return fr_error_set (err, FR_E_INPUT, fr__ ("too many contour levels"));
 
   if (nlevels > 0 && (sl = malloc (nlevels * sizeof *sl)) == NULL)
     goto nomem;
@@ -344,7 +346,7 @@ nomem_out:
   fr_contour_set_clear (out);
   memset (&b, 0, sizeof b);
 nomem:
-  st = fr_error_set (err, FR_E_NOMEM, "out of memory tracing contours");
+  st = fr_error_set (err, FR_E_NOMEM, fr__ ("out of memory tracing contours"));
 done:
   free (b.xz);
   free (b.start);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "fr-grid.h"
+#include "fr-i18n.h"
 
 #include <float.h>
 #include <math.h>
@@ -222,6 +223,32 @@ fr_check_speed_f32 (const fr_grid *g, const float *v, const char *what, fr_error
     if (speed_fault (v[i]) != NULL)
       return speed_error (g, i, what, speed_fault (v[i]), "", err);
   return FR_OK;
+}
+
+fr_status
+fr_check_time_scale (const fr_grid *g, const float *v, bool double_precision, fr_error *err)
+{
+  const size_t n = fr_grid_count (g);
+  const double step = g->dx < g->dz ? g->dx : g->dz;
+  const double tiny = double_precision ? DBL_MIN : FLT_MIN;
+  float vmax = 0.0f;
+
+#pragma omp parallel for schedule(static) reduction(max:vmax)
+  for (size_t i = 0; i < n; i++)
+    vmax = v[i] > vmax ? v[i] : vmax;
+  if (!(vmax > 0.0f && step / vmax < tiny))
+    return FR_OK;
+  if (double_precision)
+    return fr_error_set (err, FR_E_INPUT,
+                         fr__ ("a spacing of %g with velocities up to %g gives times below "
+                               "double's range (smallest %.2g): rescale the units (a larger "
+                               "spacing or smaller velocities give larger times)"),
+                         step, (double) vmax, tiny);
+  return fr_error_set (err, FR_E_INPUT,
+                       fr__ ("a spacing of %g with velocities up to %g gives times below "
+                             "float32's range (smallest %.2g): rescale the units (a larger "
+                             "spacing or smaller velocities give larger times)"),
+                       step, (double) vmax, tiny);
 }
 
 /* True when v survives the narrowing to float32 as a speed: 0 stays 0, a

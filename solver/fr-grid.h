@@ -81,6 +81,14 @@ bool fr_grid_exact_node (const fr_grid *g, double x, double y, double z,
  * offending node. */
 fr_status fr_check_speed_f32 (const fr_grid *g, const float *v, const char *what, fr_error *err);
 
+/* The shortest edge's time, the shortest spacing over the fastest cell of
+ * speed v (a 2D grid's x and z), must be a normal number of the precision
+ * times are computed in (float32, or double with double_precision): below,
+ * times round to 0 and every node reads as a source.  SPR refuses such a
+ * grid; a grid file's reader refuses what even double precision would. */
+fr_status fr_check_time_scale (const fr_grid *g, const float *v, bool double_precision,
+                               fr_error *err);
+
 /* The same for float64 values that are about to be narrowed to float32,
  * where the solvers take them: besides the checks above, a positive value
  * must keep a finite, nonzero float32 (about 1.4e-45 to 3.4e38), or it

@@ -214,29 +214,6 @@ run_named (const spr_problem *pb, fr_spr_backend *backend, fr_spr_result *res, f
     }
 }
 
-/* The shortest edge's time, the shortest spacing over the fastest cell,
- * must be a normal number of the precision the weights are computed in
- * (float32, or double with double_precision): below, times round to 0 and
- * every node reads as a source. */
-static fr_status
-check_time_scale (const fr_grid *g, const float *velocity, bool double_precision, fr_error *err)
-{
-  const size_t n = fr_grid_count (g);
-  const double step = g->dx < g->dz ? g->dx : g->dz;
-  const double tiny = double_precision ? DBL_MIN : FLT_MIN;
-  float vmax = 0.0f;
-
-#pragma omp parallel for schedule(static) reduction(max:vmax)
-  for (size_t i = 0; i < n; i++)
-    vmax = velocity[i] > vmax ? velocity[i] : vmax;
-  if (vmax > 0.0f && step / vmax < tiny)
-    return fr_error_set (err, FR_E_INPUT, "a spacing of %g with velocities up to %g gives "
-                         "times below %s range (smallest %.2g): rescale the units "
-                         "(a larger spacing or smaller velocities give larger times)", step,
-                         (double) vmax, double_precision ? "double's" : "float32's", tiny);
-  return FR_OK;
-}
-
 fr_status
 fr_spr_solve (const fr_grid *g, const float *velocity,
               const double *src_xz, size_t nsrc,
@@ -294,7 +271,7 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
     goto fail;
   if ((status = fr_check_speed_f32 (g, velocity, "velocity", err)) != FR_OK)
     goto fail;
-  if ((status = check_time_scale (g, velocity, params->double_precision, err)) != FR_OK)
+  if ((status = fr_check_time_scale (g, velocity, params->double_precision, err)) != FR_OK)
     goto fail;
 
   n = fr_grid_count (g);

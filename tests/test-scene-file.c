@@ -1238,6 +1238,13 @@ test_grid_sidecar (void)
     { "{\"spacing\": [10, 5]", "f4.json" },
     /* A syntax error quoting a token cut inside "·": shown as UTF-8. */
     { "{\"spacing\": [10, 5], \"x\": \"abcdefghijklmnopqrstuvwxyzab\\u00b7z \"d\"}", "f4.json" },
+    /* A spacing too fine for any solve's times at these velocities (up to
+     * 2103): refused here, in the solver's words, where it was read and
+     * then refused by the solve (a denormal spacing; a normal one too). */
+    { "{\"spacing\": [1e-320, 1e-320]}", "f4.json: a spacing of 9.99989e-321 with velocities up to 2103 "
+      "gives times below double's range (smallest 2.2e-308): rescale the units" },
+    { "{\"spacing\": [10, 1e-306]}", "a spacing of 1e-306 with velocities up to 2103 gives times "
+      "below double's range" },
   };
 
   for (int i = 0; i < 28; i++)
@@ -1267,6 +1274,19 @@ test_grid_sidecar (void)
     g_assert_no_error (error);
     g_assert_true (has_spacing);
     g_assert_true (g.dx == 10.0 && g.dz == 5.0 && g.x0 == 100.0 && g.z0 == 200.0);
+  }
+  /* Times a double holds, if not a float: read (foldray-cli --precision
+   * double solves it). */
+  g_assert_true (g_file_set_contents (json, "{\"spacing\": 1e-300}", -1, NULL));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) values = NULL;
+    gboolean has_spacing = FALSE;
+    fr_grid g;
+
+    g_assert_true (fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error));
+    g_assert_no_error (error);
+    g_assert_true (g.dx == 1e-300 && g.dz == 1e-300);
   }
   for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
     {
@@ -2189,6 +2209,13 @@ test_cli_messages (void)
      * solved at spacing 1, exit 0. */
     { HEAD OK_GRID ", \"background\": {\"path\": \"bare.npy\"}, \"sources\": [[0, 0]]}", "spr",
       "“bare.npy” gives no spacing", FALSE },
+    /* A background whose sidecar's spacing no solve's times could hold:
+     * refused on reading, naming the sidecar, as Open refuses that grid;
+     * it was read, placed in a corner of the model too small to cover a
+     * cell, and the solve went on (exit 0). */
+    { HEAD OK_GRID ", \"background\": {\"path\": \"tiny.npy\"}, \"sources\": [[0, 0]]}", "spr",
+      "tiny.json: a spacing of 9.99989e-321 with velocities up to 6 gives times below double's range",
+      FALSE },
   };
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
@@ -2198,6 +2225,8 @@ test_cli_messages (void)
   g_autofree char *good = scene_path ("three-layer.json");
   g_autofree char *nowhere = g_build_filename (dir, "no", "T.npy", NULL);
   g_autofree char *bare = g_build_filename (dir, "bare.npy", NULL);
+  g_autofree char *tiny = g_build_filename (dir, "tiny.npy", NULL);
+  g_autofree char *tiny_json = g_build_filename (dir, "tiny.json", NULL);
   const fr_grid bare_grid = fr_grid_2d (3, 2, 1.0, 1.0, 0.0, 0.0);
   const float bare_v[6] = { 1, 2, 3, 4, 5, 6 };
 
@@ -2208,6 +2237,8 @@ test_cli_messages (void)
     }
   g_assert_cmpint (g_mkdir (tmp, 0700), ==, 0);
   write_npy (bare, &bare_grid, bare_v);
+  write_npy (tiny, &bare_grid, bare_v);
+  g_assert_true (g_file_set_contents (tiny_json, "{\"spacing\": 1e-320}", -1, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       const char *json = cases[i].json;

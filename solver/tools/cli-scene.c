@@ -314,13 +314,11 @@ rasterise (const char *scene, const FrModel *m, GBytes **velocity)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *warning = NULL;
-  fr_error err = { 0 };
 
   if ((*velocity = fr_model_rasterise (m, &warning, &error)) == NULL)
     return cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
-  if (fr_check_speed_f32 (&m->grid, g_bytes_get_data (*velocity, NULL), "its velocity", &err) != FR_OK)
-    return cli_fail (CLI_EXIT_USAGE, "--scene %s: %s once rasterised; check the grid's “spacing” "
-                     "and the layers' “velocity”, “dvdz” and “dvdx”", scene, err.message);
+  if (!fr_model_check_velocity (&m->grid, *velocity, "its velocity", &error))
+    return cli_fail (CLI_EXIT_USAGE, "--scene %s: %s", scene, error->message);
   /* The solve goes on, as in the app, which shows the same words. */
   if (warning != NULL)
     fprintf (stderr, "foldray-cli: warning: --scene %s: %s\n", scene, warning);

@@ -3,7 +3,7 @@
  * as the sidecar grid.json beside a small valid grid.npy and read through
  * fr_scene_file_read_grid (what the app's Open, Import and a scene's .npy
  * background read), must give either the grid at the sidecar's spacing and
- * origin, or a refusal that names the sidecar, in UTF-8 (a dialog shows
+ * origin (one whose times a double holds), or a refusal that names the sidecar, in UTF-8 (a dialog shows
  * it): never a crash, a leak, a hang or undefined behaviour.  Each input
  * is read twice, beside grid.npy and beside a grid named in Latin-1
  * (gr\xe9d.npy, as a file system may hold): both reads must agree. */
@@ -106,6 +106,10 @@ read_at (const Place   *place,
           || g->nx != NX || g->nz != NZ || !isfinite (g->dx) || !isfinite (g->dz)
           || !(g->dx > 0.0) || !(g->dz > 0.0) || !isfinite (g->x0) || !isfinite (g->z0)
           || n != NX * NZ * sizeof (float))
+        __builtin_trap ();
+      /* Nor a spacing whose times no solve could hold (1e-320 was read,
+       * and the solve refused it). */
+      if (fr_check_time_scale (g, v, true, NULL) != FR_OK)
         __builtin_trap ();
       for (int i = 0; i < NX * NZ; i++)
         if (v[i] != 1.0f + (float) i)

@@ -6,7 +6,8 @@ Grid Spacing dialog of a .npy without a sidecar refuses what is no number
 ("2,5") or out of range (0) instead of opening the grid at 2 × 1e-9,
 then opens it at the spacing typed, a spacing of 1.25e-5 too.  A 100-byte
 scene naming 46000 × 46000 nodes, opened under ulimit -v, is refused with a
-dialog and the scene kept.  Real input through xdotool, checks by
+dialog and the scene kept, and so is a grid whose spacing (1e-320) gives
+times no solve could hold.  Real input through xdotool, checks by
 the window title, the frame log's job line and the screen.  Speaks TAP.
 
 Usage: gui-files-test.py FOLDRAY_EXE OUT_DIR
@@ -236,6 +237,36 @@ def t_big_scene_refused():
                 % (dialogs, alive, said, title, title0, job, job0, bad))
 
 
+def t_tiny_spacing_refused():
+    """A grid whose spacing, from its sidecar or from --spacing, gives
+    times below double precision's range at its velocities (1e-320 at 2)
+    is refused on opening, in the solver's words, naming the sidecar where
+    it gave the spacing: foldray prints it and a run with --export-on-idle
+    exits 2.  The grid had opened, and every solve was refused after."""
+    notes, ok = [], True
+    d = os.path.join(OUT, "tiny-spacing")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    says = "a spacing of 9.99989e-321 with velocities up to 2 gives times below double's range"
+    with_sidecar = os.path.join(d, "tiny.npy")
+    np.save(with_sidecar, np.full((5, 6), 2.0, np.float32))
+    with open(os.path.join(d, "tiny.json"), "w") as f:
+        f.write('{"spacing": 1e-320}')
+    bare = os.path.join(d, "bare.npy")
+    np.save(bare, np.full((5, 6), 2.0, np.float32))
+    for name, args, want in (("sidecar", [with_sidecar], "tiny.json: " + says),
+                             ("flag", ["--spacing", "1e-320", bare], says)):
+        a = App(*args, "--source", "0,0", "--export-on-idle", os.path.join(d, "export-" + name),
+                name="tiny-" + name)
+        rc = a.wait_exit(timeout=60)
+        with open(a.stderr_path) as f:
+            err = [l for l in f.read().splitlines() if l.startswith("foldray: ")]
+        good = rc == 2 and any(want in l for l in err)
+        ok &= good
+        notes.append("%s: exit %s, %s" % (name, rc, err[:1]))
+    return ok, "\n".join(notes)
+
+
 check("files: a scene named LINE-7.JSON opens as a scene", t_scene_in_capitals)
 check("files: the Grid Spacing dialog refuses 2,5 and 0, then opens at the spacing typed",
       t_spacing_dialog)
@@ -243,6 +274,8 @@ check("files: the Grid Spacing dialog keeps a spacing below a thousandth as type
       t_spacing_small)
 check("files: a scene too large for ulimit -v is refused with a dialog, the scene kept",
       t_big_scene_refused)
+check("files: a grid whose spacing gives times below double's range is refused on opening",
+      t_tiny_spacing_refused)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)

@@ -7,7 +7,8 @@ typed into the panel, contours the last solve's T again without solving
 come without that wait) and draws what a fresh solve at that Δ and Count
 draws.  At ψa = 0 the arrow's base is a white ring around its yellow tip:
 a drag on the ring moves the arrow, one from the middle gives ψa its
-direction.  Real input through xdotool, the screen read with ImageMagick's
+direction.  Folded horizons that cannot be traced (a Δ of 1e308) say why
+in the status bar.  Real input through xdotool, the screen read with ImageMagick's
 `import`.  Speaks TAP.
 
 Usage: gui-fold-test.py FOLDRAY_EXE OUT_DIR
@@ -112,6 +113,37 @@ def t_levels_recontour():
 
 check("folds: a new Δ or Count contours the last solve again, as a fresh solve draws it",
       t_levels_recontour)
+
+def t_horizons_failed():
+    """A scene's Δ of 1e308 makes the second level +inf, which the
+    contour tracer refuses: the status bar says the folded horizons could
+    not be drawn and why (it said "0 of 2 levels folded", the reason on
+    the terminal alone), and the field stays drawn (the solve is kept)."""
+    notes, ok = [], True
+    a = App(fold_scene("horizons-failed.json", 1e308, 2), name="horizons-failed")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        status = [l for l in a.lines() if " status serial=" in l][-1:]
+        said = bool(status) and ("The folded horizons could not be drawn: contour level 2 of 2 is not finite"
+                                 in status[0])
+        ok &= said
+        notes.append("status: %s" % status)
+        img = settled_canvas(a, "05-fold-horizons-failed")
+        # The colour field of T and the velocities is drawn, not a blank plot.
+        colours = len(np.unique(img.reshape(-1, 3) // 16, axis=0))
+        ok &= colours > 20
+        notes.append("canvas colours (in 16-steps): %d" % colours)
+    finally:
+        a.quit()
+    bad = a.bad_stderr()
+    ok &= not bad
+    notes.append("bad stderr %s" % bad[:2])
+    return ok, "\n".join(notes)
+
+
+check("folds: folded horizons that cannot be traced say why in the status bar", t_horizons_failed)
 
 ARROW_YELLOW = (255, 235, 51)      # the ψa arrow's tip (fr-fold-tool.c)
 HORIZON_ORANGE = (255, 140, 0)     # the starting horizon
