@@ -42,6 +42,16 @@ fr_fold_job_new (const fr_grid   *grid,
   return job;
 }
 
+/* Whether n x, z pairs are the same; none are whatever the pointers (a
+ * job without receivers holds NULL, which memcmp may not be given). */
+static gboolean
+same_points (const double *a,
+             const double *b,
+             guint         n)
+{
+  return n == 0 || memcmp (a, b, sizeof (double) * 2 * n) == 0;
+}
+
 /* Whether jobs a and b solve for the same T and rays: the same grid,
  * velocity bytes (shared, so a model edit makes new ones), speed, ψa,
  * method, back end, horizon and ray start points.  Δ, Count and the
@@ -60,9 +70,9 @@ same_solve (const FrJob *a,
          fa->psi_a[0] == fb->psi_a[0] && fa->psi_a[1] == fb->psi_a[1] &&
          fa->method == fb->method && fa->backend == fb->backend &&
          fa->n_horizon == fb->n_horizon &&
-         memcmp (fa->horizon, fb->horizon, sizeof (double) * 2 * fa->n_horizon) == 0 &&
+         same_points (fa->horizon, fb->horizon, fa->n_horizon) &&
          a->n_receivers == b->n_receivers &&
-         memcmp (a->receivers, b->receivers, sizeof (double) * 2 * a->n_receivers) == 0;
+         same_points (a->receivers, b->receivers, a->n_receivers);
 }
 
 /* Lets job (not yet submitted) take its T and rays from solved, a fold
