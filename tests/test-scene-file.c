@@ -2216,6 +2216,11 @@ test_cli_messages (void)
     { HEAD OK_GRID ", \"background\": {\"path\": \"tiny.npy\"}, \"sources\": [[0, 0]]}", "spr",
       "tiny.json: a spacing of 9.99989e-321 with velocities up to 6 gives times below double's range",
       FALSE },
+    /* The scene's own spacing as fine: the fold names two of the scene's
+     * settings, and named the scene at each ("--scene S: grid spacing …
+     * and --scene S: fold speed 1: …"). */
+    { HEAD "\"grid\": {\"nx\": 5, \"nz\": 4, \"spacing\": [1e-320, 1e-320]}, \"sources\": [[0, 0]]}",
+      "fold", " and fold speed 1: travel times fall below single precision's range", FALSE },
   };
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
@@ -2250,6 +2255,8 @@ test_cli_messages (void)
       status = spawn_cli (tmp, NULL, &err, cases[i].subcommand, "--scene", scene, "--out", out,
                           cases[i].rays ? "--rays-out" : NULL, rays, NULL);
       assert_scene_failure (status, err, 2, "faulty.json", cases[i].says, tmp);
+      /* The scene named once. */
+      g_assert_null (strstr (strstr (err, "--scene") + 1, "--scene"));
       /* Not blamed on flags the user never typed. */
       g_assert_false (g_str_has_prefix (err, "foldray-cli: --source"));
       g_assert_false (g_str_has_prefix (err, "foldray-cli: --psi-a"));

@@ -253,6 +253,33 @@ replace_flag (GString *s, const char *flag, const char *with)
     }
 }
 
+/* Keeps the first "--scene S: " of each line of s (prefix) and drops the
+ * others: a message naming two flags, or a flag in its advice ("a larger
+ * --spacing"), named the scene at each. */
+static void
+once_a_line (GString *s, const char *scene)
+{
+  g_autofree char *prefix = g_strdup_printf ("%s: ", scene);
+  size_t n = strlen (prefix), line = 0;
+
+  while (line < s->len)
+    {
+      const char *end = strchr (s->str + line, '\n');
+      size_t line_end = end != NULL ? (size_t) (end - s->str) : s->len;
+      const char *first = g_strstr_len (s->str + line, (gssize) (line_end - line), prefix);
+      const char *p;
+
+      if (first != NULL)
+        while ((p = g_strstr_len (first + n, (gssize) (line_end - (size_t) (first + n - s->str)),
+                                  prefix)) != NULL)
+          {
+            g_string_erase (s, p - s->str, (gssize) n);
+            line_end -= n;
+          }
+      line = line_end + 1;
+    }
+}
+
 /* Shows what the subcommand wrote on stderr (held in fd), in the scene's
  * words. */
 static void
@@ -284,6 +311,7 @@ replay_messages (const Expansion *ex, int fd)
   for (guint i = 0; i < ex->words->len; i += 2)
     if (g_str_has_prefix (g_ptr_array_index (ex->words, i), "--"))
       replace_flag (s, g_ptr_array_index (ex->words, i), g_ptr_array_index (ex->words, i + 1));
+  once_a_line (s, scene);
   fwrite (s->str, 1, s->len, stderr);
   fflush (stderr);
 }
