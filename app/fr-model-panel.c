@@ -40,6 +40,8 @@ struct _FrModelPanel
   GtkDropDown     *obstacle_kind_dropdown;
   GListModel      *obstacle_kinds;   /* the drop-down's own: Impermeable, Slow */
   GListModel      *obstacle_blank;   /* "—" alone, while no obstacle is selected */
+  char            *v_top_tooltip;    /* the template's, while no layer is selected */
+  char            *dvdx_tooltip;
   GtkSpinButton   *obstacle_velocity_spin;
   GtkLabel        *obstacle_velocity_unit;
   GtkLabel        *entry_message;
@@ -249,6 +251,22 @@ show_value (GtkSpinButton *spin,
   gtk_spin_button_set_value (spin, value);
 }
 
+/* The selected layer's reference x in the tooltips of its velocity and
+ * lateral gradient: where "Velocity at top" holds, and dv/dx counts from. */
+static void
+show_reference_x (FrModelPanel  *self,
+                  const FrLayer *l)
+{
+  g_autofree char *v_top = NULL, *dvdx = NULL;
+
+  v_top = g_strdup_printf (_("The velocity just below the layer's interface at x = %.9g; inside the "
+                             "layer v = v_top + dv/dz·(z − interface) + dv/dx·(x − %.9g)"),
+                           l->x_ref, l->x_ref);
+  dvdx = g_strdup_printf (_("Lateral velocity gradient: v changes by dv/dx·(x − %.9g)"), l->x_ref);
+  fr_panel_set_tooltip (self->v_top_spin, v_top);
+  fr_panel_set_tooltip (self->dvdx_spin, dvdx);
+}
+
 /* Model -> widgets.  A field that edits nothing (no layer or obstacle
  * selected) shows nothing rather than what it last showed. */
 static void
@@ -320,6 +338,7 @@ sync_from_model (FrModelPanel *self)
       show_value (self->v_top_spin, l->v_top);
       show_value (self->dvdz_spin, l->dvdz);
       show_value (self->dvdx_spin, l->dvdx);
+      show_reference_x (self, l);
     }
   else
     {
@@ -327,6 +346,8 @@ sync_from_model (FrModelPanel *self)
       fr_panel_spin_set_blank (self->v_top_spin, TRUE);
       fr_panel_spin_set_blank (self->dvdz_spin, TRUE);
       fr_panel_spin_set_blank (self->dvdx_spin, TRUE);
+      fr_panel_set_tooltip (self->v_top_spin, self->v_top_tooltip);
+      fr_panel_set_tooltip (self->dvdx_spin, self->dvdx_tooltip);
     }
   gtk_widget_set_sensitive (self->layer_grid, self->layer >= 0);
   gtk_widget_set_sensitive (self->remove_layer_button, self->layer >= 0);
@@ -627,6 +648,8 @@ fr_model_panel_dispose (GObject *object)
   g_clear_object (&self->editor);
   g_clear_object (&self->obstacle_kinds);
   g_clear_object (&self->obstacle_blank);
+  g_clear_pointer (&self->v_top_tooltip, g_free);
+  g_clear_pointer (&self->dvdx_tooltip, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_MODEL_PANEL);
   fr_panel_clear_children (GTK_WIDGET (object));
 
@@ -689,6 +712,8 @@ fr_model_panel_init (FrModelPanel *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->obstacle_kinds = g_object_ref (gtk_drop_down_get_model (self->obstacle_kind_dropdown));
   self->obstacle_blank = G_LIST_MODEL (gtk_string_list_new ((const char *[]) { "—", NULL }));
+  self->v_top_tooltip = g_strdup (gtk_widget_get_tooltip_text (GTK_WIDGET (self->v_top_spin)));
+  self->dvdx_tooltip = g_strdup (gtk_widget_get_tooltip_text (GTK_WIDGET (self->dvdx_spin)));
   fr_panel_guard_entries (GTK_WIDGET (self), self->entry_message);
   sync_from_model (self);
 }
@@ -822,6 +847,20 @@ fr_panel_parse_number (const char  *text,
     }
   *value = v;
   return TRUE;
+}
+
+/* Sets spin's own tooltip (on a guarded entry, the one a refusal's words
+ * stand in for while they show, and that comes back after). */
+void
+fr_panel_set_tooltip (GtkSpinButton *spin,
+                      const char    *text)
+{
+  g_return_if_fail (GTK_IS_SPIN_BUTTON (spin));
+
+  g_object_set_data_full (G_OBJECT (spin), "fr-panel-tooltip", g_strdup (text), g_free);
+  if (!gtk_widget_has_css_class (GTK_WIDGET (spin), "error") &&
+      !gtk_widget_has_css_class (GTK_WIDGET (spin), "warning"))
+    gtk_widget_set_tooltip_text (GTK_WIDGET (spin), text);
 }
 
 static void

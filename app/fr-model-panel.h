@@ -51,6 +51,8 @@ gboolean fr_panel_significant_output (GtkSpinButton *spin,
                                       gpointer       user_data);
 double   fr_panel_spin_value     (GtkSpinButton  *spin,
                                   double          current);
+void     fr_panel_set_tooltip    (GtkSpinButton  *spin,
+                                  const char     *text);
 void     fr_panel_spin_set_blank (GtkSpinButton  *spin,
                                   gboolean        blank);
 gboolean fr_panel_parse_number   (const char     *text,

@@ -393,6 +393,7 @@ fr_model_equal (const FrModel *a,
       const FrLayer *la = g_ptr_array_index (a->layers, i), *lb = g_ptr_array_index (b->layers, i);
 
       if (la->v_top != lb->v_top || la->dvdz != lb->dvdz || la->dvdx != lb->dvdx ||
+          la->x_ref != lb->x_ref ||
           !fr_garray_equal (la->nodes, lb->nodes))
         return FALSE;
     }
@@ -469,6 +470,7 @@ raster_view_init (RasterView    *rv,
       r->v_top = l->v_top;
       r->dvdz = l->dvdz;
       r->dvdx = l->dvdx;
+      r->x_ref = l->x_ref;
     }
   for (guint i = 0; i < model->obstacles->len; i++)
     {

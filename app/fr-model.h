@@ -21,8 +21,10 @@ typedef struct
 typedef struct
 {
   GArray *nodes;          /* FrVertex, x strictly increasing */
-  double  v_top;          /* velocity just below the interface */
+  double  v_top;          /* velocity just below the interface, at x = x_ref */
   double  dvdz, dvdx;
+  double  x_ref;          /* where dvdx's term is 0: the model's first node's x when the
+                           * layer was added ("dvdx_from" in a scene; 0 without it) */
 } FrLayer;
 
 typedef enum

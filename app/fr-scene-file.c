@@ -646,6 +646,7 @@ read_layers (Reader     *r,
       if (!get_number (r, o, where, "velocity", TRUE, &l->v_top) ||
           !get_number (r, o, where, "dvdz", FALSE, &l->dvdz) ||
           !get_number (r, o, where, "dvdx", FALSE, &l->dvdx) ||
+          !get_number (r, o, where, "dvdx_from", FALSE, &l->x_ref) ||
           !get_points (r, o, where, "interface", l->nodes))
         return FALSE;
       if (l->nodes->len == 0)
@@ -1447,6 +1448,12 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
       put_number (s, l->dvdz);
       g_string_append (s, ", \"dvdx\": ");
       put_number (s, l->dvdx);
+      /* Written where it is not the 0 that a file without it means. */
+      if (l->x_ref != 0.0)
+        {
+          g_string_append (s, ", \"dvdx_from\": ");
+          put_number (s, l->x_ref);
+        }
       g_string_append (s, ", \"interface\": ");
       put_points (s, l->nodes);
       g_string_append_c (s, '}');

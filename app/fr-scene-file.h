@@ -29,6 +29,13 @@
  * velocities are in that unit per second and times in seconds.  Only the
  * app shows it; the numbers mean the same whatever it says.
  *
+ * A layer: {"velocity": v, "dvdz": g, "dvdx": gx, "dvdx_from": x, "interface":
+ * [[x, z], ...]}, its velocity v + g·(z − interface) + gx·(x − dvdx_from)
+ * below its interface; "dvdx_from" is optional, 0 without it (as every
+ * version before it read "dvdx"), and the app writes the model's first
+ * node's x there for a layer it adds, so that "velocity" is the velocity at
+ * the model's left, wherever the grid's coordinates start.
+ *
  * "solver": {"radius": 5, "backend": "auto"}: the shortest-path solver's
  * neighbourhood in nodes, one count for x and z or [x, z] where they differ
  * (written as one number where they agree, as earlier versions read it),

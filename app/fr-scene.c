@@ -1281,6 +1281,9 @@ add_layer_fn (FrModel       *m,
   else if (m->background == NULL)
     z_bottom = z_top;
   l = fr_layer_new (v, 0.0, 0.0);
+  /* Its "Velocity at top" is at the model's first node, so that a lateral
+   * gradient starts there, not at x = 0 far off in a line's coordinates. */
+  l->x_ref = m->grid.x0;
   fr_layer_add_node (l, x0, 0.5 * (z_top + z_bottom));
   fr_layer_add_node (l, x1, 0.5 * (z_top + z_bottom));
   g_ptr_array_add (m->layers, l);

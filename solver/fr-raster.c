@@ -8,6 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A layer's lateral term at x: 0 at its x_ref. */
+static inline double
+lateral (const fr_raster_layer *l, double x)
+{
+  return l->dvdx * (x - l->x_ref);
+}
+
 /* ----------------------------------------------------------------- checks */
 
 static int
@@ -52,6 +59,9 @@ fr_raster_check (const fr_raster_model *m, fr_error *err)
                              "a layer may have", k + 1, l->v_top, FR_RASTER_MIN_VELOCITY);
       if (!finite2 (l->dvdz, l->dvdx))
         return fr_error_set (err, FR_E_INPUT, "layer %zu: gradients must be finite", k + 1);
+      if (!isfinite (l->x_ref))
+        return fr_error_set (err, FR_E_INPUT, "layer %zu: the lateral gradient's origin must be finite",
+                             k + 1);
     }
 
   for (size_t k = 0; k < m->n_obstacles; k++)
@@ -182,7 +192,7 @@ fr_raster_velocity_at (const fr_raster_model *m, double x, double z)
       double h = fr_raster_interface_z (l, x);
 
       if (h <= z || (i == 0 && m->background_grid == NULL))
-        return clamp_v (l->v_top + l->dvdz * (z - h) + l->dvdx * x);
+        return clamp_v (l->v_top + l->dvdz * (z - h) + lateral (l, x));
     }
   if (m->background_grid != NULL)
     return background_at (m, x, z);
@@ -243,7 +253,7 @@ integrate_layer (const fr_raster_model *m, long k, double h, double x, double z1
                  Column *c)
 {
   const fr_raster_layer *l = &m->layers[k];
-  double a = l->v_top + l->dvdx * x - l->dvdz * h;
+  double a = l->v_top + lateral (l, x) - l->dvdz * h;
 
   if (a + l->dvdz * z1 < FR_RASTER_MIN_VELOCITY || a + l->dvdz * z2 < FR_RASTER_MIN_VELOCITY)
     c->clamped = k;
@@ -950,7 +960,7 @@ side_values (const fr_raster_model *m, Work *w, size_t n_segs, double x, double 
         continue;
       {
         const fr_raster_layer *l = &m->layers[k];
-        const double a = l->v_top + l->dvdx * x - l->dvdz * pr->h[k] - FR_RASTER_MIN_VELOCITY;
+        const double a = l->v_top + lateral (l, x) - l->dvdz * pr->h[k] - FR_RASTER_MIN_VELOCITY;
 
         g[2 * i] = a + l->dvdz * z1;
         g[2 * i + 1] = a + l->dvdz * z2;
@@ -1103,14 +1113,14 @@ model_may_clamp (const fr_raster_model *m, const fr_grid *grid)
           hmin = fmin (hmin, l->z[i]);
           hmax = fmax (hmax, l->z[i]);
         }
-      /* v_top + dvdz·(z − h) + dvdx·x over the box, at its corners; a
+      /* v_top + dvdz·(z − h) + dvdx·(x − x_ref) over the box, at its corners; a
        * layer lies below its interface (z − h ≥ 0) but for the first one
        * over no background, which also fills what lies above it. */
       below = z0 - hmax;
       if ((k > 0 || m->background_grid != NULL) && below < 0.0)
         below = 0.0;
       least = l->v_top + fmin (l->dvdz * below, l->dvdz * (z1 - hmin))
-              + fmin (l->dvdx * x0, l->dvdx * x1);
+              + fmin (lateral (l, x0), lateral (l, x1));
       if (!(least > FR_RASTER_MIN_VELOCITY))
         return 1;
     }
@@ -1155,8 +1165,8 @@ band_smooth (const fr_raster_layer *l, const Work *w, size_t first, size_t count
       for (int e = 0; e < 2; e++)
         {
           const double x = w->pieces[2 * i + e], h = w->piece_h[2 * i + e];
-          const double v1 = l->v_top + l->dvdz * (za - h) + l->dvdx * x;
-          const double v2 = l->v_top + l->dvdz * (zb - h) + l->dvdx * x;
+          const double v1 = l->v_top + l->dvdz * (za - h) + lateral (l, x);
+          const double v2 = l->v_top + l->dvdz * (zb - h) + lateral (l, x);
 
           lo = fmin (lo, fmin (v1, v2));
           hi = fmax (hi, fmax (v1, v2));

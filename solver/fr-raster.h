@@ -6,7 +6,8 @@
  * z = h_k(x) with increasing x (extended flat beyond its end nodes); a
  * point belongs to the last layer in the list whose interface lies above
  * it, so later layers win where interfaces cross.  Inside layer k
- *     v(x, z) = v_top + dvdz·(z − h_k(x)) + dvdx·x.
+ *     v(x, z) = v_top + dvdz·(z − h_k(x)) + dvdx·(x − x_ref),
+ * v_top being the velocity just below the interface at x = x_ref.
  * Above every interface lies the background grid (its nearest cell), or,
  * without one, the first layer, or, without layers, default_velocity.
  * Obstacles are closed polygons painted over the layers (later ones on
@@ -40,6 +41,7 @@ typedef struct fr_raster_layer {
   size_t n;
   double v_top;            /* velocity just below the interface, > 0 */
   double dvdz, dvdx;       /* linear gradients */
+  double x_ref;            /* where the lateral term dvdx·(x − x_ref) is 0 */
 } fr_raster_layer;
 
 typedef struct fr_raster_obstacle {
@@ -72,7 +74,7 @@ fr_status fr_raster_fill (const fr_raster_model *m, const fr_grid *grid, float *
                           fr_error *err);
 
 /* Where a layer's gradient takes its velocity to FR_RASTER_MIN_VELOCITY
- * or below (v_top + dvdz·(z − h) + dvdx·x ≤ 0 is no velocity): cells that
+ * or below (v_top + dvdz·(z − h) + dvdx·(x − x_ref) ≤ 0 is no velocity): cells that
  * are then nearly impermeable, though nothing says so. */
 typedef struct fr_raster_report {
   size_t clamped_cells;    /* cells (not walls) holding clamped velocities */

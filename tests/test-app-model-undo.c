@@ -12,6 +12,7 @@
 
 #include "fr-model.h"
 #include "fr-scene.h"
+#include "fr-scene-file.h"
 
 /* Two layers over no background, 41×21 nodes at 0.05. */
 static FrScene *
@@ -62,6 +63,42 @@ assert_state (FrScene       *scene,
     g_assert_true (fr_scene_model_changed (scene, NULL));           \
     fr_scene_end_edit (scene, label);                               \
   } G_STMT_END
+
+/* A seismic line in its own coordinates, x from 452 000 m: a layer added
+ * there takes its velocity at the line's first node, and a lateral
+ * gradient typed in runs from there (2000 m/s at the left, 2100 m/s 10 km
+ * on), not from x = 0, which made 6520 m/s at the left.  Its reference
+ * goes into the scene file and comes back. */
+static void
+test_layer_in_line_coordinates (void)
+{
+  fr_grid g = fr_grid_2d (801, 41, 12.5, 12.5, 452000.0, 0.0);
+  FrModel *m = fr_model_new (&g, 1500.0);
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(FrSceneDoc) doc = NULL, back = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(GError) error = NULL;
+  const FrLayer *l;
+  const float *v;
+
+  g_assert_true (fr_scene_load_model (scene, "line", m, NULL));
+  g_assert_true (fr_scene_add_layer (scene, NULL));
+  l = g_ptr_array_index (fr_scene_get_model (scene)->layers, 0);
+  g_assert_cmpfloat (l->x_ref, ==, 452000.0);
+  g_assert_true (fr_scene_set_layer_velocity (scene, 0, 2000.0, 0.0, 0.01, NULL));
+  v = g_bytes_get_data (fr_scene_get_velocity (scene), NULL);
+  /* Deep in the layer: the first cell's mean over x 451993.75 to 452006.25,
+   * the last's at 462000. */
+  g_assert_cmpfloat_with_epsilon (v[fr_grid_index (&g, 0, 0, 40)], 2000.0, 1e-3);
+  g_assert_cmpfloat_with_epsilon (v[fr_grid_index (&g, 800, 0, 40)], 2100.0, 1e-3);
+
+  doc = fr_scene_doc_new (fr_model_copy (fr_scene_get_model (scene)));
+  json = fr_scene_doc_to_json (doc, NULL);
+  g_assert_nonnull (strstr (json, "\"dvdx_from\": 452000"));
+  back = fr_scene_doc_parse (json, -1, "line.json", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (fr_model_equal (back->model, fr_scene_get_model (scene)));
+}
 
 static void
 test_model_sequence (void)
@@ -513,6 +550,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/model-undo/sequence", test_model_sequence);
+  g_test_add_func ("/app/model-undo/layer-in-line-coordinates", test_layer_in_line_coordinates);
   g_test_add_func ("/app/model-undo/panel-edits", test_panel_edits);
   g_test_add_func ("/app/model-undo/modified-before-changed", test_modified_before_changed);
   g_test_add_func ("/app/model-undo/cancel-edit", test_cancel_edit);

@@ -205,6 +205,31 @@ test_lateral_gradient (void)
     }
 }
 
+/* A seismic line in its own coordinates, x from 452 000 m, 12.5 m cells,
+ * and a layer of 2000 m/s at its first node falling by 0.01 /s along it:
+ * the lateral term counts from the layer's x_ref.  From x = 0 it made
+ * 2000 − 4520 m/s, clamped to nothing across the whole line. */
+static void
+test_lateral_gradient_from_reference (void)
+{
+  const double x[1] = { 452000.0 }, z[1] = { 0.0 };
+  fr_raster_layer l = { x, z, 1, 2000.0, 0.0, -0.01, 452000.0 };
+  fr_raster_model m = { .layers = &l, .n_layers = 1, .default_velocity = 1.0 };
+  fr_grid g = fr_grid_2d (801, 3, 12.5, 12.5, 452000.0, 0.0);
+  g_autofree float *out = g_new (float, fr_grid_count (&g));
+
+  g_assert_cmpint (fr_raster_fill (&m, &g, out, NULL), ==, FR_OK);
+  for (size_t ix = 0; ix < g.nx; ix++)
+    {
+      double xa = g.x0 + (ix - 0.5) * g.dx - l.x_ref, xb = xa + g.dx;
+      double mean_s = log ((2000 - 0.01 * xb) / (2000 - 0.01 * xa)) / -0.01 / g.dx;
+
+      assert_rel (out[fr_grid_index (&g, ix, 0, 1)], 1.0 / mean_s, 1e-6, ix, 1);
+    }
+  g_assert_cmpfloat_with_epsilon (fr_raster_velocity_at (&m, 452000.0, 10.0), 2000.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (fr_raster_velocity_at (&m, 462000.0, 10.0), 1900.0, 1e-9);
+}
+
 /* ∫ dz / (v + g·(z − h)) over [za, zb]: a layer's slowness down a line
  * whose interface lies at depth h. */
 static double
@@ -977,6 +1002,7 @@ main (int argc, char **argv)
   g_test_add_func ("/raster/kinked-interface", test_kinked_interface);
   g_test_add_func ("/raster/vertical-gradient", test_vertical_gradient);
   g_test_add_func ("/raster/lateral-gradient", test_lateral_gradient);
+  g_test_add_func ("/raster/lateral-gradient-from-reference", test_lateral_gradient_from_reference);
   g_test_add_func ("/raster/picked-horizon", test_picked_horizon);
   g_test_add_func ("/raster/obstacles", test_obstacles);
   g_test_add_func ("/raster/half-covered-cells", test_half_covered_cells);

@@ -86,6 +86,7 @@ full_doc (const char *dir)
   m->background = fr_background_new (npy, "npy", &bg, vb);
 
   l = fr_layer_new (2.0, 0.3, -0.01);
+  l->x_ref = 0.25;
   fr_layer_add_node (l, 0.0, 0.4);
   fr_layer_add_node (l, 1.1, 0.55);
   fr_layer_add_node (l, 3.0, 1.0 / 3.0);
@@ -305,6 +306,8 @@ test_malformed (void)
     { HEAD GRID ", \"layers\": [3]}", FR_SCENE_FILE_ERROR_MALFORMED, "layer 1" },
     { HEAD GRID ", \"layers\": [{\"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_MALFORMED, "velocity" },
     { HEAD GRID ", \"layers\": [{\"velocity\": 1}]}", FR_SCENE_FILE_ERROR_MALFORMED, "interface" },
+    { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"dvdx_from\": \"left\", \"interface\": [[0, 0]]}]}",
+      FR_SCENE_FILE_ERROR_MALFORMED, "“dvdx_from” in layer 1 must be a number" },
     { HEAD GRID ", \"layers\": [{\"velocity\": -1, \"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_INVALID, "top velocity" },
     /* Below the least velocity a layer is solved at: it would be raised to it. */
     { HEAD GRID ", \"layers\": [{\"velocity\": 1e-7, \"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_INVALID,
