@@ -21,6 +21,7 @@
 #include "fr-fold-state.h"
 #include "fr-plot-layout.h"
 #include "fr-scene.h"
+#include "test-canvas-time.h"
 
 typedef struct
 {
@@ -912,23 +913,6 @@ view_image (const FrFigure *fig)
   return img;
 }
 
-/* T at model (x, z) as the canvas shades it: bilinear between the four
- * nearest nodes, clamped at the edges (shaders/field.frag.glsl). */
-static double
-canvas_time (const fr_grid *g,
-             const float   *time,
-             double         x,
-             double         z)
-{
-  double fx = CLAMP ((x - g->x0) / g->dx, 0.0, g->nx - 1.0);
-  double fz = CLAMP ((z - g->z0) / g->dz, 0.0, g->nz - 1.0);
-  size_t i = MIN ((size_t) fx, g->nx - 2), j = MIN ((size_t) fz, g->nz - 2);
-  double u = fx - i, w = fz - j;
-
-  return (1 - w) * ((1 - u) * time[fr_grid_index (g, i, 0, j)] + u * time[fr_grid_index (g, i + 1, 0, j)]) +
-         w * ((1 - u) * time[fr_grid_index (g, i, 0, j + 1)] + u * time[fr_grid_index (g, i + 1, 0, j + 1)]);
-}
-
 /* With bands on, the field is shaded by strata, as on the canvas: 80 %
  * of the sandstone or shale colour of floor (T / Δ) where 0 <= T < count·Δ,
  * the bare field beyond.  Their edges are where the canvas has them, at
@@ -968,7 +952,7 @@ test_fold_bands (void)
         guint32 a, b;
 
         fr_view_widget_to_model (&view, px + 0.5, py + 0.5, &x, &z);
-        t = canvas_time (g, result->time, x, z);
+        t = test_canvas_time (g, result->time, x, z);
         k = floor (t / delta);
         off = k < count ? MIN (t - k * delta, (k + 1) * delta - t) : t - count * delta;
         if (off < margin)

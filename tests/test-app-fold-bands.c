@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "fr-fold-bands.h"
+#include "test-canvas-time.h"
 
 /* Whether (x, z) lies inside polygon i of shapes (crossings of a ray
  * towards +x). */
@@ -48,26 +49,6 @@ area (const FrBandShapes *s)
   return sum;
 }
 
-/* T as the canvas shades it at (x, z): bilinear, clamped at the edges,
- * NAN beside an unreached node. */
-static double
-canvas_time (const fr_grid *g,
-             const float   *t,
-             double         x,
-             double         z)
-{
-  double fx = CLAMP ((x - g->x0) / g->dx, 0.0, g->nx - 1.0);
-  double fz = CLAMP ((z - g->z0) / g->dz, 0.0, g->nz - 1.0);
-  size_t i = MIN ((size_t) fx, g->nx - 2), j = MIN ((size_t) fz, g->nz - 2);
-  double u = fx - i, w = fz - j;
-  double t00 = t[fr_grid_index (g, i, 0, j)], t10 = t[fr_grid_index (g, i + 1, 0, j)];
-  double t01 = t[fr_grid_index (g, i, 0, j + 1)], t11 = t[fr_grid_index (g, i + 1, 0, j + 1)];
-
-  if (!isfinite (t00 + t10 + t01 + t11))
-    return NAN;
-  return (1 - w) * ((1 - u) * t00 + u * t10) + w * ((1 - u) * t01 + u * t11);
-}
-
 /* Samples the cells ix0..ix1, iz0..iz1 on a fine lattice; returns the
  * points checked (those at least margin from an edge in T). */
 static guint
@@ -94,7 +75,7 @@ check_points (const fr_grid *g,
             /* Off the quads' diagonals (u = w, u = 1 - w), where the
              * triangles meet. */
             double z = g->z0 + (iz - 0.5 + (b + 0.3) / steps) * g->dz;
-            double time = canvas_time (g, t, x, z), k = floor (time / delta);
+            double time = test_canvas_time (g, t, x, z), k = floor (time / delta);
             int want = -1, found = -1, hits = 0;
 
             if (isfinite (time))

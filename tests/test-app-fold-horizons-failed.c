@@ -17,6 +17,7 @@
 #include "fr-i18n.h"
 #include "fr-scene.h"
 #include "fr-solver-i18n.h"
+#include "test-catalogue.h"
 
 static const FrPoint horizon[] = { { 0.0, 1.0 }, { 1.0, 0.7 }, { 2.0, 1.1 }, { 3.0, 0.9 } };
 
@@ -137,17 +138,9 @@ test_translated (void)
     { "es", "No se pudieron dibujar los horizontes plegados: el nivel de contorno 2 de 2 no es finito" },
     { "nb", "De foldede horisontene kunne ikke tegnes: konturnivå 2 av 2 er ikke endelig" },
   };
-  const char *dir = g_getenv ("FOLDRAY_LOCALE_DIR");
-  g_autofree char *locale = NULL, *language = NULL, *domain = NULL;
+  TestCatalogue saved;
 
-  g_assert_nonnull (dir);
-  locale = g_strdup (setlocale (LC_ALL, NULL));
-  language = g_strdup (g_getenv ("LANGUAGE"));
-  bindtextdomain ("foldray", dir);
-  bind_textdomain_codeset ("foldray", "UTF-8");
-  domain = g_strdup (textdomain (NULL));
-  textdomain ("foldray");   /* the app's _(), as main.c sets it */
-  fr_solver_i18n_install ();
+  test_catalogue_begin (&saved);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(FrScene) scene = fr_scene_new ();
@@ -155,22 +148,13 @@ test_translated (void)
       g_autoptr(FrResult) result = NULL;
       g_autofree char *status = NULL;
 
-      /* A change of locale makes gettext look again. */
-      setlocale (LC_ALL, "C");
-      g_setenv ("LANGUAGE", cases[i].language, TRUE);
-      g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+      test_catalogue_use (cases[i].language);
       set_model (scene);
       result = run_fold (fold, scene, NULL);
       status = fr_fold_result_horizons_failure (result);
       g_assert_cmpstr (status, ==, cases[i].says);
     }
-  fr_set_translator (NULL);
-  textdomain (domain);
-  if (language != NULL)
-    g_setenv ("LANGUAGE", language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  setlocale (LC_ALL, locale);
+  test_catalogue_end (&saved);
 }
 
 int

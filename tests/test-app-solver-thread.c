@@ -13,6 +13,7 @@
 #include "fr-i18n.h"
 #include "fr-solver-i18n.h"
 #include "fr-solver-thread.h"
+#include "test-catalogue.h"
 #include "test-rlimit.h"
 
 typedef struct
@@ -253,56 +254,6 @@ test_real_solve (void)
   g_assert_finalize_object (solver);
 }
 
-/* What catalogue_begin changed, for catalogue_end to put back. */
-typedef struct {
-  char *locale, *language;
-} SavedLanguage;
-
-/* Installs the app's catalogue (the build's .mo files) as the solver's
- * translator, as the app does, in C.UTF-8: not "C", so gettext follows
- * LANGUAGE there. */
-static void
-catalogue_begin (SavedLanguage *saved)
-{
-  const char *dir = g_getenv ("FOLDRAY_LOCALE_DIR");
-
-  g_assert_nonnull (dir);
-  saved->locale = g_strdup (setlocale (LC_ALL, NULL));
-  saved->language = g_strdup (g_getenv ("LANGUAGE"));
-  bindtextdomain ("foldray", dir);
-  bind_textdomain_codeset ("foldray", "UTF-8");
-  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
-  fr_solver_i18n_install ();
-}
-
-/* The solver's messages in language from now on; NULL: no translator,
- * as the command-line tools run. */
-static void
-catalogue_use (const char *language)
-{
-  if (language == NULL)
-    {
-      fr_set_translator (NULL);
-      return;
-    }
-  /* A change of locale makes gettext look again. */
-  setlocale (LC_ALL, "C");
-  g_setenv ("LANGUAGE", language, TRUE);
-  setlocale (LC_ALL, "C.UTF-8");
-}
-
-static void
-catalogue_end (SavedLanguage *saved)
-{
-  if (saved->language != NULL)
-    g_setenv ("LANGUAGE", saved->language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  setlocale (LC_ALL, saved->locale);
-  g_free (saved->locale);
-  g_free (saved->language);
-}
-
 /* A solve the user can make fail (a source placed inside a wall) says why
  * in the app's language, through the app's catalogue (the build's .mo
  * files); without a translator, as the command-line tools run, in
@@ -314,16 +265,16 @@ test_messages_translated (void)
     { "es", "la fuente en (1, 1) está dentro de un obstáculo (velocidad 0)" },
     { "nb", "kilden i (1, 1) ligger inne i en hindring (hastighet 0)" },
   };
-  SavedLanguage saved;
+  TestCatalogue saved;
 
-  catalogue_begin (&saved);
+  test_catalogue_begin (&saved);
   for (guint i = 0; i <= G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(FrJob) job = make_job ();   /* every node a wall */
       FrResult *result;
       gboolean cancelled = FALSE;
 
-      catalogue_use (i < G_N_ELEMENTS (cases) ? cases[i].language : NULL);
+      test_catalogue_use (i < G_N_ELEMENTS (cases) ? cases[i].language : NULL);
       result = fr_job_run (job, NULL, &cancelled);
       g_assert_nonnull (result);
       g_assert_false (result->ok);
@@ -331,7 +282,7 @@ test_messages_translated (void)
                        : "source at (1, 1) lies inside an obstacle (velocity 0)");
       fr_result_unref (result);
     }
-  catalogue_end (&saved);
+  test_catalogue_end (&saved);
 }
 
 /* A horizon or receivers file the user loads in the app is refused in
@@ -357,12 +308,12 @@ test_csv_messages_translated (void)
       "h.csv: line 2: expected 2 numbers, 'abc' is not a finite number" },
   };
   static const char *languages[] = { "es", "nb" };
-  SavedLanguage saved;
+  TestCatalogue saved;
 
-  catalogue_begin (&saved);
+  test_catalogue_begin (&saved);
   for (guint l = 0; l <= G_N_ELEMENTS (languages); l++)
     {
-      catalogue_use (l < G_N_ELEMENTS (languages) ? languages[l] : NULL);
+      test_catalogue_use (l < G_N_ELEMENTS (languages) ? languages[l] : NULL);
       for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
         {
           fr_points pts;
@@ -373,7 +324,7 @@ test_csv_messages_translated (void)
           g_assert_cmpstr (err.message, ==, says[l][t]);
         }
     }
-  catalogue_end (&saved);
+  test_catalogue_end (&saved);
 }
 
 /* A solve too large for the memory left says so in the app's language
@@ -391,17 +342,17 @@ memory_messages_child (void)
   double src[3] = { 10.0, 0.0, 10.0 };
   fr_fold_start st = { .sources = src, .nsrc = 1 };
   fr_grid g = fr_grid_2d (8000, 8000, 1.0, 1.0, 0.0, 0.0);
-  SavedLanguage saved;
+  TestCatalogue saved;
 
   g_assert_true (test_limit_memory (RLIMIT_DATA, "VmData:", 256.0 * 1048576.0));
-  catalogue_begin (&saved);
+  test_catalogue_begin (&saved);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       fr_fold_params p;
       fr_fold_result res;
       fr_error err = { 0 };
 
-      catalogue_use (cases[i].language);
+      test_catalogue_use (cases[i].language);
       fr_fold_params_init (&p);
       p.backend = FR_FOLD_CPU;
       g_assert_cmpint (fr_fold_solve (&g, &st, &p, &res, &err), ==, FR_E_NOMEM);
@@ -409,7 +360,7 @@ memory_messages_child (void)
       g_assert_true (g_str_has_prefix (err.message, cases[i].says));
       fr_fold_result_clear (&res);
     }
-  catalogue_end (&saved);
+  test_catalogue_end (&saved);
 }
 
 static void

@@ -18,6 +18,7 @@
 #include "fr-scene.h"
 #include "fr-solver-i18n.h"
 #include "fr-solver-thread.h"
+#include "test-catalogue.h"
 
 /* 21 × 11 nodes at 0.1, a layer from z = 0.5 down whose dv/dz of 1e39
  * passes float's largest, 3.4e38, from z = 0.9 down. */
@@ -127,15 +128,9 @@ test_translated (void)
     { "nb", " etter rastreringen; kontroller «spacing» for gitteret og «velocity», «dvdz» og "
             "«dvdx» for lagene" },
   };
-  const char *dir = g_getenv ("FOLDRAY_LOCALE_DIR");
-  g_autofree char *locale = NULL, *language = NULL;
+  TestCatalogue saved;
 
-  g_assert_nonnull (dir);
-  locale = g_strdup (setlocale (LC_ALL, NULL));
-  language = g_strdup (g_getenv ("LANGUAGE"));
-  bindtextdomain ("foldray", dir);
-  bind_textdomain_codeset ("foldray", "UTF-8");
-  fr_solver_i18n_install ();
+  test_catalogue_begin (&saved);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(FrScene) scene = load_scene ();
@@ -143,20 +138,12 @@ test_translated (void)
       g_autoptr(FrResult) result = NULL;
       g_autofree char *want = NULL;
 
-      /* A change of locale makes gettext look again. */
-      setlocale (LC_ALL, "C");
-      g_setenv ("LANGUAGE", cases[i].language, TRUE);
-      g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+      test_catalogue_use (cases[i].language);
       result = solve (job);
       want = g_strconcat ("velocity holds an infinite value at node (ix=0, iz=9)", cases[i].hint, NULL);
       g_assert_cmpstr (result->error, ==, want);
     }
-  fr_set_translator (NULL);
-  if (language != NULL)
-    g_setenv ("LANGUAGE", language, TRUE);
-  else
-    g_unsetenv ("LANGUAGE");
-  setlocale (LC_ALL, locale);
+  test_catalogue_end (&saved);
 }
 
 int

@@ -36,6 +36,7 @@
 #include "fr-scene.h"
 #include "fr-solver-i18n.h"
 #include "fr-i18n.h"
+#include "test-catalogue.h"
 #include "test-tmpdir.h"
 #include "test-tmpfs.h"
 
@@ -309,12 +310,9 @@ translated_child (const char *dir)
   };
   struct rlimit small = { 0 };
   Data d = { 0 };
+  TestCatalogue saved;
 
-  bindtextdomain ("foldray", g_getenv ("FOLDRAY_LOCALE_DIR"));
-  bind_textdomain_codeset ("foldray", "UTF-8");
-  textdomain ("foldray");
-  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
-  fr_solver_i18n_install ();
+  test_catalogue_begin (&saved);
   fr_process_guard_writes ();
   data_init (&d);
   write_old_files (dir);
@@ -323,10 +321,7 @@ translated_child (const char *dir)
   g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
-      /* A change of locale makes gettext look again. */
-      setlocale (LC_ALL, "C");
-      g_setenv ("LANGUAGE", cases[c].language, TRUE);
-      setlocale (LC_ALL, "C.UTF-8");
+      test_catalogue_use (cases[c].language);
       for (guint w = 0; w < G_N_ELEMENTS (writers); w++)
         {
           g_autofree char *missing = g_build_filename (dir, "missing", writers[w].name, NULL);
@@ -348,7 +343,7 @@ translated_child (const char *dir)
             g_assert_nonnull (strstr (too_large->message, cases[c].too_large));
         }
     }
-  fr_set_translator (NULL);
+  test_catalogue_end (&saved);
   data_clear (&d);
 }
 
