@@ -928,22 +928,22 @@ read_radius (Reader     *r,
              FrRadius   *out)
 {
   JsonNode *node = json_object_get_member (solver, "radius");
+  JsonArray *pair = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
   double v[2];
 
   if (node == NULL)
     return TRUE;
   if (is_number (node))
     v[0] = v[1] = json_node_get_double (node);
-  else if (!JSON_NODE_HOLDS_ARRAY (node) || json_array_get_length (json_node_get_array (node)) != 2 ||
-           !is_number (json_array_get_element (json_node_get_array (node), 0)) ||
-           !is_number (json_array_get_element (json_node_get_array (node), 1)))
+  else if (pair != NULL && json_array_get_length (pair) == 2 &&
+           is_number (json_array_get_element (pair, 0)) && is_number (json_array_get_element (pair, 1)))
+    {
+      v[0] = json_array_get_double_element (pair, 0);
+      v[1] = json_array_get_double_element (pair, 1);
+    }
+  else
     return fail (r, FR_SCENE_FILE_ERROR_MALFORMED,
                  _("the solver radius must be a number of nodes, or two [along x, along z]"));
-  else
-    {
-      v[0] = json_array_get_double_element (json_node_get_array (node), 0);
-      v[1] = json_array_get_double_element (json_node_get_array (node), 1);
-    }
   for (int i = 0; i < 2; i++)
     if (v[i] != floor (v[i]) || v[i] < 1 || v[i] > 1000)
       return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the solver radius must be a whole number from 1 to 1000"));
