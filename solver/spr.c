@@ -307,8 +307,8 @@ fr_spr_solve (const fr_grid *g, const float *velocity,
             snprintf (res->notice, sizeof res->notice, fr__ ("CUDA failed (%.200s); solved on the CPU"),
                       cuda_err.message);
         }
-      else if (fr_cuda_built ())
-        snprintf (res->notice, sizeof res->notice, "%s", fr__ ("no usable CUDA device; solved on the CPU"));
+      /* No device is what auto's CPU is for (CONTRACT.md), as for fold:
+       * no notice, where every solve on such a machine said so. */
       if (!ran)
         {
           status = run_cpu_auto (&pb, &backend, res, err);

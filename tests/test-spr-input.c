@@ -338,7 +338,9 @@ test_too_big_for_memory (void)
 
 /* Asking for CUDA where it cannot run (no CUDA in the build, no device) is
  * no error: the CPU solves, the result says which back end ran and the
- * notice why, as for fold.  With a device, CUDA runs and says nothing. */
+ * notice why, as for fold.  With a device, CUDA runs and says nothing.
+ * Auto without a device is the CPU it stands for, with no notice, as for
+ * fold (it said "no usable CUDA device; solved on the CPU" every time). */
 static void
 test_cuda_fallback (void)
 {
@@ -367,6 +369,13 @@ test_cuda_fallback (void)
       for (size_t i = 0; i < G_N_ELEMENTS (f.v); i++)
         g_assert_cmpfloat (res.time[i], ==, cpu.time[i]);
     }
+  fr_spr_result_clear (&res);
+  f.p.backend = FR_SPR_AUTO;
+  if (fr_spr_solve (&f.g, f.v, f.src, 1, &f.p, &res, &err) != FR_OK)
+    g_error ("--backend auto: %s", err.message);
+  if (!fr_cuda_usable ())
+    g_assert_cmpint (res.backend, ==, FR_SPR_CPU);
+  g_assert_cmpstr (res.notice, ==, "");
   fr_spr_result_clear (&res);
   fr_spr_result_clear (&cpu);
 }
