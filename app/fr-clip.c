@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "fr-clip.h"
 
@@ -124,38 +125,38 @@ fr_clip_rect (const FrRect *r,
   return TRUE;
 }
 
-/* The part of one side's half plane, axis 0 (x) or 1 (y), keeping the
- * points whose coordinate is above bound (or below), of the convex polygon
- * in (n points, x y pairs) into out; returns its points (at most n + 1). */
-static guint
-clip_polygon_side (const double *in,
-                   guint         n,
-                   int           axis,
-                   double        bound,
-                   gboolean      above,
-                   double       *out)
+/* The part of the convex polygon in (n points of stride components each,
+ * every component linear along its sides) where component axis is at
+ * least bound (above) or at most bound, into out, which has room for
+ * n + 1 points; a point made at the cut takes bound exactly.  Returns the
+ * points left.  Cuts a polygon at a guard's side in page space, or at a
+ * level of a value carried along (fr-fold-bands.c's T). */
+guint
+fr_clip_convex_side (const double *in,
+                     guint         n,
+                     guint         stride,
+                     guint         axis,
+                     double        bound,
+                     gboolean      above,
+                     double       *out)
 {
   guint m = 0;
 
   for (guint i = 0; i < n; i++)
     {
-      const double *a = &in[2 * i], *b = &in[2 * ((i + 1) % n)];
+      const double *a = &in[stride * i], *b = &in[stride * ((i + 1) % n)];
       gboolean a_in = above ? a[axis] >= bound : a[axis] <= bound;
       gboolean b_in = above ? b[axis] >= bound : b[axis] <= bound;
 
       if (a_in)
-        {
-          out[2 * m] = a[0];
-          out[2 * m + 1] = a[1];
-          m++;
-        }
+        memcpy (&out[stride * m++], a, stride * sizeof *a);
       if (a_in != b_in)
         {
           double s = (bound - a[axis]) / (b[axis] - a[axis]);
 
-          out[2 * m] = a[0] + s * (b[0] - a[0]);
-          out[2 * m + 1] = a[1] + s * (b[1] - a[1]);
-          out[2 * m + axis] = bound;
+          for (guint c = 0; c < stride; c++)
+            out[stride * m + c] = a[c] + s * (b[c] - a[c]);
+          out[stride * m + axis] = bound;
           m++;
         }
     }
@@ -174,10 +175,10 @@ fr_clip_polygon (const FrRect *guard,
 
   g_return_val_if_fail (n <= FR_CLIP_POLYGON_MAX, 0);
 
-  n = clip_polygon_side (xy, n, 0, guard->x, TRUE, tmp);
-  n = clip_polygon_side (tmp, n, 0, guard->x + guard->width, FALSE, xy);
-  n = clip_polygon_side (xy, n, 1, guard->y, TRUE, tmp);
-  n = clip_polygon_side (tmp, n, 1, guard->y + guard->height, FALSE, xy);
+  n = fr_clip_convex_side (xy, n, 2, 0, guard->x, TRUE, tmp);
+  n = fr_clip_convex_side (tmp, n, 2, 0, guard->x + guard->width, FALSE, xy);
+  n = fr_clip_convex_side (xy, n, 2, 1, guard->y, TRUE, tmp);
+  n = fr_clip_convex_side (tmp, n, 2, 1, guard->y + guard->height, FALSE, xy);
   return n;
 }
 

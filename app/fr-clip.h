@@ -47,6 +47,13 @@ gboolean fr_clip_segment      (const FrRect *guard,
 guint    fr_clip_polygon      (const FrRect *guard,
                                double       *xy,
                                guint         n);
+guint    fr_clip_convex_side  (const double *in,
+                               guint         n,
+                               guint         stride,
+                               guint         axis,
+                               double        bound,
+                               gboolean      above,
+                               double       *out);
 gboolean fr_clip_rect         (const FrRect *r,
                                const FrRect *guard,
                                FrRect       *out);

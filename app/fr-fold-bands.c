@@ -17,7 +17,9 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
+#include "fr-clip.h"
 #include "fr-fold-bands.h"
 
 void
@@ -43,57 +45,37 @@ fr_band_shapes_count (const FrBandShapes *shapes)
   return shapes->start->len - 1;
 }
 
-/* A vertex with its T, T linear along every side of the polygon. */
-typedef struct
+/* A vertex: x, z and its T, T linear along every side of a polygon. */
+typedef double Vertex[3];
+enum { X, Z, T };
+
+static void
+set_vertex (Vertex v,
+            double x,
+            double z,
+            double t)
 {
-  double x, z, t;
-} Vertex;
+  v[X] = x;
+  v[Z] = z;
+  v[T] = t;
+}
 
 static void
 add_polygon (FrBandShapes *shapes,
              const Vertex *v,
-             int           n)
+             guint         n)
 {
   guint end;
 
   if (n < 3)
     return;
-  for (int i = 0; i < n; i++)
+  for (guint i = 0; i < n; i++)
     {
-      g_array_append_val (shapes->xz, v[i].x);
-      g_array_append_val (shapes->xz, v[i].z);
+      g_array_append_val (shapes->xz, v[i][X]);
+      g_array_append_val (shapes->xz, v[i][Z]);
     }
   end = shapes->xz->len / 2;
   g_array_append_val (shapes->start, end);
-}
-
-/* The part of the convex polygon in (n vertices) where T >= level (above)
- * or T <= level, into out; returns its vertices (at most n + 1). */
-static int
-clip (const Vertex *in,
-      int           n,
-      double        level,
-      gboolean      above,
-      Vertex       *out)
-{
-  int m = 0;
-
-  for (int i = 0; i < n; i++)
-    {
-      const Vertex *a = &in[i], *b = &in[(i + 1) % n];
-      gboolean a_in = above ? a->t >= level : a->t <= level;
-      gboolean b_in = above ? b->t >= level : b->t <= level;
-
-      if (a_in)
-        out[m++] = *a;
-      if (a_in != b_in)
-        {
-          double s = (level - a->t) / (b->t - a->t);
-
-          out[m++] = (Vertex) { a->x + s * (b->x - a->x), a->z + s * (b->z - a->z), level };
-        }
-    }
-  return m;
 }
 
 /* Band k of T, clamped to the bands drawn; -1 below the first. */
@@ -114,17 +96,17 @@ add_triangle (const Vertex  tri[3],
               int           count,
               FrBandShapes  parity[2])
 {
-  double lo = MIN (MIN (tri[0].t, tri[1].t), tri[2].t);
-  double hi = MAX (MAX (tri[0].t, tri[1].t), tri[2].t);
+  double lo = MIN (MIN (tri[0][T], tri[1][T]), tri[2][T]);
+  double hi = MAX (MAX (tri[0][T], tri[1][T]), tri[2][T]);
   int k0 = MAX (band_of (lo, delta, count), 0), k1 = MIN (band_of (hi, delta, count), count - 1);
 
   for (int k = k0; k <= k1; k++)
     {
       Vertex a[4], b[5];
-      int n = clip (tri, 3, k * delta, TRUE, a);
+      guint n = fr_clip_convex_side (tri[0], 3, 3, T, k * delta, TRUE, a[0]);
 
-      n = clip (a, n, (k + 1) * delta, FALSE, b);
-      add_polygon (&parity[k % 2], b, n);
+      n = fr_clip_convex_side (a[0], n, 3, T, (k + 1) * delta, FALSE, b[0]);
+      add_polygon (&parity[k % 2], (const Vertex *) b, n);
     }
 }
 
@@ -192,22 +174,23 @@ fr_fold_bands_trace (const fr_grid *g,
             {
               double x0 = position (g->x0, g->dx, g->nx, i), x1 = position (g->x0, g->dx, g->nx, i + 1);
 
-              q[0] = (Vertex) { x0, z0, time_at (g, time, i, j) };
-              q[1] = (Vertex) { x1, z0, time_at (g, time, i + 1, j) };
-              q[2] = (Vertex) { x1, z1, time_at (g, time, i + 1, j + 1) };
-              q[3] = (Vertex) { x0, z1, time_at (g, time, i, j + 1) };
+              set_vertex (q[0], x0, z0, time_at (g, time, i, j));
+              set_vertex (q[1], x1, z0, time_at (g, time, i + 1, j));
+              set_vertex (q[2], x1, z1, time_at (g, time, i + 1, j + 1));
+              set_vertex (q[3], x0, z1, time_at (g, time, i, j + 1));
               reached = TRUE;
               for (int c = 0; c < 4; c++)
                 {
-                  reached &= isfinite (q[c].t);
-                  k[c] = band_of (q[c].t, delta, count);
+                  reached &= isfinite (q[c][T]);
+                  k[c] = band_of (q[c][T], delta, count);
                 }
               whole = reached && k[0] == k[1] && k[1] == k[2] && k[2] == k[3];
             }
           /* A row's run of whole quads in one band ends here. */
           if (run_band >= 0 && !(whole && k[0] == run_band))
             {
-              Vertex r[4] = { { run_x0, z0, 0 }, { run_x1, z0, 0 }, { run_x1, z1, 0 }, { run_x0, z1, 0 } };
+              const Vertex r[4] = { { run_x0, z0, 0 }, { run_x1, z0, 0 }, { run_x1, z1, 0 },
+                                    { run_x0, z1, 0 } };
 
               add_polygon (&parity[run_band % 2], r, 4);
               run_band = -1;
@@ -215,20 +198,21 @@ fr_fold_bands_trace (const fr_grid *g,
           if (whole && k[0] >= 0 && k[0] < count)
             {
               if (run_band < 0)
-                run_x0 = q[0].x;
+                run_x0 = q[0][X];
               run_band = k[0];
-              run_x1 = q[1].x;
+              run_x1 = q[1][X];
             }
           else if (reached && !whole)
             {
-              Vertex centre = { 0.5 * (q[0].x + q[1].x), 0.5 * (q[0].z + q[3].z),
-                                0.25 * (q[0].t + q[1].t + q[2].t + q[3].t) };
-
               for (int c = 0; c < 4; c++)
                 {
-                  Vertex tri[3] = { centre, q[c], q[(c + 1) % 4] };
+                  Vertex tri[3];
 
-                  add_triangle (tri, delta, count, parity);
+                  set_vertex (tri[0], 0.5 * (q[0][X] + q[1][X]), 0.5 * (q[0][Z] + q[3][Z]),
+                              0.25 * (q[0][T] + q[1][T] + q[2][T] + q[3][T]));
+                  memcpy (tri[1], q[c], sizeof tri[1]);
+                  memcpy (tri[2], q[(c + 1) % 4], sizeof tri[2]);
+                  add_triangle ((const Vertex *) tri, delta, count, parity);
                 }
             }
         }
