@@ -2696,6 +2696,83 @@ test_grid_float64 (void)
   g_rmdir (dir);
 }
 
+/* What a corpus's seed read as: accepted, refused, or not read here. */
+typedef enum { SEED_REFUSED, SEED_ACCEPTED, SEED_SKIPPED } SeedRead;
+
+typedef SeedRead (*SeedReader) (const char *name,
+                                const char *text,
+                                gsize       len,
+                                gpointer    data);
+
+/* Reads every seed of the fuzz corpus tests/fuzz/<corpus> with read_seed:
+ * 'ok-' seeds must be accepted, 'bad-' seeds refused.  Returns the seeds
+ * read. */
+static guint
+replay_corpus (const char *corpus,
+               SeedReader  read_seed,
+               gpointer    data)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "fuzz", corpus, NULL);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *text = NULL;
+      gsize len;
+      SeedRead read;
+
+      g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+      read = read_seed (name, text, len, data);
+      if (read == SEED_SKIPPED)
+        continue;
+      if (g_str_has_prefix (name, "ok-"))
+        g_assert_cmpint (read, ==, SEED_ACCEPTED);
+      else if (g_str_has_prefix (name, "bad-"))
+        g_assert_cmpint (read, ==, SEED_REFUSED);
+      n++;
+    }
+  g_dir_close (d);
+  return n;
+}
+
+/* A scene seed parsed with its backgrounds in dir, as fuzz-scene.c gives
+ * them: refused with a message naming it, or written back as text read
+ * again. */
+static SeedRead
+read_scene_seed (const char *name,
+                 const char *text,
+                 gsize       len,
+                 gpointer    dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FrSceneDoc) doc = NULL;
+
+#ifndef FOLDRAY_HAVE_SEGYIO
+  if (strstr (name, "segy") != NULL)
+    return SEED_SKIPPED;
+#endif
+  doc = fr_scene_doc_parse (text, (gssize) len, name, dir, &error);
+  g_test_message ("%s: %s", name, doc != NULL ? "read" : error->message);
+  if (doc == NULL)
+    {
+      g_assert_true (g_str_has_prefix (error->message, name));
+      return SEED_REFUSED;
+    }
+  {
+    g_autofree char *json = fr_scene_doc_to_json (doc, dir);
+    g_autoptr(GError) again_error = NULL;
+    g_autoptr(FrSceneDoc) again = fr_scene_doc_parse (json, -1, name, dir, &again_error);
+
+    g_assert_no_error (again_error);
+    g_assert_nonnull (again);
+  }
+  return SEED_ACCEPTED;
+}
+
 /* Every seed of the scene fuzzer's corpus (tests/fuzz/corpus-scene), read
  * from a folder holding the grid.npy and grid.sgy its backgrounds name, as
  * fuzz-scene.c gives them: 'ok-' seeds are scenes, 'bad-' seeds are refused
@@ -2703,15 +2780,11 @@ test_grid_float64 (void)
 static void
 test_fuzz_corpus (void)
 {
-  g_autofree char *corpus = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus-scene", NULL);
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *npy = g_build_filename (dir, "grid.npy", NULL);
   g_autofree char *sgy = g_build_filename (dir, "grid.sgy", NULL);
   const float v[6] = { 1, 2, 3, 4, 5, 6 };
   fr_grid g = fr_grid_2d (3, 2, 1.0, 1.0, 0.0, 0.0);
-  GDir *d = g_dir_open (corpus, 0, NULL);
-  const char *name;
-  guint n = 0;
 
   write_npy (npy, &g, v);
 #ifdef FOLDRAY_HAVE_SEGYIO
@@ -2721,44 +2794,40 @@ test_fuzz_corpus (void)
     write_segy_at (sgy, 3, 2, 5, x, 0, v);
   }
 #endif
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (corpus, name, NULL);
-      g_autofree char *text = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autoptr(FrSceneDoc) doc = NULL;
-      gsize len;
-
-#ifndef FOLDRAY_HAVE_SEGYIO
-      if (strstr (name, "segy") != NULL)
-        continue;
-#endif
-      g_assert_true (g_file_get_contents (path, &text, &len, NULL));
-      doc = fr_scene_doc_parse (text, (gssize) len, name, dir, &error);
-      g_test_message ("%s: %s", name, doc != NULL ? "read" : error->message);
-      if (doc != NULL)
-        {
-          g_autofree char *json = fr_scene_doc_to_json (doc, dir);
-          g_autoptr(GError) again_error = NULL;
-          g_autoptr(FrSceneDoc) again = fr_scene_doc_parse (json, -1, name, dir, &again_error);
-
-          g_assert_no_error (again_error);
-          g_assert_nonnull (again);
-        }
-      else
-        g_assert_true (g_str_has_prefix (error->message, name));
-      if (g_str_has_prefix (name, "ok-"))
-        g_assert_nonnull (doc);
-      else if (g_str_has_prefix (name, "bad-"))
-        g_assert_null (doc);
-      n++;
-    }
-  g_dir_close (d);
-  g_assert_cmpuint (n, >=, 4);
+  g_assert_cmpuint (replay_corpus ("corpus-scene", read_scene_seed, dir), >=, 4);
   g_unlink (npy);
   g_unlink (sgy);
   g_rmdir (dir);
+}
+
+/* A sidecar seed read as grid.json beside the 3 x 2 grid.npy npy: placing
+ * the grid, or refused naming the sidecar, in UTF-8. */
+static SeedRead
+read_sidecar_seed (const char *name,
+                   const char *text,
+                   gsize       len,
+                   gpointer    npy)
+{
+  g_autofree char *json = fr_scene_file_sidecar_path (npy);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) values = NULL;
+  gboolean has_spacing = FALSE;
+  fr_grid g;
+
+  g_assert_true (g_file_set_contents (json, text, (gssize) len, NULL));
+  if (!fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error))
+    {
+      g_test_message ("%s: %s", name, error->message);
+      g_assert_nonnull (strstr (error->message, json));
+      g_assert_true (g_utf8_validate (error->message, -1, NULL));
+      return SEED_REFUSED;
+    }
+  g_test_message ("%s: read", name);
+  g_assert_no_error (error);
+  g_assert_true (has_spacing);
+  g_assert_cmpint (fr_grid_check (&g, NULL), ==, FR_OK);
+  g_assert_true (g.nx == 3 && g.nz == 2);
+  return SEED_ACCEPTED;
 }
 
 /* Every seed of the sidecar fuzzer's corpus (tests/fuzz/corpus-sidecar),
@@ -2768,53 +2837,14 @@ test_fuzz_corpus (void)
 static void
 test_fuzz_sidecar_corpus (void)
 {
-  g_autofree char *corpus = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus-sidecar", NULL);
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *npy = g_build_filename (dir, "grid.npy", NULL);
   g_autofree char *json = g_build_filename (dir, "grid.json", NULL);
   const float v[6] = { 1, 2, 3, 4, 5, 6 };
   fr_grid unit = fr_grid_2d (3, 2, 1.0, 1.0, 0.0, 0.0);
-  GDir *d = g_dir_open (corpus, 0, NULL);
-  const char *name;
-  guint n = 0;
 
   write_npy (npy, &unit, v);
-  g_assert_nonnull (d);
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (corpus, name, NULL);
-      g_autofree char *text = NULL;
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GBytes) values = NULL;
-      gboolean has_spacing = FALSE;
-      gboolean ok;
-      gsize len;
-      fr_grid g;
-
-      g_assert_true (g_file_get_contents (path, &text, &len, NULL));
-      g_assert_true (g_file_set_contents (json, text, (gssize) len, NULL));
-      ok = fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error);
-      g_test_message ("%s: %s", name, ok ? "read" : error->message);
-      if (ok)
-        {
-          g_assert_no_error (error);
-          g_assert_true (has_spacing);
-          g_assert_cmpint (fr_grid_check (&g, NULL), ==, FR_OK);
-          g_assert_true (g.nx == 3 && g.nz == 2);
-        }
-      else
-        {
-          g_assert_nonnull (strstr (error->message, json));
-          g_assert_true (g_utf8_validate (error->message, -1, NULL));
-        }
-      if (g_str_has_prefix (name, "ok-"))
-        g_assert_true (ok);
-      else if (g_str_has_prefix (name, "bad-"))
-        g_assert_false (ok);
-      n++;
-    }
-  g_dir_close (d);
-  g_assert_cmpuint (n, >=, 4);
+  g_assert_cmpuint (replay_corpus ("corpus-sidecar", read_sidecar_seed, npy), >=, 4);
   g_unlink (json);
   g_unlink (npy);
   g_rmdir (dir);
