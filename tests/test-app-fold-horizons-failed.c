@@ -18,6 +18,7 @@
 #include "fr-scene.h"
 #include "fr-solver-i18n.h"
 #include "test-catalogue.h"
+#include "test-fold-submit.h"
 
 static const FrPoint horizon[] = { { 0.0, 1.0 }, { 1.0, 0.7 }, { 2.0, 1.1 }, { 3.0, 0.9 } };
 
@@ -49,24 +50,6 @@ make_fold (double delta,
   return fold;
 }
 
-/* As the window submits: the job made now, reusing last's T when it may. */
-static FrResult *
-run_fold (FrFoldState *fold,
-          FrScene     *scene,
-          FrResult    *last)
-{
-  g_autoptr(FrJob) job = fr_fold_state_make_job (fold, scene);
-  gboolean cancelled = TRUE;
-  FrResult *result;
-
-  job->threads = 1;
-  fr_fold_job_reuse (job, last);
-  result = fr_fold_job_run (job, NULL, &cancelled);
-  g_assert_false (cancelled);
-  g_assert_nonnull (result);
-  return result;
-}
-
 /* T solved and kept, no horizon, and the reason on the result. */
 static void
 assert_failed (FrResult *result)
@@ -95,7 +78,7 @@ test_solve (void)
   g_autofree char *status = NULL;
 
   set_model (scene);
-  result = run_fold (fold, scene, NULL);
+  result = test_fold_submit (fold, scene, NULL, NULL);
   assert_failed (result);
   status = fr_fold_result_horizons_failure (result);
   g_assert_cmpstr (status, ==, "The folded horizons could not be drawn: contour level 2 of 2 is not finite");
@@ -111,19 +94,19 @@ test_recontour (void)
   g_autoptr(FrResult) solved = NULL, failed = NULL, again = NULL;
 
   set_model (scene);
-  solved = run_fold (fold, scene, NULL);
+  solved = test_fold_submit (fold, scene, NULL, NULL);
   g_assert_true (solved->ok);
   g_assert_cmpuint (solved->horizons->len, >, 0);
   g_assert_null (solved->horizons_error);
   g_assert_null (fr_fold_result_horizons_failure (solved));
 
   fr_fold_state_set_levels (fold, 1e308, 2);
-  failed = run_fold (fold, scene, solved);
+  failed = test_fold_submit (fold, scene, solved, NULL);
   g_assert_true (fr_fold_job_reuses_solve (failed->job));
   assert_failed (failed);
 
   fr_fold_state_set_levels (fold, 0.25, 3);
-  again = run_fold (fold, scene, failed);
+  again = test_fold_submit (fold, scene, failed, NULL);
   g_assert_true (fr_fold_job_reuses_solve (again->job));
   g_assert_cmpuint (again->horizons->len, >, 0);
   g_assert_null (again->horizons_error);
@@ -150,7 +133,7 @@ test_translated (void)
 
       test_catalogue_use (cases[i].language);
       set_model (scene);
-      result = run_fold (fold, scene, NULL);
+      result = test_fold_submit (fold, scene, NULL, NULL);
       status = fr_fold_result_horizons_failure (result);
       g_assert_cmpstr (status, ==, cases[i].says);
     }

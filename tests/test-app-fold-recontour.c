@@ -13,6 +13,7 @@
 #include "fr-fold-job.h"
 #include "fr-fold-state.h"
 #include "fr-scene.h"
+#include "test-fold-submit.h"
 
 static const FrPoint horizon[] = { { 0.0, 1.0 }, { 1.0, 0.7 }, { 2.0, 1.1 }, { 3.0, 0.9 } };
 
@@ -44,29 +45,6 @@ make_fold (void)
   fr_fold_state_add_ray_point (fold, 2.0, 0.2);
   fr_fold_state_add_ray_point (fold, 0.6, 1.8);
   return fold;
-}
-
-/* As the window submits: the job made now, reusing last's T when it may
- * (last NULL: a fresh solve).  *reused says whether it did. */
-static FrResult *
-run_fold (FrFoldState *fold,
-          FrScene     *scene,
-          FrResult    *last,
-          gboolean    *reused)
-{
-  g_autoptr(FrJob) job = fr_fold_state_make_job (fold, scene);
-  gboolean cancelled = TRUE, r;
-  FrResult *result;
-
-  job->threads = 1;
-  r = fr_fold_job_reuse (job, last);
-  if (reused != NULL)
-    *reused = r;
-  result = fr_fold_job_run (job, NULL, &cancelled);
-  g_assert_false (cancelled);
-  g_assert_nonnull (result);
-  g_assert_true (result->ok);
-  return result;
 }
 
 static void
@@ -115,16 +93,16 @@ test_levels_recontour (void)
 
   set_model (scene);
   count = fr_grid_count (fr_scene_get_grid (scene));
-  solved = run_fold (fold, scene, NULL, &reused);
+  solved = test_fold_submit (fold, scene, NULL, &reused);
   g_assert_false (reused);
   g_assert_cmpuint (solved->horizons->len, >, 0);
 
   fr_fold_state_set_levels (fold, 0.15, 5);
-  again = run_fold (fold, scene, solved, &reused);
+  again = test_fold_submit (fold, scene, solved, &reused);
   g_assert_true (reused);
   g_assert_true (again->job->fold.solved == solved);
   g_assert_true (again->time == solved->time);   /* shared, not copied */
-  fresh = run_fold (fold, scene, NULL, NULL);
+  fresh = test_fold_submit (fold, scene, NULL, NULL);
   g_assert_cmpmem (again->time, count * sizeof (float), fresh->time, count * sizeof (float));
   g_assert_cmpfloat (again->time_max, ==, fresh->time_max);
   g_assert_cmpuint (again->horizons->len, >, solved->horizons->len);
@@ -150,7 +128,7 @@ test_levels_recontour (void)
 
   /* Reusing a reused result reuses the solve itself: nothing chains. */
   fr_fold_state_set_levels (fold, 0.1, 2);
-  again2 = run_fold (fold, scene, again, &reused);
+  again2 = test_fold_submit (fold, scene, again, &reused);
   g_assert_true (reused);
   g_assert_true (again2->job->fold.solved == solved);
   g_assert_null (solved->job->fold.solved);
@@ -172,15 +150,15 @@ test_levels_no_solve (void)
 
   set_model (scene);
   count = fr_grid_count (fr_scene_get_grid (scene));
-  solved = run_fold (fold, scene, NULL, NULL);
+  solved = test_fold_submit (fold, scene, NULL, NULL);
   for (size_t i = 0; i < count; i++)
     solved->time[i] *= 2.0f;
   solved->time_max *= 2.0f;
 
   fr_fold_state_set_levels (fold, 0.3, 4);
-  again = run_fold (fold, scene, solved, NULL);
+  again = test_fold_submit (fold, scene, solved, NULL);
   fr_fold_state_set_levels (fold, 0.15, 4);
-  fresh = run_fold (fold, scene, NULL, NULL);
+  fresh = test_fold_submit (fold, scene, NULL, NULL);
   assert_lines_equal (again->horizons, fresh->horizons);
 }
 
@@ -197,12 +175,12 @@ test_what_solves (void)
   gboolean reused;
 
   set_model (scene);
-  solved = run_fold (fold, scene, NULL, NULL);
+  solved = test_fold_submit (fold, scene, NULL, NULL);
 
-#define EXPECT_REUSE(want)                                               \
-  G_STMT_START {                                                         \
-    g_autoptr(FrResult) r = run_fold (fold, scene, solved, &reused);     \
-    g_assert_cmpint (reused, ==, (want));                                \
+#define EXPECT_REUSE(want)                                                   \
+  G_STMT_START {                                                             \
+    g_autoptr(FrResult) r = test_fold_submit (fold, scene, solved, &reused); \
+    g_assert_cmpint (reused, ==, (want));                                    \
   } G_STMT_END
 
   fr_fold_state_begin_edit (fold);
