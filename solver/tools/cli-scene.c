@@ -180,7 +180,7 @@ static void
 say_instead (Expansion *ex, char *text, const char *what)
 {
   g_ptr_array_add (ex->words, text);
-  g_ptr_array_add (ex->words, g_strdup_printf ("--scene %s: %s", ex->scene, what));
+  g_ptr_array_add (ex->words, g_strdup (what));
 }
 
 /* Passes flag value on to the subcommand; what is the scene's name for it.
@@ -231,12 +231,13 @@ is_flag_char (char c)
 }
 
 /* Replaces flag where it stands as a whole word ("--speed" but not the
- * start of "--speed-const"). */
-static void
+ * start of "--speed-const"); returns how many times. */
+static guint
 replace_flag (GString *s, const char *flag, const char *with)
 {
   size_t n = strlen (flag), w = strlen (with);
   const char *p;
+  guint replaced = 0;
 
   for (size_t i = 0; (p = strstr (s->str + i, flag)) != NULL;)
     {
@@ -247,46 +248,55 @@ replace_flag (GString *s, const char *flag, const char *with)
           g_string_erase (s, (gssize) at, (gssize) n);
           g_string_insert (s, (gssize) at, with);
           i = at + w;
+          replaced++;
         }
       else
         i = at + n;
     }
+  return replaced;
 }
 
-/* Keeps the first "--scene S: " of each line of s (prefix) and drops the
- * others: a message naming two flags, or a flag in its advice ("a larger
- * --spacing"), named the scene at each. */
+/* One line of the subcommand's stderr in the scene's words: its made-up
+ * flags and scratch files by the scene's names for them, and, where any
+ * was named, the scene once, after "foldray-cli: " (and a "note: " or
+ * "warning: "). */
 static void
-once_a_line (GString *s, const char *scene)
+reword_line (const Expansion *ex, GString *line, const char *scene)
 {
-  g_autofree char *prefix = g_strdup_printf ("%s: ", scene);
-  size_t n = strlen (prefix), line = 0;
+  static const char *const kinds[] = { "note: ", "warning: " };
+  guint named = 0;
+  size_t at = 0;
 
-  while (line < s->len)
-    {
-      const char *end = strchr (s->str + line, '\n');
-      size_t line_end = end != NULL ? (size_t) (end - s->str) : s->len;
-      const char *first = g_strstr_len (s->str + line, (gssize) (line_end - line), prefix);
-      const char *p;
-
-      if (first != NULL)
-        while ((p = g_strstr_len (first + n, (gssize) (line_end - (size_t) (first + n - s->str)),
-                                  prefix)) != NULL)
-          {
-            g_string_erase (s, p - s->str, (gssize) n);
-            line_end -= n;
-          }
-      line = line_end + 1;
-    }
+  /* Paths first, so that "--velocity /tmp/…" goes as one; then any other
+   * mention of the folder; then the flags. */
+  for (guint i = 0; i < ex->words->len; i += 2)
+    if (g_str_has_prefix (g_ptr_array_index (ex->words, i), cli_scratch_dir ()) ||
+        strchr (g_ptr_array_index (ex->words, i), ' ') != NULL)
+      named += g_string_replace (line, g_ptr_array_index (ex->words, i),
+                                 g_ptr_array_index (ex->words, i + 1), 0);
+  g_string_replace (line, cli_scratch_dir (), scene, 0);
+  for (guint i = 0; i < ex->words->len; i += 2)
+    if (g_str_has_prefix (g_ptr_array_index (ex->words, i), "--"))
+      named += replace_flag (line, g_ptr_array_index (ex->words, i), g_ptr_array_index (ex->words, i + 1));
+  if (named == 0)
+    return;
+  if (g_str_has_prefix (line->str, "foldray-cli: "))
+    at = strlen ("foldray-cli: ");
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    if (g_str_has_prefix (line->str + at, kinds[k]))
+      at += strlen (kinds[k]);
+  g_string_insert (line, (gssize) at, scene);
+  g_string_insert (line, (gssize) (at + strlen (scene)), ": ");
 }
 
 /* Shows what the subcommand wrote on stderr (held in fd), in the scene's
- * words. */
+ * words, line by line. */
 static void
 replay_messages (const Expansion *ex, int fd)
 {
   g_autoptr(GString) s = g_string_new (NULL);
   g_autofree char *scene = g_strdup_printf ("--scene %s", ex->scene);
+  g_auto(GStrv) lines = NULL;
   char buf[4096];
   ssize_t n;
 
@@ -301,18 +311,16 @@ replay_messages (const Expansion *ex, int fd)
       }
   close (fd);
 
-  /* Paths first, so that "--velocity /tmp/…" goes as one; then any other
-   * mention of the folder; then the flags. */
-  for (guint i = 0; i < ex->words->len; i += 2)
-    if (g_str_has_prefix (g_ptr_array_index (ex->words, i), cli_scratch_dir ()) ||
-        strchr (g_ptr_array_index (ex->words, i), ' ') != NULL)
-      g_string_replace (s, g_ptr_array_index (ex->words, i), g_ptr_array_index (ex->words, i + 1), 0);
-  g_string_replace (s, cli_scratch_dir (), scene, 0);
-  for (guint i = 0; i < ex->words->len; i += 2)
-    if (g_str_has_prefix (g_ptr_array_index (ex->words, i), "--"))
-      replace_flag (s, g_ptr_array_index (ex->words, i), g_ptr_array_index (ex->words, i + 1));
-  once_a_line (s, scene);
-  fwrite (s->str, 1, s->len, stderr);
+  lines = g_strsplit (s->str, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(GString) line = g_string_new (lines[i]);
+
+      reword_line (ex, line, scene);
+      fwrite (line->str, 1, line->len, stderr);
+      if (lines[i + 1] != NULL)
+        fputc ('\n', stderr);
+    }
   fflush (stderr);
 }
 
