@@ -854,9 +854,13 @@ static char *
 stencil_note (const FrJob *job)
 {
   FrRadius even = fr_radius_even_reach (job->radius, job->grid.dx, job->grid.dz);
-  double now = fr_radius_stencil_error (job->radius, job->grid.dx, job->grid.dz);
-  double then = fr_radius_stencil_error (even, job->grid.dx, job->grid.dz);
+  double now, then;
 
+  /* Square cells, or a radius that reaches as far both ways already. */
+  if (fr_radius_equal (even, job->radius))
+    return NULL;
+  now = fr_radius_stencil_error (job->radius, job->grid.dx, job->grid.dz);
+  then = fr_radius_stencil_error (even, job->grid.dx, job->grid.dz);
   if (!(now > 0.01 && then < 0.5 * now))
     return NULL;
   /* TRANSLATORS: after "Solved in 12.3 ms — ": the stencil's largest error
