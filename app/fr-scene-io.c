@@ -27,6 +27,17 @@ fr_scene_io_find_example (const char *name)
   return fr_data_find ("examples", file);
 }
 
+/* The path of a bundled example scene (data/scenes/NAME.json), or NULL. */
+char *
+fr_scene_io_find_example_scene (const char *name)
+{
+  g_autofree char *file = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  file = g_strconcat (name, ".json", NULL);
+  return fr_data_find ("scenes", file);
+}
+
 /* Built-in stand-ins, so the application opens on something even when the
  * example files are not installed: 3 km × 2 km at 0.01 km. */
 static GBytes *

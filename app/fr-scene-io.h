@@ -17,12 +17,13 @@ typedef enum
   FR_SCENE_IO_ERROR_INVALID,
 } FrSceneIoError;
 
-GQuark    fr_scene_io_error_quark   (void);
-char     *fr_scene_io_find_example  (const char  *name);
-gboolean  fr_scene_io_load_example  (const char  *name,
-                                     fr_grid     *grid,
-                                     GBytes     **velocity,
-                                     char       **title,
-                                     GError     **error);
+GQuark    fr_scene_io_error_quark        (void);
+char     *fr_scene_io_find_example_scene (const char  *name);
+char     *fr_scene_io_find_example       (const char  *name);
+gboolean  fr_scene_io_load_example       (const char  *name,
+                                          fr_grid     *grid,
+                                          GBytes     **velocity,
+                                          char       **title,
+                                          GError     **error);
 
 G_END_DECLS

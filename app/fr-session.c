@@ -31,6 +31,9 @@ struct _FrSession
 
   FrWindow       *window;      /* weak: the window owns us */
   char           *path;        /* the scene file, NULL until saved or opened */
+  /* Save As's first name for a document without a file, opened from a
+   * bundled scene (NULL otherwise). */
+  char           *proposed_name;
   guint           autosave_id;
   /* The scene file as it was last read or written, so that a save finds
    * out when another program wrote it meanwhile. */
@@ -484,6 +487,7 @@ fr_session_reset (FrSession  *self,
 
   g_free (self->path);
   self->path = canonical;
+  g_clear_pointer (&self->proposed_name, g_free);
   take_stamp (self);
   g_clear_handle_id (&self->autosave_id, g_source_remove);
   fr_window_set_clean (self->window, TRUE);
@@ -547,6 +551,25 @@ fr_session_open (FrSession   *self,
     return FALSE;
   fr_session_reset (self, path);
   add_recent (self->path);
+  return TRUE;
+}
+
+/* Opens a bundled example scene as a new document: its model, settings
+ * and markers, but no file of its own, so that Save asks where (an
+ * installed example is not the user's to overwrite, and in a checkout it
+ * is the project's). */
+gboolean
+fr_session_open_copy (FrSession   *self,
+                      const char  *path,
+                      GError     **error)
+{
+  g_return_val_if_fail (FR_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!load_scene (self, path, error))
+    return FALSE;
+  fr_session_reset (self, NULL);
+  self->proposed_name = g_path_get_basename (path);
   return TRUE;
 }
 
@@ -649,9 +672,10 @@ save_as_response_cb (GtkNativeDialog *chooser,
   g_object_unref (chooser);
 }
 
-/* Where Save As starts: the scene's own file; for one opened from a grid
- * (a bundled example among them), NAME.json after the grid, in the
- * chooser's usual folder; else scene.json. */
+/* Where Save As starts: the scene's own file; for a bundled example scene
+ * its name, and for one opened from a grid (a bundled example among them)
+ * NAME.json after the grid, in the chooser's usual folder; else
+ * scene.json. */
 static void
 propose_file (FrSession      *self,
               GtkFileChooser *chooser)
@@ -668,6 +692,8 @@ propose_file (FrSession      *self,
         gtk_file_chooser_set_current_folder (chooser, folder, NULL);
       name = g_path_get_basename (self->path);
     }
+  else if (self->proposed_name != NULL)
+    name = g_strdup (self->proposed_name);
   else if (model != NULL && model->background != NULL && model->background->path != NULL)
     {
       g_autofree char *base = g_path_get_basename (model->background->path);
@@ -1051,6 +1077,7 @@ fr_session_dispose (GObject *object)
     g_object_remove_weak_pointer (G_OBJECT (self->window), (gpointer *) &self->window);
   self->window = NULL;
   g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->proposed_name, g_free);
 
   G_OBJECT_CLASS (fr_session_parent_class)->dispose (object);
 }

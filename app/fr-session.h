@@ -30,6 +30,9 @@ const char *fr_session_get_path       (FrSession   *self);
 gboolean    fr_session_open           (FrSession   *self,
                                        const char  *path,
                                        GError     **error);
+gboolean    fr_session_open_copy      (FrSession   *self,
+                                       const char  *path,
+                                       GError     **error);
 gboolean    fr_session_save_to        (FrSession   *self,
                                        const char  *path,
                                        GError     **error);

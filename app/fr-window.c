@@ -1457,6 +1457,34 @@ open_example_action (GtkWidget  *widget,
                       g_strdup (g_variant_get_string (parameter, NULL)), g_free);
 }
 
+static void
+open_example_scene_now (FrWindow *self,
+                        gpointer  data)
+{
+  const char *name = data;
+  g_autofree char *path = fr_scene_io_find_example_scene (name);
+  g_autoptr(GError) error = NULL;
+
+  if (path == NULL)
+    error = g_error_new (FR_SCENE_IO_ERROR, FR_SCENE_IO_ERROR_FAILED,
+                         _("The example scene “%s” is not installed (%s.json in Foldray’s "
+                           "scenes folder)"), name, name);
+  if (error != NULL || !fr_session_open_copy (self->session, path, &error))
+    fr_window_show_error (self, _("Could not open the example"), error);
+}
+
+/* A bundled scene (data/scenes), as a new document: Save asks where. */
+static void
+open_example_scene_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+
+  fr_session_confirm (self->session, FR_SESSION_CONFIRM_OPEN, open_example_scene_now,
+                      g_strdup (g_variant_get_string (parameter, NULL)), g_free);
+}
+
 /* Asks for the file of the export named id (export_kinds) and writes it. */
 static void
 export_by_id (FrWindow   *self,
@@ -1817,6 +1845,8 @@ fr_window_class_init (FrWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-example", "s", open_example_action);
+  gtk_widget_class_install_action (widget_class, "win.open-example-scene", "s",
+                                   open_example_scene_action);
   gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
   gtk_widget_class_install_action (widget_class, "win.export-receivers", NULL, export_receivers_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);

@@ -7,7 +7,8 @@ Grid Spacing dialog of a .npy without a sidecar refuses what is no number
 then opens it at the spacing typed, a spacing of 1.25e-5 too.  A 100-byte
 scene naming 46000 × 46000 nodes, opened under ulimit -v, is refused with a
 dialog and the scene kept, and so is a grid whose spacing (1e-320) gives
-times no solve could hold.  Real input through xdotool, checks by
+times no solve could hold.  Examples → Syncline with a Salt Body opens
+the bundled scene as a new document, saved where the user says.  Real input through xdotool, checks by
 the window title, the frame log's job line and the screen.  Speaks TAP.
 
 Usage: gui-files-test.py FOLDRAY_EXE OUT_DIR
@@ -23,7 +24,7 @@ import time
 
 import numpy as np
 
-from guilib import App, check, configure, results, run, screenshot, wait_for, xdo
+from guilib import App, check, configure, near, results, run, screenshot, wait_for, xdo
 
 EXE = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="foldray-gui-files-")
@@ -31,6 +32,8 @@ configure(EXE, OUT, "1200x760")
 ROOT = os.environ.get("FOLDRAY_SOURCE_ROOT",
                       os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 SCENE = os.path.join(ROOT, "data", "scenes", "three-layer.json")
+# viridis at the top of the colour bar: the salt, the fastest rock.
+SALT_RGB = (253, 231, 37)
 
 
 def window_ids(name):
@@ -267,6 +270,68 @@ def t_tiny_spacing_refused():
     return ok, "\n".join(notes)
 
 
+# Window-relative spots in the header bar of the 1200-pixel window.
+MENU_BUTTON = (1045, 27)
+
+
+def click_at(a, spot):
+    xdo("mousemove", a.wx + spot[0], a.wy + spot[1])
+    xdo("click", 1)
+
+
+def t_example_scene():
+    """☰ → Examples → Syncline with a Salt Body opens the bundled scene as a
+    new document: its title, its salt body drawn, nothing modified; Save
+    asks where, proposing syncline-salt.json, and the bundled file is
+    never written.  The menu had only the two velocity grids, and the
+    bundled scenes could be opened only by finding their folder."""
+    bundled = os.path.join(ROOT, "data", "scenes", "syncline-salt.json")
+    before = open(bundled, "rb").read()
+    d = os.path.join(OUT, "example-scene")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    a = App("--clear", name="example-scene")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        click_at(a, MENU_BUTTON)               # the primary menu, then Examples
+        time.sleep(0.5)
+        xdo("key", "x")
+        time.sleep(0.5)
+        screenshot("04-example-scenes-menu")
+        xdo("key", "s")                        # _Syncline with a Salt Body
+        title = a.wait_title(lambda t: "Syncline" in t)
+        a.settle_all()
+        img = a.stable_shot("05-example-scene")
+        salt = near(img, *a.to_screen(1.5, 1.7), SALT_RGB, radius=4, tol=30)
+        beside = near(img, *a.to_screen(0.3, 1.7), SALT_RGB, radius=4, tol=30)
+        click_at(a, MENU_BUTTON)               # ☰ → Save Scene (what Ctrl+S does)
+        time.sleep(0.5)
+        xdo("key", "s")
+        chooser = wait_for(lambda: window_ids("Save Scene"), 5.0)
+        time.sleep(0.8)
+        # The proposed name stays: only the folder goes in front of it.
+        xdo("key", "Home")
+        xdo("type", "--", d + "/")
+        xdo("key", "Return")
+        saved_path = os.path.join(d, "syncline-salt.json")
+        saved = wait_for(lambda: os.path.exists(saved_path), 10.0)
+        title2 = a.wait_title(lambda t: "syncline-salt.json" in t)
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    layers = len(json.load(open(saved_path))["layers"]) if saved else 0
+    untouched = open(bundled, "rb").read() == before
+    ok = (title == "Syncline with a salt body \u2014 Foldray" and salt and not beside and chooser
+          and saved and layers == 3 and title2 == "syncline-salt.json \u2014 Foldray" and untouched
+          and not bad and os.listdir(d) == ["syncline-salt.json"])
+    return ok, ("title %r; salt drawn %s, not beside it %s; Save asked %s; saved as proposed %s "
+                "(%d layers), title then %r; bundled file untouched %s; files %s; bad stderr %s"
+                % (title, salt, beside, chooser, saved, layers, title2, untouched, os.listdir(d), bad))
+
+
+
 check("files: a scene named LINE-7.JSON opens as a scene", t_scene_in_capitals)
 check("files: the Grid Spacing dialog refuses 2,5 and 0, then opens at the spacing typed",
       t_spacing_dialog)
@@ -276,6 +341,8 @@ check("files: a scene too large for ulimit -v is refused with a dialog, the scen
       t_big_scene_refused)
 check("files: a grid whose spacing gives times below double's range is refused on opening",
       t_tiny_spacing_refused)
+check("files: Examples opens a bundled scene as a new document; Save proposes its name elsewhere",
+      t_example_scene)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
