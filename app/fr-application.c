@@ -661,6 +661,7 @@ fr_application_startup (GApplication *app)
     { "win.mode('rays')",      { "<Control>1", NULL } },
     { "win.mode('folds')",     { "<Control>2", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
+    { "win.side-panel",        { "F9", NULL } },
   };
 
   G_APPLICATION_CLASS (fr_application_parent_class)->startup (app);

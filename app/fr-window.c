@@ -38,6 +38,7 @@ struct _FrWindow
   FrCanvas             *canvas;
   FrAxes               *axes;
   FrSidePanel          *side_panel;
+  GtkWidget            *side_scroll;  /* the side panel's column, which F9 hides */
   FrFoldPanel          *fold_panel;
   FrEditor             *editor;          /* the drawn model's tools, over the canvas */
   FrSession            *session;         /* the scene file, autosave, recovery */
@@ -1831,6 +1832,7 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrWindow, axes);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, side_panel);
+  gtk_widget_class_bind_template_child (widget_class, FrWindow, side_scroll);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, fold_panel);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, backend_label);
   gtk_widget_class_bind_template_child (widget_class, FrWindow, grid_label);
@@ -1941,6 +1943,12 @@ fr_window_init (FrWindow *self)
   /* After the application has opened what it opens at start. */
   g_idle_add_full (G_PRIORITY_LOW, recovery_idle_cb, g_object_ref (self), g_object_unref);
   fold_init (self);
+  {
+    /* Toggles the column's visibility; the picture takes the room. */
+    g_autoptr(GPropertyAction) side = g_property_action_new ("side-panel", self->side_scroll,
+                                                              "visible");
+    g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (side));
+  }
   display_settings_changed_cb (self, self->side_panel);
   undo_state_cb (self, NULL, fr_scene_get_undo (self->scene));
   gtk_label_set_text (self->backend_label, _("Back end: —"));

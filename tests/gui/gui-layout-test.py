@@ -10,7 +10,8 @@ the selection; a resize refits a fitted view and keeps a zoomed one; in
 model-edit mode the wheel over a layer scales its velocity (Ctrl+wheel
 zooms), the editor's handles stay out of the gutters and its tools ignore
 presses there; the status bar keeps the cursor readout whole in a narrow
-window, and its width while v and T print in exponent form; in Folds mode
+window, and its width while v and T print in exponent form; F9 hides the
+side panel and the picture takes its room; in Folds mode
 the starting horizon and the obstacles' outlines stop at the model's edge
 on the canvas, in the exported PNG and in the PDF figure (rendered with
 pdftoppm), and a horizon lying on the edge shows its whole width there.  Real input through xdotool, the screen read with
@@ -450,6 +451,56 @@ def t_small_window():
 
 
 check("a 640 × 480 window opens that size, the status bar cut but its readout shown", t_small_window)
+
+
+def t_side_panel_hidden():
+    """In a 640 × 480 window F9 hides the side panel and the fitted picture
+    takes its room (the model was 110 pixels wide beside it); the main
+    menu's Side Panel check item brings it back, and the picture is as
+    before.  The window stays 640 wide: a header button for it had widened
+    the header bar past the window, cutting off the close button."""
+    import subprocess
+    a = App("--geometry", "640x480", name="side-panel")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        width0 = a.to_screen(3.0, 0.0)[0] - a.to_screen(0.0, 0.0)[0]
+        canvas0 = a.view()["w"]
+        xdo("key", "F9")
+        wait_for(lambda: a.view()["w"] > canvas0 + 200, 5.0)
+        a.settle_all()
+        img = a.stable_shot("41-side-panel-hidden")
+        width1 = a.to_screen(3.0, 0.0)[0] - a.to_screen(0.0, 0.0)[0]
+        canvas1 = a.view()["w"]
+        # Where the panel's fields were, the model's right part: viridis'
+        # yellow, not the panel's light grey.
+        px, py = a.to_screen(2.8, 1.4)
+        field_there = px > a.wx + 400 and tuple(int(c) for c in img[py, px][:3]) != (246, 245, 244)
+        geo = subprocess.run(["xdotool", "getwindowgeometry", "--shell", a.win], capture_output=True,
+                             text=True).stdout
+        win_w = int(dict(l.split("=") for l in geo.split())["WIDTH"])
+        xdo("mousemove", a.wx + 484, a.wy + 27)  # ☰ at 640 px, then Side Panel
+        xdo("click", 1)
+        time.sleep(0.6)
+        screenshot("41b-side-panel-menu")
+        xdo("key", "p")
+        wait_for(lambda: abs(a.view()["w"] - canvas0) < 1, 5.0)
+        a.settle_all()
+        a.stable_shot("41c-side-panel-back")
+        width2 = a.to_screen(3.0, 0.0)[0] - a.to_screen(0.0, 0.0)[0]
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    return (width1 >= 2.5 * width0 and canvas1 >= canvas0 + 250 and field_there and win_w <= 660
+            and abs(width2 - width0) <= 1 and not bad,
+            "model %d px wide beside the panel, %d without it, %d with it back; canvas %g → %g px; "
+            "the field where the panel was %s; window %d wide; bad stderr %s"
+            % (width0, width1, width2, canvas0, canvas1, field_there, win_w, bad[:2]))
+
+
+check("F9 hides the side panel, the picture takes its room; the menu's check brings it back",
+      t_side_panel_hidden)
 
 
 # ------------------------------------------------------------------ session 2
