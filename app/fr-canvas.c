@@ -15,6 +15,7 @@
 #include "fr-plot-layout.h"
 #include "fr-result-time.h"
 #include "fr-gl-program.h"
+#include "fr-grid-texture.h"
 #ifdef FR_HAVE_GL_INTEROP
 #include "fr-gl-interop.h"
 #endif
@@ -182,44 +183,36 @@ new_texture (GLint filter)
   return tex;
 }
 
-/* A grid's nodes go into a texture one a texel up to the GL's largest
- * texture; beyond, along that axis, every stride-th node (a seismic line of
- * 20 000 traces was not drawn at all: GL refused its texture).  The
- * shader finds a node's texel by the same stride. */
+/* g's nodes in a texture (fr-grid-texture.h): each its own texel up to
+ * the GL's largest texture squared, wrapped at the texture's width (a
+ * seismic line of 20 000 traces was at first not drawn at all, GL refusing
+ * its texture, then drawn from every other trace). */
 static void
 texture_layout (const FrCanvas *self,
                 const fr_grid  *g,
-                int             stride[2],
-                int             size[2])
+                fr_grid_texture *lay)
 {
-  const size_t n[2] = { g->nx, g->nz };
-  const size_t most = self->max_texture > 0 ? (size_t) self->max_texture : 16384;
-
-  for (int a = 0; a < 2; a++)
-    {
-      stride[a] = (int) ((n[a] + most - 1) / most);
-      size[a] = (int) ((n[a] + (size_t) stride[a] - 1) / (size_t) stride[a]);
-    }
+  fr_grid_texture_layout (g->nx, g->nz, self->max_texture, lay);
 }
 
 /* values (g's nodes) as the texture takes them: values itself, or every
  * stride-th node copied into *copy. */
 static const float *
-texture_values (const fr_grid *g,
-                const float   *values,
-                const int      stride[2],
-                const int      size[2],
-                float        **copy)
+texture_values (const fr_grid         *g,
+                const float           *values,
+                const fr_grid_texture *lay,
+                float                **copy)
 {
+  const size_t s = (size_t) lay->stride;
   float *c;
 
   *copy = NULL;
-  if (stride[0] == 1 && stride[1] == 1)
+  if (s == 1)
     return values;
-  c = g_new (float, (size_t) size[0] * (size_t) size[1]);
-  for (size_t j = 0; j < (size_t) size[1]; j++)
-    for (size_t i = 0; i < (size_t) size[0]; i++)
-      c[j * (size_t) size[0] + i] = values[j * (size_t) stride[1] * g->nx + i * (size_t) stride[0]];
+  c = g_new (float, lay->count);
+  for (size_t j = 0; j < (size_t) lay->nodes[1]; j++)
+    for (size_t i = 0; i < (size_t) lay->nodes[0]; i++)
+      c[j * (size_t) lay->nodes[0] + i] = values[j * s * g->nx + i * s];
   *copy = c;
   return c;
 }
@@ -230,23 +223,22 @@ upload_velocity_texture (FrCanvas *self)
   const fr_grid *g = fr_scene_get_grid (self->scene);
   GBytes *v = fr_scene_get_velocity (self->scene);
   g_autofree float *copy = NULL;
-  int stride[2], size[2];
-  const float *values;
+  fr_grid_texture lay;
 
-  texture_layout (self, g, stride, size);
-  values = texture_values (g, g_bytes_get_data (v, NULL), stride, size, &copy);
+  texture_layout (self, g, &lay);
   glBindTexture (GL_TEXTURE_2D, self->tex_velocity);
-  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
-  glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, size[0], size[1], 0, GL_RED, GL_FLOAT, values);
+  glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, lay.width, lay.height, 0, GL_RED, GL_FLOAT, NULL);
+  fr_grid_texture_upload (&lay, (uintptr_t) texture_values (g, g_bytes_get_data (v, NULL), &lay,
+                                                             &copy));
 }
 
 /* With CUDA, T on the device goes through a registered GL buffer into the
  * bound texture (fr-gl-interop.c); FALSE on any failure, after which this
  * context keeps to the host upload. */
 static gboolean
-upload_time_interop (FrCanvas      *self,
-                     const fr_grid *g,
-                     gconstpointer  device_time)
+upload_time_interop (FrCanvas              *self,
+                     const fr_grid_texture *lay,
+                     gconstpointer          device_time)
 {
 #ifdef FR_HAVE_GL_INTEROP
   fr_error err = { 0 };
@@ -259,7 +251,7 @@ upload_time_interop (FrCanvas      *self,
       self->interop_off = TRUE;
       return FALSE;
     }
-  if (fr_gl_interop_upload (self->interop, device_time, g->nx, g->nz, &err) != FR_OK)
+  if (fr_gl_interop_upload (self->interop, device_time, lay, &err) != FR_OK)
     {
       g_warning ("CUDA–GL interop failed, uploading T from the host from now on: %s",
                  err.message);
@@ -282,22 +274,21 @@ upload_time_texture (FrCanvas       *self,
                      gconstpointer   device_time)
 {
   g_autofree float *copy = NULL;
-  int stride[2], size[2];
+  fr_grid_texture lay;
 
-  texture_layout (self, g, stride, size);
+  texture_layout (self, g, &lay);
   glBindTexture (GL_TEXTURE_2D, self->tex_time);
-  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
-  if (self->time_width != size[0] || self->time_height != size[1])
+  if (self->time_width != lay.width || self->time_height != lay.height)
     {
-      glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, size[0], size[1], 0, GL_RED, GL_FLOAT, NULL);
-      self->time_width = size[0];
-      self->time_height = size[1];
+      glTexImage2D (GL_TEXTURE_2D, 0, GL_R32F, lay.width, lay.height, 0, GL_RED, GL_FLOAT, NULL);
+      self->time_width = lay.width;
+      self->time_height = lay.height;
     }
-  /* The interop path copies whole rows; a strided grid takes the host's. */
-  if (stride[0] == 1 && stride[1] == 1 && upload_time_interop (self, g, device_time))
+  /* The interop path copies the device's T whole; a strided grid takes the
+   * host's. */
+  if (lay.stride == 1 && upload_time_interop (self, &lay, device_time))
     return;
-  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, size[0], size[1], GL_RED, GL_FLOAT,
-                   texture_values (g, time, stride, size, &copy));
+  fr_grid_texture_upload (&lay, (uintptr_t) texture_values (g, time, &lay, &copy));
 }
 
 static void
@@ -581,11 +572,11 @@ draw_picture (FrCanvas     *self,
     glUniform4f (self->u_cells, 0.0f, 0.0f, (float) (x1 - x0), (float) (z1 - z0));
     glUniform2f (self->u_vrange, vmin, vmax);
     {
-      int stride[2], size[2];
+      fr_grid_texture lay;
 
-      texture_layout (self, g, stride, size);
+      texture_layout (self, g, &lay);
       glUniform2i (self->u_size, (GLint) g->nx, (GLint) g->nz);
-      glUniform2i (self->u_stride, stride[0], stride[1]);
+      glUniform2i (self->u_stride, lay.stride, lay.stride);
     }
     glUniform1i (self->u_has_time, has_time);
     glUniform1f (self->u_interval, (float) self->interval);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CUDA–GL interop for the traveltime texture (see fr-gl-interop.h).
  *
- * Layout: the buffer holds nx·nz floats, row-major with x fastest, exactly
- * as the solver's device T and as glTexSubImage2D reads GL_RED/GL_FLOAT with
- * an unpack alignment of 4, so one linear copy fills it.  The registration
+ * Layout: the buffer holds the grid's floats, row-major with x fastest,
+ * exactly as the solver's device T, so one linear copy fills it; the
+ * texture takes them row after row of its own width (fr-grid-texture.h).  The registration
  * is WriteDiscard: CUDA never reads the old contents. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -131,7 +131,7 @@ ensure_buffer (fr_gl_interop *it, size_t bytes, fr_error *err)
 }
 
 fr_status
-fr_gl_interop_upload (fr_gl_interop *it, const void *device_time, size_t nx, size_t nz,
+fr_gl_interop_upload (fr_gl_interop *it, const void *device_time, const fr_grid_texture *lay,
                       fr_error *err)
 {
   void *mapped = NULL;
@@ -141,10 +141,10 @@ fr_gl_interop_upload (fr_gl_interop *it, const void *device_time, size_t nx, siz
   cudaError_t e;
   GLenum ge;
 
-  if (it == NULL || device_time == NULL || nx == 0 || nz == 0 ||
-      nx > INT32_MAX || nz > INT32_MAX || nx > SIZE_MAX / sizeof (float) / nz)
+  if (it == NULL || device_time == NULL || lay == NULL || lay->stride != 1 || lay->count == 0 ||
+      lay->count > SIZE_MAX / sizeof (float))
     return fr_error_set (err, FR_E_INPUT, "CUDA–GL interop: bad arguments");
-  bytes = nx * nz * sizeof (float);
+  bytes = lay->count * sizeof (float);
   if ((st = ensure_buffer (it, bytes, err)) != FR_OK)
     return st;
 
@@ -165,12 +165,11 @@ fr_gl_interop_upload (fr_gl_interop *it, const void *device_time, size_t nx, siz
   if ((e = cudaGraphicsUnmapResources (1, &it->resource, it->stream)) != cudaSuccess)
     return cuda_failed (err, e, "cudaGraphicsUnmapResources");
 
-  /* Buffer to texture on the GPU: offset 0 of the bound unpack buffer. */
+  /* Buffer to texture on the GPU, from offset 0 of the bound unpack
+   * buffer. */
   gl_clear_errors ();
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, it->pbo);
-  glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
-  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, (GLsizei) nx, (GLsizei) nz, GL_RED, GL_FLOAT,
-                   (const void *) 0);
+  fr_grid_texture_upload (lay, 0);
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
   if ((ge = glGetError ()) != GL_NO_ERROR)
     return gl_failed (err, ge, "glTexSubImage2D from the buffer");

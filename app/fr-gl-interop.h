@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "fr-grid-texture.h"
 #include "fr-status.h"
 
 #ifdef __cplusplus
@@ -22,11 +23,12 @@ typedef struct fr_gl_interop fr_gl_interop;
 /* Fails when the current GL context is not on a CUDA device. */
 fr_status fr_gl_interop_new (fr_gl_interop **out, fr_error *err);
 
-/* Copies device_time (nx·nz floats on the device, x fastest) into the
- * texture bound to GL_TEXTURE_2D, which must already be nx × nz R32F:
- * map the buffer, copy device to device, unmap, glTexSubImage2D from it. */
+/* Copies device_time (lay->count floats on the device, x fastest: a grid
+ * of stride 1) into the texture bound to GL_TEXTURE_2D, which must already
+ * be lay->width × lay->height R32F: map the buffer, copy device to device,
+ * unmap, then the texture rows from it (fr_grid_texture_upload). */
 fr_status fr_gl_interop_upload (fr_gl_interop *it, const void *device_time,
-                                size_t nx, size_t nz, fr_error *err);
+                                const fr_grid_texture *lay, fr_error *err);
 
 /* Releases the registration, the buffer and the stream; NULL is a no-op. */
 void fr_gl_interop_free (fr_gl_interop *it);

@@ -3,13 +3,15 @@
 // T texture, and the wavefront at time u_front.
 in vec2 v_uv;
 
+// Both grids lie in their textures as app/fr-grid-texture.h says: the
+// nodes row after row, wrapped at the texture's width (texel_of).
 uniform sampler2D u_velocity;   // R32F, one texel per cell (per stride cells), nearest
 uniform sampler2D u_time;       // R32F, one texel per node (per stride), +inf unreached
 uniform sampler2D u_lut;        // RGBA8 256 x 1 colour map
 uniform vec2 u_vrange;          // velocity at the two ends of the map
 uniform ivec2 u_size;           // nx, nz
-uniform ivec2 u_stride;         // nodes per texel: 1, more along an axis beyond the
-                                // GL's largest texture
+uniform ivec2 u_stride;         // nodes per texel: 1, more only past the GL's
+                                // largest texture squared
 uniform int u_has_time;
 uniform float u_interval;       // isochron spacing in time units, <= 0: none
 uniform float u_front;          // wavefront time, < 0: off
@@ -19,6 +21,23 @@ uniform float u_bands_end;      // no band from T = count·Δ on: past the last 
 out vec4 o_color;
 
 const float UNREACHED = 1e30;
+
+// The nodes the textures hold along x and z.
+ivec2
+texture_nodes (void)
+{
+  return (u_size + u_stride - ivec2 (1)) / u_stride;
+}
+
+// The texel of node n of those: node k = n.y·nx + n.x, wrapped at the
+// texture's width (the identity where the grid fits one texture).
+ivec2
+texel_of (ivec2 n, int width)
+{
+  int k = n.y * texture_nodes ().x + n.x;
+
+  return ivec2 (k % width, k / width);
+}
 
 // Bilinear T between the four nearest nodes.  Done by hand with texelFetch
 // because float textures need not be filterable (GLES 3.0); an unreached
@@ -30,13 +49,14 @@ sample_time (vec2 uv)
   vec2 p = (uv * vec2 (u_size) - 0.5) / vec2 (u_stride);
   vec2 f = floor (p);
   vec2 w = p - f;
-  ivec2 hi = textureSize (u_time, 0) - ivec2 (1);
+  ivec2 hi = texture_nodes () - ivec2 (1);
   ivec2 i0 = clamp (ivec2 (f), ivec2 (0), hi);
   ivec2 i1 = clamp (ivec2 (f) + ivec2 (1), ivec2 (0), hi);
-  float t00 = texelFetch (u_time, ivec2 (i0.x, i0.y), 0).r;
-  float t10 = texelFetch (u_time, ivec2 (i1.x, i0.y), 0).r;
-  float t01 = texelFetch (u_time, ivec2 (i0.x, i1.y), 0).r;
-  float t11 = texelFetch (u_time, ivec2 (i1.x, i1.y), 0).r;
+  int width = textureSize (u_time, 0).x;
+  float t00 = texelFetch (u_time, texel_of (ivec2 (i0.x, i0.y), width), 0).r;
+  float t10 = texelFetch (u_time, texel_of (ivec2 (i1.x, i0.y), width), 0).r;
+  float t01 = texelFetch (u_time, texel_of (ivec2 (i0.x, i1.y), width), 0).r;
+  float t11 = texelFetch (u_time, texel_of (ivec2 (i1.x, i1.y), width), 0).r;
 
   if (!(max (max (t00, t10), max (t01, t11)) < UNREACHED))
     return -1.0;
@@ -62,7 +82,8 @@ void
 main (void)
 {
   ivec2 cell = clamp (ivec2 (floor (v_uv * vec2 (u_size))), ivec2 (0), u_size - ivec2 (1));
-  float v = texelFetch (u_velocity, min (cell / u_stride, textureSize (u_velocity, 0) - ivec2 (1)), 0).r;
+  ivec2 node = min (cell / u_stride, texture_nodes () - ivec2 (1));
+  float v = texelFetch (u_velocity, texel_of (node, textureSize (u_velocity, 0).x), 0).r;
   vec3 col;
 
   if (v <= 0.0)

@@ -310,9 +310,12 @@ upload_interop (const Scene *s, fr_gl_interop *it, int n, const void *device_tim
 {
   fr_error local = { 0 };
 
+  fr_grid_texture lay;
+
+  /* The canvas's layout: an n × n grid that fits is the texture itself. */
+  fr_grid_texture_layout ((size_t) n, (size_t) n, 0, &lay);
   glBindTexture (GL_TEXTURE_2D, s->tex_time);
-  if (fr_gl_interop_upload (it, device_time, (size_t) n, (size_t) n,
-                            err != NULL ? err : &local) != FR_OK)
+  if (fr_gl_interop_upload (it, device_time, &lay, err != NULL ? err : &local) != FR_OK)
     {
       if (err == NULL)
         fprintf (stderr, "%s\n", local.message);

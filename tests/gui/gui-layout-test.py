@@ -11,7 +11,8 @@ model-edit mode the wheel over a layer scales its velocity (Ctrl+wheel
 zooms), the editor's handles stay out of the gutters and its tools ignore
 presses there; the status bar keeps the cursor readout whole in a narrow
 window, and its width while v and T print in exponent form; F9 hides the
-side panel and the picture takes its room; in Folds mode
+side panel and the picture takes its room; a line wider than the largest
+GL texture shows every trace zoomed in; in Folds mode
 the starting horizon and the obstacles' outlines stop at the model's edge
 on the canvas, in the exported PNG and in the PDF figure (rendered with
 pdftoppm), and a horizon lying on the edge shows its whole width there.  Real input through xdotool, the screen read with
@@ -1463,6 +1464,50 @@ def t_line_wider_than_texture():
 
 
 check("a grid wider than the largest GL texture still shows its field", t_line_wider_than_texture)
+
+
+def t_line_every_trace():
+    """The same 20 000-trace line with the velocity alternating trace by
+    trace (1 on even traces, 3 on odd ones), zoomed in until a trace is
+    several pixels wide: both velocities show side by side across the
+    picture.  The field was drawn from every other trace past the GL's
+    largest texture, so only the even traces' 1 showed."""
+    d = os.path.join(OUT, "long-line-traces")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    v = np.ones((40, 20000), np.float32)
+    v[:, 1::2] = 3.0
+    npy = os.path.join(d, "line.npy")
+    np.save(npy, v)
+    with open(os.path.join(d, "line.json"), "w") as f:
+        json.dump({"spacing": [0.01, 0.5]}, f)
+    a = App(npy, "--clear", name="long-line-traces")
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        scale0 = a.view()["scale"]
+        for _ in range(20):                    # 1.25^20 ≈ 87: a trace about 3 px wide
+            xdo("key", "ctrl+plus")
+            time.sleep(0.1)
+        wait_for(lambda: a.view()["scale"] > 80 * scale0, 10.0)
+        img = a.stable_shot("60-long-line-traces").astype(int)
+        px_per_trace = a.view()["scale"] * 0.01
+        x0, y0, x1, y1 = a.canvas_box()
+        row = img[(y0 + y1) // 2, x0 + GUTTERS[0] + 20:x1 - GUTTERS[2] - 20]
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    # viridis: (68, 1, 84) at its low end (1), (253, 231, 37) at its high end (3).
+    dark = int(((row[:, 0] < 110) & (row[:, 1] < 80)).sum())
+    light = int(((row[:, 0] > 180) & (row[:, 1] > 170)).sum())
+    n = len(row)
+    return (px_per_trace >= 2.5 and dark > 0.3 * n and light > 0.3 * n and not bad,
+            "%.1f px a trace; across %d px of the picture %d dark (v = 1), %d light (v = 3); "
+            "bad stderr %s" % (px_per_trace, n, dark, light, bad[:2]))
+
+
+check("zoomed in, a grid wider than the largest GL texture shows every trace", t_line_every_trace)
 
 
 print("1..%d" % len(results), flush=True)
