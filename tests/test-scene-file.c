@@ -302,6 +302,14 @@ test_malformed (void)
     { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10}}", FR_SCENE_FILE_ERROR_MALFORMED, "spacing" },
     { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1, -1]}}", FR_SCENE_FILE_ERROR_INVALID, "grid" },
     { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1]}}", FR_SCENE_FILE_ERROR_MALFORMED, "two numbers" },
+    /* A spacing no solve's times could hold, refused on reading as a
+     * sidecar's is: only the solve refused it, once the scene was open. */
+    { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1e-320, 1e-320]}}", FR_SCENE_FILE_ERROR_INVALID,
+      "the “grid” spacing 9.99989e-321 gives times below double's range" },
+    /* Even where a gradient may take a layer's velocity to its clamp, 1e-6. */
+    { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1, 1e-320]}, \"layers\": [{\"velocity\": 2, "
+      "\"dvdz\": -1, \"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_INVALID,
+      "even at the scene's least velocity or fold speed, 1e-06" },
     { HEAD GRID ", \"layers\": {}}", FR_SCENE_FILE_ERROR_MALFORMED, "“layers”" },
     { HEAD GRID ", \"layers\": [3]}", FR_SCENE_FILE_ERROR_MALFORMED, "layer 1" },
     { HEAD GRID ", \"layers\": [{\"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_MALFORMED, "velocity" },
@@ -397,6 +405,18 @@ test_malformed (void)
 
     g_assert_no_error (error);
     g_assert_cmpuint (doc->model->grid.nx, ==, 10);
+  }
+  /* A spacing that fine is the scene's own where its velocities are as
+   * small: the times, 1e-300, are in range. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, "
+                                                    "\"spacing\": [1e-310, 1e-310]}, "
+                                                    "\"default_velocity\": 1e-10}", -1, "ok.json",
+                                                    dir, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpfloat (doc->model->grid.dx, ==, 1e-310);
   }
   /* A missing file is an I/O error naming it. */
   {
@@ -2219,11 +2239,14 @@ test_cli_messages (void)
     { HEAD OK_GRID ", \"background\": {\"path\": \"tiny.npy\"}, \"sources\": [[0, 0]]}", "spr",
       "tiny.json: a spacing of 9.99989e-321 with velocities up to 6 gives times below double's range",
       FALSE },
-    /* The scene's own spacing as fine: the fold names two of the scene's
-     * settings, and named the scene at each ("--scene S: grid spacing …
-     * and --scene S: fold speed 1: …"). */
+    /* The scene's own spacing as fine: refused on reading, naming the
+     * scene once and its "grid"; the fold named the two settings it stood
+     * for ("--scene S: grid spacing … and fold speed 1: …") and spr the
+     * spacing it passed on. */
     { HEAD "\"grid\": {\"nx\": 5, \"nz\": 4, \"spacing\": [1e-320, 1e-320]}, \"sources\": [[0, 0]]}",
-      "fold", " and fold speed 1: travel times fall below single precision's range", FALSE },
+      "fold", "faulty.json: the “grid” spacing 9.99989e-321 gives times below double's range", FALSE },
+    { HEAD "\"grid\": {\"nx\": 5, \"nz\": 4, \"spacing\": [1e-320, 1e-320]}, \"sources\": [[0, 0]]}",
+      "spr", "faulty.json: the “grid” spacing 9.99989e-321 gives times below double's range", FALSE },
   };
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
