@@ -2361,6 +2361,47 @@ test_cli_messages (void)
       }
   }
 
+  /* A scene named in Latin-1, as its bytes: every line names it with
+   * U+FFFD, the subcommand's reworded ones and the warning too (they gave
+   * the terminal the bytes). */
+  {
+    static const struct { const char *json; const char *says; int code; } latin1[] = {
+      { HEAD OK_GRID ", \"sources\": [[100, 0]]}", "source", 2 },
+      { HEAD "\"grid\": {\"nx\": 5, \"nz\": 4, \"spacing\": [1e-320, 1e-320]}, \"sources\": [[0, 0]]}",
+        "“grid” spacing", 2 },
+      { HEAD OK_GRID ", \"layers\": [{\"velocity\": 1.5, \"dvdz\": -5, \"interface\": [[0, 0], [2, 0]]}], "
+        "\"sources\": [[0, 0]]}", "takes its velocity to 0 or below", 0 },
+    };
+    g_autofree char *named = g_build_filename (dir, "faulty-\xff.json", NULL);
+
+    for (guint i = 0; i < G_N_ELEMENTS (latin1); i++)
+      {
+        g_autofree char *err = NULL;
+        int status;
+
+        g_test_message ("Latin-1 name, case %u", i);
+        g_assert_true (g_file_set_contents (named, latin1[i].json, -1, NULL));
+        status = spawn_cli (tmp, NULL, &err, "spr", "--scene", named, "--backend", "cpu", "--out",
+                            out, NULL);
+        g_test_message ("%s", err);
+        g_assert_true (g_utf8_validate (err, -1, NULL));
+        g_assert_nonnull (strstr (err, "--scene "));
+        g_assert_null (strstr (strstr (err, "--scene ") + 1, "--scene "));
+        if (latin1[i].code != 0)
+          assert_scene_failure (status, err, latin1[i].code, "faulty-\xef\xbf\xbd.json: ",
+                                latin1[i].says, tmp);
+        else
+          {
+            g_assert_true (WIFEXITED (status));
+            g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+            g_assert_nonnull (strstr (err, "faulty-\xef\xbf\xbd.json: "));
+            g_assert_nonnull (strstr (err, latin1[i].says));
+            g_unlink (out);
+          }
+      }
+    g_unlink (named);
+  }
+
   /* A failure of the subcommand itself, and a success, leave no folder. */
   {
     g_autofree char *err = NULL;
