@@ -395,7 +395,7 @@ read_sidecar (const char  *npy_path,
       /* Its quote of the token at fault may be cut inside a character. */
       if (error != NULL && *error != NULL && !g_utf8_validate ((*error)->message, -1, NULL))
         {
-          char *valid = g_utf8_make_valid ((*error)->message, -1);
+          char *valid = fr_message_make_valid ((*error)->message);
 
           g_free ((*error)->message);
           (*error)->message = valid;
@@ -1166,8 +1166,9 @@ fr_scene_doc_parse (const char  *text,
       int line, column, end = 0;
       /* json-glib quotes the token at fault cut at a byte count, which
        * may fall inside a character ("…ab\u00b7z "d" gave "…ab\xc2"):
-       * the message must be UTF-8 to be shown. */
-      g_autofree char *message = g_utf8_make_valid (local->message, -1);
+       * the message must be UTF-8 to be shown, and the quote ends before
+       * that character, not in U+FFFD. */
+      g_autofree char *message = fr_message_make_valid (local->message);
 
       /* json-glib says "<data>:LINE:COLUMN: Parse error: WHAT", with
        * "Parse error" in the user's language: skip it by its colon, not
