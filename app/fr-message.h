@@ -13,4 +13,6 @@ void fr_message_set_error (GError     **error,
                            gint         code,
                            const char  *message);
 
+char *fr_message_make_valid (const char  *message);
+
 G_END_DECLS

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "fr-scene-file"
 
 #include <errno.h>
+#include <float.h>
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
@@ -13,6 +14,7 @@
 #include "fr-atomic-file.h"
 #include "fr-message.h"
 #include "fr-npy.h"
+#include "fr-raster.h"
 #include "fr-spr.h"
 #include "fr-scene-file.h"
 #include "fr-segy.h"
@@ -393,7 +395,7 @@ read_sidecar (const char  *npy_path,
       /* Its quote of the token at fault may be cut inside a character. */
       if (error != NULL && *error != NULL && !g_utf8_validate ((*error)->message, -1, NULL))
         {
-          char *valid = g_utf8_make_valid ((*error)->message, -1);
+          char *valid = fr_message_make_valid ((*error)->message);
 
           g_free ((*error)->message);
           (*error)->message = valid;
@@ -1028,6 +1030,61 @@ read_settings (Reader     *r,
   return read_display (r, root, doc) && read_units (r, root, doc);
 }
 
+/* The least velocity or fold speed any part of doc's model may be solved
+ * at: the default, each layer's (its top velocity, or the clamp where a
+ * gradient may lower it), each permeable obstacle's, the background's
+ * least positive value and the fold's constant F (1 where none is given). */
+static double
+least_speed (const FrSceneDoc *doc)
+{
+  const FrModel *m = doc->model;
+  double least = MIN (m->default_velocity, doc->fold_speed > 0.0 ? doc->fold_speed : 1.0);
+
+  for (guint i = 0; i < m->layers->len; i++)
+    {
+      const FrLayer *l = g_ptr_array_index (m->layers, i);
+
+      least = MIN (least, l->dvdz == 0.0 && l->dvdx == 0.0 ? l->v_top : FR_RASTER_MIN_VELOCITY);
+    }
+  for (guint i = 0; i < m->obstacles->len; i++)
+    {
+      const FrObstacle *o = g_ptr_array_index (m->obstacles, i);
+
+      if (o->velocity > 0.0)
+        least = MIN (least, o->velocity);
+    }
+  if (m->background != NULL)
+    {
+      gsize size;
+      const float *v = g_bytes_get_data (m->background->values, &size);
+
+      for (gsize i = 0; i < size / sizeof (float); i++)
+        if (v[i] > 0.0f)
+          least = MIN (least, (double) v[i]);
+    }
+  return least;
+}
+
+/* Refuses a "grid" spacing too fine for any solve's times, as a grid's
+ * sidecar is refused (fr_check_time_scale): the solve refused it only
+ * after Open had shown the scene, and foldray-cli named flags the scene
+ * stood for.  Times at the least speed are the largest a step gives;
+ * where even they fall below double's range, every solve's do. */
+static gboolean
+check_time_scale (Reader           *r,
+                  const FrSceneDoc *doc)
+{
+  const fr_grid *g = &doc->model->grid;
+  const double step = MIN (g->dx, g->dz), least = least_speed (doc);
+
+  if (!(step / least < DBL_MIN))
+    return TRUE;
+  return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+               _("the “grid” spacing %g gives times below double's range (smallest %.2g) even at "
+                 "the scene's least velocity or fold speed, %g: rescale the units (a larger "
+                 "spacing or smaller velocities give larger times)"), step, DBL_MIN, least);
+}
+
 /* json-glib parses recursively, so a document nested a hundred thousand
  * levels deep overflows the stack and crashes the app or foldray-cli.  A
  * scene is five levels deep; past this it is refused before parsing. */
@@ -1109,8 +1166,9 @@ fr_scene_doc_parse (const char  *text,
       int line, column, end = 0;
       /* json-glib quotes the token at fault cut at a byte count, which
        * may fall inside a character ("…ab\u00b7z "d" gave "…ab\xc2"):
-       * the message must be UTF-8 to be shown. */
-      g_autofree char *message = g_utf8_make_valid (local->message, -1);
+       * the message must be UTF-8 to be shown, and the quote ends before
+       * that character, not in U+FFFD. */
+      g_autofree char *message = fr_message_make_valid (local->message);
 
       /* json-glib says "<data>:LINE:COLUMN: Parse error: WHAT", with
        * "Parse error" in the user's language: skip it by its colon, not
@@ -1174,6 +1232,8 @@ fr_scene_doc_parse (const char  *text,
       fail (&r, FR_SCENE_FILE_ERROR_INVALID, "%s", check->message);
       return NULL;
     }
+  if (!check_time_scale (&r, doc))
+    return NULL;
   return g_steal_pointer (&doc);
 }
 

@@ -11,6 +11,7 @@
 
 #include "fr-atomic-file.h"
 #include "fr-i18n.h"
+#include "fr-utf8-private.h"
 
 /* A receivers file larger than this is not a receivers file. */
 #define CSV_MAX_FILE ((size_t) 1 << 30)
@@ -147,40 +148,6 @@ parse_header (const char *b, const char *e, bool rays)
 /* Most bytes of a field quoted in a message. */
 #define QUOTE_MAX 40
 
-/* The length of the well-formed UTF-8 character at [p, e) (RFC 3629: no
- * overlong forms, surrogates or values above U+10FFFF), 0 when none. */
-static size_t
-utf8_char (const unsigned char *p, const unsigned char *e)
-{
-  size_t n;
-  unsigned char lo = 0x80, hi = 0xBF;
-
-  if (p[0] < 0x80)
-    return 1;
-  if (p[0] >= 0xC2 && p[0] <= 0xDF)
-    n = 2;
-  else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-    {
-      n = 3;
-      lo = p[0] == 0xE0 ? 0xA0 : 0x80;
-      hi = p[0] == 0xED ? 0x9F : 0xBF;
-    }
-  else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-    {
-      n = 4;
-      lo = p[0] == 0xF0 ? 0x90 : 0x80;
-      hi = p[0] == 0xF4 ? 0x8F : 0xBF;
-    }
-  else
-    return 0;
-  if ((size_t) (e - p) < n || p[1] < lo || p[1] > hi)
-    return 0;
-  for (size_t i = 2; i < n; i++)
-    if (p[i] < 0x80 || p[i] > 0xBF)
-      return 0;
-  return n;
-}
-
 /* The field [b, e) as a message quotes it, in buf, and its length: at most
  * QUOTE_MAX bytes cut at a character's end, and a byte that is not UTF-8
  * (a Latin-1 file's) as '?'.  Cut at a byte, "…é" gave half a character,
@@ -193,7 +160,7 @@ quote_len (char buf[QUOTE_MAX + 1], const char *b, const char *e)
 
   while (p < end)
     {
-      size_t len = utf8_char (p, end);
+      size_t len = fr_utf8_char (p, end);
 
       if (n + (len == 0 ? 1 : len) > QUOTE_MAX)
         break;

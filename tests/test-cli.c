@@ -922,6 +922,12 @@ static const fail_case fail_cases[] = {
     { GOOD, "--receivers", "@R3", "--rays-out", "@RAYS", "--out", "@OUT" } },
   { "missing receivers", 2, "--receivers",
     { GOOD, "--receivers", "@NOPE", "--rays-out", "@RAYS", "--out", "@OUT" } },
+  /* Names in Latin-1, as their bytes: shown with U+FFFD, so that the
+   * terminal gets UTF-8 (they went out byte for byte). */
+  { "receivers named in Latin-1", 2, "r-\xef\xbf\xbd.csv: line 3",
+    { GOOD, "--receivers", "@RLATIN1", "--rays-out", "@RAYS", "--out", "@OUT" } },
+  { "missing velocity named in Latin-1", 2, "nope-\xef\xbf\xbd.npy",
+    { "--velocity", "@NOPELATIN1", "--spacing", "0.5", "--source", "10,5", "--radius", "5", "--out", "@OUT" } },
   { "same output twice", 2, "--rays-out",
     { GOOD, "--receivers", "@R", "--rays-out", "@OUT", "--out", "@OUT" } },
   /* Where the output goes is the system's answer, not the user's input:
@@ -978,6 +984,8 @@ fail_files_init (fail_files *ff)
   g_hash_table_insert (ff->names, "@RFAR", write_text (ff->dir, "r-far.csv", "x,z\n18,5\n30,5\n"));
   g_hash_table_insert (ff->names, "@RBAD", write_text (ff->dir, "r-bad.csv", "x,z\n18,5\n1,2,3\n"));
   g_hash_table_insert (ff->names, "@R3", write_text (ff->dir, "r3.csv", "x,y,z\n18,0,5\n"));
+  g_hash_table_insert (ff->names, "@RLATIN1", write_text (ff->dir, "r-\xff.csv", "x,z\n18,5\n1,2,3\n"));
+  g_hash_table_insert (ff->names, "@NOPELATIN1", g_build_filename (ff->dir, "nope-\xff.npy", NULL));
   g_hash_table_insert (ff->names, "@NOPE", g_build_filename (ff->dir, "nope.npy", NULL));
   g_hash_table_insert (ff->names, "@OUT", g_build_filename (ff->outdir, "T.npy", NULL));
   g_hash_table_insert (ff->names, "@RAYS", g_build_filename (ff->outdir, "rays.csv", NULL));
@@ -1020,6 +1028,7 @@ test_spr_failures (void)
       g_ptr_array_add (argv, NULL);
       r = run_argv ((const char *const *) argv->pdata);
       assert_failure (&r, "foldray-cli", fc->status, names);
+      g_assert_true (g_utf8_validate (r.err, -1, NULL));
       g_assert_cmpstr (r.out, ==, "");
       /* No output, no partial output, no temporary file. */
       g_assert_cmpuint (count_entries (ff.outdir), ==, 0);

@@ -378,7 +378,10 @@ test_bad_input (void)
   g_autofree char *small = tmp_path (dir, "B19.npy");
   g_autofree char *far = tmp_path (dir, "far.csv");
   g_autofree char *rays = tmp_path (dir, "R.csv");
+  /* A name in Latin-1, as its bytes: the message shows U+FFFD there. */
+  g_autofree char *latin1 = tmp_path (dir, "h-\xff.csv");
   g_assert_true (g_file_set_contents (far, "x,z\n0.5,0.5\n0.25,7.5\n", -1, NULL));
+  g_assert_true (g_file_set_contents (latin1, "x,z\n0.5,0.5\nabc\n", -1, NULL));
   {
     /* A boundary a row short of the 20 x 20 grid. */
     double *b = g_new (double, 19 * 20);
@@ -405,6 +408,8 @@ test_bad_input (void)
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--source", "0.5,0.5", "--receivers", far, "--rays-out", rays, "--out", out }, "line 3: receiver 0.25,7.5 lies outside" },
     /* Nodes 0.1 apart cannot be told apart at 1e16: the origin's doing. */
     { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--origin", "1e16,0", "--source", "1e16,0", "--out", out }, "--spacing and --origin" },
+    /* The horizon's name reached the terminal as its bytes: not UTF-8. */
+    { { "--speed-const", "1", "--shape", "20,20", "--spacing", "0.1", "--horizon", latin1, "--out", out }, "h-\xef\xbf\xbd.csv: line 3" },
   };
 
   for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -416,6 +421,7 @@ test_bad_input (void)
       /* One line. */
       g_assert_null (strchr (r.err, '\n') == NULL ? NULL : strchr (strchr (r.err, '\n') + 1, '\n'));
       g_assert_nonnull (strstr (r.err, cases[i].needle));
+      g_assert_true (g_utf8_validate (r.err, -1, NULL));
       g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
       run_out_clear (&r);
     }
@@ -438,6 +444,7 @@ test_bad_input (void)
   g_unlink (out);
   g_unlink (small);
   g_unlink (far);
+  g_unlink (latin1);
   g_rmdir (dir);
 }
 

@@ -273,9 +273,18 @@ test_malformed (void)
     { "{\"format\": \"foldray-scene\", \"version\": 1,", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON" },
     /* Where, in the user's terms (json-glib says "<data>:2:14: Parse error: "). */
     { "{\"format\": \"foldray-scene\",\n \"version\": 1 2}", FR_SCENE_FILE_ERROR_MALFORMED, "not valid JSON at line 2, column" },
-    /* json-glib quotes the token cut inside "·" (c2 b7): shown as UTF-8. */
+    /* json-glib quotes the token cut inside "·" (c2 b7): the quote ends
+     * before it (it ended in U+FFFD). */
     { "{\"t\": \"abcdefghijklmnopqrstuvwxyzab\\u00b7z \"d\"}", FR_SCENE_FILE_ERROR_MALFORMED,
-      "not valid JSON at line 1, column 44 (invalid string constant \"abcdefghijklmnopqrstuvwxyzab\xef\xbf\xbd\"" },
+      "not valid JSON at line 1, column 44 (invalid string constant \"abcdefghijklmnopqrstuvwxyzab\", expected" },
+    /* A title of "é" and of "ψ" before a syntax error, cut after the
+     * first byte of one, and after a whole one and the next's first. */
+    { "{\"title\": \"éééééééééééééééééééééééééééééééééééééééé\" x}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "(invalid string constant \"éééééééééééééé\", expected" },
+    { "{\"title\": \"ψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψ\" \"d\"}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "(unexpected string constant \"ψψψψψψψψψψψψψψψψψψ\", expected" },
+    { "{\"title\": \"aaψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψψ\" \"d\"}", FR_SCENE_FILE_ERROR_MALFORMED,
+      "(unexpected string constant \"aaψψψψψψψψψψψψψψψψψ\", expected" },
     { HEAD "\"grid\": {\"nx\": 100000, \"nz\": 100000, \"spacing\": [1, 1]}}", FR_SCENE_FILE_ERROR_INVALID, "grid of 100000 x 100000 nodes is too large" },
     /* Coordinates whose differences overflow: the layer would be lost. */
     { HEAD GRID ", \"layers\": [{\"velocity\": 1, \"interface\": [[-1e308, 1e308], [1e308, -1e308]]}]}", FR_SCENE_FILE_ERROR_INVALID, "point 1 of “interface” in layer 1 lies too far out" },
@@ -302,6 +311,14 @@ test_malformed (void)
     { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10}}", FR_SCENE_FILE_ERROR_MALFORMED, "spacing" },
     { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1, -1]}}", FR_SCENE_FILE_ERROR_INVALID, "grid" },
     { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1]}}", FR_SCENE_FILE_ERROR_MALFORMED, "two numbers" },
+    /* A spacing no solve's times could hold, refused on reading as a
+     * sidecar's is: only the solve refused it, once the scene was open. */
+    { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1e-320, 1e-320]}}", FR_SCENE_FILE_ERROR_INVALID,
+      "the “grid” spacing 9.99989e-321 gives times below double's range" },
+    /* Even where a gradient may take a layer's velocity to its clamp, 1e-6. */
+    { HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, \"spacing\": [1, 1e-320]}, \"layers\": [{\"velocity\": 2, "
+      "\"dvdz\": -1, \"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_INVALID,
+      "even at the scene's least velocity or fold speed, 1e-06" },
     { HEAD GRID ", \"layers\": {}}", FR_SCENE_FILE_ERROR_MALFORMED, "“layers”" },
     { HEAD GRID ", \"layers\": [3]}", FR_SCENE_FILE_ERROR_MALFORMED, "layer 1" },
     { HEAD GRID ", \"layers\": [{\"interface\": [[0, 0]]}]}", FR_SCENE_FILE_ERROR_MALFORMED, "velocity" },
@@ -386,6 +403,8 @@ test_malformed (void)
       if (doc != NULL || error == NULL || error->code != cases[i].code ||
           strstr (error->message, cases[i].says) == NULL ||
           !g_utf8_validate (error->message, -1, NULL) ||
+          /* No character cut into U+FFFD. */
+          strstr (error->message, "\xef\xbf\xbd") != NULL ||
           !g_str_has_prefix (error->message, "bad.json: "))
         g_error ("case %u (%s): got %s (code %d)", i, cases[i].text,
                  error != NULL ? error->message : "no error", error != NULL ? error->code : -1);
@@ -397,6 +416,18 @@ test_malformed (void)
 
     g_assert_no_error (error);
     g_assert_cmpuint (doc->model->grid.nx, ==, 10);
+  }
+  /* A spacing that fine is the scene's own where its velocities are as
+   * small: the times, 1e-300, are in range. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(FrSceneDoc) doc = fr_scene_doc_parse (HEAD "\"grid\": {\"nx\": 10, \"nz\": 10, "
+                                                    "\"spacing\": [1e-310, 1e-310]}, "
+                                                    "\"default_velocity\": 1e-10}", -1, "ok.json",
+                                                    dir, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpfloat (doc->model->grid.dx, ==, 1e-310);
   }
   /* A missing file is an I/O error naming it. */
   {
@@ -1239,8 +1270,10 @@ test_grid_sidecar (void)
      * (json-glib names the file only in its syntax errors; helper-57). */
     { "{\"spacing\": [10, 5]}\xff", "f4.json" },
     { "{\"spacing\": [10, 5]", "f4.json" },
-    /* A syntax error quoting a token cut inside "·": shown as UTF-8. */
-    { "{\"spacing\": [10, 5], \"x\": \"abcdefghijklmnopqrstuvwxyzab\\u00b7z \"d\"}", "f4.json" },
+    /* A syntax error quoting a token cut inside "·": shown as UTF-8, the
+     * quote ending before it. */
+    { "{\"spacing\": [10, 5], \"x\": \"abcdefghijklmnopqrstuvwxyzab\\u00b7z \"d\"}",
+      "invalid string constant \"abcdefghijklmnopqrstuvwxyzab\", expected" },
     /* A spacing too fine for any solve's times at these velocities (up to
      * 2103): refused here, in the solver's words, where it was read and
      * then refused by the solve (a denormal spacing; a normal one too). */
@@ -2219,11 +2252,14 @@ test_cli_messages (void)
     { HEAD OK_GRID ", \"background\": {\"path\": \"tiny.npy\"}, \"sources\": [[0, 0]]}", "spr",
       "tiny.json: a spacing of 9.99989e-321 with velocities up to 6 gives times below double's range",
       FALSE },
-    /* The scene's own spacing as fine: the fold names two of the scene's
-     * settings, and named the scene at each ("--scene S: grid spacing …
-     * and --scene S: fold speed 1: …"). */
+    /* The scene's own spacing as fine: refused on reading, naming the
+     * scene once and its "grid"; the fold named the two settings it stood
+     * for ("--scene S: grid spacing … and fold speed 1: …") and spr the
+     * spacing it passed on. */
     { HEAD "\"grid\": {\"nx\": 5, \"nz\": 4, \"spacing\": [1e-320, 1e-320]}, \"sources\": [[0, 0]]}",
-      "fold", " and fold speed 1: travel times fall below single precision's range", FALSE },
+      "fold", "faulty.json: the “grid” spacing 9.99989e-321 gives times below double's range", FALSE },
+    { HEAD "\"grid\": {\"nx\": 5, \"nz\": 4, \"spacing\": [1e-320, 1e-320]}, \"sources\": [[0, 0]]}",
+      "spr", "faulty.json: the “grid” spacing 9.99989e-321 gives times below double's range", FALSE },
   };
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *tmp = g_build_filename (dir, "tmp", NULL);
@@ -2336,6 +2372,47 @@ test_cli_messages (void)
         assert_scene_failure (status, err, 2, "faulty.json", k == 0 ? "has no receivers: give --receivers"
                               : "has no receivers nor fold characteristic points", tmp);
       }
+  }
+
+  /* A scene named in Latin-1, as its bytes: every line names it with
+   * U+FFFD, the subcommand's reworded ones and the warning too (they gave
+   * the terminal the bytes). */
+  {
+    static const struct { const char *json; const char *says; int code; } latin1[] = {
+      { HEAD OK_GRID ", \"sources\": [[100, 0]]}", "source", 2 },
+      { HEAD "\"grid\": {\"nx\": 5, \"nz\": 4, \"spacing\": [1e-320, 1e-320]}, \"sources\": [[0, 0]]}",
+        "“grid” spacing", 2 },
+      { HEAD OK_GRID ", \"layers\": [{\"velocity\": 1.5, \"dvdz\": -5, \"interface\": [[0, 0], [2, 0]]}], "
+        "\"sources\": [[0, 0]]}", "takes its velocity to 0 or below", 0 },
+    };
+    g_autofree char *named = g_build_filename (dir, "faulty-\xff.json", NULL);
+
+    for (guint i = 0; i < G_N_ELEMENTS (latin1); i++)
+      {
+        g_autofree char *err = NULL;
+        int status;
+
+        g_test_message ("Latin-1 name, case %u", i);
+        g_assert_true (g_file_set_contents (named, latin1[i].json, -1, NULL));
+        status = spawn_cli (tmp, NULL, &err, "spr", "--scene", named, "--backend", "cpu", "--out",
+                            out, NULL);
+        g_test_message ("%s", err);
+        g_assert_true (g_utf8_validate (err, -1, NULL));
+        g_assert_nonnull (strstr (err, "--scene "));
+        g_assert_null (strstr (strstr (err, "--scene ") + 1, "--scene "));
+        if (latin1[i].code != 0)
+          assert_scene_failure (status, err, latin1[i].code, "faulty-\xef\xbf\xbd.json: ",
+                                latin1[i].says, tmp);
+        else
+          {
+            g_assert_true (WIFEXITED (status));
+            g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+            g_assert_nonnull (strstr (err, "faulty-\xef\xbf\xbd.json: "));
+            g_assert_nonnull (strstr (err, latin1[i].says));
+            g_unlink (out);
+          }
+      }
+    g_unlink (named);
   }
 
   /* A failure of the subcommand itself, and a success, leave no folder. */

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fr-utf8-private.h"
+
 /* The name that starts every message; foldray-picture shares this file. */
 static const char *program_name = "foldray-cli";
 
@@ -21,8 +23,30 @@ cli_set_program (const char *name)
   program_name = name;
 }
 
+void
+cli_write_utf8 (FILE *fp, const char *s, size_t n)
+{
+  const unsigned char *p = (const unsigned char *) s, *end = p + n;
+
+  while (p < end)
+    {
+      const unsigned char *run = p;
+      size_t len;
+
+      while (p < end && (len = fr_utf8_char (p, end)) > 0)
+        p += len;
+      fwrite (run, 1, (size_t) (p - run), fp);
+      if (p < end)
+        {
+          fputs ("\xEF\xBF\xBD", fp);
+          p++;
+        }
+    }
+}
+
 /* Prints one line: a message is never allowed to break the contract's
- * "exactly one line" with an embedded newline or control character. */
+ * "exactly one line" with an embedded newline or control character, nor
+ * to hand the terminal bytes that are not UTF-8. */
 static void vprint_line (const char *prefix, const char *fmt, va_list ap)
   __attribute__ ((format (printf, 2, 0)));
 
@@ -30,12 +54,26 @@ static void
 vprint_line (const char *prefix, const char *fmt, va_list ap)
 {
   char msg[1024];
+  int full = vsnprintf (msg, sizeof msg, fmt, ap);
+  size_t len = strlen (msg);
 
-  vsnprintf (msg, sizeof msg, fmt, ap);
   for (char *p = msg; *p; p++)
     if ((unsigned char) *p < 0x20 || *p == 0x7f)
       *p = ' ';
-  fprintf (stderr, "%s: %s%s\n", program_name, prefix, msg);
+  /* A message cut to the buffer ends before a character it cut into. */
+  if (full >= (int) sizeof msg)
+    {
+      size_t start = len;
+
+      while (start > 0 && len - start < 3 && ((unsigned char) msg[start - 1] & 0xC0) == 0x80)
+        start--;
+      if (start > 0 && (unsigned char) msg[start - 1] >= 0xC0 &&
+          fr_utf8_char ((const unsigned char *) msg + start - 1, (const unsigned char *) msg + len) == 0)
+        len = start - 1;
+    }
+  fprintf (stderr, "%s: %s", program_name, prefix);
+  cli_write_utf8 (stderr, msg, len);
+  fputc ('\n', stderr);
   fflush (stderr);
 }
 
@@ -57,6 +95,16 @@ cli_note (const char *fmt, ...)
 
   va_start (ap, fmt);
   vprint_line ("note: ", fmt, ap);
+  va_end (ap);
+}
+
+void
+cli_warn (const char *fmt, ...)
+{
+  va_list ap;
+
+  va_start (ap, fmt);
+  vprint_line ("warning: ", fmt, ap);
   va_end (ap);
 }
 

@@ -20,7 +20,7 @@ enum {
 void cli_set_program (const char *name);
 
 /* Prints "foldray-cli: <message>" as exactly one line on stderr (newlines
- * in the message become spaces) and returns status, so that
+ * in the message become spaces, bytes that are not UTF-8 U+FFFD) and returns status, so that
  * `return cli_fail (CLI_EXIT_USAGE, ...)` reads well. */
 int cli_fail (int status, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
 
@@ -46,6 +46,14 @@ int cli_fail_time_range (const fr_error *err, const char *spacing, const char *s
 
 /* Prints a one-line note on stderr (on success only; see CONTRACT.md). */
 void cli_note (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
+/* The same with "warning: ": the run goes on. */
+void cli_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
+/* Writes the n bytes of s to fp, each byte that starts no well-formed
+ * UTF-8 character (a Latin-1 file name's) as U+FFFD, as the app and the
+ * scene reader show such a name (g_filename_display_name). */
+void cli_write_utf8 (FILE *fp, const char *s, size_t n);
 
 /* One option of a subcommand.  The parser fills count and values. */
 typedef struct cli_option {

@@ -317,7 +317,8 @@ replay_messages (const Expansion *ex, int fd)
       g_autoptr(GString) line = g_string_new (lines[i]);
 
       reword_line (ex, line, scene);
-      fwrite (line->str, 1, line->len, stderr);
+      /* The scene's name goes in as its bytes. */
+      cli_write_utf8 (stderr, line->str, line->len);
       if (lines[i + 1] != NULL)
         fputc ('\n', stderr);
     }
@@ -357,7 +358,7 @@ rasterise (const char *scene, const FrModel *m, GBytes **velocity)
     return cli_fail (CLI_EXIT_USAGE, "--scene %s: %s", scene, error->message);
   /* The solve goes on, as in the app, which shows the same words. */
   if (warning != NULL)
-    fprintf (stderr, "foldray-cli: warning: --scene %s: %s\n", scene, warning);
+    cli_warn ("--scene %s: %s", scene, warning);
   return CLI_EXIT_OK;
 }
 
