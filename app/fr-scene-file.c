@@ -1033,9 +1033,12 @@ read_settings (Reader     *r,
 /* The least velocity or fold speed any part of doc's model may be solved
  * at: the default, each layer's (its top velocity, or the clamp where a
  * gradient may lower it), each permeable obstacle's, the background's
- * least positive value and the fold's constant F (1 where none is given). */
+ * least positive value and the fold's constant F (1 where none is given).
+ * The background is scanned only where the rest leaves step too fine: its
+ * values can only lower the least, which makes the times larger. */
 static double
-least_speed (const FrSceneDoc *doc)
+least_speed (const FrSceneDoc *doc,
+             double            step)
 {
   const FrModel *m = doc->model;
   double least = MIN (m->default_velocity, doc->fold_speed > 0.0 ? doc->fold_speed : 1.0);
@@ -1053,7 +1056,7 @@ least_speed (const FrSceneDoc *doc)
       if (o->velocity > 0.0)
         least = MIN (least, o->velocity);
     }
-  if (m->background != NULL)
+  if (m->background != NULL && step / least < DBL_MIN)
     {
       gsize size;
       const float *v = g_bytes_get_data (m->background->values, &size);
@@ -1075,7 +1078,7 @@ check_time_scale (Reader           *r,
                   const FrSceneDoc *doc)
 {
   const fr_grid *g = &doc->model->grid;
-  const double step = MIN (g->dx, g->dz), least = least_speed (doc);
+  const double step = MIN (g->dx, g->dz), least = least_speed (doc, step);
 
   if (!(step / least < DBL_MIN))
     return TRUE;
