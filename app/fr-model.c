@@ -620,6 +620,32 @@ fr_model_check_velocity (const fr_grid  *grid,
   return FALSE;
 }
 
+/* The fold's speed grid for a constant Speed F over velocity (a rasterised
+ * model): F in the rock, 0 in the model's impermeable obstacles (velocity
+ * exactly 0), so that the front goes round them as the rays do; NULL where
+ * velocity has no such cell, and the solve takes the constant itself. */
+GBytes *
+fr_model_constant_speed (GBytes *velocity,
+                         double  speed)
+{
+  gsize size, n, first = 0;
+  const float *v;
+  float *f;
+
+  g_return_val_if_fail (velocity != NULL && speed > 0.0, NULL);
+
+  v = g_bytes_get_data (velocity, &size);
+  n = size / sizeof (float);
+  while (first < n && v[first] != 0.0f)
+    first++;
+  if (first == n)
+    return NULL;
+  f = g_new (float, n);
+  for (gsize i = 0; i < n; i++)
+    f[i] = v[i] == 0.0f ? 0.0f : (float) speed;
+  return g_bytes_new_take (f, n * sizeof (float));
+}
+
 /* The point velocity (no averaging), for the cursor read-out. */
 double
 fr_model_velocity_at (const FrModel *model,

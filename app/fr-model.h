@@ -141,6 +141,8 @@ gboolean      fr_model_check_velocity   (const fr_grid *grid,
                                          GBytes        *velocity,
                                          const char    *what,
                                          GError       **error);
+GBytes       *fr_model_constant_speed   (GBytes        *velocity,
+                                         double         speed);
 double        fr_model_velocity_at      (const FrModel *model,
                                          double         x,
                                          double         z);

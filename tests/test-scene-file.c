@@ -2070,6 +2070,62 @@ test_cli (void)
     }
   }
 
+  /* With an impermeable obstacle, the scene's constant F folds round it,
+   * as the app's Folds mode does: the T of that F given as a grid, F in
+   * the rock and 0 in the obstacle, not the T of --speed-const, which
+   * went straight through the wall. */
+  {
+    g_autofree char *wscene = g_build_filename (dir, "wall.json", NULL);
+    g_autofree char *hcsv = g_build_filename (dir, "h.csv", NULL);
+    g_autofree char *fnpy = g_build_filename (dir, "f.npy", NULL);
+    g_autofree char *t3 = g_build_filename (dir, "t3.npy", NULL);
+    g_autofree char *omp_threads = g_strdup (g_getenv ("OMP_NUM_THREADS"));
+    const fr_grid *g = &doc->model->grid;
+    g_autoptr(GBytes) wv = NULL;
+    g_autofree float *f = NULL;
+    g_autofree char *a3 = NULL, *b3 = NULL;
+    gsize l3, m3;
+    const float *vv;
+    size_t walled = 0;
+
+    g_clear_pointer (&doc->fold_characteristics, g_array_unref);
+    g_ptr_array_add (doc->model->obstacles, fr_obstacle_new_rectangle (0.5, 0.3, 2.5, 0.4, 0.0));
+    g_assert_true (fr_scene_doc_save (doc, wscene, &error));
+    g_assert_no_error (error);
+    wv = fr_model_rasterise (doc->model, NULL, &error);
+    g_assert_no_error (error);
+    vv = g_bytes_get_data (wv, NULL);
+    f = g_new (float, fr_grid_count (g));
+    for (size_t i = 0; i < fr_grid_count (g); i++)
+      {
+        f[i] = vv[i] == 0.0f ? 0.0f : 1.5f;
+        walled += vv[i] == 0.0f;
+      }
+    g_assert_cmpuint (walled, >, 100);
+    write_npy (fnpy, g, f);
+
+    g_setenv ("OMP_NUM_THREADS", "1", TRUE);
+    g_free (args);
+    args = g_strdup_printf ("fold --scene %s --out %s", wscene, t1);
+    run_cli_ok (args);
+    g_free (args);
+    args = g_strdup_printf ("fold --speed %s --spacing %g,%g --origin %g,%g --horizon %s "
+                            "--psi-a 0.3,-0.1 --method solas --backend cpu --out %s",
+                            fnpy, g->dx, g->dz, g->x0, g->z0, hcsv, t2);
+    run_cli_ok (args);
+    g_free (args);
+    args = g_strdup_printf ("fold --speed-const 1.5 --shape %zu,%zu --spacing %g,%g --origin %g,%g "
+                            "--horizon %s --psi-a 0.3,-0.1 --method solas --backend cpu --out %s",
+                            g->nx, g->nz, g->dx, g->dz, g->x0, g->z0, hcsv, t3);
+    run_cli_ok (args);
+    restore_env ("OMP_NUM_THREADS", omp_threads);
+    assert_same_bytes (t1, t2);
+    g_assert_true (g_file_get_contents (t1, &a3, &l3, NULL));
+    g_assert_true (g_file_get_contents (t3, &b3, &m3, NULL));
+    g_assert_true (l3 != m3 || memcmp (a3, b3, l3) != 0);
+    g_ptr_array_remove_index (doc->model->obstacles, doc->model->obstacles->len - 1);
+  }
+
   /* A scene from the future: exit 2, one line naming the file. */
   g_assert_true (g_file_set_contents (bad, "{\"format\": \"foldray-scene\", \"version\": 9}", -1, NULL));
   g_free (args);

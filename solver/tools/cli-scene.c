@@ -402,7 +402,8 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
    * member) and stand for no flag. */
   /* The fold's speed as the app's Folds mode takes it: the model's
    * velocities for "speed": "grid", else the constant, F = 1 where the
-   * scene gives none (fr_fold_state_reset). */
+   * scene gives none (fr_fold_state_reset), 0 in impermeable obstacles
+   * (below). */
   speed_const = fold && !(doc->has_fold && doc->has_fold_speed && doc->fold_speed_from_grid) &&
                 !given (argc, argv, "--speed") && !given (argc, argv, "--speed-const");
   fold_speed = doc->has_fold && doc->has_fold_speed && !doc->fold_speed_from_grid ? doc->fold_speed
@@ -463,6 +464,21 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   if (!speed_const && !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
       (status = rasterise (scene, m, &velocity)) != CLI_EXIT_OK)
     return status;
+  /* The scene's constant F goes round its impermeable obstacles, as in the
+   * app: where it has any, F goes in as a grid on the scene's own grid
+   * (--shape asks for another). */
+  if (speed_const && !given (argc, argv, "--shape"))
+    {
+      g_autoptr(GBytes) model = NULL;
+      g_autofree char *warning = NULL;
+
+      /* Only where the velocity is 0 counts: its other values, and what
+       * the rasteriser would say of them, are not the fold's. */
+      if ((model = fr_model_rasterise (m, &warning, &error)) == NULL)
+        return cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
+      if ((velocity = fr_model_constant_speed (model, fold_speed)) != NULL)
+        speed_const = false;
+    }
   if (want_sources && doc->sources->len == 0)
     return cli_fail (CLI_EXIT_USAGE, fold ? "--scene %s has no sources nor a fold horizon: "
                      "give --source, --boundary or --horizon" : "--scene %s has no sources: give --source",
