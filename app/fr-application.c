@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "fr-application.h"
+#include "fr-message.h"
 #include "fr-bench.h"
 #include "fr-segy.h"
 #include "fr-side-panel.h"
@@ -147,6 +148,17 @@ usage_error (GApplicationCommandLine *cmdline,
              const char              *format,
              ...) G_GNUC_PRINTF (2, 3);
 
+/* One line on the caller's stderr, in UTF-8 whatever the message quotes
+ * (a file name in Latin-1 shows its bytes as U+FFFD). */
+static void
+print_failure (GApplicationCommandLine *cmdline,
+               const char              *message)
+{
+  g_autofree char *shown = fr_message_make_valid (message);
+
+  g_application_command_line_printerr (cmdline, "foldray: %s\n", shown);
+}
+
 static int
 usage_error (GApplicationCommandLine *cmdline,
              const char              *format,
@@ -159,7 +171,7 @@ usage_error (GApplicationCommandLine *cmdline,
   msg = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_application_command_line_printerr (cmdline, "foldray: %s\n", msg);
+  print_failure (cmdline, msg);
   return 2;
 }
 
@@ -276,7 +288,9 @@ idle_export_done_cb (GObject      *object,
 
   if (!fr_window_export_finish (FR_WINDOW (object), result, &error))
     {
-      g_printerr ("foldray: export failed: %s\n", error->message);
+      g_autofree char *why = fr_message_make_valid (error->message);
+
+      g_printerr ("foldray: export failed: %s\n", why);
       self->exit_status = 1;
     }
   if (--self->pending_exports == 0)
@@ -297,7 +311,10 @@ settled_export_cb (FrWindow *window,
 
   if (g_mkdir_with_parents (dir, 0755) != 0)
     {
-      g_printerr ("foldray: %s: %s\n", dir, g_strerror (errno));
+      int saved = errno;
+      g_autofree char *shown = g_filename_display_name (dir);
+
+      g_printerr ("foldray: %s: %s\n", shown, g_strerror (saved));
       self->exit_status = 1;
       g_application_quit (G_APPLICATION (self));
       return;
@@ -485,7 +502,7 @@ fr_application_command_line (GApplication            *app,
       !open_file_argument (window, args[1], spacing_text != NULL ? spacing : NULL,
                            origin_text != NULL ? origin : NULL, &file_primary, &file_error))
     {
-      g_application_command_line_printerr (cmdline, "foldray: %s\n", file_error->message);
+      print_failure (cmdline, file_error->message);
       /* A test's run (--export-on-idle) fails.  Otherwise there may be no
        * terminal (a file manager started us): the window opens on the
        * example and says what went wrong. */
@@ -502,7 +519,7 @@ fr_application_command_line (GApplication            *app,
       if (!fr_window_load_example (window, example != NULL ? example : "three-layer",
                                    with_markers, &error))
         {
-          g_application_command_line_printerr (cmdline, "foldray: %s\n", error->message);
+          print_failure (cmdline, error->message);
           gtk_window_destroy (GTK_WINDOW (window));
           return 2;
         }
@@ -561,7 +578,7 @@ fr_application_command_line (GApplication            *app,
   if (horizon_path != NULL &&
       !fr_fold_state_load_horizon_csv (fr_window_get_fold_state (window), horizon_path, &error))
     {
-      g_application_command_line_printerr (cmdline, "foldray: %s\n", error->message);
+      print_failure (cmdline, error->message);
       gtk_window_destroy (GTK_WINDOW (window));
       return 2;
     }

@@ -382,7 +382,8 @@ update_title (FrSession *self)
 {
   FrScene *scene = fr_window_get_scene (self->window);
   const char *title = fr_scene_get_title (scene);
-  g_autofree char *base = self->path != NULL ? g_path_get_basename (self->path) : NULL;
+  /* The name as GTK can show it: a Latin-1 name's bytes are not UTF-8. */
+  g_autofree char *base = self->path != NULL ? g_filename_display_basename (self->path) : NULL;
   g_autofree char *text = NULL;
 
   /* Translators: a modified scene's window title, "• three-layer.json — Foldray". */

@@ -25,6 +25,7 @@
 #include "fr-file-filter.h"
 #include "fr-model-memory.h"
 #include "fr-model-panel.h"
+#include "fr-message.h"
 #include "fr-scene-io.h"
 #include "fr-segy.h"
 #include "fr-session.h"
@@ -1084,8 +1085,10 @@ fr_window_set_autosave_failure (FrWindow     *self,
 
   if (error != NULL)
     {
+      g_autofree char *why = fr_message_make_valid (error->message);
+
       text = g_strdup_printf (_("The unsaved changes could not be kept for recovery (%s). "
-                                "Save the scene to keep them."), error->message);
+                                "Save the scene to keep them."), why);
       gtk_label_set_text (self->autosave_label, text);
     }
   if (gtk_widget_get_visible (self->autosave_bar) != (error != NULL))
@@ -1109,8 +1112,14 @@ fr_window_show_error (FrWindow     *self,
   dialog = gtk_message_dialog_new (GTK_WINDOW (self),
                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
+  /* A file's name in the message may not be UTF-8 (a Latin-1 name): GTK
+   * takes only UTF-8, and showed nothing of it. */
   if (error != NULL)
-    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+    {
+      g_autofree char *shown = fr_message_make_valid (error->message);
+
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", shown);
+    }
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
   gtk_window_present (GTK_WINDOW (dialog));
 }

@@ -270,6 +270,56 @@ def t_tiny_spacing_refused():
     return ok, "\n".join(notes)
 
 
+def t_latin1_names():
+    """A scene named in Latin-1 (café.json's é as the byte 0xE9, not UTF-8)
+    opens with its name in the title, the é shown as U+FFFD; a malformed one
+    so named is refused with a dialog and a line on stderr, both UTF-8.
+    GTK was handed the raw bytes: Pango warned of invalid UTF-8, and the
+    stderr line carried the byte as it was."""
+    d = os.path.join(OUT, "latin1")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    good = os.path.join(os.fsencode(d), b"caf\xe9.json")
+    bad = os.path.join(os.fsencode(d), b"bad\xe9.json")
+    shutil.copyfile(SCENE, good)
+    with open(bad, "w") as f:
+        f.write('{"format": "foldray-scene", "version": 1, "grid": ')
+    notes, ok = [], True
+    for path, want in ((good, "caf\ufffd.json \u2014 Foldray"), (bad, None)):
+        a = App(path, name="latin1-%s" % ("good" if want else "bad"))
+        try:
+            if not a.find_window():
+                return False, "no window"
+            a.settle_all()
+            title = a.title()
+            if want is None:
+                wait_for(lambda: dialogs_of(a), 5.0)
+                time.sleep(0.5)
+                screenshot("06-latin1-refused")
+                dialogs = dialogs_of(a)
+                if dialogs:
+                    xdo("key", "Escape")
+        finally:
+            a.quit()
+        raw = open(a.stderr_path, "rb").read()
+        try:
+            text = raw.decode("utf-8")
+            utf8 = True
+        except UnicodeDecodeError:
+            text, utf8 = raw.decode("utf-8", "replace"), False
+        pango = [l for l in text.splitlines() if "Invalid UTF-8" in l or "WARNING" in l or "CRITICAL" in l]
+        if want is not None:
+            good_case = title == want and utf8 and not pango
+            notes.append("café.json: title %r; stderr UTF-8 %s; warnings %s" % (title, utf8, pango[:2]))
+        else:
+            said = [l for l in text.splitlines() if l.startswith("foldray: ") and "bad\ufffd.json" in l]
+            good_case = bool(dialogs) and utf8 and not pango and len(said) == 1
+            notes.append("badé.json: dialog %s; stderr UTF-8 %s, says %s; warnings %s"
+                         % (bool(dialogs), utf8, said[:1], pango[:2]))
+        ok &= good_case
+    return ok, "\n".join(notes)
+
+
 # Window-relative spots in the header bar of the 1200-pixel window.
 MENU_BUTTON = (1045, 27)
 
@@ -343,6 +393,8 @@ check("files: a grid whose spacing gives times below double's range is refused o
       t_tiny_spacing_refused)
 check("files: Examples opens a bundled scene as a new document; Save proposes its name elsewhere",
       t_example_scene)
+check("files: a scene named in Latin-1 shows its name in UTF-8 in the title, the dialog and stderr",
+      t_latin1_names)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
