@@ -39,6 +39,8 @@ fr_fold_job_new (const fr_grid   *grid,
   job->kind = FR_JOB_FOLD;
   job->fold = *fold;
   job->fold.horizon = g_memdup2 (fold->horizon, sizeof (double) * 2 * fold->n_horizon);
+  job->fold.speed = fold->speed != NULL ? g_bytes_ref (fold->speed) : NULL;
+  job->fold.solved = NULL;
   return job;
 }
 
@@ -224,7 +226,6 @@ fr_fold_job_run (FrJob           *job,
                  gboolean        *cancelled)
 {
   g_autoptr(FrResult) result = NULL;
-  g_autoptr(GBytes) constant_speed = NULL;
   fr_fold_params params;
   fr_fold_start start = { 0 };
   fr_fold_result res = { 0 };
@@ -256,10 +257,8 @@ fr_fold_job_run (FrJob           *job,
 
   fr_fold_params_init (&params);
   /* A constant F goes round the model's impermeable obstacles too. */
-  if (!job->fold.speed_from_grid)
-    constant_speed = fr_model_constant_speed (job->velocity, job->fold.speed_const);
   params.speed = job->fold.speed_from_grid ? g_bytes_get_data (job->velocity, NULL)
-                 : constant_speed != NULL ? g_bytes_get_data (constant_speed, NULL) : NULL;
+                 : job->fold.speed != NULL ? g_bytes_get_data (job->fold.speed, NULL) : NULL;
   params.speed_const = job->fold.speed_const;
   params.psi_a[0] = job->fold.psi_a[0];
   params.psi_a[2] = job->fold.psi_a[1];

@@ -43,6 +43,12 @@ struct _FrFoldState
   FrUndo          *undo;
   struct Snap     *edit_before;  /* between begin_edit and end_edit */
   guint            edit_depth;
+
+  /* The speed grid of the last job's constant F (fr_model_constant_speed)
+   * and what it was made of, so that a drag of ψa makes it once. */
+  GBytes          *speed_velocity;
+  double           speed_of;
+  GBytes          *speed;
 };
 
 /* What an undo step restores: everything the user edits but the arrow's
@@ -229,6 +235,8 @@ fr_fold_state_dispose (GObject *object)
 
   g_clear_object (&self->undo);
   g_clear_pointer (&self->edit_before, snap_free);
+  g_clear_pointer (&self->speed_velocity, g_bytes_unref);
+  g_clear_pointer (&self->speed, g_bytes_unref);
 
   G_OBJECT_CLASS (fr_fold_state_parent_class)->dispose (object);
 }
@@ -821,6 +829,25 @@ find_example (const char *name)
   return fr_data_find ("fold", file);
 }
 
+/* The speed grid of a constant F over velocity: F, and 0 in the model's
+ * impermeable obstacles; NULL where it has none.  Kept while neither
+ * changes (the kept velocity is held, so that a new model's bytes at the
+ * old address cannot pass for the old). */
+static GBytes *
+constant_speed (FrFoldState *self,
+                GBytes      *velocity)
+{
+  if (self->speed_velocity != velocity || self->speed_of != self->speed_const)
+    {
+      g_clear_pointer (&self->speed, g_bytes_unref);
+      g_clear_pointer (&self->speed_velocity, g_bytes_unref);
+      self->speed = fr_model_constant_speed (velocity, self->speed_const);
+      self->speed_velocity = g_bytes_ref (velocity);
+      self->speed_of = self->speed_const;
+    }
+  return self->speed;
+}
+
 /* A snapshot for the solver thread, over the scene's grid. */
 FrJob *
 fr_fold_state_make_job (FrFoldState *self,
@@ -833,6 +860,10 @@ fr_fold_state_make_job (FrFoldState *self,
 
   fold.speed_from_grid = self->speed_from_grid;
   fold.speed_const = self->speed_const;
+  /* A constant F goes round the model's impermeable obstacles, as the
+   * velocity grid's F and the rays do. */
+  if (!self->speed_from_grid)
+    fold.speed = constant_speed (self, fr_scene_get_velocity (scene));
   fold.psi_a[0] = self->psi_a[0];
   fold.psi_a[1] = self->psi_a[1];
   fold.method = self->method;

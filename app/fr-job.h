@@ -26,6 +26,9 @@ typedef struct
 {
   gboolean        speed_from_grid; /* F = the velocity grid, else speed_const */
   double          speed_const;
+  GBytes         *speed;           /* a constant F over a model with impermeable obstacles:
+                                    * F, and 0 in them (fr_model_constant_speed), shared;
+                                    * NULL: speed_const everywhere, or the velocity grid */
   double          psi_a[2];        /* x, z */
   fr_fold_method  method;
   fr_fold_backend backend;

@@ -116,11 +116,45 @@ test_goes_round_wall (void)
   g_assert_true (xmin < 0.5 || xmax > 2.5);
 }
 
+/* A drag of ψa makes the speed grid once: the jobs share it until F or
+ * the model changes; over a model without walls there is none. */
+static void
+test_speed_grid_kept (void)
+{
+  static const FrPoint horizon[] = { { 0.0, 0.2 }, { 3.0, 0.2 } };
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+  g_autoptr(GBytes) walled = model_velocity (TRUE), open = model_velocity (FALSE);
+  g_autoptr(FrJob) a = NULL, b = NULL, c = NULL, d = NULL;
+  fr_grid g = fr_grid_2d (NX, NZ, H, H, 0.0, 0.0);
+
+  g_assert_true (fr_scene_set_model (scene, "wall", &g, walled, NULL));
+  fr_fold_state_set_horizon (fold, horizon, G_N_ELEMENTS (horizon));
+  fr_fold_state_set_speed (fold, FALSE, 1.0);
+  a = fr_fold_state_make_job (fold, scene);
+  fr_fold_state_set_psi_a (fold, 0.2, 0.1);
+  b = fr_fold_state_make_job (fold, scene);
+  g_assert_nonnull (a->fold.speed);
+  g_assert_true (a->fold.speed == b->fold.speed);
+
+  fr_fold_state_set_speed (fold, FALSE, 2.0);
+  c = fr_fold_state_make_job (fold, scene);
+  g_assert_true (c->fold.speed != a->fold.speed);
+  g_assert_cmpfloat (((const float *) g_bytes_get_data (c->fold.speed, NULL))[0], ==, 2.0f);
+  /* The earlier job keeps its own F. */
+  g_assert_cmpfloat (((const float *) g_bytes_get_data (a->fold.speed, NULL))[0], ==, 1.0f);
+
+  g_assert_true (fr_scene_set_model (scene, "open", &g, open, NULL));
+  d = fr_fold_state_make_job (fold, scene);
+  g_assert_null (d->fold.speed);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/fold/constant-speed-grid", test_constant_speed_grid);
   g_test_add_func ("/app/fold/constant-speed-goes-round-obstacles", test_goes_round_wall);
+  g_test_add_func ("/app/fold/constant-speed-grid-kept", test_speed_grid_kept);
   return g_test_run ();
 }
