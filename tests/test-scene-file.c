@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "fr-array.h"
+#include "fr-message.h"
 #include "fr-npy.h"
 #include "fr-scene-file.h"
 #include "fr-segy.h"
@@ -2983,6 +2984,52 @@ test_fuzz_sidecar_corpus (void)
   g_rmdir (dir);
 }
 
+/* fr_message_make_valid, what every message shown by GTK passes through:
+ * UTF-8 out whatever comes in (random bytes, and UTF-8 cut anywhere),
+ * valid UTF-8 unchanged, and a quote cut inside a character ending before
+ * it rather than in U+FFFD. */
+static void
+test_message_make_valid (void)
+{
+  static const char * const valid[] = { "", "plain", "caf\u00e9 \u03c8a \u00b7 \U0001F600", "\"\"" };
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (guint i = 0; i < G_N_ELEMENTS (valid); i++)
+    {
+      g_autofree char *out = fr_message_make_valid (valid[i]);
+
+      g_assert_cmpstr (out, ==, valid[i]);
+    }
+  {
+    g_autofree char *out = fr_message_make_valid ("token \"ab\xce\" at 3");
+    g_autofree char *latin = fr_message_make_valid ("caf\xe9.json: no");
+
+    g_assert_cmpstr (out, ==, "token \"ab\" at 3");
+    g_assert_cmpstr (latin, ==, "caf\xef\xbf\xbd.json: no");
+  }
+  for (int k = 0; k < 20000; k++)
+    {
+      char bytes[24];
+      int n = g_rand_int_range (rand, 0, (int) sizeof bytes);
+      g_autofree char *out = NULL;
+
+      for (int i = 0; i < n; i++)
+        {
+          /* Mostly the bytes of UTF-8's leads and continuations, quotes
+           * and ASCII, never NUL (a C string's end). */
+          static const guchar pick[] = { 'a', '"', 0x80, 0xBF, 0xC2, 0xCE, 0xE2, 0xF0, 0xF4, 0xFF };
+          bytes[i] = (char) (g_rand_boolean (rand) ? pick[g_rand_int_range (rand, 0, G_N_ELEMENTS (pick))]
+                                                   : g_rand_int_range (rand, 1, 256));
+        }
+      bytes[n] = '\0';
+      out = fr_message_make_valid (bytes);
+      g_assert_true (g_utf8_validate (out, -1, NULL));
+      if (g_utf8_validate (bytes, -1, NULL))
+        g_assert_cmpstr (out, ==, bytes);
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -3017,6 +3064,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scene-file/cli-out-of-memory", test_cli_out_of_memory);
   g_test_add_func ("/scene-file/cli-tmpdir-full", test_cli_tmpdir_full);
   g_test_add_func ("/scene-file/cli-signal", test_cli_signal);
+  g_test_add_func ("/scene-file/message-make-valid", test_message_make_valid);
   g_test_add_func ("/scene-file/fuzz/corpus", test_fuzz_corpus);
   g_test_add_func ("/scene-file/fuzz/sidecar-corpus", test_fuzz_sidecar_corpus);
   return g_test_run ();
