@@ -15,27 +15,32 @@
 
 G_DEFINE_QUARK (fr-scene-io-error-quark, fr_scene_io_error)
 
-/* The path of a bundled example grid ("three-layer", "gradient"), or NULL
+/* The path of the bundled file folder/NAME.ending, or NULL
  * (fr-data-dir.h says where it is looked for). */
-char *
-fr_scene_io_find_example (const char *name)
+static char *
+find_bundled (const char *folder,
+              const char *name,
+              const char *ending)
 {
   g_autofree char *file = NULL;
 
   g_return_val_if_fail (name != NULL, NULL);
-  file = g_strconcat (name, ".npy", NULL);
-  return fr_data_find ("examples", file);
+  file = g_strconcat (name, ending, NULL);
+  return fr_data_find (folder, file);
+}
+
+/* The path of a bundled example grid ("three-layer", "gradient"), or NULL. */
+char *
+fr_scene_io_find_example (const char *name)
+{
+  return find_bundled ("examples", name, ".npy");
 }
 
 /* The path of a bundled example scene (data/scenes/NAME.json), or NULL. */
 char *
 fr_scene_io_find_example_scene (const char *name)
 {
-  g_autofree char *file = NULL;
-
-  g_return_val_if_fail (name != NULL, NULL);
-  file = g_strconcat (name, ".json", NULL);
-  return fr_data_find ("scenes", file);
+  return find_bundled ("scenes", name, ".json");
 }
 
 /* Built-in stand-ins, so the application opens on something even when the

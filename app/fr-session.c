@@ -538,6 +538,28 @@ load_scene (FrSession   *self,
   return TRUE;
 }
 
+/* Shows the scene file at path as the window's document: its own file
+ * (Save writes back to it, a recent file), or, not own, a new document
+ * made from it, whose Save asks where, proposing its name. */
+static gboolean
+open_document (FrSession   *self,
+               const char  *path,
+               gboolean     own,
+               GError     **error)
+{
+  g_return_val_if_fail (FR_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!load_scene (self, path, error))
+    return FALSE;
+  fr_session_reset (self, own ? path : NULL);
+  if (own)
+    add_recent (self->path);
+  else
+    self->proposed_name = g_path_get_basename (path);
+  return TRUE;
+}
+
 /* Opens a scene file.  On any failure (malformed, newer version, missing
  * grid) the current scene stays as it was. */
 gboolean
@@ -545,33 +567,18 @@ fr_session_open (FrSession   *self,
                  const char  *path,
                  GError     **error)
 {
-  g_return_val_if_fail (FR_IS_SESSION (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (!load_scene (self, path, error))
-    return FALSE;
-  fr_session_reset (self, path);
-  add_recent (self->path);
-  return TRUE;
+  return open_document (self, path, TRUE, error);
 }
 
-/* Opens a bundled example scene as a new document: its model, settings
- * and markers, but no file of its own, so that Save asks where (an
- * installed example is not the user's to overwrite, and in a checkout it
- * is the project's). */
+/* Opens a bundled example scene as a new document (an installed example
+ * is not the user's to overwrite, and in a checkout it is the
+ * project's). */
 gboolean
 fr_session_open_copy (FrSession   *self,
                       const char  *path,
                       GError     **error)
 {
-  g_return_val_if_fail (FR_IS_SESSION (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (!load_scene (self, path, error))
-    return FALSE;
-  fr_session_reset (self, NULL);
-  self->proposed_name = g_path_get_basename (path);
-  return TRUE;
+  return open_document (self, path, FALSE, error);
 }
 
 static void
