@@ -364,9 +364,10 @@ draw_axes (cairo_t          *cr,
   label_clear (&title);
 }
 
-/* The colour bar in the right gutter, level with the axes box (with the
- * model): the bar, its range and middle, and its title above it, with
- * the velocity's unit where the scene has a length unit. */
+/* The colour bar in the right gutter, level with the model as the plot
+ * shows it (beside) and as tall: the bar, its range and middle, and its
+ * title above it, with the velocity's unit where the scene has a length
+ * unit. */
 static void
 draw_colorbar (cairo_t            *cr,
                const AxesInk      *ink,
@@ -401,13 +402,30 @@ draw_colorbar (cairo_t            *cr,
   label_wrap (&title, g->width);
   top = g->y + title.box.height + 10.0 * k;
   bottom = g->y + g->height - 8.0 * k;
-  h = MIN (MIN (0.6 * g->height, 320.0 * k), bottom - top);
+  /* As tall as the model beside it, so that the bar stands level with
+   * the section as in a printed figure (a fixed 320 px stood out above and
+   * below a flat model); a model drawn too flat for a readable bar gets a
+   * bar of least_h centred on it. */
+  {
+    const double least_h = 120.0 * k;
+    const double y0 = MAX (beside->y, top), y1 = MIN (beside->y + beside->height, bottom);
+
+    if (y1 - y0 >= least_h)
+      {
+        y = y0;
+        h = y1 - y0;
+      }
+    else
+      {
+        h = MIN (least_h, bottom - top);
+        y = CLAMP (beside->y + 0.5 * (beside->height - h), top, bottom - h);
+      }
+  }
   if (h < 20.0 * k)
     {
       label_clear (&title);
       return;
     }
-  y = CLAMP (beside->y + 0.5 * (beside->height - h), top, bottom - h);
 
   pattern = cairo_pattern_create_linear (0.0, y + h, 0.0, y);
   for (int i = 0; i <= 32; i++)
@@ -494,9 +512,15 @@ fr_axes_draw (cairo_t            *cr,
   cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
   if (fr_plot_layout_axes (layout, &model, &axes))
     draw_axes (cr, &inks[on], view, &layout->plot, &axes, scene, k);
-  else
-    axes.box = layout->plot;
-  draw_colorbar (cr, &inks[on], layout, &axes.box, scene, colormap, k);
+  /* The bar stands beside the model as the plot shows it (not its padded
+   * axes box), or the whole plot where the view shows none of it. */
+  {
+    const FrRect *p = &layout->plot;
+    const double y0 = MAX (model.y, p->y), y1 = MIN (model.y + model.height, p->y + p->height);
+    FrRect beside = y1 > y0 ? (FrRect) { p->x, y0, p->width, y1 - y0 } : *p;
+
+    draw_colorbar (cr, &inks[on], layout, &beside, scene, colormap, k);
+  }
   cairo_restore (cr);
 }
 

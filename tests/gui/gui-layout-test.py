@@ -115,16 +115,21 @@ def t_window():
 
 def t_fitted():
     """The opened model is whole, with room for the labels left of and
-    above it, and the colour bar right of it, clear of it."""
+    above it, and the colour bar right of it, clear of it, and level with
+    it: its bottom on the model's, its top at most its title's room below
+    the model's (a fixed 320-pixel bar stood out below a flat model)."""
     img = app.stable_shot("01-fitted")
     canvas = app.canvas(img)
     h, w, _ = canvas.shape
     x0, y0, x1, y1 = model_box(app)
     rows, bx0, bx1 = colour_bar(canvas, x1 + 2)
+    bar = np.nonzero((chroma(canvas[:, x1 + 2:]) > 40).any(axis=1))[0]
+    top, bottom = (int(bar[0]), int(bar[-1])) if len(bar) else (None, None)
     ok = (x0 >= 40 and y0 >= 20 and x1 <= w - 70 and y1 <= h
-          and rows > 150 and bx0 is not None and bx0 >= x1 + 6 and bx1 - bx0 <= 16)
-    return ok, ("model at x %d..%d, y %d..%d on a %d × %d canvas; colour bar %d rows, columns %s..%s"
-                % (x0, x1, y0, y1, w, h, rows, bx0, bx1))
+          and rows > 150 and bx0 is not None and bx0 >= x1 + 6 and bx1 - bx0 <= 16
+          and top is not None and abs(bottom - y1) <= 2 and y0 - 2 <= top <= y0 + 30)
+    return ok, ("model at x %d..%d, y %d..%d on a %d × %d canvas; colour bar %d rows (%s..%s), "
+                "columns %s..%s" % (x0, x1, y0, y1, w, h, rows, top, bottom, bx0, bx1))
 
 
 if not check("window opens on the three-layer model", t_window):
