@@ -260,7 +260,17 @@ fr_bench_start (FrWindow             *window,
    * structure that every node matters. */
   grid = fr_grid_2d (options->size, options->size, 0.01, 0.01, 0.0, 0.0);
   extent = (options->size - 1) * 0.01;
-  v = g_new (float, fr_grid_count (&grid));
+  /* Tried, so that a size past what this process may allocate is said
+   * below, as the model's memory check says it, not an abort. */
+  v = g_try_new (float, fr_grid_count (&grid));
+  if (v == NULL)
+    {
+      g_printerr ("foldray: benchmark: not enough memory for a %d × %d grid\n", options->size,
+                  options->size);
+      fr_application_set_exit_status (FR_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))), 1);
+      g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))));
+      return;
+    }
   for (int iz = 0; iz < options->size; iz++)
     for (int ix = 0; ix < options->size; ix++)
       {

@@ -240,6 +240,19 @@ def t_big_scene_refused():
                 % (dialogs, alive, said, title, title0, job, job0, bad))
 
 
+def t_bench_grid_refused():
+    """The interaction benchmark asked for more grid than this process may
+    allocate (8192² floats under ulimit -v 1.5 GB) says so and exits 1; it
+    aborted in GLib's allocator before the model's memory check."""
+    env = dict(os.environ, FOLDRAY_STATE_DIR=os.path.join(OUT, "bench-state"))
+    r = run("prlimit", "--as=1500000000", EXE, "--geometry", "800x500", "--bench-interaction",
+            "--bench-size", "8192", "--bench-csv", os.path.join(OUT, "bench-refused.csv"),
+            check=False, timeout=120, env=env)
+    said = [l for l in r.stderr.splitlines() if l.startswith("foldray: benchmark: ")]
+    return (r.returncode == 1 and any("8192 × 8192" in l for l in said),
+            "exit %d; said %s" % (r.returncode, said[:1] or r.stderr.splitlines()[-2:]))
+
+
 def t_tiny_spacing_refused():
     """A grid whose spacing, from its sidecar or from --spacing, gives
     times below double precision's range at its velocities (1e-320 at 2)
@@ -395,6 +408,8 @@ check("files: Examples opens a bundled scene as a new document; Save proposes it
       t_example_scene)
 check("files: a scene named in Latin-1 shows its name in UTF-8 in the title, the dialog and stderr",
       t_latin1_names)
+check("files: a benchmark grid past the memory this process may use is refused, not an abort",
+      t_bench_grid_refused)
 
 print("1..%d" % len(results), flush=True)
 sys.exit(0 if all(results) else 1)
