@@ -40,6 +40,7 @@ fr_fold_job_new (const fr_grid   *grid,
   job->fold = *fold;
   job->fold.horizon = g_memdup2 (fold->horizon, sizeof (double) * 2 * fold->n_horizon);
   job->fold.speed = fold->speed != NULL ? g_bytes_ref (fold->speed) : NULL;
+  job->fold.speed_error = g_strdup (fold->speed_error);
   job->fold.solved = NULL;
   return job;
 }
@@ -252,6 +253,13 @@ fr_fold_job_run (FrJob           *job,
       for (guint r = 0; r < job->n_receivers; r++)
         g_ptr_array_add (result->rays, g_array_new (FALSE, FALSE, sizeof (double)));
       fr_fold_trace_horizons (result, 0.0, 0);
+      return g_steal_pointer (&result);
+    }
+
+  if (job->fold.speed_error != NULL)
+    {
+      result->ok = FALSE;
+      result->error = g_strdup (job->fold.speed_error);
       return g_steal_pointer (&result);
     }
 

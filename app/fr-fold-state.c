@@ -44,11 +44,6 @@ struct _FrFoldState
   struct Snap     *edit_before;  /* between begin_edit and end_edit */
   guint            edit_depth;
 
-  /* The speed grid of the last job's constant F (fr_model_constant_speed)
-   * and what it was made of, so that a drag of ψa makes it once. */
-  GBytes          *speed_velocity;
-  double           speed_of;
-  GBytes          *speed;
 };
 
 /* What an undo step restores: everything the user edits but the arrow's
@@ -235,8 +230,6 @@ fr_fold_state_dispose (GObject *object)
 
   g_clear_object (&self->undo);
   g_clear_pointer (&self->edit_before, snap_free);
-  g_clear_pointer (&self->speed_velocity, g_bytes_unref);
-  g_clear_pointer (&self->speed, g_bytes_unref);
 
   G_OBJECT_CLASS (fr_fold_state_parent_class)->dispose (object);
 }
@@ -829,30 +822,12 @@ find_example (const char *name)
   return fr_data_find ("fold", file);
 }
 
-/* The speed grid of a constant F over velocity: F, and 0 in the model's
- * impermeable obstacles; NULL where it has none.  Kept while neither
- * changes (the kept velocity is held, so that a new model's bytes at the
- * old address cannot pass for the old). */
-static GBytes *
-constant_speed (FrFoldState *self,
-                GBytes      *velocity)
-{
-  if (self->speed_velocity != velocity || self->speed_of != self->speed_const)
-    {
-      g_clear_pointer (&self->speed, g_bytes_unref);
-      g_clear_pointer (&self->speed_velocity, g_bytes_unref);
-      self->speed = fr_model_constant_speed (velocity, self->speed_const);
-      self->speed_velocity = g_bytes_ref (velocity);
-      self->speed_of = self->speed_const;
-    }
-  return self->speed;
-}
-
 /* A snapshot for the solver thread, over the scene's grid. */
 FrJob *
 fr_fold_state_make_job (FrFoldState *self,
                         FrScene     *scene)
 {
+  g_autoptr(GError) speed_error = NULL;
   FrFoldJob fold = { 0 };
 
   g_return_val_if_fail (FR_IS_FOLD_STATE (self), NULL);
@@ -861,9 +836,14 @@ fr_fold_state_make_job (FrFoldState *self,
   fold.speed_from_grid = self->speed_from_grid;
   fold.speed_const = self->speed_const;
   /* A constant F goes round the model's impermeable obstacles, as the
-   * velocity grid's F and the rays do. */
+   * velocity grid's F and the rays do; a grid that cannot be had fails
+   * the solve with why, not the app. */
   if (!self->speed_from_grid)
-    fold.speed = constant_speed (self, fr_scene_get_velocity (scene));
+    {
+      fold.speed = fr_scene_get_constant_speed (scene, self->speed_const, &speed_error);
+      if (speed_error != NULL)
+        fold.speed_error = speed_error->message;
+    }
   fold.psi_a[0] = self->psi_a[0];
   fold.psi_a[1] = self->psi_a[1];
   fold.method = self->method;

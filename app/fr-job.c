@@ -25,6 +25,7 @@ job_clear (gpointer data)
   g_clear_pointer (&job->receivers, g_free);
   g_clear_pointer (&job->fold.horizon, g_free);
   g_clear_pointer (&job->fold.speed, g_bytes_unref);
+  g_clear_pointer (&job->fold.speed_error, g_free);
   g_clear_pointer (&job->fold.solved, fr_result_unref);
 }
 

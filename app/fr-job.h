@@ -29,6 +29,8 @@ typedef struct
   GBytes         *speed;           /* a constant F over a model with impermeable obstacles:
                                     * F, and 0 in them (fr_model_constant_speed), shared;
                                     * NULL: speed_const everywhere, or the velocity grid */
+  char           *speed_error;     /* why that grid could not be made (the solve fails
+                                    * with it), or NULL */
   double          psi_a[2];        /* x, z */
   fr_fold_method  method;
   fr_fold_backend backend;

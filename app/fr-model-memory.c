@@ -18,9 +18,11 @@
  *   8  the canvas's velocity and T textures, which a software renderer
  *      (llvmpipe) keeps in this process
  *   4  the background grid a drawn model is rasterised from
+ *   4  Folds mode's speed grid of a constant F over a model with
+ *      impermeable obstacles (fr_scene_get_constant_speed)
  * The solve's own grids come on top and are checked by the solver when it
  * runs; a refused solve is a message, not a crash. */
-G_STATIC_ASSERT (FR_MODEL_MEMORY_BYTES_PER_NODE == 4 + 4 + 8 + 8 + 8 + 4);
+G_STATIC_ASSERT (FR_MODEL_MEMORY_BYTES_PER_NODE == 4 + 4 + 8 + 8 + 8 + 4 + 4);
 
 /* Bytes the app needs to show model: per node of its grid, and a
  * background on a grid of its own (already read) is held as well. */

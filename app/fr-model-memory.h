@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 /* Bytes the app holds for each node of the solver grid while it shows a
  * model and its result. */
-#define FR_MODEL_MEMORY_BYTES_PER_NODE 36
+#define FR_MODEL_MEMORY_BYTES_PER_NODE 40
 
 double   fr_model_memory_need  (const FrModel  *model);
 gboolean fr_model_memory_check (const FrModel  *model,

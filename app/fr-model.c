@@ -622,11 +622,13 @@ fr_model_check_velocity (const fr_grid  *grid,
 
 /* The fold's speed grid for a constant Speed F over velocity (a rasterised
  * model): F in the rock, 0 in the model's impermeable obstacles (velocity
- * exactly 0), so that the front goes round them as the rays do; NULL where
- * velocity has no such cell, and the solve takes the constant itself. */
+ * exactly 0), so that the front goes round them as the rays do.  NULL
+ * where velocity has no such cell (the solve takes the constant itself),
+ * or, with error set, where its memory cannot be had. */
 GBytes *
-fr_model_constant_speed (GBytes *velocity,
-                         double  speed)
+fr_model_constant_speed (GBytes  *velocity,
+                         double   speed,
+                         GError **error)
 {
   gsize size, n, first = 0;
   const float *v;
@@ -640,7 +642,12 @@ fr_model_constant_speed (GBytes *velocity,
     first++;
   if (first == n)
     return NULL;
-  f = g_new (float, n);
+  if ((f = g_try_new (float, n)) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   _("Not enough memory for the fold's speed grid (%zu nodes)"), (size_t) n);
+      return NULL;
+    }
   for (gsize i = 0; i < n; i++)
     f[i] = v[i] == 0.0f ? 0.0f : (float) speed;
   return g_bytes_new_take (f, n * sizeof (float));

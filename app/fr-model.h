@@ -142,7 +142,8 @@ gboolean      fr_model_check_velocity   (const fr_grid *grid,
                                          const char    *what,
                                          GError       **error);
 GBytes       *fr_model_constant_speed   (GBytes        *velocity,
-                                         double         speed);
+                                         double         speed,
+                                         GError       **error);
 double        fr_model_velocity_at      (const FrModel *model,
                                          double         x,
                                          double         z);

@@ -38,6 +38,10 @@ struct _FrScene
   fr_grid       grid;
   GBytes       *velocity;
   float         vmin, vmax;
+  /* The fold's speed grid of a constant F over velocity
+   * (fr_scene_get_constant_speed), made once for it and that F. */
+  GBytes       *constant_speed;
+  double        constant_speed_of;   /* its F; 0: none made */
 
   GArray       *sources;     /* FrPoint */
   GArray       *receivers;   /* FrPoint */
@@ -209,6 +213,7 @@ fr_scene_finalize (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->velocity_warning, g_free);
   g_clear_pointer (&self->velocity, g_bytes_unref);
+  g_clear_pointer (&self->constant_speed, g_bytes_unref);
   g_clear_pointer (&self->sources, g_array_unref);
   g_clear_pointer (&self->receivers, g_array_unref);
   g_clear_pointer (&self->model, fr_model_free);
@@ -279,6 +284,8 @@ set_velocity (FrScene *self,
 
   g_clear_pointer (&self->velocity, g_bytes_unref);
   self->velocity = g_bytes_ref (velocity);
+  g_clear_pointer (&self->constant_speed, g_bytes_unref);
+  self->constant_speed_of = 0.0;
 
   v = g_bytes_get_data (velocity, NULL);
   n = fr_grid_count (&self->grid);
@@ -515,6 +522,35 @@ fr_scene_get_velocity (FrScene *self)
 {
   g_return_val_if_fail (FR_IS_SCENE (self), NULL);
   return self->velocity;
+}
+
+/* The fold's speed grid for a constant F over the velocity (F, and 0 in
+ * the model's impermeable obstacles: fr_model_constant_speed), kept until
+ * the velocity or F changes, so that a ψa drag makes it once.  NULL where
+ * the model has no impermeable cell, or, with error set, where its memory
+ * cannot be had. */
+GBytes *
+fr_scene_get_constant_speed (FrScene  *self,
+                             double    speed,
+                             GError  **error)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self) && self->velocity != NULL, NULL);
+
+  if (self->constant_speed_of != speed)
+    {
+      GError *local = NULL;
+
+      g_clear_pointer (&self->constant_speed, g_bytes_unref);
+      self->constant_speed = fr_model_constant_speed (self->velocity, speed, &local);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          self->constant_speed_of = 0.0;
+          return NULL;
+        }
+      self->constant_speed_of = speed;
+    }
+  return self->constant_speed;
 }
 
 gboolean

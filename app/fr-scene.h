@@ -52,6 +52,9 @@ gboolean       fr_scene_set_model           (FrScene        *self,
 const char    *fr_scene_get_title           (FrScene        *self);
 const fr_grid *fr_scene_get_grid            (FrScene        *self);
 GBytes        *fr_scene_get_velocity        (FrScene        *self);
+GBytes        *fr_scene_get_constant_speed  (FrScene        *self,
+                                             double          speed,
+                                             GError        **error);
 void           fr_scene_get_velocity_range  (FrScene        *self,
                                              float          *vmin,
                                              float          *vmax);

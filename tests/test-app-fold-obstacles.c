@@ -5,7 +5,9 @@
  * The constant went straight through every wall, so the folded horizons
  * crossed the hatched obstacles as if they were not there. */
 #include <math.h>
+#include <sys/resource.h>
 
+#include <gio/gio.h>
 #include <glib.h>
 
 #include "fr-fold-job.h"
@@ -13,6 +15,7 @@
 #include "fr-model.h"
 #include "fr-scene.h"
 #include "test-fold-submit.h"
+#include "test-rlimit.h"
 
 /* 3 × 2 at 0.05, velocity 2 (never the fold's speed), a wall of velocity
  * 0 along z = 1 from x = 0.5 to 2.5, and a slow (not impermeable) block. */
@@ -68,8 +71,8 @@ static void
 test_constant_speed_grid (void)
 {
   g_autoptr(GBytes) open = model_velocity (FALSE), walled = model_velocity (TRUE);
-  g_autoptr(GBytes) none = fr_model_constant_speed (open, 1.5);
-  g_autoptr(GBytes) f = fr_model_constant_speed (walled, 1.5);
+  g_autoptr(GBytes) none = fr_model_constant_speed (open, 1.5, NULL);
+  g_autoptr(GBytes) f = fr_model_constant_speed (walled, 1.5, NULL);
   const float *fv;
 
   g_assert_null (none);
@@ -149,6 +152,48 @@ test_speed_grid_kept (void)
   g_assert_null (d->fold.speed);
 }
 
+/* Where this process may not have the speed grid's memory (ulimit -v a
+ * little above what it maps), the solve fails with why, and the app goes
+ * on; it aborted in GLib's allocator. */
+static void
+speed_grid_refused_child (void)
+{
+  static const FrPoint horizon[] = { { 0.0, 0.2 }, { 20.0, 0.2 } };
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+  g_autoptr(FrJob) job = NULL;
+  g_autoptr(FrResult) result = NULL;
+  fr_grid g = fr_grid_2d (2001, 2001, 0.01, 0.01, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  gboolean cancelled = TRUE;
+
+  for (size_t i = 0; i < fr_grid_count (&g); i++)
+    v[i] = i < 2001 * 1000 + 100 && i >= 2001 * 1000 ? 0.0f : 1.0f;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  g_assert_true (fr_scene_set_model (scene, "wall", &g, bytes, NULL));
+  fr_fold_state_set_horizon (fold, horizon, G_N_ELEMENTS (horizon));
+  fr_fold_state_set_speed (fold, FALSE, 1.0);
+  fr_fold_state_set_backend (fold, FR_FOLD_CPU);
+
+  /* 8 MB to spare; the grid takes 16. */
+  g_assert_true (test_limit_memory (RLIMIT_AS, "VmSize:", 8.0 * 1024 * 1024));
+  job = fr_fold_state_make_job (fold, scene);
+  g_assert_null (job->fold.speed);
+  g_assert_cmpstr (job->fold.speed_error, ==,
+                   "Not enough memory for the fold's speed grid (4004001 nodes)");
+  result = fr_fold_job_run (job, NULL, &cancelled);
+  g_assert_false (cancelled);
+  g_assert_false (result->ok);
+  g_assert_cmpstr (result->error, ==, job->fold.speed_error);
+}
+
+static void
+test_speed_grid_refused (void)
+{
+  test_in_limited_child (RLIMIT_AS, speed_grid_refused_child, 60 * G_USEC_PER_SEC);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -156,5 +201,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/fold/constant-speed-grid", test_constant_speed_grid);
   g_test_add_func ("/app/fold/constant-speed-goes-round-obstacles", test_goes_round_wall);
   g_test_add_func ("/app/fold/constant-speed-grid-kept", test_speed_grid_kept);
+  g_test_add_func ("/app/fold/constant-speed-grid-refused", test_speed_grid_refused);
   return g_test_run ();
 }

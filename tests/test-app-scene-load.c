@@ -233,7 +233,7 @@ big_grid_child (void)
   assert_scene_kept (scene, velocity);
   g_clear_error (&error);
 
-  /* The model panel's largest grid, 8192 × 8192 (2.2 GB to hold), is
+  /* The model panel's largest grid, 8192 × 8192 (2.5 GB to hold), is
    * refused the same way, and the grid stays. */
   g_assert_false (fr_scene_set_nodes (scene, FR_MODEL_MAX_NODES, FR_MODEL_MAX_NODES, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
@@ -261,9 +261,9 @@ test_memory_need (void)
   fr_grid bg = fr_grid_2d (10, 20, 1.0, 1.0, 0.0, 0.0);
   g_autoptr(GBytes) values = g_bytes_new_take (g_new0 (float, 200), 200 * sizeof (float));
 
-  g_assert_cmpfloat (fr_model_memory_need (doc->model), ==, 301.0 * 151.0 * 36.0);
+  g_assert_cmpfloat (fr_model_memory_need (doc->model), ==, 301.0 * 151.0 * 40.0);
   doc->model->background = fr_background_new (NULL, "npy", &bg, values);
-  g_assert_cmpfloat (fr_model_memory_need (doc->model), ==, 301.0 * 151.0 * 36.0 + 800.0);
+  g_assert_cmpfloat (fr_model_memory_need (doc->model), ==, 301.0 * 151.0 * 40.0 + 800.0);
   g_assert_true (fr_model_memory_check (doc->model, NULL));
 }
 

@@ -476,8 +476,10 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
        * the rasteriser would say of them, are not the fold's. */
       if ((model = fr_model_rasterise (m, &warning, &error)) == NULL)
         return cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
-      if ((velocity = fr_model_constant_speed (model, fold_speed)) != NULL)
+      if ((velocity = fr_model_constant_speed (model, fold_speed, &error)) != NULL)
         speed_const = false;
+      else if (error != NULL)
+        return cli_fail (CLI_EXIT_FAILURE, "--scene %s: %s", scene, error->message);
     }
   if (want_sources && doc->sources->len == 0)
     return cli_fail (CLI_EXIT_USAGE, fold ? "--scene %s has no sources nor a fold horizon: "
