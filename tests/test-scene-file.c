@@ -1244,6 +1244,20 @@ test_save_disk_full (void)
  * model).  A sidecar is read strictly (a misspelt or missing "spacing",
  * or a string for a number, had opened the grid at spacing 1 without a
  * word), and one beside the file a symbolic link names counts. */
+/* The grid of npy and its sidecar, which must read. */
+static fr_grid
+read_grid_ok (const char *npy,
+              gboolean   *has_spacing)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) values = NULL;
+  fr_grid g;
+
+  g_assert_true (fr_scene_file_read_grid (npy, "npy", &g, has_spacing, &values, &error));
+  g_assert_no_error (error);
+  return g;
+}
+
 static void
 test_grid_sidecar (void)
 {
@@ -1290,25 +1304,18 @@ test_grid_sidecar (void)
 
   /* No sidecar: the caller must ask (unit spacing, has_spacing FALSE). */
   {
-    g_autoptr(GError) error = NULL;
-    g_autoptr(GBytes) values = NULL;
     gboolean has_spacing = TRUE;
-    fr_grid g;
+    fr_grid g = read_grid_ok (npy, &has_spacing);
 
-    g_assert_true (fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error));
     g_assert_false (has_spacing);
     g_assert_cmpfloat (g.dx, ==, 1.0);
   }
   /* A whole sidecar; then each faulty one, refused by name. */
   g_assert_true (g_file_set_contents (json, "{\"spacing\": [10, 5], \"origin\": [100, 200]}", -1, NULL));
   {
-    g_autoptr(GError) error = NULL;
-    g_autoptr(GBytes) values = NULL;
     gboolean has_spacing = FALSE;
-    fr_grid g;
+    fr_grid g = read_grid_ok (npy, &has_spacing);
 
-    g_assert_true (fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error));
-    g_assert_no_error (error);
     g_assert_true (has_spacing);
     g_assert_true (g.dx == 10.0 && g.dz == 5.0 && g.x0 == 100.0 && g.z0 == 200.0);
   }
@@ -1316,13 +1323,9 @@ test_grid_sidecar (void)
    * double solves it). */
   g_assert_true (g_file_set_contents (json, "{\"spacing\": 1e-300}", -1, NULL));
   {
-    g_autoptr(GError) error = NULL;
-    g_autoptr(GBytes) values = NULL;
     gboolean has_spacing = FALSE;
-    fr_grid g;
+    fr_grid g = read_grid_ok (npy, &has_spacing);
 
-    g_assert_true (fr_scene_file_read_grid (npy, "npy", &g, &has_spacing, &values, &error));
-    g_assert_no_error (error);
     g_assert_true (g.dx == 1e-300 && g.dz == 1e-300);
   }
   for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
