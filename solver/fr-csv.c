@@ -532,6 +532,72 @@ fr_csv_write_points_to (FILE *fp, const fr_points *p, fr_error *err)
   return st;
 }
 
+/* The fewest significant digits that read back to t in its precision:
+ * 0.1 in double prints as 0.1, not 0.10000000000000001. */
+static void
+format_time (char *buf, size_t size, double t, bool single_precision)
+{
+  if (!isfinite (t))
+    {
+      snprintf (buf, size, "inf");
+      return;
+    }
+  if (single_precision)
+    {
+      const float f = (float) t;
+
+      for (int digits = 6; digits <= 9; digits++)
+        {
+          snprintf (buf, size, "%.*g", digits, (double) f);
+          if ((float) strtod (buf, NULL) == f)
+            return;
+        }
+    }
+  else
+    for (int digits = 15; digits <= 17; digits++)
+      {
+        snprintf (buf, size, "%.*g", digits, t);
+        if (strtod (buf, NULL) == t)
+          return;
+      }
+}
+
+fr_status
+fr_csv_write_times_to (FILE *fp, const fr_points *rc, const double *t, bool single_precision,
+                       fr_error *err)
+{
+  c_numeric loc;
+  fr_status st = FR_OK;
+
+  if (rc->ndim != 2 && rc->ndim != 3)
+    return fr_error_set (err, FR_E_INPUT, "points must have 2 or 3 coordinates, not %d",
+                         rc->ndim);
+  if (!c_numeric_enter (&loc))
+    return fr_error_set (err, FR_E_NOMEM, "cannot set up the C locale");
+
+  fputs (rc->ndim == 2 ? "receiver,x,z,t\n" : "receiver,x,y,z,t\n", fp);
+  for (size_t k = 0; k < rc->count; k++)
+    {
+      char num[3][32], time[32];
+
+      /* NaN or -inf is no time at all: a caller's bug, not "unreached"
+       * (a fold's boundary values may be negative). */
+      if (!format_point (rc->xyz + k * (size_t) rc->ndim, rc->ndim, num)
+          || isnan (t[k]) || t[k] == -INFINITY)
+        {
+          st = fr_error_set (err, FR_E_INPUT, "receiver %zu: its point or time is not valid", k);
+          break;
+        }
+      format_time (time, sizeof time, t[k], single_precision);
+      if (rc->ndim == 2)
+        fprintf (fp, "%zu,%s,%s,%s\n", k, num[0], num[1], time);
+      else
+        fprintf (fp, "%zu,%s,%s,%s,%s\n", k, num[0], num[1], num[2], time);
+    }
+  c_numeric_leave (&loc);
+  return st;
+}
+
 /* Ends an atomic file its writer left with status st: committed when st
  * is FR_OK, else given up. */
 static fr_status
@@ -566,4 +632,17 @@ fr_csv_write_points (const char *path, const fr_points *p, fr_error *err)
   if (st != FR_OK)
     return st;
   return commit_unless_failed (&af, fr_csv_write_points_to (af.fp, p, err), err);
+}
+
+fr_status
+fr_csv_write_times (const char *path, const fr_points *rc, const double *t, bool single_precision,
+                    fr_error *err)
+{
+  fr_atomic_file af;
+  fr_status st = fr_atomic_open (&af, path, err);
+
+  if (st != FR_OK)
+    return st;
+  return commit_unless_failed (&af, fr_csv_write_times_to (af.fp, rc, t, single_precision, err),
+                               err);
 }

@@ -2,10 +2,11 @@
 /* Point lists as CSV text (CONTRACT.md): receivers `R.csv` (a header `x,z`
  * or `x,y,z`, then one point per line) and rays `RAYS.csv` (a header
  * `receiver,x,z` or `receiver,x,y,z`, then each ray's points from source to
- * receiver).  Numbers are read and written in the C locale whatever the
+ * receiver), and times at receivers `TIMES.csv` (below).  Numbers are read and written in the C locale whatever the
  * process locale is, with 15 significant digits (a double's decimal precision). */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -65,6 +66,19 @@ fr_status fr_csv_write_points_to (FILE *fp, const fr_points *p, fr_error *err);
 
 /* Writes a receivers file atomically: all of it or nothing. */
 fr_status fr_csv_write_points (const char *path, const fr_points *p, fr_error *err);
+
+/* Writes the first-arrival times at receivers (TIMES.csv): the header
+ * `receiver,x,z,t` or `receiver,x,y,z,t`, then one line for each point of
+ * rc in its order, t[k] being the time at point k and `inf` where no
+ * source reaches it.  With single_precision, t is rounded to float32 (as in
+ * a float32 T.npy); each time is written with the fewest digits that read
+ * back to it in its precision. */
+fr_status fr_csv_write_times_to (FILE *fp, const fr_points *rc, const double *t,
+                                 bool single_precision, fr_error *err);
+
+/* Writes a times file atomically: all of it or nothing. */
+fr_status fr_csv_write_times (const char *path, const fr_points *rc, const double *t,
+                              bool single_precision, fr_error *err);
 
 #ifdef __cplusplus
 }

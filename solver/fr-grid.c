@@ -155,6 +155,57 @@ fr_grid_nearest_node (const fr_grid *g, double x, double y, double z,
   return true;
 }
 
+/* The cell's first node along an axis and the weight of the next one:
+ * the last cell holds a point on the last node. */
+static size_t
+axis_cell (double f, size_t n, double *w)
+{
+  size_t i = n > 1 && f >= (double) (n - 1) ? n - 2 : (size_t) f;
+
+  *w = n > 1 ? f - (double) i : 0.0;
+  return i;
+}
+
+double
+fr_grid_sample (const fr_grid *g, const double *v, double x, double y, double z)
+{
+  double fx, fy = 0.0, fz, w[3];
+  size_t i0[3], corner[3];
+  double sum = 0.0;
+  const int ncorners = g->ndim == 3 ? 8 : 4;
+
+  if (!axis_locate (x, g->x0, g->dx, g->nx, &fx) || !axis_locate (z, g->z0, g->dz, g->nz, &fz)
+      || (g->ndim == 3 && !axis_locate (y, g->y0, g->dy, g->ny, &fy)))
+    return NAN;
+  i0[0] = axis_cell (fx, g->nx, &w[0]);
+  i0[1] = axis_cell (fy, g->ny, &w[1]);
+  i0[2] = axis_cell (fz, g->nz, &w[2]);
+  for (int c = 0; c < ncorners; c++)
+    {
+      /* Corner c takes the next node along axis a where bit a is set (y
+       * is bit 2, left out in 2D). */
+      const int bit[3] = { c & 1, (c >> 2) & 1, (c >> 1) & 1 };
+      double weight = 1.0, value;
+
+      for (int a = 0; a < 3; a++)
+        {
+          corner[a] = i0[a] + (size_t) bit[a];
+          weight *= bit[a] ? w[a] : 1.0 - w[a];
+        }
+      /* A corner that does not count (the point on a face of the cell, or
+       * an axis of one node) is not read: an unreached node there must not
+       * take the linear value away. */
+      if (weight == 0.0)
+        continue;
+      value = v[fr_grid_index (g, corner[0], corner[1], corner[2])];
+      if (!isfinite (value))
+        return v[fr_grid_index (g, (size_t) llround (fx), (size_t) llround (fy),
+                                (size_t) llround (fz))];
+      sum += weight * value;
+    }
+  return sum;
+}
+
 /* Whether v is node i along an axis: a millionth of a spacing off, or a
  * few units in the last place of coordinates that large (a northing of
  * 6e6 m written in decimals at a spacing of 0.1 mm; helper-61). */

@@ -71,6 +71,13 @@ bool fr_grid_contains (const fr_grid *g, double x, double y, double z);
 bool fr_grid_nearest_node (const fr_grid *g, double x, double y, double z,
                            size_t *ix, size_t *iy, size_t *iz);
 
+/* The value of a node field v at a point inside the grid: linear along
+ * each axis between the nodes of the cell holding the point (exact at a
+ * node, and for a field linear in x, y and z), or, where one of those
+ * nodes is not finite (+inf beside an obstacle or unreached), the nearest
+ * node's value.  NaN when the point is outside.  y is ignored in 2D. */
+double fr_grid_sample (const fr_grid *g, const double *v, double x, double y, double z);
+
 /* Like fr_grid_nearest_node but also requires the point to lie on that
  * node, within 1e-6 of the spacing. */
 bool fr_grid_exact_node (const fr_grid *g, double x, double y, double z,

@@ -18,6 +18,7 @@
 #include "fr-csv.h"
 #include "fr-spr.h"   /* fr_cuda_built */
 #include "test-comma-locale.h"
+#include "test-times-csv.h"
 #include "test-tmpdir.h"
 
 /* Runs stay small: the suite also runs under ASan and UBSan. */
@@ -784,6 +785,95 @@ test_spr_rays (void)
   test_tmpdir_remove (dir);
 }
 
+/* --times-out: each receiver in its order, as given (CRLF, spaces, off a
+ * node), with T at the node it snaps to, read from T.npy by the
+ * independent reader, in single and double precision: 0 on the source, the
+ * exact 8 / V0 along the source's row (unit edges), and elsewhere between
+ * the straight line's time and the stencil's bound.  Without --rays-out no
+ * rays file is written; with it, both come. */
+static void
+test_spr_times (void)
+{
+  g_autofree char *py = find_python ();
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = write_velocity (dir, "v.npy", "<f4", 0, G_MAXSIZE);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *times = g_build_filename (dir, "times.csv", NULL);
+  g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *rc = write_text (dir, "r.csv",
+                                    "x,z\r\n18,5\r\n 10.1 , 12.4\r\n0.2,0.1\r\n10,5\r\n\r\n");
+  const double given[4][2] = { { 18, 5 }, { 10.1, 12.4 }, { 0.2, 0.1 }, { 10, 5 } };
+  const size_t node[4][2] = { { 36, 10 }, { 20, 25 }, { 0, 0 }, { 20, 10 } };
+  const double bound = stencil_bound (5, DX, DX);
+
+  if (py == NULL)
+    {
+      test_tmpdir_remove (dir);
+      return;
+    }
+  for (int dbl = 0; dbl <= 1; dbl++)
+    {
+      g_autoptr (GArray) rows = NULL;
+      g_autoptr (GArray) tv = NULL;
+      g_autofree char *descr = NULL;
+      size_t n0, n1;
+      run_result r;
+
+      r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "5",
+                   "--precision", dbl ? "double" : "single", "--receivers", rc, "--times-out",
+                   times, "--out", t, NULL);
+      assert_success (&r);
+      g_assert_cmpstr (r.err, ==, "");
+      run_result_clear (&r);
+      g_assert_false (g_file_test (rays, G_FILE_TEST_EXISTS));
+      g_assert_cmpuint (count_entries (dir), ==, 4);    /* v, r, T, times */
+
+      tv = read_npy_py (py, t, &descr, &n0, &n1);
+      g_assert_cmpstr (descr, ==, dbl ? "<f8" : "<f4");
+      rows = test_read_times (times, 2);
+      g_assert_cmpuint (rows->len, ==, 4);
+      for (guint k = 0; k < 4; k++)
+        {
+          const test_time_row *row = &g_array_index (rows, test_time_row, k);
+          const double at_node = g_array_index (tv, double, node[k][1] * NX + node[k][0]);
+          const double straight = hypot ((double) node[k][0] * DX - 10, (double) node[k][1] * DX - 5) / V0;
+
+          g_assert_cmpfloat (row->xyz[0], ==, given[k][0]);
+          g_assert_cmpfloat (row->xyz[1], ==, given[k][1]);
+          /* In its precision, the very value of T.npy at the node. */
+          if (dbl)
+            g_assert_cmpfloat (row->t, ==, at_node);
+          else
+            g_assert_cmpfloat ((float) row->t, ==, (float) at_node);
+          g_assert_cmpfloat (row->t, >=, straight * (1 - 1e-6));
+          g_assert_cmpfloat (row->t, <=, straight * bound * (1 + 1e-6));
+        }
+      g_assert_cmpfloat (g_array_index (rows, test_time_row, 0).t, ==, 8 / V0);
+      g_assert_cmpfloat (g_array_index (rows, test_time_row, 3).t, ==, 0);
+      g_assert_cmpint (g_unlink (times), ==, 0);
+      g_assert_cmpint (g_unlink (t), ==, 0);
+    }
+
+  /* Both outputs at the receivers. */
+  {
+    run_result r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5",
+                            "--radius", "5", "--receivers", rc, "--rays-out", rays, "--times-out",
+                            times, "--out", t, NULL);
+    g_autoptr (GArray) rows = NULL;
+    GHashTable *traced;
+
+    assert_success (&r);
+    run_result_clear (&r);
+    rows = test_read_times (times, 2);
+    g_assert_cmpuint (rows->len, ==, 4);
+    traced = read_rays (rays);
+    g_assert_cmpuint (g_hash_table_size (traced), ==, 4);
+    assert_ray (traced, 1, 10, 5, 10, 12.5, 5);
+    g_hash_table_unref (traced);
+  }
+  test_tmpdir_remove (dir);
+}
+
 /* A receiver walled in by obstacles is not a failure: T is +inf there, no
  * ray is written for it, and a note on stderr says so. */
 static void
@@ -793,9 +883,11 @@ test_spr_unreached_receiver (void)
   g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
   g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
   g_autofree char *rays_path = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *times_path = g_build_filename (dir, "times.csv", NULL);
   g_autofree char *rc = write_text (dir, "r.csv", "x,z\n2.5,12.5\n18,5\n");
   size_t shape[2] = { NZ, NX };
   double *vel = g_new (double, NX * NZ);
+  g_autoptr (GArray) times = NULL;
   GHashTable *rays;
   run_result r;
 
@@ -813,11 +905,31 @@ test_spr_unreached_receiver (void)
                "--receivers", rc, "--rays-out", rays_path, "--out", t, NULL);
   assert_success (&r);
   g_assert_nonnull (strstr (r.err, "foldray-cli: note: 1 receiver is not reached"));
+  g_assert_nonnull (strstr (r.err, "no ray written for it\n"));
   run_result_clear (&r);
   rays = read_rays (rays_path);
   g_assert_cmpuint (g_hash_table_size (rays), ==, 1);
   assert_ray (rays, 1, 10, 5, 18, 5, 1);
   g_hash_table_unref (rays);
+
+  /* Its time is inf, the other's 8 / V0; the note says what was written. */
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "1",
+               "--receivers", rc, "--rays-out", rays_path, "--times-out", times_path, "--out", t,
+               NULL);
+  assert_success (&r);
+  g_assert_nonnull (strstr (r.err, "1 receiver is not reached by any source: no ray written for "
+                                   "it, its time written as inf\n"));
+  run_result_clear (&r);
+  times = test_read_times (times_path, 2);
+  g_assert_cmpuint (times->len, ==, 2);
+  g_assert_cmpfloat (g_array_index (times, test_time_row, 0).t, ==, INFINITY);
+  g_assert_cmpfloat (g_array_index (times, test_time_row, 1).t, ==, 8 / V0);
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "1",
+               "--receivers", rc, "--times-out", times_path, "--out", t, NULL);
+  assert_success (&r);
+  g_assert_nonnull (strstr (r.err, "1 receiver is not reached by any source: its time written "
+                                   "as inf\n"));
+  run_result_clear (&r);
   test_tmpdir_remove (dir);
 }
 
@@ -912,8 +1024,19 @@ static const fail_case fail_cases[] = {
   { "--out to standard output", 2, "--out -: standard output", { GOOD, "--out", "-" } },
   { "--rays-out to standard output", 2, "--rays-out -: standard output",
     { GOOD, "--receivers", "@R", "--rays-out", "-", "--out", "@OUT" } },
-  { "receivers without rays", 2, "--rays-out", { GOOD, "--receivers", "@R", "--out", "@OUT" } },
+  { "receivers without rays", 2, "--receivers needs --rays-out or --times-out",
+    { GOOD, "--receivers", "@R", "--out", "@OUT" } },
   { "rays without receivers", 2, "--receivers", { GOOD, "--rays-out", "@RAYS", "--out", "@OUT" } },
+  { "times without receivers", 2, "--times-out needs --receivers",
+    { GOOD, "--times-out", "@TIMES", "--out", "@OUT" } },
+  { "--times-out to standard output", 2, "--times-out -: standard output",
+    { GOOD, "--receivers", "@R", "--times-out", "-", "--out", "@OUT" } },
+  { "times and T one file", 2, "--out and --times-out name the same file",
+    { GOOD, "--receivers", "@R", "--times-out", "@OUT", "--out", "@OUT" } },
+  { "times and rays one file", 2, "--rays-out and --times-out name the same file",
+    { GOOD, "--receivers", "@R", "--rays-out", "@RAYS", "--times-out", "@RAYS", "--out", "@OUT" } },
+  { "no times folder", 1, "--times-out",
+    { GOOD, "--receivers", "@R", "--times-out", "@NODIR", "--out", "@OUT" } },
   { "receiver outside", 2, "r-far.csv",
     { GOOD, "--receivers", "@RFAR", "--rays-out", "@RAYS", "--out", "@OUT" } },
   { "malformed receivers", 2, "r-bad.csv: line 3",
@@ -989,6 +1112,7 @@ fail_files_init (fail_files *ff)
   g_hash_table_insert (ff->names, "@NOPE", g_build_filename (ff->dir, "nope.npy", NULL));
   g_hash_table_insert (ff->names, "@OUT", g_build_filename (ff->outdir, "T.npy", NULL));
   g_hash_table_insert (ff->names, "@RAYS", g_build_filename (ff->outdir, "rays.csv", NULL));
+  g_hash_table_insert (ff->names, "@TIMES", g_build_filename (ff->outdir, "times.csv", NULL));
   g_hash_table_insert (ff->names, "@NODIR", g_build_filename (ff->outdir, "no", "such", "T.npy", NULL));
   g_hash_table_insert (ff->names, "@OUTDIR", g_strdup (ff->outdir));
 }
@@ -1084,6 +1208,12 @@ test_output_names_input (void)
       { "fold --rays-out the receivers", "is the input given by --receivers",
         { "fold", "--speed", v, "--spacing", "0.5", "--source", "10,5", "--out", out,
           "--receivers", rcv, "--rays-out", rcv } },
+      { "spr --times-out the receivers", "is the input given by --receivers",
+        { "spr", "--velocity", v, "--spacing", "0.5", "--source", "10,5", "--radius", "3", "--out", out,
+          "--receivers", rcv, "--times-out", rcv } },
+      { "fold --times-out the speed", "is the input given by --speed",
+        { "fold", "--speed", v, "--spacing", "0.5", "--source", "10,5", "--out", out,
+          "--receivers", rcv, "--times-out", v } },
     };
     g_autofree char *v_before = NULL, *r_before = NULL, *b_before = NULL;
     gsize v_len, r_len, b_len;
@@ -1532,11 +1662,11 @@ limit_file_size_1k (gpointer data)
   setrlimit (RLIMIT_FSIZE, &rl);
 }
 
-/* When the rays cannot be written at the end (here a file size limit that
- * T fits under and the rays do not, so that the failure comes as the
- * rays are committed, after T), the run fails and the files are as they
- * were: the T of an earlier run comes back, the old rays stay, no spare
- * name is left; and without an earlier T, the new one is removed. */
+/* When the rays or the times cannot be written at the end (here a file
+ * size limit that T fits under and they do not, so that the failure comes
+ * as they are committed, after T), the run fails and the files are as they
+ * were: the T of an earlier run comes back, the old rays or times stay, no
+ * spare name is left; and without an earlier T, the new one is removed. */
 static void
 test_output_rays_refused_keeps_old (void)
 {
@@ -1544,6 +1674,7 @@ test_output_rays_refused_keeps_old (void)
   g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
   g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
   g_autofree char *rays = g_build_filename (dir, "rays.csv", NULL);
+  g_autofree char *times = g_build_filename (dir, "times.csv", NULL);
   g_autoptr (GString) receivers = g_string_new ("x,z\n");
   g_autofree char *rc = NULL;
   size_t shape[2] = { 11, 11 };
@@ -1555,22 +1686,28 @@ test_output_rays_refused_keeps_old (void)
   for (int i = 0; i < 121; i++)
     vel[i] = V0;
   write_npy (v, "<f4", 2, shape, vel);
-  for (int i = 0; i <= 10; i++)
-    g_string_append_printf (receivers, "5,%g\n%g,5\n", 0.5 * i, 0.5 * i);
+  /* Every node: the times file too is larger than the limit. */
+  for (int i = 0; i < 121; i++)
+    g_string_append_printf (receivers, "%g,%g\n", 0.5 * (i % 11), 0.5 * (i / 11));
   rc = write_text (dir, "r.csv", receivers->str);
   argv[15] = rc;
-  for (int earlier = 1; earlier >= 0; earlier--)
+  /* The rays, then the times; each first over the files of an earlier run. */
+  for (int c = 0; c < 4; c++)
     {
+      const bool is_times = c >= 2, earlier = c % 2 == 0;
+      const char *out = is_times ? times : rays;
       run_result r = { 0 };
       g_autoptr (GError) error = NULL;
       g_autofree char *t_after = NULL, *rays_after = NULL;
       GStatBuf t_before = { 0 };
       int wait_status = 0;
 
+      argv[16] = is_times ? "--times-out" : "--rays-out";
+      argv[17] = out;
       if (earlier)
         {
           g_assert_true (g_file_set_contents (t, "the T of an earlier run", -1, NULL));
-          g_assert_true (g_file_set_contents (rays, "the rays of an earlier run", -1, NULL));
+          g_assert_true (g_file_set_contents (out, "the rays of an earlier run", -1, NULL));
           g_assert_cmpint (g_stat (t, &t_before), ==, 0);
         }
       g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, limit_file_size_1k, NULL,
@@ -1582,7 +1719,8 @@ test_output_rays_refused_keeps_old (void)
        * was put in place: T was never touched, so that no file system
        * need give the old one a second name to bring it back (vfat has
        * none: the old T was lost with the new). */
-      assert_failure (&r, "foldray-cli", 1, "rays.csv: cannot write");
+      assert_failure (&r, "foldray-cli", 1, is_times ? "times.csv: cannot write"
+                                                     : "rays.csv: cannot write");
       if (earlier)
         {
           GStatBuf after;
@@ -1594,11 +1732,11 @@ test_output_rays_refused_keeps_old (void)
           g_assert_cmpint (after.st_ctim.tv_nsec, ==, t_before.st_ctim.tv_nsec);
           g_assert_true (g_file_get_contents (t, &t_after, NULL, NULL));
           g_assert_cmpstr (t_after, ==, "the T of an earlier run");
-          g_assert_true (g_file_get_contents (rays, &rays_after, NULL, NULL));
+          g_assert_true (g_file_get_contents (out, &rays_after, NULL, NULL));
           g_assert_cmpstr (rays_after, ==, "the rays of an earlier run");
-          g_assert_cmpuint (count_entries (dir), ==, 4);   /* v, r, T, rays */
+          g_assert_cmpuint (count_entries (dir), ==, 4);   /* v, r, T, rays or times */
           g_assert_cmpint (g_unlink (t), ==, 0);
-          g_assert_cmpint (g_unlink (rays), ==, 0);
+          g_assert_cmpint (g_unlink (out), ==, 0);
         }
       else
         g_assert_cmpuint (count_entries (dir), ==, 2);     /* v, r */
@@ -1982,6 +2120,67 @@ test_csv_rays_roundtrip (void)
   test_tmpdir_remove (dir);
 }
 
+/* A times file: each time with the fewest digits that read back to it in
+ * its precision (0.1 in double, not 0.10000000000000001; in single the
+ * float32 the T.npy would hold), inf for an unreached receiver, negative
+ * times (a fold's boundary values) as they are, the points as given, in a
+ * decimal-comma locale too; NaN is refused and leaves no file. */
+static void
+test_csv_times (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *path = g_build_filename (dir, "times.csv", NULL);
+  double xz[] = { 0.1, 0.2, 10, 5, 1.0 / 3.0, 1e-17, 4, 4 };
+  double xyz[] = { 1, 2, 3 };
+  const fr_points p2 = { 2, 4, xz }, p3 = { 3, 1, xyz };
+  const double t[] = { 0.1, 1.0 / 3.0, INFINITY, -2.5 };
+  const char *comma = test_comma_locale (dir);
+  fr_error err = { 0 };
+
+  for (int single = 0; single <= 1; single++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr (GArray) rows = NULL;
+
+      g_assert_cmpint (fr_csv_write_times (path, &p2, t, single, &err), ==, FR_OK);
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      g_assert_cmpstr (text, ==, single ? "receiver,x,z,t\n0,0.1,0.2,0.1\n1,10,5,0.33333334\n"
+                                          "2,0.333333333333333,1e-17,inf\n3,4,4,-2.5\n"
+                                        : "receiver,x,z,t\n0,0.1,0.2,0.1\n1,10,5,0.3333333333333333\n"
+                                          "2,0.333333333333333,1e-17,inf\n3,4,4,-2.5\n");
+      rows = test_read_times (path, 2);
+      g_assert_cmpuint (rows->len, ==, 4);
+      for (guint k = 0; k < 4; k++)
+        {
+          const test_time_row *r = &g_array_index (rows, test_time_row, k);
+
+          /* Read back in its precision, the very value. */
+          if (single)
+            g_assert_cmpfloat ((float) r->t, ==, (float) t[k]);
+          else
+            g_assert_cmpfloat (r->t, ==, t[k]);
+        }
+    }
+  g_assert_cmpint (fr_csv_write_times (path, &p3, t, false, &err), ==, FR_OK);
+  {
+    g_autofree char *text = NULL;
+
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, "receiver,x,y,z,t\n0,1,2,3,0.1\n");
+  }
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  {
+    const double bad[] = { 0.1, NAN, 1, 1 };
+
+    g_assert_cmpint (fr_csv_write_times (path, &p2, bad, false, &err), ==, FR_E_INPUT);
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  }
+  setlocale (LC_NUMERIC, "C");
+  if (comma == NULL)
+    g_test_skip ("no locale with a decimal comma (install Debian's \"locales\")");
+  test_tmpdir_remove (dir);
+}
+
 /* A receivers file written is read back as the same points, in a
  * decimal-comma locale too, 2D and 3D; a point that is not finite, or a
  * dimension other than 2 or 3, is refused and leaves no file. */
@@ -2119,6 +2318,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/spr/stats", test_spr_stats);
   g_test_add_func ("/cli/spr/rays", test_spr_rays);
   g_test_add_func ("/cli/spr/unreached-receiver", test_spr_unreached_receiver);
+  g_test_add_func ("/cli/spr/times", test_spr_times);
   g_test_add_func ("/cli/spr/failures", test_spr_failures);
   g_test_add_func ("/cli/spr/cuda-request", test_spr_cuda_request);
   g_test_add_func ("/cli/spr/radius-beyond-grid", test_spr_radius_beyond_grid);
@@ -2137,5 +2337,6 @@ main (int argc, char **argv)
   g_test_add_func ("/csv/parse", test_csv_parse);
   g_test_add_func ("/csv/rays-roundtrip", test_csv_rays_roundtrip);
   g_test_add_func ("/csv/points-roundtrip", test_csv_points_roundtrip);
+  g_test_add_func ("/csv/times", test_csv_times);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include "fr-spr.h"   /* fr_cuda_usable */
 #include "test-cli-run.h"
 #include "test-fold-common.h"
+#include "test-times-csv.h"
 
 static char *
 tmp_path (const char *dir, const char *name)
@@ -274,6 +275,118 @@ read_time (const char *path, size_t *n)
   return t;
 }
 
+/* --times-out for a fold: a receiver anywhere takes T linear between the
+ * nodes round it.  A front from a boundary row (T = 0 at z = 0) at speed
+ * F is the plane T = z / F, which a first-order scheme gets exactly and
+ * linear interpolation keeps between the nodes: every receiver, on a node
+ * or not, must read z / F (in double, to 1e-12).  Beside an obstacle (T
+ * +inf at its nodes) a receiver takes its nearest node's T; on the
+ * obstacle's own node, inf.  3D writes x, y, z; a point source there gives
+ * r / F to the first-order scheme's error. */
+static void
+test_times (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fold-cli-XXXXXX", NULL);
+  g_autofree char *speed = tmp_path (dir, "F.npy");
+  g_autofree char *boundary = tmp_path (dir, "B.npy");
+  g_autofree char *out = tmp_path (dir, "T.npy");
+  g_autofree char *rcv = tmp_path (dir, "R.csv");
+  g_autofree char *times = tmp_path (dir, "TIMES.csv");
+  enum { NX = 31, NZ = 21 };
+  const double F = 1.25;
+  float *f = g_new (float, NX * NZ);
+  double *b = g_new (double, NX * NZ);
+  fr_array fa = { .ndim = 2, .shape = { NZ, NX }, .dtype = FR_F32, .data = f };
+  fr_array ba = { .ndim = 2, .shape = { NZ, NX }, .dtype = FR_F64, .data = b };
+  static const double pts[][2] = {
+    { 0.37, 0.83 }, { 1.234, 1.9 }, { 3, 2 }, { 0, 0 }, { 2.9999, 0.05 }, { 1.5, 1.0 },
+    /* in a cell of the obstacle's node (20, 12), nearest to node (19, 12);
+     * then on the obstacle */
+    { 1.93, 1.17 }, { 2.0, 1.2 },
+  };
+  g_autoptr (GString) rtext = g_string_new ("x,z\n");
+
+  for (int i = 0; i < NX * NZ; i++)
+    {
+      f[i] = (float) F;
+      b[i] = i < NX ? 0.0 : NAN;
+    }
+  f[12 * NX + 20] = 0.0f;
+  g_assert_cmpint (fr_npy_write (speed, &fa, NULL), ==, FR_OK);
+  g_assert_cmpint (fr_npy_write (boundary, &ba, NULL), ==, FR_OK);
+  fr_array_clear (&fa);
+  fr_array_clear (&ba);
+  for (size_t k = 0; k < G_N_ELEMENTS (pts); k++)
+    g_string_append_printf (rtext, "%.17g,%.17g\n", pts[k][0], pts[k][1]);
+  g_assert_true (g_file_set_contents (rcv, rtext->str, -1, NULL));
+
+  const char *args[] = { "--speed", speed, "--spacing", "0.1", "--boundary", boundary,
+                         "--precision", "double", "--backend", "cpu", "--out", out,
+                         "--receivers", rcv, "--times-out", times, NULL };
+  run_out r = cli_run ("fold", args);
+  g_test_message ("exit %d, stderr: %s", r.status, r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "1 receiver is not reached: its time written as inf"));
+  run_out_clear (&r);
+
+  size_t n;
+  g_autofree double *t = read_time (out, &n);
+  g_autoptr (GArray) rows = test_read_times (times, 2);
+  g_assert_cmpuint (rows->len, ==, G_N_ELEMENTS (pts));
+  for (guint k = 0; k < rows->len; k++)
+    {
+      const test_time_row *row = &g_array_index (rows, test_time_row, k);
+
+      g_assert_cmpfloat (row->xyz[0], ==, pts[k][0]);
+      g_assert_cmpfloat (row->xyz[1], ==, pts[k][1]);
+      if (k < 6)
+        g_assert_cmpfloat_with_epsilon (row->t, pts[k][1] / F, 1e-12);
+    }
+  /* Node (19, 12) beside the obstacle still holds the plane's 1.2 / F,
+   * which the receiver takes, not its own 1.17 / F. */
+  g_assert_cmpfloat (t[12 * NX + 19], ==, g_array_index (rows, test_time_row, 6).t);
+  g_assert_cmpfloat_with_epsilon (g_array_index (rows, test_time_row, 6).t, 1.2 / F, 1e-12);
+  g_assert_cmpfloat (g_array_index (rows, test_time_row, 7).t, ==, INFINITY);
+
+  /* 3D, from a point source: a receiver on a node reads its T, one
+   * between nodes lies within its cell's corners and near r / F. */
+  {
+    enum { N3 = 11 };
+    g_assert_true (g_file_set_contents (rcv, "x,y,z\n0.5,0.3,0.7\n0.63,0.41,0.27\n", -1, NULL));
+    const char *a3[] = { "--speed-const", "1.25", "--shape", "11,11,11", "--spacing", "0.1",
+                         "--source", "0.2,0.2,0.2", "--backend", "cpu", "--out", out,
+                         "--receivers", rcv, "--times-out", times, NULL };
+    r = cli_run ("fold", a3);
+    g_assert_cmpint (r.status, ==, 0);
+    run_out_clear (&r);
+
+    fr_array a = { 0 };
+    g_assert_cmpint (fr_npy_read (out, &a, NULL), ==, FR_OK);
+    const float *t3 = a.data;
+    g_autoptr (GArray) rows3 = test_read_times (times, 3);
+    g_assert_cmpuint (rows3->len, ==, 2);
+    const test_time_row *on = &g_array_index (rows3, test_time_row, 0);
+    const test_time_row *off = &g_array_index (rows3, test_time_row, 1);
+    g_assert_cmpfloat (on->xyz[0], ==, 0.5);
+    g_assert_cmpfloat (on->xyz[1], ==, 0.3);
+    g_assert_cmpfloat (on->xyz[2], ==, 0.7);
+    g_assert_cmpfloat ((float) on->t, ==, t3[(7 * N3 + 3) * N3 + 5]);
+    float lo = INFINITY, hi = 0;
+    for (int c = 0; c < 8; c++)
+      {
+        const float v = t3[((2 + (c >> 2)) * N3 + 4 + ((c >> 1) & 1)) * N3 + 6 + (c & 1)];
+        lo = fminf (lo, v), hi = fmaxf (hi, v);
+      }
+    g_assert_cmpfloat ((float) off->t, >=, lo);
+    g_assert_cmpfloat ((float) off->t, <=, hi);
+    g_assert_cmpfloat_with_epsilon (off->t, sqrt (0.43 * 0.43 + 0.21 * 0.21 + 0.07 * 0.07) / F,
+                                    0.05 * off->t);
+    fr_array_clear (&a);
+  }
+  g_unlink (speed), g_unlink (boundary), g_unlink (out), g_unlink (rcv), g_unlink (times);
+  g_rmdir (dir);
+}
+
 /* Where a solve is well posed but far less accurate than usual, a note
  * says why, and only then; checked against the closed-form truth that
  * makes the note true. */
@@ -455,6 +568,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fold/cli/solve-and-rays", test_solve_and_rays);
   g_test_add_func ("/fold/cli/3d-and-horizon", test_3d_and_horizon);
   g_test_add_func ("/fold/cli/unreached-receiver", test_unreached_receiver);
+  g_test_add_func ("/fold/cli/times", test_times);
   g_test_add_func ("/fold/cli/accuracy-notes", test_accuracy_notes);
   g_test_add_func ("/fold/cli/bad-input", test_bad_input);
   return g_test_run ();

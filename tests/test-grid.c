@@ -235,6 +235,96 @@ test_speed_check_f64 (void)
   g_assert_nonnull (strstr (err.message, "(ix=1, iy=2, iz=0)"));
 }
 
+/* fr_grid_sample against a plain reference: a field linear along each
+ * axis (which multilinear interpolation reproduces) is returned exactly,
+ * to rounding, at random points of 2D and 3D grids, on nodes, on the last
+ * node and on faces; where a node of the cell is +inf (unreached) the
+ * point takes its nearest node's value, unless that node does not count
+ * (the point on the cell's face away from it); outside is NaN. */
+static double
+linear_field (double x, double y, double z)
+{
+  return 1.5 + 0.75 * x - 0.25 * y + 2.0 * z;
+}
+
+static void
+test_sample (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  const fr_grid grids[] = {
+    fr_grid_2d (9, 6, 0.5, 0.25, -1.0, 2.0),
+    fr_grid_3d (5, 4, 6, 0.3, 0.2, 0.1, 1.0, -2.0, 0.5),
+    fr_grid_3d (5, 1, 6, 0.3, 0.2, 0.1, 1.0, -2.0, 0.5),   /* one node along y */
+    fr_grid_2d (1, 4, 1.0, 1.0, 0.0, 0.0),                 /* one node along x */
+  };
+
+  for (size_t k = 0; k < G_N_ELEMENTS (grids); k++)
+    {
+      const fr_grid *g = &grids[k];
+      const size_t n = fr_grid_count (g);
+      double *v = g_new (double, n);
+      double xmax, ymax, zmax;
+
+      for (size_t iz = 0; iz < g->nz; iz++)
+        for (size_t iy = 0; iy < g->ny; iy++)
+          for (size_t ix = 0; ix < g->nx; ix++)
+            {
+              double x, y, z;
+
+              fr_grid_node_position (g, ix, iy, iz, &x, &y, &z);
+              v[fr_grid_index (g, ix, iy, iz)] = linear_field (x, y, z);
+            }
+      fr_grid_node_position (g, g->nx - 1, g->ny - 1, g->nz - 1, &xmax, &ymax, &zmax);
+      for (int i = 0; i < 2000; i++)
+        {
+          const double x = g_rand_double_range (rand, g->x0, xmax);
+          const double y = g->ndim == 3 ? g_rand_double_range (rand, g->y0, ymax) : 0.0;
+          const double z = g_rand_double_range (rand, g->z0, zmax);
+
+          g_assert_cmpfloat_with_epsilon (fr_grid_sample (g, v, x, y, z), linear_field (x, y, z),
+                                          1e-12);
+        }
+      /* Every node, the last one included, and the far corner exactly. */
+      for (size_t i = 0; i < n; i++)
+        {
+          const size_t ix = i % g->nx, iy = (i / g->nx) % g->ny, iz = i / (g->nx * g->ny);
+          double x, y, z;
+
+          fr_grid_node_position (g, ix, iy, iz, &x, &y, &z);
+          g_assert_cmpfloat_with_epsilon (fr_grid_sample (g, v, x, y, z), v[i], 1e-12);
+        }
+      g_assert_true (isnan (fr_grid_sample (g, v, xmax + g->dx, g->y0, g->z0)));
+      g_assert_true (isnan (fr_grid_sample (g, v, g->x0, g->y0, g->z0 - g->dz)));
+      g_free (v);
+    }
+
+  /* 2D, 4 × 3 nodes of spacing 1, node (2, 1) unreached. */
+  {
+    const fr_grid g = fr_grid_2d (4, 3, 1.0, 1.0, 0.0, 0.0);
+    double v[12];
+
+    for (int i = 0; i < 12; i++)
+      v[i] = linear_field (i % 4, 0.0, i / 4);
+    v[1 * 4 + 2] = INFINITY;
+    /* In a cell with the unreached node: its nearest node's value. */
+    g_assert_cmpfloat (fr_grid_sample (&g, v, 1.3, 0.0, 0.6), ==, v[1 * 4 + 1]);
+    g_assert_cmpfloat (fr_grid_sample (&g, v, 2.3, 0.0, 1.2), ==, INFINITY);
+    g_assert_cmpfloat (fr_grid_sample (&g, v, 2.2, 0.0, 0.3), ==, v[0 * 4 + 2]);
+    /* On the face x = 1 of the cells beside it, and on the row z = 0 and
+     * z = 2: the unreached node does not count, the value stays linear. */
+    g_assert_cmpfloat_with_epsilon (fr_grid_sample (&g, v, 1.0, 0.0, 0.7),
+                                    linear_field (1.0, 0.0, 0.7), 1e-12);
+    g_assert_cmpfloat_with_epsilon (fr_grid_sample (&g, v, 2.4, 0.0, 0.0),
+                                    linear_field (2.4, 0.0, 0.0), 1e-12);
+    g_assert_cmpfloat_with_epsilon (fr_grid_sample (&g, v, 1.5, 0.0, 2.0),
+                                    linear_field (1.5, 0.0, 2.0), 1e-12);
+    /* Cells away from it are untouched. */
+    g_assert_cmpfloat_with_epsilon (fr_grid_sample (&g, v, 0.5, 0.0, 1.5),
+                                    linear_field (0.5, 0.0, 1.5), 1e-12);
+  }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -246,5 +336,6 @@ main (int argc, char **argv)
   g_test_add_func ("/grid/extent-limit", test_extent_limit);
   g_test_add_func ("/grid/spacing-resolution", test_spacing_resolution);
   g_test_add_func ("/grid/speed-check-f64", test_speed_check_f64);
+  g_test_add_func ("/grid/sample", test_sample);
   return g_test_run ();
 }

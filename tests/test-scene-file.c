@@ -1947,6 +1947,41 @@ test_cli (void)
     g_clear_pointer (&out, g_free);
     g_clear_pointer (&err, g_free);
   }
+  /* --times-out alone takes the scene's receivers too: one row each, in
+   * the scene's order, with T at its node. */
+  {
+    g_autofree char *times = g_build_filename (dir, "times.csv", NULL);
+    g_autofree char *text = NULL;
+    g_auto (GStrv) lines = NULL;
+    fr_array t = { 0 };
+    const fr_grid *g = &doc->model->grid;
+
+    g_free (args);
+    args = g_strdup_printf ("spr --scene %s --radius 3 --backend cpu --out %s --times-out %s",
+                            scene, t1, times);
+    run_cli_ok (args);
+    g_assert_cmpint (fr_npy_read (t1, &t, NULL), ==, FR_OK);
+    g_assert_true (g_file_get_contents (times, &text, NULL, NULL));
+    lines = g_strsplit (text, "\n", -1);
+    g_assert_cmpstr (lines[0], ==, "receiver,x,z,t");
+    g_assert_cmpuint (doc->receivers->len, ==, 10);
+    g_assert_cmpuint (g_strv_length (lines), ==, doc->receivers->len + 2);   /* and the last "" */
+    for (guint k = 0; k < doc->receivers->len; k++)
+      {
+        const FrVertex *p = &g_array_index (doc->receivers, FrVertex, k);
+        g_auto (GStrv) f = g_strsplit (lines[k + 1], ",", -1);
+        size_t ix, iz;
+
+        g_assert_cmpuint (g_strv_length (f), ==, 4);
+        g_assert_cmpuint (g_ascii_strtoull (f[0], NULL, 10), ==, k);
+        g_assert_cmpfloat_with_epsilon (g_ascii_strtod (f[1], NULL), p->x, 1e-12);
+        g_assert_cmpfloat_with_epsilon (g_ascii_strtod (f[2], NULL), p->z, 1e-12);
+        g_assert_true (fr_grid_nearest_node (g, p->x, 0, p->z, &ix, NULL, &iz));
+        g_assert_cmpfloat ((float) g_ascii_strtod (f[3], NULL), ==,
+                           ((const float *) t.data)[iz * g->nx + ix]);
+      }
+    fr_array_clear (&t);
+  }
   v = fr_model_rasterise (doc->model, NULL, &error);
   g_assert_no_error (error);
   write_npy (vel, &doc->model->grid, g_bytes_get_data (v, NULL));
@@ -2424,13 +2459,15 @@ test_cli_messages (void)
     g_unlink (out);
 
     g_assert_true (g_file_set_contents (scene, HEAD OK_GRID ", \"sources\": [[0, 0]]}", -1, NULL));
-    for (guint k = 0; k < 2; k++)
+    for (guint k = 0; k < 4; k++)
       {
         g_clear_pointer (&err, g_free);
-        status = spawn_cli (tmp, NULL, &err, k == 0 ? "spr" : "fold", "--scene", scene, "--out", out,
-                            "--rays-out", rays, NULL);
-        assert_scene_failure (status, err, 2, "faulty.json", k == 0 ? "has no receivers: give --receivers"
+        status = spawn_cli (tmp, NULL, &err, k % 2 == 0 ? "spr" : "fold", "--scene", scene, "--out",
+                            out, k < 2 ? "--rays-out" : "--times-out", rays, NULL);
+        assert_scene_failure (status, err, 2, "faulty.json", k % 2 == 0 ? "has no receivers: give --receivers"
                               : "has no receivers nor fold characteristic points", tmp);
+        g_assert_true (g_str_has_prefix (err, k < 2 ? "foldray-cli: --rays-out: "
+                                                    : "foldray-cli: --times-out: "));
       }
   }
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `foldray-cli fold`: front propagation F|∇T| + ψa·∇T = 1 on a 2D or 3D
  * grid, from point sources, a boundary grid or (2D) a horizon polyline;
- * writes T (and rays).
+ * writes T (and the rays and times at the receivers).
  *
  * As in `spr`: every input is checked before the solve, so a usage error
  * costs nothing and names the flag or file at fault, and the outputs are
- * written only once everything is computed, both or neither. */
+ * written only once everything is computed, all or none. */
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -28,7 +28,7 @@
 
 enum {
   O_SPEED, O_SPEED_CONST, O_SHAPE, O_SPACING, O_ORIGIN, O_PSI_A, O_SOURCE, O_BOUNDARY,
-  O_HORIZON, O_METHOD, O_BACKEND, O_PRECISION, O_OUT, O_RECEIVERS, O_RAYS_OUT, O_STATS,
+  O_HORIZON, O_METHOD, O_BACKEND, O_PRECISION, O_OUT, O_RECEIVERS, O_RAYS_OUT, O_TIMES_OUT, O_STATS,
   O_COUNT
 };
 
@@ -40,7 +40,8 @@ usage (void)
         "                        (--source X,Z[,..] ... | --boundary B.npy | --horizon H.csv)\n"
         "                        [--method las|solas] [--backend auto|cpu|cuda]\n"
         "                        [--precision single|double] --out T.npy\n"
-        "                        [--receivers R.csv --rays-out RAYS.csv] [--stats]\n"
+        "                        [--receivers R.csv [--rays-out RAYS.csv] [--times-out TIMES.csv]]\n"
+        "                        [--stats]\n"
         "       foldray-cli fold --scene S.json [any of the flags above, which override it]\n"
         "\n"
         "Solves F|grad T| + psi_a . grad T = 1 on a 2D grid of shape (nz, nx) or a 3D grid\n"
@@ -50,18 +51,22 @@ usage (void)
         "polyline with the header x,z; the front grows to both sides of it.  --spacing and\n"
         "--origin list x,z (2D) or x,y,z (3D); one spacing stands for all axes.\n"
         "T.npy is float32 unless --precision double; unreached nodes hold +inf.  Rays\n"
-        "run from the start to each receiver.  --stats prints one JSON object on stdout.\n"
+        "run from the start to each receiver.  TIMES.csv lists each receiver of R.csv\n"
+        "with its time, T linear between the nodes round it (receiver,x,z,t or\n"
+        "receiver,x,y,z,t; inf where the front never reaches it; beside an unreached node,\n"
+        "T at the nearest node).  --stats prints one JSON object on stdout.\n"
         "A note on stderr says where the times are far less accurate than usual: |psi_a|\n"
         "above 0.95 F, or B.npy values too large for single precision to add a step to.\n"
         "--scene takes the grid and speed (F = 1 where the scene names none), the fold\n"
         "horizon (else the sources), psi_a, method and back end from a scene saved by the\n"
-        "app, and with --rays-out its fold characteristic points (else its receivers) as\n"
-        "the receivers.");
+        "app, and with --rays-out or --times-out its fold characteristic points (else its\n"
+        "receivers) as the receivers.");
 }
 
 typedef struct fold_job {
   /* inputs */
   const char *speed_path, *boundary_path, *horizon_path, *out_path, *receivers_path, *rays_path;
+  const char *times_path;
   const char *speed_const_text, *spacing_text;
   double speed_const;
   long shape[3];
@@ -113,7 +118,7 @@ parse_job (cli_option *o, void *state)
 {
   fold_job *job = state;
   double v[3];
-  int n;
+  int n, status;
 
   if (o[O_SPEED].count == 0 && o[O_SPEED_CONST].count == 0)
     return cli_fail (CLI_EXIT_USAGE, "missing --speed or --speed-const (try foldray-cli fold --help)");
@@ -129,9 +134,9 @@ parse_job (cli_option *o, void *state)
     return cli_fail (CLI_EXIT_USAGE, "missing --out (try foldray-cli fold --help)");
   if (o[O_SOURCE].count == 0 && o[O_BOUNDARY].count == 0 && o[O_HORIZON].count == 0)
     return cli_fail (CLI_EXIT_USAGE, "missing a start: --source, --boundary or --horizon");
-  if ((o[O_RECEIVERS].count > 0) != (o[O_RAYS_OUT].count > 0))
-    return cli_fail (CLI_EXIT_USAGE, "%s needs %s as well", o[O_RECEIVERS].count > 0 ? "--receivers" : "--rays-out",
-                     o[O_RECEIVERS].count > 0 ? "--rays-out" : "--receivers");
+  if ((status = cli_check_receiver_flags (&o[O_RECEIVERS], &o[O_RAYS_OUT], &o[O_TIMES_OUT]))
+      != CLI_EXIT_OK)
+    return status;
 
   job->speed_path = cli_value (&o[O_SPEED]);
   job->boundary_path = cli_value (&o[O_BOUNDARY]);
@@ -139,6 +144,7 @@ parse_job (cli_option *o, void *state)
   job->out_path = cli_value (&o[O_OUT]);
   job->receivers_path = cli_value (&o[O_RECEIVERS]);
   job->rays_path = cli_value (&o[O_RAYS_OUT]);
+  job->times_path = cli_value (&o[O_TIMES_OUT]);
   job->stats = o[O_STATS].count > 0;
 
   if (o[O_SPEED_CONST].count > 0)
@@ -207,9 +213,8 @@ parse_job (cli_option *o, void *state)
       else
         return cli_fail (CLI_EXIT_USAGE, "--precision '%s': expected single or double", p);
     }
-  if (job->rays_path != NULL && cli_same_file (job->rays_path, job->out_path))
-    return cli_fail (CLI_EXIT_USAGE, "--out and --rays-out name the same file '%s'", job->out_path);
-  return CLI_EXIT_OK;
+  return cli_check_outputs_distinct (&(cli_output_paths) { job->out_path, job->rays_path,
+                                                            job->times_path });
 }
 
 static int
@@ -222,6 +227,7 @@ check_paths (const fold_job *job)
     { offsetof (fold_job, receivers_path), "--receivers", true },
     { offsetof (fold_job, out_path), "--out", false },
     { offsetof (fold_job, rays_path), "--rays-out", false },
+    { offsetof (fold_job, times_path), "--times-out", false },
   };
   for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
     {
@@ -508,7 +514,7 @@ check_times (const fold_job *job)
                               job->params.double_precision);
 }
 
-/* fr_fold_ray as cli_trace_rays takes it. */
+/* fr_fold_ray as cli_trace_receivers takes it. */
 static fr_status
 fold_ray (const void *result, const double *p, double **pts, size_t *n, fr_error *err)
 {
@@ -521,9 +527,14 @@ write_outputs (void *state, cli_outputs *out)
 {
   fold_job *job = state;
 
-  return cli_stage_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
-                                  job->out_path, job->rays_path, job->ndim, job->rays.ray,
-                                  job->rays.count, out);
+  const cli_solution solution = {
+    &job->grid, job->result.time, job->params.double_precision, job->ndim, &job->receivers,
+    &job->rays,
+  };
+
+  return cli_stage_outputs (&solution,
+                            &(cli_output_paths) { job->out_path, job->rays_path, job->times_path },
+                            out);
 }
 
 static void
@@ -570,8 +581,10 @@ fold_run (void *v)
       && (status = load_starts (job)) == CLI_EXIT_OK
       && (status = solve (job)) == CLI_EXIT_OK
       && (status = check_times (job)) == CLI_EXIT_OK)
-    status = cli_trace_rays (&job->grid, job->result.time, &job->receivers, job->ndim, fold_ray,
-                             &job->result, job->receivers_path, &job->rays);
+    status = cli_trace_receivers (&job->grid, job->result.time, &job->receivers, job->ndim,
+                                  job->rays_path != NULL ? fold_ray : NULL, &job->result,
+                                  job->times_path != NULL, CLI_TIME_INTERPOLATED,
+                                  job->receivers_path, &job->rays);
   return status;
 }
 
@@ -664,6 +677,7 @@ cli_fold (int argc, char **argv)
     [O_OUT] = { "--out", true, false },
     [O_RECEIVERS] = { "--receivers", true, false },
     [O_RAYS_OUT] = { "--rays-out", true, false },
+    [O_TIMES_OUT] = { "--times-out", true, false },
     [O_STATS] = { "--stats", false, false },
   };
   fold_job job = { 0 };

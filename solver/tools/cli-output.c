@@ -71,30 +71,84 @@ cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *
 }
 
 int
-cli_stage_time_and_rays (const fr_grid *g, const double *time, bool double_precision,
-                         const char *out_path, const char *rays_path, int ndim,
-                         const fr_csv_ray *rays, size_t nrays, cli_outputs *out)
+cli_check_receiver_flags (const cli_option *receivers, const cli_option *rays_out,
+                          const cli_option *times_out)
 {
+  if (receivers->count > 0 && rays_out->count == 0 && times_out->count == 0)
+    return cli_fail (CLI_EXIT_USAGE, "--receivers needs --rays-out or --times-out as well");
+  if (receivers->count == 0 && (rays_out->count > 0 || times_out->count > 0))
+    return cli_fail (CLI_EXIT_USAGE, "%s needs --receivers as well",
+                     rays_out->count > 0 ? "--rays-out" : "--times-out");
+  return CLI_EXIT_OK;
+}
+
+int
+cli_check_outputs_distinct (const cli_output_paths *paths)
+{
+  const char *const path[] = { paths->out, paths->rays, paths->times };
+  static const char *const flag[] = { "--out", "--rays-out", "--times-out" };
+
+  for (int a = 0; a < 3; a++)
+    for (int b = a + 1; b < 3; b++)
+      if (path[a] != NULL && path[b] != NULL && cli_same_file (path[a], path[b]))
+        return cli_fail (CLI_EXIT_USAGE, "%s and %s name the same file '%s'", flag[a], flag[b],
+                         path[a]);
+  return CLI_EXIT_OK;
+}
+
+/* Opens out for path and writes a CSV into it with write_fn; reports a
+ * failure against flag (opening) or the path (writing). */
+static int
+stage_csv (fr_atomic_file *out, const char *path, const char *flag,
+           fr_status (*write_fn) (FILE *fp, const cli_solution *s, fr_error *err),
+           const cli_solution *s)
+{
+  fr_error err = { 0 };
+
+  if (fr_atomic_open (out, path, &err) != FR_OK)
+    return cli_fail_error (&err, flag);
+  if (write_fn (out->fp, s, &err) != FR_OK)
+    return cli_fail_error (&err, path);
+  return CLI_EXIT_OK;
+}
+
+static fr_status
+write_rays (FILE *fp, const cli_solution *s, fr_error *err)
+{
+  return fr_csv_write_rays_to (fp, s->ndim, s->at_receivers->ray, s->at_receivers->count, err);
+}
+
+static fr_status
+write_times (FILE *fp, const cli_solution *s, fr_error *err)
+{
+  return fr_csv_write_times_to (fp, s->receivers, s->at_receivers->time, !s->double_precision,
+                                err);
+}
+
+int
+cli_stage_outputs (const cli_solution *s, const cli_output_paths *paths, cli_outputs *out)
+{
+  const fr_grid *g = s->grid;
   size_t n = fr_grid_count (g);
   float *t32 = NULL;
   fr_array t;
   fr_error err = { 0 };
   fr_status st;
+  int status;
 
   *out = (cli_outputs) { 0 };
-  if (rays_path != NULL)
+  if ((paths->rays != NULL
+       && (status = stage_csv (&out->rays, paths->rays, "--rays-out", write_rays, s)) != CLI_EXIT_OK)
+      || (paths->times != NULL
+          && (status = stage_csv (&out->times, paths->times, "--times-out", write_times, s))
+               != CLI_EXIT_OK))
     {
-      if (fr_atomic_open (&out->rays, rays_path, &err) != FR_OK)
-        return cli_fail_error (&err, "--rays-out");
-      if (fr_csv_write_rays_to (out->rays.fp, ndim, rays, nrays, &err) != FR_OK)
-        {
-          cli_outputs_abort (out);
-          return cli_fail_error (&err, rays_path);
-        }
+      cli_outputs_abort (out);
+      return status;
     }
 
-  if (double_precision)
-    t = fr_array_wrap_grid (g, FR_F64, time);
+  if (s->double_precision)
+    t = fr_array_wrap_grid (g, FR_F64, s->time);
   else
     {
       t32 = malloc (n * sizeof *t32);
@@ -104,19 +158,19 @@ cli_stage_time_and_rays (const fr_grid *g, const double *time, bool double_preci
           return cli_fail (CLI_EXIT_FAILURE, "out of memory");
         }
       for (size_t i = 0; i < n; i++)
-        t32[i] = (float) time[i];
+        t32[i] = (float) s->time[i];
       t = fr_array_wrap_grid (g, FR_F32, t32);
     }
-  st = fr_atomic_open (&out->time, out_path, &err);
+  st = fr_atomic_open (&out->time, paths->out, &err);
   if (st == FR_OK)
-    st = fr_npy_write_to (out->time.fp, out_path, &t, &err);
+    st = fr_npy_write_to (out->time.fp, paths->out, &t, &err);
   free (t32);
   if (st != FR_OK)
     {
       cli_outputs_abort (out);
       /* Whatever the library says, failing to write an output is exit 1. */
       err.code = err.code == FR_E_NOMEM ? FR_E_NOMEM : FR_E_IO;
-      return cli_fail_error (&err, out_path);
+      return cli_fail_error (&err, paths->out);
     }
   return CLI_EXIT_OK;
 }
@@ -156,44 +210,61 @@ keep_old (const char *path)
 int
 cli_outputs_commit (cli_outputs *out)
 {
+  fr_atomic_file *const file[] = { &out->time, &out->times, &out->rays };
+  enum { NFILES = sizeof file / sizeof file[0] };
+  char *path[NFILES] = { NULL }, *old[NFILES] = { NULL };
+  bool staged[NFILES];
   fr_error err = { 0 };
-  const bool time_staged = out->time.fp != NULL, rays_staged = out->rays.fp != NULL;
-  char *time_path = NULL;
-  char *old_time = NULL;
-  int status = CLI_EXIT_OK;
+  int status = CLI_EXIT_OK, last = -1, failed = -1;
 
   /* Every step that may fail for want of space (flush, fsync, close) is
-   * taken for both files before either replaces its old file: a failure
-   * there leaves both old files untouched. */
-  if ((time_staged && fr_atomic_prepare (&out->time, &err) != FR_OK)
-      || (rays_staged && fr_atomic_prepare (&out->rays, &err) != FR_OK))
+   * taken for every file before any replaces its old file: a failure
+   * there leaves every old file untouched.  (It closes the stream.) */
+  for (int k = 0; k < NFILES; k++)
+    if ((staged[k] = file[k]->fp != NULL))
+      {
+        if (fr_atomic_prepare (file[k], &err) != FR_OK)
+          {
+            cli_outputs_abort (out);
+            return cli_fail_error (&err, NULL);
+          }
+        last = k;
+      }
+  /* The files that a later rename's failure would take back: each one
+   * but the last keeps the file it replaces until all are in. */
+  for (int k = 0; k < last; k++)
+    if (staged[k] && (path[k] = strdup (file[k]->path)) != NULL)
+      old[k] = keep_old (path[k]);
+  for (int k = 0; k <= last && failed < 0; k++)
+    if (staged[k] && fr_atomic_commit (file[k], &err) != FR_OK)
+      failed = k;
+  if (failed >= 0)
     {
-      cli_outputs_abort (out);
-      return cli_fail_error (&err, NULL);
-    }
-  time_path = time_staged ? strdup (out->time.path) : NULL;
-  /* Where both go, the T they replace is kept until the rays are in. */
-  old_time = time_staged && rays_staged && time_path != NULL ? keep_old (time_path) : NULL;
-  if (time_staged && fr_atomic_commit (&out->time, &err) != FR_OK)
-    status = cli_fail_error (&err, NULL);
-  else if (rays_staged && fr_atomic_commit (&out->rays, &err) != FR_OK)
-    {
-      /* T alone would be half of the outputs: the old T comes back, or
-       * where there was none (or no second name), the new one goes. */
-      if (old_time != NULL && rename (old_time, time_path) == 0)
+      /* A part of the outputs would be worse than none: the old files
+       * come back, or where there was none (or no second name), the new
+       * ones go. */
+      for (int k = 0; k < failed; k++)
         {
-          free (old_time);
-          old_time = NULL;
+          if (path[k] == NULL)
+            continue;
+          if (old[k] != NULL && rename (old[k], path[k]) == 0)
+            {
+              free (old[k]);
+              old[k] = NULL;
+            }
+          else
+            unlink (path[k]);
         }
-      else if (time_path != NULL)
-        unlink (time_path);
       status = cli_fail_error (&err, NULL);
     }
-  if (old_time != NULL)
-    unlink (old_time);
+  for (int k = 0; k < NFILES; k++)
+    {
+      if (old[k] != NULL)
+        unlink (old[k]);
+      free (old[k]);
+      free (path[k]);
+    }
   cli_outputs_abort (out);
-  free (old_time);
-  free (time_path);
   return status;
 }
 
@@ -201,17 +272,21 @@ void
 cli_outputs_abort (cli_outputs *out)
 {
   fr_atomic_abort (&out->time);
+  fr_atomic_abort (&out->times);
   fr_atomic_abort (&out->rays);
 }
 
 int
-cli_trace_rays (const fr_grid *g, const double *time, const fr_points *rc, int ndim,
-                cli_ray_fn ray, const void *result, const char *receivers_path, cli_rays *out)
+cli_trace_receivers (const fr_grid *g, const double *time, const fr_points *rc, int ndim,
+                     cli_ray_fn ray, const void *result, bool want_times, cli_time_at at,
+                     const char *receivers_path, cli_rays *out)
 {
+  out->traced = ray != NULL;
+  out->timed = want_times;
   if (rc->count == 0)
     return CLI_EXIT_OK;
-  out->ray = calloc (rc->count, sizeof *out->ray);
-  if (out->ray == NULL)
+  if ((ray != NULL && (out->ray = calloc (rc->count, sizeof *out->ray)) == NULL)
+      || (want_times && (out->time = calloc (rc->count, sizeof *out->time)) == NULL))
     return cli_fail (CLI_EXIT_FAILURE, "out of memory");
   for (size_t k = 0; k < rc->count; k++)
     {
@@ -224,11 +299,17 @@ cli_trace_rays (const fr_grid *g, const double *time, const fr_points *rc, int n
 
       if (!fr_grid_nearest_node (g, p[0], y, p[ndim - 1], &ix, &iy, &iz))
         return cli_fail (CLI_EXIT_FAILURE, "receiver %zu: lost its node", k);
-      if (!isfinite (time[fr_grid_index (g, ix, ndim == 3 ? iy : 0, iz)]))
+      const double t_node = time[fr_grid_index (g, ix, ndim == 3 ? iy : 0, iz)];
+      if (want_times)
+        out->time[k] = at == CLI_TIME_AT_NODE ? t_node
+                                              : fr_grid_sample (g, time, p[0], y, p[ndim - 1]);
+      if (!isfinite (t_node))
         {
           out->unreached++;
           continue;
         }
+      if (ray == NULL)
+        continue;
       if (ray (result, p, &pts, &n, &err) != FR_OK)
         return cli_fail_error (&err, receivers_path);
       out->ray[out->count++] = (fr_csv_ray) { .receiver = k, .npoints = n, .points = pts };
@@ -239,9 +320,19 @@ cli_trace_rays (const fr_grid *g, const double *time, const fr_points *rc, int n
 void
 cli_note_unreached (const cli_rays *r, const char *how)
 {
-  if (r->unreached > 0)
+  const bool one = r->unreached == 1;
+
+  if (r->unreached == 0)
+    return;
+  if (r->traced && r->timed)
+    cli_note ("%zu receiver%s not reached%s: no ray written for %s, %s time written as inf",
+              r->unreached, one ? " is" : "s are", how, one ? "it" : "them", one ? "its" : "their");
+  else if (r->traced)
     cli_note ("%zu receiver%s not reached%s: no ray written for %s", r->unreached,
-              r->unreached == 1 ? " is" : "s are", how, r->unreached == 1 ? "it" : "them");
+              one ? " is" : "s are", how, one ? "it" : "them");
+  else if (r->timed)
+    cli_note ("%zu receiver%s not reached%s: %s time written as inf", r->unreached,
+              one ? " is" : "s are", how, one ? "its" : "their");
 }
 
 void
@@ -250,5 +341,6 @@ cli_rays_clear (cli_rays *r)
   for (size_t i = 0; i < r->count; i++)
     free ((double *) r->ray[i].points);
   free (r->ray);
+  free (r->time);
   *r = (cli_rays) { 0 };
 }

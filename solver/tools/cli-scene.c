@@ -143,7 +143,7 @@ check_not_sidecar (const char *flag, const char *out, const char *scene, const c
 static int
 check_scene_not_output (int argc, char **argv, const char *scene, const FrModel *m)
 {
-  static const char *const outputs[] = { "--out", "--rays-out" };
+  static const char *const outputs[] = { "--out", "--rays-out", "--times-out" };
   g_autofree char *as_scene = g_strdup_printf ("--scene %s", scene);
   g_autofree char *as_background = g_strdup_printf ("--scene %s (its background grid)", scene);
   g_autofree char *as_sidecar = g_strdup_printf ("--scene %s (its background grid's sidecar)", scene);
@@ -378,6 +378,8 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
   GArray *receivers;
   const char *receiver_noun;
   bool speed_const, on_scene_grid, want_horizon, want_sources, want_receivers;
+  /* The first of the outputs taken at the receivers that was given, or NULL. */
+  const char *at_receivers;
   double fold_speed;
   const FrModel *m;
   fr_array a;
@@ -425,8 +427,9 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
       receivers = doc->receivers;
       receiver_noun = "receiver";
     }
-  want_receivers = given (argc, argv, "--rays-out") && !given (argc, argv, "--receivers") &&
-                   receivers->len > 0;
+  at_receivers = given (argc, argv, "--rays-out") ? "--rays-out"
+                 : given (argc, argv, "--times-out") ? "--times-out" : NULL;
+  want_receivers = at_receivers != NULL && !given (argc, argv, "--receivers") && receivers->len > 0;
   on_scene_grid = !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
                   !given (argc, argv, "--shape") && !given (argc, argv, "--spacing") &&
                   !given (argc, argv, "--origin");
@@ -456,10 +459,10 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
                            "change the grid in the scene, or give %s with it", flag, scene,
                            fold ? "--speed or --speed-const" : "--velocity");
       }
-  if (given (argc, argv, "--rays-out") && !given (argc, argv, "--receivers") && receivers->len == 0)
-    return cli_fail (CLI_EXIT_USAGE, fold ? "--rays-out: --scene %s has no receivers nor fold "
-                     "characteristic points to trace from: give --receivers"
-                     : "--rays-out: --scene %s has no receivers: give --receivers", scene);
+  if (at_receivers != NULL && !given (argc, argv, "--receivers") && receivers->len == 0)
+    return cli_fail (CLI_EXIT_USAGE, fold ? "%s: --scene %s has no receivers nor fold "
+                     "characteristic points: give --receivers"
+                     : "%s: --scene %s has no receivers: give --receivers", at_receivers, scene);
   /* The scene's own faults, in its words, before any file is made. */
   if (!speed_const && !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
       (status = rasterise (scene, m, &velocity)) != CLI_EXIT_OK)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* `foldray-cli spr`: read a velocity grid, solve, write T (and rays).
+/* `foldray-cli spr`: read a velocity grid, solve, write T (and the rays and
+ * times at the receivers).
  *
  * Every input is checked before the solve, so that a usage error costs
  * nothing and names the flag or file at fault; the outputs are written only
- * once everything is computed, and together: either both appear or neither
+ * once everything is computed, and together: either all appear or none
  * (see write_outputs). */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@
 
 enum {
   O_VELOCITY, O_SPACING, O_ORIGIN, O_SOURCE, O_RADIUS, O_BACKEND, O_PRECISION,
-  O_OUT, O_RECEIVERS, O_RAYS_OUT, O_STATS, O_COUNT
+  O_OUT, O_RECEIVERS, O_RAYS_OUT, O_TIMES_OUT, O_STATS, O_COUNT
 };
 
 static void
@@ -32,7 +33,8 @@ usage (void)
   puts ("Usage: foldray-cli spr --velocity V.npy --spacing D[,DZ] [--origin X0,Z0]\n"
         "                       --source X,Z [--source X,Z ...] --radius R[,RZ]\n"
         "                       [--backend auto|dijkstra|cpu|cuda] [--precision single|double]\n"
-        "                       --out T.npy [--receivers R.csv --rays-out RAYS.csv] [--stats]\n"
+        "                       --out T.npy [--receivers R.csv [--rays-out RAYS.csv]\n"
+        "                       [--times-out TIMES.csv]] [--stats]\n"
         "       foldray-cli spr --scene S.json [any of the flags above, which override it]\n"
         "\n"
         "Shortest-path ray tracing through a 2D velocity grid of shape (nz, nx).\n"
@@ -42,14 +44,15 @@ usage (void)
         "is rounded to it, about 6e-8 relative); --precision double computes the\n"
         "weights and times in double (dijkstra, the reference, always does, and\n"
         "rounds T to float32 only when writing it).  --stats prints one JSON object\n"
-        "on stdout.\n"
+        "on stdout.  TIMES.csv lists each receiver of R.csv with its first-arrival time,\n"
+        "T at its node (receiver,x,z,t; inf where no source reaches it).\n"
         "--scene takes the velocity grid, sources, radius and back end from a scene saved\n"
-        "by the app, and with --rays-out its receivers.");
+        "by the app, and with --rays-out or --times-out its receivers.");
 }
 
 typedef struct spr_job {
   /* inputs */
-  const char *velocity_path, *out_path, *receivers_path, *rays_path, *spacing_text;
+  const char *velocity_path, *out_path, *receivers_path, *rays_path, *times_path, *spacing_text;
   double dx, dz, x0, z0;
   double *sources;          /* 2 per source */
   size_t nsrc;
@@ -89,19 +92,20 @@ parse_job (cli_option *o, void *state)
   };
   double v[3];
   long r[2];
-  int n;
+  int n, status;
 
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
     if (o[required[i].id].count == 0)
       return cli_fail (CLI_EXIT_USAGE, "missing %s (try foldray-cli spr --help)", required[i].name);
-  if ((o[O_RECEIVERS].count > 0) != (o[O_RAYS_OUT].count > 0))
-    return cli_fail (CLI_EXIT_USAGE, "%s needs %s as well", o[O_RECEIVERS].count > 0 ? "--receivers" : "--rays-out",
-                     o[O_RECEIVERS].count > 0 ? "--rays-out" : "--receivers");
+  if ((status = cli_check_receiver_flags (&o[O_RECEIVERS], &o[O_RAYS_OUT], &o[O_TIMES_OUT]))
+      != CLI_EXIT_OK)
+    return status;
 
   job->velocity_path = cli_value (&o[O_VELOCITY]);
   job->out_path = cli_value (&o[O_OUT]);
   job->receivers_path = cli_value (&o[O_RECEIVERS]);
   job->rays_path = cli_value (&o[O_RAYS_OUT]);
+  job->times_path = cli_value (&o[O_TIMES_OUT]);
   job->stats = o[O_STATS].count > 0;
 
   job->spacing_text = cli_value (&o[O_SPACING]);
@@ -159,9 +163,8 @@ parse_job (cli_option *o, void *state)
         return cli_fail (CLI_EXIT_USAGE, "--precision '%s': expected single or double", p);
     }
 
-  if (job->rays_path != NULL && cli_same_file (job->rays_path, job->out_path))
-    return cli_fail (CLI_EXIT_USAGE, "--out and --rays-out name the same file '%s'", job->out_path);
-  return CLI_EXIT_OK;
+  return cli_check_outputs_distinct (&(cli_output_paths) { job->out_path, job->rays_path,
+                                                            job->times_path });
 }
 
 /* Files exist and the outputs' folders take files, before any work. */
@@ -180,10 +183,14 @@ check_paths (const spr_job *job)
   if (job->rays_path != NULL
       && (status = cli_check_output ("--rays-out", job->rays_path)) != CLI_EXIT_OK)
     return status;
-  for (int o = 0; o < 2; o++)
+  if (job->times_path != NULL
+      && (status = cli_check_output ("--times-out", job->times_path)) != CLI_EXIT_OK)
+    return status;
+  for (int o = 0; o < 3; o++)
     {
-      const char *flag = o == 0 ? "--out" : "--rays-out";
-      const char *out = o == 0 ? job->out_path : job->rays_path;
+      static const char *const flags[] = { "--out", "--rays-out", "--times-out" };
+      const char *const outs[] = { job->out_path, job->rays_path, job->times_path };
+      const char *flag = flags[o], *out = outs[o];
 
       if ((status = cli_check_not_input (flag, out, "--velocity", job->velocity_path)) != CLI_EXIT_OK
           || (status = cli_check_not_input (flag, out, "--receivers", job->receivers_path))
@@ -307,7 +314,7 @@ check_times (const spr_job *job)
                               job->params.double_precision);
 }
 
-/* fr_spr_ray as cli_trace_rays takes it: a receiver no source reaches
+/* fr_spr_ray as cli_trace_receivers takes it: a receiver no source reaches
  * (walled in by obstacles) has T = +inf and gets no ray. */
 static fr_status
 spr_ray (const void *result, const double *p, double **pts, size_t *n, fr_error *err)
@@ -322,9 +329,13 @@ write_outputs (void *state, cli_outputs *out)
 {
   spr_job *job = state;
 
-  return cli_stage_time_and_rays (&job->grid, job->result.time, job->params.double_precision,
-                                  job->out_path, job->rays_path, 2, job->rays.ray, job->rays.count,
-                                  out);
+  const cli_solution solution = {
+    &job->grid, job->result.time, job->params.double_precision, 2, &job->receivers, &job->rays,
+  };
+
+  return cli_stage_outputs (&solution,
+                            &(cli_output_paths) { job->out_path, job->rays_path, job->times_path },
+                            out);
 }
 
 static void
@@ -361,8 +372,10 @@ spr_run (void *v)
       && (status = check_geometry (job)) == CLI_EXIT_OK
       && (status = solve (job)) == CLI_EXIT_OK
       && (status = check_times (job)) == CLI_EXIT_OK)
-    status = cli_trace_rays (&job->grid, job->result.time, &job->receivers, 2, spr_ray,
-                             &job->result, job->receivers_path, &job->rays);
+    status = cli_trace_receivers (&job->grid, job->result.time, &job->receivers, 2,
+                                  job->rays_path != NULL ? spr_ray : NULL, &job->result,
+                                  job->times_path != NULL, CLI_TIME_AT_NODE, job->receivers_path,
+                                  &job->rays);
   return status;
 }
 
@@ -395,6 +408,7 @@ cli_spr (int argc, char **argv)
     [O_OUT] = { "--out", true, false },
     [O_RECEIVERS] = { "--receivers", true, false },
     [O_RAYS_OUT] = { "--rays-out", true, false },
+    [O_TIMES_OUT] = { "--times-out", true, false },
     [O_STATS] = { "--stats", false, false },
   };
   spr_job job = { 0 };
