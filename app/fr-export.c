@@ -100,6 +100,7 @@ format_name (FrExportKind kind)
     case FR_EXPORT_RAYS_CSV:
     case FR_EXPORT_HORIZONS_CSV:
     case FR_EXPORT_RECEIVERS_CSV:
+    case FR_EXPORT_TIMES_CSV:
       return _("CSV files");
     case FR_EXPORT_RAYS_VTP:
     case FR_EXPORT_HORIZONS_VTP:
@@ -373,6 +374,47 @@ fr_export_receivers (FrScene     *scene,
   return TRUE;
 }
 
+/* Writes the first-arrival time at each receiver of the result's solve,
+ * as foldray-cli's --times-out does (`receiver,x,z,t`, inf where no source
+ * reaches it): T at the node the receiver stands on (the scene keeps
+ * receivers on nodes), in single precision, as the result holds T. */
+gboolean
+fr_export_times (FrResult    *result,
+                 const char  *path,
+                 GError     **error)
+{
+  const FrJob *job;
+  g_autofree double *t = NULL;
+  fr_points points;
+  fr_error err = { 0 };
+
+  g_return_val_if_fail (result != NULL && result->time != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  job = result->job;
+  if (job->kind != FR_JOB_SPR || job->n_receivers == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           _("There are no arrival times to export: Shift+click the model to "
+                             "place a receiver, or import a receivers file"));
+      return FALSE;
+    }
+  t = g_new (double, job->n_receivers);
+  for (guint k = 0; k < job->n_receivers; k++)
+    {
+      size_t ix, iz;
+
+      if (!fr_grid_nearest_node (&job->grid, job->receivers[2 * k], 0.0,
+                                 job->receivers[2 * k + 1], &ix, NULL, &iz))
+        g_return_val_if_reached (FALSE);
+      t[k] = result->time[fr_grid_index (&job->grid, ix, 0, iz)];
+    }
+  points = (fr_points) { .ndim = 2, .count = job->n_receivers, .xyz = job->receivers };
+  if (fr_csv_write_times (path, &points, t, TRUE, &err) != FR_OK)
+    return fail_fr (error, &err);
+  return TRUE;
+}
+
 /* Writes one of the non-picture exports of the current scene and result. */
 gboolean
 fr_export_result (FrExportKind   kind,
@@ -408,6 +450,11 @@ fr_export_result (FrExportKind   kind,
 
     case FR_EXPORT_RECEIVERS_CSV:
       return fr_export_receivers (scene, path, error);
+
+    case FR_EXPORT_TIMES_CSV:
+      if (result == NULL || !result->ok || result->time == NULL)
+        break;
+      return fr_export_times (result, path, error);
 
     case FR_EXPORT_PICTURE:
     default:
@@ -536,6 +583,7 @@ fr_export_suffix (FrExportKind kind)
     case FR_EXPORT_RAYS_CSV:
     case FR_EXPORT_HORIZONS_CSV:
     case FR_EXPORT_RECEIVERS_CSV:
+    case FR_EXPORT_TIMES_CSV:
       return ".csv";
     case FR_EXPORT_RAYS_VTP:
     case FR_EXPORT_HORIZONS_VTP:

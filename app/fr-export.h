@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writing what the canvas shows: the picture as PNG, T and velocity as
- * .npy and .vti, rays as CSV and .vtp, the receivers as CSV.  Every writer is atomic: a failure
+ * .npy and .vti, rays as CSV and .vtp, the receivers and the arrival
+ * times at them as CSV.  Every writer is atomic: a failure
  * leaves no file behind, partial or otherwise. */
 #pragma once
 
@@ -28,6 +29,7 @@ typedef enum
   FR_EXPORT_HORIZONS_CSV,     /* folded horizons: fr-fold-job.c */
   FR_EXPORT_HORIZONS_VTP,
   FR_EXPORT_RECEIVERS_CSV,    /* the scene's receivers, as foldray-cli reads them */
+  FR_EXPORT_TIMES_CSV,        /* T at each receiver, as foldray-cli --times-out writes it */
 } FrExportKind;
 
 gboolean  fr_export_png          (cairo_surface_t  *picture,
@@ -49,6 +51,9 @@ gboolean  fr_export_rays         (FrExportKind      kind,
 gboolean  fr_export_has_receivers (FrScene         *scene,
                                   GError          **error);
 gboolean  fr_export_receivers    (FrScene          *scene,
+                                  const char       *path,
+                                  GError          **error);
+gboolean  fr_export_times        (FrResult         *result,
                                   const char       *path,
                                   GError          **error);
 gboolean  fr_export_result       (FrExportKind      kind,

@@ -187,6 +187,7 @@ static const struct {
   { "horizons-csv", FR_EXPORT_HORIZONS_CSV, "horizons" },
   { "horizons-vtp", FR_EXPORT_HORIZONS_VTP, "horizons" },
   { "receivers-csv", FR_EXPORT_RECEIVERS_CSV, "receivers" },
+  { "times-csv",    FR_EXPORT_TIMES_CSV,    "arrival-times" },
 };
 
 static void
@@ -1539,16 +1540,18 @@ export_by_id (FrWindow   *self,
           return;
         }
     }
-  if (kind == FR_EXPORT_RECEIVERS_CSV)
+  if (kind == FR_EXPORT_RECEIVERS_CSV || kind == FR_EXPORT_TIMES_CSV)
     {
       g_autoptr(GError) error = NULL;
 
-      /* The menu item is off in Folds mode; win.export's target is not,
-       * so it is refused here too. */
+      /* The menu items are off in Folds mode; win.export's targets are
+       * not, so they are refused here too. */
       if (self->fold_mode)
         {
           error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                                       _("Receivers belong to Rays mode: switch to Rays mode to export them"));
+                                       kind == FR_EXPORT_RECEIVERS_CSV
+                                       ? _("Receivers belong to Rays mode: switch to Rays mode to export them")
+                                       : _("Arrival times belong to Rays mode: switch to Rays mode to export them"));
           fr_window_show_error (self, _("Could not export"), error);
           return;
         }
@@ -1580,14 +1583,23 @@ export_action (GtkWidget  *widget,
   export_by_id (FR_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
-/* Export → Receivers has an action of its own, not a target of win.export,
- * so that Folds mode can turn it off as it does Import Receivers. */
+/* Export → Receivers and Arrival Times have actions of their own, not
+ * targets of win.export, so that Folds mode can turn them off as it does
+ * Import Receivers. */
 static void
 export_receivers_action (GtkWidget  *widget,
                          const char *action_name,
                          GVariant   *parameter)
 {
   export_by_id (FR_WINDOW (widget), "receivers-csv");
+}
+
+static void
+export_times_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  export_by_id (FR_WINDOW (widget), "times-csv");
 }
 
 /* After an undo or redo, or an edit that left no step: the scene is
@@ -1860,6 +1872,7 @@ fr_window_class_init (FrWindowClass *klass)
                                    open_example_scene_action);
   gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
   gtk_widget_class_install_action (widget_class, "win.export-receivers", NULL, export_receivers_action);
+  gtk_widget_class_install_action (widget_class, "win.export-times", NULL, export_times_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
   gtk_widget_class_install_action (widget_class, "win.delete-marker", NULL, delete_action);
@@ -2454,6 +2467,7 @@ fr_window_set_fold_mode (FrWindow *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-receivers", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-markers", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-receivers", !fold_mode);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-times", !fold_mode);
   start_fold_horizon (self);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");

@@ -874,6 +874,67 @@ test_spr_times (void)
   test_tmpdir_remove (dir);
 }
 
+/* Reciprocity: in a velocity that varies with depth, the time from A to B
+ * that --times-out writes with the source at A equals the one with the
+ * source at B and the receiver at A (the graph's edges weigh the same
+ * both ways), for the sequential reference and the CPU back end, in
+ * double precision. */
+static void
+test_spr_times_reciprocal (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *times = g_build_filename (dir, "times.csv", NULL);
+  static const char *const points[] = { "2,3", "15,10", "8,14.5", "19.5,0" };
+  static const char *const backends[] = { "dijkstra", "cpu" };
+  size_t shape[2] = { NZ, NX };
+  double *vel = g_new (double, NX * NZ);
+
+  for (size_t i = 0; i < NX * NZ; i++)
+    vel[i] = 1.0 + 0.15 * (double) (i / NX) + (i % NX > 25 ? 0.5 : 0.0);
+  write_npy (v, "<f4", 2, shape, vel);
+  g_free (vel);
+  for (size_t b = 0; b < G_N_ELEMENTS (backends); b++)
+    {
+      double tt[4][4];
+
+      for (size_t s = 0; s < 4; s++)
+        {
+          g_autoptr (GString) rc = g_string_new ("x,z\n");
+          g_autofree char *rc_path = NULL;
+          g_autoptr (GArray) rows = NULL;
+          run_result r;
+
+          for (size_t k = 0; k < 4; k++)
+            g_string_append_printf (rc, "%s\n", points[k]);
+          rc_path = write_text (dir, "r.csv", rc->str);
+          r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", points[s],
+                       "--radius", "4", "--backend", backends[b], "--precision", "double",
+                       "--receivers", rc_path, "--times-out", times, "--out", t, NULL);
+          assert_success (&r);
+          run_result_clear (&r);
+          rows = test_read_times (times, 2);
+          g_assert_cmpuint (rows->len, ==, 4);
+          for (size_t k = 0; k < 4; k++)
+            tt[s][k] = g_array_index (rows, test_time_row, k).t;
+        }
+      for (size_t s = 0; s < 4; s++)
+        {
+          g_assert_cmpfloat (tt[s][s], ==, 0);
+          for (size_t k = 0; k < s; k++)
+            {
+              if (fabs (tt[s][k] - tt[k][s]) > 1e-12 * tt[s][k])
+                g_test_message ("%s: %s -> %s %.17g, back %.17g", backends[b], points[s],
+                                points[k], tt[s][k], tt[k][s]);
+              g_assert_cmpfloat (tt[s][k], >, 0);
+              g_assert_cmpfloat (fabs (tt[s][k] - tt[k][s]), <=, 1e-12 * tt[s][k]);
+            }
+        }
+    }
+  test_tmpdir_remove (dir);
+}
+
 /* A receiver walled in by obstacles is not a failure: T is +inf there, no
  * ray is written for it, and a note on stderr says so. */
 static void
@@ -2319,6 +2380,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/spr/rays", test_spr_rays);
   g_test_add_func ("/cli/spr/unreached-receiver", test_spr_unreached_receiver);
   g_test_add_func ("/cli/spr/times", test_spr_times);
+  g_test_add_func ("/cli/spr/times-reciprocal", test_spr_times_reciprocal);
   g_test_add_func ("/cli/spr/failures", test_spr_failures);
   g_test_add_func ("/cli/spr/cuda-request", test_spr_cuda_request);
   g_test_add_func ("/cli/spr/radius-beyond-grid", test_spr_radius_beyond_grid);

@@ -363,8 +363,12 @@ def t_example_scene():
         xdo("key", "x")
         time.sleep(0.5)
         screenshot("04-example-scenes-menu")
+        job = a.last_job()
         xdo("key", "s")                        # _Syncline with a Salt Body
         title = a.wait_title(lambda t: "Syncline" in t)
+        # The new scene's own solve, not the one before it, must settle
+        # (on a busy machine the shot caught the three layers still).
+        wait_for(lambda: a.last_job() > job, 10.0)
         a.settle_all()
         img = a.stable_shot("05-example-scene")
         salt = near(img, *a.to_screen(1.5, 1.7), SALT_RGB, radius=4, tol=30)

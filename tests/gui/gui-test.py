@@ -2297,6 +2297,26 @@ def t_import_receivers():
         notes.append("Export → Receivers: chooser %s; wrote %s" % (shown, rows))
         ok = ok and shown and rows == want
 
+        # Export → Arrival Times: each receiver in order, as placed, with
+        # the T of the traveltimes exported beside it at its node.
+        times = os.path.join(IMPORTS, "arrivals.csv")
+        tnpy = os.path.join(IMPORTS, "T.npy")
+        shown_times = export_to(a, "a", times)    # _Arrival Times (CSV)…
+        shown_t = export_to(a, "t", tnpy)         # _Traveltimes (.npy)…
+        wait_for(lambda: os.path.exists(times) and os.path.exists(tnpy), timeout=5.0)
+        job = a.last("job")
+        rows = open(times).read().splitlines() if os.path.exists(times) else []
+        notes.append("Export → Arrival Times: chooser %s; wrote %s" % (shown_times, rows))
+        good_times = shown_times and shown_t and rows[:1] == ["receiver,x,z,t"] and len(rows) == 6
+        if good_times:
+            T = np.load(tnpy)
+            for k, (row, (x, z)) in enumerate(zip(rows[1:], IMPORTED)):
+                f = row.split(",")
+                at_node = T[int(round(z / float(job["dz"]))), int(round(x / float(job["dx"])))]
+                good_times = (good_times and int(f[0]) == k and float(f[1]) == x and float(f[2]) == z
+                              and np.float32(f[3]) == at_node and 0 < at_node < np.inf)
+        ok = ok and good_times
+
         job = last_job(a)
         refused = import_receivers(a, bad)
         dialog = wait_for(lambda: len(windows_of(a)) > 1, timeout=5.0)
@@ -2328,7 +2348,8 @@ def t_import_receivers():
     return ok and "CRITICAL" not in said and "WARNING" not in said, "\n".join(notes)
 
 
-check("receivers: ☰ → Import Receivers… replaces them from a CSV, refuses one off the grid, undoes",
+check("receivers: ☰ → Import Receivers… replaces them from a CSV, refuses one off the grid, undoes; "
+      "Export writes them back, and their arrival times",
       t_import_receivers)
 
 
@@ -2375,8 +2396,8 @@ check("folds: ☰ → Clear Markers and Import Receivers are off in Folds mode",
 
 
 def t_folds_no_receivers_export():
-    """Export → Receivers (CSV)… is off in Folds mode, as Import Receivers
-    is: its mnemonic there opens no chooser and no "nothing to export"
+    """Export → Receivers (CSV)… and Arrival Times (CSV)… are off in Folds
+    mode, as Import Receivers is: their mnemonics there open no chooser and no "nothing to export"
     dialog (which told the user to Shift+click the model, which in Folds
     mode adds a characteristic's point); back in Rays mode it asks for a
     file again."""
@@ -2396,6 +2417,8 @@ def t_folds_no_receivers_export():
         xdo("key", "c")                       # Re_ceivers (CSV)…
         chooser = wait_for(lambda: window_shown("Export"), timeout=3.0)
         screenshot("73-folds-export-receivers-pressed")
+        xdo("key", "a")                       # _Arrival Times (CSV)…, off too
+        chooser = wait_for(lambda: window_shown("Export"), timeout=3.0) or chooser
         xdo("key", "Escape")                  # the menu, still open (or the chooser)
         time.sleep(1.0)
         dialogs = len(windows_of(a)) - 1      # a "nothing to export" dialog
@@ -2420,7 +2443,7 @@ def t_folds_no_receivers_export():
             "bad stderr %s" % (chooser, dialogs, rays_chooser, bad[:2]))
 
 
-check("folds: Export → Receivers (CSV)… is off in Folds mode, on again in Rays mode",
+check("folds: Export → Receivers (CSV)… and Arrival Times (CSV)… are off in Folds mode, on again in Rays mode",
       t_folds_no_receivers_export)
 
 # ------------------------------------------------------------------ SEG-Y
