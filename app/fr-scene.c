@@ -886,6 +886,22 @@ fr_scene_clear_markers (FrScene *self)
   fr_scene_end_edit (self, _("Clear Markers"));
 }
 
+/* The receivers become those of snapped (on nodes), as one undo step
+ * named label; a selected receiver goes with the old ones. */
+static void
+replace_receivers (FrScene    *self,
+                   GArray     *snapped,
+                   const char *label)
+{
+  fr_scene_begin_edit (self);
+  g_array_set_size (self->receivers, 0);
+  g_array_append_vals (self->receivers, snapped->data, snapped->len);
+  if (self->selected_kind == FR_MARKER_RECEIVER)
+    self->selected_kind = FR_MARKER_NONE;
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
+  fr_scene_end_edit (self, label);
+}
+
 /* Replaces the receivers with those of a receivers file (the `x,z` CSV
  * that foldray-cli reads), each snapped to its nearest node as a click is,
  * in one undo step.  All or nothing: a file that cannot be read, that is
@@ -947,14 +963,63 @@ fr_scene_import_receivers (FrScene     *self,
       g_array_append_val (snapped, p);
     }
   fr_points_clear (&pts);
+  replace_receivers (self, snapped, _("Import Receivers"));
+  return TRUE;
+}
 
-  fr_scene_begin_edit (self);
-  g_array_set_size (self->receivers, 0);
-  g_array_append_vals (self->receivers, snapped->data, snapped->len);
-  if (self->selected_kind == FR_MARKER_RECEIVER)
-    self->selected_kind = FR_MARKER_NONE;
-  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
-  fr_scene_end_edit (self, _("Import Receivers"));
+gboolean
+fr_scene_lay_receiver_line (FrScene  *self,
+                            double    x_first,
+                            double    x_last,
+                            double    z,
+                            guint     count,
+                            GError  **error)
+{
+  g_autoptr(GArray) snapped = NULL;
+  const fr_grid *g;
+
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  g_return_val_if_fail (count >= 1, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!fr_scene_has_model (self))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           _("There is no model to place receivers on"));
+      return FALSE;
+    }
+  g = &self->grid;
+  if (!fr_scene_grid_holds (self, x_first, z) || !fr_scene_grid_holds (self, x_last, z))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("The line from x = %g to %g at z = %g leaves the grid (x from %g to %g, "
+                     "z from %g to %g)"),
+                   x_first, x_last, z, g->x0, g->x0 + (double) (g->nx - 1) * g->dx, g->z0,
+                   g->z0 + (double) (g->nz - 1) * g->dz);
+      return FALSE;
+    }
+  snapped = g_array_sized_new (FALSE, FALSE, sizeof (FrPoint), count);
+  for (guint k = 0; k < count; k++)
+    {
+      /* Evenly from the first to the last, each at its nearest node. */
+      const double x = count == 1 ? x_first
+                                  : x_first + (x_last - x_first) * ((double) k / (double) (count - 1));
+      FrPoint p;
+
+      fr_scene_snap (self, x, z, &p.x, &p.z);
+      if (k > 0 && p.x == g_array_index (snapped, FrPoint, k - 1).x)
+        {
+          const double nodes = floor (fabs (x_last - x_first) / g->dx + 1e-9) + 1.0;
+
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _("%u receivers do not fit between x = %g and %g: at a spacing of %g "
+                         "the line holds about %.0f nodes, and two receivers would share one"),
+                       count, x_first, x_last, g->dx, nodes);
+          return FALSE;
+        }
+      g_array_append_val (snapped, p);
+    }
+  replace_receivers (self, snapped, _("Receiver Line"));
   return TRUE;
 }
 

@@ -26,6 +26,7 @@
 #include "fr-model-memory.h"
 #include "fr-model-panel.h"
 #include "fr-message.h"
+#include "fr-receiver-line-dialog.h"
 #include "fr-scene-io.h"
 #include "fr-segy.h"
 #include "fr-session.h"
@@ -1773,6 +1774,26 @@ import_receivers_action (GtkWidget  *widget,
                          _("Receivers (CSV, x,z)"), G_CALLBACK (import_receivers_response_cb));
 }
 
+/* Lays out a line of receivers in place of the scene's (a geophone
+ * spread), in a small modal window. */
+static void
+receiver_line_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  FrWindow *self = FR_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!fr_scene_has_model (self->scene))
+    {
+      error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                                   _("There is no model to place receivers on"));
+      fr_window_show_error (self, _("Could not lay out the receivers"), error);
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (fr_receiver_line_dialog_new (GTK_WINDOW (self), self->scene)));
+}
+
 static void
 zoom_action (GtkWidget  *widget,
              const char *action_name,
@@ -1873,6 +1894,7 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
   gtk_widget_class_install_action (widget_class, "win.export-receivers", NULL, export_receivers_action);
   gtk_widget_class_install_action (widget_class, "win.export-times", NULL, export_times_action);
+  gtk_widget_class_install_action (widget_class, "win.receiver-line", NULL, receiver_line_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
   gtk_widget_class_install_action (widget_class, "win.delete-marker", NULL, delete_action);
@@ -2465,6 +2487,7 @@ fr_window_set_fold_mode (FrWindow *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.fold-clear-horizon", fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-model", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-receivers", !fold_mode);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.receiver-line", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-markers", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-receivers", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-times", !fold_mode);

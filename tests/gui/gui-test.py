@@ -2353,9 +2353,88 @@ check("receivers: ☰ → Import Receivers… replaces them from a CSV, refuses 
       t_import_receivers)
 
 
+def t_receiver_line():
+    """☰ → Receiver Line… lays out a line of receivers in place of those
+    placed: 13 from x = 0.2 to 2.6 at z = 0, each drawn where it belongs
+    and solved for, one undo step.  A line of more receivers than nodes
+    is refused in the window, which stays open; Escape closes it with
+    nothing changed."""
+    a = App("--clear", "--source", "1.5,0", "--receiver", "0.5,0.5", name="receiver-line",
+            env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state-line"), "FOLDRAY_RECOVER": "no"})
+    want = [(0.2 + 0.2 * k, 0.0) for k in range(13)]
+    notes, bad = [], []
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+
+        def open_line():
+            click_at(a, MENU_BUTTON)
+            time.sleep(0.5)
+            xdo("key", "l")                   # Receiver _Line…
+            return wait_for(lambda: window_shown("Receiver Line"), timeout=5.0)
+
+        def fill(key, text):
+            xdo("key", key)
+            time.sleep(0.3)
+            xdo("key", "ctrl+a")
+            xdo("type", "--", text)
+
+        shown = open_line()
+        time.sleep(0.5)
+        screenshot("73b-receiver-line")
+        for key, text in (("alt+f", "0.2"), ("alt+l", "2.6"), ("alt+d", "0"), ("alt+r", "13")):
+            fill(key, text)
+        job = last_job(a)
+        xdo("key", "Return")
+        closed = wait_for(lambda: not window_shown("Receiver Line"), timeout=5.0)
+        wait_for(lambda: last_job(a) > job, timeout=10.0)
+        settle_all(a)
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        img = a.stable_shot("73c-receiver-line-laid")
+        drawn = [near(img, *a.to_screen(x, z), RECEIVER_RGB) for x, z in want]
+        receivers = a.last("spr").get("receivers")
+        title = a.title()
+        notes.append("window shown %s, closed on Enter %s; job with %s receivers; drawn %s; title %r"
+                     % (shown, closed, receivers, drawn, title))
+        ok = shown and closed and receivers == 13 and all(drawn) and title.startswith("• ")
+
+        refused_shown = open_line()
+        fill("alt+r", "5000")
+        job = last_job(a)
+        xdo("key", "Return")
+        time.sleep(1.0)
+        stays = window_shown("Receiver Line")
+        screenshot("73d-receiver-line-refused")
+        xdo("key", "Escape")
+        gone = wait_for(lambda: not window_shown("Receiver Line"), timeout=5.0)
+        time.sleep(0.5)
+        no_job = last_job(a) == job
+        notes.append("5000 receivers: window shown %s, stays open %s, Escape closes %s, no new job %s"
+                     % (refused_shown, stays, gone, no_job))
+        ok = ok and refused_shown and stays and gone and no_job
+
+        job = last_job(a)
+        click_at(a, UNDO_BUTTON)
+        wait_for(lambda: last_job(a) > job, timeout=5.0)
+        settle_all(a)
+        undone = a.last("spr").get("receivers")
+        notes.append("after undo: job with %s receivers" % undone)
+        ok = ok and undone == 1
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    notes.append("bad stderr %s" % bad[:2])
+    return ok and not bad, "\n".join(notes)
+
+
+check("receivers: ☰ → Receiver Line… lays out a line of them, refuses one of more receivers "
+      "than nodes, undoes", t_receiver_line)
+
+
 def t_folds_keep_markers():
     """In Folds mode, which neither shows the markers nor undoes their
-    edits, ☰ → Clear Markers and Import Receivers are off: their mnemonics
+    edits, ☰ → Clear Markers, Import Receivers and Receiver Line are off: their mnemonics
     there change nothing, and back in Rays mode the source and the three
     receivers are solved for as before."""
     a = App("--clear", "--source", "1.5,0", "--receiver", "0.5,0", "--receiver", "1.0,0",
@@ -2368,14 +2447,14 @@ def t_folds_keep_markers():
         before = a.last("spr").get("receivers")
         click_at(a, MODE_BUTTON["folds"])
         settle_all(a)
-        for key in ("c", "r"):                # _Clear Markers, Import _Receivers…
+        for key in ("c", "r", "l"):           # _Clear Markers, Import _Receivers…, Receiver _Line…
             click_at(a, MENU_BUTTON)
             time.sleep(0.5)
             xdo("key", key)
             time.sleep(0.5)
             xdo("key", "Escape")
             time.sleep(0.3)
-        chooser = window_shown("Import Receivers")
+        chooser = window_shown("Import Receivers") or window_shown("Receiver Line")
         if chooser:
             xdo("key", "Escape")
         title = a.title()
@@ -2392,7 +2471,8 @@ def t_folds_keep_markers():
             % (before, after, sources, chooser, title))
 
 
-check("folds: ☰ → Clear Markers and Import Receivers are off in Folds mode", t_folds_keep_markers)
+check("folds: ☰ → Clear Markers, Import Receivers and Receiver Line are off in Folds mode",
+      t_folds_keep_markers)
 
 
 def t_folds_no_receivers_export():

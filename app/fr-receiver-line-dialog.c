@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-receiver-line"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "fr-model-panel.h"
+#include "fr-receiver-line-dialog.h"
+
+/* The count a line starts with where the scene's receivers are no line. */
+#define DEFAULT_COUNT 48
+
+struct _FrReceiverLineDialog
+{
+  GtkWindow      parent_instance;
+
+  GtkSpinButton *first_spin;
+  GtkSpinButton *last_spin;
+  GtkSpinButton *depth_spin;
+  GtkSpinButton *count_spin;
+  GtkLabel      *error_label;
+
+  FrScene       *scene;
+};
+
+G_DEFINE_FINAL_TYPE (FrReceiverLineDialog, fr_receiver_line_dialog, GTK_TYPE_WINDOW)
+
+static void
+fr_receiver_line_dialog_dispose (GObject *object)
+{
+  FrReceiverLineDialog *self = FR_RECEIVER_LINE_DIALOG (object);
+
+  g_clear_object (&self->scene);
+  gtk_widget_dispose_template (GTK_WIDGET (object), FR_TYPE_RECEIVER_LINE_DIALOG);
+
+  G_OBJECT_CLASS (fr_receiver_line_dialog_parent_class)->dispose (object);
+}
+
+static void
+cancel_cb (FrReceiverLineDialog *self)
+{
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+/* Lays the line out and closes, or says in the window why it cannot. */
+static void
+lay_out_cb (FrReceiverLineDialog *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Text typed and not yet taken (no Enter, no focus change) counts. */
+  gtk_spin_button_update (self->first_spin);
+  gtk_spin_button_update (self->last_spin);
+  gtk_spin_button_update (self->depth_spin);
+  gtk_spin_button_update (self->count_spin);
+  if (fr_scene_lay_receiver_line (self->scene, gtk_spin_button_get_value (self->first_spin),
+                                  gtk_spin_button_get_value (self->last_spin),
+                                  gtk_spin_button_get_value (self->depth_spin),
+                                  (guint) gtk_spin_button_get_value_as_int (self->count_spin),
+                                  &error))
+    {
+      gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+  gtk_label_set_text (self->error_label, error->message);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+}
+
+static void
+fr_receiver_line_dialog_class_init (FrReceiverLineDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fr_receiver_line_dialog_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/foldray/Foldray/ui/fr-receiver-line-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, first_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, last_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, depth_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, count_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, error_label);
+  gtk_widget_class_bind_template_callback (widget_class, fr_panel_significant_output);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_cb);
+  gtk_widget_class_bind_template_callback (widget_class, lay_out_cb);
+  /* A GtkWindow, not a GtkDialog: Escape is given the dialog's meaning. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+fr_receiver_line_dialog_init (FrReceiverLineDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  GtkSpinButton *fields[] = { self->first_spin, self->last_spin, self->depth_spin, self->count_spin };
+  /* Enter in a field lays the line out, as the window's default button
+   * (GTK 4.8's spin button has no activates-default of its own). */
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    gtk_text_set_activates_default (GTK_TEXT (gtk_editable_get_delegate (GTK_EDITABLE (fields[i]))),
+                                    TRUE);
+}
+
+/* A coordinate field's range: the grid's extent along its axis, a node a
+ * step. */
+static void
+set_axis (GtkSpinButton *spin,
+          double         origin,
+          size_t         n,
+          double         spacing,
+          double         value)
+{
+  gtk_spin_button_set_range (spin, origin, origin + (double) (n - 1) * spacing);
+  gtk_spin_button_set_increments (spin, spacing, 10.0 * spacing);
+  gtk_spin_button_set_value (spin, value);
+}
+
+FrReceiverLineDialog *
+fr_receiver_line_dialog_new (GtkWindow *parent,
+                             FrScene   *scene)
+{
+  FrReceiverLineDialog *self;
+  const fr_grid *g;
+  const FrPoint *r;
+  guint n;
+  double first, last, depth;
+  guint count;
+  gboolean one_row = TRUE;
+
+  g_return_val_if_fail (FR_IS_SCENE (scene), NULL);
+  g_return_val_if_fail (fr_scene_has_model (scene), NULL);
+
+  self = g_object_new (FR_TYPE_RECEIVER_LINE_DIALOG, "transient-for", parent, NULL);
+  self->scene = g_object_ref (scene);
+  g = fr_scene_get_grid (scene);
+  r = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  for (guint i = 1; i < n; i++)
+    one_row = one_row && r[i].z == r[0].z;
+  if (n >= 2 && one_row)
+    {
+      /* The line laid out before, to be changed rather than typed again. */
+      first = r[0].x;
+      last = r[n - 1].x;
+      depth = r[0].z;
+      count = n;
+    }
+  else
+    {
+      first = g->x0;
+      last = g->x0 + (double) (g->nx - 1) * g->dx;
+      depth = g->z0;
+      count = (guint) MIN ((size_t) DEFAULT_COUNT, g->nx);
+    }
+  set_axis (self->first_spin, g->x0, g->nx, g->dx, first);
+  set_axis (self->last_spin, g->x0, g->nx, g->dx, last);
+  set_axis (self->depth_spin, g->z0, g->nz, g->dz, depth);
+  gtk_spin_button_set_value (self->count_spin, count);
+  return self;
+}
