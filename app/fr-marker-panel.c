@@ -12,6 +12,7 @@
 #include "fr-marker-time.h"
 #include "fr-model-panel.h"
 #include "fr-result-time.h"
+#include "fr-time-curve.h"
 
 struct _FrMarkerPanel
 {
@@ -31,6 +32,8 @@ struct _FrMarkerPanel
   GtkLabel      *time_heading;
   GtkScrolledWindow *list_scroller;
   GtkListView   *list_view;
+  GtkWidget     *curve_box;
+  FrTimeCurve   *time_curve;
 
   GListStore         *store;      /* FrMarkerItem: the sources, then the receivers */
   GtkSingleSelection *selection;  /* the scene's selected marker */
@@ -262,6 +265,37 @@ fit_list_height (FrMarkerPanel *self,
                                               (int) MIN (MAX (n, 1), LIST_ROWS) * row_px);
 }
 
+/* Scene and result -> the traveltime curve, shown from two receivers on:
+ * each receiver's T as its row shows it (NAN: a dash), against its x. */
+static void
+sync_curve (FrMarkerPanel *self,
+            const FrPoint *sources,
+            guint          n_sources,
+            const FrPoint *receivers,
+            guint          n_receivers,
+            gboolean       has_time)
+{
+  g_autofree double *x = g_new (double, MAX (n_receivers, 1));
+  g_autofree double *t = g_new (double, MAX (n_receivers, 1));
+  g_autofree double *sx = g_new (double, MAX (n_sources, 1));
+  const fr_grid *g;
+
+  gtk_widget_set_visible (self->curve_box, n_receivers >= 2);
+  if (n_receivers < 2)
+    return;
+  g = fr_scene_get_grid (self->scene);
+  fr_time_curve_set_range (self->time_curve, g->x0, g->x0 + (double) (g->nx - 1) * g->dx);
+  for (guint i = 0; i < n_receivers; i++)
+    {
+      x[i] = receivers[i].x;
+      if (!has_time || !fr_result_time_at (self->result, receivers[i].x, receivers[i].z, &t[i]))
+        t[i] = NAN;
+    }
+  for (guint i = 0; i < n_sources; i++)
+    sx[i] = sources[i].x;
+  fr_time_curve_set_points (self->time_curve, x, t, n_receivers, sx, n_sources);
+}
+
 /* Scene and result -> the list.  Its items are kept and only those whose
  * marker or T changed are written again, so that an edit, or a drag among
  * a thousand receivers, redraws only what it changed; the store grows or
@@ -305,6 +339,7 @@ sync_list (FrMarkerPanel *self)
   self->syncing = FALSE;
   gtk_widget_set_visible (self->list_box, n > 0);
   fit_list_height (self, n);
+  sync_curve (self, sources, n_sources, receivers, n_receivers, has_time);
   sync_list_selection (self);
   log_list (self);
 }
@@ -456,6 +491,7 @@ fr_marker_panel_class_init (FrMarkerPanelClass *klass)
 
   /* The rows' template looks its properties up by type name. */
   g_type_ensure (FR_TYPE_MARKER_ITEM);
+  g_type_ensure (FR_TYPE_TIME_CURVE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/foldray/Foldray/ui/fr-marker-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, selected_label);
@@ -472,6 +508,8 @@ fr_marker_panel_class_init (FrMarkerPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, time_heading);
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, list_scroller);
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, list_view);
+  gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, curve_box);
+  gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, time_curve);
   gtk_widget_class_bind_template_callback (widget_class, fr_panel_significant_output);
   gtk_widget_class_bind_template_callback (widget_class, position_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_source_cb);
@@ -560,6 +598,7 @@ fr_marker_panel_set_length_unit (FrMarkerPanel *self,
   gtk_label_set_text (self->x_heading, x);
   gtk_label_set_text (self->z_heading, z);
   gtk_label_set_text (self->time_heading, t);
+  fr_time_curve_set_unit (self->time_curve, unit);
 }
 
 /* The newest solve's result (or NULL): each receiver's row shows T from it

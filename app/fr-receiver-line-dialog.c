@@ -22,6 +22,7 @@ struct _FrReceiverLineDialog
   GtkSpinButton *depth_spin;
   GtkSpinButton *count_spin;
   GtkLabel      *error_label;
+  GtkLabel      *unit_label;
 
   FrScene       *scene;
 };
@@ -84,6 +85,7 @@ fr_receiver_line_dialog_class_init (FrReceiverLineDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, depth_spin);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, count_spin);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, error_label);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, unit_label);
   gtk_widget_class_bind_template_callback (widget_class, fr_panel_significant_output);
   gtk_widget_class_bind_template_callback (widget_class, cancel_cb);
   gtk_widget_class_bind_template_callback (widget_class, lay_out_cb);
@@ -158,5 +160,14 @@ fr_receiver_line_dialog_new (GtkWindow *parent,
   set_axis (self->last_spin, g->x0, g->nx, g->dx, last);
   set_axis (self->depth_spin, g->z0, g->nz, g->dz, depth);
   gtk_spin_button_set_value (self->count_spin, count);
+  if (fr_scene_get_length_unit (scene) != FR_LENGTH_UNIT_NONE)
+    {
+      /* Translators: %s is a length unit, such as km */
+      g_autofree char *text = g_strdup_printf (_("x and z in %s"),
+                                               fr_length_unit_get_id (fr_scene_get_length_unit (scene)));
+
+      gtk_label_set_text (self->unit_label, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->unit_label), TRUE);
+    }
   return self;
 }

@@ -2353,6 +2353,69 @@ check("receivers: ☰ → Import Receivers… replaces them from a CSV, refuses 
       t_import_receivers)
 
 
+def cyan_blobs(img, x0, y0, x1, y1):
+    """Centres of the receiver-coloured blobs in the box, left to right."""
+    crop = img[y0:y1, x0:x1].astype(int)
+    mask = (np.abs(crop - RECEIVER_RGB).max(axis=-1) < 40)
+    seen = np.zeros_like(mask)
+    blobs = []
+    for sy, sx in zip(*np.nonzero(mask)):
+        if seen[sy, sx]:
+            continue
+        stack, pts = [(sy, sx)], []
+        seen[sy, sx] = True
+        while stack:
+            y, x = stack.pop()
+            pts.append((y, x))
+            for ny, nx in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
+                if 0 <= ny < mask.shape[0] and 0 <= nx < mask.shape[1] and mask[ny, nx] and not seen[ny, nx]:
+                    seen[ny, nx] = True
+                    stack.append((ny, nx))
+        if len(pts) >= 12:
+            ys, xs = zip(*pts)
+            blobs.append((x0 + sum(xs) / len(xs), y0 + sum(ys) / len(ys)))
+    return sorted(blobs)
+
+
+def traveltime_curve(a, want):
+    """The side panel's Traveltime Curve, scrolled into view: a dot for
+    each receiver, its x in step with the receiver's x and its height with
+    the T the marker list gives it (T up), so that the lowest dot is the
+    receiver nearest the source; near the source, in the top layer (1.5
+    km/s), T is the straight line's |x - 1.5| / 1.5."""
+    rows = []
+    with open(a.stderr_path) as f:
+        for line in f.read().splitlines():
+            m = re.search(r"fr-marker-panel-DEBUG: [\d:.]+: list rows=\d+ selected=-?\d+(.*)", line)
+            if m:
+                rows = [c.split(" ") for c in m.group(1).split(" | ")[1:]]
+    times = [float(r[3]) for r in rows if r[0].startswith("R")]
+    xdo("mousemove", a.wx + 1000, a.wy + 500)
+    for _ in range(30):
+        xdo("click", "5")
+        time.sleep(0.03)
+    time.sleep(1.0)
+    img = screenshot("73e-traveltime-curve")
+    blobs = cyan_blobs(img, a.wx + 870, a.wy + 60, a.wx + 1190, a.wy + 730)
+    if len(blobs) != len(want) or len(times) != len(want):
+        return False, "curve: %d dots for %d receivers, %d times in the list" % (len(blobs), len(want), len(times))
+    (bx0, by0), (bx1, _) = blobs[0], blobs[-1]
+    kx = (bx1 - bx0) / (want[-1][0] - want[0][0])
+    k_t = min(range(len(times)), key=lambda i: times[i])
+    ky = (blobs[k_t][1] - blobs[0][1]) / (times[k_t] - times[0])
+    off_x = max(abs(bx0 + kx * (x - want[0][0]) - b[0]) for (x, _), b in zip(want, blobs))
+    off_t = max(abs(blobs[0][1] + ky * (t - times[0]) - b[1]) for t, b in zip(times, blobs))
+    lowest = max(range(len(blobs)), key=lambda i: blobs[i][1])
+    near = [abs(times[i] - abs(want[i][0] - 1.5) / 1.5) / (abs(want[i][0] - 1.5) / 1.5)
+            for i in range(len(want)) if 0 < abs(want[i][0] - 1.5) < 0.45]
+    ok = (kx > 0 and ky < 0 and off_x <= 1.5 and off_t <= 1.5
+          and abs(want[lowest][0] - 1.5) < 0.15 and near and max(near) < 0.03)
+    return ok, ("curve: %d dots; off the receivers' x by %.2f px, off their T by %.2f px (T up: %s); "
+                "lowest dot at x = %.1f; near the source T vs |x - 1.5| / 1.5 off by %s"
+                % (len(blobs), off_x, off_t, ky < 0, want[lowest][0],
+                   ["%.3f" % v for v in near]))
+
+
 def t_receiver_line():
     """☰ → Receiver Line… lays out a line of receivers in place of those
     placed: 13 from x = 0.2 to 2.6 at z = 0, each drawn where it belongs
@@ -2360,7 +2423,8 @@ def t_receiver_line():
     is refused in the window, which stays open; Escape closes it with
     nothing changed."""
     a = App("--clear", "--source", "1.5,0", "--receiver", "0.5,0.5", name="receiver-line",
-            env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state-line"), "FOLDRAY_RECOVER": "no"})
+            env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state-line"), "FOLDRAY_RECOVER": "no",
+                 "G_MESSAGES_DEBUG": "fr-marker-panel"})
     want = [(0.2 + 0.2 * k, 0.0) for k in range(13)]
     notes, bad = [], []
     try:
@@ -2398,6 +2462,10 @@ def t_receiver_line():
         notes.append("window shown %s, closed on Enter %s; job with %s receivers; drawn %s; title %r"
                      % (shown, closed, receivers, drawn, title))
         ok = shown and closed and receivers == 13 and all(drawn) and title.startswith("• ")
+
+        curve_ok, curve_note = traveltime_curve(a, want)
+        notes.append(curve_note)
+        ok = ok and curve_ok
 
         refused_shown = open_line()
         fill("alt+r", "5000")
