@@ -931,14 +931,20 @@ def t_model_drag_node():
 
 
 def t_model_undo_redo():
+    # Each waits for the solve its key asks for: the last one had settled
+    # already, so without that the shot could come before the key did.
+    job = last_job(medit)
     xdo("key", "ctrl+z")
+    wait_for(lambda: last_job(medit) > job, timeout=10.0)
     settle_all(medit)
     undone = medit.stable_shot("33-node-undone")
     tx, ty = medit.to_screen(*MODEL_NODE)
     diff = np.abs(undone.astype(int) - mst["base"].astype(int)).max(axis=-1) > 24
     diff[ty - 12: ty + 13, tx - 12: tx + 13] = False     # the selected node's highlight
     back = diff[medit.canvas_box()[1]: medit.canvas_box()[3], medit.canvas_box()[0]: medit.canvas_box()[2]].mean()
+    job = last_job(medit)
     xdo("key", "ctrl+shift+z")
+    wait_for(lambda: last_job(medit) > job, timeout=10.0)
     settle_all(medit)
     redone = medit.stable_shot("34-node-redone")
     again = changed(medit.canvas(redone), medit.canvas(mst["dragged"]))
@@ -976,7 +982,10 @@ def t_model_polygon():
         xdo("mousemove", *medit.to_screen(x, z))
         xdo("click", 1)
         time.sleep(0.1)
+    job = last_job(medit)
     xdo("key", "Return")
+    # The closed polygon's own solve (the one before had settled).
+    wait_for(lambda: last_job(medit) > job, timeout=10.0)
     settle_all(medit)
     img = medit.stable_shot("35-polygon")
     # Leave out the outline's anti-aliased edge.
