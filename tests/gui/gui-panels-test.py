@@ -367,9 +367,15 @@ def t_fold_psi_kept():
     """Speed F to the velocity grid shortens ψa only while F is the grid:
     back to constant, the user's ψa is back."""
     # F = 2 allows |ψa| up to 0.95 F; the grid's slowest speed (1.5) less.
-    type_into(*F_ENTRY, "2")
-    type_into(*PSI_X_ENTRY, "1.8")
-    fold.settle_all()
+    # In two of seven CI runs the click on ψa x left the focus in F, and
+    # "1.8" went there: the solve's ψa says whether it arrived, and F and
+    # ψa are typed again if not (up to twice).
+    for _ in range(3):
+        type_into(*F_ENTRY, "2")
+        type_into(*PSI_X_ENTRY, "1.8")
+        fold.settle_all()
+        if abs(float(fold.last("fold").get("psi_x", 0.0)) - 1.8) < 1e-6:
+            break
     x, y = PSI_X_ENTRY
     box = (x - 50, y - 12, x + 50, y + 12)
     xdo("mousemove", 400, 650)
