@@ -45,6 +45,9 @@ static const struct {
   { FR_EXPORT_HORIZONS_CSV, "horizons.csv" },   /* folds mode only */
   { FR_EXPORT_HORIZONS_VTP, "horizons.vtp" },
   { FR_EXPORT_RECEIVERS_CSV, "receivers.csv" }, /* rays mode, where there are receivers */
+  { FR_EXPORT_TIMES_CSV,    "times.csv" },
+  { FR_EXPORT_CURVE_SVG,    "curve.svg" },
+  { FR_EXPORT_CURVE_PDF,    "curve.pdf" },
 };
 
 /* What --example opens (fr-scene-io.c has a built-in stand-in for each). */
@@ -327,8 +330,9 @@ settled_export_cb (FrWindow *window,
       if ((idle_exports[i].kind == FR_EXPORT_HORIZONS_CSV ||
            idle_exports[i].kind == FR_EXPORT_HORIZONS_VTP) && !fr_window_get_fold_mode (window))
         continue;
-      /* Receivers are Rays mode's, as the menu has it. */
-      if (idle_exports[i].kind == FR_EXPORT_RECEIVERS_CSV &&
+      /* Receivers, their times and curve are Rays mode's, as the menu has it. */
+      if ((idle_exports[i].kind == FR_EXPORT_RECEIVERS_CSV || idle_exports[i].kind == FR_EXPORT_TIMES_CSV ||
+           idle_exports[i].kind == FR_EXPORT_CURVE_SVG || idle_exports[i].kind == FR_EXPORT_CURVE_PDF) &&
           (receivers == 0 || fr_window_get_fold_mode (window)))
         continue;
       self->pending_exports++;

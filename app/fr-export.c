@@ -17,6 +17,7 @@
 #include "fr-export.h"
 #include "fr-message.h"
 #include "fr-npy.h"
+#include "fr-time-plot.h"
 #include "fr-vtk.h"
 
 static cairo_status_t
@@ -106,8 +107,10 @@ format_name (FrExportKind kind)
     case FR_EXPORT_HORIZONS_VTP:
       return _("VTK polygonal data (ParaView)");
     case FR_EXPORT_FIGURE_SVG:
+    case FR_EXPORT_CURVE_SVG:
       return _("SVG figures");
     case FR_EXPORT_FIGURE_PDF:
+    case FR_EXPORT_CURVE_PDF:
       return _("PDF figures");
     default:
       g_return_val_if_reached (NULL);
@@ -415,6 +418,36 @@ fr_export_times (FrResult    *result,
   return TRUE;
 }
 
+/* Writes the receivers' traveltime curve (fr-time-plot.c), T against x as
+ * the marker panel draws it, as an SVG or PDF figure. */
+gboolean
+fr_export_curve (FrExportKind   kind,
+                 FrScene       *scene,
+                 FrResult      *result,
+                 const char    *path,
+                 GError       **error)
+{
+  g_autoptr(FrTimePlot) plot = NULL;
+
+  g_return_val_if_fail (kind == FR_EXPORT_CURVE_SVG || kind == FR_EXPORT_CURVE_PDF, FALSE);
+  g_return_val_if_fail (FR_IS_SCENE (scene), FALSE);
+  g_return_val_if_fail (result != NULL && result->time != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (result->job->kind != FR_JOB_SPR || !fr_export_has_receivers (scene, error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                             _("The traveltime curve belongs to Rays mode: switch to Rays mode to export it"));
+      return FALSE;
+    }
+  plot = fr_time_plot_new ();
+  fr_time_plot_set_unit (plot, fr_scene_get_length_unit (scene));
+  fr_time_plot_set_scene (plot, scene, result);
+  return fr_time_plot_write (plot, kind == FR_EXPORT_CURVE_SVG ? FR_FIGURE_SVG : FR_FIGURE_PDF,
+                             path, error);
+}
+
 /* Writes one of the non-picture exports of the current scene and result. */
 gboolean
 fr_export_result (FrExportKind   kind,
@@ -455,6 +488,12 @@ fr_export_result (FrExportKind   kind,
       if (result == NULL || !result->ok || result->time == NULL)
         break;
       return fr_export_times (result, path, error);
+
+    case FR_EXPORT_CURVE_SVG:
+    case FR_EXPORT_CURVE_PDF:
+      if (result == NULL || !result->ok || result->time == NULL)
+        break;
+      return fr_export_curve (kind, scene, result, path, error);
 
     case FR_EXPORT_PICTURE:
     default:
@@ -589,8 +628,10 @@ fr_export_suffix (FrExportKind kind)
     case FR_EXPORT_HORIZONS_VTP:
       return ".vtp";
     case FR_EXPORT_FIGURE_SVG:
+    case FR_EXPORT_CURVE_SVG:
       return ".svg";
     case FR_EXPORT_FIGURE_PDF:
+    case FR_EXPORT_CURVE_PDF:
       return ".pdf";
     default:
       g_return_val_if_reached (NULL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Writing what the canvas shows: the picture as PNG, T and velocity as
  * .npy and .vti, rays as CSV and .vtp, the receivers and the arrival
- * times at them as CSV.  Every writer is atomic: a failure
+ * times at them as CSV, and those times as a traveltime curve (SVG, PDF).  Every writer is atomic: a failure
  * leaves no file behind, partial or otherwise. */
 #pragma once
 
@@ -30,6 +30,8 @@ typedef enum
   FR_EXPORT_HORIZONS_VTP,
   FR_EXPORT_RECEIVERS_CSV,    /* the scene's receivers, as foldray-cli reads them */
   FR_EXPORT_TIMES_CSV,        /* T at each receiver, as foldray-cli --times-out writes it */
+  FR_EXPORT_CURVE_SVG,        /* the traveltime curve as a figure: fr-time-plot.c */
+  FR_EXPORT_CURVE_PDF,
 } FrExportKind;
 
 gboolean  fr_export_png          (cairo_surface_t  *picture,
@@ -54,6 +56,11 @@ gboolean  fr_export_receivers    (FrScene          *scene,
                                   const char       *path,
                                   GError          **error);
 gboolean  fr_export_times        (FrResult         *result,
+                                  const char       *path,
+                                  GError          **error);
+gboolean  fr_export_curve        (FrExportKind      kind,
+                                  FrScene          *scene,
+                                  FrResult         *result,
                                   const char       *path,
                                   GError          **error);
 gboolean  fr_export_result       (FrExportKind      kind,

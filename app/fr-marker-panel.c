@@ -269,31 +269,12 @@ fit_list_height (FrMarkerPanel *self,
  * each receiver's T as its row shows it (NAN: a dash), against its x. */
 static void
 sync_curve (FrMarkerPanel *self,
-            const FrPoint *sources,
-            guint          n_sources,
-            const FrPoint *receivers,
             guint          n_receivers,
             gboolean       has_time)
 {
-  g_autofree double *x = g_new (double, MAX (n_receivers, 1));
-  g_autofree double *t = g_new (double, MAX (n_receivers, 1));
-  g_autofree double *sx = g_new (double, MAX (n_sources, 1));
-  const fr_grid *g;
-
   gtk_widget_set_visible (self->curve_box, n_receivers >= 2);
-  if (n_receivers < 2)
-    return;
-  g = fr_scene_get_grid (self->scene);
-  fr_time_curve_set_range (self->time_curve, g->x0, g->x0 + (double) (g->nx - 1) * g->dx);
-  for (guint i = 0; i < n_receivers; i++)
-    {
-      x[i] = receivers[i].x;
-      if (!has_time || !fr_result_time_at (self->result, receivers[i].x, receivers[i].z, &t[i]))
-        t[i] = NAN;
-    }
-  for (guint i = 0; i < n_sources; i++)
-    sx[i] = sources[i].x;
-  fr_time_curve_set_points (self->time_curve, x, t, n_receivers, sx, n_sources);
+  if (n_receivers >= 2)
+    fr_time_curve_set_scene (self->time_curve, self->scene, has_time ? self->result : NULL);
 }
 
 /* Scene and result -> the list.  Its items are kept and only those whose
@@ -339,7 +320,7 @@ sync_list (FrMarkerPanel *self)
   self->syncing = FALSE;
   gtk_widget_set_visible (self->list_box, n > 0);
   fit_list_height (self, n);
-  sync_curve (self, sources, n_sources, receivers, n_receivers, has_time);
+  sync_curve (self, n_receivers, has_time);
   sync_list_selection (self);
   log_list (self);
 }

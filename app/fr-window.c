@@ -189,6 +189,8 @@ static const struct {
   { "horizons-vtp", FR_EXPORT_HORIZONS_VTP, "horizons" },
   { "receivers-csv", FR_EXPORT_RECEIVERS_CSV, "receivers" },
   { "times-csv",    FR_EXPORT_TIMES_CSV,    "arrival-times" },
+  { "curve-svg",    FR_EXPORT_CURVE_SVG,    "traveltime-curve" },
+  { "curve-pdf",    FR_EXPORT_CURVE_PDF,    "traveltime-curve" },
 };
 
 static void
@@ -1541,7 +1543,8 @@ export_by_id (FrWindow   *self,
           return;
         }
     }
-  if (kind == FR_EXPORT_RECEIVERS_CSV || kind == FR_EXPORT_TIMES_CSV)
+  if (kind == FR_EXPORT_RECEIVERS_CSV || kind == FR_EXPORT_TIMES_CSV ||
+      kind == FR_EXPORT_CURVE_SVG || kind == FR_EXPORT_CURVE_PDF)
     {
       g_autoptr(GError) error = NULL;
 
@@ -1552,7 +1555,9 @@ export_by_id (FrWindow   *self,
           error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                        kind == FR_EXPORT_RECEIVERS_CSV
                                        ? _("Receivers belong to Rays mode: switch to Rays mode to export them")
-                                       : _("Arrival times belong to Rays mode: switch to Rays mode to export them"));
+                                       : kind == FR_EXPORT_TIMES_CSV
+                                       ? _("Arrival times belong to Rays mode: switch to Rays mode to export them")
+                                       : _("The traveltime curve belongs to Rays mode: switch to Rays mode to export it"));
           fr_window_show_error (self, _("Could not export"), error);
           return;
         }
@@ -1584,9 +1589,9 @@ export_action (GtkWidget  *widget,
   export_by_id (FR_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
-/* Export → Receivers and Arrival Times have actions of their own, not
- * targets of win.export, so that Folds mode can turn them off as it does
- * Import Receivers. */
+/* Export → Receivers, Arrival Times and Traveltime Curve have actions of
+ * their own, not targets of win.export, so that Folds mode can turn them
+ * off as it does Import Receivers. */
 static void
 export_receivers_action (GtkWidget  *widget,
                          const char *action_name,
@@ -1601,6 +1606,18 @@ export_times_action (GtkWidget  *widget,
                      GVariant   *parameter)
 {
   export_by_id (FR_WINDOW (widget), "times-csv");
+}
+
+/* Its target: "curve-svg" or "curve-pdf". */
+static void
+export_curve_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  const char *id = g_variant_get_string (parameter, NULL);
+
+  g_return_if_fail (g_str_has_prefix (id, "curve-"));
+  export_by_id (FR_WINDOW (widget), id);
 }
 
 /* After an undo or redo, or an edit that left no step: the scene is
@@ -1894,6 +1911,7 @@ fr_window_class_init (FrWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
   gtk_widget_class_install_action (widget_class, "win.export-receivers", NULL, export_receivers_action);
   gtk_widget_class_install_action (widget_class, "win.export-times", NULL, export_times_action);
+  gtk_widget_class_install_action (widget_class, "win.export-curve", "s", export_curve_action);
   gtk_widget_class_install_action (widget_class, "win.receiver-line", NULL, receiver_line_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
@@ -2491,6 +2509,7 @@ fr_window_set_fold_mode (FrWindow *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-markers", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-receivers", !fold_mode);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-times", !fold_mode);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-curve", !fold_mode);
   start_fold_horizon (self);
   fr_canvas_set_result (self->canvas, NULL);
   gtk_label_set_text (self->solve_label, "");

@@ -222,6 +222,48 @@ def t_storm_matches_fresh():
 
 check("after the storm the picture equals a fresh solve at the final position", t_storm_matches_fresh)
 
+
+def curve_matches_times(svg, xs, ts, width):
+    """Whether a traveltime curve figure (Export → Traveltime Curve) shows
+    receivers at xs (a model width wide, from 0) with times ts: its dots
+    (filled in the receiver colour) read back through the plot's frame (the
+    stroked closed path at 60 %), and T = 0 where the source triangle's base
+    stands, one point below.  Heights are compared as ratios, so the T
+    axis's top (the plot's choice) does not enter."""
+    import xml.etree.ElementTree as ET
+
+    def box(el):
+        nums = [float(v) for v in re.findall(r"-?[0-9.]+(?:e-?[0-9]+)?", el.get("d", ""))]
+        m = re.match(r"matrix\(([^)]*)\)", el.get("transform", ""))
+        a, b, c, d, e, f = [float(v) for v in m.group(1).split(",")] if m else (1, 0, 0, 1, 0, 0)
+        pts = [(a * x + c * y + e, b * x + d * y + f) for x, y in zip(nums[0::2], nums[1::2])]
+        return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+
+    dots, sources, frames = [], [], []
+    for el in ET.parse(svg).getroot().iter("{http://www.w3.org/2000/svg}path"):
+        style = el.get("style", "")
+        if "fill:rgb(20%,85%,100%)" in style:
+            dots.append(box(el))
+        elif "fill:rgb(100%,30%,8%)" in style:
+            sources.append(box(el))
+        elif "fill:none" in style and "stroke-opacity:0.6" in style and "Z" in el.get("d", ""):
+            frames.append(box(el))
+    if len(frames) != 1 or not sources or len(dots) != len(xs):
+        return False, "%d frames, %d sources, %d dots for %d receivers" % (len(frames), len(sources),
+                                                                           len(dots), len(xs))
+    px0, px1 = frames[0][0] - 0.5, frames[0][2] + 0.5
+    zero = sources[0][3] - 1.0
+    dots.sort()
+    got_x = [((d[0] + d[2]) / 2 - px0) / (px1 - px0) * width for d in dots]
+    heights = [zero - (d[1] + d[3]) / 2 for d in dots]
+    order = sorted(range(len(xs)), key=lambda k: xs[k])
+    scale = [heights[i] / ts[k] for i, k in enumerate(order)]
+    good = (all(abs(g - xs[k]) < 0.01 for g, k in zip(got_x, order))
+            and max(scale) - min(scale) < 0.01 * max(scale))
+    return good, "dots at x %s; points per second %s" % (["%.3f" % v for v in got_x],
+                                                          ["%.2f" % v for v in scale])
+
+
 # ------------------------------------------------------------------ session 3
 EXPORT_DIR = os.path.join(OUT, "export")
 shutil.rmtree(EXPORT_DIR, ignore_errors=True)
@@ -236,9 +278,21 @@ def t_export_runs():
         return False, "did not quit after exporting"
     names = sorted(os.listdir(EXPORT_DIR)) if os.path.isdir(EXPORT_DIR) else []
     exp["view"] = a.view()
-    want = ["T.npy", "T.vti", "canvas.png", "figure.pdf", "figure.svg", "rays.csv", "rays.vtp",
-            "receivers.csv", "velocity.npy", "velocity.vti"]
-    return rc == 0 and names == want, "exit %d, files %s" % (rc, names)
+    want = ["T.npy", "T.vti", "canvas.png", "curve.pdf", "curve.svg", "figure.pdf", "figure.svg",
+            "rays.csv", "rays.vtp", "receivers.csv", "times.csv", "velocity.npy", "velocity.vti"]
+    if rc != 0 or names != want:
+        return False, "exit %s, files %s" % (rc, names)
+    # The arrival times at the two receivers, T.npy's at their nodes, and
+    # the curve drawing them.
+    T = np.load(os.path.join(EXPORT_DIR, "T.npy"))
+    dx = 3.0 / (T.shape[1] - 1)
+    rows = open(os.path.join(EXPORT_DIR, "times.csv")).read().splitlines()
+    ts = [float(r.split(",")[3]) for r in rows[1:]]
+    at_nodes = [float(T[0, int(round(x / dx))]) for x in (0.3, 2.7)]
+    good_times = rows[0] == "receiver,x,z,t" and len(ts) == 2 and all(
+        np.float32(t) == np.float32(n) for t, n in zip(ts, at_nodes))
+    good_curve, said = curve_matches_times(os.path.join(EXPORT_DIR, "curve.svg"), [0.3, 2.7], ts, 3.0)
+    return good_times and good_curve, "files %s; times %s (T.npy %s); curve: %s" % (names, ts, at_nodes, said)
 
 
 def t_export_png():
@@ -2325,6 +2379,17 @@ def t_import_receivers():
                 good_times = (good_times and int(f[0]) == k and float(f[1]) == x and float(f[2]) == z
                               and np.float32(f[3]) == at_node and 0 < at_node < np.inf)
         ok = ok and good_times
+
+        # Export → Traveltime Curve (SVG): a dot per receiver at its x and
+        # at a height above T = 0 proportional to its time in the file.
+        curve = os.path.join(IMPORTS, "curve.svg")
+        shown_curve = export_to(a, "u", curve)    # Traveltime C_urve (SVG)…
+        wait_for(lambda: os.path.exists(curve), timeout=5.0)
+        good_curve, said_curve = (curve_matches_times(curve, [x for x, _ in IMPORTED],
+                                                      [float(r.split(",")[3]) for r in rows[1:]], 3.0)
+                                  if os.path.exists(curve) and good_times else (False, "not written"))
+        notes.append("Export → Traveltime Curve: chooser %s; %s" % (shown_curve, said_curve))
+        ok = ok and shown_curve and good_curve
 
         job = last_job(a)
         refused = import_receivers(a, bad)

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "fr-time-plot"
+
+#include "config.h"
+
+#include <math.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <glib/gi18n.h>
+#include <pango/pangocairo.h>
+
+#include "fr-export.h"
+#include "fr-result-time.h"
+#include "fr-time-plot.h"
+
+/* The plot's margins: the T labels at the left, the x labels and the x
+ * title below, the T title above. */
+#define MARGIN_LEFT   44.0
+#define MARGIN_RIGHT  10.0
+#define MARGIN_TOP    22.0
+#define MARGIN_BOTTOM 36.0
+#define DOT_RADIUS    3.5
+/* A written figure's text, in points, and the white round its drawing. */
+#define PAGE_FONT_SIZE 9.0
+#define PAGE_BORDER    6.0
+
+const double fr_time_plot_receiver_rgb[3] = { 0.2, 0.85, 1.0 };
+const double fr_time_plot_source_rgb[3] = { 1.0, 0.3, 0.08 };
+
+typedef struct
+{
+  double x, t;
+} CurvePoint;
+
+struct _FrTimePlot
+{
+  double        x_min, x_max;
+  FrLengthUnit  unit;
+  GArray       *points;     /* CurvePoint, reached receivers, by x */
+  GArray       *sources;    /* double x */
+  double        t_top;      /* the T axis's top: kept while no times are shown */
+};
+
+FrTimePlot *
+fr_time_plot_new (void)
+{
+  FrTimePlot *plot = g_new0 (FrTimePlot, 1);
+
+  plot->points = g_array_new (FALSE, FALSE, sizeof (CurvePoint));
+  plot->sources = g_array_new (FALSE, FALSE, sizeof (double));
+  plot->x_max = 1.0;
+  plot->t_top = 1.0;
+  return plot;
+}
+
+void
+fr_time_plot_free (FrTimePlot *plot)
+{
+  if (plot == NULL)
+    return;
+  g_array_unref (plot->points);
+  g_array_unref (plot->sources);
+  g_free (plot);
+}
+
+void
+fr_time_plot_set_range (FrTimePlot *plot,
+                        double      x_min,
+                        double      x_max)
+{
+  g_return_if_fail (plot != NULL);
+
+  plot->x_min = x_min;
+  plot->x_max = x_max;
+}
+
+void
+fr_time_plot_set_unit (FrTimePlot   *plot,
+                       FrLengthUnit  unit)
+{
+  g_return_if_fail (plot != NULL);
+
+  plot->unit = unit;
+}
+
+static int
+compare_points (gconstpointer a,
+                gconstpointer b)
+{
+  const CurvePoint *p = a, *q = b;
+
+  return (p->x > q->x) - (p->x < q->x);
+}
+
+void
+fr_time_plot_set_points (FrTimePlot   *plot,
+                         const double *x,
+                         const double *t,
+                         guint         n,
+                         const double *sources_x,
+                         guint         n_sources)
+{
+  double t_max = 0.0;
+
+  g_return_if_fail (plot != NULL);
+
+  g_array_set_size (plot->points, 0);
+  for (guint i = 0; i < n; i++)
+    if (isfinite (t[i]))
+      {
+        const CurvePoint p = { x[i], t[i] };
+
+        g_array_append_val (plot->points, p);
+        t_max = MAX (t_max, t[i]);
+      }
+  g_array_sort (plot->points, compare_points);
+  g_array_set_size (plot->sources, 0);
+  g_array_append_vals (plot->sources, sources_x, n_sources);
+  if (t_max > 0.0)
+    {
+      const double step = fr_view_nice_step (t_max, 3);
+
+      plot->t_top = MAX (step, ceil (t_max * 1.05 / step) * step);
+    }
+}
+
+void
+fr_time_plot_set_scene (FrTimePlot     *plot,
+                        FrScene        *scene,
+                        const FrResult *result)
+{
+  const FrPoint *sources, *receivers;
+  guint n_sources, n_receivers;
+  const fr_grid *g;
+  g_autofree double *x = NULL, *t = NULL, *sx = NULL;
+
+  g_return_if_fail (plot != NULL);
+  g_return_if_fail (FR_IS_SCENE (scene));
+
+  if (!fr_scene_has_model (scene))
+    {
+      fr_time_plot_set_points (plot, NULL, NULL, 0, NULL, 0);
+      return;
+    }
+  g = fr_scene_get_grid (scene);
+  fr_time_plot_set_range (plot, g->x0, g->x0 + (double) (g->nx - 1) * g->dx);
+  sources = fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n_sources);
+  receivers = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n_receivers);
+  x = g_new (double, MAX (n_receivers, 1));
+  t = g_new (double, MAX (n_receivers, 1));
+  sx = g_new (double, MAX (n_sources, 1));
+  for (guint i = 0; i < n_receivers; i++)
+    {
+      x[i] = receivers[i].x;
+      if (result == NULL || !fr_result_time_at (result, receivers[i].x, receivers[i].z, &t[i]))
+        t[i] = NAN;
+    }
+  for (guint i = 0; i < n_sources; i++)
+    sx[i] = sources[i].x;
+  fr_time_plot_set_points (plot, x, t, n_receivers, sx, n_sources);
+}
+
+guint
+fr_time_plot_get_n_points (const FrTimePlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, 0);
+
+  return plot->points->len;
+}
+
+double
+fr_time_plot_get_t_top (const FrTimePlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, 0.0);
+
+  return plot->t_top;
+}
+
+/* Text at (x, y), its anchor given by ax, ay in [0, 1] of its size. */
+static void
+draw_text (PangoContext *context,
+           cairo_t      *cr,
+           const char   *text,
+           double        x,
+           double        y,
+           double        ax,
+           double        ay)
+{
+  PangoLayout *layout = pango_layout_new (context);
+  int w, h;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_move_to (cr, round (x - ax * w), round (y - ay * h));
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+/* An axis title: "x (km)", or "x" without a unit. */
+static char *
+axis_title (const char *name,
+            const char *unit)
+{
+  return unit != NULL && *unit != '\0' ? g_strdup_printf ("%s (%s)", name, unit) : g_strdup (name);
+}
+
+void
+fr_time_plot_draw (const FrTimePlot *plot,
+                   cairo_t          *cr,
+                   PangoContext     *context,
+                   double            width,
+                   double            height,
+                   const double      ink[3])
+{
+  const double px0 = MARGIN_LEFT, px1 = width - MARGIN_RIGHT, py0 = MARGIN_TOP, py1 = height - MARGIN_BOTTOM;
+  const double span = plot->x_max - plot->x_min;
+  g_autofree char *x_title = NULL, *t_title = NULL;
+  double step;
+
+  g_return_if_fail (plot != NULL && cr != NULL && PANGO_IS_CONTEXT (context));
+
+  if (px1 - px0 < 20.0 || py1 - py0 < 20.0 || !(span > 0.0))
+    return;
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+
+#define SX(x) (px0 + ((x) - plot->x_min) / span * (px1 - px0))
+#define SY(t) (py1 - (t) / plot->t_top * (py1 - py0))
+
+  /* Grid lines and tick labels: x below, T at the left. */
+  step = fr_view_nice_step (span, 4);
+  for (double v = ceil (plot->x_min / step - 1e-9) * step; v <= plot->x_max + 1e-9 * step; v += step)
+    {
+      char buf[32];
+
+      cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.15);
+      cairo_move_to (cr, round (SX (v)) + 0.5, py0);
+      cairo_line_to (cr, round (SX (v)) + 0.5, py1);
+      cairo_stroke (cr);
+      cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.8);
+      g_snprintf (buf, sizeof buf, "%g", fabs (v) < 1e-9 * step ? 0.0 : v);
+      draw_text (context, cr, buf, SX (v), py1 + 3, 0.5, 0.0);
+    }
+  step = fr_view_nice_step (plot->t_top, 3);
+  for (double v = 0.0; v <= plot->t_top + 1e-9 * step; v += step)
+    {
+      char buf[32];
+
+      cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.15);
+      cairo_move_to (cr, px0, round (SY (v)) + 0.5);
+      cairo_line_to (cr, px1, round (SY (v)) + 0.5);
+      cairo_stroke (cr);
+      cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.8);
+      g_snprintf (buf, sizeof buf, "%g", v);
+      draw_text (context, cr, buf, px0 - 4, SY (v), 1.0, 0.5);
+    }
+  cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.6);
+  cairo_rectangle (cr, px0 + 0.5, py0 + 0.5, px1 - px0 - 1.0, py1 - py0 - 1.0);
+  cairo_stroke (cr);
+  cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.8);
+  /* As the marker list heads its columns; T in seconds where lengths
+   * have a unit. */
+  x_title = axis_title (C_("marker position", "x"),
+                        plot->unit != FR_LENGTH_UNIT_NONE ? fr_length_unit_get_id (plot->unit) : NULL);
+  t_title = axis_title (C_("traveltime", "T"), plot->unit != FR_LENGTH_UNIT_NONE ? "s" : NULL);
+  draw_text (context, cr, x_title, px1, height - 1, 1.0, 1.0);
+  draw_text (context, cr, t_title, px0 - 4, py0 - 4, 1.0, 1.0);
+
+  /* The curve, through the receivers by x, and each receiver a dot; a
+   * receiver at the model's edge shows whole. */
+  cairo_rectangle (cr, px0 - DOT_RADIUS - 1, py0 - DOT_RADIUS - 1, px1 - px0 + 2 * DOT_RADIUS + 2,
+                   py1 - py0 + 2 * DOT_RADIUS + 2);
+  cairo_clip (cr);
+  if (plot->points->len > 1)
+    {
+      cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.7);
+      cairo_set_line_width (cr, 1.5);
+      for (guint i = 0; i < plot->points->len; i++)
+        {
+          const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+
+          (i == 0 ? cairo_move_to : cairo_line_to) (cr, SX (p->x), SY (p->t));
+        }
+      cairo_stroke (cr);
+    }
+  cairo_set_line_width (cr, 1.0);
+  for (guint i = 0; i < plot->points->len; i++)
+    {
+      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, SX (p->x), SY (p->t), DOT_RADIUS, 0, 2 * G_PI);
+      cairo_set_source_rgb (cr, fr_time_plot_receiver_rgb[0], fr_time_plot_receiver_rgb[1],
+                            fr_time_plot_receiver_rgb[2]);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+      cairo_stroke (cr);
+    }
+  /* The sources, as triangles on the x axis pointing up at T = 0. */
+  for (guint i = 0; i < plot->sources->len; i++)
+    {
+      const double sx = SX (g_array_index (plot->sources, double, i));
+
+      cairo_move_to (cr, sx, py1 - 7);
+      cairo_line_to (cr, sx - 5, py1 + 1);
+      cairo_line_to (cr, sx + 5, py1 + 1);
+      cairo_close_path (cr);
+      cairo_set_source_rgb (cr, fr_time_plot_source_rgb[0], fr_time_plot_source_rgb[1],
+                            fr_time_plot_source_rgb[2]);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+#undef SX
+#undef SY
+}
+
+static cairo_status_t
+append_bytes (void                *closure,
+              const unsigned char *data,
+              unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+gboolean
+fr_time_plot_write (const FrTimePlot *plot,
+                    FrFigureFormat    format,
+                    const char       *path,
+                    GError          **error)
+{
+  static const double black[3] = { 0.0, 0.0, 0.0 };
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  PangoContext *context;
+  PangoFontDescription *font;
+  cairo_font_options_t *options;
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  g_return_val_if_fail (plot != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (format == FR_FIGURE_SVG)
+    surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, FR_TIME_PLOT_PAGE_WIDTH,
+                                                   FR_TIME_PLOT_PAGE_HEIGHT);
+  else
+    surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, FR_TIME_PLOT_PAGE_WIDTH,
+                                                   FR_TIME_PLOT_PAGE_HEIGHT);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  cairo_paint (cr);
+  /* The text in points, its metrics unhinted, as the model figure's
+   * (fr-axes-draw.c): the page's size is in points too. */
+  context = pango_cairo_create_context (cr);
+  font = pango_font_description_from_string ("Sans");
+  pango_font_description_set_absolute_size (font, PAGE_FONT_SIZE * PANGO_SCALE);
+  pango_context_set_font_description (context, font);
+  pango_font_description_free (font);
+  options = cairo_font_options_create ();
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  pango_cairo_context_set_font_options (context, options);
+  cairo_font_options_destroy (options);
+  cairo_translate (cr, PAGE_BORDER, PAGE_BORDER);
+  fr_time_plot_draw (plot, cr, context, FR_TIME_PLOT_PAGE_WIDTH - 2.0 * PAGE_BORDER,
+                     FR_TIME_PLOT_PAGE_HEIGHT - 2.0 * PAGE_BORDER, black);
+  g_object_unref (context);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not draw the figure: %s"),
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  /* A temporary file beside path, renamed: nothing half-written remains. */
+  return fr_export_write_file (path, bytes->data, bytes->len, error);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The traveltime curve as a drawing: the receivers' first-arrival times T
+ * against their x (a T–x plot, what a line of receivers records of a
+ * shot), the sources marked on the x axis.  The x axis spans the model's
+ * width, so a receiver stands where it stands on the canvas; T grows
+ * upward from 0 to a round value above the latest arrival.
+ *
+ * One drawing, two places: FrTimeCurve draws it in the marker panel, and
+ * Export → Traveltime Curve writes it as an SVG or PDF figure. */
+#pragma once
+
+#include <cairo.h>
+#include <pango/pango.h>
+
+#include "fr-figure.h"
+#include "fr-job.h"
+#include "fr-scene.h"
+
+G_BEGIN_DECLS
+
+/* The canvas's marker colours (fr-canvas.c); tests find the dots by them. */
+extern const double fr_time_plot_receiver_rgb[3];
+extern const double fr_time_plot_source_rgb[3];
+
+typedef struct _FrTimePlot FrTimePlot;
+
+FrTimePlot *fr_time_plot_new        (void);
+void        fr_time_plot_free       (FrTimePlot    *plot);
+
+/* The x axis, from x_min to x_max. */
+void        fr_time_plot_set_range  (FrTimePlot    *plot,
+                                     double         x_min,
+                                     double         x_max);
+/* The axes' titles: "x (km)" and "T (s)" where lengths have a unit. */
+void        fr_time_plot_set_unit   (FrTimePlot    *plot,
+                                     FrLengthUnit   unit);
+/* The points: receiver k at x[k] with time t[k] (NAN: none to show, a
+ * receiver not reached or a time not of the scene's solve), the sources
+ * at sources_x.  Copied.  With no finite time the T axis keeps its top,
+ * so that the axes do not jump while a solve is under way. */
+void        fr_time_plot_set_points (FrTimePlot    *plot,
+                                     const double  *x,
+                                     const double  *t,
+                                     guint          n,
+                                     const double  *sources_x,
+                                     guint          n_sources);
+/* The scene's x range, sources and receivers, each receiver's T read from
+ * result as the cursor readout reads it (fr_result_time_at); result NULL:
+ * no times.  The unit is set apart (fr_time_plot_set_unit). */
+void        fr_time_plot_set_scene  (FrTimePlot    *plot,
+                                     FrScene       *scene,
+                                     const FrResult *result);
+
+guint       fr_time_plot_get_n_points (const FrTimePlot *plot);
+/* The T axis's top. */
+double      fr_time_plot_get_t_top  (const FrTimePlot *plot);
+
+/* Draws the plot over 0, 0 – width × height of cr's user space, lines and
+ * text in ink (r, g, b), text laid out in context (its font).  Nothing
+ * where the area is too small for axes. */
+void        fr_time_plot_draw       (const FrTimePlot *plot,
+                                     cairo_t          *cr,
+                                     PangoContext     *context,
+                                     double            width,
+                                     double            height,
+                                     const double      ink[3]);
+
+/* A written figure's page, in points. */
+#define FR_TIME_PLOT_PAGE_WIDTH  432.0
+#define FR_TIME_PLOT_PAGE_HEIGHT 252.0
+
+/* Writes the plot as an SVG or PDF figure on a page of
+ * FR_TIME_PLOT_PAGE_WIDTH × FR_TIME_PLOT_PAGE_HEIGHT points, black on
+ * white, atomically.  Receivers not reached have no dot, as on screen. */
+gboolean    fr_time_plot_write      (const FrTimePlot *plot,
+                                     FrFigureFormat    format,
+                                     const char       *path,
+                                     GError          **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrTimePlot, fr_time_plot_free)
+
+G_END_DECLS

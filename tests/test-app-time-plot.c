@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Export → Traveltime Curve (app/fr-time-plot.c through fr_export_curve)
+ * read back.  The SVG is parsed as XML: the receivers' dots are the paths
+ * filled in the receiver colour, the sources' triangles those in the
+ * source colour, the plot's frame the stroked rectangle.  Their page
+ * positions, turned back into x and T through the frame and the T axis's
+ * top, must give the receivers' x and their analytic first-arrival times:
+ * along the surface of a uniform model a shortest path is the straight
+ * row of nodes, so T = |x − xs| / v exactly.  The PDF goes through
+ * poppler's pdfinfo and pdftotext (tests/setup-debian.sh installs them). */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fr-export.h"
+#include "fr-fold-job.h"
+#include "fr-fold-state.h"
+#include "fr-scene.h"
+#include "fr-time-plot.h"
+#include "test-tmpdir.h"
+
+#define V        2.0     /* the model's velocity, km/s */
+#define SOURCE_X 1.0
+#define WALL_X   2.2     /* a wall of obstacle cells, top to bottom */
+
+typedef struct
+{
+  double x0, y0, x1, y1;   /* a path's box, in page points */
+} Box;
+
+typedef struct
+{
+  int     depth_defs;
+  double  width, height;
+  GArray *receiver_dots;   /* Box */
+  GArray *source_marks;    /* Box */
+  GArray *frames;          /* Box: stroked closed rectangles */
+} SvgPlot;
+
+static gboolean
+style_rgb (const char *style, const char *key, double rgb[3])
+{
+  g_autofree char *needle = g_strconcat (key, ":rgb(", NULL);
+  const char *s = strstr (style, needle);
+
+  if (s == NULL)
+    return FALSE;
+  if (sscanf (s + strlen (needle), "%lf%%,%lf%%,%lf%%", &rgb[0], &rgb[1], &rgb[2]) != 3)
+    return FALSE;
+  for (int k = 0; k < 3; k++)
+    rgb[k] /= 100.0;
+  return TRUE;
+}
+
+static gboolean
+same_rgb (const double a[3], const double b[3])
+{
+  return fabs (a[0] - b[0]) < 0.006 && fabs (a[1] - b[1]) < 0.006 && fabs (a[2] - b[2]) < 0.006;
+}
+
+/* The box of a path's points (control points too: a circle's are
+ * symmetric about its centre), through its transform if it has one. */
+static Box
+path_box (const char *d, const char *transform, guint *n_moves)
+{
+  g_auto(GStrv) tok = g_strsplit_set (d, " ,", -1);
+  double m[6] = { 1, 0, 0, 1, 0, 0 }, x = 0.0;
+  gboolean have_x = FALSE;
+  Box b = { INFINITY, INFINITY, -INFINITY, -INFINITY };
+
+  if (transform != NULL)
+    g_assert_cmpint (sscanf (transform, "matrix(%lf,%lf,%lf,%lf,%lf,%lf)",
+                             &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]), ==, 6);
+  *n_moves = 0;
+  for (guint i = 0; tok[i] != NULL; i++)
+    {
+      double v, px, py;
+
+      if (tok[i][0] == '\0')
+        continue;
+      if (g_ascii_isalpha (tok[i][0]))
+        {
+          *n_moves += tok[i][0] == 'M';
+          continue;
+        }
+      v = g_ascii_strtod (tok[i], NULL);
+      if (!have_x)
+        {
+          x = v;
+          have_x = TRUE;
+          continue;
+        }
+      px = m[0] * x + m[2] * v + m[4];
+      py = m[1] * x + m[3] * v + m[5];
+      b.x0 = MIN (b.x0, px);
+      b.x1 = MAX (b.x1, px);
+      b.y0 = MIN (b.y0, py);
+      b.y1 = MAX (b.y1, py);
+      have_x = FALSE;
+    }
+  g_assert_false (have_x);
+  return b;
+}
+
+static void
+svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
+           const char **attr_values, gpointer data, GError **error)
+{
+  SvgPlot *p = data;
+  const char *style = NULL, *d = NULL, *transform = NULL;
+  double rgb[3];
+  guint n_moves;
+  Box b;
+
+  if (g_str_equal (name, "defs"))
+    p->depth_defs++;
+  for (guint i = 0; attr_names[i] != NULL; i++)
+    {
+      if (g_str_equal (name, "svg") && g_str_equal (attr_names[i], "width"))
+        p->width = g_ascii_strtod (attr_values[i], NULL);
+      if (g_str_equal (name, "svg") && g_str_equal (attr_names[i], "height"))
+        p->height = g_ascii_strtod (attr_values[i], NULL);
+      if (g_str_equal (attr_names[i], "style"))
+        style = attr_values[i];
+      if (g_str_equal (attr_names[i], "d"))
+        d = attr_values[i];
+      if (g_str_equal (attr_names[i], "transform"))
+        transform = attr_values[i];
+    }
+  if (!g_str_equal (name, "path") || p->depth_defs > 0 || style == NULL || d == NULL)
+    return;
+  b = path_box (d, transform, &n_moves);
+  if (style_rgb (style, "fill", rgb))
+    {
+      if (same_rgb (rgb, fr_time_plot_receiver_rgb))
+        g_array_append_val (p->receiver_dots, b);
+      else if (same_rgb (rgb, fr_time_plot_source_rgb))
+        g_array_append_val (p->source_marks, b);
+    }
+  /* The frame: the one stroked closed path at 60 % (cairo follows a
+   * close with a move to its start, so it has two M). */
+  else if (strstr (style, "fill:none") != NULL && strstr (style, "stroke-opacity:0.6") != NULL &&
+           strchr (d, 'Z') != NULL && n_moves <= 2)
+    g_array_append_val (p->frames, b);
+}
+
+static void
+svg_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **error)
+{
+  SvgPlot *p = data;
+
+  if (g_str_equal (name, "defs"))
+    p->depth_defs--;
+}
+
+static void
+read_svg (const char *path, SvgPlot *p)
+{
+  static const GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  GMarkupParseContext *ctx;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &text, &len, &error));
+  *p = (SvgPlot) { 0 };
+  p->receiver_dots = g_array_new (FALSE, FALSE, sizeof (Box));
+  p->source_marks = g_array_new (FALSE, FALSE, sizeof (Box));
+  p->frames = g_array_new (FALSE, FALSE, sizeof (Box));
+  ctx = g_markup_parse_context_new (&parser, 0, p, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, text, len, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_markup_parse_context_free (ctx);
+}
+
+static void
+svg_plot_clear (SvgPlot *p)
+{
+  g_array_unref (p->receiver_dots);
+  g_array_unref (p->source_marks);
+  g_array_unref (p->frames);
+}
+
+static int
+compare_box_x (gconstpointer a, gconstpointer b)
+{
+  const Box *p = a, *q = b;
+
+  return (p->x0 > q->x0) - (p->x0 < q->x0);
+}
+
+/* 61 × 41 nodes 0.05 km apart at v = 2 km/s, a wall of obstacle cells
+ * across the whole depth at x = 2.2; a source at the surface at x = 1,
+ * and eleven surface receivers from x = 0.25 to 2.75, the three beyond
+ * the wall unreached. */
+static FrScene *
+make_scene (void)
+{
+  fr_grid g = fr_grid_2d (61, 41, 0.05, 0.05, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  FrScene *scene = fr_scene_new ();
+
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 0; ix < g.nx; ix++)
+      v[fr_grid_index (&g, ix, 0, iz)] = fabs (ix * g.dx - WALL_X) < 1e-9 ? 0.0f : (float) V;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  g_assert_true (fr_scene_set_model (scene, "curve", &g, bytes, NULL));
+  fr_scene_set_length_unit (scene, FR_LENGTH_UNIT_KM);
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_SOURCE, SOURCE_X, 0.0), >=, 0);
+  g_assert_true (fr_scene_lay_receiver_line (scene, 0.25, 2.75, 0.0, 11, &error));
+  g_assert_no_error (error);
+  return scene;
+}
+
+static FrResult *
+solve (FrScene *scene)
+{
+  g_autoptr(FrJob) job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  gboolean cancelled = TRUE;
+  FrResult *result = fr_job_run (job, NULL, &cancelled);
+
+  g_assert_false (cancelled);
+  g_assert_true (result->ok);
+  return result;
+}
+
+static char *
+run_tool (const char *tool, const char *path)
+{
+  g_autofree char *exe = g_find_program_in_path (tool);
+  char *out = NULL;
+  int status = 0;
+  const char *argv_info[] = { exe, path, NULL };
+  const char *argv_text[] = { exe, "-layout", path, "-", NULL };
+  g_autoptr(GError) error = NULL;
+
+  if (exe == NULL)
+    g_error ("%s not found: install poppler-utils (tests/setup-debian.sh)", tool);
+  g_assert_true (g_spawn_sync (NULL, (char **) (g_str_equal (tool, "pdftotext") ? argv_text : argv_info),
+                               NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+/* The SVG's dots, read back through its frame, are the receivers at their
+ * x and analytic T; the unreached have none; the source is a triangle
+ * whose base is the frame's T = 0. */
+static void
+test_svg (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = solve (scene);
+  g_autoptr(FrTimePlot) plot = fr_time_plot_new ();
+  g_autofree char *dir = g_dir_make_tmp ("foldray-curve-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "curve.svg", NULL);
+  g_autoptr(GError) error = NULL;
+  const FrPoint *receivers;
+  guint n_receivers, reached = 0;
+  double t_top, t_max = 0.0, px0, px1, py0, py1;
+  SvgPlot p;
+
+  receivers = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n_receivers);
+  g_assert_cmpuint (n_receivers, ==, 11);
+  for (guint i = 0; i < n_receivers; i++)
+    if (receivers[i].x < WALL_X)
+      {
+        reached++;
+        t_max = MAX (t_max, fabs (receivers[i].x - SOURCE_X) / V);
+      }
+  g_assert_cmpuint (reached, ==, 8);
+
+  g_assert_true (fr_export_curve (FR_EXPORT_CURVE_SVG, scene, result, svg, &error));
+  g_assert_no_error (error);
+  /* The T axis's top, as the export chose it: the same scene and result
+   * give the same plot.  It covers the latest arrival with room, on a
+   * value no more than half again above it. */
+  fr_time_plot_set_scene (plot, scene, result);
+  t_top = fr_time_plot_get_t_top (plot);
+  g_assert_cmpfloat (t_top, >=, t_max * 1.05);
+  g_assert_cmpfloat (t_top, <=, t_max * 1.5);
+
+  read_svg (svg, &p);
+  g_assert_cmpfloat (p.width, ==, FR_TIME_PLOT_PAGE_WIDTH);
+  g_assert_cmpfloat (p.height, ==, FR_TIME_PLOT_PAGE_HEIGHT);
+  g_assert_cmpuint (p.frames->len, ==, 1);
+  g_assert_cmpuint (p.source_marks->len, ==, 1);
+  g_assert_cmpuint (p.receiver_dots->len, ==, reached);
+
+  /* The frame is stroked half a point inside the plot's edges. */
+  {
+    const Box *f = &g_array_index (p.frames, Box, 0);
+
+    px0 = f->x0 - 0.5;
+    px1 = f->x1 + 0.5;
+    py0 = f->y0 - 0.5;
+    py1 = f->y1 + 0.5;
+  }
+  /* The triangle's base lies 1 below T = 0, its apex above the source. */
+  {
+    const Box *s = &g_array_index (p.source_marks, Box, 0);
+    double sx = 0.5 * (s->x0 + s->x1);
+
+    g_assert_cmpfloat (fabs (s->y1 - 1.0 - py1), <, 0.6);   /* the stroke's half width */
+    g_assert_cmpfloat (fabs ((sx - px0) / (px1 - px0) * 3.0 - SOURCE_X), <, 1e-3);
+  }
+  g_array_sort (p.receiver_dots, compare_box_x);
+  for (guint i = 0; i < reached; i++)
+    {
+      const Box *b = &g_array_index (p.receiver_dots, Box, i);
+      double x = (0.5 * (b->x0 + b->x1) - px0) / (px1 - px0) * 3.0;
+      double t = (py1 - 0.5 * (b->y0 + b->y1)) / (py1 - py0) * t_top;
+
+      g_assert_cmpfloat (fabs (x - receivers[i].x), <, 1e-3);
+      g_assert_cmpfloat (fabs (t - fabs (receivers[i].x - SOURCE_X) / V), <, 1e-3);
+    }
+  svg_plot_clear (&p);
+  test_tmpdir_remove (dir);
+}
+
+/* The PDF: one page of the plot's size, its text text: the axes' titles
+ * in the scene's unit and the x ticks across the model's 3 km. */
+static void
+test_pdf (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = solve (scene);
+  g_autofree char *dir = g_dir_make_tmp ("foldray-curve-XXXXXX", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "curve.pdf", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *info = NULL, *text = NULL;
+  double w = 0, h = 0;
+  int pages = 0;
+
+  g_assert_true (fr_export_curve (FR_EXPORT_CURVE_PDF, scene, result, pdf, &error));
+  g_assert_no_error (error);
+  info = run_tool ("pdfinfo", pdf);
+  text = run_tool ("pdftotext", pdf);
+  g_assert_nonnull (strstr (info, "Pages:"));
+  g_assert_cmpint (sscanf (strstr (info, "Pages:"), "Pages: %d", &pages), ==, 1);
+  g_assert_cmpint (pages, ==, 1);
+  g_assert_nonnull (strstr (info, "Page size:"));
+  g_assert_cmpint (sscanf (strstr (info, "Page size:"), "Page size: %lf x %lf", &w, &h), ==, 2);
+  g_assert_cmpfloat (fabs (w - FR_TIME_PLOT_PAGE_WIDTH), <, 0.5);
+  g_assert_cmpfloat (fabs (h - FR_TIME_PLOT_PAGE_HEIGHT), <, 0.5);
+  g_assert_nonnull (strstr (text, "x (km)"));
+  g_assert_nonnull (strstr (text, "T (s)"));
+  /* The T ticks reach past the latest arrival (0.5 s, at x = 2). */
+  g_assert_nonnull (strstr (text, "0.5"));
+  {
+    g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+    gboolean x_ticks = FALSE;
+
+    /* A line of the x ticks alone, their spacing squeezed. */
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        g_autoptr(GString) words = g_string_new (NULL);
+
+        for (const char *c = lines[i]; *c != '\0'; c++)
+          if (*c != ' ' || (words->len > 0 && words->str[words->len - 1] != ' '))
+            g_string_append_c (words, *c);
+        x_ticks |= g_str_equal (g_strchomp (words->str), "0 1 2 3");
+      }
+    g_assert_true (x_ticks);
+  }
+  test_tmpdir_remove (dir);
+}
+
+/* A folder that is not there: an error naming the file, and no file. */
+static void
+test_write_fails (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = solve (scene);
+  g_autofree char *dir = g_dir_make_tmp ("foldray-curve-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "missing", "curve.svg", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (fr_export_curve (FR_EXPORT_CURVE_SVG, scene, result, path, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "curve.svg"));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  test_tmpdir_remove (dir);
+}
+
+/* A fold solve's result is refused with a message, as Folds mode has no
+ * curve; so is a scene without receivers. */
+static void
+test_refused (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrFoldState) fold = fr_fold_state_new ();
+  FrPoint h[2] = { { 0.0, 1.0 }, { 3.0, 1.0 } };
+  g_autoptr(FrJob) job = NULL;
+  g_autoptr(FrResult) folded = NULL, result = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("foldray-curve-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "curve.svg", NULL);
+  g_autoptr(GError) error = NULL;
+  gboolean cancelled = TRUE;
+
+  fr_fold_state_set_horizon (fold, h, 2);
+  job = fr_fold_state_make_job (fold, scene);
+  folded = fr_fold_job_run (job, NULL, &cancelled);
+  g_assert_false (cancelled);
+  g_assert_true (folded->ok);
+  g_assert_false (fr_export_curve (FR_EXPORT_CURVE_SVG, scene, folded, path, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  result = solve (scene);
+  fr_scene_clear_markers (scene);
+  g_assert_false (fr_export_curve (FR_EXPORT_CURVE_SVG, scene, result, path, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  test_tmpdir_remove (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/app/time-plot/svg", test_svg);
+  g_test_add_func ("/app/time-plot/pdf", test_pdf);
+  g_test_add_func ("/app/time-plot/write-fails", test_write_fails);
+  g_test_add_func ("/app/time-plot/refused", test_refused);
+  return g_test_run ();
+}
