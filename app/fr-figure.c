@@ -774,42 +774,33 @@ fr_figure_get_page (const FrFigure *figure,
   return TRUE;
 }
 
-/* Writes the figure as SVG or PDF on the page of fr_figure_get_page (in
- * points), atomically. */
+/* Writes what draw draws (on white, in points from the page's top left)
+ * on a page of width × height points as SVG or PDF, atomically: the one
+ * writer of every vector figure. */
 gboolean
-fr_figure_write (const FrFigure  *figure,
-                 FrFigureFormat   format,
-                 const char      *path,
-                 GError         **error)
+fr_figure_write_page (FrFigureFormat     format,
+                      double             width,
+                      double             height,
+                      FrFigureDrawFunc   draw,
+                      gconstpointer      data,
+                      const char        *path,
+                      GError           **error)
 {
   g_autoptr(GByteArray) bytes = g_byte_array_new ();
   cairo_surface_t *surface;
   cairo_status_t status;
   cairo_t *cr;
-  FrRect page;
 
-  g_return_val_if_fail (figure != NULL && figure->view != NULL, FALSE);
-  g_return_val_if_fail (FR_IS_SCENE (figure->scene), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (draw != NULL && path != NULL, FALSE);
 
-  if (!fr_scene_has_model (figure->scene))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("There is no model to draw"));
-      return FALSE;
-    }
-  fr_figure_get_page (figure, &page);
   if (format == FR_FIGURE_SVG)
-    surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, page.width, page.height);
+    surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, width, height);
   else
-    surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, page.width, page.height);
+    surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, width, height);
   cr = cairo_create (surface);
   cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
   cairo_paint (cr);
-  /* Drawn again, not the measure replayed: cairo's SVG would keep a
-   * replayed drawing in <defs> behind one <use>, not as the paths an
-   * editor opens. */
-  cairo_translate (cr, -page.x, -page.y);
-  draw_content (figure, cr);
+  draw (cr, data);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);
@@ -822,4 +813,46 @@ fr_figure_write (const FrFigure  *figure,
     }
   /* A temporary file beside path, renamed: nothing half-written remains. */
   return fr_export_write_file (path, bytes->data, bytes->len, error);
+}
+
+typedef struct
+{
+  const FrFigure *figure;
+  FrRect          page;
+} PageDraw;
+
+static void
+draw_on_page (cairo_t       *cr,
+              gconstpointer  data)
+{
+  const PageDraw *pd = data;
+
+  /* Drawn again, not the measure replayed: cairo's SVG would keep a
+   * replayed drawing in <defs> behind one <use>, not as the paths an
+   * editor opens. */
+  cairo_translate (cr, -pd->page.x, -pd->page.y);
+  draw_content (pd->figure, cr);
+}
+
+/* Writes the figure as SVG or PDF on the page of fr_figure_get_page (in
+ * points), atomically. */
+gboolean
+fr_figure_write (const FrFigure  *figure,
+                 FrFigureFormat   format,
+                 const char      *path,
+                 GError         **error)
+{
+  PageDraw pd = { figure };
+
+  g_return_val_if_fail (figure != NULL && figure->view != NULL, FALSE);
+  g_return_val_if_fail (FR_IS_SCENE (figure->scene), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!fr_scene_has_model (figure->scene))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("There is no model to draw"));
+      return FALSE;
+    }
+  fr_figure_get_page (figure, &pd.page);
+  return fr_figure_write_page (format, pd.page.width, pd.page.height, draw_on_page, &pd, path, error);
 }

@@ -55,6 +55,16 @@ extern const double fr_figure_slow_obstacle_rgb[3];
 extern const double fr_figure_wall_obstacle_rgb[3];   /* impermeable */
 extern const double fr_figure_band_rgb[2][3];         /* fold bands, even and odd */
 
+/* Draws a figure's content on cr, whose origin is the page's top left. */
+typedef void (*FrFigureDrawFunc) (cairo_t *cr, gconstpointer data);
+
+gboolean fr_figure_write_page (FrFigureFormat     format,
+                               double             width,
+                               double             height,
+                               FrFigureDrawFunc   draw,
+                               gconstpointer      data,
+                               const char        *path,
+                               GError           **error);
 gboolean fr_figure_get_page (const FrFigure  *figure,
                              FrRect          *page);
 gboolean fr_figure_write    (const FrFigure  *figure,

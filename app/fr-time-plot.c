@@ -5,12 +5,9 @@
 
 #include <math.h>
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <glib/gi18n.h>
 #include <pango/pangocairo.h>
 
-#include "fr-export.h"
 #include "fr-result-time.h"
 #include "fr-time-plot.h"
 
@@ -317,13 +314,28 @@ fr_time_plot_draw (const FrTimePlot *plot,
 #undef SY
 }
 
-static cairo_status_t
-append_bytes (void                *closure,
-              const unsigned char *data,
-              unsigned int         length)
+/* The plot on a figure's page, black on white. */
+static void
+draw_on_page (cairo_t       *cr,
+              gconstpointer  data)
 {
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
+  static const double black[3] = { 0.0, 0.0, 0.0 };
+  PangoContext *context = pango_cairo_create_context (cr);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans");
+  cairo_font_options_t *options = cairo_font_options_create ();
+
+  /* The text in points, its metrics unhinted, as the model figure's
+   * (fr-axes-draw.c): the page's size is in points too. */
+  pango_font_description_set_absolute_size (font, PAGE_FONT_SIZE * PANGO_SCALE);
+  pango_context_set_font_description (context, font);
+  pango_font_description_free (font);
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  pango_cairo_context_set_font_options (context, options);
+  cairo_font_options_destroy (options);
+  cairo_translate (cr, PAGE_BORDER, PAGE_BORDER);
+  fr_time_plot_draw (data, cr, context, FR_TIME_PLOT_PAGE_WIDTH - 2.0 * PAGE_BORDER,
+                     FR_TIME_PLOT_PAGE_HEIGHT - 2.0 * PAGE_BORDER, black);
+  g_object_unref (context);
 }
 
 gboolean
@@ -332,52 +344,9 @@ fr_time_plot_write (const FrTimePlot *plot,
                     const char       *path,
                     GError          **error)
 {
-  static const double black[3] = { 0.0, 0.0, 0.0 };
-  g_autoptr(GByteArray) bytes = g_byte_array_new ();
-  PangoContext *context;
-  PangoFontDescription *font;
-  cairo_font_options_t *options;
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-
   g_return_val_if_fail (plot != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (format == FR_FIGURE_SVG)
-    surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, FR_TIME_PLOT_PAGE_WIDTH,
-                                                   FR_TIME_PLOT_PAGE_HEIGHT);
-  else
-    surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, FR_TIME_PLOT_PAGE_WIDTH,
-                                                   FR_TIME_PLOT_PAGE_HEIGHT);
-  cr = cairo_create (surface);
-  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
-  cairo_paint (cr);
-  /* The text in points, its metrics unhinted, as the model figure's
-   * (fr-axes-draw.c): the page's size is in points too. */
-  context = pango_cairo_create_context (cr);
-  font = pango_font_description_from_string ("Sans");
-  pango_font_description_set_absolute_size (font, PAGE_FONT_SIZE * PANGO_SCALE);
-  pango_context_set_font_description (context, font);
-  pango_font_description_free (font);
-  options = cairo_font_options_create ();
-  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
-  pango_cairo_context_set_font_options (context, options);
-  cairo_font_options_destroy (options);
-  cairo_translate (cr, PAGE_BORDER, PAGE_BORDER);
-  fr_time_plot_draw (plot, cr, context, FR_TIME_PLOT_PAGE_WIDTH - 2.0 * PAGE_BORDER,
-                     FR_TIME_PLOT_PAGE_HEIGHT - 2.0 * PAGE_BORDER, black);
-  g_object_unref (context);
-  cairo_destroy (cr);
-  cairo_surface_finish (surface);
-  status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not draw the figure: %s"),
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  /* A temporary file beside path, renamed: nothing half-written remains. */
-  return fr_export_write_file (path, bytes->data, bytes->len, error);
+  return fr_figure_write_page (format, FR_TIME_PLOT_PAGE_WIDTH, FR_TIME_PLOT_PAGE_HEIGHT,
+                               draw_on_page, plot, path, error);
 }

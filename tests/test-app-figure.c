@@ -22,10 +22,10 @@
 #include "fr-plot-layout.h"
 #include "fr-scene.h"
 #include "test-canvas-time.h"
+#include "test-svg.h"
 
 typedef struct
 {
-  int    depth_defs;     /* > 0 inside <defs> (glyphs live there) */
   guint  svg_root;
   double width, height;
   GArray *strokes;       /* double r, g, b (0..1) of each stroked path */
@@ -90,57 +90,18 @@ page_d (const char *d,
 }
 
 static void
-svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
-           const char **attr_values, gpointer data, GError **error)
+stroked_path (const char *style, const char *d, const char *transform, gpointer data)
 {
   SvgCount *c = data;
+  double rgb[3];
 
-  if (g_str_equal (name, "defs"))
-    c->depth_defs++;
-  if (g_str_equal (name, "svg"))
-    {
-      c->svg_root++;
-      for (guint i = 0; attr_names[i] != NULL; i++)
-        {
-          if (g_str_equal (attr_names[i], "width"))
-            c->width = g_ascii_strtod (attr_values[i], NULL);
-          if (g_str_equal (attr_names[i], "height"))
-            c->height = g_ascii_strtod (attr_values[i], NULL);
-        }
-    }
-  if (g_str_equal (name, "path") && c->depth_defs == 0)
-    for (guint i = 0; attr_names[i] != NULL; i++)
-      {
-        double rgb[3];
-
-        if (g_str_equal (attr_names[i], "style") && strstr (attr_values[i], "fill:none") != NULL &&
-            parse_rgb (attr_values[i], rgb))
-          {
-            const char *d = "", *transform = NULL;
-
-            for (int k = 0; k < 3; k++)
-              rgb[k] /= 100.0;
-            g_array_append_vals (c->strokes, rgb, 3);
-            for (guint j = 0; attr_names[j] != NULL; j++)
-              {
-                if (g_str_equal (attr_names[j], "d"))
-                  d = attr_values[j];
-                if (g_str_equal (attr_names[j], "transform"))
-                  transform = attr_values[j];
-              }
-            g_ptr_array_add (c->paths, page_d (d, transform));
-            g_ptr_array_add (c->styles, g_strdup (attr_values[i]));
-          }
-      }
-}
-
-static void
-svg_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **error)
-{
-  SvgCount *c = data;
-
-  if (g_str_equal (name, "defs"))
-    c->depth_defs--;
+  if (strstr (style, "fill:none") == NULL || !parse_rgb (style, rgb))
+    return;
+  for (int k = 0; k < 3; k++)
+    rgb[k] /= 100.0;
+  g_array_append_vals (c->strokes, rgb, 3);
+  g_ptr_array_add (c->paths, page_d (d, transform));
+  g_ptr_array_add (c->styles, g_strdup (style));
 }
 
 /* Parses path as XML into c: the colour, "d" (in page coordinates) and
@@ -148,22 +109,16 @@ svg_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **err
 static void
 read_svg (const char *path, SvgCount *c)
 {
-  static const GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  GMarkupParseContext *ctx;
-  gsize len;
+  TestSvgPage page;
 
-  g_assert_true (g_file_get_contents (path, &text, &len, &error));
   *c = (SvgCount) { 0 };
   c->strokes = g_array_new (FALSE, FALSE, sizeof (double));
   c->paths = g_ptr_array_new_with_free_func (g_free);
   c->styles = g_ptr_array_new_with_free_func (g_free);
-  ctx = g_markup_parse_context_new (&parser, 0, c, NULL);
-  g_assert_true (g_markup_parse_context_parse (ctx, text, len, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
-  g_markup_parse_context_free (ctx);
+  test_svg_read (path, &page, stroked_path, c);
+  c->svg_root = page.n_svg;
+  c->width = page.width;
+  c->height = page.height;
 }
 
 static void

@@ -19,6 +19,7 @@
 #include "fr-fold-state.h"
 #include "fr-scene.h"
 #include "fr-time-plot.h"
+#include "test-svg.h"
 #include "test-tmpdir.h"
 
 #define V        2.0     /* the model's velocity, km/s */
@@ -32,7 +33,6 @@ typedef struct
 
 typedef struct
 {
-  int     depth_defs;
   double  width, height;
   GArray *receiver_dots;   /* Box */
   GArray *source_marks;    /* Box */
@@ -105,33 +105,13 @@ path_box (const char *d, const char *transform, guint *n_moves)
 }
 
 static void
-svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
-           const char **attr_values, gpointer data, GError **error)
+plot_path (const char *style, const char *d, const char *transform, gpointer data)
 {
   SvgPlot *p = data;
-  const char *style = NULL, *d = NULL, *transform = NULL;
   double rgb[3];
   guint n_moves;
-  Box b;
+  Box b = path_box (d, transform, &n_moves);
 
-  if (g_str_equal (name, "defs"))
-    p->depth_defs++;
-  for (guint i = 0; attr_names[i] != NULL; i++)
-    {
-      if (g_str_equal (name, "svg") && g_str_equal (attr_names[i], "width"))
-        p->width = g_ascii_strtod (attr_values[i], NULL);
-      if (g_str_equal (name, "svg") && g_str_equal (attr_names[i], "height"))
-        p->height = g_ascii_strtod (attr_values[i], NULL);
-      if (g_str_equal (attr_names[i], "style"))
-        style = attr_values[i];
-      if (g_str_equal (attr_names[i], "d"))
-        d = attr_values[i];
-      if (g_str_equal (attr_names[i], "transform"))
-        transform = attr_values[i];
-    }
-  if (!g_str_equal (name, "path") || p->depth_defs > 0 || style == NULL || d == NULL)
-    return;
-  b = path_box (d, transform, &n_moves);
   if (style_rgb (style, "fill", rgb))
     {
       if (same_rgb (rgb, fr_time_plot_receiver_rgb))
@@ -147,33 +127,17 @@ svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
 }
 
 static void
-svg_end (GMarkupParseContext *ctx, const char *name, gpointer data, GError **error)
-{
-  SvgPlot *p = data;
-
-  if (g_str_equal (name, "defs"))
-    p->depth_defs--;
-}
-
-static void
 read_svg (const char *path, SvgPlot *p)
 {
-  static const GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  GMarkupParseContext *ctx;
-  gsize len;
+  TestSvgPage page;
 
-  g_assert_true (g_file_get_contents (path, &text, &len, &error));
   *p = (SvgPlot) { 0 };
   p->receiver_dots = g_array_new (FALSE, FALSE, sizeof (Box));
   p->source_marks = g_array_new (FALSE, FALSE, sizeof (Box));
   p->frames = g_array_new (FALSE, FALSE, sizeof (Box));
-  ctx = g_markup_parse_context_new (&parser, 0, p, NULL);
-  g_assert_true (g_markup_parse_context_parse (ctx, text, len, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
-  g_markup_parse_context_free (ctx);
+  test_svg_read (path, &page, plot_path, p);
+  p->width = page.width;
+  p->height = page.height;
 }
 
 static void
