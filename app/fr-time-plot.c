@@ -33,6 +33,7 @@ typedef struct
 struct _FrTimePlot
 {
   double        x_min, x_max;
+  gboolean      along_z;    /* the abscissa is z, not x */
   FrLengthUnit  unit;
   GArray       *points;     /* CurvePoint, reached receivers, by x */
   GArray       *sources;    /* double x */
@@ -122,6 +123,25 @@ fr_time_plot_set_points (FrTimePlot   *plot,
     }
 }
 
+/* Whether receivers spread further in depth than across: a borehole's
+ * array (a VSP, one side of a crosswell survey), whose times read against
+ * z; a line along the surface, or any spread as wide as deep, against x. */
+static gboolean
+receivers_along_z (const FrPoint *receivers,
+                   guint          n)
+{
+  double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+
+  for (guint i = 0; i < n; i++)
+    {
+      x0 = MIN (x0, receivers[i].x);
+      x1 = MAX (x1, receivers[i].x);
+      z0 = MIN (z0, receivers[i].z);
+      z1 = MAX (z1, receivers[i].z);
+    }
+  return n >= 2 && z1 - z0 > x1 - x0;
+}
+
 void
 fr_time_plot_set_scene (FrTimePlot     *plot,
                         FrScene        *scene,
@@ -141,21 +161,33 @@ fr_time_plot_set_scene (FrTimePlot     *plot,
       return;
     }
   g = fr_scene_get_grid (scene);
-  fr_time_plot_set_range (plot, g->x0, g->x0 + (double) (g->nx - 1) * g->dx);
   sources = fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n_sources);
   receivers = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n_receivers);
+  plot->along_z = receivers_along_z (receivers, n_receivers);
+  if (plot->along_z)
+    fr_time_plot_set_range (plot, g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
+  else
+    fr_time_plot_set_range (plot, g->x0, g->x0 + (double) (g->nx - 1) * g->dx);
   x = g_new (double, MAX (n_receivers, 1));
   t = g_new (double, MAX (n_receivers, 1));
   sx = g_new (double, MAX (n_sources, 1));
   for (guint i = 0; i < n_receivers; i++)
     {
-      x[i] = receivers[i].x;
+      x[i] = plot->along_z ? receivers[i].z : receivers[i].x;
       if (result == NULL || !fr_result_time_at (result, receivers[i].x, receivers[i].z, &t[i]))
         t[i] = NAN;
     }
   for (guint i = 0; i < n_sources; i++)
-    sx[i] = sources[i].x;
+    sx[i] = plot->along_z ? sources[i].z : sources[i].x;
   fr_time_plot_set_points (plot, x, t, n_receivers, sx, n_sources);
+}
+
+gboolean
+fr_time_plot_is_along_z (const FrTimePlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, FALSE);
+
+  return plot->along_z;
 }
 
 guint
@@ -250,7 +282,8 @@ fr_time_plot_draw (const FrTimePlot *plot,
       cairo_stroke (cr);
       cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.8);
       g_snprintf (buf, sizeof buf, "%g", v);
-      draw_text (context, cr, buf, px0 - 4, SY (v), 1.0, 0.5);
+      /* Clear of a source's triangle at the axis's start (a VSP's shot). */
+      draw_text (context, cr, buf, px0 - 7, SY (v), 1.0, 0.5);
     }
   cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.6);
   cairo_rectangle (cr, px0 + 0.5, py0 + 0.5, px1 - px0 - 1.0, py1 - py0 - 1.0);
@@ -258,11 +291,11 @@ fr_time_plot_draw (const FrTimePlot *plot,
   cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.8);
   /* As the marker list heads its columns; T in seconds where lengths
    * have a unit. */
-  x_title = axis_title (C_("marker position", "x"),
+  x_title = axis_title (plot->along_z ? C_("marker position", "z") : C_("marker position", "x"),
                         plot->unit != FR_LENGTH_UNIT_NONE ? fr_length_unit_get_id (plot->unit) : NULL);
   t_title = axis_title (C_("traveltime", "T"), plot->unit != FR_LENGTH_UNIT_NONE ? "s" : NULL);
   draw_text (context, cr, x_title, px1, height - 1, 1.0, 1.0);
-  draw_text (context, cr, t_title, px0 - 4, py0 - 4, 1.0, 1.0);
+  draw_text (context, cr, t_title, px0 - 7, py0 - 4, 1.0, 1.0);
 
   /* The curve, through the receivers by x, and each receiver a dot; a
    * receiver at the model's edge shows whole. */
@@ -294,7 +327,7 @@ fr_time_plot_draw (const FrTimePlot *plot,
       cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
       cairo_stroke (cr);
     }
-  /* The sources, as triangles on the x axis pointing up at T = 0. */
+  /* The sources, as triangles on the position axis pointing up at T = 0. */
   for (guint i = 0; i < plot->sources->len; i++)
     {
       const double sx = SX (g_array_index (plot->sources, double, i));

@@ -3,7 +3,9 @@
  * against their x (a T–x plot, what a line of receivers records of a
  * shot), the sources marked on the x axis.  The x axis spans the model's
  * width, so a receiver stands where it stands on the canvas; T grows
- * upward from 0 to a round value above the latest arrival.
+ * upward from 0 to a round value above the latest arrival.  Receivers
+ * that spread further in depth than across (a borehole's array) are
+ * plotted against z instead, over the model's depth.
  *
  * One drawing, two places: FrTimeCurve draws it in the marker panel, and
  * Export → Traveltime Curve writes it as an SVG or PDF figure. */
@@ -27,14 +29,14 @@ typedef struct _FrTimePlot FrTimePlot;
 FrTimePlot *fr_time_plot_new        (void);
 void        fr_time_plot_free       (FrTimePlot    *plot);
 
-/* The x axis, from x_min to x_max. */
+/* The position axis, from x_min to x_max. */
 void        fr_time_plot_set_range  (FrTimePlot    *plot,
                                      double         x_min,
                                      double         x_max);
 /* The axes' titles: "x (km)" and "T (s)" where lengths have a unit. */
 void        fr_time_plot_set_unit   (FrTimePlot    *plot,
                                      FrLengthUnit   unit);
-/* The points: receiver k at x[k] with time t[k] (NAN: none to show, a
+/* The points: receiver k at position x[k] along the axis with time t[k] (NAN: none to show, a
  * receiver not reached or a time not of the scene's solve), the sources
  * at sources_x.  Copied.  With no finite time the T axis keeps its top,
  * so that the axes do not jump while a solve is under way. */
@@ -44,13 +46,17 @@ void        fr_time_plot_set_points (FrTimePlot    *plot,
                                      guint          n,
                                      const double  *sources_x,
                                      guint          n_sources);
-/* The scene's x range, sources and receivers, each receiver's T read from
- * result as the cursor readout reads it (fr_result_time_at); result NULL:
- * no times.  The unit is set apart (fr_time_plot_set_unit). */
+/* The scene's sources and receivers along x, or along z where the
+ * receivers spread further in depth, the axis the model's extent along
+ * it; each receiver's T read from result as the cursor readout reads it
+ * (fr_result_time_at); result NULL: no times.  The unit is set apart
+ * (fr_time_plot_set_unit). */
 void        fr_time_plot_set_scene  (FrTimePlot    *plot,
                                      FrScene       *scene,
                                      const FrResult *result);
 
+/* Whether the last fr_time_plot_set_scene chose z for the axis. */
+gboolean    fr_time_plot_is_along_z (const FrTimePlot *plot);
 guint       fr_time_plot_get_n_points (const FrTimePlot *plot);
 /* The T axis's top. */
 double      fr_time_plot_get_t_top  (const FrTimePlot *plot);

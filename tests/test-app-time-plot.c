@@ -212,39 +212,36 @@ run_tool (const char *tool, const char *path)
   return out;
 }
 
-/* The SVG's dots, read back through its frame, are the receivers at their
- * x and analytic T; the unreached have none; the source is a triangle
- * whose base is the frame's T = 0. */
+/* Exports scene's curve as SVG and reads it back: a dot for each of the n
+ * reached receivers, which stand at pos (sorted) along an axis of the
+ * model's extent from 0, with analytic times t; the source a triangle at
+ * source_pos whose base is the frame's T = 0. */
 static void
-test_svg (void)
+check_svg (FrScene      *scene,
+           FrResult     *result,
+           gboolean      along_z,
+           double        extent,
+           double        source_pos,
+           const double *pos,
+           const double *t,
+           guint         n)
 {
-  g_autoptr(FrScene) scene = make_scene ();
-  g_autoptr(FrResult) result = solve (scene);
   g_autoptr(FrTimePlot) plot = fr_time_plot_new ();
   g_autofree char *dir = g_dir_make_tmp ("foldray-curve-XXXXXX", NULL);
   g_autofree char *svg = g_build_filename (dir, "curve.svg", NULL);
   g_autoptr(GError) error = NULL;
-  const FrPoint *receivers;
-  guint n_receivers, reached = 0;
   double t_top, t_max = 0.0, px0, px1, py0, py1;
   SvgPlot p;
 
-  receivers = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n_receivers);
-  g_assert_cmpuint (n_receivers, ==, 11);
-  for (guint i = 0; i < n_receivers; i++)
-    if (receivers[i].x < WALL_X)
-      {
-        reached++;
-        t_max = MAX (t_max, fabs (receivers[i].x - SOURCE_X) / V);
-      }
-  g_assert_cmpuint (reached, ==, 8);
-
+  for (guint i = 0; i < n; i++)
+    t_max = MAX (t_max, t[i]);
   g_assert_true (fr_export_curve (FR_EXPORT_CURVE_SVG, scene, result, svg, &error));
   g_assert_no_error (error);
-  /* The T axis's top, as the export chose it: the same scene and result
-   * give the same plot.  It covers the latest arrival with room, on a
-   * value no more than half again above it. */
+  /* The axis and the T axis's top, as the export chose them: the same
+   * scene and result give the same plot.  The top covers the latest
+   * arrival with room, on a value no more than half again above it. */
   fr_time_plot_set_scene (plot, scene, result);
+  g_assert_true (fr_time_plot_is_along_z (plot) == along_z);
   t_top = fr_time_plot_get_t_top (plot);
   g_assert_cmpfloat (t_top, >=, t_max * 1.05);
   g_assert_cmpfloat (t_top, <=, t_max * 1.5);
@@ -254,7 +251,7 @@ test_svg (void)
   g_assert_cmpfloat (p.height, ==, FR_TIME_PLOT_PAGE_HEIGHT);
   g_assert_cmpuint (p.frames->len, ==, 1);
   g_assert_cmpuint (p.source_marks->len, ==, 1);
-  g_assert_cmpuint (p.receiver_dots->len, ==, reached);
+  g_assert_cmpuint (p.receiver_dots->len, ==, n);
 
   /* The frame is stroked half a point inside the plot's edges. */
   {
@@ -271,20 +268,65 @@ test_svg (void)
     double sx = 0.5 * (s->x0 + s->x1);
 
     g_assert_cmpfloat (fabs (s->y1 - 1.0 - py1), <, 0.6);   /* the stroke's half width */
-    g_assert_cmpfloat (fabs ((sx - px0) / (px1 - px0) * 3.0 - SOURCE_X), <, 1e-3);
+    g_assert_cmpfloat (fabs ((sx - px0) / (px1 - px0) * extent - source_pos), <, 1e-3);
   }
   g_array_sort (p.receiver_dots, compare_box_x);
-  for (guint i = 0; i < reached; i++)
+  for (guint i = 0; i < n; i++)
     {
       const Box *b = &g_array_index (p.receiver_dots, Box, i);
-      double x = (0.5 * (b->x0 + b->x1) - px0) / (px1 - px0) * 3.0;
-      double t = (py1 - 0.5 * (b->y0 + b->y1)) / (py1 - py0) * t_top;
+      double at = (0.5 * (b->x0 + b->x1) - px0) / (px1 - px0) * extent;
+      double shown = (py1 - 0.5 * (b->y0 + b->y1)) / (py1 - py0) * t_top;
 
-      g_assert_cmpfloat (fabs (x - receivers[i].x), <, 1e-3);
-      g_assert_cmpfloat (fabs (t - fabs (receivers[i].x - SOURCE_X) / V), <, 1e-3);
+      g_assert_cmpfloat (fabs (at - pos[i]), <, 1e-3);
+      g_assert_cmpfloat (fabs (shown - t[i]), <, 1e-3);
     }
   svg_plot_clear (&p);
   test_tmpdir_remove (dir);
+}
+
+/* A line along the surface: T against x, |x − xs| / v, and no dot for
+ * the three receivers beyond the wall. */
+static void
+test_surface_line (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = solve (scene);
+  const FrPoint *receivers;
+  double pos[11], t[11];
+  guint n_receivers, reached = 0;
+
+  receivers = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n_receivers);
+  g_assert_cmpuint (n_receivers, ==, 11);
+  for (guint i = 0; i < n_receivers; i++)
+    if (receivers[i].x < WALL_X)
+      {
+        pos[reached] = receivers[i].x;
+        t[reached++] = fabs (receivers[i].x - SOURCE_X) / V;
+      }
+  g_assert_cmpuint (reached, ==, 8);
+  check_svg (scene, result, FALSE, 3.0, SOURCE_X, pos, t, reached);
+}
+
+/* A borehole's array (a VSP): seven receivers down the column x = 0.5
+ * under a source at its top, plotted against z over the model's 2 km
+ * depth, T = z / v. */
+static void
+test_borehole (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = NULL;
+  double pos[7], t[7];
+
+  fr_scene_clear_markers (scene);
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_SOURCE, 0.5, 0.0), >=, 0);
+  for (guint i = 0; i < 7; i++)
+    {
+      pos[i] = 0.25 * (i + 1);
+      t[i] = pos[i] / V;
+      g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 0.5, pos[i]), >=, 0);
+    }
+  result = solve (scene);
+  check_svg (scene, result, TRUE, 2.0, 0.0, pos, t, 7);
 }
 
 /* The PDF: one page of the plot's size, its text text: the axes' titles
@@ -389,7 +431,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/app/time-plot/svg", test_svg);
+  g_test_add_func ("/app/time-plot/surface-line", test_surface_line);
+  g_test_add_func ("/app/time-plot/borehole", test_borehole);
   g_test_add_func ("/app/time-plot/pdf", test_pdf);
   g_test_add_func ("/app/time-plot/write-fails", test_write_fails);
   g_test_add_func ("/app/time-plot/refused", test_refused);
