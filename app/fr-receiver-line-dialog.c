@@ -17,9 +17,10 @@ struct _FrReceiverLineDialog
 {
   GtkWindow      parent_instance;
 
-  GtkSpinButton *first_spin;
-  GtkSpinButton *last_spin;
-  GtkSpinButton *depth_spin;
+  GtkSpinButton *first_x_spin;
+  GtkSpinButton *first_z_spin;
+  GtkSpinButton *last_x_spin;
+  GtkSpinButton *last_z_spin;
   GtkSpinButton *count_spin;
   GtkLabel      *error_label;
   GtkLabel      *unit_label;
@@ -52,14 +53,16 @@ lay_out_cb (FrReceiverLineDialog *self)
 {
   g_autoptr(GError) error = NULL;
 
+  GtkSpinButton *fields[] = { self->first_x_spin, self->first_z_spin, self->last_x_spin,
+                              self->last_z_spin, self->count_spin };
+
   /* Text typed and not yet taken (no Enter, no focus change) counts. */
-  gtk_spin_button_update (self->first_spin);
-  gtk_spin_button_update (self->last_spin);
-  gtk_spin_button_update (self->depth_spin);
-  gtk_spin_button_update (self->count_spin);
-  if (fr_scene_lay_receiver_line (self->scene, gtk_spin_button_get_value (self->first_spin),
-                                  gtk_spin_button_get_value (self->last_spin),
-                                  gtk_spin_button_get_value (self->depth_spin),
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    gtk_spin_button_update (fields[i]);
+  if (fr_scene_lay_receiver_line (self->scene, gtk_spin_button_get_value (self->first_x_spin),
+                                  gtk_spin_button_get_value (self->first_z_spin),
+                                  gtk_spin_button_get_value (self->last_x_spin),
+                                  gtk_spin_button_get_value (self->last_z_spin),
                                   (guint) gtk_spin_button_get_value_as_int (self->count_spin),
                                   &error))
     {
@@ -80,9 +83,10 @@ fr_receiver_line_dialog_class_init (FrReceiverLineDialogClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/foldray/Foldray/ui/fr-receiver-line-dialog.ui");
-  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, first_spin);
-  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, last_spin);
-  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, depth_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, first_x_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, first_z_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, last_x_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, last_z_spin);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, count_spin);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, error_label);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, unit_label);
@@ -98,7 +102,8 @@ fr_receiver_line_dialog_init (FrReceiverLineDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  GtkSpinButton *fields[] = { self->first_spin, self->last_spin, self->depth_spin, self->count_spin };
+  GtkSpinButton *fields[] = { self->first_x_spin, self->first_z_spin, self->last_x_spin,
+                              self->last_z_spin, self->count_spin };
   /* Enter in a field lays the line out, as the window's default button
    * (GTK 4.8's spin button has no activates-default of its own). */
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
@@ -120,6 +125,27 @@ set_axis (GtkSpinButton *spin,
   gtk_spin_button_set_value (spin, value);
 }
 
+/* Whether the receivers r lie evenly on the straight line from the first
+ * to the last, each within half a cell of its place: a line laid out
+ * before, which the window then offers to change. */
+static gboolean
+receivers_form_line (const fr_grid *g,
+                     const FrPoint *r,
+                     guint          n)
+{
+  if (n < 2 || (r[0].x == r[n - 1].x && r[0].z == r[n - 1].z))
+    return FALSE;
+  for (guint k = 1; k + 1 < n; k++)
+    {
+      const double f = (double) k / (double) (n - 1);
+
+      if (fabs (r[0].x + (r[n - 1].x - r[0].x) * f - r[k].x) > 0.5 * g->dx ||
+          fabs (r[0].z + (r[n - 1].z - r[0].z) * f - r[k].z) > 0.5 * g->dz)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 FrReceiverLineDialog *
 fr_receiver_line_dialog_new (GtkWindow *parent,
                              FrScene   *scene)
@@ -128,9 +154,8 @@ fr_receiver_line_dialog_new (GtkWindow *parent,
   const fr_grid *g;
   const FrPoint *r;
   guint n;
-  double first, last, depth;
+  FrPoint first, last;
   guint count;
-  gboolean one_row = TRUE;
 
   g_return_val_if_fail (FR_IS_SCENE (scene), NULL);
   g_return_val_if_fail (fr_scene_has_model (scene), NULL);
@@ -139,26 +164,24 @@ fr_receiver_line_dialog_new (GtkWindow *parent,
   self->scene = g_object_ref (scene);
   g = fr_scene_get_grid (scene);
   r = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
-  for (guint i = 1; i < n; i++)
-    one_row = one_row && r[i].z == r[0].z;
-  if (n >= 2 && one_row)
+  if (receivers_form_line (g, r, n))
     {
       /* The line laid out before, to be changed rather than typed again. */
-      first = r[0].x;
-      last = r[n - 1].x;
-      depth = r[0].z;
+      first = r[0];
+      last = r[n - 1];
       count = n;
     }
   else
     {
-      first = g->x0;
-      last = g->x0 + (double) (g->nx - 1) * g->dx;
-      depth = g->z0;
+      /* Along the surface, across the model. */
+      first = (FrPoint) { g->x0, g->z0 };
+      last = (FrPoint) { g->x0 + (double) (g->nx - 1) * g->dx, g->z0 };
       count = (guint) MIN ((size_t) DEFAULT_COUNT, g->nx);
     }
-  set_axis (self->first_spin, g->x0, g->nx, g->dx, first);
-  set_axis (self->last_spin, g->x0, g->nx, g->dx, last);
-  set_axis (self->depth_spin, g->z0, g->nz, g->dz, depth);
+  set_axis (self->first_x_spin, g->x0, g->nx, g->dx, first.x);
+  set_axis (self->first_z_spin, g->z0, g->nz, g->dz, first.z);
+  set_axis (self->last_x_spin, g->x0, g->nx, g->dx, last.x);
+  set_axis (self->last_z_spin, g->z0, g->nz, g->dz, last.z);
   gtk_spin_button_set_value (self->count_spin, count);
   if (fr_scene_get_length_unit (scene) != FR_LENGTH_UNIT_NONE)
     {

@@ -970,8 +970,9 @@ fr_scene_import_receivers (FrScene     *self,
 gboolean
 fr_scene_lay_receiver_line (FrScene  *self,
                             double    x_first,
+                            double    z_first,
                             double    x_last,
-                            double    z,
+                            double    z_last,
                             guint     count,
                             GError  **error)
 {
@@ -989,32 +990,37 @@ fr_scene_lay_receiver_line (FrScene  *self,
       return FALSE;
     }
   g = &self->grid;
-  if (!fr_scene_grid_holds (self, x_first, z) || !fr_scene_grid_holds (self, x_last, z))
+  if (!fr_scene_grid_holds (self, x_first, z_first) || !fr_scene_grid_holds (self, x_last, z_last))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("The line from x = %g to %g at z = %g leaves the grid (x from %g to %g, "
+                   _("The line from (%g, %g) to (%g, %g) leaves the grid (x from %g to %g, "
                      "z from %g to %g)"),
-                   x_first, x_last, z, g->x0, g->x0 + (double) (g->nx - 1) * g->dx, g->z0,
-                   g->z0 + (double) (g->nz - 1) * g->dz);
+                   x_first, z_first, x_last, z_last, g->x0, g->x0 + (double) (g->nx - 1) * g->dx,
+                   g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
       return FALSE;
     }
   snapped = g_array_sized_new (FALSE, FALSE, sizeof (FrPoint), count);
   for (guint k = 0; k < count; k++)
     {
-      /* Evenly from the first to the last, each at its nearest node. */
-      const double x = count == 1 ? x_first
-                                  : x_first + (x_last - x_first) * ((double) k / (double) (count - 1));
+      /* Evenly from the first point to the last, each at its nearest node. */
+      const double f = count == 1 ? 0.0 : (double) k / (double) (count - 1);
       FrPoint p;
 
-      fr_scene_snap (self, x, z, &p.x, &p.z);
-      if (k > 0 && p.x == g_array_index (snapped, FrPoint, k - 1).x)
+      fr_scene_snap (self, x_first + (x_last - x_first) * f, z_first + (z_last - z_first) * f,
+                     &p.x, &p.z);
+      /* Along a straight line the nodes run one way in x and in z: two
+       * that share a node are neighbours in the line. */
+      if (k > 0 && p.x == g_array_index (snapped, FrPoint, k - 1).x &&
+          p.z == g_array_index (snapped, FrPoint, k - 1).z)
         {
-          const double nodes = floor (fabs (x_last - x_first) / g->dx + 1e-9) + 1.0;
+          /* Nodes along the line: one a step of its longer side, in cells. */
+          const double nodes = floor (MAX (fabs (x_last - x_first) / g->dx,
+                                           fabs (z_last - z_first) / g->dz) + 1e-9) + 1.0;
 
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("%u receivers do not fit between x = %g and %g: at a spacing of %g "
-                         "the line holds about %.0f nodes, and two receivers would share one"),
-                       count, x_first, x_last, g->dx, nodes);
+                       _("%u receivers do not fit between (%g, %g) and (%g, %g): the line "
+                         "crosses about %.0f nodes, and two receivers would share one"),
+                       count, x_first, z_first, x_last, z_last, nodes);
           return FALSE;
         }
       g_array_append_val (snapped, p);

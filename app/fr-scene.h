@@ -109,13 +109,15 @@ gboolean       fr_scene_import_receivers    (FrScene        *self,
                                              const char     *path,
                                              GError        **error);
 /* Replaces the receivers with a line of count of them, evenly from
- * x_first to x_last at depth z, each on its nearest node, as one undo
- * step; refused (nothing changed) where an end lies off the grid or two
- * would share a node. */
+ * (x_first, z_first) to (x_last, z_last) — along the surface, down a
+ * borehole or slanting — each on its nearest node, as one undo step;
+ * refused (nothing changed) where an end lies off the grid or two would
+ * share a node. */
 gboolean       fr_scene_lay_receiver_line   (FrScene        *self,
                                              double          x_first,
+                                             double          z_first,
                                              double          x_last,
-                                             double          z,
+                                             double          z_last,
                                              guint           count,
                                              GError        **error);
 void           fr_scene_begin_edit          (FrScene        *self);

@@ -32,8 +32,8 @@ fr_time_curve_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 
   /* For the GUI tests: what was drawn. */
-  g_debug ("curve t=0,%.9g points=%u", fr_time_plot_get_t_top (self->plot),
-           fr_time_plot_get_n_points (self->plot));
+  g_debug ("curve axis=%s t=0,%.9g points=%u", fr_time_plot_is_along_z (self->plot) ? "z" : "x",
+           fr_time_plot_get_t_top (self->plot), fr_time_plot_get_n_points (self->plot));
 }
 
 static void

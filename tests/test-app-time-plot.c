@@ -176,7 +176,7 @@ make_scene (void)
   g_assert_true (fr_scene_set_model (scene, "curve", &g, bytes, NULL));
   fr_scene_set_length_unit (scene, FR_LENGTH_UNIT_KM);
   g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_SOURCE, SOURCE_X, 0.0), >=, 0);
-  g_assert_true (fr_scene_lay_receiver_line (scene, 0.25, 2.75, 0.0, 11, &error));
+  g_assert_true (fr_scene_lay_receiver_line (scene, 0.25, 0.0, 2.75, 0.0, 11, &error));
   g_assert_no_error (error);
   return scene;
 }

@@ -195,7 +195,8 @@ test_import_receivers (void)
 }
 
 /* A receiver line on the 1 × 0.5 grid of 0.1: evenly from the first x to
- * the last at one depth, each on its nearest node, in place of the old
+ * the last at one depth (a level line; test_receiver_line_any_direction
+ * has the others), each on its nearest node, in place of the old
  * receivers, as one undo step.  11 from 0 to 1 are every node; 4 fall at
  * 0, 1/3, 2/3 and 1, on 0, 0.3, 0.7 and 1; one is at the first x; from
  * right to left they run that way.  12 would put two on a node, an end
@@ -214,7 +215,7 @@ test_receiver_line (void)
   fr_scene_add_marker (scene, FR_MARKER_SOURCE, 0.5, 0.0);
   g_assert_cmpuint (fr_undo_get_depth (undo), ==, 2);
 
-  g_assert_true (fr_scene_lay_receiver_line (scene, 0.0, 1.0, 0.2, 11, &error));
+  g_assert_true (fr_scene_lay_receiver_line (scene, 0.0, 0.2, 1.0, 0.2, 11, &error));
   g_assert_no_error (error);
   p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
   g_assert_cmpuint (n, ==, 11);
@@ -228,7 +229,7 @@ test_receiver_line (void)
   g_assert_cmpuint (fr_undo_get_depth (undo), ==, 3);
   g_assert_cmpstr (fr_undo_peek_label (undo), ==, "Receiver Line");
 
-  g_assert_true (fr_scene_lay_receiver_line (scene, 0.0, 1.0, 0.46, 4, &error));
+  g_assert_true (fr_scene_lay_receiver_line (scene, 0.0, 0.46, 1.0, 0.46, 4, &error));
   p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
   g_assert_cmpuint (n, ==, 4);
   for (guint k = 0; k < n; k++)
@@ -236,26 +237,26 @@ test_receiver_line (void)
       g_assert_cmpfloat_with_epsilon (p[k].x, four[k], 1e-12);
       g_assert_cmpfloat_with_epsilon (p[k].z, 0.5, 1e-12);
     }
-  g_assert_true (fr_scene_lay_receiver_line (scene, 0.7, 0.1, 0.0, 1, &error));
+  g_assert_true (fr_scene_lay_receiver_line (scene, 0.7, 0.0, 0.1, 0.0, 1, &error));
   p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpfloat_with_epsilon (p[0].x, 0.7, 1e-12);
-  g_assert_true (fr_scene_lay_receiver_line (scene, 0.9, 0.1, 0.0, 5, &error));
+  g_assert_true (fr_scene_lay_receiver_line (scene, 0.9, 0.0, 0.1, 0.0, 5, &error));
   p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
   g_assert_cmpuint (n, ==, 5);
   for (guint k = 0; k < n; k++)
     g_assert_cmpfloat_with_epsilon (p[k].x, 0.9 - 0.2 * k, 1e-12);
   g_assert_cmpuint (fr_undo_get_depth (undo), ==, 6);
 
-  g_assert_false (fr_scene_lay_receiver_line (scene, 0.0, 1.0, 0.2, 12, &error));
+  g_assert_false (fr_scene_lay_receiver_line (scene, 0.0, 0.2, 1.0, 0.2, 12, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "12 receivers do not fit"));
   g_assert_nonnull (strstr (error->message, "about 11 nodes"));
   g_clear_error (&error);
-  g_assert_false (fr_scene_lay_receiver_line (scene, 0.0, 1.2, 0.2, 3, &error));
+  g_assert_false (fr_scene_lay_receiver_line (scene, 0.0, 0.2, 1.2, 0.2, 3, &error));
   g_assert_nonnull (strstr (error->message, "leaves the grid"));
   g_clear_error (&error);
-  g_assert_false (fr_scene_lay_receiver_line (scene, 0.0, 1.0, -0.1, 3, &error));
+  g_assert_false (fr_scene_lay_receiver_line (scene, 0.0, -0.1, 1.0, -0.1, 3, &error));
   g_clear_error (&error);
   p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
   g_assert_cmpuint (n, ==, 5);
@@ -268,6 +269,55 @@ test_receiver_line (void)
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpfloat_with_epsilon (p[0].x, 0.4, 1e-12);
   g_assert_cmpfloat_with_epsilon (p[0].z, 0.4, 1e-12);
+  g_assert_finalize_object (scene);
+}
+
+/* A line down a borehole and a slanting one, on the same grid: six down
+ * the column x = 0.3 from the surface to the bottom are its every node;
+ * six from (0, 0) to (1, 0.5) are every second node in x and every node
+ * in z; thirty on that slant would put two on a node (the message counts
+ * the 11 its longer side crosses), and one that leaves the grid at its
+ * bottom end is no line. */
+static void
+test_receiver_line_any_direction (void)
+{
+  FrScene *scene = small_scene ();
+  FrUndo *undo = fr_scene_get_undo (scene);
+  g_autoptr(GError) error = NULL;
+  const FrPoint *p;
+  guint n;
+
+  g_assert_true (fr_scene_lay_receiver_line (scene, 0.3, 0.0, 0.3, 0.5, 6, &error));
+  g_assert_no_error (error);
+  p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  g_assert_cmpuint (n, ==, 6);
+  for (guint k = 0; k < n; k++)
+    {
+      g_assert_cmpfloat_with_epsilon (p[k].x, 0.3, 1e-12);
+      g_assert_cmpfloat_with_epsilon (p[k].z, 0.1 * k, 1e-12);
+    }
+  g_assert_true (fr_scene_lay_receiver_line (scene, 0.0, 0.0, 1.0, 0.5, 6, &error));
+  p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  g_assert_cmpuint (n, ==, 6);
+  for (guint k = 0; k < n; k++)
+    {
+      g_assert_cmpfloat_with_epsilon (p[k].x, 0.2 * k, 1e-12);
+      g_assert_cmpfloat_with_epsilon (p[k].z, 0.1 * k, 1e-12);
+    }
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 2);
+
+  g_assert_false (fr_scene_lay_receiver_line (scene, 0.0, 0.0, 1.0, 0.5, 30, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "30 receivers do not fit"));
+  g_assert_nonnull (strstr (error->message, "about 11 nodes"));
+  g_clear_error (&error);
+  g_assert_false (fr_scene_lay_receiver_line (scene, 0.3, 0.0, 0.3, 0.7, 3, &error));
+  g_assert_nonnull (strstr (error->message, "leaves the grid"));
+  g_clear_error (&error);
+  p = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n);
+  g_assert_cmpuint (n, ==, 6);
+  g_assert_cmpfloat_with_epsilon (p[5].x, 1.0, 1e-12);
+  g_assert_cmpuint (fr_undo_get_depth (undo), ==, 2);
   g_assert_finalize_object (scene);
 }
 
@@ -947,5 +997,6 @@ main (int   argc,
   g_test_add_func ("/app/undo/fold-speed-constant-kept", test_fold_speed_constant_kept);
   g_test_add_func ("/app/undo/display-colormaps", test_display_colormaps);
   g_test_add_func ("/app/undo/receiver-line", test_receiver_line);
+  g_test_add_func ("/app/undo/receiver-line-any-direction", test_receiver_line_any_direction);
   return g_test_run ();
 }

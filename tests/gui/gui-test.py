@@ -2492,13 +2492,14 @@ def traveltime_curve(a, want):
 
 def t_receiver_line():
     """☰ → Receiver Line… lays out a line of receivers in place of those
-    placed: 13 from x = 0.2 to 2.6 at z = 0, each drawn where it belongs
+    placed: 13 from (0.2, 0) to (2.6, 0), each drawn where it belongs
     and solved for, one undo step.  A line of more receivers than nodes
     is refused in the window, which stays open; Escape closes it with
-    nothing changed."""
+    nothing changed.  A line down a borehole, 7 from (2, 0.1) to (2, 1.3),
+    has the Traveltime Curve plot them against z."""
     a = App("--clear", "--source", "1.5,0", "--receiver", "0.5,0.5", name="receiver-line",
             env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state-line"), "FOLDRAY_RECOVER": "no",
-                 "G_MESSAGES_DEBUG": "fr-marker-panel"})
+                 "G_MESSAGES_DEBUG": "fr-marker-panel fr-time-curve"})
     want = [(0.2 + 0.2 * k, 0.0) for k in range(13)]
     notes, bad = [], []
     try:
@@ -2521,7 +2522,9 @@ def t_receiver_line():
         shown = open_line()
         time.sleep(0.5)
         screenshot("73b-receiver-line")
-        for key, text in (("alt+f", "0.2"), ("alt+l", "2.6"), ("alt+d", "0"), ("alt+r", "13")):
+        # _First's and _Last's mnemonics take the focus to x, Tab to z.
+        for key, text in (("alt+f", "0.2"), ("Tab", "0"), ("alt+l", "2.6"), ("Tab", "0"),
+                          ("alt+r", "13")):
             fill(key, text)
         job = last_job(a)
         xdo("key", "Return")
@@ -2563,6 +2566,28 @@ def t_receiver_line():
         undone = a.last("spr").get("receivers")
         notes.append("after undo: job with %s receivers" % undone)
         ok = ok and undone == 1
+
+        borehole = [(2.0, 0.1 + 0.2 * k) for k in range(7)]
+        bore_shown = open_line()
+        for key, text in (("alt+f", "2"), ("Tab", "0.1"), ("alt+l", "2"), ("Tab", "1.3"),
+                          ("alt+r", "7")):
+            fill(key, text)
+        job = last_job(a)
+        xdo("key", "Return")
+        bore_closed = wait_for(lambda: not window_shown("Receiver Line"), timeout=5.0)
+        wait_for(lambda: last_job(a) > job, timeout=10.0)
+        settle_all(a)
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        img = a.stable_shot("73f-receiver-line-borehole")
+        bore_drawn = [near(img, *a.to_screen(x, z), RECEIVER_RGB) for x, z in borehole]
+        bore_receivers = a.last("spr").get("receivers")
+        with open(a.stderr_path) as f:
+            curves = re.findall(r"fr-time-curve-DEBUG: [\d:.]+: curve axis=(\w) t=0,[^ ]+ points=(\d+)",
+                                f.read())
+        notes.append("borehole: window shown %s, closed %s; job with %s receivers; drawn %s; "
+                     "last curve %s" % (bore_shown, bore_closed, bore_receivers, bore_drawn, curves[-1:]))
+        ok = (ok and bore_shown and bore_closed and bore_receivers == 7 and all(bore_drawn)
+              and curves[-1:] == [("z", "7")])
         bad = a.bad_stderr()
     finally:
         a.quit()
