@@ -36,6 +36,29 @@ fr_time_curve_snapshot (GtkWidget   *widget,
            fr_time_plot_get_t_top (self->plot), fr_time_plot_get_n_points (self->plot));
 }
 
+/* Hovering a dot names its receiver and T; the line between two, its
+ * apparent velocity. */
+static gboolean
+query_tooltip_cb (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard_mode,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  FrTimeCurve *self = FR_TIME_CURVE (widget);
+  g_autofree char *text = NULL;
+
+  if (keyboard_mode ||
+      !fr_time_plot_describe_at (self->plot, gtk_widget_get_width (widget),
+                                 gtk_widget_get_height (widget), x, y, &text))
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  /* For the GUI tests: what the tooltip says. */
+  g_debug ("curve tooltip %s", text);
+  return TRUE;
+}
+
 static void
 fr_time_curve_measure (GtkWidget      *widget,
                        GtkOrientation  orientation,
@@ -74,6 +97,8 @@ fr_time_curve_init (FrTimeCurve *self)
 {
   self->plot = fr_time_plot_new ();
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
 }
 
 GtkWidget *

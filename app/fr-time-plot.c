@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <pango/pangocairo.h>
 
+#include "fr-marker-time.h"
 #include "fr-result-time.h"
 #include "fr-time-plot.h"
 
@@ -28,7 +29,14 @@ const double fr_time_plot_source_rgb[3] = { 1.0, 0.3, 0.08 };
 typedef struct
 {
   double x, t;
+  guint  receiver;   /* its index among the points given: the scene's order */
 } CurvePoint;
+
+/* Where a plot of width × height draws: the frame's edges. */
+typedef struct
+{
+  double px0, px1, py0, py1;
+} Frame;
 
 struct _FrTimePlot
 {
@@ -107,7 +115,7 @@ fr_time_plot_set_points (FrTimePlot   *plot,
   for (guint i = 0; i < n; i++)
     if (isfinite (t[i]))
       {
-        const CurvePoint p = { x[i], t[i] };
+        const CurvePoint p = { x[i], t[i], i };
 
         g_array_append_val (plot->points, p);
         t_max = MAX (t_max, t[i]);
@@ -206,6 +214,35 @@ fr_time_plot_get_t_top (const FrTimePlot *plot)
   return plot->t_top;
 }
 
+/* The frame of a plot drawn on width × height; FALSE where there is no
+ * room for axes (nothing is drawn then) or no range. */
+static gboolean
+plot_frame (const FrTimePlot *plot,
+            double            width,
+            double            height,
+            Frame            *f)
+{
+  *f = (Frame) { MARGIN_LEFT, width - MARGIN_RIGHT, MARGIN_TOP, height - MARGIN_BOTTOM };
+  return f->px1 - f->px0 >= 20.0 && f->py1 - f->py0 >= 20.0 && plot->x_max - plot->x_min > 0.0;
+}
+
+/* A position along the axis, and a time, to the drawing's coordinates. */
+static double
+frame_x (const FrTimePlot *plot,
+         const Frame      *f,
+         double            x)
+{
+  return f->px0 + (x - plot->x_min) / (plot->x_max - plot->x_min) * (f->px1 - f->px0);
+}
+
+static double
+frame_y (const FrTimePlot *plot,
+         const Frame      *f,
+         double            t)
+{
+  return f->py1 - t / plot->t_top * (f->py1 - f->py0);
+}
+
 /* Text at (x, y), its anchor given by ax, ay in [0, 1] of its size. */
 static void
 draw_text (PangoContext *context,
@@ -242,20 +279,24 @@ fr_time_plot_draw (const FrTimePlot *plot,
                    double            height,
                    const double      ink[3])
 {
-  const double px0 = MARGIN_LEFT, px1 = width - MARGIN_RIGHT, py0 = MARGIN_TOP, py1 = height - MARGIN_BOTTOM;
-  const double span = plot->x_max - plot->x_min;
   g_autofree char *x_title = NULL, *t_title = NULL;
-  double step;
+  double step, span, px0, px1, py0, py1;
+  Frame f;
 
   g_return_if_fail (plot != NULL && cr != NULL && PANGO_IS_CONTEXT (context));
 
-  if (px1 - px0 < 20.0 || py1 - py0 < 20.0 || !(span > 0.0))
+  if (!plot_frame (plot, width, height, &f))
     return;
+  px0 = f.px0;
+  px1 = f.px1;
+  py0 = f.py0;
+  py1 = f.py1;
+  span = plot->x_max - plot->x_min;
   cairo_save (cr);
   cairo_set_line_width (cr, 1.0);
 
-#define SX(x) (px0 + ((x) - plot->x_min) / span * (px1 - px0))
-#define SY(t) (py1 - (t) / plot->t_top * (py1 - py0))
+#define SX(x) frame_x (plot, &f, (x))
+#define SY(t) frame_y (plot, &f, (t))
 
   /* Grid lines and tick labels: x below, T at the left. */
   step = fr_view_nice_step (span, 4);
@@ -345,6 +386,133 @@ fr_time_plot_draw (const FrTimePlot *plot,
   cairo_restore (cr);
 #undef SX
 #undef SY
+}
+
+gboolean
+fr_time_plot_locate (const FrTimePlot *plot,
+                     double            width,
+                     double            height,
+                     double            position,
+                     double            t,
+                     double           *x,
+                     double           *y)
+{
+  Frame f;
+
+  g_return_val_if_fail (plot != NULL && x != NULL && y != NULL, FALSE);
+
+  if (!plot_frame (plot, width, height, &f))
+    return FALSE;
+  *x = frame_x (plot, &f, position);
+  *y = frame_y (plot, &f, t);
+  return TRUE;
+}
+
+/* A position with the plot's unit: "1.2 km", or "1.2" without one. */
+static char *
+with_unit (const FrTimePlot *plot,
+           const char       *number,
+           const char       *unit_of_length)
+{
+  return plot->unit != FR_LENGTH_UNIT_NONE ? g_strdup_printf ("%s %s", number, unit_of_length)
+                                           : g_strdup (number);
+}
+
+gboolean
+fr_time_plot_describe_at (const FrTimePlot  *plot,
+                          double             width,
+                          double             height,
+                          double             x,
+                          double             y,
+                          char             **text)
+{
+  const char *unit;
+  g_autofree char *velocity_unit = NULL;
+  double best = INFINITY;
+  gint best_dot = -1, best_segment = -1;
+  Frame f;
+
+  g_return_val_if_fail (plot != NULL && text != NULL, FALSE);
+
+  *text = NULL;
+  if (!plot_frame (plot, width, height, &f))
+    return FALSE;
+  unit = plot->unit != FR_LENGTH_UNIT_NONE ? fr_length_unit_get_id (plot->unit) : "";
+  velocity_unit = g_strdup_printf ("%s/s", unit);
+  /* A dot under the pointer first (within its radius and a little). */
+  for (guint i = 0; i < plot->points->len; i++)
+    {
+      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+      const double d = hypot (frame_x (plot, &f, p->x) - x, frame_y (plot, &f, p->t) - y);
+
+      if (d <= DOT_RADIUS + 3.0 && d < best)
+        {
+          best = d;
+          best_dot = (gint) i;
+        }
+    }
+  if (best_dot >= 0)
+    {
+      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, best_dot);
+      char name[32], pos[G_ASCII_DTOSTR_BUF_SIZE], t[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *pos_u = NULL, *t_u = NULL;
+      const char *axis;
+
+      /* Translators: a receiver's name in the marker list, "R1"; as short as can be */
+      g_snprintf (name, sizeof name, _("R%u"), p->receiver + 1);
+      g_snprintf (pos, sizeof pos, "%g", p->x);
+      g_snprintf (t, sizeof t, "%.*f", fr_marker_time_decimals (plot->t_top), p->t);
+      pos_u = with_unit (plot, pos, unit);
+      t_u = with_unit (plot, t, "s");
+      axis = plot->along_z ? C_("marker position", "z") : C_("marker position", "x");
+      /* Translators: the tooltip over a receiver's dot on the traveltime
+       * curve, with the receiver's name, its position's axis (x or z), the
+       * position and its first-arrival time T, as "R5: x = 1.2 km,
+       * T = 0.4567 s" */
+      *text = g_strdup_printf (_("%s: %s = %s, T = %s"), name, axis, pos_u, t_u);
+      return TRUE;
+    }
+  /* Else the line between two neighbours under the pointer: its slope
+   * is the apparent velocity a refraction survey reads off a T–x plot. */
+  best = INFINITY;
+  for (guint i = 0; i + 1 < plot->points->len; i++)
+    {
+      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+      const CurvePoint *q = &g_array_index (plot->points, CurvePoint, i + 1);
+      const double ax = frame_x (plot, &f, p->x), ay = frame_y (plot, &f, p->t);
+      const double bx = frame_x (plot, &f, q->x), by = frame_y (plot, &f, q->t);
+      const double len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
+      const double u = len2 > 0.0 ? CLAMP (((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / len2, 0.0, 1.0)
+                                  : 0.0;
+      const double d = hypot (ax + u * (bx - ax) - x, ay + u * (by - ay) - y);
+
+      if (d <= 4.0 && d < best && q->t != p->t)
+        {
+          best = d;
+          best_segment = (gint) i;
+        }
+    }
+  if (best_segment >= 0)
+    {
+      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, best_segment);
+      const CurvePoint *q = &g_array_index (plot->points, CurvePoint, best_segment + 1);
+      char from[32], to[32], v[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *v_u = NULL;
+
+      g_snprintf (from, sizeof from, _("R%u"), p->receiver + 1);
+      g_snprintf (to, sizeof to, _("R%u"), q->receiver + 1);
+      const double speed = fabs ((q->x - p->x) / (q->t - p->t));
+
+      /* Three figures, never an exponent: 2.95, 1500. */
+      g_snprintf (v, sizeof v, speed >= 100.0 ? "%.0f" : "%.3g", speed);
+      v_u = with_unit (plot, v, velocity_unit);
+      /* Translators: the traveltime curve's line between two receivers
+       * under the pointer, and its slope as a speed, as "R5 to R6:
+       * apparent velocity 2.95 km/s" */
+      *text = g_strdup_printf (_("%s to %s: apparent velocity %s"), from, to, v_u);
+      return TRUE;
+    }
+  return FALSE;
 }
 
 /* The plot on a figure's page, black on white. */

@@ -71,6 +71,27 @@ void        fr_time_plot_draw       (const FrTimePlot *plot,
                                      double            height,
                                      const double      ink[3]);
 
+/* Where a plot drawn on width × height shows position along its axis and
+ * time t; FALSE where it draws nothing (no room, no range). */
+gboolean    fr_time_plot_locate      (const FrTimePlot *plot,
+                                      double            width,
+                                      double            height,
+                                      double            position,
+                                      double            t,
+                                      double           *x,
+                                      double           *y);
+/* What lies under the point (x, y) of a plot drawn on width × height, for
+ * a tooltip: a receiver's dot ("R5: x = 1.2 km, T = 0.4567 s"), else the
+ * line between two neighbours with its slope as an apparent velocity
+ * ("R5 to R6: apparent velocity 2.95 km/s"); FALSE (text NULL) where
+ * neither is near. */
+gboolean    fr_time_plot_describe_at (const FrTimePlot *plot,
+                                      double            width,
+                                      double            height,
+                                      double            x,
+                                      double            y,
+                                      char            **text);
+
 /* A written figure's page, in points. */
 #define FR_TIME_PLOT_PAGE_WIDTH  432.0
 #define FR_TIME_PLOT_PAGE_HEIGHT 252.0

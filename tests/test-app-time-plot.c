@@ -329,6 +329,76 @@ test_borehole (void)
   check_svg (scene, result, TRUE, 2.0, 0.0, pos, t, 7);
 }
 
+/* The tooltip's text over the surface line's plot, drawn 320 × 190 as in
+ * the marker panel: over each dot its receiver's name (scene order), x
+ * and T; over the line between two dots of one branch the apparent
+ * velocity, the model's 2 km/s (the times are exact along the surface);
+ * nothing far from the curve.  In metres, a slope of 1500 m/s is written
+ * whole, not as 1.5e+03. */
+static void
+test_describe (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = solve (scene);
+  g_autoptr(FrTimePlot) plot = fr_time_plot_new ();
+  g_autoptr(FrTimePlot) metres = fr_time_plot_new ();
+  const double W = 320.0, H = 190.0;
+  const FrPoint *receivers;
+  guint n_receivers;
+  char *text = NULL;
+  double x, y, x2, y2, v = 0.0;
+
+  fr_time_plot_set_unit (plot, FR_LENGTH_UNIT_KM);
+  fr_time_plot_set_scene (plot, scene, result);
+  receivers = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n_receivers);
+  for (guint i = 0; i < n_receivers; i++)
+    {
+      const double t = fabs (receivers[i].x - SOURCE_X) / V;
+      g_autofree char *want = NULL;
+      double shown_t = -1.0;
+      const char *eq;
+
+      g_assert_true (fr_time_plot_locate (plot, W, H, receivers[i].x, t, &x, &y));
+      if (receivers[i].x > WALL_X)
+        {
+          /* Unreached: no dot, and no line runs there. */
+          g_assert_false (fr_time_plot_describe_at (plot, W, H, x, y, &text));
+          g_assert_null (text);
+          continue;
+        }
+      g_assert_true (fr_time_plot_describe_at (plot, W, H, x + 2.0, y - 1.0, &text));
+      want = g_strdup_printf ("R%u: x = %g km, T = ", i + 1, receivers[i].x);
+      g_assert_true (g_str_has_prefix (text, want));
+      eq = strrchr (text, '=');
+      g_assert_cmpint (sscanf (eq, "= %lf s", &shown_t), ==, 1);
+      g_assert_cmpfloat (fabs (shown_t - t), <, 1e-4);
+      g_clear_pointer (&text, g_free);
+    }
+  /* Halfway between R6 (x = 1.5) and R7 (x = 1.75), right of the source. */
+  g_assert_true (fr_time_plot_locate (plot, W, H, 1.5, 0.5 / V, &x, &y));
+  g_assert_true (fr_time_plot_locate (plot, W, H, 1.75, 0.75 / V, &x2, &y2));
+  g_assert_true (fr_time_plot_describe_at (plot, W, H, 0.5 * (x + x2), 0.5 * (y + y2) + 1.0, &text));
+  g_assert_true (g_str_has_prefix (text, "R6 to R7: apparent velocity "));
+  g_assert_cmpint (sscanf (text, "R6 to R7: apparent velocity %lf km/s", &v), ==, 1);
+  g_assert_cmpfloat (fabs (v - V), <, 0.01);
+  g_clear_pointer (&text, g_free);
+  /* Far above the curve, in the plot's top left. */
+  g_assert_true (fr_time_plot_locate (plot, W, H, 0.1, fr_time_plot_get_t_top (plot), &x, &y));
+  g_assert_false (fr_time_plot_describe_at (plot, W, H, x, y, &text));
+
+  {
+    const double pos[2] = { 0.0, 300.0 }, t[2] = { 0.0, 0.2 };
+
+    fr_time_plot_set_range (metres, 0.0, 1000.0);
+    fr_time_plot_set_unit (metres, FR_LENGTH_UNIT_M);
+    fr_time_plot_set_points (metres, pos, t, 2, NULL, 0);
+    g_assert_true (fr_time_plot_locate (metres, W, H, 150.0, 0.1, &x, &y));
+    g_assert_true (fr_time_plot_describe_at (metres, W, H, x, y, &text));
+    g_assert_cmpstr (text, ==, "R1 to R2: apparent velocity 1500 m/s");
+    g_free (text);
+  }
+}
+
 /* The PDF: one page of the plot's size, its text text: the axes' titles
  * in the scene's unit and the x ticks across the model's 3 km. */
 static void
@@ -433,6 +503,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/time-plot/surface-line", test_surface_line);
   g_test_add_func ("/app/time-plot/borehole", test_borehole);
+  g_test_add_func ("/app/time-plot/describe", test_describe);
   g_test_add_func ("/app/time-plot/pdf", test_pdf);
   g_test_add_func ("/app/time-plot/write-fails", test_write_fails);
   g_test_add_func ("/app/time-plot/refused", test_refused);

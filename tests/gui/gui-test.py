@@ -2484,10 +2484,46 @@ def traveltime_curve(a, want):
             for i in range(len(want)) if 0 < abs(want[i][0] - 1.5) < 0.45]
     ok = (kx > 0 and ky < 0 and off_x <= 1.5 and off_t <= 1.5
           and abs(want[lowest][0] - 1.5) < 0.15 and near and max(near) < 0.03)
+
+    # Hovering: the third dot's tooltip names R3 with its x and the list's
+    # T; the line between the first two gives their slope, Δx / ΔT.
+    def tooltips():
+        with open(a.stderr_path) as f:
+            return re.findall(r"fr-time-curve-DEBUG: [\d:.]+: curve tooltip (.*)", f.read())
+
+    def tooltip_at(x, y):
+        x, y = int(round(x)), int(round(y))
+        n = len(tooltips())
+        xdo("mousemove", x, y)
+        time.sleep(0.2)
+        xdo("mousemove", x + 1, y)
+        wait_for(lambda: len(tooltips()) > n, timeout=3.0)
+        time.sleep(0.3)
+        said = tooltips()
+        return said[-1] if len(said) > n else None
+
+    dot = tooltip_at(blobs[2][0], blobs[2][1])
+    m = re.match(r"R3: x = ([\d.]+), T = ([\d.]+)$", dot or "")
+    good_dot = (bool(m) and abs(float(m.group(1)) - want[2][0]) < 1e-9
+                and abs(float(m.group(2)) - times[2]) < 1e-3)
+    lx, ly = int(round((blobs[0][0] + blobs[1][0]) / 2)), int(round((blobs[0][1] + blobs[1][1]) / 2))
+    line = tooltip_at(lx, ly)
+    # And the tooltip shows: a popup below or above the pointer, over what
+    # the panel drew before the hovering (GTK shows it a moment after).
+    time.sleep(2.0)
+    shown = screenshot("73g-traveltime-curve-tooltip")
+    box = (max(lx - 200, 0), max(ly - 80, 0), min(lx + 200, shown.shape[1]), min(ly + 80, shown.shape[0]))
+    popup = int(np.any(shown[box[1]:box[3], box[0]:box[2]] != img[box[1]:box[3], box[0]:box[2]],
+                       axis=-1).sum())
+    m = re.match(r"R1 to R2: apparent velocity ([\d.]+)$", line or "")
+    slope = (want[1][0] - want[0][0]) / abs(times[1] - times[0])
+    good_line = bool(m) and abs(float(m.group(1)) - slope) <= 0.02 * slope
+    ok = ok and good_dot and good_line and popup > 200
     return ok, ("curve: %d dots; off the receivers' x by %.2f px, off their T by %.2f px (T up: %s); "
-                "lowest dot at x = %.1f; near the source T vs |x - 1.5| / 1.5 off by %s"
+                "lowest dot at x = %.1f; near the source T vs |x - 1.5| / 1.5 off by %s; "
+                "tooltip over R3 %r, over R1–R2 %r (slope from the list %.3f), %d pixels of it shown"
                 % (len(blobs), off_x, off_t, ky < 0, want[lowest][0],
-                   ["%.3f" % v for v in near]))
+                   ["%.3f" % v for v in near], dot, line, slope, popup))
 
 
 def t_receiver_line():
