@@ -151,6 +151,14 @@ static void
 sync_list_selection (FrMarkerPanel *self)
 {
   guint row = selected_row (self);
+  FrMarkerKind kind;
+  guint index, count;
+  FrPoint at;
+
+  /* The curve rings the selected receiver's dot. */
+  fr_time_curve_set_selected (self->time_curve,
+                              selected_marker (self, &kind, &index, &count, &at) &&
+                              kind == FR_MARKER_RECEIVER ? (gint) index : -1);
 
   if (gtk_single_selection_get_selected (self->selection) == row)
     return;
@@ -343,6 +351,16 @@ list_selection_cb (FrMarkerPanel *self)
   fr_scene_select (self->scene, kind, index);
 }
 
+/* A dot clicked on the traveltime curve: its receiver becomes the scene's
+ * selection, as a click on its row or its marker does. */
+static void
+curve_receiver_clicked_cb (FrMarkerPanel *self,
+                           guint          receiver)
+{
+  if (self->scene != NULL)
+    fr_scene_select (self->scene, FR_MARKER_RECEIVER, receiver);
+}
+
 /* Enter or a double click on a row: its marker selected, and its x field
  * focused, for a position to be typed. */
 static void
@@ -515,6 +533,8 @@ fr_marker_panel_init (FrMarkerPanel *self)
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
   g_signal_connect_object (self->selection, "notify::selected", G_CALLBACK (list_selection_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->time_curve, "receiver-clicked", G_CALLBACK (curve_receiver_clicked_cb),
+                           self, G_CONNECT_SWAPPED);
   keys = gtk_event_controller_key_new ();
   g_signal_connect_object (keys, "key-pressed", G_CALLBACK (list_key_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->list_view), keys);

@@ -16,6 +16,14 @@ struct _FrTimeCurve
 
 G_DEFINE_FINAL_TYPE (FrTimeCurve, fr_time_curve, GTK_TYPE_WIDGET)
 
+enum
+{
+  RECEIVER_CLICKED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void
 fr_time_curve_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -59,6 +67,22 @@ query_tooltip_cb (GtkWidget  *widget,
   return TRUE;
 }
 
+/* A click on a dot: its receiver, for the panel to select. */
+static void
+pressed_cb (GtkGestureClick *gesture,
+            int              n_press,
+            double           x,
+            double           y,
+            FrTimeCurve     *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  const gint receiver = fr_time_plot_receiver_at (self->plot, gtk_widget_get_width (widget),
+                                                  gtk_widget_get_height (widget), x, y);
+
+  if (receiver >= 0)
+    g_signal_emit (self, signals[RECEIVER_CLICKED], 0, (guint) receiver);
+}
+
 static void
 fr_time_curve_measure (GtkWidget      *widget,
                        GtkOrientation  orientation,
@@ -90,6 +114,11 @@ fr_time_curve_class_init (FrTimeCurveClass *klass)
   widget_class->snapshot = fr_time_curve_snapshot;
   widget_class->measure = fr_time_curve_measure;
   gtk_widget_class_set_css_name (widget_class, "frtimecurve");
+
+  /* A receiver's dot clicked: its index in the scene's receivers. */
+  signals[RECEIVER_CLICKED] = g_signal_new ("receiver-clicked", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void
@@ -97,8 +126,12 @@ fr_time_curve_init (FrTimeCurve *self)
 {
   self->plot = fr_time_plot_new ();
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  GtkGesture *click = gtk_gesture_click_new ();
+
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
+  g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 }
 
 GtkWidget *
@@ -114,6 +147,16 @@ fr_time_curve_set_unit (FrTimeCurve  *self,
   g_return_if_fail (FR_IS_TIME_CURVE (self));
 
   fr_time_plot_set_unit (self->plot, unit);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+fr_time_curve_set_selected (FrTimeCurve *self,
+                            gint         receiver)
+{
+  g_return_if_fail (FR_IS_TIME_CURVE (self));
+
+  fr_time_plot_set_selected (self->plot, receiver);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

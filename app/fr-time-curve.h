@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The traveltime curve in the marker panel: fr-time-plot.c's T–x plot as
  * a widget, in the theme's colours.  It only draws what it is given (the
- * marker panel feeds it). */
+ * marker panel feeds it); a dot clicked emits "receiver-clicked" with the
+ * receiver's index, for the panel to select it. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -24,5 +25,9 @@ void fr_time_curve_set_unit  (FrTimeCurve    *self,
 void fr_time_curve_set_scene (FrTimeCurve    *self,
                               FrScene        *scene,
                               const FrResult *result);
+
+/* The selected receiver, ringed; -1: none. */
+void fr_time_curve_set_selected (FrTimeCurve *self,
+                                 gint         receiver);
 
 G_END_DECLS

@@ -46,6 +46,7 @@ struct _FrTimePlot
   GArray       *points;     /* CurvePoint, reached receivers, by x */
   GArray       *sources;    /* double x */
   double        t_top;      /* the T axis's top: kept while no times are shown */
+  gint          selected;   /* the receiver ringed, or -1 */
 };
 
 FrTimePlot *
@@ -57,6 +58,7 @@ fr_time_plot_new (void)
   plot->sources = g_array_new (FALSE, FALSE, sizeof (double));
   plot->x_max = 1.0;
   plot->t_top = 1.0;
+  plot->selected = -1;
   return plot;
 }
 
@@ -196,6 +198,15 @@ fr_time_plot_is_along_z (const FrTimePlot *plot)
   g_return_val_if_fail (plot != NULL, FALSE);
 
   return plot->along_z;
+}
+
+void
+fr_time_plot_set_selected (FrTimePlot *plot,
+                           gint        receiver)
+{
+  g_return_if_fail (plot != NULL);
+
+  plot->selected = receiver;
 }
 
 guint
@@ -368,6 +379,20 @@ fr_time_plot_draw (const FrTimePlot *plot,
       cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
       cairo_stroke (cr);
     }
+  /* The selected receiver's dot ringed, as the canvas rings its marker. */
+  for (guint i = 0; i < plot->points->len; i++)
+    {
+      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+
+      if ((gint) p->receiver != plot->selected)
+        continue;
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, SX (p->x), SY (p->t), DOT_RADIUS + 2.5, 0, 2 * G_PI);
+      cairo_set_line_width (cr, 2.0);
+      cairo_set_source_rgb (cr, ink[0], ink[1], ink[2]);
+      cairo_stroke (cr);
+      cairo_set_line_width (cr, 1.0);
+    }
   /* The sources, as triangles on the position axis pointing up at T = 0. */
   for (guint i = 0; i < plot->sources->len; i++)
     {
@@ -418,6 +443,48 @@ with_unit (const FrTimePlot *plot,
                                            : g_strdup (number);
 }
 
+/* The point (its index in plot->points) whose dot lies under (x, y):
+ * within its radius and a little, the nearest; -1 where none. */
+static gint
+dot_at (const FrTimePlot *plot,
+        const Frame      *f,
+        double            x,
+        double            y)
+{
+  double best = INFINITY;
+  gint found = -1;
+
+  for (guint i = 0; i < plot->points->len; i++)
+    {
+      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+      const double d = hypot (frame_x (plot, f, p->x) - x, frame_y (plot, f, p->t) - y);
+
+      if (d <= DOT_RADIUS + 3.0 && d < best)
+        {
+          best = d;
+          found = (gint) i;
+        }
+    }
+  return found;
+}
+
+gint
+fr_time_plot_receiver_at (const FrTimePlot *plot,
+                          double            width,
+                          double            height,
+                          double            x,
+                          double            y)
+{
+  Frame f;
+  gint i;
+
+  g_return_val_if_fail (plot != NULL, -1);
+
+  if (!plot_frame (plot, width, height, &f) || (i = dot_at (plot, &f, x, y)) < 0)
+    return -1;
+  return (gint) g_array_index (plot->points, CurvePoint, i).receiver;
+}
+
 gboolean
 fr_time_plot_describe_at (const FrTimePlot  *plot,
                           double             width,
@@ -429,7 +496,7 @@ fr_time_plot_describe_at (const FrTimePlot  *plot,
   const char *unit;
   g_autofree char *velocity_unit = NULL;
   double best = INFINITY;
-  gint best_dot = -1, best_segment = -1;
+  gint best_dot, best_segment = -1;
   Frame f;
 
   g_return_val_if_fail (plot != NULL && text != NULL, FALSE);
@@ -439,18 +506,8 @@ fr_time_plot_describe_at (const FrTimePlot  *plot,
     return FALSE;
   unit = plot->unit != FR_LENGTH_UNIT_NONE ? fr_length_unit_get_id (plot->unit) : "";
   velocity_unit = g_strdup_printf ("%s/s", unit);
-  /* A dot under the pointer first (within its radius and a little). */
-  for (guint i = 0; i < plot->points->len; i++)
-    {
-      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
-      const double d = hypot (frame_x (plot, &f, p->x) - x, frame_y (plot, &f, p->t) - y);
-
-      if (d <= DOT_RADIUS + 3.0 && d < best)
-        {
-          best = d;
-          best_dot = (gint) i;
-        }
-    }
+  /* A dot under the pointer first. */
+  best_dot = dot_at (plot, &f, x, y);
   if (best_dot >= 0)
     {
       const CurvePoint *p = &g_array_index (plot->points, CurvePoint, best_dot);

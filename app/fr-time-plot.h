@@ -58,6 +58,10 @@ void        fr_time_plot_set_scene  (FrTimePlot    *plot,
 /* Whether the last fr_time_plot_set_scene chose z for the axis. */
 gboolean    fr_time_plot_is_along_z (const FrTimePlot *plot);
 guint       fr_time_plot_get_n_points (const FrTimePlot *plot);
+/* The receiver (its index among the points given) whose dot is ringed,
+ * as the selected marker; -1: none.  Figures leave it at -1. */
+void        fr_time_plot_set_selected (FrTimePlot    *plot,
+                                       gint           receiver);
 /* The T axis's top. */
 double      fr_time_plot_get_t_top  (const FrTimePlot *plot);
 
@@ -80,6 +84,13 @@ gboolean    fr_time_plot_locate      (const FrTimePlot *plot,
                                       double            t,
                                       double           *x,
                                       double           *y);
+/* The receiver (its index among the points given) whose dot lies under
+ * (x, y) of a plot drawn on width × height, or -1. */
+gint        fr_time_plot_receiver_at (const FrTimePlot *plot,
+                                      double            width,
+                                      double            height,
+                                      double            x,
+                                      double            y);
 /* What lies under the point (x, y) of a plot drawn on width × height, for
  * a tooltip: a receiver's dot ("R5: x = 1.2 km, T = 0.4567 s"), else the
  * line between two neighbours with its slope as an apparent velocity

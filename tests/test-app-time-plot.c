@@ -331,7 +331,7 @@ test_borehole (void)
 
 /* The tooltip's text over the surface line's plot, drawn 320 × 190 as in
  * the marker panel: over each dot its receiver's name (scene order), x
- * and T; over the line between two dots of one branch the apparent
+ * and T, and a click there picks that receiver; over the line between two dots of one branch the apparent
  * velocity, the model's 2 km/s (the times are exact along the surface);
  * nothing far from the curve.  In metres, a slope of 1500 m/s is written
  * whole, not as 1.5e+03. */
@@ -364,8 +364,11 @@ test_describe (void)
           /* Unreached: no dot, and no line runs there. */
           g_assert_false (fr_time_plot_describe_at (plot, W, H, x, y, &text));
           g_assert_null (text);
+          g_assert_cmpint (fr_time_plot_receiver_at (plot, W, H, x, y), ==, -1);
           continue;
         }
+      /* A click there picks the receiver by its index in the scene. */
+      g_assert_cmpint (fr_time_plot_receiver_at (plot, W, H, x + 2.0, y - 1.0), ==, (gint) i);
       g_assert_true (fr_time_plot_describe_at (plot, W, H, x + 2.0, y - 1.0, &text));
       want = g_strdup_printf ("R%u: x = %g km, T = ", i + 1, receivers[i].x);
       g_assert_true (g_str_has_prefix (text, want));
@@ -385,6 +388,7 @@ test_describe (void)
   /* Far above the curve, in the plot's top left. */
   g_assert_true (fr_time_plot_locate (plot, W, H, 0.1, fr_time_plot_get_t_top (plot), &x, &y));
   g_assert_false (fr_time_plot_describe_at (plot, W, H, x, y, &text));
+  g_assert_cmpint (fr_time_plot_receiver_at (plot, W, H, x, y), ==, -1);
 
   {
     const double pos[2] = { 0.0, 300.0 }, t[2] = { 0.0, 0.2 };

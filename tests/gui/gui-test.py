@@ -2487,6 +2487,11 @@ def traveltime_curve(a, want):
 
     # Hovering: the third dot's tooltip names R3 with its x and the list's
     # T; the line between the first two gives their slope, Δx / ΔT.
+    def selected_rows():
+        with open(a.stderr_path) as f:
+            return [int(v) for v in re.findall(r"fr-marker-panel-DEBUG: [\d:.]+: list selected=(-?\d+)",
+                                                f.read())]
+
     def tooltips():
         with open(a.stderr_path) as f:
             return re.findall(r"fr-time-curve-DEBUG: [\d:.]+: curve tooltip (.*)", f.read())
@@ -2518,12 +2523,21 @@ def traveltime_curve(a, want):
     m = re.match(r"R1 to R2: apparent velocity ([\d.]+)$", line or "")
     slope = (want[1][0] - want[0][0]) / abs(times[1] - times[0])
     good_line = bool(m) and abs(float(m.group(1)) - slope) <= 0.02 * slope
-    ok = ok and good_dot and good_line and popup > 200
+    # A click on R5's dot selects R5: its row (after the source's) in the
+    # list, its marker on the canvas; the dot is ringed.
+    xdo("mousemove", int(round(blobs[4][0])), int(round(blobs[4][1])))
+    time.sleep(0.2)
+    xdo("click", "1")
+    picked = wait_for(lambda: selected_rows()[-1:] == [5], timeout=3.0)
+    time.sleep(0.5)
+    screenshot("73h-traveltime-curve-picked")
+    ok = ok and good_dot and good_line and popup > 200 and picked
     return ok, ("curve: %d dots; off the receivers' x by %.2f px, off their T by %.2f px (T up: %s); "
                 "lowest dot at x = %.1f; near the source T vs |x - 1.5| / 1.5 off by %s; "
-                "tooltip over R3 %r, over R1–R2 %r (slope from the list %.3f), %d pixels of it shown"
+                "tooltip over R3 %r, over R1–R2 %r (slope from the list %.3f), %d pixels of it shown; "
+                "a click on R5's dot selects its row %s"
                 % (len(blobs), off_x, off_t, ky < 0, want[lowest][0],
-                   ["%.3f" % v for v in near], dot, line, slope, popup))
+                   ["%.3f" % v for v in near], dot, line, slope, popup, picked))
 
 
 def t_receiver_line():
