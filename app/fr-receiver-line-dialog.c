@@ -22,6 +22,7 @@ struct _FrReceiverLineDialog
   GtkSpinButton *last_x_spin;
   GtkSpinButton *last_z_spin;
   GtkSpinButton *count_spin;
+  GtkLabel      *spacing_label;
   GtkLabel      *error_label;
   GtkLabel      *unit_label;
 
@@ -73,6 +74,47 @@ lay_out_cb (FrReceiverLineDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
 }
 
+/* A length with the scene's unit: "0.2 km", or "0.2" without one. */
+static char *
+format_length (FrReceiverLineDialog *self,
+               double                value)
+{
+  const FrLengthUnit unit = fr_scene_get_length_unit (self->scene);
+
+  return unit != FR_LENGTH_UNIT_NONE ? g_strdup_printf ("%.4g %s", value, fr_length_unit_get_id (unit))
+                                     : g_strdup_printf ("%.4g", value);
+}
+
+/* Says what the fields make as they change: the receivers' spacing along
+ * the line and its length (what a survey plans by). */
+static void
+fields_changed_cb (FrReceiverLineDialog *self)
+{
+  const double dx = gtk_spin_button_get_value (self->last_x_spin) - gtk_spin_button_get_value (self->first_x_spin);
+  const double dz = gtk_spin_button_get_value (self->last_z_spin) - gtk_spin_button_get_value (self->first_z_spin);
+  const int count = gtk_spin_button_get_value_as_int (self->count_spin);
+  const double length = hypot (dx, dz);
+  g_autofree char *text = NULL;
+
+  if (self->scene == NULL)
+    return;
+  if (count < 2 || !(length > 0.0))
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d receiver at the first point",
+                                         "%d receivers at one point", count), count);
+  else
+    {
+      g_autofree char *spacing = format_length (self, length / (count - 1));
+      g_autofree char *total = format_length (self, length);
+
+      /* Translators: the receivers' spacing and the line's length, as
+       * "One receiver every 0.05 km along a line 2.4 km long" */
+      text = g_strdup_printf (_("One receiver every %s along a line %s long"), spacing, total);
+    }
+  gtk_label_set_text (self->spacing_label, text);
+  /* For the GUI tests: what the window says. */
+  g_debug ("receiver line %s", text);
+}
+
 static void
 fr_receiver_line_dialog_class_init (FrReceiverLineDialogClass *klass)
 {
@@ -88,11 +130,13 @@ fr_receiver_line_dialog_class_init (FrReceiverLineDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, last_x_spin);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, last_z_spin);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, count_spin);
+  gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, spacing_label);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, error_label);
   gtk_widget_class_bind_template_child (widget_class, FrReceiverLineDialog, unit_label);
   gtk_widget_class_bind_template_callback (widget_class, fr_panel_significant_output);
   gtk_widget_class_bind_template_callback (widget_class, cancel_cb);
   gtk_widget_class_bind_template_callback (widget_class, lay_out_cb);
+  gtk_widget_class_bind_template_callback (widget_class, fields_changed_cb);
   /* A GtkWindow, not a GtkDialog: Escape is given the dialog's meaning. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -183,6 +227,7 @@ fr_receiver_line_dialog_new (GtkWindow *parent,
   set_axis (self->last_x_spin, g->x0, g->nx, g->dx, last.x);
   set_axis (self->last_z_spin, g->z0, g->nz, g->dz, last.z);
   gtk_spin_button_set_value (self->count_spin, count);
+  fields_changed_cb (self);
   if (fr_scene_get_length_unit (scene) != FR_LENGTH_UNIT_NONE)
     {
       /* Translators: %s is a length unit, such as km */

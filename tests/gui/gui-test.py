@@ -2549,7 +2549,7 @@ def t_receiver_line():
     has the Traveltime Curve plot them against z."""
     a = App("--clear", "--source", "1.5,0", "--receiver", "0.5,0.5", name="receiver-line",
             env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state-line"), "FOLDRAY_RECOVER": "no",
-                 "G_MESSAGES_DEBUG": "fr-marker-panel fr-time-curve"})
+                 "G_MESSAGES_DEBUG": "fr-marker-panel fr-time-curve fr-receiver-line"})
     want = [(0.2 + 0.2 * k, 0.0) for k in range(13)]
     notes, bad = [], []
     try:
@@ -2562,6 +2562,12 @@ def t_receiver_line():
             time.sleep(0.5)
             xdo("key", "l")                   # Receiver _Line…
             return wait_for(lambda: window_shown("Receiver Line"), timeout=5.0)
+
+        def window_says():
+            """The window's last word on the spacing its fields make."""
+            with open(a.stderr_path) as f:
+                said = re.findall(r"fr-receiver-line-DEBUG: [\d:.]+: receiver line (.*)", f.read())
+            return said[-1] if said else None
 
         def fill(key, text):
             xdo("key", key)
@@ -2586,9 +2592,11 @@ def t_receiver_line():
         drawn = [near(img, *a.to_screen(x, z), RECEIVER_RGB) for x, z in want]
         receivers = a.last("spr").get("receivers")
         title = a.title()
-        notes.append("window shown %s, closed on Enter %s; job with %s receivers; drawn %s; title %r"
-                     % (shown, closed, receivers, drawn, title))
-        ok = shown and closed and receivers == 13 and all(drawn) and title.startswith("• ")
+        said = window_says()
+        notes.append("window shown %s, closed on Enter %s; job with %s receivers; drawn %s; title %r; "
+                     "it said %r" % (shown, closed, receivers, drawn, title, said))
+        ok = (shown and closed and receivers == 13 and all(drawn) and title.startswith("• ")
+              and said == "One receiver every 0.2 along a line 2.4 long")
 
         curve_ok, curve_note = traveltime_curve(a, want)
         notes.append(curve_note)
@@ -2634,10 +2642,12 @@ def t_receiver_line():
         with open(a.stderr_path) as f:
             curves = re.findall(r"fr-time-curve-DEBUG: [\d:.]+: curve axis=(\w) t=0,[^ ]+ points=(\d+)",
                                 f.read())
+        bore_said = window_says()
         notes.append("borehole: window shown %s, closed %s; job with %s receivers; drawn %s; "
-                     "last curve %s" % (bore_shown, bore_closed, bore_receivers, bore_drawn, curves[-1:]))
+                     "last curve %s; it said %r" % (bore_shown, bore_closed, bore_receivers, bore_drawn,
+                                                    curves[-1:], bore_said))
         ok = (ok and bore_shown and bore_closed and bore_receivers == 7 and all(bore_drawn)
-              and curves[-1:] == [("z", "7")])
+              and curves[-1:] == [("z", "7")] and bore_said == "One receiver every 0.2 along a line 1.2 long")
         bad = a.bad_stderr()
     finally:
         a.quit()
