@@ -367,18 +367,13 @@ def t_fold_psi_kept():
     """Speed F to the velocity grid shortens ψa only while F is the grid:
     back to constant, the user's ψa is back."""
     # F = 2 allows |ψa| up to 0.95 F; the grid's slowest speed (1.5) less.
-    # The pointer leaves F before ψa x is clicked: resting on F, it shows
-    # F's tooltip, which covers ψa x just below, and xdotool's click there
-    # landed on the tooltip, leaving the focus in F, so "1.8" went into F
-    # (two of seven CI runs; see 11b-f-tooltip.png).  The solve's ψa still
-    # says whether the value arrived, and F and ψa are typed again if not.
+    # "1.8" went into F in two of seven CI runs: F's tooltip covered ψa x
+    # (type_into now leaves the pointer off the field).  The solve's ψa
+    # still says whether the value arrived, and F and ψa are typed again if
+    # not.
     tries = 0
     for tries in range(1, 4):
         type_into(*F_ENTRY, "2")
-        if tries == 1:
-            screenshot("11b-f-tooltip")
-        xdo("mousemove", 400, 650)
-        time.sleep(0.5)
         type_into(*PSI_X_ENTRY, "1.8")
         fold.settle_all()
         if abs(float(fold.last("fold").get("psi_x", 0.0)) - 1.8) < 1e-6:

@@ -303,13 +303,23 @@ def click(x, y, button=1):
     time.sleep(0.4)
 
 
+# Where type_into leaves the pointer: outside the 1200 × 760 window at the
+# screen's origin, over nothing of the app's.
+POINTER_PARKED = (1250, 790)
+
+
 def type_into(x, y, text, key="Return"):
     """Types text into the entry at (x, y), replacing it, and presses
-    Enter (or key).  "--" ends xdotool's options: "-1" is text."""
+    Enter (or key).  "--" ends xdotool's options: "-1" is text.  The
+    pointer then leaves the field: resting on it, it shows the field's
+    tooltip, which covers the field below, and a click there next (xdotool
+    warps the pointer) landed on the tooltip, leaving the text for the
+    next field in this one (F's tooltip over ψa x, Δ's over Count)."""
     click(x, y)
     xdo("key", "ctrl+a")
     xdo("type", "--", text)
     xdo("key", key)
+    xdo("mousemove", *POINTER_PARKED)
     time.sleep(0.8)
 
 
