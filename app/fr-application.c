@@ -331,8 +331,7 @@ settled_export_cb (FrWindow *window,
            idle_exports[i].kind == FR_EXPORT_HORIZONS_VTP) && !fr_window_get_fold_mode (window))
         continue;
       /* Receivers, their times and curve are Rays mode's, as the menu has it. */
-      if ((idle_exports[i].kind == FR_EXPORT_RECEIVERS_CSV || idle_exports[i].kind == FR_EXPORT_TIMES_CSV ||
-           idle_exports[i].kind == FR_EXPORT_CURVE_SVG || idle_exports[i].kind == FR_EXPORT_CURVE_PDF) &&
+      if (fr_export_is_of_receivers (idle_exports[i].kind) &&
           (receivers == 0 || fr_window_get_fold_mode (window)))
         continue;
       self->pending_exports++;

@@ -329,6 +329,16 @@ fr_export_rays (FrExportKind   kind,
 
 /* Whether the scene has receivers to export; if not, error says so and
  * how to place some. */
+/* Whether an export is of the receivers (the receivers file, the arrival
+ * times, the traveltime curve): Rays mode's, and only where there are
+ * receivers. */
+gboolean
+fr_export_is_of_receivers (FrExportKind kind)
+{
+  return kind == FR_EXPORT_RECEIVERS_CSV || kind == FR_EXPORT_TIMES_CSV ||
+         kind == FR_EXPORT_CURVE_SVG || kind == FR_EXPORT_CURVE_PDF;
+}
+
 gboolean
 fr_export_has_receivers (FrScene  *scene,
                          GError  **error)
@@ -434,13 +444,14 @@ fr_export_curve (FrExportKind   kind,
   g_return_val_if_fail (result != NULL && result->time != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (result->job->kind != FR_JOB_SPR || !fr_export_has_receivers (scene, error))
+  if (result->job->kind != FR_JOB_SPR)
     {
-      if (error != NULL && *error == NULL)
-        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                             _("The traveltime curve belongs to Rays mode: switch to Rays mode to export it"));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("The traveltime curve belongs to Rays mode: switch to Rays mode to export it"));
       return FALSE;
     }
+  if (!fr_export_has_receivers (scene, error))
+    return FALSE;
   plot = fr_time_plot_new ();
   fr_time_plot_set_unit (plot, fr_scene_get_length_unit (scene));
   fr_time_plot_set_scene (plot, scene, result);

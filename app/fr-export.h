@@ -50,6 +50,7 @@ gboolean  fr_export_rays         (FrExportKind      kind,
                                   FrResult         *result,
                                   const char       *path,
                                   GError          **error);
+gboolean  fr_export_is_of_receivers (FrExportKind  kind);
 gboolean  fr_export_has_receivers (FrScene         *scene,
                                   GError          **error);
 gboolean  fr_export_receivers    (FrScene          *scene,

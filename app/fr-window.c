@@ -1543,8 +1543,7 @@ export_by_id (FrWindow   *self,
           return;
         }
     }
-  if (kind == FR_EXPORT_RECEIVERS_CSV || kind == FR_EXPORT_TIMES_CSV ||
-      kind == FR_EXPORT_CURVE_SVG || kind == FR_EXPORT_CURVE_PDF)
+  if (fr_export_is_of_receivers (kind))
     {
       g_autoptr(GError) error = NULL;
 

@@ -22,6 +22,7 @@
 #include "fr-plot-layout.h"
 #include "fr-scene.h"
 #include "test-canvas-time.h"
+#include "test-poppler.h"
 #include "test-svg.h"
 
 typedef struct
@@ -278,25 +279,6 @@ make_view (FrScene *scene, FrView *view)
   fr_plot_layout_fit_view (view, scene, 1.0);
 }
 
-static char *
-run_tool (const char *tool, const char *path)
-{
-  g_autofree char *exe = g_find_program_in_path (tool);
-  char *out = NULL;
-  int status = 0;
-  const char *argv_info[] = { exe, path, NULL };
-  const char *argv_text[] = { exe, path, "-", NULL };
-  g_autoptr(GError) error = NULL;
-
-  if (exe == NULL)
-    g_error ("%s not found: install poppler-utils (tests/setup-debian.sh)", tool);
-  g_assert_true (g_spawn_sync (NULL, (char **) (g_str_equal (tool, "pdftotext") ? argv_text : argv_info),
-                               NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  return out;
-}
-
 /* The page fig is written on, in the view's coordinates. */
 static FrRect
 figure_page (const FrFigure *fig)
@@ -310,8 +292,8 @@ figure_page (const FrFigure *fig)
 static void
 check_pdf (const char *path, const FrRect *page)
 {
-  g_autofree char *info = run_tool ("pdfinfo", path);
-  g_autofree char *text = run_tool ("pdftotext", path);
+  g_autofree char *info = test_pdf_info (path);
+  g_autofree char *text = test_pdf_text (path, FALSE);
   const char *pages = strstr (info, "Pages:");
   const char *size = strstr (info, "Page size:");
   double w = 0, h = 0;
@@ -765,7 +747,7 @@ figure_pdf_text (FrScene *scene)
     g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
     g_assert_no_error (error);
   }
-  text = run_tool ("pdftotext", pdf);
+  text = test_pdf_text (pdf, FALSE);
   g_test_message ("the figure's text: %s", text);
   g_unlink (pdf);
   g_rmdir (dir);
@@ -1600,7 +1582,7 @@ test_figure_units (void)
       fr_scene_set_length_unit (scene, cases[i].unit);
       g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
       g_assert_no_error (error);
-      text = run_tool ("pdftotext", pdf);
+      text = test_pdf_text (pdf, FALSE);
       g_test_message ("unit %d, the figure's text: %s", cases[i].unit, text);
       g_assert_nonnull (strstr (text, "velocity"));
       if (cases[i].unit == FR_LENGTH_UNIT_NONE)
@@ -1643,7 +1625,7 @@ test_figure_two_ticks (void)
     g_assert_true (fr_figure_write (&fig, FR_FIGURE_PDF, pdf, &error));
     g_assert_no_error (error);
   }
-  text = run_tool ("pdftotext", pdf);
+  text = test_pdf_text (pdf, FALSE);
   g_test_message ("the figure's text: %s", text);
   words = g_strsplit_set (text, " \n\f", -1);
   for (guint i = 0; words[i] != NULL; i++)

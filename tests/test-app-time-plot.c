@@ -19,6 +19,7 @@
 #include "fr-fold-state.h"
 #include "fr-scene.h"
 #include "fr-time-plot.h"
+#include "test-poppler.h"
 #include "test-svg.h"
 #include "test-tmpdir.h"
 
@@ -191,25 +192,6 @@ solve (FrScene *scene)
   g_assert_false (cancelled);
   g_assert_true (result->ok);
   return result;
-}
-
-static char *
-run_tool (const char *tool, const char *path)
-{
-  g_autofree char *exe = g_find_program_in_path (tool);
-  char *out = NULL;
-  int status = 0;
-  const char *argv_info[] = { exe, path, NULL };
-  const char *argv_text[] = { exe, "-layout", path, "-", NULL };
-  g_autoptr(GError) error = NULL;
-
-  if (exe == NULL)
-    g_error ("%s not found: install poppler-utils (tests/setup-debian.sh)", tool);
-  g_assert_true (g_spawn_sync (NULL, (char **) (g_str_equal (tool, "pdftotext") ? argv_text : argv_info),
-                               NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  return out;
 }
 
 /* Exports scene's curve as SVG and reads it back: a dot for each of the n
@@ -419,8 +401,8 @@ test_pdf (void)
 
   g_assert_true (fr_export_curve (FR_EXPORT_CURVE_PDF, scene, result, pdf, &error));
   g_assert_no_error (error);
-  info = run_tool ("pdfinfo", pdf);
-  text = run_tool ("pdftotext", pdf);
+  info = test_pdf_info (pdf);
+  text = test_pdf_text (pdf, TRUE);
   g_assert_nonnull (strstr (info, "Pages:"));
   g_assert_cmpint (sscanf (strstr (info, "Pages:"), "Pages: %d", &pages), ==, 1);
   g_assert_cmpint (pages, ==, 1);

@@ -2575,24 +2575,29 @@ def t_receiver_line():
             xdo("key", "ctrl+a")
             xdo("type", "--", text)
 
+        def lay_line(first, last, count, points, shot):
+            """Fills the open window from first to last with count receivers
+            and presses Enter: whether it closed, whether each of points is
+            drawn, the solve's receivers and the window's last word."""
+            # _First's and _Last's mnemonics take the focus to x, Tab to z.
+            for key, text in (("alt+f", "%g" % first[0]), ("Tab", "%g" % first[1]),
+                              ("alt+l", "%g" % last[0]), ("Tab", "%g" % last[1]), ("alt+r", str(count))):
+                fill(key, text)
+            job = last_job(a)
+            xdo("key", "Return")
+            closed = wait_for(lambda: not window_shown("Receiver Line"), timeout=5.0)
+            wait_for(lambda: last_job(a) > job, timeout=10.0)
+            settle_all(a)
+            xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+            img = a.stable_shot(shot)
+            drawn = [near(img, *a.to_screen(x, z), RECEIVER_RGB) for x, z in points]
+            return closed, drawn, a.last("spr").get("receivers"), window_says()
+
         shown = open_line()
         time.sleep(0.5)
         screenshot("73b-receiver-line")
-        # _First's and _Last's mnemonics take the focus to x, Tab to z.
-        for key, text in (("alt+f", "0.2"), ("Tab", "0"), ("alt+l", "2.6"), ("Tab", "0"),
-                          ("alt+r", "13")):
-            fill(key, text)
-        job = last_job(a)
-        xdo("key", "Return")
-        closed = wait_for(lambda: not window_shown("Receiver Line"), timeout=5.0)
-        wait_for(lambda: last_job(a) > job, timeout=10.0)
-        settle_all(a)
-        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
-        img = a.stable_shot("73c-receiver-line-laid")
-        drawn = [near(img, *a.to_screen(x, z), RECEIVER_RGB) for x, z in want]
-        receivers = a.last("spr").get("receivers")
+        closed, drawn, receivers, said = lay_line((0.2, 0), (2.6, 0), 13, want, "73c-receiver-line-laid")
         title = a.title()
-        said = window_says()
         notes.append("window shown %s, closed on Enter %s; job with %s receivers; drawn %s; title %r; "
                      "it said %r" % (shown, closed, receivers, drawn, title, said))
         ok = (shown and closed and receivers == 13 and all(drawn) and title.startswith("• ")
@@ -2627,22 +2632,11 @@ def t_receiver_line():
 
         borehole = [(2.0, 0.1 + 0.2 * k) for k in range(7)]
         bore_shown = open_line()
-        for key, text in (("alt+f", "2"), ("Tab", "0.1"), ("alt+l", "2"), ("Tab", "1.3"),
-                          ("alt+r", "7")):
-            fill(key, text)
-        job = last_job(a)
-        xdo("key", "Return")
-        bore_closed = wait_for(lambda: not window_shown("Receiver Line"), timeout=5.0)
-        wait_for(lambda: last_job(a) > job, timeout=10.0)
-        settle_all(a)
-        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
-        img = a.stable_shot("73f-receiver-line-borehole")
-        bore_drawn = [near(img, *a.to_screen(x, z), RECEIVER_RGB) for x, z in borehole]
-        bore_receivers = a.last("spr").get("receivers")
+        bore_closed, bore_drawn, bore_receivers, bore_said = lay_line(
+            (2, 0.1), (2, 1.3), 7, borehole, "73f-receiver-line-borehole")
         with open(a.stderr_path) as f:
             curves = re.findall(r"fr-time-curve-DEBUG: [\d:.]+: curve axis=(\w) t=0,[^ ]+ points=(\d+)",
                                 f.read())
-        bore_said = window_says()
         notes.append("borehole: window shown %s, closed %s; job with %s receivers; drawn %s; "
                      "last curve %s; it said %r" % (bore_shown, bore_closed, bore_receivers, bore_drawn,
                                                     curves[-1:], bore_said))
