@@ -417,6 +417,14 @@ push_markers (FrCanvas     *self,
               fr_lines_push_shape (a, st->shape, x, y, st->radius[0] * k, select_color);
             }
           fr_lines_push_shape (a, st->shape, x, y, st->radius[1] * k, ring_dark);
+          /* A source that does not fire in the shot shown (each source
+           * its own shot): a ring of its colour round a dark centre. */
+          if (st->kind == FR_MARKER_SOURCE && !fr_scene_source_fires (self->scene, i))
+            {
+              fr_lines_push_shape (a, st->shape, x, y, st->radius[2] * k, st->fill);
+              fr_lines_push_shape (a, st->shape, x, y, st->radius[3] * k * 0.6, ring_dark);
+              continue;
+            }
           fr_lines_push_shape (a, st->shape, x, y, st->radius[2] * k, ring_light);
           fr_lines_push_shape (a, st->shape, x, y, st->radius[3] * k, st->fill);
         }

@@ -327,8 +327,6 @@ fr_export_rays (FrExportKind   kind,
   g_return_val_if_reached (FALSE);
 }
 
-/* Whether the scene has receivers to export; if not, error says so and
- * how to place some. */
 /* Whether an export is of the receivers (the receivers file, the arrival
  * times, the traveltime curve): Rays mode's, and only where there are
  * receivers. */
@@ -390,7 +388,9 @@ fr_export_receivers (FrScene     *scene,
 /* Writes the first-arrival time at each receiver of the result's solve,
  * as foldray-cli's --times-out does (`receiver,x,z,t`, inf where no source
  * reaches it): T at the node the receiver stands on (the scene keeps
- * receivers on nodes), in single precision, as the result holds T. */
+ * receivers on nodes), in single precision, as the result holds T.  Where
+ * each source fired alone, every shot's times, shot by shot
+ * (`source,source_x,source_z,receiver,x,z,t`, fr_csv_write_shot_times). */
 gboolean
 fr_export_times (FrResult    *result,
                  const char  *path,
@@ -412,6 +412,19 @@ fr_export_times (FrResult    *result,
                              "place a receiver, or import a receivers file"));
       return FALSE;
     }
+  points = (fr_points) { .ndim = 2, .count = job->n_receivers, .xyz = job->receivers };
+  if (result->shot_times != NULL)
+    {
+      const gsize n = (gsize) result->n_shots * job->n_receivers;
+      const fr_points sources = { .ndim = 2, .count = result->n_shots, .xyz = job->sources };
+
+      t = g_new (double, n);
+      for (gsize i = 0; i < n; i++)
+        t[i] = result->shot_times[i];
+      if (fr_csv_write_shot_times (path, &sources, &points, t, TRUE, &err) != FR_OK)
+        return fail_fr (error, &err);
+      return TRUE;
+    }
   t = g_new (double, job->n_receivers);
   for (guint k = 0; k < job->n_receivers; k++)
     {
@@ -422,7 +435,6 @@ fr_export_times (FrResult    *result,
         g_return_val_if_reached (FALSE);
       t[k] = result->time[fr_grid_index (&job->grid, ix, 0, iz)];
     }
-  points = (fr_points) { .ndim = 2, .count = job->n_receivers, .xyz = job->receivers };
   if (fr_csv_write_times (path, &points, t, TRUE, &err) != FR_OK)
     return fail_fr (error, &err);
   return TRUE;

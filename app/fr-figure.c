@@ -608,6 +608,7 @@ draw_content (const FrFigure *fig,
 {
   static const double source_rgb[3] = { 1.00, 0.30, 0.08 };
   static const double receiver_rgb[3] = { 0.20, 0.85, 1.00 };
+  static const double white_rgb[3] = { 1.0, 1.0, 1.0 };
   FrResult *r = fig->result;
   FrPlotLayout layout;
   FrRect guard;
@@ -711,8 +712,12 @@ draw_content (const FrFigure *fig,
           fr_view_model_to_widget (fig->view, pts[i].x, pts[i].z, &px, &py);
           if (!fr_clip_holds (&guard, px, py))
             continue;
+          /* A source idle in the shot shown (each source its own shot):
+           * white inside, as the canvas draws it hollow. */
           draw_marker (cr, px, py, !sources || fig->fold != NULL,
-                       sources && fig->fold == NULL ? source_rgb : receiver_rgb);
+                       sources && fig->fold == NULL
+                       ? (fr_scene_source_fires (fig->scene, i) ? source_rgb : white_rgb)
+                       : receiver_rgb);
         }
     }
   cairo_restore (cr);

@@ -42,6 +42,7 @@ result_clear (gpointer data)
   g_clear_pointer (&result->time, g_free);
   g_clear_pointer (&result->device_time, fr_spr_device_free);
   g_clear_pointer (&result->rays, g_ptr_array_unref);
+  g_clear_pointer (&result->shot_times, g_free);
   g_clear_pointer (&result->backend, g_free);
   g_clear_pointer (&result->notice, g_free);
   g_clear_pointer (&result->horizons, g_ptr_array_unref);
@@ -79,6 +80,7 @@ fr_job_new (const fr_grid  *grid,
   job->n_receivers = n_receivers;
   job->radius = radius;
   job->backend = backend;
+  job->shot = -1;
   return job;
 }
 
@@ -176,21 +178,97 @@ fr_result_unref (FrResult *result)
   g_atomic_rc_box_release_full (result, result_clear);
 }
 
-/* Runs the SPR solve and traces a ray to every receiver.  Blocking: call
- * it from the solver thread.  Returns NULL with *cancelled set when cancel
- * was raised; otherwise a result, which says !ok with a message when the
- * solver refused the job. */
+/* One SPR solve from the given sources into res.  FR_E_CANCELLED when
+ * cancel was raised; another status with err set when the solver refused
+ * the job. */
+static fr_status
+solve (FrJob           *job,
+       const double    *sources,
+       guint            n_sources,
+       gboolean         keep_device_time,
+       const fr_cancel *cancel,
+       fr_spr_result   *res,
+       fr_error        *err)
+{
+  fr_spr_params params;
+  fr_status status;
+
+  fr_spr_params_init (&params);
+  params.rx = job->radius.x;
+  params.rz = job->radius.z;
+  params.backend = job->backend;
+  params.threads = job->threads;
+  params.cancel = cancel;
+  params.keep_device_time = keep_device_time;
+  status = fr_spr_solve (&job->grid, g_bytes_get_data (job->velocity, NULL), sources, n_sources,
+                         &params, res, err);
+  if (fr_cancel_raised (cancel))
+    status = FR_E_CANCELLED;
+  return status;
+}
+
+/* The solve's T at each receiver's node into times (+inf unreached), in
+ * single precision as the result keeps T. */
+static void
+receiver_times (const FrJob         *job,
+                const fr_spr_result *res,
+                float               *times)
+{
+  for (guint r = 0; r < job->n_receivers; r++)
+    {
+      size_t ix, iz;
+
+      if (!fr_grid_nearest_node (&job->grid, job->receivers[2 * r], 0.0, job->receivers[2 * r + 1],
+                                 &ix, NULL, &iz))
+        times[r] = INFINITY;
+      else
+        times[r] = (float) res->time[fr_grid_index (&job->grid, ix, 0, iz)];
+    }
+}
+
+/* A solve's T, its back end and a ray to every receiver, as the result's.
+ * FALSE as fr_result_set_time. */
+static gboolean
+take_solve (FrResult      *result,
+            fr_spr_result *res)
+{
+  const FrJob *job = result->job;
+
+  if (!fr_result_set_time (result, res->time, fr_grid_count (&job->grid)))
+    return FALSE;
+  result->device_time = fr_spr_result_take_device_time (res);
+  result->backend = g_strdup (fr_spr_backend_name (res->backend));
+  if (res->notice[0] != '\0')
+    result->notice = g_strdup (res->notice);
+  for (guint r = 0; r < job->n_receivers; r++)
+    {
+      GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
+      double *xz = NULL;
+      size_t n = 0;
+
+      /* An unreached receiver simply has no ray. */
+      if (fr_spr_ray (res, job->receivers[2 * r], job->receivers[2 * r + 1], &xz, &n, NULL) == FR_OK)
+        g_array_append_vals (ray, xz, 2 * n);
+      free (xz);
+      g_ptr_array_add (result->rays, ray);
+    }
+  return TRUE;
+}
+
+/* Runs the SPR solve and traces a ray to every receiver.  Where each
+ * source is a shot of its own (job->shot >= 0), one solve per source: the
+ * arrival times of every shot, and T and the rays of the shot shown.
+ * Blocking: call it from the solver thread.  Returns NULL with *cancelled
+ * set when cancel was raised; otherwise a result, which says !ok with a
+ * message when the solver refused the job. */
 FrResult *
 fr_job_run (FrJob           *job,
             const fr_cancel *cancel,
             gboolean        *cancelled)
 {
   g_autoptr(FrResult) result = NULL;
-  fr_spr_params params;
-  fr_spr_result res = { 0 };
   fr_error err = { 0 };
-  fr_status status;
-  size_t count;
+  guint n_shots;
 
   g_return_val_if_fail (job != NULL, NULL);
 
@@ -214,61 +292,50 @@ fr_job_run (FrJob           *job,
       return g_steal_pointer (&result);
     }
 
-  fr_spr_params_init (&params);
-  params.rx = job->radius.x;
-  params.rz = job->radius.z;
-  params.backend = job->backend;
-  params.threads = job->threads;
-  params.cancel = cancel;
-  /* Only the CUDA back end keeps it: the canvas then draws T without a
-   * host round trip. */
-  params.keep_device_time = fr_cuda_built ();
-
-  status = fr_spr_solve (&job->grid, g_bytes_get_data (job->velocity, NULL),
-                         job->sources, job->n_sources, &params, &res, &err);
-  if (status == FR_E_CANCELLED || fr_cancel_raised (cancel))
+  g_return_val_if_fail (job->shot < (gint) job->n_sources, NULL);
+  n_shots = job->shot >= 0 ? job->n_sources : 1;
+  if (job->shot >= 0)
     {
+      result->n_shots = n_shots;
+      result->shot_times = g_new (float, (gsize) n_shots * MAX (job->n_receivers, 1));
+    }
+  for (guint k = 0; k < n_shots; k++)
+    {
+      gboolean shown = job->shot < 0 || k == (guint) job->shot;
+      fr_spr_result res = { 0 };
+      fr_status status;
+
+      /* Only the CUDA back end keeps it, for the shot shown: the canvas
+       * then draws T without a host round trip. */
+      status = job->shot < 0 ? solve (job, job->sources, job->n_sources, fr_cuda_built (), cancel,
+                                      &res, &err)
+                             : solve (job, job->sources + 2 * k, 1, shown && fr_cuda_built (),
+                                      cancel, &res, &err);
+      if (status == FR_E_CANCELLED)
+        {
+          fr_spr_result_clear (&res);
+          if (cancelled != NULL)
+            *cancelled = TRUE;
+          return NULL;
+        }
+      if (status != FR_OK)
+        {
+          fr_spr_result_clear (&res);
+          result->ok = FALSE;
+          result->error = g_strdup (err.message[0] ? err.message : fr_status_name (status));
+          return g_steal_pointer (&result);
+        }
+      result->solve_ms += res.solve_ms;
+      result->iterations += res.iterations;
+      if (result->shot_times != NULL)
+        receiver_times (job, &res, result->shot_times + (gsize) k * job->n_receivers);
+      if (shown && !take_solve (result, &res))
+        {
+          fr_spr_result_clear (&res);
+          return g_steal_pointer (&result);
+        }
       fr_spr_result_clear (&res);
-      if (cancelled != NULL)
-        *cancelled = TRUE;
-      return NULL;
     }
-  if (status != FR_OK)
-    {
-      fr_spr_result_clear (&res);
-      result->ok = FALSE;
-      result->error = g_strdup (err.message[0] ? err.message : fr_status_name (status));
-      return g_steal_pointer (&result);
-    }
-
-  count = fr_grid_count (&job->grid);
-  if (!fr_result_set_time (result, res.time, count))
-    {
-      fr_spr_result_clear (&res);
-      return g_steal_pointer (&result);
-    }
-  result->device_time = fr_spr_result_take_device_time (&res);
-  result->backend = g_strdup (fr_spr_backend_name (res.backend));
-  result->solve_ms = res.solve_ms;
-  result->iterations = res.iterations;
-  if (res.notice[0] != '\0')
-    result->notice = g_strdup (res.notice);
-
-  for (guint r = 0; r < job->n_receivers; r++)
-    {
-      GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
-      double *xz = NULL;
-      size_t n = 0;
-
-      /* An unreached receiver simply has no ray. */
-      if (fr_spr_ray (&res, job->receivers[2 * r], job->receivers[2 * r + 1],
-                      &xz, &n, NULL) == FR_OK)
-        g_array_append_vals (ray, xz, 2 * n);
-      free (xz);
-      g_ptr_array_add (result->rays, ray);
-    }
-
-  fr_spr_result_clear (&res);
   result->ok = TRUE;
   return g_steal_pointer (&result);
 }

@@ -49,6 +49,9 @@ typedef struct _FrJob
   GBytes         *velocity;      /* nx·nz float32, shared between jobs */
   double         *sources;       /* 2·n_sources model x, z */
   guint           n_sources;
+  gint            shot;          /* -1: the sources fire together, one shot; else each
+                                  * source is a shot of its own, solved alone, and the
+                                  * result's T and rays are source shot's */
   double         *receivers;     /* 2·n_receivers */
   guint           n_receivers;
   FrRadius        radius;        /* SPR neighbourhood, nodes along x and z */
@@ -72,6 +75,9 @@ typedef struct _FrResult
                                   * draws it through CUDA–GL interop */
   float           time_max;      /* largest finite traveltime */
   GPtrArray      *rays;          /* per receiver: GArray of double x, z pairs (may be empty) */
+  guint           n_shots;       /* job->shot >= 0: every source's shot, else 0 */
+  float          *shot_times;    /* n_shots × n_receivers first-arrival times, shot by shot:
+                                  * T at each receiver's node, +inf where unreached */
   char           *backend;       /* the back end that ran */
   double          solve_ms;
   long            iterations;

@@ -26,6 +26,7 @@ struct _FrMarkerPanel
   GtkLabel      *z_unit;
   GtkWidget     *add_source_button;
   GtkWidget     *add_receiver_button;
+  GtkCheckButton *shots_check;
   GtkWidget     *list_box;
   GtkLabel      *x_heading;
   GtkLabel      *z_heading;
@@ -325,6 +326,12 @@ sync_list (FrMarkerPanel *self)
     }
   if (n != old)
     g_list_store_splice (self->store, MIN (n, old), old > n ? old - n : 0, added->pdata, added->len);
+  /* Whether sources fire one at a time: asked from two sources on, or
+   * while it is so (an undo, a scene opened). */
+  gtk_check_button_set_active (self->shots_check,
+                               self->scene != NULL && fr_scene_get_separate_shots (self->scene));
+  gtk_widget_set_visible (GTK_WIDGET (self->shots_check),
+                          n_sources >= 2 || gtk_check_button_get_active (self->shots_check));
   self->syncing = FALSE;
   gtk_widget_set_visible (self->list_box, n > 0);
   fit_list_height (self, n);
@@ -447,6 +454,16 @@ add_receiver_cb (FrMarkerPanel *self)
   add_marker (self, FR_MARKER_RECEIVER);
 }
 
+/* The check box -> the scene: each source a shot of its own, or all
+ * together (one undo step). */
+static void
+shots_toggled_cb (FrMarkerPanel *self)
+{
+  if (self->syncing || self->scene == NULL)
+    return;
+  fr_scene_set_separate_shots (self->scene, gtk_check_button_get_active (self->shots_check));
+}
+
 static void
 scene_changed_cb (FrMarkerPanel *self,
                   guint          what,
@@ -454,8 +471,10 @@ scene_changed_cb (FrMarkerPanel *self,
 {
   if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION))
     sync_from_scene (self);
-  /* A new velocity makes T stale; a moved source too (sync_list asks). */
-  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY))
+  /* A new velocity makes T stale; a moved source too, or another shot
+   * (sync_list asks). */
+  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY |
+              FR_SCENE_CHANGED_SHOT))
     sync_list (self);
   else if (what & FR_SCENE_CHANGED_SELECTION)
     sync_list_selection (self);
@@ -501,6 +520,7 @@ fr_marker_panel_class_init (FrMarkerPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, z_unit);
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, add_source_button);
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, add_receiver_button);
+  gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, shots_check);
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, list_box);
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, x_heading);
   gtk_widget_class_bind_template_child (widget_class, FrMarkerPanel, z_heading);
@@ -513,6 +533,7 @@ fr_marker_panel_class_init (FrMarkerPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, position_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_source_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_receiver_cb);
+  gtk_widget_class_bind_template_callback (widget_class, shots_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

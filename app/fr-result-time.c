@@ -59,7 +59,7 @@ fr_result_time_at (const FrResult *result,
 }
 
 /* Whether result holds the shortest-path T of scene's model and sources as
- * they are now.  Receivers may have moved since: T is a field, read at
+ * they are now, of the shot the scene shows (or of all sources together).  Receivers may have moved since: T is a field, read at
  * wherever they are.  A source moved, added or removed makes it stale
  * until its own solve lands (the canvas keeps drawing it meanwhile). */
 gboolean
@@ -75,10 +75,45 @@ fr_result_time_matches_scene (const FrResult *result,
       !fr_scene_has_model (scene) || !fr_scene_job_is_current (scene, result->job))
     return FALSE;
   sources = fr_scene_get_markers (scene, FR_MARKER_SOURCE, &n);
-  if (n != result->job->n_sources)
+  if (n != result->job->n_sources || result->job->shot != fr_scene_get_shot (scene))
     return FALSE;
   for (guint i = 0; i < n; i++)
     if (sources[i].x != result->job->sources[2 * i] || sources[i].z != result->job->sources[2 * i + 1])
       return FALSE;
+  return TRUE;
+}
+
+/* The first-arrival time of source shot's own shot at receiver (its index
+ * in the scene, standing at x, z), where each source fires alone: the
+ * shot shown's read from T as fr_result_time_at reads it, another's from
+ * the arrival times solved with it, while the receiver stands where it
+ * stood for the solve.  FALSE where there is none (not reached, not of
+ * this solve, sources fired together). */
+gboolean
+fr_result_shot_time_at (const FrResult *result,
+                        guint           shot,
+                        guint           receiver,
+                        double          x,
+                        double          z,
+                        double         *t)
+{
+  const FrJob *job;
+  float v;
+
+  g_return_val_if_fail (result != NULL, FALSE);
+  g_return_val_if_fail (t != NULL, FALSE);
+
+  job = result->job;
+  if (!result->ok || result->shot_times == NULL || shot >= result->n_shots)
+    return FALSE;
+  if ((gint) shot == job->shot)
+    return fr_result_time_at (result, x, z, t);
+  if (receiver >= job->n_receivers || job->receivers[2 * receiver] != x ||
+      job->receivers[2 * receiver + 1] != z)
+    return FALSE;
+  v = result->shot_times[(gsize) shot * job->n_receivers + receiver];
+  if (!isfinite (v))
+    return FALSE;
+  *t = v;
   return TRUE;
 }

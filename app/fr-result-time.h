@@ -16,5 +16,11 @@ gboolean fr_result_time_at             (const FrResult *result,
                                         double         *t);
 gboolean fr_result_time_matches_scene  (const FrResult *result,
                                         FrScene        *scene);
+gboolean fr_result_shot_time_at        (const FrResult *result,
+                                        guint           shot,
+                                        guint           receiver,
+                                        double          x,
+                                        double          z,
+                                        double         *t);
 
 G_END_DECLS

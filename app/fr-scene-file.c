@@ -960,7 +960,7 @@ read_settings (Reader     *r,
                FrSceneDoc *doc)
 {
   JsonObject *solver = NULL, *fold = NULL, *view = NULL;
-  const char *backend = NULL, *method = NULL, *title = NULL, *mode = NULL;
+  const char *backend = NULL, *method = NULL, *title = NULL, *mode = NULL, *shots = NULL;
   static const char *backends[] = { "auto", "dijkstra", "cpu", "cuda" };
   gboolean known = FALSE;
 
@@ -1016,6 +1016,15 @@ read_settings (Reader     *r,
         return FALSE;
       if (!(doc->view_scale > 0))
         return fail (r, FR_SCENE_FILE_ERROR_INVALID, _("the view scale must be positive"));
+    }
+  if (!get_string (r, root, "scene", "shots", &shots))
+    return FALSE;
+  if (shots != NULL)
+    {
+      if (!g_str_equal (shots, "together") && !g_str_equal (shots, "separate"))
+        return fail (r, FR_SCENE_FILE_ERROR_INVALID,
+                     _("the shots “%s” are unknown (together or separate)"), shots);
+      doc->separate_shots = g_str_equal (shots, "separate");
     }
   if (!get_string (r, root, "scene", "mode", &mode))
     return FALSE;
@@ -1541,6 +1550,8 @@ fr_scene_doc_to_json (const FrSceneDoc *doc,
   put_points (s, doc->sources);
   g_string_append (s, ",\n  \"receivers\": ");
   put_points (s, doc->receivers);
+  if (doc->separate_shots)
+    g_string_append (s, ",\n  \"shots\": \"separate\"");
   /* One number where the radii agree, as every earlier version wrote. */
   if (doc->radius.x == doc->radius.z)
     g_string_append_printf (s, ",\n  \"solver\": {\"radius\": %d, \"backend\": ", doc->radius.x);

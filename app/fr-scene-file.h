@@ -36,6 +36,11 @@
  * node's x there for a layer it adds, so that "velocity" is the velocity at
  * the model's left, wherever the grid's coordinates start.
  *
+ * "shots" is optional: "separate" (each source its own shot: T, the rays
+ * and the arrival times of one source at a time) or "together" (every
+ * source fires at once, as without it); written only when "separate".
+ * foldray-cli reads scenes as shots together, whatever it says.
+ *
  * "solver": {"radius": 5, "backend": "auto"}: the shortest-path solver's
  * neighbourhood in nodes, one count for x and z or [x, z] where they differ
  * (written as one number where they agree, as earlier versions read it),
@@ -87,6 +92,7 @@ typedef struct
   FrModel  *model;
   GArray   *sources;        /* FrVertex */
   GArray   *receivers;      /* FrVertex */
+  gboolean  separate_shots; /* "shots": "separate" */
   FrRadius  radius;         /* "radius": R, or [RX, RZ] where they differ */
   char     *backend;        /* "auto", "dijkstra", "cpu", "cuda" */
   gboolean  has_fold;

@@ -20,6 +20,7 @@ typedef struct
 {
   GArray  *sources;
   GArray  *receivers;
+  gboolean separate_shots;
   FrModel *model;      /* the drawn model, NULL before one is set */
 } Geometry;
 
@@ -47,6 +48,9 @@ struct _FrScene
   GArray       *receivers;   /* FrPoint */
   FrMarkerKind  selected_kind;
   guint         selected_index;
+  gboolean      separate_shots;  /* each source its own shot, else all fire together */
+  guint         shot;        /* with separate_shots: the source whose shot is shown,
+                              * the one last selected (fr_scene_get_shot clamps it) */
 
   FrUndo       *undo;
   Geometry     *edit_before; /* between begin_edit and end_edit */
@@ -80,6 +84,7 @@ geometry_copy (FrScene *self)
 
   g->sources = g_array_copy (self->sources);
   g->receivers = g_array_copy (self->receivers);
+  g->separate_shots = self->separate_shots;
   g->model = self->model != NULL ? fr_model_copy (self->model) : NULL;
   return g;
 }
@@ -157,6 +162,9 @@ apply_geometry (FrScene  *self,
   g_array_append_vals (self->sources, g->sources->data, g->sources->len);
   g_array_set_size (self->receivers, 0);
   g_array_append_vals (self->receivers, g->receivers->data, g->receivers->len);
+  if (self->separate_shots != g->separate_shots)
+    what |= FR_SCENE_CHANGED_SHOT;
+  self->separate_shots = g->separate_shots;
   self->selected_kind = FR_MARKER_NONE;
   emit_changed (self, what);
 }
@@ -173,6 +181,18 @@ redo_geometry (gpointer data,
                gpointer user_data)
 {
   apply_geometry (user_data, ((GeometryEdit *)data)->after);
+}
+
+/* A source selected (or placed) is the shot shown, where each fires
+ * alone: FR_SCENE_CHANGED_SHOT where that changed the shot shown, else 0. */
+static FrSceneChange
+shot_follows_selection (FrScene *self)
+{
+  gint was = fr_scene_get_shot (self);
+
+  if (self->selected_kind == FR_MARKER_SOURCE)
+    self->shot = self->selected_index;
+  return fr_scene_get_shot (self) != was ? FR_SCENE_CHANGED_SHOT : 0;
 }
 
 static GArray *
@@ -496,6 +516,8 @@ fr_scene_load_model (FrScene     *self,
   self->model = g_steal_pointer (&owned);
   apply_raster (self, self->model, v, g_steal_pointer (&warning));
   reset_edits (self);
+  self->separate_shots = FALSE;
+  self->shot = 0;
 
   emit_changed (self, FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY |
                       FR_SCENE_CHANGED_SELECTION);
@@ -729,7 +751,7 @@ fr_scene_add_marker (FrScene      *self,
   g_array_append_val (a, p);
   self->selected_kind = kind;
   self->selected_index = a->len - 1;
-  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION);
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SELECTION | shot_follows_selection (self));
   fr_scene_end_edit (self, kind == FR_MARKER_SOURCE ? _("Place Source") : _("Place Receiver"));
   return (int) a->len - 1;
 }
@@ -778,6 +800,9 @@ fr_scene_remove_marker (FrScene      *self,
 
   fr_scene_begin_edit (self);
   g_array_remove_index (a, index);
+  /* The shot shown stays with its source. */
+  if (kind == FR_MARKER_SOURCE && self->shot > index)
+    self->shot--;
   if (self->selected_kind == kind)
     {
       if (self->selected_index == index)
@@ -845,7 +870,56 @@ fr_scene_select (FrScene      *self,
     return;
   self->selected_kind = kind;
   self->selected_index = index;
-  emit_changed (self, FR_SCENE_CHANGED_SELECTION);
+  emit_changed (self, FR_SCENE_CHANGED_SELECTION | shot_follows_selection (self));
+}
+
+/* Whether each source is a shot of its own (a refraction line shot from
+ * both ends, a walkaway), rather than all of them firing at once, as one
+ * undo step; the scene is modified. */
+void
+fr_scene_set_separate_shots (FrScene  *self,
+                             gboolean  separate)
+{
+  g_return_if_fail (FR_IS_SCENE (self));
+
+  separate = !!separate;
+  if (self->separate_shots == separate)
+    return;
+  fr_scene_begin_edit (self);
+  self->separate_shots = separate;
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SHOT);
+  fr_scene_end_edit (self, separate ? _("Fire Sources One at a Time") : _("Fire Sources Together"));
+}
+
+gboolean
+fr_scene_get_separate_shots (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), FALSE);
+  return self->separate_shots;
+}
+
+/* Whether source index fires in the shot shown: every source where they
+ * fire together, else only the shot's own. */
+gboolean
+fr_scene_source_fires (FrScene *self,
+                       guint    index)
+{
+  gint shot = fr_scene_get_shot (self);
+
+  return shot < 0 || (guint) shot == index;
+}
+
+/* The source whose shot the results show: the one last selected (the
+ * first until one is), where each source fires alone and there are two or
+ * more; -1 where the sources fire together, as one shot. */
+gint
+fr_scene_get_shot (FrScene *self)
+{
+  g_return_val_if_fail (FR_IS_SCENE (self), -1);
+
+  if (!self->separate_shots || self->sources->len < 2)
+    return -1;
+  return (gint) MIN (self->shot, self->sources->len - 1);
 }
 
 FrMarkerKind
@@ -1071,6 +1145,7 @@ fr_scene_end_edit (FrScene    *self,
     return;
   if (fr_garray_equal (before->sources, self->sources) &&
       fr_garray_equal (before->receivers, self->receivers) &&
+      before->separate_shots == self->separate_shots &&
       (before->model == NULL || self->model == NULL || fr_model_equal (before->model, self->model)))
     {
       geometry_free (before);
@@ -1143,10 +1218,14 @@ fr_scene_make_job (FrScene        *self,
   g_return_val_if_fail (FR_IS_SCENE (self), NULL);
   g_return_val_if_fail (self->velocity != NULL, NULL);
 
-  return fr_job_new (&self->grid, self->velocity,
-                     (const double *) self->sources->data, self->sources->len,
-                     (const double *) self->receivers->data, self->receivers->len,
-                     radius, backend);
+  FrJob *job;
+
+  job = fr_job_new (&self->grid, self->velocity,
+                    (const double *) self->sources->data, self->sources->len,
+                    (const double *) self->receivers->data, self->receivers->len,
+                    radius, backend);
+  job->shot = fr_scene_get_shot (self);
+  return job;
 }
 
 /* The drawn model; NULL before one is set. */
@@ -1587,6 +1666,7 @@ fr_scene_to_doc (FrScene *self)
   doc->title = g_strdup (self->title);
   copy_points (doc->sources, self->sources);
   copy_points (doc->receivers, self->receivers);
+  doc->separate_shots = self->separate_shots;
   return doc;
 }
 
@@ -1681,7 +1761,8 @@ fr_scene_load_doc (FrScene           *self,
         if (fr_scene_snap (self, v->x, v->z, &p.x, &p.z))
           g_array_append_val (k == 0 ? self->sources : self->receivers, p);
       }
-  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY);
+  self->separate_shots = doc->separate_shots;
+  emit_changed (self, FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_SHOT);
   return TRUE;
 }
 

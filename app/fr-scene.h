@@ -37,6 +37,8 @@ typedef enum
   FR_SCENE_CHANGED_NO_STEP   = 1 << 5,   /* an edit ended with no undo step, what it changed
                                           * back as it was (Escape, or a marker dragged back
                                           * by hand): the scene is modified only as before */
+  FR_SCENE_CHANGED_SHOT      = 1 << 6,   /* the shot shown, or whether sources fire one at a
+                                          * time (fr_scene_get_shot): T and the rays change */
 } FrSceneChange;
 
 #define FR_TYPE_SCENE (fr_scene_get_type ())
@@ -104,6 +106,12 @@ void           fr_scene_select              (FrScene        *self,
 FrMarkerKind   fr_scene_get_selection       (FrScene        *self,
                                              guint          *index);
 gboolean       fr_scene_delete_selection    (FrScene        *self);
+void           fr_scene_set_separate_shots  (FrScene        *self,
+                                             gboolean        separate);
+gboolean       fr_scene_get_separate_shots  (FrScene        *self);
+gint           fr_scene_get_shot            (FrScene        *self);
+gboolean       fr_scene_source_fires        (FrScene        *self,
+                                             guint           index);
 void           fr_scene_clear_markers       (FrScene        *self);
 gboolean       fr_scene_import_receivers    (FrScene        *self,
                                              const char     *path,

@@ -30,6 +30,7 @@ typedef struct
 {
   double x, t;
   guint  receiver;   /* its index among the points given: the scene's order */
+  guint  branch;     /* the shot's source where each fires alone, else 0 */
 } CurvePoint;
 
 /* Where a plot of width × height draws: the frame's edges. */
@@ -43,8 +44,9 @@ struct _FrTimePlot
   double        x_min, x_max;
   gboolean      along_z;    /* the abscissa is z, not x */
   FrLengthUnit  unit;
-  GArray       *points;     /* CurvePoint, reached receivers, by x */
+  GArray       *points;     /* CurvePoint, reached receivers, branch by branch, by x */
   GArray       *sources;    /* double x */
+  gint          shown;      /* each source its own shot: the shot shown; -1: one shot */
   double        t_top;      /* the T axis's top: kept while no times are shown */
   gint          selected;   /* the receiver ringed, or -1 */
 };
@@ -59,6 +61,7 @@ fr_time_plot_new (void)
   plot->x_max = 1.0;
   plot->t_top = 1.0;
   plot->selected = -1;
+  plot->shown = -1;
   return plot;
 }
 
@@ -98,7 +101,49 @@ compare_points (gconstpointer a,
 {
   const CurvePoint *p = a, *q = b;
 
+  if (p->branch != q->branch)
+    return p->branch < q->branch ? -1 : 1;
   return (p->x > q->x) - (p->x < q->x);
+}
+
+/* The points of n_branches branches (t branch by branch), shown the
+ * branch drawn in front (-1: one shot, n_branches 1). */
+static void
+set_branches (FrTimePlot   *plot,
+              const double *x,
+              const double *t,
+              guint         n,
+              guint         n_branches,
+              const double *sources_x,
+              guint         n_sources,
+              gint          shown)
+{
+  double t_max = 0.0;
+
+  g_array_set_size (plot->points, 0);
+  for (guint b = 0; b < n_branches; b++)
+    for (guint i = 0; i < n; i++)
+      {
+        const double ti = t[(gsize) b * n + i];
+
+        if (isfinite (ti))
+          {
+            const CurvePoint p = { x[i], ti, i, b };
+
+            g_array_append_val (plot->points, p);
+            t_max = MAX (t_max, ti);
+          }
+      }
+  g_array_sort (plot->points, compare_points);
+  g_array_set_size (plot->sources, 0);
+  g_array_append_vals (plot->sources, sources_x, n_sources);
+  plot->shown = shown;
+  if (t_max > 0.0)
+    {
+      const double step = fr_view_nice_step (t_max, 3);
+
+      plot->t_top = MAX (step, ceil (t_max * 1.05 / step) * step);
+    }
 }
 
 void
@@ -109,28 +154,24 @@ fr_time_plot_set_points (FrTimePlot   *plot,
                          const double *sources_x,
                          guint         n_sources)
 {
-  double t_max = 0.0;
-
   g_return_if_fail (plot != NULL);
 
-  g_array_set_size (plot->points, 0);
-  for (guint i = 0; i < n; i++)
-    if (isfinite (t[i]))
-      {
-        const CurvePoint p = { x[i], t[i], i };
+  set_branches (plot, x, t, n, 1, sources_x, n_sources, -1);
+}
 
-        g_array_append_val (plot->points, p);
-        t_max = MAX (t_max, t[i]);
-      }
-  g_array_sort (plot->points, compare_points);
-  g_array_set_size (plot->sources, 0);
-  g_array_append_vals (plot->sources, sources_x, n_sources);
-  if (t_max > 0.0)
-    {
-      const double step = fr_view_nice_step (t_max, 3);
+void
+fr_time_plot_set_shots (FrTimePlot   *plot,
+                        const double *x,
+                        const double *t,
+                        guint         n,
+                        const double *sources_x,
+                        guint         n_sources,
+                        guint         shown)
+{
+  g_return_if_fail (plot != NULL);
+  g_return_if_fail (shown < n_sources);
 
-      plot->t_top = MAX (step, ceil (t_max * 1.05 / step) * step);
-    }
+  set_branches (plot, x, t, n, n_sources, sources_x, n_sources, (gint) shown);
 }
 
 /* Whether receivers spread further in depth than across: a borehole's
@@ -158,8 +199,9 @@ fr_time_plot_set_scene (FrTimePlot     *plot,
                         const FrResult *result)
 {
   const FrPoint *sources, *receivers;
-  guint n_sources, n_receivers;
+  guint n_sources, n_receivers, n_branches;
   const fr_grid *g;
+  gint shot;
   g_autofree double *x = NULL, *t = NULL, *sx = NULL;
 
   g_return_if_fail (plot != NULL);
@@ -178,18 +220,36 @@ fr_time_plot_set_scene (FrTimePlot     *plot,
     fr_time_plot_set_range (plot, g->z0, g->z0 + (double) (g->nz - 1) * g->dz);
   else
     fr_time_plot_set_range (plot, g->x0, g->x0 + (double) (g->nx - 1) * g->dx);
+  /* Each source its own shot: a branch for each, read from the times
+   * solved with it. */
+  shot = fr_scene_get_shot (scene);
+  n_branches = shot >= 0 ? n_sources : 1;
   x = g_new (double, MAX (n_receivers, 1));
-  t = g_new (double, MAX (n_receivers, 1));
+  t = g_new (double, MAX ((gsize) n_receivers * n_branches, 1));
   sx = g_new (double, MAX (n_sources, 1));
   for (guint i = 0; i < n_receivers; i++)
-    {
-      x[i] = plot->along_z ? receivers[i].z : receivers[i].x;
-      if (result == NULL || !fr_result_time_at (result, receivers[i].x, receivers[i].z, &t[i]))
-        t[i] = NAN;
-    }
+    x[i] = plot->along_z ? receivers[i].z : receivers[i].x;
+  for (guint b = 0; b < n_branches; b++)
+    for (guint i = 0; i < n_receivers; i++)
+      {
+        double *ti = &t[(gsize) b * n_receivers + i];
+        gboolean has;
+
+        if (result == NULL)
+          has = FALSE;
+        else if (shot >= 0)
+          has = fr_result_shot_time_at (result, b, i, receivers[i].x, receivers[i].z, ti);
+        else
+          has = fr_result_time_at (result, receivers[i].x, receivers[i].z, ti);
+        if (!has)
+          *ti = NAN;
+      }
   for (guint i = 0; i < n_sources; i++)
     sx[i] = plot->along_z ? sources[i].z : sources[i].x;
-  fr_time_plot_set_points (plot, x, t, n_receivers, sx, n_sources);
+  if (shot >= 0)
+    fr_time_plot_set_shots (plot, x, t, n_receivers, sx, n_sources, (guint) shot);
+  else
+    fr_time_plot_set_points (plot, x, t, n_receivers, sx, n_sources);
 }
 
 gboolean
@@ -252,6 +312,15 @@ frame_y (const FrTimePlot *plot,
          double            t)
 {
   return f->py1 - t / plot->t_top * (f->py1 - f->py0);
+}
+
+/* Whether p is on the branch drawn in front: the shot shown's, or the
+ * only one. */
+static gboolean
+is_front (const FrTimePlot *plot,
+          const CurvePoint *p)
+{
+  return plot->shown < 0 || p->branch == (guint) plot->shown;
 }
 
 /* Text at (x, y), its anchor given by ax, ay in [0, 1] of its size. */
@@ -350,41 +419,56 @@ fr_time_plot_draw (const FrTimePlot *plot,
   draw_text (context, cr, t_title, px0 - 7, py0 - 4, 1.0, 1.0);
 
   /* The curve, through the receivers by x, and each receiver a dot; a
-   * receiver at the model's edge shows whole. */
+   * receiver at the model's edge shows whole.  Each source its own shot:
+   * a branch for each, the other shots' thin and their dots hollow, the
+   * shot shown drawn last, on top. */
   cairo_rectangle (cr, px0 - DOT_RADIUS - 1, py0 - DOT_RADIUS - 1, px1 - px0 + 2 * DOT_RADIUS + 2,
                    py1 - py0 + 2 * DOT_RADIUS + 2);
   cairo_clip (cr);
-  if (plot->points->len > 1)
+  for (guint pass = 0; pass < 2; pass++)
     {
-      cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.7);
-      cairo_set_line_width (cr, 1.5);
+      const gboolean front = pass == 1;
+
+      cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], front ? 0.7 : 0.45);
+      cairo_set_line_width (cr, front ? 1.5 : 1.0);
+      for (guint i = 0; i < plot->points->len; i++)
+        {
+          const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+          const gboolean joined = i > 0 && g_array_index (plot->points, CurvePoint, i - 1).branch == p->branch;
+
+          if (is_front (plot, p) != front)
+            continue;
+          (joined ? cairo_line_to : cairo_move_to) (cr, SX (p->x), SY (p->t));
+        }
+      cairo_stroke (cr);
+      cairo_set_line_width (cr, 1.0);
       for (guint i = 0; i < plot->points->len; i++)
         {
           const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
 
-          (i == 0 ? cairo_move_to : cairo_line_to) (cr, SX (p->x), SY (p->t));
+          if (is_front (plot, p) != front)
+            continue;
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, SX (p->x), SY (p->t), front ? DOT_RADIUS : DOT_RADIUS - 0.5, 0, 2 * G_PI);
+          if (front)
+            {
+              cairo_set_source_rgb (cr, fr_time_plot_receiver_rgb[0], fr_time_plot_receiver_rgb[1],
+                                    fr_time_plot_receiver_rgb[2]);
+              cairo_fill_preserve (cr);
+              cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+            }
+          else
+            cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], 0.8);
+          cairo_stroke (cr);
         }
-      cairo_stroke (cr);
     }
-  cairo_set_line_width (cr, 1.0);
+  /* The selected receiver's dot ringed, as the canvas rings its marker
+   * (on the shot shown). */
   for (guint i = 0; i < plot->points->len; i++)
     {
       const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
 
-      cairo_new_sub_path (cr);
-      cairo_arc (cr, SX (p->x), SY (p->t), DOT_RADIUS, 0, 2 * G_PI);
-      cairo_set_source_rgb (cr, fr_time_plot_receiver_rgb[0], fr_time_plot_receiver_rgb[1],
-                            fr_time_plot_receiver_rgb[2]);
-      cairo_fill_preserve (cr);
-      cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
-      cairo_stroke (cr);
-    }
-  /* The selected receiver's dot ringed, as the canvas rings its marker. */
-  for (guint i = 0; i < plot->points->len; i++)
-    {
-      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
-
-      if ((gint) p->receiver != plot->selected)
+      if ((gint) p->receiver != plot->selected || !is_front (plot, p))
         continue;
       cairo_new_sub_path (cr);
       cairo_arc (cr, SX (p->x), SY (p->t), DOT_RADIUS + 2.5, 0, 2 * G_PI);
@@ -393,7 +477,8 @@ fr_time_plot_draw (const FrTimePlot *plot,
       cairo_stroke (cr);
       cairo_set_line_width (cr, 1.0);
     }
-  /* The sources, as triangles on the position axis pointing up at T = 0. */
+  /* The sources, as triangles on the position axis pointing up at T = 0;
+   * those that do not fire in the shot shown hollow. */
   for (guint i = 0; i < plot->sources->len; i++)
     {
       const double sx = SX (g_array_index (plot->sources, double, i));
@@ -402,9 +487,12 @@ fr_time_plot_draw (const FrTimePlot *plot,
       cairo_line_to (cr, sx - 5, py1 + 1);
       cairo_line_to (cr, sx + 5, py1 + 1);
       cairo_close_path (cr);
-      cairo_set_source_rgb (cr, fr_time_plot_source_rgb[0], fr_time_plot_source_rgb[1],
-                            fr_time_plot_source_rgb[2]);
-      cairo_fill_preserve (cr);
+      if (plot->shown < 0 || (guint) plot->shown == i)
+        {
+          cairo_set_source_rgb (cr, fr_time_plot_source_rgb[0], fr_time_plot_source_rgb[1],
+                                fr_time_plot_source_rgb[2]);
+          cairo_fill_preserve (cr);
+        }
       cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
       cairo_stroke (cr);
     }
@@ -444,7 +532,8 @@ with_unit (const FrTimePlot *plot,
 }
 
 /* The point (its index in plot->points) whose dot lies under (x, y):
- * within its radius and a little, the nearest; -1 where none. */
+ * within its radius and a little, the nearest, the shot shown's first
+ * (drawn on top); -1 where none. */
 static gint
 dot_at (const FrTimePlot *plot,
         const Frame      *f,
@@ -454,18 +543,37 @@ dot_at (const FrTimePlot *plot,
   double best = INFINITY;
   gint found = -1;
 
-  for (guint i = 0; i < plot->points->len; i++)
-    {
-      const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
-      const double d = hypot (frame_x (plot, f, p->x) - x, frame_y (plot, f, p->t) - y);
+  for (guint pass = 0; pass < 2 && found < 0; pass++)
+    for (guint i = 0; i < plot->points->len; i++)
+      {
+        const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+        const double d = hypot (frame_x (plot, f, p->x) - x, frame_y (plot, f, p->t) - y);
 
-      if (d <= DOT_RADIUS + 3.0 && d < best)
-        {
-          best = d;
-          found = (gint) i;
-        }
-    }
+        if (is_front (plot, p) == (pass == 0) && d <= DOT_RADIUS + 3.0 && d < best)
+          {
+            best = d;
+            found = (gint) i;
+          }
+      }
   return found;
+}
+
+/* A point's name in a tooltip: its receiver's ("R5"), and its shot's
+ * source before it where each source fires alone ("S2, R5"). */
+static void
+point_name (const FrTimePlot *plot,
+            const CurvePoint *p,
+            char             *name,
+            gsize             size)
+{
+  if (plot->shown >= 0)
+    /* Translators: a receiver's dot on the traveltime curve of one shot
+     * among several: the shot's source and the receiver, as the marker
+     * list names them, "S2, R5" */
+    g_snprintf (name, size, _("S%u, R%u"), p->branch + 1, p->receiver + 1);
+  else
+    /* Translators: a receiver's name in the marker list, "R1"; as short as can be */
+    g_snprintf (name, size, _("R%u"), p->receiver + 1);
 }
 
 gint
@@ -515,8 +623,7 @@ fr_time_plot_describe_at (const FrTimePlot  *plot,
       g_autofree char *pos_u = NULL, *t_u = NULL;
       const char *axis;
 
-      /* Translators: a receiver's name in the marker list, "R1"; as short as can be */
-      g_snprintf (name, sizeof name, _("R%u"), p->receiver + 1);
+      point_name (plot, p, name, sizeof name);
       g_snprintf (pos, sizeof pos, "%g", p->x);
       g_snprintf (t, sizeof t, "%.*f", fr_marker_time_decimals (plot->t_top), p->t);
       pos_u = with_unit (plot, pos, unit);
@@ -543,7 +650,7 @@ fr_time_plot_describe_at (const FrTimePlot  *plot,
                                   : 0.0;
       const double d = hypot (ax + u * (bx - ax) - x, ay + u * (by - ay) - y);
 
-      if (d <= 4.0 && d < best && q->t != p->t)
+      if (d <= 4.0 && d < best && q->t != p->t && q->branch == p->branch)
         {
           best = d;
           best_segment = (gint) i;
@@ -556,7 +663,7 @@ fr_time_plot_describe_at (const FrTimePlot  *plot,
       char from[32], to[32], v[G_ASCII_DTOSTR_BUF_SIZE];
       g_autofree char *v_u = NULL;
 
-      g_snprintf (from, sizeof from, _("R%u"), p->receiver + 1);
+      point_name (plot, p, from, sizeof from);
       g_snprintf (to, sizeof to, _("R%u"), q->receiver + 1);
       const double speed = fabs ((q->x - p->x) / (q->t - p->t));
 

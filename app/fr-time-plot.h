@@ -5,7 +5,10 @@
  * width, so a receiver stands where it stands on the canvas; T grows
  * upward from 0 to a round value above the latest arrival.  Receivers
  * that spread further in depth than across (a borehole's array) are
- * plotted against z instead, over the model's depth.
+ * plotted against z instead, over the model's depth.  Where each source
+ * is a shot of its own, each shot is a branch of the curve, the shot
+ * shown in front and the others thin with hollow dots (a reversed
+ * refraction profile's two branches).
  *
  * One drawing, two places: FrTimeCurve draws it in the marker panel, and
  * Export → Traveltime Curve writes it as an SVG or PDF figure. */
@@ -46,10 +49,21 @@ void        fr_time_plot_set_points (FrTimePlot    *plot,
                                      guint          n,
                                      const double  *sources_x,
                                      guint          n_sources);
+/* As fr_time_plot_set_points, where each source is a shot of its own: t
+ * holds n_sources × n times, shot by shot, a branch for each; the shot of
+ * source shown is drawn in front, its source's triangle filled. */
+void        fr_time_plot_set_shots  (FrTimePlot    *plot,
+                                     const double  *x,
+                                     const double  *t,
+                                     guint          n,
+                                     const double  *sources_x,
+                                     guint          n_sources,
+                                     guint          shown);
 /* The scene's sources and receivers along x, or along z where the
  * receivers spread further in depth, the axis the model's extent along
  * it; each receiver's T read from result as the cursor readout reads it
- * (fr_result_time_at); result NULL: no times.  The unit is set apart
+ * (fr_result_time_at), every shot's where each source fires alone
+ * (fr_scene_get_shot, fr_result_shot_time_at); result NULL: no times.  The unit is set apart
  * (fr_time_plot_set_unit). */
 void        fr_time_plot_set_scene  (FrTimePlot    *plot,
                                      FrScene       *scene,

@@ -767,8 +767,9 @@ submit_job (FrWindow *self)
               job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon, job->n_receivers,
               job->fold.solved != NULL ? job->fold.solved->serial : 0);
   else
-    log_line (self, "spr serial=%u radius=%d radius_z=%d backend=%s receivers=%u", serial,
-              job->radius.x, job->radius.z, fr_spr_backend_name (job->backend), job->n_receivers);
+    log_line (self, "spr serial=%u radius=%d radius_z=%d backend=%s receivers=%u shot=%d", serial,
+              job->radius.x, job->radius.z, fr_spr_backend_name (job->backend), job->n_receivers,
+              job->shot);
   if (job->n_sources > 0 || (job->kind == FR_JOB_FOLD && job->fold.n_horizon >= 2))
     gtk_label_set_text (self->solve_label, _("Solving…"));
 }
@@ -827,7 +828,8 @@ scene_changed_cb (FrWindow *self,
       gtk_label_set_text (self->solve_label, "");
       gtk_widget_set_visible (self->failure_bar, FALSE);
     }
-  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY))
+  if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_GEOMETRY | FR_SCENE_CHANGED_VELOCITY |
+              FR_SCENE_CHANGED_SHOT))
     request_solve (self);
   if (what & (FR_SCENE_CHANGED_MODEL | FR_SCENE_CHANGED_VELOCITY))
     {
@@ -911,10 +913,22 @@ solver_result_cb (FrWindow       *self,
     {
       g_autofree char *stencil = stencil_note (result->job);
 
-      if (result->notice != NULL)
-        text = g_strdup_printf (_("Solved in %.1f ms (%s)"), result->solve_ms, result->notice);
+      if (result->job->shot >= 0)
+        /* Translators: each source fired alone; the count of shots (sources), the
+         * time all their solves took, and the source whose shot the canvas
+         * shows, as the marker list names it ("S2") */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Solved %u shot in %.1f ms, showing S%d’s",
+                                             "Solved %u shots in %.1f ms, showing S%d’s", result->n_shots),
+                                result->n_shots, result->solve_ms, result->job->shot + 1);
       else
         text = g_strdup_printf (_("Solved in %.1f ms"), result->solve_ms);
+      if (result->notice != NULL)
+        {
+          char *with = g_strdup_printf ("%s (%s)", text, result->notice);
+
+          g_free (text);
+          text = with;
+        }
       if (stencil != NULL)
         {
           char *with = g_strdup_printf ("%s — %s", text, stencil);

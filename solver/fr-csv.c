@@ -598,6 +598,55 @@ fr_csv_write_times_to (FILE *fp, const fr_points *rc, const double *t, bool sing
   return st;
 }
 
+fr_status
+fr_csv_write_shot_times_to (FILE *fp, const fr_points *sources, const fr_points *rc,
+                            const double *t, bool single_precision, fr_error *err)
+{
+  c_numeric loc;
+  fr_status st = FR_OK;
+
+  if ((rc->ndim != 2 && rc->ndim != 3) || sources->ndim != rc->ndim)
+    return fr_error_set (err, FR_E_INPUT,
+                         "sources and receivers must both have 2 or 3 coordinates, not %d and %d",
+                         sources->ndim, rc->ndim);
+  if (!c_numeric_enter (&loc))
+    return fr_error_set (err, FR_E_NOMEM, "cannot set up the C locale");
+
+  fputs (rc->ndim == 2 ? "source,source_x,source_z,receiver,x,z,t\n"
+                       : "source,source_x,source_y,source_z,receiver,x,y,z,t\n", fp);
+  for (size_t s = 0; s < sources->count && st == FR_OK; s++)
+    {
+      char snum[3][32];
+
+      if (!format_point (sources->xyz + s * (size_t) sources->ndim, sources->ndim, snum))
+        {
+          st = fr_error_set (err, FR_E_INPUT, "source %zu: its point is not valid", s);
+          break;
+        }
+      for (size_t k = 0; k < rc->count; k++)
+        {
+          char num[3][32], time[32];
+          const double tk = t[s * rc->count + k];
+
+          if (!format_point (rc->xyz + k * (size_t) rc->ndim, rc->ndim, num) || isnan (tk) ||
+              tk == -INFINITY)
+            {
+              st = fr_error_set (err, FR_E_INPUT,
+                                 "source %zu, receiver %zu: its point or time is not valid", s, k);
+              break;
+            }
+          format_time (time, sizeof time, tk, single_precision);
+          if (rc->ndim == 2)
+            fprintf (fp, "%zu,%s,%s,%zu,%s,%s,%s\n", s, snum[0], snum[1], k, num[0], num[1], time);
+          else
+            fprintf (fp, "%zu,%s,%s,%s,%zu,%s,%s,%s,%s\n", s, snum[0], snum[1], snum[2], k,
+                     num[0], num[1], num[2], time);
+        }
+    }
+  c_numeric_leave (&loc);
+  return st;
+}
+
 /* Ends an atomic file its writer left with status st: committed when st
  * is FR_OK, else given up. */
 static fr_status
@@ -645,4 +694,17 @@ fr_csv_write_times (const char *path, const fr_points *rc, const double *t, bool
     return st;
   return commit_unless_failed (&af, fr_csv_write_times_to (af.fp, rc, t, single_precision, err),
                                err);
+}
+
+fr_status
+fr_csv_write_shot_times (const char *path, const fr_points *sources, const fr_points *rc,
+                         const double *t, bool single_precision, fr_error *err)
+{
+  fr_atomic_file af;
+  fr_status st = fr_atomic_open (&af, path, err);
+
+  if (st != FR_OK)
+    return st;
+  return commit_unless_failed (&af, fr_csv_write_shot_times_to (af.fp, sources, rc, t,
+                                                                single_precision, err), err);
 }

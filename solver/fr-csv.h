@@ -80,6 +80,21 @@ fr_status fr_csv_write_times_to (FILE *fp, const fr_points *rc, const double *t,
 fr_status fr_csv_write_times (const char *path, const fr_points *rc, const double *t,
                               bool single_precision, fr_error *err);
 
+/* Writes the first-arrival times of shots fired one at a time (a shot
+ * gather's times): the header `source,source_x,source_z,receiver,x,z,t`
+ * (`source,source_x,source_y,source_z,receiver,x,y,z,t` in 3D), then a
+ * line for each receiver of rc in its order, shot by shot in the order of
+ * sources; t[s·rc->count + k] is source s's time at receiver k, `inf`
+ * where it does not reach it.  Numbers as fr_csv_write_times_to writes
+ * them. */
+fr_status fr_csv_write_shot_times_to (FILE *fp, const fr_points *sources, const fr_points *rc,
+                                      const double *t, bool single_precision, fr_error *err);
+
+/* Writes a shot times file atomically: all of it or nothing. */
+fr_status fr_csv_write_shot_times (const char *path, const fr_points *sources,
+                                   const fr_points *rc, const double *t, bool single_precision,
+                                   fr_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,7 @@ typedef struct
 {
   double  width, height;
   GArray *receiver_dots;   /* Box */
+  GArray *hollow_dots;     /* Box: the other shots' dots, stroked only */
   GArray *source_marks;    /* Box */
   GArray *frames;          /* Box: stroked closed rectangles */
 } SvgPlot;
@@ -125,6 +126,11 @@ plot_path (const char *style, const char *d, const char *transform, gpointer dat
   else if (strstr (style, "fill:none") != NULL && strstr (style, "stroke-opacity:0.6") != NULL &&
            strchr (d, 'Z') != NULL && n_moves <= 2)
     g_array_append_val (p->frames, b);
+  /* A dot of a shot not shown: a circle of radius 3, stroked at 80 %
+   * (its box 6 wide; taller by cairo's control points, centred). */
+  else if (strstr (style, "fill:none") != NULL && strstr (style, "stroke-opacity:0.8") != NULL &&
+           fabs (b.x1 - b.x0 - 6.0) < 0.1 && b.y1 - b.y0 < 9.0)
+    g_array_append_val (p->hollow_dots, b);
 }
 
 static void
@@ -134,6 +140,7 @@ read_svg (const char *path, SvgPlot *p)
 
   *p = (SvgPlot) { 0 };
   p->receiver_dots = g_array_new (FALSE, FALSE, sizeof (Box));
+  p->hollow_dots = g_array_new (FALSE, FALSE, sizeof (Box));
   p->source_marks = g_array_new (FALSE, FALSE, sizeof (Box));
   p->frames = g_array_new (FALSE, FALSE, sizeof (Box));
   test_svg_read (path, &page, plot_path, p);
@@ -145,6 +152,7 @@ static void
 svg_plot_clear (SvgPlot *p)
 {
   g_array_unref (p->receiver_dots);
+  g_array_unref (p->hollow_dots);
   g_array_unref (p->source_marks);
   g_array_unref (p->frames);
 }
@@ -199,14 +207,16 @@ solve (FrScene *scene)
  * model's extent from 0, with analytic times t; the source a triangle at
  * source_pos whose base is the frame's T = 0. */
 static void
-check_svg (FrScene      *scene,
-           FrResult     *result,
-           gboolean      along_z,
-           double        extent,
-           double        source_pos,
-           const double *pos,
-           const double *t,
-           guint         n)
+check_svg_shots (FrScene      *scene,
+                 FrResult     *result,
+                 gboolean      along_z,
+                 double        extent,
+                 double        source_pos,
+                 const double *pos,
+                 const double *t,
+                 guint         n,
+                 const double *other_t,
+                 guint         n_other)
 {
   g_autoptr(FrTimePlot) plot = fr_time_plot_new ();
   g_autofree char *dir = g_dir_make_tmp ("foldray-curve-XXXXXX", NULL);
@@ -262,8 +272,33 @@ check_svg (FrScene      *scene,
       g_assert_cmpfloat (fabs (at - pos[i]), <, 1e-3);
       g_assert_cmpfloat (fabs (shown - t[i]), <, 1e-3);
     }
+  /* Another shot's dots, hollow, at its times over the same receivers. */
+  g_assert_cmpuint (p.hollow_dots->len, ==, n_other);
+  g_array_sort (p.hollow_dots, compare_box_x);
+  for (guint i = 0; i < n_other; i++)
+    {
+      const Box *b = &g_array_index (p.hollow_dots, Box, i);
+      double at = (0.5 * (b->x0 + b->x1) - px0) / (px1 - px0) * extent;
+      double shown = (py1 - 0.5 * (b->y0 + b->y1)) / (py1 - py0) * t_top;
+
+      g_assert_cmpfloat (fabs (at - pos[i]), <, 1e-3);
+      g_assert_cmpfloat (fabs (shown - other_t[i]), <, 1e-3);
+    }
   svg_plot_clear (&p);
   test_tmpdir_remove (dir);
+}
+
+static void
+check_svg (FrScene      *scene,
+           FrResult     *result,
+           gboolean      along_z,
+           double        extent,
+           double        source_pos,
+           const double *pos,
+           const double *t,
+           guint         n)
+{
+  check_svg_shots (scene, result, along_z, extent, source_pos, pos, t, n, NULL, 0);
 }
 
 /* A line along the surface: T against x, |x − xs| / v, and no dot for
@@ -309,6 +344,62 @@ test_borehole (void)
     }
   result = solve (scene);
   check_svg (scene, result, TRUE, 2.0, 0.0, pos, t, 7);
+}
+
+/* Each source a shot of its own (a second at x = 2, shown): its branch in
+ * front, |x − 2| / v, its triangle the one filled; the first shot's
+ * branch behind it, |x − 1| / v, its dots hollow.  The tooltip over a dot
+ * names the shot's source, and no line joins one branch to the next. */
+static void
+test_shots (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrResult) result = NULL;
+  g_autoptr(FrTimePlot) plot = fr_time_plot_new ();
+  const FrPoint *receivers;
+  double pos[11], t[11], other[11], x, y, x2, y2;
+  guint n_receivers, reached = 0;
+  char *text = NULL;
+  const double W = 320.0, H = 190.0;
+
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_SOURCE, 2.0, 0.0), ==, 1);
+  fr_scene_set_separate_shots (scene, TRUE);
+  g_assert_cmpint (fr_scene_get_shot (scene), ==, 1);
+  result = solve (scene);
+  receivers = fr_scene_get_markers (scene, FR_MARKER_RECEIVER, &n_receivers);
+  for (guint i = 0; i < n_receivers; i++)
+    if (receivers[i].x < WALL_X)
+      {
+        pos[reached] = receivers[i].x;
+        other[reached] = fabs (receivers[i].x - SOURCE_X) / V;
+        t[reached++] = fabs (receivers[i].x - 2.0) / V;
+      }
+  check_svg_shots (scene, result, FALSE, 3.0, 2.0, pos, t, reached, other, reached);
+
+  fr_time_plot_set_unit (plot, FR_LENGTH_UNIT_KM);
+  fr_time_plot_set_scene (plot, scene, result);
+  g_assert_cmpuint (fr_time_plot_get_n_points (plot), ==, 2 * reached);
+  /* R1 (x = 0.25) on each shot's branch. */
+  g_assert_true (fr_time_plot_locate (plot, W, H, 0.25, 0.75 / V, &x, &y));
+  g_assert_true (fr_time_plot_describe_at (plot, W, H, x, y, &text));
+  g_assert_true (g_str_has_prefix (text, "S1, R1: x = 0.25 km, T = "));
+  g_clear_pointer (&text, g_free);
+  g_assert_true (fr_time_plot_locate (plot, W, H, 0.25, 1.75 / V, &x, &y));
+  g_assert_true (fr_time_plot_describe_at (plot, W, H, x, y, &text));
+  g_assert_true (g_str_has_prefix (text, "S2, R1: x = 0.25 km, T = "));
+  g_clear_pointer (&text, g_free);
+  /* The apparent velocity along the first shot's branch, R2 to R3. */
+  g_assert_true (fr_time_plot_locate (plot, W, H, 0.5, 0.5 / V, &x, &y));
+  g_assert_true (fr_time_plot_locate (plot, W, H, 0.75, 0.25 / V, &x2, &y2));
+  g_assert_true (fr_time_plot_describe_at (plot, W, H, 0.5 * (x + x2), 0.5 * (y + y2), &text));
+  g_assert_true (g_str_has_prefix (text, "S1, R2 to R3: apparent velocity 2 km/s"));
+  g_clear_pointer (&text, g_free);
+  /* Between the first shot's last receiver (R8, x = 2, T = 0.5) and the
+   * second shot's first (R1, x = 0.25, T = 0.875): no line, nothing. */
+  g_assert_true (fr_time_plot_locate (plot, W, H, 2.0, 0.5, &x, &y));
+  g_assert_true (fr_time_plot_locate (plot, W, H, 0.25, 0.875, &x2, &y2));
+  g_assert_false (fr_time_plot_describe_at (plot, W, H, 0.5 * (x + x2), 0.5 * (y + y2), &text));
+  g_assert_null (text);
 }
 
 /* The tooltip's text over the surface line's plot, drawn 320 × 190 as in
@@ -490,6 +581,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app/time-plot/surface-line", test_surface_line);
   g_test_add_func ("/app/time-plot/borehole", test_borehole);
   g_test_add_func ("/app/time-plot/describe", test_describe);
+  g_test_add_func ("/app/time-plot/shots", test_shots);
   g_test_add_func ("/app/time-plot/pdf", test_pdf);
   g_test_add_func ("/app/time-plot/write-fails", test_write_fails);
   g_test_add_func ("/app/time-plot/refused", test_refused);
