@@ -2653,6 +2653,102 @@ check("receivers: ☰ → Receiver Line… lays out a line of them, refuses one 
       "than nodes, undoes", t_receiver_line)
 
 
+def t_separate_shots():
+    """A line shot from both ends (sources at x = 0.3 and 2.7, seven
+    receivers between): Alt+U checks "One shot per source", one undo
+    step.  Each source is then solved alone: the last placed (S2) is the
+    shot shown, S1 is drawn hollow, the status line says so and the
+    curve's front branch is S2's, lowest at the receiver nearest it.  A
+    click on S1 shows its shot: its branch in front, lowest nearest it.
+    Ctrl+Z fires them together again."""
+    receivers = [0.6 + 0.3 * k for k in range(7)]
+    args = ["--clear", "--source", "0.3,0", "--source", "2.7,0"]
+    for x in receivers:
+        args += ["--receiver", "%g,0" % x]
+    a = App(*args, name="separate-shots",
+            env={"FOLDRAY_STATE_DIR": os.path.join(IMPORTS, "state-shots"), "FOLDRAY_RECOVER": "no",
+                 "G_MESSAGES_DEBUG": "fr-marker-panel fr-time-curve"})
+    notes, bad = [], []
+
+    def status():
+        for line in reversed(a.lines()):
+            parts = line.split(" ", 3)
+            if len(parts) == 4 and parts[1] == "rays-status":
+                return parts[3]
+        return ""
+
+    def solved(action):
+        job = last_job(a)
+        action()
+        wait_for(lambda: last_job(a) > job, timeout=10.0)
+        settle_all(a)
+        xdo("mousemove", a.wx + GRID_QUIET[0], a.wy + GRID_QUIET[1])
+        time.sleep(0.5)
+        return a.last("spr").get("shot")
+
+    def front_lowest(name):
+        """The x of the receiver under the curve's lowest filled dot, and
+        how many filled dots there are."""
+        img = screenshot(name)
+        blobs = cyan_blobs(img, a.wx + 870, a.wy + 60, a.wx + 1190, a.wy + 730)
+        if len(blobs) != len(receivers):
+            return None, len(blobs)
+        return receivers[max(range(len(blobs)), key=lambda i: blobs[i][1])], len(blobs)
+
+    try:
+        if not a.find_window():
+            return False, "no window"
+        settle_all(a)
+        together = a.last("spr").get("shot")
+        shot = solved(lambda: xdo("key", "alt+u"))
+        img = a.stable_shot("74a-separate-shots")
+        s1_filled = near(img, *a.to_screen(0.3, 0.0), SOURCE_RGB, radius=2, tol=40)
+        s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
+        said = status()
+        title = a.title()
+        xdo("mousemove", a.wx + 1000, a.wy + 500)
+        for _ in range(30):
+            xdo("click", "5")
+            time.sleep(0.03)
+        time.sleep(1.0)
+        low2, n2 = front_lowest("74b-separate-shots-curve")
+        notes.append("shot %s before, %s after Alt+U; S1 filled %s, S2 filled %s; status %r; title %r; "
+                     "curve: %d filled dots, lowest at x = %s" % (together, shot, s1_filled, s2_filled,
+                                                                  said, title, n2, low2))
+        ok = (together == -1 and shot == 1 and not s1_filled and s2_filled
+              and re.match(r"Solved 2 shots in [\d.]+ ms, showing S2’s", said) is not None
+              and title.startswith("• ") and low2 == 2.4)
+
+        def click_s1():
+            xdo("mousemove", *a.to_screen(0.3, 0.0))
+            xdo("click", "1")
+
+        shot = solved(click_s1)
+        img = a.stable_shot("74c-separate-shots-s1")
+        s1_filled = near(img, *a.to_screen(0.3, 0.0), SOURCE_RGB, radius=2, tol=40)
+        s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
+        low1, n1 = front_lowest("74d-separate-shots-s1-curve")
+        said = status()
+        notes.append("S1 clicked: shot %s; S1 filled %s, S2 filled %s; status %r; curve: %d filled dots, "
+                     "lowest at x = %s" % (shot, s1_filled, s2_filled, said, n1, low1))
+        ok = (ok and shot == 0 and s1_filled and not s2_filled and low1 == 0.6
+              and said.endswith("showing S1’s"))
+
+        shot = solved(lambda: click_at(a, UNDO_BUTTON))
+        said = status()
+        notes.append("after undo: shot %s; status %r" % (shot, said))
+        ok = ok and shot == -1 and said.startswith("Solved in ")
+        bad = a.bad_stderr()
+    finally:
+        a.quit()
+    notes.append("bad stderr %s" % bad[:2])
+    return ok and not bad, "\n".join(notes)
+
+
+check("shots: One shot per source solves each source alone, shows the one selected (the others "
+      "hollow), a branch of the curve each; undo fires them together", t_separate_shots)
+
+
 def t_folds_keep_markers():
     """In Folds mode, which neither shows the markers nor undoes their
     edits, ☰ → Clear Markers, Import Receivers and Receiver Line are off: their mnemonics
