@@ -1082,6 +1082,25 @@ test_model_edge_lines_whole (void)
   g_assert_cmpuint (past_right, ==, 0);
 }
 
+/* The pixel of img at model (x, z) as r, g, b. */
+static void
+pixel_at (cairo_surface_t *img,
+          const FrView    *view,
+          double           x,
+          double           z,
+          int              rgb[3])
+{
+  double px, py;
+  guint32 v;
+
+  fr_view_model_to_widget (view, x, z, &px, &py);
+  v = *(guint32 *) (cairo_image_surface_get_data (img) + (int) py * cairo_image_surface_get_stride (img)
+                    + 4 * (int) px);
+  rgb[0] = (v >> 16) & 0xff;
+  rgb[1] = (v >> 8) & 0xff;
+  rgb[2] = v & 0xff;
+}
+
 /* A shot at a receiver's station shows in a figure: sources are drawn
  * over receivers, as on the canvas.  The receiver's diamond hid the
  * source's disc (helper-60). */
@@ -1091,9 +1110,7 @@ test_source_over_receiver (void)
   g_autoptr(FrScene) scene = make_scene ();
   FrView view;
   cairo_surface_t *img;
-  double px, py;
-  guint32 v;
-  int r, b;
+  int rgb[3];
 
   fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 1.5, 0.5);
   fr_scene_add_marker (scene, FR_MARKER_SOURCE, 1.5, 0.5);
@@ -1103,16 +1120,44 @@ test_source_over_receiver (void)
 
     img = view_image (&fig);
   }
-  fr_view_model_to_widget (&view, 1.5, 0.5, &px, &py);
-  v = *(guint32 *) (cairo_image_surface_get_data (img) + (int) py * cairo_image_surface_get_stride (img)
-                    + 4 * (int) px);
-  r = (v >> 16) & 0xff;
-  b = v & 0xff;
+  pixel_at (img, &view, 1.5, 0.5, rgb);
   /* The source's orange-red (1, 0.3, 0.08), not the receiver's cyan
    * (0.2, 0.85, 1). */
-  g_assert_cmpint (r, >, 200);
-  g_assert_cmpint (b, <, 80);
+  g_assert_cmpint (rgb[0], >, 200);
+  g_assert_cmpint (rgb[2], <, 80);
   cairo_surface_destroy (img);
+}
+
+/* Each source a shot of its own: the shot shown's source is filled in
+ * its orange-red, the other white inside, as the canvas draws it hollow;
+ * together, both are filled. */
+static void
+test_idle_source_hollow (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  FrView view;
+  int rgb[3];
+
+  fr_scene_add_marker (scene, FR_MARKER_SOURCE, 0.5, 0.5);
+  fr_scene_add_marker (scene, FR_MARKER_SOURCE, 2.5, 0.5);
+  make_view (scene, &view);
+  for (guint separate = 0; separate < 2; separate++)
+    {
+      FrFigure fig = { &view, scene, FR_COLORMAP_VIRIDIS, NULL, 0.0, NULL };
+      cairo_surface_t *img;
+
+      fr_scene_set_separate_shots (scene, separate);
+      img = view_image (&fig);
+      pixel_at (img, &view, 2.5, 0.5, rgb);   /* the shot shown: the last placed */
+      g_assert_cmpint (rgb[0], >, 200);
+      g_assert_cmpint (rgb[2], <, 80);
+      pixel_at (img, &view, 0.5, 0.5, rgb);
+      if (separate)
+        g_assert_true (rgb[0] > 240 && rgb[1] > 240 && rgb[2] > 240);
+      else
+        g_assert_true (rgb[0] > 200 && rgb[2] < 80);
+      cairo_surface_destroy (img);
+    }
 }
 
 /* The figure of view over scene (viridis, no result) drawn into an
@@ -1874,6 +1919,7 @@ main (int argc, char **argv)
   g_test_add_func ("/figure/colour-bar-ends", test_colour_bar_ends);
   g_test_add_func ("/figure/colour-bar-uniform", test_colour_bar_uniform);
   g_test_add_func ("/figure/source-over-receiver", test_source_over_receiver);
+  g_test_add_func ("/figure/idle-source-hollow", test_idle_source_hollow);
   g_test_add_func ("/figure/rays", test_rays_figure);
   g_test_add_func ("/figure/isochron-ink", test_isochron_ink);
   g_test_add_func ("/figure/model-outlines", test_model_outlines);
