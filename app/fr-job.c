@@ -11,6 +11,7 @@
 
 #include "fr-fold-job.h"
 #include "fr-job.h"
+#include "fr-shot-job.h"
 
 G_DEFINE_BOXED_TYPE (FrJob, fr_job, fr_job_ref, fr_job_unref)
 G_DEFINE_BOXED_TYPE (FrResult, fr_result, fr_result_ref, fr_result_unref)
@@ -27,6 +28,7 @@ job_clear (gpointer data)
   g_clear_pointer (&job->fold.speed, g_bytes_unref);
   g_clear_pointer (&job->fold.speed_error, g_free);
   g_clear_pointer (&job->fold.solved, fr_result_unref);
+  g_clear_pointer (&job->shots_solved, fr_result_unref);
 }
 
 static void
@@ -43,6 +45,8 @@ result_clear (gpointer data)
   g_clear_pointer (&result->device_time, fr_spr_device_free);
   g_clear_pointer (&result->rays, g_ptr_array_unref);
   g_clear_pointer (&result->shot_times, g_free);
+  g_clear_pointer (&result->shot_fields, g_ptr_array_unref);
+  g_clear_pointer (&result->shot_rays, g_ptr_array_unref);
   g_clear_pointer (&result->backend, g_free);
   g_clear_pointer (&result->notice, g_free);
   g_clear_pointer (&result->horizons, g_ptr_array_unref);
@@ -178,17 +182,17 @@ fr_result_unref (FrResult *result)
   g_atomic_rc_box_release_full (result, result_clear);
 }
 
-/* One SPR solve from the given sources into res.  FR_E_CANCELLED when
- * cancel was raised; another status with err set when the solver refused
- * the job. */
-static fr_status
-solve (FrJob           *job,
-       const double    *sources,
-       guint            n_sources,
-       gboolean         keep_device_time,
-       const fr_cancel *cancel,
-       fr_spr_result   *res,
-       fr_error        *err)
+/* One SPR solve of job's grid and settings from the given sources into
+ * res.  FR_E_CANCELLED when cancel was raised; another status with err
+ * set when the solver refused the job. */
+fr_status
+fr_job_solve (const FrJob     *job,
+              const double    *sources,
+              guint            n_sources,
+              gboolean         keep_device_time,
+              const fr_cancel *cancel,
+              fr_spr_result   *res,
+              fr_error        *err)
 {
   fr_spr_params params;
   fr_status status;
@@ -207,68 +211,78 @@ solve (FrJob           *job,
   return status;
 }
 
-/* The solve's T at each receiver's node into times (+inf unreached), in
- * single precision as the result keeps T. */
-static void
-receiver_times (const FrJob         *job,
-                const fr_spr_result *res,
-                float               *times)
+/* A ray from res to each of job's receivers: a GPtrArray of GArray of
+ * double x, z pairs, empty for a receiver not reached. */
+GPtrArray *
+fr_job_trace_rays (const FrJob         *job,
+                   const fr_spr_result *res)
 {
-  for (guint r = 0; r < job->n_receivers; r++)
-    {
-      size_t ix, iz;
+  GPtrArray *rays = g_ptr_array_new_full (job->n_receivers, (GDestroyNotify) g_array_unref);
 
-      if (!fr_grid_nearest_node (&job->grid, job->receivers[2 * r], 0.0, job->receivers[2 * r + 1],
-                                 &ix, NULL, &iz))
-        times[r] = INFINITY;
-      else
-        times[r] = (float) res->time[fr_grid_index (&job->grid, ix, 0, iz)];
-    }
-}
-
-/* A solve's T, its back end and a ray to every receiver, as the result's.
- * FALSE as fr_result_set_time. */
-static gboolean
-take_solve (FrResult      *result,
-            fr_spr_result *res)
-{
-  const FrJob *job = result->job;
-
-  if (!fr_result_set_time (result, res->time, fr_grid_count (&job->grid)))
-    return FALSE;
-  result->device_time = fr_spr_result_take_device_time (res);
-  result->backend = g_strdup (fr_spr_backend_name (res->backend));
-  if (res->notice[0] != '\0')
-    result->notice = g_strdup (res->notice);
   for (guint r = 0; r < job->n_receivers; r++)
     {
       GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
       double *xz = NULL;
       size_t n = 0;
 
-      /* An unreached receiver simply has no ray. */
       if (fr_spr_ray (res, job->receivers[2 * r], job->receivers[2 * r + 1], &xz, &n, NULL) == FR_OK)
         g_array_append_vals (ray, xz, 2 * n);
       free (xz);
-      g_ptr_array_add (result->rays, ray);
+      g_ptr_array_add (rays, ray);
     }
+  return rays;
+}
+
+/* A solve's T (and its copy in device memory, when kept), its back end
+ * and notice, as the result's; the rays are the caller's.  FALSE as
+ * fr_result_set_time. */
+gboolean
+fr_result_take_solve (FrResult      *result,
+                      fr_spr_result *res)
+{
+  if (!fr_result_set_time (result, res->time, fr_grid_count (&result->job->grid)))
+    return FALSE;
+  result->device_time = fr_spr_result_take_device_time (res);
+  result->backend = g_strdup (fr_spr_backend_name (res->backend));
+  if (res->notice[0] != '\0')
+    result->notice = g_strdup (res->notice);
   return TRUE;
 }
 
-/* Runs the SPR solve and traces a ray to every receiver.  Where each
- * source is a shot of its own (job->shot >= 0), one solve per source: the
- * arrival times of every shot, and T and the rays of the shot shown.
- * Blocking: call it from the solver thread.  Returns NULL with *cancelled
- * set when cancel was raised; otherwise a result, which says !ok with a
- * message when the solver refused the job. */
+/* The result of a solve that did not finish: NULL with *cancelled set
+ * when it was cancelled, else result, not ok, with the solver's message. */
+FrResult *
+fr_result_solve_failed (FrResult       *result,
+                        fr_status       status,
+                        const fr_error *err,
+                        gboolean       *cancelled)
+{
+  if (status == FR_E_CANCELLED)
+    {
+      fr_result_unref (result);
+      if (cancelled != NULL)
+        *cancelled = TRUE;
+      return NULL;
+    }
+  result->ok = FALSE;
+  result->error = g_strdup (err->message[0] ? err->message : fr_status_name (status));
+  return result;
+}
+
+/* Runs the SPR solve and traces a ray to every receiver; where each source
+ * is a shot of its own (job->shot >= 0), fr_shot_job_run's solve of every
+ * shot.  Blocking: call it from the solver thread.  Returns NULL with
+ * *cancelled set when cancel was raised; otherwise a result, which says
+ * !ok with a message when the solver refused the job. */
 FrResult *
 fr_job_run (FrJob           *job,
             const fr_cancel *cancel,
             gboolean        *cancelled)
 {
   g_autoptr(FrResult) result = NULL;
+  fr_spr_result res = { 0 };
   fr_error err = { 0 };
-  guint n_shots;
+  fr_status status;
 
   g_return_val_if_fail (job != NULL, NULL);
 
@@ -291,51 +305,25 @@ fr_job_run (FrJob           *job,
         g_ptr_array_add (result->rays, g_array_new (FALSE, FALSE, sizeof (double)));
       return g_steal_pointer (&result);
     }
-
-  g_return_val_if_fail (job->shot < (gint) job->n_sources, NULL);
-  n_shots = job->shot >= 0 ? job->n_sources : 1;
   if (job->shot >= 0)
-    {
-      result->n_shots = n_shots;
-      result->shot_times = g_new (float, (gsize) n_shots * MAX (job->n_receivers, 1));
-    }
-  for (guint k = 0; k < n_shots; k++)
-    {
-      gboolean shown = job->shot < 0 || k == (guint) job->shot;
-      fr_spr_result res = { 0 };
-      fr_status status;
+    return fr_shot_job_run (job, cancel, cancelled);
 
-      /* Only the CUDA back end keeps it, for the shot shown: the canvas
-       * then draws T without a host round trip. */
-      status = job->shot < 0 ? solve (job, job->sources, job->n_sources, fr_cuda_built (), cancel,
-                                      &res, &err)
-                             : solve (job, job->sources + 2 * k, 1, shown && fr_cuda_built (),
-                                      cancel, &res, &err);
-      if (status == FR_E_CANCELLED)
-        {
-          fr_spr_result_clear (&res);
-          if (cancelled != NULL)
-            *cancelled = TRUE;
-          return NULL;
-        }
-      if (status != FR_OK)
-        {
-          fr_spr_result_clear (&res);
-          result->ok = FALSE;
-          result->error = g_strdup (err.message[0] ? err.message : fr_status_name (status));
-          return g_steal_pointer (&result);
-        }
-      result->solve_ms += res.solve_ms;
-      result->iterations += res.iterations;
-      if (result->shot_times != NULL)
-        receiver_times (job, &res, result->shot_times + (gsize) k * job->n_receivers);
-      if (shown && !take_solve (result, &res))
-        {
-          fr_spr_result_clear (&res);
-          return g_steal_pointer (&result);
-        }
+  /* Only the CUDA back end keeps it: the canvas then draws T without a
+   * host round trip. */
+  status = fr_job_solve (job, job->sources, job->n_sources, fr_cuda_built (), cancel, &res, &err);
+  if (status != FR_OK)
+    {
       fr_spr_result_clear (&res);
+      return fr_result_solve_failed (g_steal_pointer (&result), status, &err, cancelled);
     }
-  result->ok = TRUE;
+  if (fr_result_take_solve (result, &res))
+    {
+      result->solve_ms = res.solve_ms;
+      result->iterations = res.iterations;
+      g_ptr_array_unref (result->rays);
+      result->rays = fr_job_trace_rays (job, &res);
+      result->ok = TRUE;
+    }
+  fr_spr_result_clear (&res);
   return g_steal_pointer (&result);
 }

@@ -52,6 +52,9 @@ typedef struct _FrJob
   gint            shot;          /* -1: the sources fire together, one shot; else each
                                   * source is a shot of its own, solved alone, and the
                                   * result's T and rays are source shot's */
+  struct _FrResult *shots_solved; /* shot >= 0: a result of the same solves, whose
+                                   * shot this job shows without solving
+                                   * (fr_shot_job_reuse); or NULL */
   double         *receivers;     /* 2·n_receivers */
   guint           n_receivers;
   FrRadius        radius;        /* SPR neighbourhood, nodes along x and z */
@@ -78,6 +81,10 @@ typedef struct _FrResult
   guint           n_shots;       /* job->shot >= 0: every source's shot, else 0 */
   float          *shot_times;    /* n_shots × n_receivers first-arrival times, shot by shot:
                                   * T at each receiver's node, +inf where unreached */
+  GPtrArray      *shot_fields;   /* with n_shots, where memory allowed: every shot's T (float
+                                  * nx·nz each), shared with the results that show another
+                                  * shot of the same solves; else NULL */
+  GPtrArray      *shot_rays;     /* with n_shots: every shot's rays (as rays), shared so */
   char           *backend;       /* the back end that ran */
   double          solve_ms;
   long            iterations;
@@ -110,7 +117,24 @@ FrResult *fr_job_run         (FrJob          *job,
                               const fr_cancel *cancel,
                               gboolean       *cancelled);
 
+/* For the job runners (fr-job.c, fr-shot-job.c, fr-fold-job.c). */
+fr_status fr_job_solve       (const FrJob    *job,
+                              const double   *sources,
+                              guint           n_sources,
+                              gboolean        keep_device_time,
+                              const fr_cancel *cancel,
+                              fr_spr_result  *res,
+                              fr_error       *err);
+GPtrArray *fr_job_trace_rays (const FrJob    *job,
+                              const fr_spr_result *res);
+
 FrResult *fr_result_new      (FrJob          *job);
+gboolean  fr_result_take_solve (FrResult     *result,
+                                fr_spr_result *res);
+FrResult *fr_result_solve_failed (FrResult   *result,
+                                  fr_status   status,
+                                  const fr_error *err,
+                                  gboolean   *cancelled);
 gboolean  fr_result_set_time (FrResult       *result,
                               const double   *time,
                               size_t          count);

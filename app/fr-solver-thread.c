@@ -5,6 +5,7 @@
 
 #include "fr-fold-job.h"
 #include "fr-model.h"
+#include "fr-shot-job.h"
 #include "fr-solver-thread.h"
 
 struct _FrSolverThread
@@ -95,8 +96,10 @@ default_solve (FrJob           *job,
 {
   FrResult *result;
 
-  /* A fold job that only contours a solved T again solves nothing. */
-  for (guint t = 0; !fr_fold_job_reuses_solve (job) && t < debug_delay_ms () &&
+  /* A fold job that only contours a solved T again, or a job that shows
+   * another shot of solves made, solves nothing. */
+  for (guint t = 0; !fr_fold_job_reuses_solve (job) && !fr_shot_job_reuses_solve (job) &&
+                    t < debug_delay_ms () &&
                     !fr_cancel_raised (cancel); t += 10)
     g_usleep (10 * 1000);
   result = fr_job_run (job, cancel, cancelled);

@@ -30,6 +30,7 @@
 #include "fr-scene-io.h"
 #include "fr-segy.h"
 #include "fr-session.h"
+#include "fr-shot-job.h"
 #include "fr-window.h"
 
 struct _FrWindow
@@ -78,6 +79,7 @@ struct _FrWindow
   FrFoldTool           *fold_tool;
   gboolean              fold_mode;
   FrResult             *fold_result;     /* the last fold result: a Δ or Count change reuses its T */
+  FrResult             *rays_result;     /* the last Rays result: another shot shown reuses its shots */
   gboolean              edited_beside_undo; /* saved settings changed since the save */
 };
 
@@ -758,6 +760,8 @@ submit_job (FrWindow *self)
   job->input_time = g_get_monotonic_time ();
   if (job->kind == FR_JOB_FOLD)
     fr_fold_job_reuse (job, self->fold_result);
+  else
+    fr_shot_job_reuse (job, self->rays_result);
   serial = fr_solver_thread_submit (self->solver, job);
   log_line (self, "job serial=%u input=%" G_GUINT64_FORMAT " sources=%u nx=%zu nz=%zu "
             "dx=%.9g dz=%.9g", serial, job->input_seq, job->n_sources, job->grid.nx,
@@ -767,9 +771,9 @@ submit_job (FrWindow *self)
               job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon, job->n_receivers,
               job->fold.solved != NULL ? job->fold.solved->serial : 0);
   else
-    log_line (self, "spr serial=%u radius=%d radius_z=%d backend=%s receivers=%u shot=%d", serial,
-              job->radius.x, job->radius.z, fr_spr_backend_name (job->backend), job->n_receivers,
-              job->shot);
+    log_line (self, "spr serial=%u radius=%d radius_z=%d backend=%s receivers=%u shot=%d reuse=%u",
+              serial, job->radius.x, job->radius.z, fr_spr_backend_name (job->backend), job->n_receivers,
+              job->shot, job->shots_solved != NULL ? job->shots_solved->serial : 0);
   if (job->n_sources > 0 || (job->kind == FR_JOB_FOLD && job->fold.n_horizon >= 2))
     gtk_label_set_text (self->solve_label, _("Solving…"));
 }
@@ -895,6 +899,11 @@ solver_result_cb (FrWindow       *self,
       g_clear_pointer (&self->fold_result, fr_result_unref);
       self->fold_result = fr_result_ref (result);
     }
+  else
+    {
+      g_clear_pointer (&self->rays_result, fr_result_unref);
+      self->rays_result = fr_result_ref (result);
+    }
   fr_canvas_set_result (self->canvas, result);
   fr_marker_panel_set_result (fr_side_panel_get_marker_panel (self->side_panel), result);
 
@@ -913,7 +922,17 @@ solver_result_cb (FrWindow       *self,
     {
       g_autofree char *stencil = stencil_note (result->job);
 
-      if (result->job->shot >= 0)
+      if (fr_shot_job_reuses_solve (result->job))
+        /* Translators: another source selected, each fired alone: its shot
+         * shown from the last solve of them all, without solving; the source
+         * as the marker list names it ("S2"), the count of shots and the time
+         * that solve took */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Showing S%d’s shot of the last solve (%u shot in %.1f ms)",
+                                             "Showing S%d’s shot of the last solve (%u shots in %.1f ms)",
+                                             result->n_shots),
+                                result->job->shot + 1, result->n_shots, result->solve_ms);
+      else if (result->job->shot >= 0)
         /* Translators: each source fired alone; the count of shots (sources), the
          * time all their solves took, and the source whose shot the canvas
          * shows, as the marker list names it ("S2") */
@@ -1862,6 +1881,7 @@ fr_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->solver, self);
   g_clear_object (&self->solver);
   g_clear_pointer (&self->fold_result, fr_result_unref);
+  g_clear_pointer (&self->rays_result, fr_result_unref);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), FR_TYPE_WINDOW);
   g_clear_object (&self->scene);

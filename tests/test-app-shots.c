@@ -19,6 +19,7 @@
 #include "fr-result-time.h"
 #include "fr-scene.h"
 #include "fr-scene-file.h"
+#include "fr-shot-job.h"
 #include "test-tmpdir.h"
 
 #define V 2.0
@@ -147,6 +148,75 @@ test_job (void)
     g_assert_true (fr_result_shot_time_at (result, 1, 3, j->receivers[6] + 0.05, 0.0, &read));
     g_assert_false (fr_result_shot_time_at (together, 0, 3, j->receivers[6], 0.0, &read));
   }
+}
+
+/* Another shot shown of the same solves takes its T and rays from the
+ * last result, without solving: T node by node that of a solve from its
+ * source alone, its rays ending there; never from a result of other
+ * solves (a receiver moved, another radius, sources together), and never
+ * one reused result from another (no chains). */
+static void
+test_reuse (void)
+{
+  g_autoptr(FrScene) scene = make_scene ();
+  g_autoptr(FrJob) first_job = NULL, other_job = NULL, back_job = NULL, radius_job = NULL;
+  g_autoptr(FrJob) moved_job = NULL, together_job = NULL, alone_job = NULL;
+  g_autoptr(FrResult) first = NULL, other = NULL, alone = NULL, together = NULL;
+  const FrJob *j;
+
+  fr_scene_set_separate_shots (scene, TRUE);
+  fr_scene_select (scene, FR_MARKER_SOURCE, 1);
+  first_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  g_assert_false (fr_shot_job_reuse (first_job, NULL));
+  first = run (first_job);
+  g_assert_nonnull (first->shot_fields);
+  g_assert_cmpuint (first->shot_fields->len, ==, 3);
+  g_assert_false (fr_shot_job_reuses_solve (first_job));
+
+  fr_scene_select (scene, FR_MARKER_SOURCE, 0);
+  other_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  g_assert_true (fr_shot_job_reuse (other_job, first));
+  g_assert_true (fr_shot_job_reuses_solve (other_job));
+  other = run (other_job);
+  j = other->job;
+  alone_job = fr_job_new (&j->grid, j->velocity, j->sources, 1, j->receivers, j->n_receivers, j->radius,
+                          FR_SPR_CPU);
+  alone = run (alone_job);
+  for (size_t i = 0; i < fr_grid_count (&j->grid); i++)
+    g_assert_cmpfloat (other->time[i], ==, alone->time[i]);
+  g_assert_cmpfloat (other->time_max, ==, alone->time_max);
+  g_assert_cmpmem (other->shot_times, 3 * 7 * sizeof (float), first->shot_times, 3 * 7 * sizeof (float));
+  g_assert_cmpuint (other->rays->len, ==, 7);
+  for (guint r = 0; r < 7; r++)
+    {
+      GArray *ray = g_ptr_array_index (other->rays, r), *want = g_ptr_array_index (alone->rays, r);
+
+      g_assert_cmpmem (ray->data, ray->len * sizeof (double), want->data, want->len * sizeof (double));
+    }
+  g_assert_cmpstr (other->backend, ==, first->backend);
+  g_assert_cmpfloat (other->solve_ms, ==, first->solve_ms);
+  g_assert_true (fr_result_time_matches_scene (other, scene));
+
+  /* Back to the first shot from the reused result: from the solve itself. */
+  fr_scene_select (scene, FR_MARKER_SOURCE, 1);
+  back_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  g_assert_true (fr_shot_job_reuse (back_job, other));
+  g_assert_true (back_job->shots_solved == first);
+
+  /* Other solves: another radius, a receiver moved, sources together. */
+  radius_job = fr_scene_make_job (scene, fr_radius_square (3), FR_SPR_CPU);
+  g_assert_false (fr_shot_job_reuse (radius_job, first));
+  g_assert_true (fr_scene_move_marker (scene, FR_MARKER_RECEIVER, 0, 0.1, 0.0));
+  moved_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  g_assert_false (fr_shot_job_reuse (moved_job, first));
+  fr_scene_set_separate_shots (scene, FALSE);
+  together_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  g_assert_false (fr_shot_job_reuse (together_job, first));
+  together = run (together_job);
+  g_assert_null (together->shot_fields);
+  /* A result that kept no fields (memory short) is solved again. */
+  g_clear_pointer (&first->shot_fields, g_ptr_array_unref);
+  g_assert_false (fr_shot_job_reuse (other_job, first));
 }
 
 static void
@@ -346,6 +416,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/shots/job", test_job);
+  g_test_add_func ("/app/shots/reuse", test_reuse);
   g_test_add_func ("/app/shots/scene-shot", test_scene_shot);
   g_test_add_func ("/app/shots/undo", test_undo);
   g_test_add_func ("/app/shots/file", test_file);

@@ -2659,8 +2659,9 @@ def t_separate_shots():
     step.  Each source is then solved alone: the last placed (S2) is the
     shot shown, S1 is drawn hollow, the status line says so and the
     curve's front branch is S2's, lowest at the receiver nearest it.  A
-    click on S1 shows its shot: its branch in front, lowest nearest it.
-    Ctrl+Z fires them together again."""
+    click on S1 shows its shot from that solve, without solving again:
+    its branch in front, lowest nearest it.  Undo fires them together
+    again."""
     receivers = [0.6 + 0.3 * k for k in range(7)]
     args = ["--clear", "--source", "0.3,0", "--source", "2.7,0"]
     for x in receivers:
@@ -2729,10 +2730,12 @@ def t_separate_shots():
         s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
         low1, n1 = front_lowest("74d-separate-shots-s1-curve")
         said = status()
-        notes.append("S1 clicked: shot %s; S1 filled %s, S2 filled %s; status %r; curve: %d filled dots, "
-                     "lowest at x = %s" % (shot, s1_filled, s2_filled, said, n1, low1))
-        ok = (ok and shot == 0 and s1_filled and not s2_filled and low1 == 0.6
-              and said.endswith("showing S1’s"))
+        notes.append("S1 clicked: shot %s, shown from the solve of job %s; S1 filled %s, S2 filled %s; "
+                     "status %r; curve: %d filled dots, lowest at x = %s"
+                     % (shot, a.last("spr").get("reuse"), s1_filled, s2_filled, said, n1, low1))
+        reused = a.last("spr").get("reuse")
+        ok = (ok and shot == 0 and s1_filled and not s2_filled and low1 == 0.6 and reused
+              and re.match(r"Showing S1’s shot of the last solve \(2 shots in [\d.]+ ms\)$", said) is not None)
 
         shot = solved(lambda: click_at(a, UNDO_BUTTON))
         said = status()
