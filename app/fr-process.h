@@ -14,4 +14,13 @@ G_BEGIN_DECLS
  * from main, before any thread starts. */
 void fr_process_guard_writes (void);
 
+/* Under an address-space limit (ulimit -v), which counts memory reserved
+ * as well as used, keeps glibc's malloc to two arenas: it reserves 64 MB
+ * for each thread's own, and GTK's, Mesa's and OpenMP's threads then took
+ * 0.7 GB of a limit before any grid was loaded (1.3 GB of address space
+ * at rest on 2 cores, 0.6 GB with two arenas), until a thread GLib could
+ * not start aborted the app.  Nothing changes without a limit.  Call it
+ * once, from main, before any thread starts. */
+void fr_process_fit_address_limit (void);
+
 G_END_DECLS

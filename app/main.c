@@ -18,6 +18,7 @@ main (int   argc,
   int status;
 
   fr_process_guard_writes ();
+  fr_process_fit_address_limit ();
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

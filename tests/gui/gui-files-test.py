@@ -242,8 +242,10 @@ def t_big_scene_refused():
 
 def t_bench_grid_refused():
     """The interaction benchmark asked for more grid than this process may
-    allocate (8192² floats under ulimit -v 1.5 GB) says so and exits 1; it
-    aborted in GLib's allocator before the model's memory check."""
+    hold (8192² nodes under ulimit -v 1.5 GB) says so and exits 1; it
+    aborted in GLib's allocator before the model's memory check, and once
+    (CI, at 98a171c) when GLib could not start a thread of pango's, the
+    limit taken by malloc's reserved arenas (fr_process_fit_address_limit)."""
     env = dict(os.environ, FOLDRAY_STATE_DIR=os.path.join(OUT, "bench-state"))
     r = run("prlimit", "--as=1500000000", EXE, "--geometry", "800x500", "--bench-interaction",
             "--bench-size", "8192", "--bench-csv", os.path.join(OUT, "bench-refused.csv"),
