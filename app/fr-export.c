@@ -14,6 +14,7 @@
 #include "fr-atomic-file.h"
 #include "fr-axes-draw.h"
 #include "fr-csv.h"
+#include "fr-shot-job.h"
 #include "fr-export.h"
 #include "fr-message.h"
 #include "fr-npy.h"
@@ -413,14 +414,16 @@ fr_export_times (FrResult    *result,
       return FALSE;
     }
   points = (fr_points) { .ndim = 2, .count = job->n_receivers, .xyz = job->receivers };
-  if (result->shot_times != NULL)
+  if (result->shots != NULL)
     {
-      const gsize n = (gsize) result->n_shots * job->n_receivers;
-      const fr_points sources = { .ndim = 2, .count = result->n_shots, .xyz = job->sources };
+      const FrShots *shots = result->shots;
+      const gsize n = (gsize) shots->n * shots->n_receivers;
+      const fr_points sources = { .ndim = 2, .count = shots->n, .xyz = shots->sources };
 
+      points = (fr_points) { .ndim = 2, .count = shots->n_receivers, .xyz = shots->receivers };
       t = g_new (double, n);
       for (gsize i = 0; i < n; i++)
-        t[i] = result->shot_times[i];
+        t[i] = shots->times[i];
       if (fr_csv_write_shot_times (path, &sources, &points, t, TRUE, &err) != FR_OK)
         return fail_fr (error, &err);
       return TRUE;

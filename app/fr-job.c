@@ -28,7 +28,7 @@ job_clear (gpointer data)
   g_clear_pointer (&job->fold.speed, g_bytes_unref);
   g_clear_pointer (&job->fold.speed_error, g_free);
   g_clear_pointer (&job->fold.solved, fr_result_unref);
-  g_clear_pointer (&job->shots_solved, fr_result_unref);
+  g_clear_pointer (&job->shots_kept, fr_shots_unref);
 }
 
 static void
@@ -44,9 +44,7 @@ result_clear (gpointer data)
   g_clear_pointer (&result->time, g_free);
   g_clear_pointer (&result->device_time, fr_spr_device_free);
   g_clear_pointer (&result->rays, g_ptr_array_unref);
-  g_clear_pointer (&result->shot_times, g_free);
-  g_clear_pointer (&result->shot_fields, g_ptr_array_unref);
-  g_clear_pointer (&result->shot_rays, g_ptr_array_unref);
+  g_clear_pointer (&result->shots, fr_shots_unref);
   g_clear_pointer (&result->backend, g_free);
   g_clear_pointer (&result->notice, g_free);
   g_clear_pointer (&result->horizons, g_ptr_array_unref);
@@ -152,6 +150,23 @@ fr_result_set_time (FrResult     *result,
       if (isfinite (t) && t > result->time_max)
         result->time_max = t;
     }
+  return TRUE;
+}
+
+/* A copy of a float T of count nodes as the result's, and its largest
+ * finite value.  FALSE as alloc_time. */
+gboolean
+fr_result_copy_time (FrResult    *result,
+                     const float *time,
+                     size_t       count)
+{
+  if (!alloc_time (result, count))
+    return FALSE;
+  memcpy (result->time, time, count * sizeof (float));
+  result->time_max = 0.0f;
+  for (size_t i = 0; i < count; i++)
+    if (isfinite (time[i]) && time[i] > result->time_max)
+      result->time_max = time[i];
   return TRUE;
 }
 

@@ -52,9 +52,9 @@ typedef struct _FrJob
   gint            shot;          /* -1: the sources fire together, one shot; else each
                                   * source is a shot of its own, solved alone, and the
                                   * result's T and rays are source shot's */
-  struct _FrResult *shots_solved; /* shot >= 0: a result of the same solves, whose
-                                   * shot this job shows without solving
-                                   * (fr_shot_job_reuse); or NULL */
+  struct _FrShots *shots_kept;   /* shot >= 0: shots solved before, each taken for the shot
+                                  * of a source at its place rather than solved again
+                                  * (fr_shot_job_reuse); or NULL */
   double         *receivers;     /* 2·n_receivers */
   guint           n_receivers;
   FrRadius        radius;        /* SPR neighbourhood, nodes along x and z */
@@ -78,13 +78,10 @@ typedef struct _FrResult
                                   * draws it through CUDA–GL interop */
   float           time_max;      /* largest finite traveltime */
   GPtrArray      *rays;          /* per receiver: GArray of double x, z pairs (may be empty) */
-  guint           n_shots;       /* job->shot >= 0: every source's shot, else 0 */
-  float          *shot_times;    /* n_shots × n_receivers first-arrival times, shot by shot:
-                                  * T at each receiver's node, +inf where unreached */
-  GPtrArray      *shot_fields;   /* with n_shots, where memory allowed: every shot's T (float
-                                  * nx·nz each), shared with the results that show another
-                                  * shot of the same solves; else NULL */
-  GPtrArray      *shot_rays;     /* with n_shots: every shot's rays (as rays), shared so */
+  struct _FrShots *shots;        /* job->shot >= 0: every source's shot (fr-shot-job.h),
+                                  * else NULL */
+  guint           n_shots_solved;/* with shots: how many this job solved (the others taken
+                                  * from job->shots_kept); solve_ms is their time */
   char           *backend;       /* the back end that ran */
   double          solve_ms;
   long            iterations;
@@ -131,6 +128,9 @@ GPtrArray *fr_job_trace_rays (const FrJob    *job,
 FrResult *fr_result_new      (FrJob          *job);
 gboolean  fr_result_take_solve (FrResult     *result,
                                 fr_spr_result *res);
+gboolean  fr_result_copy_time (FrResult      *result,
+                               const float   *time,
+                               size_t         count);
 FrResult *fr_result_solve_failed (FrResult   *result,
                                   fr_status   status,
                                   const fr_error *err,

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "fr-result-time.h"
+#include "fr-shot-job.h"
 
 /* The traveltime at (x, z), bilinear between nodes as the shader draws it.
  * FALSE outside the grid, where unreached, or without T.  A node of weight
@@ -104,14 +105,14 @@ fr_result_shot_time_at (const FrResult *result,
   g_return_val_if_fail (t != NULL, FALSE);
 
   job = result->job;
-  if (!result->ok || result->shot_times == NULL || shot >= result->n_shots)
+  if (!result->ok || result->shots == NULL || shot >= result->shots->n)
     return FALSE;
   if ((gint) shot == job->shot)
     return fr_result_time_at (result, x, z, t);
   if (receiver >= job->n_receivers || job->receivers[2 * receiver] != x ||
       job->receivers[2 * receiver + 1] != z)
     return FALSE;
-  v = result->shot_times[(gsize) shot * job->n_receivers + receiver];
+  v = result->shots->times[(gsize) shot * job->n_receivers + receiver];
   if (!isfinite (v))
     return FALSE;
   *t = v;

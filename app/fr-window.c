@@ -771,9 +771,9 @@ submit_job (FrWindow *self)
               job->fold.psi_a[0], job->fold.psi_a[1], job->fold.n_horizon, job->n_receivers,
               job->fold.solved != NULL ? job->fold.solved->serial : 0);
   else
-    log_line (self, "spr serial=%u radius=%d radius_z=%d backend=%s receivers=%u shot=%d reuse=%u",
+    log_line (self, "spr serial=%u radius=%d radius_z=%d backend=%s receivers=%u shot=%d kept=%u",
               serial, job->radius.x, job->radius.z, fr_spr_backend_name (job->backend), job->n_receivers,
-              job->shot, job->shots_solved != NULL ? job->shots_solved->serial : 0);
+              job->shot, fr_shot_job_n_kept (job));
   if (job->n_sources > 0 || (job->kind == FR_JOB_FOLD && job->fold.n_horizon >= 2))
     gtk_label_set_text (self->solve_label, _("Solving…"));
 }
@@ -922,23 +922,28 @@ solver_result_cb (FrWindow       *self,
     {
       g_autofree char *stencil = stencil_note (result->job);
 
-      if (fr_shot_job_reuses_solve (result->job))
+      if (result->shots != NULL && result->n_shots_solved == 0)
         /* Translators: another source selected, each fired alone: its shot
-         * shown from the last solve of them all, without solving; the source
-         * as the marker list names it ("S2"), the count of shots and the time
-         * that solve took */
+         * shown from the shots solved before, without solving; the source as
+         * the marker list names it ("S2") */
+        text = g_strdup_printf (_("Showing S%d’s shot, solved before"), result->job->shot + 1);
+      else if (result->shots != NULL && result->n_shots_solved < result->shots->n)
+        /* Translators: each source fired alone, only the shots of the sources
+         * moved solved again: how many, of how many shots, the time they took,
+         * and the source whose shot the canvas shows ("S2") */
         text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "Showing S%d’s shot of the last solve (%u shot in %.1f ms)",
-                                             "Showing S%d’s shot of the last solve (%u shots in %.1f ms)",
-                                             result->n_shots),
-                                result->job->shot + 1, result->n_shots, result->solve_ms);
-      else if (result->job->shot >= 0)
+                                             "Solved %u of %u shots in %.1f ms, the others kept, showing S%d’s",
+                                             "Solved %u of %u shots in %.1f ms, the others kept, showing S%d’s",
+                                             result->n_shots_solved),
+                                result->n_shots_solved, result->shots->n, result->solve_ms,
+                                result->job->shot + 1);
+      else if (result->shots != NULL)
         /* Translators: each source fired alone; the count of shots (sources), the
          * time all their solves took, and the source whose shot the canvas
          * shows, as the marker list names it ("S2") */
         text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Solved %u shot in %.1f ms, showing S%d’s",
-                                             "Solved %u shots in %.1f ms, showing S%d’s", result->n_shots),
-                                result->n_shots, result->solve_ms, result->job->shot + 1);
+                                             "Solved %u shots in %.1f ms, showing S%d’s", result->shots->n),
+                                result->shots->n, result->solve_ms, result->job->shot + 1);
       else
         text = g_strdup_printf (_("Solved in %.1f ms"), result->solve_ms);
       if (result->notice != NULL)

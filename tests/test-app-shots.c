@@ -84,8 +84,7 @@ test_job (void)
   const FrJob *j;
 
   g_assert_cmpint (together_job->shot, ==, -1);
-  g_assert_null (together->shot_times);
-  g_assert_cmpuint (together->n_shots, ==, 0);
+  g_assert_null (together->shots);
 
   fr_scene_set_separate_shots (scene, TRUE);
   fr_scene_select (scene, FR_MARKER_SOURCE, 1);
@@ -93,8 +92,9 @@ test_job (void)
   g_assert_cmpint (job->shot, ==, 1);
   result = run (job);
   j = result->job;
-  g_assert_cmpuint (result->n_shots, ==, 3);
-  g_assert_nonnull (result->shot_times);
+  g_assert_nonnull (result->shots);
+  g_assert_cmpuint (result->shots->n, ==, 3);
+  g_assert_cmpuint (result->n_shots_solved, ==, 3);
   g_assert_cmpuint (result->rays->len, ==, 7);
 
   for (guint r = 0; r < j->n_receivers; r++)
@@ -106,7 +106,7 @@ test_job (void)
           g_autoptr(FrJob) alone_job = fr_job_new (&j->grid, j->velocity, j->sources + 2 * s, 1,
                                                    j->receivers, j->n_receivers, j->radius, FR_SPR_CPU);
           g_autoptr(FrResult) alone = run (alone_job);
-          const double t = result->shot_times[s * j->n_receivers + r];
+          const double t = result->shots->times[s * j->n_receivers + r];
           double read;
 
           g_assert_cmpfloat (t, ==, time_at_receiver (alone, r));
@@ -150,73 +150,122 @@ test_job (void)
   }
 }
 
-/* Another shot shown of the same solves takes its T and rays from the
- * last result, without solving: T node by node that of a solve from its
- * source alone, its rays ending there; never from a result of other
- * solves (a receiver moved, another radius, sources together), and never
- * one reused result from another (no chains). */
+/* T of a solve from source s of job alone, with its rays. */
+static FrResult *
+solve_alone (const FrJob *j,
+             guint        s)
+{
+  g_autoptr(FrJob) job = fr_job_new (&j->grid, j->velocity, j->sources + 2 * s, 1, j->receivers,
+                                     j->n_receivers, j->radius, FR_SPR_CPU);
+
+  return run (job);
+}
+
+/* result shows T and rays of a solve from source s of its job alone, node
+ * by node and point by point. */
+static void
+assert_shows_alone (const FrResult *result,
+                    guint           s)
+{
+  const FrJob *j = result->job;
+  g_autoptr(FrResult) alone = solve_alone (j, s);
+
+  for (size_t i = 0; i < fr_grid_count (&j->grid); i++)
+    g_assert_cmpfloat (result->time[i], ==, alone->time[i]);
+  g_assert_cmpfloat (result->time_max, ==, alone->time_max);
+  g_assert_cmpuint (result->rays->len, ==, alone->rays->len);
+  for (guint r = 0; r < alone->rays->len; r++)
+    {
+      GArray *ray = g_ptr_array_index (result->rays, r), *want = g_ptr_array_index (alone->rays, r);
+
+      g_assert_cmpmem (ray->data, ray->len * sizeof (double), want->data, want->len * sizeof (double));
+    }
+  for (guint r = 0; r < j->n_receivers; r++)
+    {
+      double t;
+
+      g_assert_true (fr_result_time_at (alone, j->receivers[2 * r], j->receivers[2 * r + 1], &t));
+      g_assert_cmpfloat (result->shots->times[s * j->n_receivers + r], ==, t);
+    }
+}
+
+/* A shot whose source has not moved is taken from the last result's
+ * shots, not solved: another source selected solves nothing, a source
+ * moved solves its own shot only; each shot taken or solved is, node by
+ * node, T of a solve from its source alone.  Never taken across another
+ * radius, a receiver moved, sources together or shots without their T;
+ * the job holds the shots, not the result (no chain of results). */
 static void
 test_reuse (void)
 {
   g_autoptr(FrScene) scene = make_scene ();
-  g_autoptr(FrJob) first_job = NULL, other_job = NULL, back_job = NULL, radius_job = NULL;
-  g_autoptr(FrJob) moved_job = NULL, together_job = NULL, alone_job = NULL;
-  g_autoptr(FrResult) first = NULL, other = NULL, alone = NULL, together = NULL;
-  const FrJob *j;
+  g_autoptr(FrJob) first_job = NULL, other_job = NULL, moved_job = NULL, radius_job = NULL;
+  g_autoptr(FrJob) receiver_job = NULL, together_job = NULL;
+  g_autoptr(FrResult) first = NULL, other = NULL, moved = NULL, together = NULL;
 
   fr_scene_set_separate_shots (scene, TRUE);
   fr_scene_select (scene, FR_MARKER_SOURCE, 1);
   first_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
   g_assert_false (fr_shot_job_reuse (first_job, NULL));
   first = run (first_job);
-  g_assert_nonnull (first->shot_fields);
-  g_assert_cmpuint (first->shot_fields->len, ==, 3);
+  g_assert_nonnull (first->shots->fields);
+  g_assert_cmpuint (first->shots->fields->len, ==, 3);
+  g_assert_cmpuint (first->n_shots_solved, ==, 3);
   g_assert_false (fr_shot_job_reuses_solve (first_job));
 
+  /* Another source selected: every shot taken. */
   fr_scene_select (scene, FR_MARKER_SOURCE, 0);
   other_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
   g_assert_true (fr_shot_job_reuse (other_job, first));
+  g_assert_true (other_job->shots_kept == first->shots);
+  g_assert_cmpuint (fr_shot_job_n_kept (other_job), ==, 3);
   g_assert_true (fr_shot_job_reuses_solve (other_job));
   other = run (other_job);
-  j = other->job;
-  alone_job = fr_job_new (&j->grid, j->velocity, j->sources, 1, j->receivers, j->n_receivers, j->radius,
-                          FR_SPR_CPU);
-  alone = run (alone_job);
-  for (size_t i = 0; i < fr_grid_count (&j->grid); i++)
-    g_assert_cmpfloat (other->time[i], ==, alone->time[i]);
-  g_assert_cmpfloat (other->time_max, ==, alone->time_max);
-  g_assert_cmpmem (other->shot_times, 3 * 7 * sizeof (float), first->shot_times, 3 * 7 * sizeof (float));
-  g_assert_cmpuint (other->rays->len, ==, 7);
-  for (guint r = 0; r < 7; r++)
-    {
-      GArray *ray = g_ptr_array_index (other->rays, r), *want = g_ptr_array_index (alone->rays, r);
-
-      g_assert_cmpmem (ray->data, ray->len * sizeof (double), want->data, want->len * sizeof (double));
-    }
+  g_assert_cmpuint (other->n_shots_solved, ==, 0);
+  g_assert_cmpfloat (other->solve_ms, ==, 0.0);
   g_assert_cmpstr (other->backend, ==, first->backend);
-  g_assert_cmpfloat (other->solve_ms, ==, first->solve_ms);
+  g_assert_true (other->shots != first->shots);
+  g_assert_true (g_ptr_array_index (other->shots->fields, 2) == g_ptr_array_index (first->shots->fields, 2));
+  assert_shows_alone (other, 0);
+  g_assert_cmpmem (other->shots->times, 3 * 7 * sizeof (float), first->shots->times, 3 * 7 * sizeof (float));
   g_assert_true (fr_result_time_matches_scene (other, scene));
 
-  /* Back to the first shot from the reused result: from the solve itself. */
-  fr_scene_select (scene, FR_MARKER_SOURCE, 1);
-  back_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
-  g_assert_true (fr_shot_job_reuse (back_job, other));
-  g_assert_true (back_job->shots_solved == first);
+  /* Source 3 moved (a drag): its shot alone is solved. */
+  g_assert_true (fr_scene_move_marker (scene, FR_MARKER_SOURCE, 2, 2.0, 0.0));
+  moved_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  g_assert_true (fr_shot_job_reuse (moved_job, other));
+  g_assert_cmpuint (fr_shot_job_n_kept (moved_job), ==, 2);
+  g_assert_false (fr_shot_job_reuses_solve (moved_job));
+  moved = run (moved_job);
+  g_assert_cmpuint (moved->n_shots_solved, ==, 1);
+  assert_shows_alone (moved, 0);
+  for (guint r = 0; r < 7; r++)
+    {
+      double t;
+      g_autoptr(FrResult) alone = solve_alone (moved->job, 2);
+
+      g_assert_true (fr_result_time_at (alone, moved->job->receivers[2 * r], 0.0, &t));
+      g_assert_cmpfloat (moved->shots->times[2 * 7 + r], ==, t);
+      g_assert_cmpfloat_with_epsilon (t, fabs (moved->job->receivers[2 * r] - 2.0) / V, 1e-5);
+      g_assert_cmpfloat (moved->shots->times[r], ==, first->shots->times[r]);
+      g_assert_cmpfloat (moved->shots->times[7 + r], ==, first->shots->times[7 + r]);
+    }
 
   /* Other solves: another radius, a receiver moved, sources together. */
   radius_job = fr_scene_make_job (scene, fr_radius_square (3), FR_SPR_CPU);
-  g_assert_false (fr_shot_job_reuse (radius_job, first));
+  g_assert_false (fr_shot_job_reuse (radius_job, moved));
   g_assert_true (fr_scene_move_marker (scene, FR_MARKER_RECEIVER, 0, 0.1, 0.0));
-  moved_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
-  g_assert_false (fr_shot_job_reuse (moved_job, first));
+  receiver_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  g_assert_false (fr_shot_job_reuse (receiver_job, moved));
   fr_scene_set_separate_shots (scene, FALSE);
   together_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
-  g_assert_false (fr_shot_job_reuse (together_job, first));
+  g_assert_false (fr_shot_job_reuse (together_job, moved));
   together = run (together_job);
-  g_assert_null (together->shot_fields);
-  /* A result that kept no fields (memory short) is solved again. */
-  g_clear_pointer (&first->shot_fields, g_ptr_array_unref);
-  g_assert_false (fr_shot_job_reuse (other_job, first));
+  g_assert_null (together->shots);
+  /* Shots that kept no T (memory short): solved again. */
+  g_clear_pointer (&moved->shots->fields, g_ptr_array_unref);
+  g_clear_pointer (&other_job->shots_kept, fr_shots_unref);
+  g_assert_false (fr_shot_job_reuse (other_job, moved));
 }
 
 static void

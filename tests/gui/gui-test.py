@@ -2660,8 +2660,8 @@ def t_separate_shots():
     shot shown, S1 is drawn hollow, the status line says so and the
     curve's front branch is S2's, lowest at the receiver nearest it.  A
     click on S1 shows its shot from that solve, without solving again:
-    its branch in front, lowest nearest it.  Undo fires them together
-    again."""
+    its branch in front, lowest nearest it.  S2 dragged solves its own
+    shot alone, S1's kept.  Undo (twice) fires them together again."""
     receivers = [0.6 + 0.3 * k for k in range(7)]
     args = ["--clear", "--source", "0.3,0", "--source", "2.7,0"]
     for x in receivers:
@@ -2730,16 +2730,30 @@ def t_separate_shots():
         s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
         low1, n1 = front_lowest("74d-separate-shots-s1-curve")
         said = status()
-        notes.append("S1 clicked: shot %s, shown from the solve of job %s; S1 filled %s, S2 filled %s; "
+        notes.append("S1 clicked: shot %s, %s shots kept; S1 filled %s, S2 filled %s; "
                      "status %r; curve: %d filled dots, lowest at x = %s"
-                     % (shot, a.last("spr").get("reuse"), s1_filled, s2_filled, said, n1, low1))
-        reused = a.last("spr").get("reuse")
-        ok = (ok and shot == 0 and s1_filled and not s2_filled and low1 == 0.6 and reused
-              and re.match(r"Showing S1’s shot of the last solve \(2 shots in [\d.]+ ms\)$", said) is not None)
+                     % (shot, kept, s1_filled, s2_filled, said, n1, low1))
 
+        # S2 dragged to 2.55: its shot shown, solved again, S1's kept.
+        def drag_s2():
+            drag(*a.to_screen(2.7, 0.0), *a.to_screen(2.55, 0.0), steps=6)
+
+        shot = solved(drag_s2)
+        kept = a.last("spr").get("kept")
+        low2, n2 = front_lowest("74e-separate-shots-s2-dragged")
+        said = status()
+        notes.append("S2 dragged: shot %s, %s kept; status %r; curve: %d filled dots, lowest at x = %s"
+                     % (shot, kept, said, n2, low2))
+        ok = (ok and shot == 1 and kept == 1 and low2 == 2.4
+              and re.match(r"Solved 1 of 2 shots in [\d.]+ ms, the others kept, showing S2’s$", said) is not None)
+        kept = a.last("spr").get("kept")
+        ok = (ok and shot == 0 and s1_filled and not s2_filled and low1 == 0.6 and kept == 2
+              and said == "Showing S1’s shot, solved before")
+
+        solved(lambda: click_at(a, UNDO_BUTTON))     # the drag
         shot = solved(lambda: click_at(a, UNDO_BUTTON))
         said = status()
-        notes.append("after undo: shot %s; status %r" % (shot, said))
+        notes.append("after two undos: shot %s; status %r" % (shot, said))
         ok = ok and shot == -1 and said.startswith("Solved in ")
         bad = a.bad_stderr()
     finally:
