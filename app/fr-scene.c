@@ -909,9 +909,9 @@ fr_scene_source_fires (FrScene *self,
   return shot < 0 || (guint) shot == index;
 }
 
-/* The source whose shot the results show: the one last selected (the
- * first until one is), where each source fires alone and there are two or
- * more; -1 where the sources fire together, as one shot. */
+/* The source whose shot the results show: the one last selected or
+ * placed (the first in a scene opened), where each source fires alone and
+ * there are two or more; -1 where the sources fire together, as one shot. */
 gint
 fr_scene_get_shot (FrScene *self)
 {
