@@ -2730,9 +2730,12 @@ def t_separate_shots():
         s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
         low1, n1 = front_lowest("74d-separate-shots-s1-curve")
         said = status()
+        kept = a.last("spr").get("kept")
         notes.append("S1 clicked: shot %s, %s shots kept; S1 filled %s, S2 filled %s; "
                      "status %r; curve: %d filled dots, lowest at x = %s"
                      % (shot, kept, s1_filled, s2_filled, said, n1, low1))
+        ok = (ok and shot == 0 and s1_filled and not s2_filled and low1 == 0.6 and kept == 2
+              and said == "Showing S1’s shot, solved before")
 
         # S2 dragged to 2.55: its shot shown, solved again, S1's kept.
         def drag_s2():
@@ -2746,9 +2749,6 @@ def t_separate_shots():
                      % (shot, kept, said, n2, low2))
         ok = (ok and shot == 1 and kept == 1 and low2 == 2.4
               and re.match(r"Solved 1 of 2 shots in [\d.]+ ms, the others kept, showing S2’s$", said) is not None)
-        kept = a.last("spr").get("kept")
-        ok = (ok and shot == 0 and s1_filled and not s2_filled and low1 == 0.6 and kept == 2
-              and said == "Showing S1’s shot, solved before")
 
         solved(lambda: click_at(a, UNDO_BUTTON))     # the drag
         shot = solved(lambda: click_at(a, UNDO_BUTTON))
