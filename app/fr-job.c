@@ -132,8 +132,20 @@ alloc_time (FrResult *result,
   return FALSE;
 }
 
+/* The largest finite T of the result's count nodes, for the colour
+ * scale; 0 where none is. */
+static void
+find_time_max (FrResult *result,
+               size_t    count)
+{
+  result->time_max = 0.0f;
+  for (size_t i = 0; i < count; i++)
+    if (isfinite (result->time[i]) && result->time[i] > result->time_max)
+      result->time_max = result->time[i];
+}
+
 /* The solver's T (doubles) as the result's floats, and its largest finite
- * value (the colour scale).  FALSE as alloc_time. */
+ * value.  FALSE as alloc_time. */
 gboolean
 fr_result_set_time (FrResult     *result,
                     const double *time,
@@ -141,15 +153,9 @@ fr_result_set_time (FrResult     *result,
 {
   if (!alloc_time (result, count))
     return FALSE;
-  result->time_max = 0.0f;
   for (size_t i = 0; i < count; i++)
-    {
-      float t = (float) time[i];
-
-      result->time[i] = t;
-      if (isfinite (t) && t > result->time_max)
-        result->time_max = t;
-    }
+    result->time[i] = (float) time[i];
+  find_time_max (result, count);
   return TRUE;
 }
 
@@ -163,10 +169,7 @@ fr_result_copy_time (FrResult    *result,
   if (!alloc_time (result, count))
     return FALSE;
   memcpy (result->time, time, count * sizeof (float));
-  result->time_max = 0.0f;
-  for (size_t i = 0; i < count; i++)
-    if (isfinite (time[i]) && time[i] > result->time_max)
-      result->time_max = time[i];
+  find_time_max (result, count);
   return TRUE;
 }
 
