@@ -208,10 +208,16 @@ show_row (FrMarkerPanel *self,
           int            decimals)
 {
   char name[32], xs[64], zs[64], ts[64] = "";
+  /* T at each receiver, and where each source is a shot of its own, at
+   * the sources that do not fire in the shot shown: the reciprocal time
+   * between the two shots, which a reversed refraction profile is read
+   * with. */
+  const gboolean timed = kind == FR_MARKER_RECEIVER || !fr_scene_source_fires (self->scene, index);
   double t = NAN;
 
-  /* NAN: no T to show, at a source or without a result of the scene's. */
-  if (kind != FR_MARKER_RECEIVER || !has_time || !fr_result_time_at (self->result, at->x, at->z, &t))
+  /* NAN: no T to show, at a source that fires or without a result of the
+   * scene's. */
+  if (!timed || !has_time || !fr_result_time_at (self->result, at->x, at->z, &t))
     t = NAN;
   if (!fr_marker_item_update (item, kind, index, at->x, at->z, t, decimals))
     return;
@@ -222,7 +228,7 @@ show_row (FrMarkerPanel *self,
   fr_panel_format_value (at->x, xs, sizeof xs);
   fr_panel_format_value (at->z, zs, sizeof zs);
   /* The same decimals in every row; a dash while there is no T. */
-  if (kind == FR_MARKER_RECEIVER)
+  if (timed)
     fr_marker_time_format (t, decimals, ts, sizeof ts);
   fr_marker_item_set_texts (item, name, xs, zs, ts);
 }

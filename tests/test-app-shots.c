@@ -268,6 +268,53 @@ test_reuse (void)
   g_assert_false (fr_shot_job_reuse (other_job, moved));
 }
 
+/* Reciprocity, which a reversed refraction profile is read with (the
+ * marker list shows it at an idle source): over a model of two layers
+ * under a dipping interface, with sources at the surface and at depth,
+ * shot k's T at source j's node is shot j's T at source k's node, to float
+ * rounding: a shortest path reversed is a shortest path of the same
+ * length. */
+static void
+test_reciprocity (void)
+{
+  fr_grid g = fr_grid_2d (81, 41, 0.05, 0.05, 0.0, 0.0);
+  float *v = g_new (float, fr_grid_count (&g));
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(FrJob) job = NULL;
+  g_autoptr(FrResult) result = NULL;
+  const double src[4][2] = { { 0.2, 0.0 }, { 3.8, 0.0 }, { 2.0, 1.6 }, { 1.1, 0.35 } };
+  const FrShots *shots;
+
+  for (size_t iz = 0; iz < g.nz; iz++)
+    for (size_t ix = 0; ix < g.nx; ix++)
+      v[fr_grid_index (&g, ix, 0, iz)] = iz * g.dz < 0.5 + 0.15 * ix * g.dx ? 1.5f : 3.0f;
+  bytes = g_bytes_new_take (v, fr_grid_count (&g) * sizeof (float));
+  g_assert_true (fr_scene_set_model (scene, "reciprocity", &g, bytes, NULL));
+  for (guint k = 0; k < 4; k++)
+    g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_SOURCE, src[k][0], src[k][1]), ==, (int) k);
+  fr_scene_set_separate_shots (scene, TRUE);
+  job = fr_scene_make_job (scene, fr_radius_square (5), FR_SPR_CPU);
+  result = run (job);
+  shots = result->shots;
+  g_assert_nonnull (shots->fields);
+  for (guint k = 0; k < 4; k++)
+    for (guint j = k + 1; j < 4; j++)
+      {
+        const float *tk = g_bytes_get_data (g_ptr_array_index (shots->fields, k), NULL);
+        const float *tj = g_bytes_get_data (g_ptr_array_index (shots->fields, j), NULL);
+        size_t ix, iz;
+        double k_at_j, j_at_k;
+
+        g_assert_true (fr_grid_nearest_node (&g, src[j][0], 0.0, src[j][1], &ix, NULL, &iz));
+        k_at_j = tk[fr_grid_index (&g, ix, 0, iz)];
+        g_assert_true (fr_grid_nearest_node (&g, src[k][0], 0.0, src[k][1], &ix, NULL, &iz));
+        j_at_k = tj[fr_grid_index (&g, ix, 0, iz)];
+        g_assert_cmpfloat (k_at_j, >, 0.3);
+        g_assert_cmpfloat (fabs (k_at_j - j_at_k), <=, 1e-5 * k_at_j);
+      }
+}
+
 static void
 count_changes (FrScene *scene,
                guint    what,
@@ -466,6 +513,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/app/shots/job", test_job);
   g_test_add_func ("/app/shots/reuse", test_reuse);
+  g_test_add_func ("/app/shots/reciprocity", test_reciprocity);
   g_test_add_func ("/app/shots/scene-shot", test_scene_shot);
   g_test_add_func ("/app/shots/undo", test_undo);
   g_test_add_func ("/app/shots/file", test_file);

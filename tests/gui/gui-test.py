@@ -2660,8 +2660,10 @@ def t_separate_shots():
     shot shown, S1 is drawn hollow, the status line says so and the
     curve's front branch is S2's, lowest at the receiver nearest it.  A
     click on S1 shows its shot from that solve, without solving again:
-    its branch in front, lowest nearest it.  S2 dragged solves its own
-    shot alone, S1's kept.  Undo (twice) fires them together again."""
+    its branch in front, lowest nearest it; the list's T at the idle
+    source is the reciprocal time, the same either way.  S2 dragged solves
+    its own shot alone, S1's kept.  Undo (twice) fires them together
+    again."""
     receivers = [0.6 + 0.3 * k for k in range(7)]
     args = ["--clear", "--source", "0.3,0", "--source", "2.7,0"]
     for x in receivers:
@@ -2687,6 +2689,17 @@ def t_separate_shots():
         time.sleep(0.5)
         return a.last("spr").get("shot")
 
+    def source_times():
+        """The T the marker list gives S1 and S2, as the panel last wrote
+        its rows ("" where it gives none)."""
+        rows = []
+        with open(a.stderr_path) as f:
+            for line in f.read().splitlines():
+                m = re.search(r"fr-marker-panel-DEBUG: [\d:.]+: list rows=\d+ selected=-?\d+(.*)", line)
+                if m:
+                    rows = [(c.split(" ") + [""] * 4)[:4] for c in m.group(1).split(" | ")[1:]]
+        return {r[0]: r[3] for r in rows if r[0] in ("S1", "S2")}
+
     def front_lowest(name):
         """The x of the receiver under the curve's lowest filled dot, and
         how many filled dots there are."""
@@ -2703,6 +2716,7 @@ def t_separate_shots():
         together = a.last("spr").get("shot")
         shot = solved(lambda: xdo("key", "alt+u"))
         img = a.stable_shot("74a-separate-shots")
+        times_s2_shown = source_times()
         s1_filled = near(img, *a.to_screen(0.3, 0.0), SOURCE_RGB, radius=2, tol=40)
         s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
         said = status()
@@ -2731,11 +2745,21 @@ def t_separate_shots():
         low1, n1 = front_lowest("74d-separate-shots-s1-curve")
         said = status()
         kept = a.last("spr").get("kept")
+        times_s1_shown = source_times()
+        # The list's T at the idle source is the reciprocal time: S2's shot
+        # at S1 is S1's shot at S2.
+        try:
+            reciprocal = (times_s2_shown["S2"] == "" and times_s1_shown["S1"] == ""
+                          and abs(float(times_s2_shown["S1"]) - float(times_s1_shown["S2"])) <= 2e-4
+                          and float(times_s1_shown["S2"]) > 1.0)
+        except (KeyError, ValueError):
+            reciprocal = False
         notes.append("S1 clicked: shot %s, %s shots kept; S1 filled %s, S2 filled %s; "
-                     "status %r; curve: %d filled dots, lowest at x = %s"
-                     % (shot, kept, s1_filled, s2_filled, said, n1, low1))
+                     "status %r; curve: %d filled dots, lowest at x = %s; the list's T at the sources "
+                     "with S2 shown %s, with S1 shown %s"
+                     % (shot, kept, s1_filled, s2_filled, said, n1, low1, times_s2_shown, times_s1_shown))
         ok = (ok and shot == 0 and s1_filled and not s2_filled and low1 == 0.6 and kept == 2
-              and said == "Showing S1’s shot, solved before")
+              and said == "Showing S1’s shot, solved before" and reciprocal)
 
         # S2 dragged to 2.55: its shot shown, solved again, S1's kept.
         def drag_s2():
