@@ -351,6 +351,71 @@ axis_title (const char *name,
   return unit != NULL && *unit != '\0' ? g_strdup_printf ("%s (%s)", name, unit) : g_strdup (name);
 }
 
+/* Each shot's branch named by its source ("S2") above its latest arrival,
+ * the far end of a shot's spread (below it where above would leave the
+ * frame), the shot shown's first; a name that would overlap one already
+ * placed is left out (with many shots the ends stack at the model's
+ * edges), so that every name drawn is legible. */
+static void
+label_branches (const FrTimePlot *plot,
+                const Frame      *f,
+                cairo_t          *cr,
+                PangoContext     *context,
+                const double      ink[3])
+{
+  g_autoptr(GArray) placed = g_array_new (FALSE, FALSE, sizeof (Frame));
+
+  for (guint k = 0; k < plot->sources->len; k++)
+    {
+      /* The shot shown first, then the others in order. */
+      const guint b = k == 0 ? (guint) plot->shown : k <= (guint) plot->shown ? k - 1 : k;
+      const CurvePoint *far = NULL;
+      PangoLayout *layout;
+      char name[32];
+      int w, h;
+      Frame box;
+      gboolean clear = TRUE;
+
+      for (guint i = 0; i < plot->points->len; i++)
+        {
+          const CurvePoint *p = &g_array_index (plot->points, CurvePoint, i);
+
+          if (p->branch == b && (far == NULL || p->t > far->t))
+            far = p;
+        }
+      if (far == NULL)
+        continue;
+      /* Translators: a source's name in the marker list, "S1"; as short as can be */
+      g_snprintf (name, sizeof name, _("S%u"), b + 1);
+      layout = pango_layout_new (context);
+      pango_layout_set_text (layout, name, -1);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      box.px0 = CLAMP (round (frame_x (plot, f, far->x) - 0.5 * w), f->px0 + 1, f->px1 - 1 - w);
+      box.px1 = box.px0 + w;
+      box.py1 = round (frame_y (plot, f, far->t) - DOT_RADIUS - 2);
+      box.py0 = box.py1 - h;
+      if (box.py0 < f->py0 + 1)
+        {
+          box.py0 = round (frame_y (plot, f, far->t) + DOT_RADIUS + 2);
+          box.py1 = box.py0 + h;
+        }
+      for (guint i = 0; i < placed->len && clear; i++)
+        {
+          const Frame *o = &g_array_index (placed, Frame, i);
+
+          clear = box.px1 <= o->px0 || o->px1 <= box.px0 || box.py1 <= o->py0 || o->py1 <= box.py0;
+        }
+      if (clear)
+        {
+          g_array_append_val (placed, box);
+          cairo_set_source_rgba (cr, ink[0], ink[1], ink[2], b == (guint) plot->shown ? 0.9 : 0.6);
+          cairo_move_to (cr, box.px0, box.py0);
+          pango_cairo_show_layout (cr, layout);
+        }
+      g_object_unref (layout);
+    }
+}
+
 void
 fr_time_plot_draw (const FrTimePlot *plot,
                    cairo_t          *cr,
@@ -462,6 +527,8 @@ fr_time_plot_draw (const FrTimePlot *plot,
           cairo_stroke (cr);
         }
     }
+  if (plot->shown >= 0)
+    label_branches (plot, &f, cr, context, ink);
   /* The selected receiver's dot ringed, as the canvas rings its marker
    * (on the shot shown). */
   for (guint i = 0; i < plot->points->len; i++)

@@ -345,7 +345,8 @@ test_borehole (void)
 /* Each source a shot of its own (a second at x = 2, shown): its branch in
  * front, |x − 2| / v, its triangle the one filled; the first shot's
  * branch behind it, |x − 1| / v, its dots hollow.  The tooltip over a dot
- * names the shot's source, and no line joins one branch to the next. */
+ * names the shot's source, no line joins one branch to the next, and the
+ * figure names each branch. */
 static void
 test_shots (void)
 {
@@ -396,6 +397,21 @@ test_shots (void)
   g_assert_true (fr_time_plot_locate (plot, W, H, 0.25, 0.875, &x2, &y2));
   g_assert_false (fr_time_plot_describe_at (plot, W, H, 0.5 * (x + x2), 0.5 * (y + y2), &text));
   g_assert_null (text);
+
+  /* Each branch named by its shot's source, in the figure's text. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("foldray-curve-XXXXXX", NULL);
+    g_autofree char *pdf = g_build_filename (dir, "shots.pdf", NULL);
+    g_autofree char *words = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (fr_export_curve (FR_EXPORT_CURVE_PDF, scene, result, pdf, &error));
+    g_assert_no_error (error);
+    words = test_pdf_text (pdf, FALSE);
+    g_assert_nonnull (strstr (words, "S1"));
+    g_assert_nonnull (strstr (words, "S2"));
+    test_tmpdir_remove (dir);
+  }
 }
 
 /* The tooltip's text over the surface line's plot, drawn 320 × 190 as in
@@ -499,6 +515,8 @@ test_pdf (void)
   g_assert_cmpfloat (fabs (h - FR_TIME_PLOT_PAGE_HEIGHT), <, 0.5);
   g_assert_nonnull (strstr (text, "x (km)"));
   g_assert_nonnull (strstr (text, "T (s)"));
+  /* One shot: no branch is named. */
+  g_assert_null (strstr (text, "S1"));
   /* The T ticks reach past the latest arrival (0.5 s, at x = 2). */
   g_assert_nonnull (strstr (text, "0.5"));
   {
