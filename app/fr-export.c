@@ -420,7 +420,6 @@ fr_export_times (FrResult    *result,
       const gsize n = (gsize) shots->n * shots->n_receivers;
       const fr_points sources = { .ndim = 2, .count = shots->n, .xyz = shots->sources };
 
-      points = (fr_points) { .ndim = 2, .count = shots->n_receivers, .xyz = shots->receivers };
       t = g_new (double, n);
       for (gsize i = 0; i < n; i++)
         t[i] = shots->times[i];

@@ -60,8 +60,9 @@ fr_result_time_at (const FrResult *result,
 }
 
 /* Whether result holds the shortest-path T of scene's model and sources as
- * they are now, of the shot the scene shows (or of all sources together).  Receivers may have moved since: T is a field, read at
- * wherever they are.  A source moved, added or removed makes it stale
+ * they are now, of the shot the scene shows (or of all sources together).
+ * Receivers may have moved since: T is a field, read at wherever they
+ * are.  A source moved, added or removed makes it stale
  * until its own solve lands (the canvas keeps drawing it meanwhile). */
 gboolean
 fr_result_time_matches_scene (const FrResult *result,

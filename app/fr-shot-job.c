@@ -15,7 +15,6 @@ shots_clear (gpointer data)
   FrShots *shots = data;
 
   g_free (shots->sources);
-  g_free (shots->receivers);
   g_free (shots->times);
   g_clear_pointer (&shots->rays, g_ptr_array_unref);
   g_clear_pointer (&shots->fields, g_ptr_array_unref);
@@ -46,7 +45,6 @@ shots_new (const FrJob *job)
   shots->n = job->n_sources;
   shots->sources = g_memdup2 (job->sources, sizeof (double) * 2 * job->n_sources);
   shots->n_receivers = job->n_receivers;
-  shots->receivers = g_memdup2 (job->receivers, sizeof (double) * 2 * job->n_receivers);
   shots->times = g_new (float, (gsize) shots->n * MAX (job->n_receivers, 1));
   shots->rays = g_ptr_array_new_full (shots->n, (GDestroyNotify) g_ptr_array_unref);
   if ((gsize) shots->n * fr_grid_count (&job->grid) * sizeof (float) <= FR_SHOT_FIELDS_MAX_BYTES)
@@ -233,8 +231,8 @@ fr_shot_job_reuse (FrJob    *job,
     return FALSE;
   was = solved->job;
   if (!fr_model_grids_equal (&job->grid, &was->grid) || job->velocity != was->velocity ||
-      job->n_receivers != kept->n_receivers || !same_points (job->receivers, kept->receivers, job->n_receivers) ||
-      !fr_radius_equal (job->radius, was->radius) || job->backend != was->backend)
+      job->n_receivers != was->n_receivers ||
+      !same_points (job->receivers, was->receivers, job->n_receivers) || !fr_radius_equal (job->radius, was->radius) || job->backend != was->backend)
     return FALSE;
   for (guint k = 0; k < job->n_sources; k++)
     if (kept_shot (kept, job->sources[2 * k], job->sources[2 * k + 1]) >= 0)

@@ -24,8 +24,7 @@ typedef struct _FrShots
 {
   guint      n;             /* shots: one per source */
   double    *sources;       /* 2·n: each shot's source x, z */
-  guint      n_receivers;
-  double    *receivers;     /* 2·n_receivers x, z, where the times were taken */
+  guint      n_receivers;   /* those of the job that made them */
   float     *times;         /* n × n_receivers first-arrival times: T at each receiver's
                              * node, +inf where unreached */
   GPtrArray *rays;          /* n GPtrArray, per receiver a GArray of double x, z */

@@ -323,6 +323,20 @@ is_front (const FrTimePlot *plot,
   return plot->shown < 0 || p->branch == (guint) plot->shown;
 }
 
+/* text laid out in context, and its size in pixels. */
+static PangoLayout *
+text_layout (PangoContext *context,
+             const char   *text,
+             int          *w,
+             int          *h)
+{
+  PangoLayout *layout = pango_layout_new (context);
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, w, h);
+  return layout;
+}
+
 /* Text at (x, y), its anchor given by ax, ay in [0, 1] of its size. */
 static void
 draw_text (PangoContext *context,
@@ -333,11 +347,9 @@ draw_text (PangoContext *context,
            double        ax,
            double        ay)
 {
-  PangoLayout *layout = pango_layout_new (context);
   int w, h;
+  PangoLayout *layout = text_layout (context, text, &w, &h);
 
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_size (layout, &w, &h);
   cairo_move_to (cr, round (x - ax * w), round (y - ay * h));
   pango_cairo_show_layout (cr, layout);
   g_object_unref (layout);
@@ -387,9 +399,7 @@ label_branches (const FrTimePlot *plot,
         continue;
       /* Translators: a source's name in the marker list, "S1"; as short as can be */
       g_snprintf (name, sizeof name, _("S%u"), b + 1);
-      layout = pango_layout_new (context);
-      pango_layout_set_text (layout, name, -1);
-      pango_layout_get_pixel_size (layout, &w, &h);
+      layout = text_layout (context, name, &w, &h);
       box.px0 = CLAMP (round (frame_x (plot, f, far->x) - 0.5 * w), f->px0 + 1, f->px1 - 1 - w);
       box.px1 = box.px0 + w;
       box.py1 = round (frame_y (plot, f, far->t) - DOT_RADIUS - 2);

@@ -79,7 +79,8 @@ struct _FrWindow
   FrFoldTool           *fold_tool;
   gboolean              fold_mode;
   FrResult             *fold_result;     /* the last fold result: a Δ or Count change reuses its T */
-  FrResult             *rays_result;     /* the last Rays result: another shot shown reuses its shots */
+  FrResult             *rays_result;     /* the last Rays result: its shots are taken again where
+                                          * their sources have not moved */
   gboolean              edited_beside_undo; /* saved settings changed since the save */
 };
 

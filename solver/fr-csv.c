@@ -562,20 +562,14 @@ format_time (char *buf, size_t size, double t, bool single_precision)
       }
 }
 
-fr_status
-fr_csv_write_times_to (FILE *fp, const fr_points *rc, const double *t, bool single_precision,
-                       fr_error *err)
+/* The lines of one shot's times at the receivers of rc: each begins with
+ * lead (the shot's columns, "" for none), then the receiver's number, its
+ * coordinates and its time t[k].  A refusal names the receiver after
+ * whose ("source 3, ", or ""). */
+static fr_status
+write_time_rows (FILE *fp, const char *lead, const char *whose, const fr_points *rc,
+                 const double *t, bool single_precision, fr_error *err)
 {
-  c_numeric loc;
-  fr_status st = FR_OK;
-
-  if (rc->ndim != 2 && rc->ndim != 3)
-    return fr_error_set (err, FR_E_INPUT, "points must have 2 or 3 coordinates, not %d",
-                         rc->ndim);
-  if (!c_numeric_enter (&loc))
-    return fr_error_set (err, FR_E_NOMEM, "cannot set up the C locale");
-
-  fputs (rc->ndim == 2 ? "receiver,x,z,t\n" : "receiver,x,y,z,t\n", fp);
   for (size_t k = 0; k < rc->count; k++)
     {
       char num[3][32], time[32];
@@ -584,16 +578,32 @@ fr_csv_write_times_to (FILE *fp, const fr_points *rc, const double *t, bool sing
        * (a fold's boundary values may be negative). */
       if (!format_point (rc->xyz + k * (size_t) rc->ndim, rc->ndim, num)
           || isnan (t[k]) || t[k] == -INFINITY)
-        {
-          st = fr_error_set (err, FR_E_INPUT, "receiver %zu: its point or time is not valid", k);
-          break;
-        }
+        return fr_error_set (err, FR_E_INPUT, "%sreceiver %zu: its point or time is not valid",
+                             whose, k);
       format_time (time, sizeof time, t[k], single_precision);
       if (rc->ndim == 2)
-        fprintf (fp, "%zu,%s,%s,%s\n", k, num[0], num[1], time);
+        fprintf (fp, "%s%zu,%s,%s,%s\n", lead, k, num[0], num[1], time);
       else
-        fprintf (fp, "%zu,%s,%s,%s,%s\n", k, num[0], num[1], num[2], time);
+        fprintf (fp, "%s%zu,%s,%s,%s,%s\n", lead, k, num[0], num[1], num[2], time);
     }
+  return FR_OK;
+}
+
+fr_status
+fr_csv_write_times_to (FILE *fp, const fr_points *rc, const double *t, bool single_precision,
+                       fr_error *err)
+{
+  c_numeric loc;
+  fr_status st;
+
+  if (rc->ndim != 2 && rc->ndim != 3)
+    return fr_error_set (err, FR_E_INPUT, "points must have 2 or 3 coordinates, not %d",
+                         rc->ndim);
+  if (!c_numeric_enter (&loc))
+    return fr_error_set (err, FR_E_NOMEM, "cannot set up the C locale");
+
+  fputs (rc->ndim == 2 ? "receiver,x,z,t\n" : "receiver,x,y,z,t\n", fp);
+  st = write_time_rows (fp, "", "", rc, t, single_precision, err);
   c_numeric_leave (&loc);
   return st;
 }
@@ -616,32 +626,19 @@ fr_csv_write_shot_times_to (FILE *fp, const fr_points *sources, const fr_points 
                        : "source,source_x,source_y,source_z,receiver,x,y,z,t\n", fp);
   for (size_t s = 0; s < sources->count && st == FR_OK; s++)
     {
-      char snum[3][32];
+      char snum[3][32], lead[128], whose[48];
 
       if (!format_point (sources->xyz + s * (size_t) sources->ndim, sources->ndim, snum))
         {
           st = fr_error_set (err, FR_E_INPUT, "source %zu: its point is not valid", s);
           break;
         }
-      for (size_t k = 0; k < rc->count; k++)
-        {
-          char num[3][32], time[32];
-          const double tk = t[s * rc->count + k];
-
-          if (!format_point (rc->xyz + k * (size_t) rc->ndim, rc->ndim, num) || isnan (tk) ||
-              tk == -INFINITY)
-            {
-              st = fr_error_set (err, FR_E_INPUT,
-                                 "source %zu, receiver %zu: its point or time is not valid", s, k);
-              break;
-            }
-          format_time (time, sizeof time, tk, single_precision);
-          if (rc->ndim == 2)
-            fprintf (fp, "%zu,%s,%s,%zu,%s,%s,%s\n", s, snum[0], snum[1], k, num[0], num[1], time);
-          else
-            fprintf (fp, "%zu,%s,%s,%s,%zu,%s,%s,%s,%s\n", s, snum[0], snum[1], snum[2], k,
-                     num[0], num[1], num[2], time);
-        }
+      if (rc->ndim == 2)
+        snprintf (lead, sizeof lead, "%zu,%s,%s,", s, snum[0], snum[1]);
+      else
+        snprintf (lead, sizeof lead, "%zu,%s,%s,%s,", s, snum[0], snum[1], snum[2]);
+      snprintf (whose, sizeof whose, "source %zu, ", s);
+      st = write_time_rows (fp, lead, whose, rc, t + s * rc->count, single_precision, err);
     }
   c_numeric_leave (&loc);
   return st;
