@@ -11,6 +11,8 @@
 
 #include "fr-fold-job.h"
 #include "fr-job.h"
+#include "fr-kept-solve.h"
+#include "fr-model.h"
 #include "fr-shot-job.h"
 
 G_DEFINE_BOXED_TYPE (FrJob, fr_job, fr_job_ref, fr_job_unref)
@@ -28,7 +30,7 @@ job_clear (gpointer data)
   g_clear_pointer (&job->fold.speed, g_bytes_unref);
   g_clear_pointer (&job->fold.speed_error, g_free);
   g_clear_pointer (&job->fold.solved, fr_result_unref);
-  g_clear_pointer (&job->shots_kept, fr_shots_unref);
+  g_clear_pointer (&job->solves_kept, g_ptr_array_unref);
 }
 
 static void
@@ -45,6 +47,7 @@ result_clear (gpointer data)
   g_clear_pointer (&result->device_time, fr_spr_device_free);
   g_clear_pointer (&result->rays, g_ptr_array_unref);
   g_clear_pointer (&result->shots, fr_shots_unref);
+  g_clear_pointer (&result->solves, g_ptr_array_unref);
   g_clear_pointer (&result->backend, g_free);
   g_clear_pointer (&result->notice, g_free);
   g_clear_pointer (&result->horizons, g_ptr_array_unref);
@@ -159,20 +162,6 @@ fr_result_set_time (FrResult     *result,
   return TRUE;
 }
 
-/* A copy of a float T of count nodes as the result's, and its largest
- * finite value.  FALSE as alloc_time. */
-gboolean
-fr_result_copy_time (FrResult    *result,
-                     const float *time,
-                     size_t       count)
-{
-  if (!alloc_time (result, count))
-    return FALSE;
-  memcpy (result->time, time, count * sizeof (float));
-  find_time_max (result, count);
-  return TRUE;
-}
-
 /* A T of count nodes all unreached (+inf): a job with nothing to solve.
  * FALSE as alloc_time. */
 gboolean
@@ -203,14 +192,14 @@ fr_result_unref (FrResult *result)
 /* One SPR solve of job's grid and settings from the given sources into
  * res.  FR_E_CANCELLED when cancel was raised; another status with err
  * set when the solver refused the job. */
-fr_status
-fr_job_solve (const FrJob     *job,
-              const double    *sources,
-              guint            n_sources,
-              gboolean         keep_device_time,
-              const fr_cancel *cancel,
-              fr_spr_result   *res,
-              fr_error        *err)
+static fr_status
+solve_from (const FrJob     *job,
+            const double    *sources,
+            guint            n_sources,
+            gboolean         keep_device_time,
+            const fr_cancel *cancel,
+            fr_spr_result   *res,
+            fr_error        *err)
 {
   fr_spr_params params;
   fr_status status;
@@ -231,9 +220,9 @@ fr_job_solve (const FrJob     *job,
 
 /* A ray from res to each of job's receivers: a GPtrArray of GArray of
  * double x, z pairs, empty for a receiver not reached. */
-GPtrArray *
-fr_job_trace_rays (const FrJob         *job,
-                   const fr_spr_result *res)
+static GPtrArray *
+trace_rays (const FrJob         *job,
+            const fr_spr_result *res)
 {
   GPtrArray *rays = g_ptr_array_new_full (job->n_receivers, (GDestroyNotify) g_array_unref);
 
@@ -251,20 +240,215 @@ fr_job_trace_rays (const FrJob         *job,
   return rays;
 }
 
-/* A solve's T (and its copy in device memory, when kept), its back end
- * and notice, as the result's; the rays are the caller's.  FALSE as
- * fr_result_set_time. */
-gboolean
-fr_result_take_solve (FrResult      *result,
-                      fr_spr_result *res)
+/* The solve of sources among job->solves_kept, or NULL. */
+static FrKeptSolve *
+kept_solve (const FrJob  *job,
+            const double *sources,
+            guint         n_sources)
+{
+  if (job->solves_kept == NULL)
+    return NULL;
+  for (guint j = 0; j < job->solves_kept->len; j++)
+    {
+      FrKeptSolve *solve = g_ptr_array_index (job->solves_kept, j);
+
+      if (solve != NULL && fr_kept_solve_is_from (solve, sources, n_sources))
+        return solve;
+    }
+  return NULL;
+}
+
+/* The bytes result's solves keep so far. */
+static gsize
+kept_bytes (const FrResult *result)
+{
+  gsize held = 0;
+
+  for (guint j = 0; result->solves != NULL && j < result->solves->len; j++)
+    {
+      const FrKeptSolve *solve = g_ptr_array_index (result->solves, j);
+
+      held += solve != NULL ? solve->bytes : 0;
+    }
+  return held;
+}
+
+/* res's T at each of job's receivers' nodes into times (+inf unreached),
+ * in single precision as the result keeps T. */
+static void
+receiver_times (const FrJob         *job,
+                const fr_spr_result *res,
+                float               *times)
+{
+  for (guint r = 0; r < job->n_receivers; r++)
+    {
+      size_t ix, iz;
+
+      if (!fr_grid_nearest_node (&job->grid, job->receivers[2 * r], 0.0, job->receivers[2 * r + 1],
+                                 &ix, NULL, &iz))
+        times[r] = INFINITY;
+      else
+        times[r] = (float) res->time[fr_grid_index (&job->grid, ix, 0, iz)];
+    }
+}
+
+/* res's T (double) in single precision as result's, with its largest
+ * finite value, its back end and notice.  FALSE as alloc_time. */
+static gboolean
+show_solve (FrResult            *result,
+            const fr_spr_result *res)
 {
   if (!fr_result_set_time (result, res->time, fr_grid_count (&result->job->grid)))
     return FALSE;
-  result->device_time = fr_spr_result_take_device_time (res);
   result->backend = g_strdup (fr_spr_backend_name (res->backend));
   if (res->notice[0] != '\0')
     result->notice = g_strdup (res->notice);
   return TRUE;
+}
+
+/* Fires one shot of job from sources (all of them together, or one of
+ * them alone): its solve is taken from job->solves_kept where one from
+ * these sources is there, else solved, adding its time to result's
+ * solve_ms and one to n_shots_solved.  The solve joins result->solves
+ * (NULL there where memory would not keep it, fr_kept_solve_fits).  Its
+ * rays to job's receivers go to *rays and, where times is not NULL, its T
+ * at them to times.  With shown, its T, back end and notice (and its copy
+ * in device memory, from the CUDA back end) are result's.  FR_OK, or the
+ * status to hand to fr_result_solve_failed with err set. */
+fr_status
+fr_job_fire_shot (FrJob           *job,
+                  const double    *sources,
+                  guint            n_sources,
+                  gboolean         shown,
+                  const fr_cancel *cancel,
+                  FrResult        *result,
+                  float           *times,
+                  GPtrArray      **rays,
+                  fr_error        *err)
+{
+  FrKeptSolve *solve = kept_solve (job, sources, n_sources);
+  fr_spr_result res = { 0 };
+  const fr_spr_result *used;
+  fr_status status;
+
+  if (result->solves == NULL)
+    result->solves = g_ptr_array_new_with_free_func ((GDestroyNotify) fr_kept_solve_unref);
+  if (solve != NULL)
+    {
+      used = &solve->res;
+      if (shown && !show_solve (result, used))
+        goto no_memory;
+      g_ptr_array_add (result->solves, fr_kept_solve_ref (solve));
+    }
+  else
+    {
+      /* Only the CUDA back end keeps it: the canvas then draws T without
+       * a host round trip. */
+      status = solve_from (job, sources, n_sources, shown && fr_cuda_built (), cancel, &res, err);
+      if (status != FR_OK)
+        {
+          fr_spr_result_clear (&res);
+          return status;
+        }
+      result->solve_ms += res.solve_ms;
+      result->iterations += res.iterations;
+      result->n_shots_solved++;
+      if (shown)
+        {
+          if (!show_solve (result, &res))
+            goto no_memory;
+          result->device_time = fr_spr_result_take_device_time (&res);
+        }
+      if (fr_kept_solve_fits (kept_bytes (result), fr_kept_solve_size (&job->grid)))
+        {
+          solve = fr_kept_solve_new (sources, n_sources, &res);
+          g_ptr_array_add (result->solves, solve);
+          used = &solve->res;
+        }
+      else
+        {
+          g_ptr_array_add (result->solves, NULL);
+          used = &res;
+        }
+    }
+  if (times != NULL)
+    receiver_times (job, used, times);
+  *rays = trace_rays (job, used);
+  fr_spr_result_clear (&res);
+  return FR_OK;
+
+no_memory:
+  fr_spr_result_clear (&res);
+  g_strlcpy (err->message, result->error, sizeof err->message);
+  return FR_E_NOMEM;
+}
+
+/* Lets job (not yet submitted) take the solves of solved's shots instead
+ * of solving again where it fires a shot from the same sources, and where
+ * nothing else that makes a shot's T differs: the grid, the velocity
+ * bytes (shared, so a model edit makes new ones), the radius and the back
+ * end.  The receivers may differ: their rays are traced from the solve.
+ * Only the solves go with the job, never solved itself, so results never
+ * chain.  TRUE when at least one of job's shots will be taken. */
+gboolean
+fr_job_reuse_solves (FrJob    *job,
+                     FrResult *solved)
+{
+  const FrJob *was;
+
+  g_return_val_if_fail (job != NULL, FALSE);
+
+  if (job->kind != FR_JOB_SPR || solved == NULL || !solved->ok || solved->solves == NULL)
+    return FALSE;
+  was = solved->job;
+  if (was->kind != FR_JOB_SPR || !fr_model_grids_equal (&job->grid, &was->grid) ||
+      job->velocity != was->velocity || !fr_radius_equal (job->radius, was->radius) ||
+      job->backend != was->backend)
+    return FALSE;
+  g_clear_pointer (&job->solves_kept, g_ptr_array_unref);
+  job->solves_kept = g_ptr_array_ref (solved->solves);
+  if (fr_job_n_solves_kept (job) > 0)
+    return TRUE;
+  g_clear_pointer (&job->solves_kept, g_ptr_array_unref);
+  return FALSE;
+}
+
+/* How many shots job fires: one per source fired alone, else one of them
+ * all (none without sources). */
+guint
+fr_job_n_shots (const FrJob *job)
+{
+  g_return_val_if_fail (job != NULL, 0);
+
+  if (job->kind != FR_JOB_SPR || job->n_sources == 0)
+    return 0;
+  return job->shot >= 0 ? job->n_sources : 1;
+}
+
+/* How many of job's shots it takes from solves made before. */
+guint
+fr_job_n_solves_kept (const FrJob *job)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (job != NULL, 0);
+
+  if (job->kind != FR_JOB_SPR || job->n_sources == 0)
+    return 0;
+  if (job->shot < 0)
+    return kept_solve (job, job->sources, job->n_sources) != NULL;
+  for (guint k = 0; k < job->n_sources; k++)
+    n += kept_solve (job, job->sources + 2 * k, 1) != NULL;
+  return n;
+}
+
+/* Whether job takes every shot from solves made before, solving none. */
+gboolean
+fr_job_reuses_solve (const FrJob *job)
+{
+  g_return_val_if_fail (job != NULL, FALSE);
+
+  return fr_job_n_shots (job) > 0 && fr_job_n_solves_kept (job) == fr_job_n_shots (job);
 }
 
 /* The result of a solve that did not finish: NULL with *cancelled set
@@ -283,6 +467,7 @@ fr_result_solve_failed (FrResult       *result,
       return NULL;
     }
   result->ok = FALSE;
+  g_free (result->error);
   result->error = g_strdup (err->message[0] ? err->message : fr_status_name (status));
   return result;
 }
@@ -298,7 +483,7 @@ fr_job_run (FrJob           *job,
             gboolean        *cancelled)
 {
   g_autoptr(FrResult) result = NULL;
-  fr_spr_result res = { 0 };
+  GPtrArray *rays = NULL;
   fr_error err = { 0 };
   fr_status status;
 
@@ -326,22 +511,11 @@ fr_job_run (FrJob           *job,
   if (job->shot >= 0)
     return fr_shot_job_run (job, cancel, cancelled);
 
-  /* Only the CUDA back end keeps it: the canvas then draws T without a
-   * host round trip. */
-  status = fr_job_solve (job, job->sources, job->n_sources, fr_cuda_built (), cancel, &res, &err);
+  status = fr_job_fire_shot (job, job->sources, job->n_sources, TRUE, cancel, result, NULL, &rays, &err);
   if (status != FR_OK)
-    {
-      fr_spr_result_clear (&res);
-      return fr_result_solve_failed (g_steal_pointer (&result), status, &err, cancelled);
-    }
-  if (fr_result_take_solve (result, &res))
-    {
-      result->solve_ms = res.solve_ms;
-      result->iterations = res.iterations;
-      g_ptr_array_unref (result->rays);
-      result->rays = fr_job_trace_rays (job, &res);
-      result->ok = TRUE;
-    }
-  fr_spr_result_clear (&res);
+    return fr_result_solve_failed (g_steal_pointer (&result), status, &err, cancelled);
+  g_ptr_array_unref (result->rays);
+  result->rays = g_steal_pointer (&rays);
+  result->ok = TRUE;
   return g_steal_pointer (&result);
 }

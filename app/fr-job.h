@@ -52,9 +52,10 @@ typedef struct _FrJob
   gint            shot;          /* -1: the sources fire together, one shot; else each
                                   * source is a shot of its own, solved alone, and the
                                   * result's T and rays are source shot's */
-  struct _FrShots *shots_kept;   /* shot >= 0: shots solved before, each taken for the shot
-                                  * of a source at its place rather than solved again
-                                  * (fr_shot_job_reuse); or NULL */
+  GPtrArray      *solves_kept;   /* the solves of an earlier result over the same grid,
+                                  * velocity, radius and back end (fr_job_reuse_solves):
+                                  * each FrKeptSolve (or NULL) is taken for a shot fired
+                                  * from its sources again rather than solved; or NULL */
   double         *receivers;     /* 2·n_receivers */
   guint           n_receivers;
   FrRadius        radius;        /* SPR neighbourhood, nodes along x and z */
@@ -80,8 +81,11 @@ typedef struct _FrResult
   GPtrArray      *rays;          /* per receiver: GArray of double x, z pairs (may be empty) */
   struct _FrShots *shots;        /* job->shot >= 0: every source's shot (fr-shot-job.h),
                                   * else NULL */
-  guint           n_shots_solved;/* with shots: how many this job solved (the others taken
-                                  * from job->shots_kept); solve_ms is their time */
+  GPtrArray      *solves;        /* the solve of each shot (one with the sources together),
+                                  * kept for the next job: FrKeptSolve, or NULL where memory
+                                  * would not keep it (fr-kept-solve.h) */
+  guint           n_shots_solved;/* how many shots this job solved, the others taken from
+                                  * job->solves_kept; solve_ms is their time */
   char           *backend;       /* the back end that ran */
   double          solve_ms;
   long            iterations;
@@ -114,23 +118,24 @@ FrResult *fr_job_run         (FrJob          *job,
                               const fr_cancel *cancel,
                               gboolean       *cancelled);
 
-/* For the job runners (fr-job.c, fr-shot-job.c, fr-fold-job.c). */
-fr_status fr_job_solve       (const FrJob    *job,
+gboolean  fr_job_reuse_solves (FrJob       *job,
+                                FrResult    *solved);
+guint     fr_job_n_shots     (const FrJob    *job);
+guint     fr_job_n_solves_kept (const FrJob  *job);
+gboolean  fr_job_reuses_solve (const FrJob   *job);
+
+/* For the job runners (fr-job.c, fr-shot-job.c). */
+fr_status fr_job_fire_shot   (FrJob          *job,
                               const double   *sources,
                               guint           n_sources,
-                              gboolean        keep_device_time,
+                              gboolean        shown,
                               const fr_cancel *cancel,
-                              fr_spr_result  *res,
+                              FrResult       *result,
+                              float          *times,
+                              GPtrArray     **rays,
                               fr_error       *err);
-GPtrArray *fr_job_trace_rays (const FrJob    *job,
-                              const fr_spr_result *res);
 
 FrResult *fr_result_new      (FrJob          *job);
-gboolean  fr_result_take_solve (FrResult     *result,
-                                fr_spr_result *res);
-gboolean  fr_result_copy_time (FrResult      *result,
-                               const float   *time,
-                               size_t         count);
 FrResult *fr_result_solve_failed (FrResult   *result,
                                   fr_status   status,
                                   const fr_error *err,

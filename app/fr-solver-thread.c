@@ -5,7 +5,6 @@
 
 #include "fr-fold-job.h"
 #include "fr-model.h"
-#include "fr-shot-job.h"
 #include "fr-solver-thread.h"
 
 struct _FrSolverThread
@@ -96,9 +95,9 @@ default_solve (FrJob           *job,
 {
   FrResult *result;
 
-  /* A fold job that only contours a solved T again, or a job that shows
-   * another shot of solves made, solves nothing. */
-  for (guint t = 0; !fr_fold_job_reuses_solve (job) && !fr_shot_job_reuses_solve (job) &&
+  /* A fold job that only contours a solved T again, or a job that takes
+   * every shot's solve from the last result, solves nothing. */
+  for (guint t = 0; !fr_fold_job_reuses_solve (job) && !fr_job_reuses_solve (job) &&
                     t < debug_delay_ms () &&
                     !fr_cancel_raised (cancel); t += 10)
     g_usleep (10 * 1000);

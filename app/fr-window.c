@@ -79,8 +79,8 @@ struct _FrWindow
   FrFoldTool           *fold_tool;
   gboolean              fold_mode;
   FrResult             *fold_result;     /* the last fold result: a Δ or Count change reuses its T */
-  FrResult             *rays_result;     /* the last Rays result: its shots are taken again where
-                                          * their sources have not moved */
+  FrResult             *rays_result;     /* the last Rays result: its solves are taken again for
+                                          * the shots whose sources have not moved */
   gboolean              edited_beside_undo; /* saved settings changed since the save */
 };
 
@@ -762,7 +762,7 @@ submit_job (FrWindow *self)
   if (job->kind == FR_JOB_FOLD)
     fr_fold_job_reuse (job, self->fold_result);
   else
-    fr_shot_job_reuse (job, self->rays_result);
+    fr_job_reuse_solves (job, self->rays_result);
   serial = fr_solver_thread_submit (self->solver, job);
   log_line (self, "job serial=%u input=%" G_GUINT64_FORMAT " sources=%u nx=%zu nz=%zu "
             "dx=%.9g dz=%.9g", serial, job->input_seq, job->n_sources, job->grid.nx,
@@ -774,7 +774,7 @@ submit_job (FrWindow *self)
   else
     log_line (self, "spr serial=%u radius=%d radius_z=%d backend=%s receivers=%u shot=%d kept=%u",
               serial, job->radius.x, job->radius.z, fr_spr_backend_name (job->backend), job->n_receivers,
-              job->shot, fr_shot_job_n_kept (job));
+              job->shot, fr_job_n_solves_kept (job));
   if (job->n_sources > 0 || (job->kind == FR_JOB_FOLD && job->fold.n_horizon >= 2))
     gtk_label_set_text (self->solve_label, _("Solving…"));
 }
@@ -945,6 +945,11 @@ solver_result_cb (FrWindow       *self,
         text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Solved %u shot in %.1f ms, showing S%d’s",
                                              "Solved %u shots in %.1f ms, showing S%d’s", result->shots->n),
                                 result->shots->n, result->solve_ms, result->job->shot + 1);
+      else if (result->n_shots_solved == 0)
+        /* Translators: receivers moved, added or removed (or the scene edited
+         * elsewhere): the sources' T is the last solve's, only the rays were
+         * traced again */
+        text = g_strdup (_("Rays traced from the last solve"));
       else
         text = g_strdup_printf (_("Solved in %.1f ms"), result->solve_ms);
       if (result->notice != NULL)

@@ -16,6 +16,7 @@
 
 #include "fr-csv.h"
 #include "fr-export.h"
+#include "fr-kept-solve.h"
 #include "fr-result-time.h"
 #include "fr-scene.h"
 #include "fr-scene-file.h"
@@ -190,42 +191,47 @@ assert_shows_alone (const FrResult *result,
 }
 
 /* A shot whose source has not moved is taken from the last result's
- * shots, not solved: another source selected solves nothing, a source
- * moved solves its own shot only; each shot taken or solved is, node by
- * node, T of a solve from its source alone.  Never taken across another
- * radius, a receiver moved, sources together or shots without their T;
- * the job holds the shots, not the result (no chain of results). */
+ * solves, not solved: another source selected solves nothing, a source
+ * moved solves its own shot only, receivers moved solve nothing and get
+ * each shot's rays and times traced again; each shot taken or solved is,
+ * node by node and ray by ray, a solve from its source alone.  Never
+ * taken across another radius, back end or velocity, sources together, or
+ * shots whose solves memory did not keep; the job holds the solves, not
+ * the result (no chain of results). */
 static void
 test_reuse (void)
 {
   g_autoptr(FrScene) scene = make_scene ();
   g_autoptr(FrJob) first_job = NULL, other_job = NULL, moved_job = NULL, radius_job = NULL;
-  g_autoptr(FrJob) receiver_job = NULL, together_job = NULL;
-  g_autoptr(FrResult) first = NULL, other = NULL, moved = NULL, together = NULL;
+  g_autoptr(FrJob) receiver_job = NULL, together_job = NULL, backend_job = NULL, velocity_job = NULL;
+  g_autoptr(FrResult) first = NULL, other = NULL, moved = NULL, together = NULL, received = NULL;
+  g_autoptr(GBytes) velocity = NULL;
 
   fr_scene_set_separate_shots (scene, TRUE);
   fr_scene_select (scene, FR_MARKER_SOURCE, 1);
   first_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
-  g_assert_false (fr_shot_job_reuse (first_job, NULL));
+  g_assert_false (fr_job_reuse_solves (first_job, NULL));
   first = run (first_job);
-  g_assert_nonnull (first->shots->fields);
-  g_assert_cmpuint (first->shots->fields->len, ==, 3);
+  g_assert_nonnull (first->solves);
+  g_assert_cmpuint (first->solves->len, ==, 3);
+  for (guint k = 0; k < 3; k++)
+    g_assert_nonnull (g_ptr_array_index (first->solves, k));
   g_assert_cmpuint (first->n_shots_solved, ==, 3);
-  g_assert_false (fr_shot_job_reuses_solve (first_job));
+  g_assert_false (fr_job_reuses_solve (first_job));
 
   /* Another source selected: every shot taken. */
   fr_scene_select (scene, FR_MARKER_SOURCE, 0);
   other_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
-  g_assert_true (fr_shot_job_reuse (other_job, first));
-  g_assert_true (other_job->shots_kept == first->shots);
-  g_assert_cmpuint (fr_shot_job_n_kept (other_job), ==, 3);
-  g_assert_true (fr_shot_job_reuses_solve (other_job));
+  g_assert_true (fr_job_reuse_solves (other_job, first));
+  g_assert_true (other_job->solves_kept == first->solves);
+  g_assert_cmpuint (fr_job_n_solves_kept (other_job), ==, 3);
+  g_assert_true (fr_job_reuses_solve (other_job));
   other = run (other_job);
   g_assert_cmpuint (other->n_shots_solved, ==, 0);
   g_assert_cmpfloat (other->solve_ms, ==, 0.0);
   g_assert_cmpstr (other->backend, ==, first->backend);
   g_assert_true (other->shots != first->shots);
-  g_assert_true (g_ptr_array_index (other->shots->fields, 2) == g_ptr_array_index (first->shots->fields, 2));
+  g_assert_true (g_ptr_array_index (other->solves, 2) == g_ptr_array_index (first->solves, 2));
   assert_shows_alone (other, 0);
   g_assert_cmpmem (other->shots->times, 3 * 7 * sizeof (float), first->shots->times, 3 * 7 * sizeof (float));
   g_assert_true (fr_result_time_matches_scene (other, scene));
@@ -233,9 +239,9 @@ test_reuse (void)
   /* Source 3 moved (a drag): its shot alone is solved. */
   g_assert_true (fr_scene_move_marker (scene, FR_MARKER_SOURCE, 2, 2.0, 0.0));
   moved_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
-  g_assert_true (fr_shot_job_reuse (moved_job, other));
-  g_assert_cmpuint (fr_shot_job_n_kept (moved_job), ==, 2);
-  g_assert_false (fr_shot_job_reuses_solve (moved_job));
+  g_assert_true (fr_job_reuse_solves (moved_job, other));
+  g_assert_cmpuint (fr_job_n_solves_kept (moved_job), ==, 2);
+  g_assert_false (fr_job_reuses_solve (moved_job));
   moved = run (moved_job);
   g_assert_cmpuint (moved->n_shots_solved, ==, 1);
   assert_shows_alone (moved, 0);
@@ -251,21 +257,57 @@ test_reuse (void)
       g_assert_cmpfloat (moved->shots->times[7 + r], ==, first->shots->times[7 + r]);
     }
 
-  /* Other solves: another radius, a receiver moved, sources together. */
-  radius_job = fr_scene_make_job (scene, fr_radius_square (3), FR_SPR_CPU);
-  g_assert_false (fr_shot_job_reuse (radius_job, moved));
+  /* A receiver moved and one added: no shot solved, each shot's times
+   * and the shown shot's rays those of a solve from its source alone to
+   * the receivers where they stand now. */
   g_assert_true (fr_scene_move_marker (scene, FR_MARKER_RECEIVER, 0, 0.1, 0.0));
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 2.9, 0.5), ==, 7);
   receiver_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
-  g_assert_false (fr_shot_job_reuse (receiver_job, moved));
+  g_assert_true (fr_job_reuse_solves (receiver_job, moved));
+  g_assert_true (fr_job_reuses_solve (receiver_job));
+  received = run (receiver_job);
+  g_assert_cmpuint (received->n_shots_solved, ==, 0);
+  g_assert_cmpuint (received->shots->n_receivers, ==, 8);
+  assert_shows_alone (received, 0);
+  for (guint s = 0; s < 3; s++)
+    {
+      g_autoptr(FrResult) alone = solve_alone (received->job, s);
+
+      for (guint r = 0; r < 8; r++)
+        {
+          size_t ix, iz;
+
+          g_assert_true (fr_grid_nearest_node (&alone->job->grid, alone->job->receivers[2 * r], 0.0,
+                                               alone->job->receivers[2 * r + 1], &ix, NULL, &iz));
+          g_assert_cmpfloat (received->shots->times[s * 8 + r], ==,
+                             alone->time[fr_grid_index (&alone->job->grid, ix, 0, iz)]);
+        }
+    }
+  g_assert_cmpfloat_with_epsilon (received->shots->times[0], 0.4 / V, 1e-5);
+
+  /* Other solves: another radius, back end or velocity, sources together. */
+  radius_job = fr_scene_make_job (scene, fr_radius_square (3), FR_SPR_CPU);
+  g_assert_false (fr_job_reuse_solves (radius_job, received));
+  backend_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_DIJKSTRA);
+  g_assert_false (fr_job_reuse_solves (backend_job, received));
+  velocity = g_bytes_new (g_bytes_get_data (receiver_job->velocity, NULL),
+                          g_bytes_get_size (receiver_job->velocity));
+  velocity_job = fr_job_new (&receiver_job->grid, velocity, receiver_job->sources, 3,
+                             receiver_job->receivers, 8, receiver_job->radius, FR_SPR_CPU);
+  velocity_job->shot = 0;
+  g_assert_false (fr_job_reuse_solves (velocity_job, received));
   fr_scene_set_separate_shots (scene, FALSE);
   together_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
-  g_assert_false (fr_shot_job_reuse (together_job, moved));
+  g_assert_false (fr_job_reuse_solves (together_job, received));
   together = run (together_job);
   g_assert_null (together->shots);
-  /* Shots that kept no T (memory short): solved again. */
-  g_clear_pointer (&moved->shots->fields, g_ptr_array_unref);
-  g_clear_pointer (&other_job->shots_kept, fr_shots_unref);
-  g_assert_false (fr_shot_job_reuse (other_job, moved));
+  g_assert_cmpuint (together->n_shots_solved, ==, 1);
+  /* Solves that memory did not keep: solved again. */
+  for (guint k = 0; k < received->solves->len; k++)
+    g_clear_pointer (&g_ptr_array_index (received->solves, k), fr_kept_solve_unref);
+  g_clear_pointer (&other_job->solves_kept, g_ptr_array_unref);
+  g_assert_false (fr_job_reuse_solves (other_job, received));
+  g_assert_null (other_job->solves_kept);
 }
 
 /* Reciprocity, which a reversed refraction profile is read with (the
@@ -284,7 +326,6 @@ test_reciprocity (void)
   g_autoptr(FrJob) job = NULL;
   g_autoptr(FrResult) result = NULL;
   const double src[4][2] = { { 0.2, 0.0 }, { 3.8, 0.0 }, { 2.0, 1.6 }, { 1.1, 0.35 } };
-  const FrShots *shots;
 
   for (size_t iz = 0; iz < g.nz; iz++)
     for (size_t ix = 0; ix < g.nx; ix++)
@@ -296,13 +337,13 @@ test_reciprocity (void)
   fr_scene_set_separate_shots (scene, TRUE);
   job = fr_scene_make_job (scene, fr_radius_square (5), FR_SPR_CPU);
   result = run (job);
-  shots = result->shots;
-  g_assert_nonnull (shots->fields);
+  g_assert_cmpuint (result->solves->len, ==, 4);
   for (guint k = 0; k < 4; k++)
     for (guint j = k + 1; j < 4; j++)
       {
-        const float *tk = g_bytes_get_data (g_ptr_array_index (shots->fields, k), NULL);
-        const float *tj = g_bytes_get_data (g_ptr_array_index (shots->fields, j), NULL);
+        const FrKeptSolve *sk = g_ptr_array_index (result->solves, k);
+        const FrKeptSolve *sj = g_ptr_array_index (result->solves, j);
+        const double *tk = sk->res.time, *tj = sj->res.time;
         size_t ix, iz;
         double k_at_j, j_at_k;
 

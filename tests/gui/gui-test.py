@@ -94,11 +94,11 @@ def t_drag_source():
             % (at_new, at_old, 100 * changed, len(frames)))
 
 
-def ray_pixels(img):
+def ray_pixels(img, receiver=MODEL_RCV):
     x0, y0, x1, y1 = app.canvas_box()
     sub = img[y0:y1, x0:x1]
     sx, sy = app.to_screen(*MODEL_SRC1)
-    rx, ry = app.to_screen(*MODEL_RCV)
+    rx, ry = app.to_screen(*receiver)
     bx0, bx1 = sorted((sx - x0, rx - x0))
     by0, by1 = sorted((sy - y0, ry - y0))
     box = sub[max(by0 - 30, 0): by1 + 30, max(bx0 - 30, 0): bx1 + 30]
@@ -120,6 +120,42 @@ def t_shift_click_receiver():
     return (marker and before == 0 and inside > 50 and inside >= 0.9 * total,
             "receiver marker %s; ray pixels before %d, after %d between source and receiver (%d on the canvas)"
             % (marker, before, inside, total))
+
+
+MODEL_RCV_DRAGGED = (0.8, 0.45)
+
+
+def rays_status(a):
+    """The text of the newest Rays-mode status line."""
+    for line in reversed(a.lines()):
+        parts = line.split(" ", 3)
+        if len(parts) == 4 and parts[1] == "rays-status":
+            return parts[3]
+    return ""
+
+
+def t_drag_receiver():
+    """A receiver dragged solves nothing: every job of the drag takes the
+    last solve (kept=1) and traces the ray from it, and the status line
+    says so; the ray follows the receiver there and back."""
+    first = app.last_job()
+    rx, ry = app.to_screen(*MODEL_RCV)
+    tx, ty = app.to_screen(*MODEL_RCV_DRAGGED)
+    drag(rx, ry, tx, ty, steps=12)
+    state["serial"] = app.wait_settled(state["serial"])
+    img = app.stable_shot("04b-receiver-dragged")
+    said = rays_status(app)
+    kept = [int(m.group(2)) for m in (re.search(r" spr serial=(\d+) .* kept=(\d+)", l) for l in app.lines())
+            if m and int(m.group(1)) > first]
+    marker = near(img, tx, ty, RECEIVER_RGB)
+    inside, total = ray_pixels(img, MODEL_RCV_DRAGGED)
+    drag(tx, ty, rx, ry, steps=12)
+    state["serial"] = app.wait_settled(state["serial"])
+    back, _ = ray_pixels(app.stable_shot())
+    return (len(kept) >= 2 and all(k == 1 for k in kept) and said == "Rays traced from the last solve"
+            and marker and inside > 50 and inside >= 0.9 * total and back > 50,
+            "jobs of the drag with the solve kept: %s; status %r; marker at the new place %s; ray pixels "
+            "%d of %d towards it, %d back" % (kept, said, marker, inside, total, back))
 
 
 def t_delete():
@@ -184,6 +220,7 @@ for name, fn in [
     ("click places a source and isochrons appear", t_click_source),
     ("dragging the source moves it and the isochrons", t_drag_source),
     ("shift-click places a receiver and its ray appears", t_shift_click_receiver),
+    ("a receiver dragged takes the last solve and traces its ray again, solving nothing", t_drag_receiver),
     ("Delete removes the selected receiver and its ray", t_delete),
     ("Ctrl+Z and Ctrl+Shift+Z undo and redo", t_undo_redo),
     ("drag storm: 200 moves, no crash, serials increase, last frame is last job", t_drag_storm),
@@ -2673,13 +2710,6 @@ def t_separate_shots():
                  "G_MESSAGES_DEBUG": "fr-marker-panel fr-time-curve"})
     notes, bad = [], []
 
-    def status():
-        for line in reversed(a.lines()):
-            parts = line.split(" ", 3)
-            if len(parts) == 4 and parts[1] == "rays-status":
-                return parts[3]
-        return ""
-
     def solved(action):
         job = last_job(a)
         action()
@@ -2719,7 +2749,7 @@ def t_separate_shots():
         times_s2_shown = source_times()
         s1_filled = near(img, *a.to_screen(0.3, 0.0), SOURCE_RGB, radius=2, tol=40)
         s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
-        said = status()
+        said = rays_status(a)
         title = a.title()
         xdo("mousemove", a.wx + 1000, a.wy + 500)
         for _ in range(30):
@@ -2743,7 +2773,7 @@ def t_separate_shots():
         s1_filled = near(img, *a.to_screen(0.3, 0.0), SOURCE_RGB, radius=2, tol=40)
         s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
         low1, n1 = front_lowest("74d-separate-shots-s1-curve")
-        said = status()
+        said = rays_status(a)
         kept = a.last("spr").get("kept")
         times_s1_shown = source_times()
         # The list's T at the idle source is the reciprocal time: S2's shot
@@ -2768,7 +2798,7 @@ def t_separate_shots():
         shot = solved(drag_s2)
         kept = a.last("spr").get("kept")
         low2, n2 = front_lowest("74e-separate-shots-s2-dragged")
-        said = status()
+        said = rays_status(a)
         notes.append("S2 dragged: shot %s, %s kept; status %r; curve: %d filled dots, lowest at x = %s"
                      % (shot, kept, said, n2, low2))
         ok = (ok and shot == 1 and kept == 1 and low2 == 2.4
@@ -2776,7 +2806,7 @@ def t_separate_shots():
 
         solved(lambda: click_at(a, UNDO_BUTTON))     # the drag
         shot = solved(lambda: click_at(a, UNDO_BUTTON))
-        said = status()
+        said = rays_status(a)
         notes.append("after two undos: shot %s; status %r" % (shot, said))
         ok = ok and shot == -1 and said.startswith("Solved in ")
         bad = a.bad_stderr()
