@@ -113,6 +113,8 @@ static const GOptionEntry option_entries[] = {
     N_("With --bench-interaction: drag the ψa arrow’s tip in folds mode instead of a source"), NULL },
   { "bench-edit", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("With --bench-interaction: drag a node of a drawn model and time each move’s rasterising"), NULL },
+  { "bench-receiver", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("With --bench-interaction: drag a receiver instead of the source"), NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -384,7 +386,7 @@ fr_application_command_line (GApplication            *app,
   const char *example = NULL, *geometry = NULL, *colormap_name = NULL;
   const char *export_dir = NULL, *bench_csv = NULL;
   const char *mode_name = NULL, *psi_text = NULL, *horizon_path = NULL;
-  gboolean bench_fold = FALSE, bench_edit = FALSE;
+  gboolean bench_fold = FALSE, bench_edit = FALSE, bench_receiver = FALSE;
   double psi[2] = { 0.0, 0.0 };
   double spacing[2], origin[2], interval = 0.0, front = 0.0;
   gboolean clear = FALSE, bench = FALSE;
@@ -417,6 +419,7 @@ fr_application_command_line (GApplication            *app,
   g_variant_dict_lookup (options, "horizon", "^&ay", &horizon_path);
   g_variant_dict_lookup (options, "bench-fold", "b", &bench_fold);
   g_variant_dict_lookup (options, "bench-edit", "b", &bench_edit);
+  g_variant_dict_lookup (options, "bench-receiver", "b", &bench_receiver);
 
   if (mode_name != NULL && !g_str_equal (mode_name, "rays") && !g_str_equal (mode_name, "folds"))
     return usage_error (cmdline, _("--mode: expected rays or folds, not “%s”"), mode_name);
@@ -490,6 +493,7 @@ fr_application_command_line (GApplication            *app,
         .csv_path = bench_csv,
         .fold = bench_fold,
         .edit = bench_edit,
+        .receiver = bench_receiver,
       };
 
       apply_panel_options (fr_window_get_side_panel (window), &panel_options);

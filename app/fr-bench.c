@@ -37,7 +37,8 @@ typedef struct
   gboolean        finished;
   guint           frames;
   double          solve_ms_sum;
-  guint           solves;
+  guint           solves;      /* frames of a result that solved */
+  guint           kept;        /* frames of a result that took the last solve */
   guint           first_serial;
 } Bench;
 
@@ -114,7 +115,8 @@ report (Bench *b)
   mean = n > 0 ? mean / n : NAN;
   pass = n == b->events->len && median <= 100.0;
 
-  g_print ("Interaction latency, input event to first frame showing it\n");
+  g_print ("Interaction latency, input event to first frame showing it, dragging %s\n",
+           b->options.fold ? "the psi_a arrow" : b->options.receiver ? "a receiver" : "the source");
   g_print ("  grid %d x %d, radius %s, back end %s, %d moves at %d ms\n",
            b->options.size, b->options.size, radius_text,
            fr_spr_backend_name (b->options.backend), b->options.moves, MOVE_INTERVAL_MS);
@@ -124,12 +126,16 @@ report (Bench *b)
   g_print ("| %-22s | %12u |\n", "events shown", n);
   g_print ("| %-22s | %12u |\n", "frames with new T", b->frames);
   g_print ("| %-22s | %12u |\n", "solves cancelled", fr_solver_thread_get_n_cancelled (solver));
+  g_print ("| %-22s | %12u |\n", "frames, solve run", b->solves);
+  g_print ("| %-22s | %12u |\n", "frames, solve kept", b->kept);
   g_print ("| %-22s | %12.1f |\n", "mean solve (ms)", b->solves > 0 ? b->solve_ms_sum / b->solves : NAN);
   g_print ("| %-22s | %12.1f |\n", "median latency (ms)", median);
   g_print ("| %-22s | %12.1f |\n", "p95 latency (ms)", p95);
   g_print ("| %-22s | %12.1f |\n", "mean latency (ms)", mean);
   g_print ("| %-22s | %12.1f |\n", "max latency (ms)", max);
-  g_print ("target: median <= 100 ms: %s\n", pass ? "PASS" : "FAIL");
+  /* The target was set for a source dragged over 512² nodes; at other
+   * sizes the line says how the drag compares with it. */
+  g_print ("target (set at 512²): median <= 100 ms: %s\n", pass ? "PASS" : "FAIL");
   g_print ("csv: %s\n", b->csv_path);
 
   if (!fr_export_write_file (b->csv_path, csv->str, csv->len, &error))
@@ -187,7 +193,10 @@ frame_drawn_cb (FrCanvas *canvas,
   if (!b->started)
     return;
   b->frames++;
-  if (result->ok && (result->job->n_sources > 0 || result->job->kind == FR_JOB_FOLD))
+  if (result->ok && result->job->kind == FR_JOB_SPR && result->job->n_sources > 0 &&
+      result->n_shots_solved == 0)
+    b->kept++;
+  else if (result->ok && (result->job->n_sources > 0 || result->job->kind == FR_JOB_FOLD))
     {
       b->solve_ms_sum += result->solve_ms;
       b->solves++;
@@ -218,12 +227,12 @@ settled_cb (FrWindow *window,
 
   if (b->started)
     return;
-  /* The first solve has been drawn: grab the source and start moving. */
+  /* The first solve has been drawn: grab the marker and start moving. */
   b->started = TRUE;
   path_point (b, 0, &px, &py);
   if (!fr_canvas_begin_drag_at (canvas, px, py))
     {
-      g_printerr ("foldray: benchmark: could not grab the source\n");
+      g_printerr ("foldray: benchmark: could not grab the %s\n", b->options.receiver ? "receiver" : "source");
       fr_application_set_exit_status (FR_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))), 1);
       finish (b);
       return;
@@ -311,10 +320,18 @@ fr_bench_start (FrWindow             *window,
     }
   else
   {
-    double sx = extent * 0.5, sz = extent * 0.35;
+    /* The marker dragged stands where the path starts; with a receiver
+     * dragged, the source sits above the path's loop. */
+    double x0 = extent * 0.5, z0 = extent * 0.35;
 
     fr_scene_begin_edit (scene);
-    fr_scene_add_marker (scene, FR_MARKER_SOURCE, sx, sz);
+    if (options->receiver)
+      {
+        fr_scene_add_marker (scene, FR_MARKER_SOURCE, x0, extent * 0.05);
+        fr_scene_add_marker (scene, FR_MARKER_RECEIVER, x0, z0);
+      }
+    else
+      fr_scene_add_marker (scene, FR_MARKER_SOURCE, x0, z0);
     for (int i = 0; i < 4; i++)
       fr_scene_add_marker (scene, FR_MARKER_RECEIVER, extent * (0.1 + 0.8 * i / 3.0), 0.0);
     fr_scene_select (scene, FR_MARKER_NONE, 0);
