@@ -21,7 +21,9 @@
  *   4  Folds mode's speed grid of a constant F over a model with
  *      impermeable obstacles (fr_scene_get_constant_speed)
  * The solve's own grids come on top and are checked by the solver when it
- * runs; a refused solve is a message, not a crash. */
+ * runs; a refused solve is a message, not a crash.  So do the solves a
+ * result keeps for the next job (fr-kept-solve.c), which it keeps only
+ * while the memory left holds another solve beside them. */
 G_STATIC_ASSERT (FR_MODEL_MEMORY_BYTES_PER_NODE == 4 + 4 + 8 + 8 + 8 + 4 + 4);
 
 /* Bytes the app needs to show model: per node of its grid, and a
