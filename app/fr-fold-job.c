@@ -16,6 +16,7 @@
 #include "fr-scene-file.h"
 #include "fr-vtk.h"
 #include "fr-fold-job.h"
+#include "fr-kept-solve.h"
 
 /* A fold job over a 2D grid; the velocity bytes are shared (they are F
  * when fold->speed_from_grid, and tie the result to its model), the
@@ -55,10 +56,11 @@ same_points (const double *a,
   return n == 0 || memcmp (a, b, sizeof (double) * 2 * n) == 0;
 }
 
-/* Whether jobs a and b solve for the same T and rays: the same grid,
- * velocity bytes (shared, so a model edit makes new ones), speed, ψa,
- * method, back end, horizon and ray start points.  Δ, Count and the
- * threads may differ: the folded horizons are only T's contours. */
+/* Whether jobs a and b solve for the same T: the same grid, velocity
+ * bytes (shared, so a model edit makes new ones), speed, ψa, method, back
+ * end and horizon.  Δ, Count, the characteristics' start points and the
+ * threads may differ: the folded horizons are only T's contours, and the
+ * characteristics are traced through it. */
 static gboolean
 same_solve (const FrJob *a,
             const FrJob *b)
@@ -73,15 +75,23 @@ same_solve (const FrJob *a,
          fa->psi_a[0] == fb->psi_a[0] && fa->psi_a[1] == fb->psi_a[1] &&
          fa->method == fb->method && fa->backend == fb->backend &&
          fa->n_horizon == fb->n_horizon &&
-         same_points (fa->horizon, fb->horizon, fa->n_horizon) &&
-         a->n_receivers == b->n_receivers &&
-         same_points (a->receivers, b->receivers, a->n_receivers);
+         same_points (fa->horizon, fb->horizon, fa->n_horizon);
 }
 
-/* Lets job (not yet submitted) take its T and rays from solved, a fold
- * result, when only Δ or Count tell them apart: it then contours that T
- * again instead of solving, which on a large grid is most of the time.
- * TRUE when it will. */
+/* Whether jobs a and b trace characteristics from the same points. */
+static gboolean
+same_ray_points (const FrJob *a,
+                 const FrJob *b)
+{
+  return a->n_receivers == b->n_receivers && same_points (a->receivers, b->receivers, a->n_receivers);
+}
+
+/* Lets job (not yet submitted) take its T from solved, a fold result,
+ * when only Δ, Count or the characteristics' start points tell them
+ * apart: it then contours that T again, and traces its characteristics
+ * from the solve kept whole (FrResult.kept_fold) where their points
+ * differ, instead of solving, which on a large grid is most of the time.
+ * Points that differ need the solve kept.  TRUE when it will. */
 gboolean
 fr_fold_job_reuse (FrJob    *job,
                    FrResult *solved)
@@ -94,7 +104,8 @@ fr_fold_job_reuse (FrJob    *job,
   if (solved->job->fold.solved != NULL)
     solved = solved->job->fold.solved;
   if (!solved->ok || solved->time == NULL || job->fold.n_horizon < 2 ||
-      !same_solve (job, solved->job))
+      !same_solve (job, solved->job) ||
+      (solved->kept_fold == NULL && !same_ray_points (job, solved->job)))
     return FALSE;
   g_clear_pointer (&job->fold.solved, fr_result_unref);
   job->fold.solved = fr_result_ref (solved);
@@ -193,8 +204,32 @@ finish_result (FrResult        *result,
   return result;
 }
 
+/* The characteristic from each of job's points back to the horizon,
+ * through res: a GArray of x, z pairs each, empty where none reaches the
+ * point. */
+static GPtrArray *
+trace_characteristics (const FrJob          *job,
+                       const fr_fold_result *res)
+{
+  GPtrArray *rays = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint r = 0; r < job->n_receivers; r++)
+    {
+      GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
+      double *xz = NULL;
+      size_t n = 0;
+
+      if (fr_fold_ray (res, &job->receivers[2 * r], &xz, &n, NULL) == FR_OK)
+        g_array_append_vals (ray, xz, 2 * n);
+      free (xz);
+      g_ptr_array_add (rays, ray);
+    }
+  return rays;
+}
+
 /* A reusing job's run: the solve's T (shared, not copied: a result
- * holds no more memory than its horizons), rays and figures, and its own
+ * holds no more memory than its horizons), figures and characteristics,
+ * traced again from the solve kept where the points moved, and its own
  * folded horizons.  The device copy of T stays the solve's, so the
  * canvas uploads the host one. */
 static FrResult *
@@ -213,8 +248,14 @@ fold_job_recontour (FrJob           *job,
   result->solve_ms = solved->solve_ms;
   result->iterations = solved->iterations;
   result->notice = g_strdup (solved->notice);
-  for (guint r = 0; r < solved->rays->len; r++)
-    g_ptr_array_add (result->rays, g_array_ref (g_ptr_array_index (solved->rays, r)));
+  if (same_ray_points (job, solved->job))
+    for (guint r = 0; r < solved->rays->len; r++)
+      g_ptr_array_add (result->rays, g_array_ref (g_ptr_array_index (solved->rays, r)));
+  else
+    {
+      g_ptr_array_unref (result->rays);
+      result->rays = trace_characteristics (job, &solved->kept_fold->res);
+    }
   return finish_result (g_steal_pointer (&result), cancel, cancelled);
 }
 
@@ -308,18 +349,12 @@ fr_fold_job_run (FrJob           *job,
   if (res.notice[0] != '\0')
     result->notice = g_strdup (res.notice);
 
-  /* Characteristics from each chosen point back to the horizon. */
-  for (guint r = 0; r < job->n_receivers; r++)
-    {
-      GArray *ray = g_array_new (FALSE, FALSE, sizeof (double));
-      double *xz = NULL;
-      size_t n = 0;
-
-      if (fr_fold_ray (&res, &job->receivers[2 * r], &xz, &n, NULL) == FR_OK)
-        g_array_append_vals (ray, xz, 2 * n);
-      free (xz);
-      g_ptr_array_add (result->rays, ray);
-    }
+  g_ptr_array_unref (result->rays);
+  result->rays = trace_characteristics (job, &res);
+  /* Kept whole where memory allows: a point added or moved is then traced
+   * from it without solving (fr_fold_job_reuse). */
+  if (fr_kept_solve_fits (0, fr_kept_fold_size (&job->grid)))
+    result->kept_fold = fr_kept_fold_new (&res);
   fr_fold_result_clear (&res);
 
   return finish_result (g_steal_pointer (&result), cancel, cancelled);

@@ -4,8 +4,9 @@
  * ray start points; run in the solver thread, it solves
  * F|∇T| + ψa·∇T = 1 from the horizon, traces the characteristics and the
  * folded horizons T = k·Δ (solver/fr-contour.h).  A job that differs from
- * an earlier one only in Δ or Count contours that one's T again instead
- * (fr_fold_job_reuse). */
+ * an earlier one only in Δ, Count or the characteristics' points contours
+ * that one's T again, and traces the characteristics from its solve kept
+ * whole (fr-kept-solve.h), instead (fr_fold_job_reuse). */
 #pragma once
 
 #include "fr-job.h"

@@ -48,6 +48,7 @@ result_clear (gpointer data)
   g_clear_pointer (&result->rays, g_ptr_array_unref);
   g_clear_pointer (&result->shots, fr_shots_unref);
   g_clear_pointer (&result->solves, g_ptr_array_unref);
+  g_clear_pointer (&result->kept_fold, fr_kept_fold_unref);
   g_clear_pointer (&result->backend, g_free);
   g_clear_pointer (&result->notice, g_free);
   g_clear_pointer (&result->horizons, g_ptr_array_unref);

@@ -96,6 +96,9 @@ typedef struct _FrResult
   char           *method;        /* fold: the method that ran */
   struct _FrResult *time_owner;  /* the result whose time this one shares (a fold contoured
                                   * again, fr-fold-job.c), held; NULL: time is its own */
+  struct _FrKeptFold *kept_fold; /* fold, solved here: the solve whole, so that a job of other
+                                  * characteristics' points traces them from it; or NULL
+                                  * (memory, fr-kept-solve.h) */
 } FrResult;
 
 #define FR_TYPE_JOB    (fr_job_get_type ())

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "fr-device.h"
 #include "fr-kept-solve.h"
 #include "fr-memory.h"
 
@@ -93,4 +94,55 @@ fr_kept_solve_is_from (const FrKeptSolve *solve,
 
   return solve->n_sources == n_sources &&
          memcmp (solve->sources, sources, sizeof (double) * 2 * n_sources) == 0;
+}
+
+/* Bytes a kept fold solve of grid holds, node by node: T in double (8),
+ * the characteristics' copy of the speed (4) and the frozen-node mask
+ * (1). */
+gsize
+fr_kept_fold_size (const fr_grid *grid)
+{
+  g_return_val_if_fail (grid != NULL, 0);
+
+  return fr_grid_count (grid) * (sizeof (double) + sizeof (float) + sizeof (guint8));
+}
+
+static void
+kept_fold_clear (gpointer data)
+{
+  FrKeptFold *fold = data;
+
+  fr_fold_result_clear (&fold->res);
+}
+
+/* A kept fold solve that takes res's contents (res is left empty); a
+ * device copy of T still in res is freed. */
+FrKeptFold *
+fr_kept_fold_new (fr_fold_result *res)
+{
+  FrKeptFold *fold;
+
+  g_return_val_if_fail (res != NULL && res->time != NULL, NULL);
+
+  fold = g_atomic_rc_box_new0 (FrKeptFold);
+  fold->res = *res;
+  memset (res, 0, sizeof *res);
+  fr_device_free (fr_fold_result_take_device_time (&fold->res));
+  fold->bytes = fr_kept_fold_size (&fold->res.grid);
+  return fold;
+}
+
+FrKeptFold *
+fr_kept_fold_ref (FrKeptFold *fold)
+{
+  g_return_val_if_fail (fold != NULL, NULL);
+  return g_atomic_rc_box_acquire (fold);
+}
+
+/* NULL is let be, as for fr_kept_solve_unref. */
+void
+fr_kept_fold_unref (FrKeptFold *fold)
+{
+  if (fold != NULL)
+    g_atomic_rc_box_release_full (fold, kept_fold_clear);
 }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* A finished SPR solve kept whole, with the sources it was solved from:
+/* Finished solves kept whole, so that what is traced from a solve (rays,
+ * arrival times, characteristics) follows the points it is traced to
+ * without solving again.
+ *
+ * A finished SPR solve kept whole, with the sources it was solved from:
  * its T in double, the predecessors and what the rays are traced with
  * (fr_spr_result).  A result keeps the solve of each of its shots
  * (FrResult.solves), and the next job over the same grid, velocity, radius
@@ -13,6 +17,7 @@
 
 #include <glib.h>
 
+#include "fr-fold.h"
 #include "fr-spr.h"
 
 G_BEGIN_DECLS
@@ -41,6 +46,23 @@ gboolean     fr_kept_solve_is_from (const FrKeptSolve *solve,
                                     const double   *sources,
                                     guint           n_sources);
 
+/* A fold solve kept whole: T in double and what its characteristics are
+ * traced with (fr_fold_result).  The solved result holds it
+ * (FrResult.kept_fold), and a fold job that differs from that solve only
+ * in Δ, Count or the characteristics' start points traces them from it
+ * instead of solving (fr_fold_job_reuse).  Never changed once made. */
+typedef struct _FrKeptFold
+{
+  fr_fold_result res;         /* never with device_time: the result took it */
+  gsize          bytes;       /* what it holds (fr_kept_fold_size) */
+} FrKeptFold;
+
+gsize        fr_kept_fold_size   (const fr_grid  *grid);
+FrKeptFold  *fr_kept_fold_new    (fr_fold_result *res);
+FrKeptFold  *fr_kept_fold_ref    (FrKeptFold     *fold);
+void         fr_kept_fold_unref  (FrKeptFold     *fold);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrKeptSolve, fr_kept_solve_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrKeptFold, fr_kept_fold_unref)
 
 G_END_DECLS

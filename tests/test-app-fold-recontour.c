@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A fold job that differs from the last one only in the folded horizons'
- * spacing Δ or their Count contours that one's T again instead of
- * solving (fr_fold_job_reuse, as the window does), sharing that T;
+ * spacing Δ, their Count or the characteristics' points contours that
+ * one's T again, and traces the characteristics from the solve kept,
+ * instead of solving (fr_fold_job_reuse, as the window does), sharing that T;
  * anything the solve reads solves again.  The horizons, rays and exports it gives are those
  * of a fresh solve with that Δ and Count. */
 #include <math.h>
@@ -12,6 +13,7 @@
 
 #include "fr-fold-job.h"
 #include "fr-fold-state.h"
+#include "fr-kept-solve.h"
 #include "fr-scene.h"
 #include "test-fold-submit.h"
 
@@ -162,8 +164,8 @@ test_levels_no_solve (void)
   assert_lines_equal (again->horizons, fresh->horizons);
 }
 
-/* Whatever the solve reads solves again; Δ, Count and an undo of them
- * do not. */
+/* Whatever the solve reads solves again; Δ, Count, the characteristics'
+ * points and an undo of them do not. */
 static void
 test_what_solves (void)
 {
@@ -218,8 +220,9 @@ test_what_solves (void)
   EXPECT_REUSE (FALSE);
   fr_fold_state_set_speed (fold, TRUE, 1.0);
   EXPECT_REUSE (TRUE);
+  /* A characteristic's point added: traced from the solve kept. */
   fr_fold_state_add_ray_point (fold, 1.0, 1.0);
-  EXPECT_REUSE (FALSE);
+  EXPECT_REUSE (TRUE);
 
   /* The model: the same velocities again are a new model all the same. */
   fr_fold_state_clear_ray_points (fold);
@@ -239,6 +242,73 @@ test_what_solves (void)
 #undef EXPECT_REUSE
 }
 
+/* Characteristics' points added, moved and removed: no solve, T shared,
+ * and each characteristic point by point a fresh solve's; it starts on
+ * the horizon and ends at its point.  Without the solve kept (memory),
+ * other points solve again and the same points still take T. */
+static void
+test_points_traced (void)
+{
+  g_autoptr(FrScene) scene = fr_scene_new ();
+  g_autoptr(FrFoldState) fold = make_fold ();
+  g_autoptr(FrResult) solved = NULL, again = NULL, fresh = NULL, again2 = NULL, fresh2 = NULL;
+  gboolean reused = FALSE;
+
+  set_model (scene);
+  solved = test_fold_submit (fold, scene, NULL, &reused);
+  g_assert_false (reused);
+  g_assert_nonnull (solved->kept_fold);
+  g_assert_cmpuint (solved->kept_fold->bytes, ==, 61 * 41 * 13);
+  g_assert_null (solved->kept_fold->res.device_time);
+
+  fr_fold_state_add_ray_point (fold, 2.7, 0.3);
+  fr_fold_state_add_ray_point (fold, 1.3, 1.9);
+  again = test_fold_submit (fold, scene, solved, &reused);
+  g_assert_true (reused);
+  g_assert_true (again->time == solved->time);
+  g_assert_null (again->kept_fold);
+  g_assert_cmpuint (again->rays->len, ==, 4);
+  fresh = test_fold_submit (fold, scene, NULL, NULL);
+  assert_lines_equal (again->rays, fresh->rays);
+  for (guint r = 0; r < again->rays->len; r++)
+    {
+      GArray *ray = g_ptr_array_index (again->rays, r);
+      const double *xz = (const double *) ray->data;
+      const guint n = ray->len / 2;
+
+      g_assert_cmpuint (n, >=, 2);
+      g_assert_cmpfloat_with_epsilon (xz[2 * n - 2], again->job->receivers[2 * r], 1e-9);
+      g_assert_cmpfloat_with_epsilon (xz[2 * n - 1], again->job->receivers[2 * r + 1], 1e-9);
+    }
+
+  /* From a reused result, the solve itself: the third point gone. */
+  fr_fold_state_clear_ray_points (fold);
+  fr_fold_state_add_ray_point (fold, 2.0, 0.2);
+  fr_fold_state_add_ray_point (fold, 1.3, 1.9);
+  again2 = test_fold_submit (fold, scene, again, &reused);
+  g_assert_true (reused);
+  g_assert_true (again2->job->fold.solved == solved);
+  fresh2 = test_fold_submit (fold, scene, NULL, NULL);
+  assert_lines_equal (again2->rays, fresh2->rays);
+
+  g_clear_pointer (&solved->kept_fold, fr_kept_fold_unref);
+  {
+    g_autoptr(FrResult) r = test_fold_submit (fold, scene, solved, &reused);
+
+    g_assert_false (reused);
+    assert_lines_equal (r->rays, fresh2->rays);
+  }
+  fr_fold_state_clear_ray_points (fold);
+  fr_fold_state_add_ray_point (fold, 2.0, 0.2);
+  fr_fold_state_add_ray_point (fold, 0.6, 1.8);
+  {
+    g_autoptr(FrResult) r = test_fold_submit (fold, scene, solved, &reused);
+
+    g_assert_true (reused);
+    assert_lines_equal (r->rays, solved->rays);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -246,5 +316,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/fold-recontour/levels", test_levels_recontour);
   g_test_add_func ("/app/fold-recontour/no-solve", test_levels_no_solve);
   g_test_add_func ("/app/fold-recontour/what-solves", test_what_solves);
+  g_test_add_func ("/app/fold-recontour/points-traced", test_points_traced);
   return g_test_run ();
 }

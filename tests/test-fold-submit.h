@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A fold solved as the window submits it (fr-window.c's submit_job): the
  * job made from the fold state and the scene now, reusing last's T when
- * only Δ or Count tell them apart (last NULL: a fresh solve), on one
- * thread. */
+ * only Δ, Count or the characteristics' points tell them apart (last
+ * NULL: a fresh solve), on one thread. */
 #pragma once
 
 #include <glib.h>

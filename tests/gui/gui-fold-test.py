@@ -114,6 +114,51 @@ def t_levels_recontour():
 check("folds: a new Δ or Count contours the last solve again, as a fresh solve draws it",
       t_levels_recontour)
 
+def t_point_traced():
+    """A characteristic's point Shift+clicked solves nothing: the job
+    takes the first solve (reuse= its serial), settles well inside the
+    solve delay, and the characteristic is drawn (magenta) to its point;
+    every pixel away from that line is as before."""
+    notes = []
+    a = App(fold_scene("point.json", 0.1, 6), name="point",
+            env={"FOLDRAY_DEBUG_SOLVE_DELAY_MS": str(SOLVE_DELAY_MS)})
+    try:
+        if not a.find_window():
+            return False, "no window"
+        a.settle_all()
+        before_img = a.canvas(a.stable_shot()).astype(int)
+        solved = a.last("fold")
+        before = a.last_job()
+        px, py = a.to_screen(2.0, 0.35)
+        t0 = time.time()
+        xdo("mousemove", px, py)
+        xdo("keydown", "shift")
+        xdo("click", 1)
+        xdo("keyup", "shift")
+        settled = a.wait_job(before)
+        took = time.time() - t0
+        fold = a.last("fold")
+        img = a.stable_shot("04-fold-point-traced")
+        drawn = near(img, px, py, (255, 0, 255), radius=12, tol=90)
+        after_img = a.canvas(img).astype(int)
+    finally:
+        a.quit()
+    bad = a.bad_stderr()
+    changed = np.abs(after_img - before_img).max(axis=-1) > 8
+    ys, xs = np.nonzero(changed)
+    notes.append("job %s reuse=%s (solve %s), rays=%s, settled %d after %.1f s (solve delay %.1f s); "
+                 "characteristic at its point %s; %d pixels changed; bad stderr %s"
+                 % (fold.get("serial"), fold.get("reuse"), solved.get("serial"), fold.get("rays"), settled,
+                    took, SOLVE_DELAY_MS / 1000.0, drawn, len(xs), bad[:2]))
+    ok = (fold.get("reuse") == solved.get("serial") and fold.get("rays") == 1
+          and took < SOLVE_DELAY_MS / 2000.0 and drawn and 0 < len(xs) < 0.05 * changed.size and not bad)
+    return ok, "\n".join(notes)
+
+
+check("folds: a characteristic's point added is traced from the last solve, solving nothing",
+      t_point_traced)
+
+
 def t_horizons_failed():
     """A scene's Δ of 1e308 makes the second level +inf, which the
     contour tracer refuses: the status bar says the folded horizons could

@@ -2459,12 +2459,12 @@ def t_stencil_note():
         xdo("mousemove", *QUIET)
         time.sleep(0.5)
         screenshot("79-stencil-note")
-        before = status_line(a)
+        before = a.rays_status()
         job = a.last_job()
         type_into(*RADIUS_ENTRY, "25")
         a.wait_job(job)
         a.settle_all()
-        after = status_line(a)
+        after = a.rays_status()
         spr = a.last("spr")
     finally:
         a.quit()
@@ -2473,15 +2473,6 @@ def t_stencil_note():
           and after.startswith("Solved in") and "—" not in after and not a.bad_stderr())
     notes.append("radius 5: %r\nradius 25,5 (%s): %r" % (before, spr, after))
     return ok, "\n".join(notes)
-
-
-def status_line(a):
-    """The text of the newest Rays-mode status line."""
-    for line in reversed(a.lines()):
-        parts = line.split(" ", 3)
-        if len(parts) == 4 and parts[1] == "rays-status":
-            return parts[3]
-    return ""
 
 
 check("status: on cells of unlike spacings the stencil's error and a radius of even reach are "

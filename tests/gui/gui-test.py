@@ -125,15 +125,6 @@ def t_shift_click_receiver():
 MODEL_RCV_DRAGGED = (0.8, 0.45)
 
 
-def rays_status(a):
-    """The text of the newest Rays-mode status line."""
-    for line in reversed(a.lines()):
-        parts = line.split(" ", 3)
-        if len(parts) == 4 and parts[1] == "rays-status":
-            return parts[3]
-    return ""
-
-
 def t_drag_receiver():
     """A receiver dragged solves nothing: every job of the drag takes the
     last solve (kept=1) and traces the ray from it, and the status line
@@ -144,7 +135,7 @@ def t_drag_receiver():
     drag(rx, ry, tx, ty, steps=12)
     state["serial"] = app.wait_settled(state["serial"])
     img = app.stable_shot("04b-receiver-dragged")
-    said = rays_status(app)
+    said = app.rays_status()
     kept = [int(m.group(2)) for m in (re.search(r" spr serial=(\d+) .* kept=(\d+)", l) for l in app.lines())
             if m and int(m.group(1)) > first]
     marker = near(img, tx, ty, RECEIVER_RGB)
@@ -2749,7 +2740,7 @@ def t_separate_shots():
         times_s2_shown = source_times()
         s1_filled = near(img, *a.to_screen(0.3, 0.0), SOURCE_RGB, radius=2, tol=40)
         s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
-        said = rays_status(a)
+        said = a.rays_status()
         title = a.title()
         xdo("mousemove", a.wx + 1000, a.wy + 500)
         for _ in range(30):
@@ -2773,7 +2764,7 @@ def t_separate_shots():
         s1_filled = near(img, *a.to_screen(0.3, 0.0), SOURCE_RGB, radius=2, tol=40)
         s2_filled = near(img, *a.to_screen(2.7, 0.0), SOURCE_RGB, radius=2, tol=40)
         low1, n1 = front_lowest("74d-separate-shots-s1-curve")
-        said = rays_status(a)
+        said = a.rays_status()
         kept = a.last("spr").get("kept")
         times_s1_shown = source_times()
         # The list's T at the idle source is the reciprocal time: S2's shot
@@ -2798,7 +2789,7 @@ def t_separate_shots():
         shot = solved(drag_s2)
         kept = a.last("spr").get("kept")
         low2, n2 = front_lowest("74e-separate-shots-s2-dragged")
-        said = rays_status(a)
+        said = a.rays_status()
         notes.append("S2 dragged: shot %s, %s kept; status %r; curve: %d filled dots, lowest at x = %s"
                      % (shot, kept, said, n2, low2))
         ok = (ok and shot == 1 and kept == 1 and low2 == 2.4
@@ -2806,7 +2797,7 @@ def t_separate_shots():
 
         solved(lambda: click_at(a, UNDO_BUTTON))     # the drag
         shot = solved(lambda: click_at(a, UNDO_BUTTON))
-        said = rays_status(a)
+        said = a.rays_status()
         notes.append("after two undos: shot %s; status %r" % (shot, said))
         ok = ok and shot == -1 and said.startswith("Solved in ")
         bad = a.bad_stderr()

@@ -226,6 +226,14 @@ class App:
                 return out
         return {}
 
+    def rays_status(self):
+        """The text of the newest Rays-mode status line ("" before one)."""
+        for line in reversed(self.lines()):
+            parts = line.split(" ", 3)
+            if len(parts) == 4 and parts[1] == "rays-status":
+                return parts[3]
+        return ""
+
     def wait_job(self, after, timeout=30.0):
         """Waits for a job newer than serial `after` and its picture."""
         end = time.time() + timeout
