@@ -309,6 +309,53 @@ test_points_traced (void)
   }
 }
 
+/* The CUDA back end, where a device is usable: the solve kept on the
+ * host (its T handed to the canvas on the device) traces a point added
+ * without solving, to that point, and as the CPU's solve traces it to
+ * float rounding. */
+static void
+test_points_traced_cuda (void)
+{
+  g_autoptr(FrScene) scene = NULL;
+  g_autoptr(FrFoldState) fold = NULL;
+  g_autoptr(FrResult) solved = NULL, again = NULL, cpu = NULL;
+  gboolean reused = FALSE;
+
+  if (!fr_cuda_usable ())
+    {
+      g_test_skip ("no usable CUDA device");
+      return;
+    }
+  scene = fr_scene_new ();
+  fold = make_fold ();
+  set_model (scene);
+  fr_fold_state_set_backend (fold, FR_FOLD_CUDA);
+  solved = test_fold_submit (fold, scene, NULL, NULL);
+  g_assert_cmpstr (solved->backend, ==, "cuda");
+  g_assert_nonnull (solved->device_time);
+  g_assert_nonnull (solved->kept_fold);
+  g_assert_null (solved->kept_fold->res.device_time);
+  fr_fold_state_add_ray_point (fold, 2.7, 0.3);
+  again = test_fold_submit (fold, scene, solved, &reused);
+  g_assert_true (reused);
+  g_assert_true (again->time == solved->time);
+  fr_fold_state_set_backend (fold, FR_FOLD_CPU);
+  cpu = test_fold_submit (fold, scene, NULL, NULL);
+  g_assert_cmpuint (again->rays->len, ==, 3);
+  for (guint r = 0; r < again->rays->len; r++)
+    {
+      GArray *a = g_ptr_array_index (again->rays, r), *c = g_ptr_array_index (cpu->rays, r);
+      const double *xa = (const double *) a->data, *xc = (const double *) c->data;
+
+      g_assert_cmpuint (a->len, >=, 4);
+      g_assert_cmpuint (c->len, >=, 4);
+      /* Both end at the point and start on the horizon within a cell. */
+      g_assert_cmpfloat (fabs (xa[a->len - 2] - xc[c->len - 2]), <, 1e-9);
+      g_assert_cmpfloat (fabs (xa[a->len - 1] - xc[c->len - 1]), <, 1e-9);
+      g_assert_cmpfloat (hypot (xa[0] - xc[0], xa[1] - xc[1]), <, 0.05);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -317,5 +364,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app/fold-recontour/no-solve", test_levels_no_solve);
   g_test_add_func ("/app/fold-recontour/what-solves", test_what_solves);
   g_test_add_func ("/app/fold-recontour/points-traced", test_points_traced);
+  g_test_add_func ("/app/fold-recontour/points-traced-cuda", test_points_traced_cuda);
   return g_test_run ();
 }

@@ -281,6 +281,65 @@ test_fits (void)
   g_test_trap_assert_passed ();
 }
 
+/* The CUDA back end, where a device is usable: its T handed to the canvas
+ * on the device, the solve kept on the host traces the rays of receivers
+ * moved as a fresh CUDA solve does, and T is the CPU's to float rounding;
+ * one shot per source, another source shown takes its CUDA shot. */
+static void
+test_cuda (void)
+{
+  g_autoptr(FrScene) scene = NULL;
+  g_autoptr(FrJob) first_job = NULL, job = NULL, fresh_job = NULL, cpu_job = NULL;
+  g_autoptr(FrJob) shots_job = NULL, other_job = NULL;
+  g_autoptr(FrResult) first = NULL, result = NULL, fresh = NULL, cpu = NULL, shots = NULL, other = NULL;
+  const FrKeptSolve *kept;
+
+  if (!fr_cuda_usable ())
+    {
+      g_test_skip ("no usable CUDA device");
+      return;
+    }
+  scene = make_scene ();
+  first_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CUDA);
+  first = run (first_job);
+  g_assert_cmpstr (first->backend, ==, "cuda");
+  g_assert_nonnull (first->device_time);
+  kept = g_ptr_array_index (first->solves, 0);
+  g_assert_nonnull (kept);
+  g_assert_null (kept->res.device_time);
+
+  g_assert_true (fr_scene_move_marker (scene, FR_MARKER_RECEIVER, 1, 1.35, 0.85));
+  g_assert_cmpint (fr_scene_add_marker (scene, FR_MARKER_RECEIVER, 0.05, 1.7), ==, 6);
+  job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CUDA);
+  g_assert_true (fr_job_reuse_solves (job, first));
+  result = run (job);
+  g_assert_cmpuint (result->n_shots_solved, ==, 0);
+  g_assert_cmpstr (result->backend, ==, "cuda");
+  g_assert_null (result->device_time);     /* the canvas uploads the host's T */
+  assert_rays_true (result);
+  fresh_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CUDA);
+  fresh = run (fresh_job);
+  assert_same (result, fresh);
+  cpu_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);
+  cpu = run (cpu_job);
+  for (size_t i = 0; i < fr_grid_count (&job->grid); i++)
+    g_assert_cmpfloat (fabs (result->time[i] - cpu->time[i]), <=, 1e-5 * cpu->time[i] + 1e-7);
+
+  fr_scene_set_separate_shots (scene, TRUE);
+  fr_scene_select (scene, FR_MARKER_SOURCE, 1);
+  shots_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CUDA);
+  shots = run (shots_job);
+  g_assert_cmpuint (shots->n_shots_solved, ==, 3);
+  g_assert_nonnull (shots->device_time);
+  fr_scene_select (scene, FR_MARKER_SOURCE, 0);
+  other_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CUDA);
+  g_assert_true (fr_job_reuse_solves (other_job, shots));
+  other = run (other_job);
+  g_assert_cmpuint (other->n_shots_solved, ==, 0);
+  g_assert_null (other->device_time);
+  assert_rays_true (other);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -290,5 +349,6 @@ main (int    argc,
   g_test_add_func ("/app/kept-solve/not-taken", test_not_taken);
   g_test_add_func ("/app/kept-solve/one-source-either-way", test_one_source_either_way);
   g_test_add_func ("/app/kept-solve/fits", test_fits);
+  g_test_add_func ("/app/kept-solve/cuda", test_cuda);
   return g_test_run ();
 }
