@@ -942,6 +942,101 @@ test_spr_times_reciprocal (void)
   test_tmpdir_remove (dir);
 }
 
+/* --gather-out: each source fired alone.  In a velocity that varies
+ * with depth and across, with three sources and four receivers (three of
+ * them on the sources): every line is the source's own shot, the time
+ * --times-out writes for that source alone; a shot's time at another
+ * source is that source's shot's time back (reciprocity); and the sources
+ * fired together (T.npy and --times-out of the same run) give at each
+ * receiver the earliest of the shots. */
+static void
+test_spr_gather (void)
+{
+  g_autofree char *dir = make_tmp ();
+  g_autofree char *v = g_build_filename (dir, "v.npy", NULL);
+  g_autofree char *t = g_build_filename (dir, "T.npy", NULL);
+  g_autofree char *times = g_build_filename (dir, "times.csv", NULL);
+  g_autofree char *gather = g_build_filename (dir, "gather.csv", NULL);
+  g_autofree char *rc = write_text (dir, "r.csv", "x,z\n2,3\n15,10\n19.5,0\n8,14.5\n");
+  static const double src[3][2] = { { 2, 3 }, { 15, 10 }, { 19.5, 0 } };
+  static const double rcv[4][2] = { { 2, 3 }, { 15, 10 }, { 19.5, 0 }, { 8, 14.5 } };
+  size_t shape[2] = { NZ, NX };
+  double *vel = g_new (double, NX * NZ);
+  double alone[3][4];
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GArray) together = NULL;
+  run_result r;
+
+  for (size_t i = 0; i < NX * NZ; i++)
+    vel[i] = 1.0 + 0.15 * (double) (i / NX) + (i % NX > 25 ? 0.5 : 0.0);
+  write_npy (v, "<f4", 2, shape, vel);
+  g_free (vel);
+
+  for (size_t s = 0; s < 3; s++)
+    {
+      g_autofree char *at = g_strdup_printf ("%g,%g", src[s][0], src[s][1]);
+      g_autoptr (GArray) rows = NULL;
+
+      r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", at, "--radius", "4",
+                   "--backend", "cpu", "--precision", "double", "--receivers", rc, "--times-out",
+                   times, "--out", t, NULL);
+      assert_success (&r);
+      run_result_clear (&r);
+      rows = test_read_times (times, 2);
+      g_assert_cmpuint (rows->len, ==, 4);
+      for (size_t k = 0; k < 4; k++)
+        alone[s][k] = g_array_index (rows, test_time_row, k).t;
+    }
+
+  r = run_cli ("spr", "--velocity", v, "--spacing", "0.5", "--source", "2,3", "--source", "15,10",
+               "--source", "19.5,0", "--radius", "4", "--backend", "cpu", "--precision", "double",
+               "--receivers", rc, "--times-out", times, "--gather-out", gather, "--out", t,
+               "--stats", NULL);
+  assert_success (&r);
+  g_assert_nonnull (strstr (r.out, "\"gather_shots\": 3"));
+  run_result_clear (&r);
+  g_assert_true (g_file_get_contents (gather, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "source,source_x,source_z,receiver,x,z,t");
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 12 + 1);   /* the last line ends */
+  g_assert_cmpstr (lines[13], ==, "");
+  for (size_t s = 0; s < 3; s++)
+    for (size_t k = 0; k < 4; k++)
+      {
+        g_auto (GStrv) f = g_strsplit (lines[1 + 4 * s + k], ",", -1);
+        double got;
+
+        g_assert_cmpuint (g_strv_length (f), ==, 7);
+        g_assert_cmpint (atoi (f[0]), ==, (int) s);
+        g_assert_cmpfloat (g_ascii_strtod (f[1], NULL), ==, src[s][0]);
+        g_assert_cmpfloat (g_ascii_strtod (f[2], NULL), ==, src[s][1]);
+        g_assert_cmpint (atoi (f[3]), ==, (int) k);
+        g_assert_cmpfloat (g_ascii_strtod (f[4], NULL), ==, rcv[k][0]);
+        g_assert_cmpfloat (g_ascii_strtod (f[5], NULL), ==, rcv[k][1]);
+        got = g_ascii_strtod (f[6], NULL);
+        g_assert_cmpfloat (fabs (got - alone[s][k]), <=, 1e-12 * alone[s][k]);
+      }
+  for (size_t s = 0; s < 3; s++)
+    {
+      g_assert_cmpfloat (alone[s][s], ==, 0);
+      for (size_t k = 0; k < s; k++)
+        {
+          g_assert_cmpfloat (alone[s][k], >, 1);
+          g_assert_cmpfloat (fabs (alone[s][k] - alone[k][s]), <=, 1e-12 * alone[s][k]);
+        }
+    }
+  together = test_read_times (times, 2);
+  g_assert_cmpuint (together->len, ==, 4);
+  for (size_t k = 0; k < 4; k++)
+    {
+      const double least = MIN (alone[0][k], MIN (alone[1][k], alone[2][k]));
+
+      g_assert_cmpfloat (fabs (g_array_index (together, test_time_row, k).t - least), <=, 1e-12 * least);
+    }
+  test_tmpdir_remove (dir);
+}
+
 /* A receiver walled in by obstacles is not a failure: T is +inf there, no
  * ray is written for it, and a note on stderr says so. */
 static void
@@ -1092,8 +1187,18 @@ static const fail_case fail_cases[] = {
   { "--out to standard output", 2, "--out -: standard output", { GOOD, "--out", "-" } },
   { "--rays-out to standard output", 2, "--rays-out -: standard output",
     { GOOD, "--receivers", "@R", "--rays-out", "-", "--out", "@OUT" } },
-  { "receivers without rays", 2, "--receivers needs --rays-out or --times-out",
+  { "receivers without rays", 2, "--receivers needs --rays-out, --times-out or --gather-out",
     { GOOD, "--receivers", "@R", "--out", "@OUT" } },
+  { "gather without receivers", 2, "--gather-out needs --receivers",
+    { GOOD, "--gather-out", "@TIMES", "--out", "@OUT" } },
+  { "gather and T one file", 2, "--out and --gather-out name the same file",
+    { GOOD, "--receivers", "@R", "--gather-out", "@OUT", "--out", "@OUT" } },
+  { "gather and times one file", 2, "--times-out and --gather-out name the same file",
+    { GOOD, "--receivers", "@R", "--times-out", "@TIMES", "--gather-out", "@TIMES", "--out", "@OUT" } },
+  { "--gather-out to standard output", 2, "--gather-out -: standard output",
+    { GOOD, "--receivers", "@R", "--gather-out", "-", "--out", "@OUT" } },
+  { "no gather folder", 1, "--gather-out",
+    { GOOD, "--receivers", "@R", "--gather-out", "@NODIR", "--out", "@OUT" } },
   { "rays without receivers", 2, "--receivers", { GOOD, "--rays-out", "@RAYS", "--out", "@OUT" } },
   { "times without receivers", 2, "--times-out needs --receivers",
     { GOOD, "--times-out", "@TIMES", "--out", "@OUT" } },
@@ -2396,6 +2501,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/spr/unreached-receiver", test_spr_unreached_receiver);
   g_test_add_func ("/cli/spr/times", test_spr_times);
   g_test_add_func ("/cli/spr/times-reciprocal", test_spr_times_reciprocal);
+  g_test_add_func ("/cli/spr/gather", test_spr_gather);
   g_test_add_func ("/cli/spr/failures", test_spr_failures);
   g_test_add_func ("/cli/spr/cuda-request", test_spr_cuda_request);
   g_test_add_func ("/cli/spr/radius-beyond-grid", test_spr_radius_beyond_grid);

@@ -134,7 +134,7 @@ parse_job (cli_option *o, void *state)
     return cli_fail (CLI_EXIT_USAGE, "missing --out (try foldray-cli fold --help)");
   if (o[O_SOURCE].count == 0 && o[O_BOUNDARY].count == 0 && o[O_HORIZON].count == 0)
     return cli_fail (CLI_EXIT_USAGE, "missing a start: --source, --boundary or --horizon");
-  if ((status = cli_check_receiver_flags (&o[O_RECEIVERS], &o[O_RAYS_OUT], &o[O_TIMES_OUT]))
+  if ((status = cli_check_receiver_flags (&o[O_RECEIVERS], &o[O_RAYS_OUT], &o[O_TIMES_OUT], NULL))
       != CLI_EXIT_OK)
     return status;
 

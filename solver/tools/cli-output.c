@@ -72,24 +72,29 @@ cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_option *
 
 int
 cli_check_receiver_flags (const cli_option *receivers, const cli_option *rays_out,
-                          const cli_option *times_out)
+                          const cli_option *times_out, const cli_option *gather_out)
 {
-  if (receivers->count > 0 && rays_out->count == 0 && times_out->count == 0)
-    return cli_fail (CLI_EXIT_USAGE, "--receivers needs --rays-out or --times-out as well");
-  if (receivers->count == 0 && (rays_out->count > 0 || times_out->count > 0))
+  const bool gather = gather_out != NULL && gather_out->count > 0;
+
+  if (receivers->count > 0 && rays_out->count == 0 && times_out->count == 0 && !gather)
+    return cli_fail (CLI_EXIT_USAGE, gather_out != NULL
+                     ? "--receivers needs --rays-out, --times-out or --gather-out as well"
+                     : "--receivers needs --rays-out or --times-out as well");
+  if (receivers->count == 0 && (rays_out->count > 0 || times_out->count > 0 || gather))
     return cli_fail (CLI_EXIT_USAGE, "%s needs --receivers as well",
-                     rays_out->count > 0 ? "--rays-out" : "--times-out");
+                     rays_out->count > 0 ? "--rays-out"
+                     : times_out->count > 0 ? "--times-out" : "--gather-out");
   return CLI_EXIT_OK;
 }
 
 int
 cli_check_outputs_distinct (const cli_output_paths *paths)
 {
-  const char *const path[] = { paths->out, paths->rays, paths->times };
-  static const char *const flag[] = { "--out", "--rays-out", "--times-out" };
+  const char *const path[] = { paths->out, paths->rays, paths->times, paths->gather };
+  static const char *const flag[] = { "--out", "--rays-out", "--times-out", "--gather-out" };
 
-  for (int a = 0; a < 3; a++)
-    for (int b = a + 1; b < 3; b++)
+  for (int a = 0; a < 4; a++)
+    for (int b = a + 1; b < 4; b++)
       if (path[a] != NULL && path[b] != NULL && cli_same_file (path[a], path[b]))
         return cli_fail (CLI_EXIT_USAGE, "%s and %s name the same file '%s'", flag[a], flag[b],
                          path[a]);
@@ -125,6 +130,13 @@ write_times (FILE *fp, const cli_solution *s, fr_error *err)
                                 err);
 }
 
+static fr_status
+write_gather (FILE *fp, const cli_solution *s, fr_error *err)
+{
+  return fr_csv_write_shot_times_to (fp, s->sources, s->receivers, s->shot_times,
+                                     !s->double_precision, err);
+}
+
 int
 cli_stage_outputs (const cli_solution *s, const cli_output_paths *paths, cli_outputs *out)
 {
@@ -141,6 +153,9 @@ cli_stage_outputs (const cli_solution *s, const cli_output_paths *paths, cli_out
        && (status = stage_csv (&out->rays, paths->rays, "--rays-out", write_rays, s)) != CLI_EXIT_OK)
       || (paths->times != NULL
           && (status = stage_csv (&out->times, paths->times, "--times-out", write_times, s))
+               != CLI_EXIT_OK)
+      || (paths->gather != NULL
+          && (status = stage_csv (&out->gather, paths->gather, "--gather-out", write_gather, s))
                != CLI_EXIT_OK))
     {
       cli_outputs_abort (out);
@@ -210,7 +225,7 @@ keep_old (const char *path)
 int
 cli_outputs_commit (cli_outputs *out)
 {
-  fr_atomic_file *const file[] = { &out->time, &out->times, &out->rays };
+  fr_atomic_file *const file[] = { &out->time, &out->times, &out->rays, &out->gather };
   enum { NFILES = sizeof file / sizeof file[0] };
   char *path[NFILES] = { NULL }, *old[NFILES] = { NULL };
   bool staged[NFILES];
@@ -274,6 +289,7 @@ cli_outputs_abort (cli_outputs *out)
   fr_atomic_abort (&out->time);
   fr_atomic_abort (&out->times);
   fr_atomic_abort (&out->rays);
+  fr_atomic_abort (&out->gather);
 }
 
 int

@@ -16,9 +16,9 @@
 
 /* A solve's outputs, written into temporary files beside their names
  * (fr_atomic_file) and committed together once nothing else can fail, in
- * this order: T, the times at the receivers, the rays. */
+ * this order: T, the times at the receivers, the rays, the gather. */
 typedef struct cli_outputs {
-  fr_atomic_file time, times, rays;
+  fr_atomic_file time, times, rays, gather;
 } cli_outputs;
 
 /* A solving subcommand's own steps; job is its state, zeroed by the caller
@@ -42,7 +42,8 @@ int cli_run_solve (const cli_solve_command *cmd, int argc, char **argv, cli_opti
                    size_t nopts, void *job);
 
 /* What the outputs are made of: the solve's T on its grid and what was
- * taken at the receivers (cli_trace_receivers). */
+ * taken at the receivers (cli_trace_receivers); with a gather, each
+ * source's shot fired alone, its times at the receivers. */
 typedef struct cli_rays cli_rays;
 typedef struct cli_solution {
   const fr_grid *grid;
@@ -51,24 +52,28 @@ typedef struct cli_solution {
   int ndim;
   const fr_points *receivers;
   const cli_rays *at_receivers;
+  const fr_points *sources;      /* the gather's shots, or NULL */
+  const double *shot_times;      /* sources->count × receivers->count, shot by shot */
 } cli_solution;
 
-/* Where they go: --out, and --rays-out and --times-out or NULL. */
+/* Where they go: --out, and --rays-out, --times-out and --gather-out or
+ * NULL. */
 typedef struct cli_output_paths {
-  const char *out, *rays, *times;
+  const char *out, *rays, *times, *gather;
 } cli_output_paths;
 
 /* Writes T as float32 (or float64 with double_precision) for paths->out
- * and, where their paths are set, the rays and the times at the receivers
- * as CSV, into temporary files.  Returns a CLI exit code, having reported
+ * and, where their paths are set, the rays, the times at the receivers
+ * and the gather as CSV, into temporary files.  Returns a CLI exit code, having reported
  * any failure and removed what it wrote. */
 int cli_stage_outputs (const cli_solution *s, const cli_output_paths *paths, cli_outputs *out);
 
 /* Usage checks shared by the solving subcommands: --receivers goes with
- * --rays-out or --times-out (or both), and each of those needs it; no two
- * outputs name one file.  Returns a CLI exit code. */
+ * --rays-out, --times-out or --gather-out (gather_out NULL where the
+ * subcommand has none), and each of those needs it; no two outputs name
+ * one file.  Returns a CLI exit code. */
 int cli_check_receiver_flags (const cli_option *receivers, const cli_option *rays_out,
-                              const cli_option *times_out);
+                              const cli_option *times_out, const cli_option *gather_out);
 int cli_check_outputs_distinct (const cli_output_paths *paths);
 
 /* Flushes every staged file to disk (fr_atomic_prepare), and only then

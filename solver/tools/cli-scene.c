@@ -143,7 +143,7 @@ check_not_sidecar (const char *flag, const char *out, const char *scene, const c
 static int
 check_scene_not_output (int argc, char **argv, const char *scene, const FrModel *m)
 {
-  static const char *const outputs[] = { "--out", "--rays-out", "--times-out" };
+  static const char *const outputs[] = { "--out", "--rays-out", "--times-out", "--gather-out" };
   g_autofree char *as_scene = g_strdup_printf ("--scene %s", scene);
   g_autofree char *as_background = g_strdup_printf ("--scene %s (its background grid)", scene);
   g_autofree char *as_sidecar = g_strdup_printf ("--scene %s (its background grid's sidecar)", scene);
@@ -428,7 +428,8 @@ cli_run_with_scene (const char *subcommand, int (*run) (int argc, char **argv),
       receiver_noun = "receiver";
     }
   at_receivers = given (argc, argv, "--rays-out") ? "--rays-out"
-                 : given (argc, argv, "--times-out") ? "--times-out" : NULL;
+                 : given (argc, argv, "--times-out") ? "--times-out"
+                 : given (argc, argv, "--gather-out") ? "--gather-out" : NULL;
   want_receivers = at_receivers != NULL && !given (argc, argv, "--receivers") && receivers->len > 0;
   on_scene_grid = !given (argc, argv, vflag) && !given (argc, argv, "--speed-const") &&
                   !given (argc, argv, "--shape") && !given (argc, argv, "--spacing") &&

@@ -24,7 +24,7 @@
 
 enum {
   O_VELOCITY, O_SPACING, O_ORIGIN, O_SOURCE, O_RADIUS, O_BACKEND, O_PRECISION,
-  O_OUT, O_RECEIVERS, O_RAYS_OUT, O_TIMES_OUT, O_STATS, O_COUNT
+  O_OUT, O_RECEIVERS, O_RAYS_OUT, O_TIMES_OUT, O_GATHER_OUT, O_STATS, O_COUNT
 };
 
 static void
@@ -34,7 +34,7 @@ usage (void)
         "                       --source X,Z [--source X,Z ...] --radius R[,RZ]\n"
         "                       [--backend auto|dijkstra|cpu|cuda] [--precision single|double]\n"
         "                       --out T.npy [--receivers R.csv [--rays-out RAYS.csv]\n"
-        "                       [--times-out TIMES.csv]] [--stats]\n"
+        "                       [--times-out TIMES.csv] [--gather-out GATHER.csv]] [--stats]\n"
         "       foldray-cli spr --scene S.json [any of the flags above, which override it]\n"
         "\n"
         "Shortest-path ray tracing through a 2D velocity grid of shape (nz, nx).\n"
@@ -45,14 +45,18 @@ usage (void)
         "weights and times in double (dijkstra, the reference, always does, and\n"
         "rounds T to float32 only when writing it).  --stats prints one JSON object\n"
         "on stdout.  TIMES.csv lists each receiver of R.csv with its first-arrival time,\n"
-        "T at its node (receiver,x,z,t; inf where no source reaches it).\n"
+        "T at its node (receiver,x,z,t; inf where no source reaches it).  GATHER.csv\n"
+        "fires each --source alone, a solve each, and lists every shot's time at every\n"
+        "receiver (source,source_x,source_z,receiver,x,z,t): a shot gather, as a reversed\n"
+        "refraction profile is read; T.npy and the rest stay the sources fired together.\n"
         "--scene takes the velocity grid, sources, radius and back end from a scene saved\n"
-        "by the app, and with --rays-out or --times-out its receivers.");
+        "by the app, and with --rays-out, --times-out or --gather-out its receivers.");
 }
 
 typedef struct spr_job {
   /* inputs */
-  const char *velocity_path, *out_path, *receivers_path, *rays_path, *times_path, *spacing_text;
+  const char *velocity_path, *out_path, *receivers_path, *rays_path, *times_path, *gather_path;
+  const char *spacing_text;
   double dx, dz, x0, z0;
   double *sources;          /* 2 per source */
   size_t nsrc;
@@ -66,6 +70,9 @@ typedef struct spr_job {
   fr_points receivers;
   fr_spr_result result;
   cli_rays rays;
+  fr_points sources_points; /* the gather's shots: sources as points */
+  double *shot_times;       /* with a gather: nsrc × receivers, each source fired alone */
+  double gather_ms;         /* the gather's solves */
 } spr_job;
 
 static void
@@ -79,6 +86,7 @@ spr_job_clear (void *state)
   fr_points_clear (&job->receivers);
   fr_spr_result_clear (&job->result);
   cli_rays_clear (&job->rays);
+  free (job->shot_times);
 }
 
 /* Options to job; every failure here is bad usage (exit 2). */
@@ -97,7 +105,8 @@ parse_job (cli_option *o, void *state)
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
     if (o[required[i].id].count == 0)
       return cli_fail (CLI_EXIT_USAGE, "missing %s (try foldray-cli spr --help)", required[i].name);
-  if ((status = cli_check_receiver_flags (&o[O_RECEIVERS], &o[O_RAYS_OUT], &o[O_TIMES_OUT]))
+  if ((status = cli_check_receiver_flags (&o[O_RECEIVERS], &o[O_RAYS_OUT], &o[O_TIMES_OUT],
+                                         &o[O_GATHER_OUT]))
       != CLI_EXIT_OK)
     return status;
 
@@ -106,6 +115,7 @@ parse_job (cli_option *o, void *state)
   job->receivers_path = cli_value (&o[O_RECEIVERS]);
   job->rays_path = cli_value (&o[O_RAYS_OUT]);
   job->times_path = cli_value (&o[O_TIMES_OUT]);
+  job->gather_path = cli_value (&o[O_GATHER_OUT]);
   job->stats = o[O_STATS].count > 0;
 
   job->spacing_text = cli_value (&o[O_SPACING]);
@@ -164,7 +174,7 @@ parse_job (cli_option *o, void *state)
     }
 
   return cli_check_outputs_distinct (&(cli_output_paths) { job->out_path, job->rays_path,
-                                                            job->times_path });
+                                                            job->times_path, job->gather_path });
 }
 
 /* Files exist and the outputs' folders take files, before any work. */
@@ -186,10 +196,13 @@ check_paths (const spr_job *job)
   if (job->times_path != NULL
       && (status = cli_check_output ("--times-out", job->times_path)) != CLI_EXIT_OK)
     return status;
-  for (int o = 0; o < 3; o++)
+  if (job->gather_path != NULL
+      && (status = cli_check_output ("--gather-out", job->gather_path)) != CLI_EXIT_OK)
+    return status;
+  for (int o = 0; o < 4; o++)
     {
-      static const char *const flags[] = { "--out", "--rays-out", "--times-out" };
-      const char *const outs[] = { job->out_path, job->rays_path, job->times_path };
+      static const char *const flags[] = { "--out", "--rays-out", "--times-out", "--gather-out" };
+      const char *const outs[] = { job->out_path, job->rays_path, job->times_path, job->gather_path };
       const char *flag = flags[o], *out = outs[o];
 
       if ((status = cli_check_not_input (flag, out, "--velocity", job->velocity_path)) != CLI_EXIT_OK
@@ -314,6 +327,62 @@ check_times (const spr_job *job)
                               job->params.double_precision);
 }
 
+/* The gather: each source fired alone, its T at every receiver's node
+ * (as --times-out reads it) into job->shot_times.  One source is its
+ * own shot: the solve made already.  Each shot's T is checked as the
+ * main one is (a shot alone reaches later than the sources together). */
+static int
+solve_gather (spr_job *job)
+{
+  const size_t nrc = job->receivers.count;
+  fr_spr_result shot = { 0 };
+  fr_error err = { 0 };
+  int status = CLI_EXIT_OK;
+
+  job->sources_points = (fr_points) { .ndim = 2, .count = job->nsrc, .xyz = job->sources };
+  job->shot_times = malloc ((job->nsrc * nrc > 0 ? job->nsrc * nrc : 1) * sizeof *job->shot_times);
+  if (job->shot_times == NULL)
+    return cli_fail (CLI_EXIT_FAILURE, "out of memory");
+  for (size_t s = 0; s < job->nsrc && status == CLI_EXIT_OK; s++)
+    {
+      const fr_spr_result *res = &job->result;
+
+      if (job->nsrc > 1)
+        {
+          if (fr_spr_solve (&job->grid, job->velocity_f32, job->sources + 2 * s, 1, &job->params,
+                            &shot, &err) != FR_OK)
+            {
+              status = cli_fail_error (&err, "--gather-out");
+              break;
+            }
+          if (fr_time_check_range (&job->grid, shot.time, job->velocity_f32,
+                                   !job->params.double_precision, &err) != FR_OK)
+            {
+              status = cli_fail_time_range (&err, job->spacing_text, job->velocity_path,
+                                            job->params.double_precision);
+              break;
+            }
+          job->gather_ms += shot.solve_ms;
+          res = &shot;
+        }
+      for (size_t k = 0; k < nrc; k++)
+        {
+          const double *p = job->receivers.xyz + 2 * k;
+          size_t ix, iz;
+
+          if (!fr_grid_nearest_node (&job->grid, p[0], 0.0, p[1], &ix, NULL, &iz))
+            {
+              status = cli_fail (CLI_EXIT_FAILURE, "receiver %zu: lost its node", k);
+              break;
+            }
+          job->shot_times[s * nrc + k] = res->time[fr_grid_index (&job->grid, ix, 0, iz)];
+        }
+      fr_spr_result_clear (&shot);
+    }
+  fr_spr_result_clear (&shot);
+  return status;
+}
+
 /* fr_spr_ray as cli_trace_receivers takes it: a receiver no source reaches
  * (walled in by obstacles) has T = +inf and gets no ray. */
 static fr_status
@@ -331,10 +400,12 @@ write_outputs (void *state, cli_outputs *out)
 
   const cli_solution solution = {
     &job->grid, job->result.time, job->params.double_precision, 2, &job->receivers, &job->rays,
+    &job->sources_points, job->shot_times,
   };
 
   return cli_stage_outputs (&solution,
-                            &(cli_output_paths) { job->out_path, job->rays_path, job->times_path },
+                            &(cli_output_paths) { job->out_path, job->rays_path, job->times_path,
+                                                  job->gather_path },
                             out);
 }
 
@@ -345,11 +416,16 @@ print_stats (const spr_job *job)
 
   printf ("{\"backend\": \"%s\", \"solve_ms\": %.3f, \"iterations\": %ld, "
           "\"edges_relaxed\": %llu, \"grid\": [%zu, %zu], \"radius\": [%d, %d], "
-          "\"precision\": \"%s\", \"sources\": %zu, \"receivers\": %zu, \"notice\": ",
+          "\"precision\": \"%s\", \"sources\": %zu, \"receivers\": %zu, ",
           fr_spr_backend_name (r->backend), r->solve_ms, r->iterations,
           (unsigned long long) r->edges_relaxed, job->grid.nx, job->grid.nz,
           r->rx, r->rz, job->params.double_precision ? "double" : "single",
           job->nsrc, job->receivers.count);
+  /* With a gather, the shots solved for it (none more with one source)
+   * and their time, beside the solve of the sources together. */
+  if (job->gather_path != NULL)
+    printf ("\"gather_shots\": %zu, \"gather_solve_ms\": %.3f, ", job->nsrc, job->gather_ms);
+  fputs ("\"notice\": ", stdout);
   cli_json_string (stdout, r->notice);
   fputs ("}\n", stdout);
 }
@@ -376,6 +452,8 @@ spr_run (void *v)
                                   job->rays_path != NULL ? spr_ray : NULL, &job->result,
                                   job->times_path != NULL, CLI_TIME_AT_NODE, job->receivers_path,
                                   &job->rays);
+  if (status == CLI_EXIT_OK && job->gather_path != NULL)
+    status = solve_gather (job);
   return status;
 }
 
@@ -409,6 +487,7 @@ cli_spr (int argc, char **argv)
     [O_RECEIVERS] = { "--receivers", true, false },
     [O_RAYS_OUT] = { "--rays-out", true, false },
     [O_TIMES_OUT] = { "--times-out", true, false },
+    [O_GATHER_OUT] = { "--gather-out", true, false },
     [O_STATS] = { "--stats", false, false },
   };
   spr_job job = { 0 };
