@@ -2469,6 +2469,42 @@ test_cli_messages (void)
         g_assert_true (g_str_has_prefix (err, k < 2 ? "foldray-cli: --rays-out: "
                                                     : "foldray-cli: --times-out: "));
       }
+    /* --gather-out takes the scene's receivers too, and says so without. */
+    g_clear_pointer (&err, g_free);
+    status = spawn_cli (tmp, NULL, &err, "spr", "--scene", scene, "--out", out, "--gather-out", rays,
+                        NULL);
+    assert_scene_failure (status, err, 2, "faulty.json", "has no receivers: give --receivers", tmp);
+    g_assert_true (g_str_has_prefix (err, "foldray-cli: --gather-out: "));
+    g_assert_true (g_file_set_contents (scene, HEAD OK_GRID ", \"sources\": [[0, 0], [2, 0]], "
+                                        "\"receivers\": [[0.5, 0], [1.5, 0]], \"shots\": \"separate\"}",
+                                        -1, NULL));
+    g_clear_pointer (&err, g_free);
+    status = spawn_cli (tmp, NULL, &err, "spr", "--scene", scene, "--out", out, "--backend", "cpu",
+                        "--gather-out", rays, NULL);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    {
+      static const char *const head[4] = { "0,0,0,0,0.5,0,", "0,0,0,1,1.5,0,", "1,2,0,0,0.5,0,",
+                                           "1,2,0,1,1.5,0," };
+      static const double want[4] = { 0.5, 1.5, 1.5, 0.5 };
+      g_autofree char *gather = NULL;
+      g_auto (GStrv) lines = NULL;
+
+      /* Uniform v = 1 (the default) along the surface: |x − xs|, summed
+       * edge by edge in single precision. */
+      g_assert_true (g_file_get_contents (rays, &gather, NULL, NULL));
+      lines = g_strsplit (gather, "\n", -1);
+      g_assert_cmpuint (g_strv_length (lines), ==, 6);
+      g_assert_cmpstr (lines[0], ==, "source,source_x,source_z,receiver,x,z,t");
+      for (guint i = 0; i < 4; i++)
+        {
+          g_assert_true (g_str_has_prefix (lines[1 + i], head[i]));
+          g_assert_cmpfloat_with_epsilon (g_ascii_strtod (lines[1 + i] + strlen (head[i]), NULL),
+                                          want[i], 1e-6);
+        }
+    }
+    g_unlink (out);
+    g_unlink (rays);
   }
 
   /* A scene named in Latin-1, as its bytes: every line names it with
