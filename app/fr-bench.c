@@ -39,6 +39,7 @@ typedef struct
   double          solve_ms_sum;
   guint           solves;      /* frames of a result that solved */
   guint           kept;        /* frames of a result that took the last solve */
+  guint           uploads0;    /* the canvas's T uploads when the drag started */
   guint           first_serial;
 } Bench;
 
@@ -128,6 +129,7 @@ report (Bench *b)
   g_print ("| %-22s | %12u |\n", "solves cancelled", fr_solver_thread_get_n_cancelled (solver));
   g_print ("| %-22s | %12u |\n", "frames, solve run", b->solves);
   g_print ("| %-22s | %12u |\n", "frames, solve kept", b->kept);
+  g_print ("| %-22s | %12u |\n", "T uploads", fr_canvas_get_time_uploads (fr_window_get_canvas (b->window)) - b->uploads0);
   g_print ("| %-22s | %12.1f |\n", "mean solve (ms)", b->solves > 0 ? b->solve_ms_sum / b->solves : NAN);
   g_print ("| %-22s | %12.1f |\n", "median latency (ms)", median);
   g_print ("| %-22s | %12.1f |\n", "p95 latency (ms)", p95);
@@ -229,6 +231,7 @@ settled_cb (FrWindow *window,
     return;
   /* The first solve has been drawn: grab the marker and start moving. */
   b->started = TRUE;
+  b->uploads0 = fr_canvas_get_time_uploads (canvas);
   path_point (b, 0, &px, &py);
   if (!fr_canvas_begin_drag_at (canvas, px, py))
     {

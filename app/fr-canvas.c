@@ -85,6 +85,10 @@ struct _FrCanvas
   gboolean      time_dirty;
   gboolean      lut_dirty;
   gboolean      time_valid;
+  guint         time_uploads;   /* T uploaded to the time texture, since the start */
+  FrResult     *uploaded;       /* the result whose T the time texture holds, held so that its T
+                                 * stays alive to compare: a result sharing that T (a solve kept,
+                                 * a fold contoured again) is not uploaded again; or NULL */
   GArray       *line_vertices;
 #ifdef FR_HAVE_GL_INTEROP
   fr_gl_interop *interop;       /* CUDA–GL path for T; NULL until used or after a failure */
@@ -910,6 +914,7 @@ scene_changed_cb (FrCanvas *self,
     {
       self->velocity_dirty = TRUE;
       g_clear_pointer (&self->result, fr_result_unref);
+      g_clear_pointer (&self->uploaded, fr_result_unref);
       self->time_valid = FALSE;
       /* A new model is shown whole, now or at the first size. */
       self->view_fitted = TRUE;
@@ -1058,6 +1063,7 @@ fr_canvas_unrealize (GtkWidget *widget)
   self->tex_velocity = self->tex_time = self->tex_lut = 0;
   self->time_width = self->time_height = 0;
   self->time_valid = FALSE;
+  g_clear_pointer (&self->uploaded, fr_result_unref);
   self->gl_ready = FALSE;
 
   GTK_WIDGET_CLASS (fr_canvas_parent_class)->unrealize (widget);
@@ -1089,8 +1095,15 @@ fr_canvas_render (GtkGLArea    *area,
         {
           if (result_matches_scene (self))
             {
-              upload_time_texture (self, &self->result->job->grid, self->result->time,
-                                   self->result->device_time);
+              if (!self->time_valid || self->uploaded == NULL ||
+                  self->uploaded->time != self->result->time)
+                {
+                  upload_time_texture (self, &self->result->job->grid, self->result->time,
+                                       self->result->device_time);
+                  self->time_uploads++;
+                }
+              g_clear_pointer (&self->uploaded, fr_result_unref);
+              self->uploaded = fr_result_ref (self->result);
               self->time_valid = TRUE;
             }
           self->time_dirty = FALSE;
@@ -1177,6 +1190,7 @@ fr_canvas_dispose (GObject *object)
   g_clear_object (&self->scene);
   g_clear_object (&self->fold_tool);
   g_clear_pointer (&self->result, fr_result_unref);
+  g_clear_pointer (&self->uploaded, fr_result_unref);
   g_clear_pointer (&self->line_vertices, g_array_unref);
 
   G_OBJECT_CLASS (fr_canvas_parent_class)->dispose (object);
@@ -1562,7 +1576,10 @@ fr_canvas_set_result (FrCanvas *self,
   self->result = result;
   self->time_dirty = TRUE;
   if (result == NULL)
-    self->time_valid = FALSE;
+    {
+      self->time_valid = FALSE;
+      g_clear_pointer (&self->uploaded, fr_result_unref);
+    }
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
   emit_cursor (self);
 }
@@ -1895,6 +1912,15 @@ fr_canvas_get_fold_tool (FrCanvas *self)
 {
   g_return_val_if_fail (FR_IS_CANVAS (self), NULL);
   return self->fold_tool;
+}
+
+/* How many times T went to the time texture: a result that shares the T
+ * shown (a solve kept, a fold contoured again) adds none. */
+guint
+fr_canvas_get_time_uploads (FrCanvas *self)
+{
+  g_return_val_if_fail (FR_IS_CANVAS (self), 0);
+  return self->time_uploads;
 }
 
 /* A counter of the input events that changed the scene; jobs carry it so

@@ -62,6 +62,7 @@ void             fr_canvas_set_fold_tool     (FrCanvas             *self,
                                               FrFoldTool           *tool);
 FrFoldTool      *fr_canvas_get_fold_tool     (FrCanvas             *self);
 guint64          fr_canvas_get_input_seq     (FrCanvas             *self);
+guint            fr_canvas_get_time_uploads  (FrCanvas             *self);
 void             fr_canvas_render_async      (FrCanvas             *self,
                                               int                   width,
                                               int                   height,

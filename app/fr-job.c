@@ -40,9 +40,10 @@ result_clear (gpointer data)
 
   g_clear_pointer (&result->job, fr_job_unref);
   g_clear_pointer (&result->error, g_free);
-  if (result->time_owner != NULL)
+  if (result->time_owner != NULL || result->time_solve != NULL)
     result->time = NULL;   /* the owner's, freed with it */
   g_clear_pointer (&result->time_owner, fr_result_unref);
+  g_clear_pointer (&result->time_solve, fr_kept_solve_unref);
   g_clear_pointer (&result->time, g_free);
   g_clear_pointer (&result->device_time, fr_spr_device_free);
   g_clear_pointer (&result->rays, g_ptr_array_unref);
@@ -293,18 +294,24 @@ receiver_times (const FrJob         *job,
     }
 }
 
-/* res's T (double) in single precision as result's, with its largest
- * finite value, its back end and notice.  FALSE as alloc_time. */
-static gboolean
-show_solve (FrResult            *result,
-            const fr_spr_result *res)
+/* What result says of the solve it shows: its back end and notice. */
+static void
+show_backend (FrResult            *result,
+              const fr_spr_result *res)
 {
-  if (!fr_result_set_time (result, res->time, fr_grid_count (&result->job->grid)))
-    return FALSE;
   result->backend = g_strdup (fr_spr_backend_name (res->backend));
   if (res->notice[0] != '\0')
     result->notice = g_strdup (res->notice);
-  return TRUE;
+}
+
+/* The kept solve's single-precision T as result's, shared. */
+static void
+share_time (FrResult    *result,
+            FrKeptSolve *solve)
+{
+  result->time_solve = fr_kept_solve_ref (solve);
+  result->time = solve->time;
+  result->time_max = solve->time_max;
 }
 
 /* Fires one shot of job from sources (all of them together, or one of
@@ -313,9 +320,10 @@ show_solve (FrResult            *result,
  * solve_ms and one to n_shots_solved.  The solve joins result->solves
  * (NULL there where memory would not keep it, fr_kept_solve_fits).  Its
  * rays to job's receivers go to *rays and, where times is not NULL, its T
- * at them to times.  With shown, its T, back end and notice (and its copy
- * in device memory, from the CUDA back end) are result's.  FR_OK, or the
- * status to hand to fr_result_solve_failed with err set. */
+ * at them to times.  With shown, its T (shared with the kept solve, where
+ * it is kept), back end and notice (and its copy in device memory, from
+ * the CUDA back end) are result's.  FR_OK, or the status to hand to
+ * fr_result_solve_failed with err set. */
 fr_status
 fr_job_fire_shot (FrJob           *job,
                   const double    *sources,
@@ -329,18 +337,14 @@ fr_job_fire_shot (FrJob           *job,
 {
   FrKeptSolve *solve = kept_solve (job, sources, n_sources);
   fr_spr_result res = { 0 };
+  gpointer device_time = NULL;
   const fr_spr_result *used;
   fr_status status;
 
   if (result->solves == NULL)
     result->solves = g_ptr_array_new_with_free_func ((GDestroyNotify) fr_kept_solve_unref);
   if (solve != NULL)
-    {
-      used = &solve->res;
-      if (shown && !show_solve (result, used))
-        goto no_memory;
-      g_ptr_array_add (result->solves, fr_kept_solve_ref (solve));
-    }
+    g_ptr_array_add (result->solves, fr_kept_solve_ref (solve));
   else
     {
       /* Only the CUDA back end keeps it: the canvas then draws T without
@@ -354,34 +358,34 @@ fr_job_fire_shot (FrJob           *job,
       result->solve_ms += res.solve_ms;
       result->iterations += res.iterations;
       result->n_shots_solved++;
-      if (shown)
-        {
-          if (!show_solve (result, &res))
-            goto no_memory;
-          result->device_time = fr_spr_result_take_device_time (&res);
-        }
+      device_time = fr_spr_result_take_device_time (&res);
       if (fr_kept_solve_fits (kept_bytes (result), fr_kept_solve_size (&job->grid)))
-        {
-          solve = fr_kept_solve_new (sources, n_sources, &res);
-          g_ptr_array_add (result->solves, solve);
-          used = &solve->res;
-        }
-      else
-        {
-          g_ptr_array_add (result->solves, NULL);
-          used = &res;
-        }
+        solve = fr_kept_solve_new (sources, n_sources, &res);
+      /* NULL where memory would not keep it: solved again next time. */
+      g_ptr_array_add (result->solves, solve);
     }
+  used = solve != NULL ? &solve->res : &res;
+  if (shown)
+    {
+      if (solve != NULL)
+        share_time (result, solve);
+      else if (!fr_result_set_time (result, res.time, fr_grid_count (&job->grid)))
+        {
+          fr_spr_device_free (device_time);
+          fr_spr_result_clear (&res);
+          g_strlcpy (err->message, result->error, sizeof err->message);
+          return FR_E_NOMEM;
+        }
+      show_backend (result, used);
+      result->device_time = device_time;
+    }
+  else
+    fr_spr_device_free (device_time);
   if (times != NULL)
     receiver_times (job, used, times);
   *rays = trace_rays (job, used);
   fr_spr_result_clear (&res);
   return FR_OK;
-
-no_memory:
-  fr_spr_result_clear (&res);
-  g_strlcpy (err->message, result->error, sizeof err->message);
-  return FR_E_NOMEM;
 }
 
 /* Lets job (not yet submitted) take the solves of solved's shots instead

@@ -96,6 +96,9 @@ typedef struct _FrResult
   char           *method;        /* fold: the method that ran */
   struct _FrResult *time_owner;  /* the result whose time this one shares (a fold contoured
                                   * again, fr-fold-job.c), held; NULL: time is its own */
+  struct _FrKeptSolve *time_solve;/* the kept solve whose single-precision T this result shows,
+                                  * shared, held (fr-kept-solve.h); NULL: time is its own or
+                                  * time_owner's */
   struct _FrKeptFold *kept_fold; /* fold, solved here: the solve whole, so that a job of other
                                   * characteristics' points traces them from it; or NULL
                                   * (memory, fr-kept-solve.h) */

@@ -3,21 +3,23 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "fr-device.h"
 #include "fr-kept-solve.h"
 #include "fr-memory.h"
 
-/* Bytes a kept solve of grid holds, node by node: T in double (8), the
- * predecessor (4) and the rays' copy of the velocity (4).  The rays'
- * stencils are a few thousand offsets and left out. */
+/* Bytes a kept solve of grid holds, node by node: T in double (8) and in
+ * single precision (4), the predecessor (4) and the rays' copy of the
+ * velocity (4).  The rays' stencils are a few thousand offsets and left
+ * out. */
 gsize
 fr_kept_solve_size (const fr_grid *grid)
 {
   g_return_val_if_fail (grid != NULL, 0);
 
-  return fr_grid_count (grid) * (sizeof (double) + sizeof (int32_t) + sizeof (float));
+  return fr_grid_count (grid) * (sizeof (double) + sizeof (float) + sizeof (int32_t) + sizeof (float));
 }
 
 /* Whether a solve of bytes may be kept beside held bytes already kept:
@@ -43,24 +45,41 @@ kept_solve_clear (gpointer data)
   FrKeptSolve *solve = data;
 
   g_free (solve->sources);
+  g_free (solve->time);
   fr_spr_result_clear (&solve->res);
 }
 
 /* A kept solve that takes res's contents (res is left empty), solved from
- * n_sources sources; a device copy of T still in res is freed. */
+ * n_sources sources, with T in single precision beside; a device copy of
+ * T still in res is freed.  NULL, res untouched, where memory for that
+ * copy is short. */
 FrKeptSolve *
 fr_kept_solve_new (const double  *sources,
                    guint          n_sources,
                    fr_spr_result *res)
 {
   FrKeptSolve *solve;
+  size_t count;
+  float *time;
+  float time_max = 0.0f;
 
   g_return_val_if_fail (n_sources > 0 && sources != NULL, NULL);
   g_return_val_if_fail (res != NULL && res->time != NULL, NULL);
 
+  count = fr_grid_count (&res->grid);
+  if ((time = g_try_new (float, count)) == NULL)
+    return NULL;
+  for (size_t i = 0; i < count; i++)
+    {
+      time[i] = (float) res->time[i];
+      if (isfinite (time[i]) && time[i] > time_max)
+        time_max = time[i];
+    }
   solve = g_atomic_rc_box_new0 (FrKeptSolve);
   solve->sources = g_memdup2 (sources, sizeof (double) * 2 * n_sources);
   solve->n_sources = n_sources;
+  solve->time = time;
+  solve->time_max = time_max;
   solve->res = *res;
   memset (res, 0, sizeof *res);
   g_clear_pointer (&solve->res.device_time, fr_spr_device_free);

@@ -31,6 +31,10 @@ typedef struct _FrKeptSolve
   double        *sources;     /* 2·n_sources: the x, z it was solved from */
   guint          n_sources;
   fr_spr_result  res;         /* never with device_time: the result shown took it */
+  float         *time;        /* res.time in single precision, as a result shows it: every
+                               * result that shows this shot shares it (FrResult.time_solve),
+                               * so the canvas need not upload it again */
+  float          time_max;    /* its largest finite value, 0 where none */
   gsize          bytes;       /* what it holds (fr_kept_solve_size) */
 } FrKeptSolve;
 

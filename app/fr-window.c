@@ -1000,8 +1000,8 @@ frame_drawn_cb (FrWindow *self,
                 gint64    time,
                 FrCanvas *canvas)
 {
-  log_line (self, "frame serial=%u input=%" G_GUINT64_FORMAT " drawn=%.3f", result->serial,
-            result->job->input_seq, time / 1000.0);
+  log_line (self, "frame serial=%u input=%" G_GUINT64_FORMAT " drawn=%.3f uploads=%u", result->serial,
+            result->job->input_seq, time / 1000.0, fr_canvas_get_time_uploads (canvas));
 
   if (!self->solve_deferred && !fr_solver_thread_is_busy (self->solver) &&
       result->serial == fr_solver_thread_get_latest_serial (self->solver) && !self->settled)

@@ -138,8 +138,12 @@ test_receivers_moved (void)
   g_assert_nonnull (kept);
   g_assert_cmpuint (kept->n_sources, ==, 3);
   g_assert_cmpuint (kept->bytes, ==, fr_kept_solve_size (&first_job->grid));
-  g_assert_cmpuint (kept->bytes, ==, 81 * 41 * 16);
+  g_assert_cmpuint (kept->bytes, ==, 81 * 41 * 20);
   g_assert_null (kept->res.device_time);
+  /* The result shows the kept solve's single-precision T, shared. */
+  g_assert_true (first->time == kept->time);
+  g_assert_true (first->time_solve == kept);
+  g_assert_cmpfloat (first->time_max, ==, kept->time_max);
   assert_rays_true (first);
 
   g_assert_true (fr_scene_move_marker (scene, FR_MARKER_RECEIVER, 1, 1.35, 0.85));
@@ -155,6 +159,7 @@ test_receivers_moved (void)
   g_assert_cmpstr (result->backend, ==, first->backend);
   g_assert_null (result->shots);
   g_assert_true (g_ptr_array_index (result->solves, 0) == kept);
+  g_assert_true (result->time == first->time);   /* the same T: the canvas uploads none */
   g_assert_cmpuint (result->rays->len, ==, 7);
 
   fresh_job = fr_scene_make_job (scene, fr_radius_square (4), FR_SPR_CPU);

@@ -128,13 +128,16 @@ MODEL_RCV_DRAGGED = (0.8, 0.45)
 def t_drag_receiver():
     """A receiver dragged solves nothing: every job of the drag takes the
     last solve (kept=1) and traces the ray from it, and the status line
-    says so; the ray follows the receiver there and back."""
+    says so; the ray follows the receiver there and back; T, the same,
+    is not uploaded again (the frame log's uploads= stays)."""
     first = app.last_job()
+    uploads_before = app.last("frame").get("uploads")
     rx, ry = app.to_screen(*MODEL_RCV)
     tx, ty = app.to_screen(*MODEL_RCV_DRAGGED)
     drag(rx, ry, tx, ty, steps=12)
     state["serial"] = app.wait_settled(state["serial"])
     img = app.stable_shot("04b-receiver-dragged")
+    uploads_after = app.last("frame").get("uploads")
     said = app.rays_status()
     kept = [int(m.group(2)) for m in (re.search(r" spr serial=(\d+) .* kept=(\d+)", l) for l in app.lines())
             if m and int(m.group(1)) > first]
@@ -144,9 +147,11 @@ def t_drag_receiver():
     state["serial"] = app.wait_settled(state["serial"])
     back, _ = ray_pixels(app.stable_shot())
     return (len(kept) >= 2 and all(k == 1 for k in kept) and said == "Rays traced from the last solve"
-            and marker and inside > 50 and inside >= 0.9 * total and back > 50,
+            and marker and inside > 50 and inside >= 0.9 * total and back > 50
+            and uploads_before is not None and uploads_after == uploads_before,
             "jobs of the drag with the solve kept: %s; status %r; marker at the new place %s; ray pixels "
-            "%d of %d towards it, %d back" % (kept, said, marker, inside, total, back))
+            "%d of %d towards it, %d back; T uploaded %s times before the drag, %s after (the same T)"
+            % (kept, said, marker, inside, total, back, uploads_before, uploads_after))
 
 
 def t_delete():
