@@ -57,8 +57,8 @@ def settled_canvas(app, name):
 def t_levels_recontour():
     """Δ 0.1 → 0.07, then Count 6 → 9: each new job reuses the first
     solve's T (reuse= its serial in the frame log) and settles well inside
-    the solve delay; the canvas is then that of a fresh solve at Δ 0.07,
-    Count 9."""
+    the solve delay, and that T is not uploaded to the canvas again; the
+    canvas is then that of a fresh solve at Δ 0.07, Count 9."""
     notes, ok = [], True
     a = App(fold_scene("levels.json", 0.1, 6), name="levels",
             env={"FOLDRAY_DEBUG_SOLVE_DELAY_MS": str(SOLVE_DELAY_MS)})
@@ -68,6 +68,7 @@ def t_levels_recontour():
         first = a.settle_all()
         settled_canvas(a, "01-fold-panel")
         solved = a.last("fold")
+        uploads_solved = a.last("frame").get("uploads")
         for entry, text in ((DELTA_ENTRY, "0.07"), (COUNT_ENTRY, "9")):
             before = a.last_job()
             t0 = time.time()
@@ -86,6 +87,10 @@ def t_levels_recontour():
         ok &= said
         notes.append("status: %s" % status)
         got = settled_canvas(a, "02-fold-delta-count-recontoured")
+        # The T contoured again is the solve's, shared: not uploaded again.
+        uploads_after = a.last("frame").get("uploads")
+        ok &= uploads_solved is not None and uploads_after == uploads_solved
+        notes.append("T uploaded %s times after the solve, %s after Δ and Count" % (uploads_solved, uploads_after))
     finally:
         a.quit()
     bad = a.bad_stderr()
