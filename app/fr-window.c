@@ -889,6 +889,7 @@ solver_result_cb (FrWindow       *self,
                   FrSolverThread *solver)
 {
   g_autofree char *text = NULL;
+  gboolean same_shot = FALSE;
 
   /* The solver thread emits only the newest job's result; a result for a
    * model replaced meanwhile cannot reach here, but check anyway. */
@@ -902,6 +903,12 @@ solver_result_cb (FrWindow       *self,
     }
   else
     {
+      /* Whether the shot shown is the one shown before, from its place:
+       * a result that solved nothing then only traced rays again. */
+      same_shot = self->rays_result != NULL && self->rays_result->shots != NULL &&
+                  result->shots != NULL && self->rays_result->job->shot == result->job->shot &&
+                  memcmp (self->rays_result->job->sources + 2 * result->job->shot,
+                          result->job->sources + 2 * result->job->shot, 2 * sizeof (double)) == 0;
       g_clear_pointer (&self->rays_result, fr_result_unref);
       self->rays_result = fr_result_ref (result);
     }
@@ -923,7 +930,13 @@ solver_result_cb (FrWindow       *self,
     {
       g_autofree char *stencil = stencil_note (result->job);
 
-      if (result->shots != NULL && result->n_shots_solved == 0)
+      if (result->shots != NULL && result->n_shots_solved == 0 && same_shot)
+        /* Translators: each source fired alone, receivers moved (or added or
+         * removed): every shot's rays traced again from the solves kept,
+         * none solved; the source whose shot the canvas shows ("S2") */
+        text = g_strdup_printf (_("Rays traced from the last solves, showing S%d’s"),
+                                result->job->shot + 1);
+      else if (result->shots != NULL && result->n_shots_solved == 0)
         /* Translators: another source selected, each fired alone: its shot
          * shown from the shots solved before, without solving; the source as
          * the marker list names it ("S2") */

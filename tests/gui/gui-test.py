@@ -2695,8 +2695,8 @@ def t_separate_shots():
     click on S1 shows its shot from that solve, without solving again:
     its branch in front, lowest nearest it; the list's T at the idle
     source is the reciprocal time, the same either way.  S2 dragged solves
-    its own shot alone, S1's kept.  Undo (twice) fires them together
-    again."""
+    its own shot alone, S1's kept; a receiver dragged solves no shot.
+    Undo (three times) fires them together again."""
     receivers = [0.6 + 0.3 * k for k in range(7)]
     args = ["--clear", "--source", "0.3,0", "--source", "2.7,0"]
     for x in receivers:
@@ -2800,7 +2800,19 @@ def t_separate_shots():
         ok = (ok and shot == 1 and kept == 1 and low2 == 2.4
               and re.match(r"Solved 1 of 2 shots in [\d.]+ ms, the others kept, showing S2’s$", said) is not None)
 
-        solved(lambda: click_at(a, UNDO_BUTTON))     # the drag
+        # A receiver dragged (R4, 1.5 → 1.65): no shot solved, both taken
+        # and their rays traced again, S2's still shown.
+        def drag_r4():
+            drag(*a.to_screen(1.5, 0.0), *a.to_screen(1.65, 0.0), steps=6)
+
+        shot = solved(drag_r4)
+        kept = a.last("spr").get("kept")
+        said = a.rays_status()
+        notes.append("R4 dragged: shot %s, %s kept; status %r" % (shot, kept, said))
+        ok = ok and shot == 1 and kept == 2 and said == "Rays traced from the last solves, showing S2’s"
+
+        solved(lambda: click_at(a, UNDO_BUTTON))     # the receiver's drag
+        solved(lambda: click_at(a, UNDO_BUTTON))     # the source's drag
         shot = solved(lambda: click_at(a, UNDO_BUTTON))
         said = a.rays_status()
         notes.append("after two undos: shot %s; status %r" % (shot, said))
