@@ -151,13 +151,6 @@ fr_kept_fold_new (fr_fold_result *res)
   return fold;
 }
 
-FrKeptFold *
-fr_kept_fold_ref (FrKeptFold *fold)
-{
-  g_return_val_if_fail (fold != NULL, NULL);
-  return g_atomic_rc_box_acquire (fold);
-}
-
 /* NULL is let be, as for fr_kept_solve_unref. */
 void
 fr_kept_fold_unref (FrKeptFold *fold)

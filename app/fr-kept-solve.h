@@ -63,7 +63,6 @@ typedef struct _FrKeptFold
 
 gsize        fr_kept_fold_size   (const fr_grid  *grid);
 FrKeptFold  *fr_kept_fold_new    (fr_fold_result *res);
-FrKeptFold  *fr_kept_fold_ref    (FrKeptFold     *fold);
 void         fr_kept_fold_unref  (FrKeptFold     *fold);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FrKeptSolve, fr_kept_solve_unref)
